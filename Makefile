@@ -1,0 +1,82 @@
+# Agora: `make run` serves the product on http://127.0.0.1:8080; `make test` runs every test.
+# Both install whatever is missing first (virtualenv, Python and npm packages, web build,
+# Chromium for the browser tests), so they work on a fresh clone.
+
+SHELL := /bin/bash
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMPS := .make
+WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) web/index.html \
+	web/vite.config.ts web/tsconfig.json web/package.json
+# Headless Chromium in this sandbox: no GPU, no sandboxing as root, no calls home.
+export AGORA_E2E_CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: run serve test test-python test-web test-e2e lint format bench deps clean
+
+run: deps $(STAMPS)/web-build ## Serve everything on http://127.0.0.1:8080 (Ctrl-C stops it)
+	$(PY) -m agora run
+
+serve: deps $(STAMPS)/web-build ## One edge against services that already run (AGORA_* settings)
+	$(PY) -m agora serve
+
+test: deps $(STAMPS)/web-build $(STAMPS)/e2e-deps $(STAMPS)/chromium ## Every test suite
+	$(MAKE) lint
+	$(MAKE) test-python
+	$(MAKE) test-web
+	$(MAKE) test-e2e
+
+test-python: deps
+	$(PY) -m pytest -q -p no:cacheprovider
+
+test-web: $(STAMPS)/web-deps
+	cd web && npm test
+
+test-e2e: deps $(STAMPS)/web-build $(STAMPS)/e2e-deps $(STAMPS)/chromium
+	$(PY) -m tests.e2e.harness node --test --test-concurrency=1 tests/e2e/
+
+lint: deps $(STAMPS)/web-deps ## ruff (lint and format) and the TypeScript compiler
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	cd web && npm run typecheck
+
+format: deps
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+bench: deps $(STAMPS)/web-build ## Load scenarios; prints figures, asserts nothing about time
+	$(PY) -m loadtest.bench
+
+deps: $(STAMPS)/python-deps
+
+$(STAMPS):
+	mkdir -p $(STAMPS)
+
+$(STAMPS)/python-deps: pyproject.toml | $(STAMPS)
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+$(STAMPS)/web-deps: web/package.json web/package-lock.json | $(STAMPS)
+	cd web && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(STAMPS)/web-build: $(STAMPS)/web-deps $(WEB_SOURCES)
+	cd web && npm run build
+	touch $@
+
+$(STAMPS)/e2e-deps: tests/e2e/package.json tests/e2e/package-lock.json | $(STAMPS)
+	npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(STAMPS)/chromium: | $(STAMPS)
+	@if ! test -x $(AGORA_E2E_CHROMIUM); then \
+		if [ "$$(id -u)" != 0 ]; then \
+			echo "Chromium is missing: install it (sudo apt-get install chromium)"; exit 1; fi; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	fi
+	touch $@
+
+clean: ## Forget installs and builds (keeps var/ data)
+	rm -rf $(VENV) $(STAMPS) web/node_modules web/dist tests/e2e/node_modules

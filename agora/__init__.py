@@ -1,0 +1,1 @@
+"""Agora: city classifieds feed with group chat, share routes and rewards."""

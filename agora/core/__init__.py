@@ -1,0 +1,1 @@
+"""Pure domain: entities, constants, permission and validation rules. No I/O."""

@@ -1,0 +1,53 @@
+"""Domain failures. The HTTP edge maps each to a status and an `errors` reply."""
+
+from typing import Any
+
+ErrorDetail = str | list[str] | dict[str, Any]
+
+
+class AgoraError(Exception):
+    status = 400
+
+    def __init__(self, errors: ErrorDetail, **extra: Any) -> None:
+        super().__init__(errors)
+        self.errors = errors
+        self.extra = extra
+
+
+class InvalidInput(AgoraError):
+    status = 400
+
+
+class NeedLogin(AgoraError):
+    status = 401
+
+    def __init__(self, errors: ErrorDetail = "Please login to continue") -> None:
+        super().__init__(errors, need_user=True)
+
+
+class Forbidden(AgoraError):
+    status = 403
+
+
+class NotFound(AgoraError):
+    status = 404
+
+
+class Conflict(AgoraError):
+    status = 409
+
+
+class PayloadTooLarge(AgoraError):
+    status = 413
+
+
+class RateLimited(AgoraError):
+    status = 429
+
+    def __init__(self, retry_after_seconds: int, errors: ErrorDetail | None = None) -> None:
+        super().__init__(errors or "Too many attempts, please try again later")
+        self.retry_after_seconds = max(1, int(retry_after_seconds))
+
+
+class Unavailable(AgoraError):
+    status = 503

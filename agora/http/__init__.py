@@ -1,0 +1,1 @@
+"""The edge: parses, authenticates, calls a service, renders. Only the entry point imports it."""

@@ -1,0 +1,72 @@
+"""Login, current user, profile and logout."""
+
+from aiohttp import web
+
+from agora.core.accounts import user_view
+from agora.core.errors import InvalidInput
+from agora.http.replies import ok
+from agora.http.requests import Body, client_ip, optional_session, read_body, require_session
+from agora.services.accounts import AccountService, ProfileChanges
+
+GUEST_COOKIE = "agora_guest"
+GUEST_COOKIE_MAX_AGE = 2 * 365 * 24 * 3600
+
+
+class LoginBody(Body):
+    email_id: str | None = None
+    phone_number: str | None = None
+    name: str | None = None
+    otp: str | None = None
+
+
+class ProfileBody(Body):
+    name: str | None = None
+    image: str | None = None
+    email_id: str | None = None
+    phone_number: str | None = None
+    otp: str | None = None
+
+
+def routes(accounts: AccountService, secure_cookies: bool) -> list[web.RouteDef]:
+    async def me(request: web.Request) -> web.Response:
+        session = optional_session(request)
+        guest, new_cookie = accounts.guest(request.cookies.get(GUEST_COOKIE))
+        user = user_view(session.user) if session else None
+        response = ok({"user": user, "guest_user": guest})
+        if new_cookie:
+            response.set_cookie(
+                GUEST_COOKIE,
+                new_cookie,
+                max_age=GUEST_COOKIE_MAX_AGE,
+                httponly=True,
+                samesite="Lax",
+                secure=secure_cookies,
+            )
+        return response
+
+    async def login(request: web.Request) -> web.Response:
+        body = await read_body(request, LoginBody)
+        return ok(await accounts.login(ip=client_ip(request), **body.model_dump()))
+
+    async def profile(request: web.Request) -> web.Response:
+        session = require_session(request)
+        action = request.query.get("action")
+        if request.method == "GET" or action is None:
+            return ok(await accounts.profile(session))
+        if action != "update":
+            raise InvalidInput({"action": f"Unknown action '{action}'"})
+        body = await read_body(request, ProfileBody)
+        changes = ProfileChanges(**body.model_dump())
+        return ok(await accounts.update_profile(session, changes, client_ip(request)))
+
+    async def logout(request: web.Request) -> web.Response:
+        await accounts.logout(require_session(request))
+        return ok({"success": True})
+
+    return [
+        web.get("/user/me", me),
+        web.post("/api/user/login", login),
+        web.get("/api/user/profile", profile),
+        web.post("/api/user/profile", profile),
+        web.post("/api/user/logout", logout),
+    ]

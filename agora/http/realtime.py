@@ -1,0 +1,101 @@
+"""Socket.IO on the edge's port: authenticated connects, rooms spanning edges through Redis."""
+
+import asyncio
+import contextlib
+import logging
+from http.cookies import SimpleCookie
+from typing import Any
+
+import socketio
+from aiohttp import web
+
+from agora.core.errors import NeedLogin
+from agora.http.accounts import GUEST_COOKIE
+from agora.http.replies import ok
+from agora.http.requests import optional_session
+from agora.services.accounts import AccountService
+from agora.settings import Settings
+
+log = logging.getLogger("agora.realtime")
+
+SOCKET_PATH = "/socket.io"
+RETRY_MS = 5000
+
+
+def user_room(user_id: str) -> str:
+    return f"user:{user_id}"
+
+
+def key_room(key_hash: str) -> str:
+    return f"key:{key_hash}"
+
+
+def create_socket_server(settings: Settings) -> socketio.AsyncServer:
+    manager = socketio.AsyncRedisManager(
+        settings.redis_url, channel=f"{settings.redis_prefix}socketio"
+    )
+    return socketio.AsyncServer(
+        async_mode="aiohttp",
+        client_manager=manager,
+        cors_allowed_origins=sorted({settings.public_base_url, *settings.cors_origins}),
+        # Idle sockets cost memory on every edge; detect dead peers within a minute.
+        ping_interval=25,
+        ping_timeout=20,
+        max_http_buffer_size=1_000_000,
+    )
+
+
+def _guest_cookie(environ: dict[str, Any]) -> str | None:
+    cookie = SimpleCookie()
+    with contextlib.suppress(Exception):
+        cookie.load(environ.get("HTTP_COOKIE", ""))
+    morsel = cookie.get(GUEST_COOKIE)
+    return morsel.value if morsel else None
+
+
+def attach(app: web.Application, sio: socketio.AsyncServer, accounts: AccountService) -> None:
+    @sio.event
+    async def connect(sid: str, environ: dict[str, Any], auth: Any) -> None:
+        key = auth.get("auth_key") if isinstance(auth, dict) else None
+        if isinstance(key, str) and key:
+            try:
+                session = await accounts.authenticate(key)
+            except NeedLogin as exc:
+                raise socketio.exceptions.ConnectionRefusedError(
+                    exc.errors, {"need_user": True}
+                ) from exc
+            user_id = session.user["_id"]
+            await sio.save_session(sid, {"user_id": user_id, "key_hash": session.key_hash})
+            await sio.enter_room(sid, user_room(user_id))
+            await sio.enter_room(sid, key_room(session.key_hash))
+            return
+        guest, _ = accounts.guest(_guest_cookie(environ))
+        await sio.save_session(sid, {"user_id": None, "guest_id": guest["_id"]})
+
+    async def disconnect_revoked() -> None:
+        """A logout anywhere closes the sockets that used that key on this edge."""
+        async for key_hash in accounts.revoked_keys():
+            for sid, _ in list(sio.manager.get_participants("/", key_room(key_hash))):
+                await sio.disconnect(sid)
+
+    async def start_listener(app: web.Application):
+        task = asyncio.create_task(disconnect_revoked(), name="revocation-listener")
+        yield
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    async def connect_info(request: web.Request) -> web.Response:
+        session = optional_session(request)
+        return ok(
+            {
+                "path": SOCKET_PATH,
+                "transports": ["websocket", "polling"],
+                "user_id": session.user["_id"] if session else None,
+                "retry_ms": RETRY_MS,
+            }
+        )
+
+    app.cleanup_ctx.append(start_listener)
+    app.router.add_get("/realtime/connect", connect_info)
+    sio.attach(app, socketio_path=SOCKET_PATH)

@@ -1,0 +1,48 @@
+"""JSON replies, and the mapping of domain failures to HTTP statuses."""
+
+import json
+import logging
+from typing import Any
+
+from aiohttp import web
+
+from agora.core.errors import AgoraError, RateLimited
+
+log = logging.getLogger("agora.http")
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def ok(body: dict[str, Any], status: int = 200) -> web.Response:
+    return web.json_response(body, status=status, dumps=_dumps)
+
+
+def failure(status: int, errors: Any, **extra: Any) -> web.Response:
+    return web.json_response({"errors": errors, **extra}, status=status, dumps=_dumps)
+
+
+def from_error(error: AgoraError) -> web.Response:
+    response = failure(error.status, error.errors, **error.extra)
+    if isinstance(error, RateLimited):
+        response.headers["Retry-After"] = str(error.retry_after_seconds)
+    return response
+
+
+@web.middleware
+async def errors_middleware(request: web.Request, handler) -> web.StreamResponse:
+    """Every failure leaves as `{"errors": ...}` with a fitting status; never a bare 500 page."""
+    try:
+        return await handler(request)
+    except AgoraError as error:
+        return from_error(error)
+    except web.HTTPRequestEntityTooLarge:
+        return failure(413, "The request body is too large")
+    except web.HTTPException as exc:
+        if exc.status < 400:
+            raise
+        return failure(exc.status, exc.reason)
+    except Exception:
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        return failure(500, "Something went wrong on our side, please try again")

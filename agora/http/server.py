@@ -1,0 +1,26 @@
+"""Builds the aiohttp application: middlewares, every feature's routes, Socket.IO, the web app."""
+
+from aiohttp import web
+
+from agora.http import accounts, client_errors, realtime, web_app
+from agora.http.auth import ACCOUNTS, auth_middleware
+from agora.http.replies import errors_middleware
+from agora.http.requests import TRUSTED_PROXY_HOPS
+from agora.services.registry import Services
+from agora.settings import Settings
+
+
+def create_app(settings: Settings, services: Services) -> web.Application:
+    app = web.Application(
+        middlewares=[errors_middleware, auth_middleware], client_max_size=settings.max_body_bytes
+    )
+    app[ACCOUNTS] = services.accounts
+    app[TRUSTED_PROXY_HOPS] = settings.trusted_proxy_hops
+    secure = settings.public_base_url.startswith("https://")
+    app.add_routes(accounts.routes(services.accounts, secure_cookies=secure))
+    app.add_routes(client_errors.routes(services.client_errors))
+    sio = realtime.create_socket_server(settings)
+    realtime.attach(app, sio, services.accounts)
+    # Last: the catch-all page route must not shadow any call.
+    app.add_routes(web_app.routes(settings.web_dist))
+    return app

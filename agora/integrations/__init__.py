@@ -1,0 +1,1 @@
+"""Clients of outside services: SMTP, SMS, Stripe, Web Push, WhatsApp, GeoNames."""

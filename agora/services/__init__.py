@@ -1,0 +1,1 @@
+"""Use cases, one module per feature; they compose store, actors and integrations."""

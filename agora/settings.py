@@ -1,0 +1,62 @@
+"""Typed settings, read once from AGORA_* environment variables."""
+
+from pathlib import Path
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="AGORA_", extra="ignore", frozen=True)
+
+    host: str = "127.0.0.1"
+    port: int = 8080
+    public_base_url: str = "http://127.0.0.1:8080"
+    # Origins allowed to open sockets: the public site and Vite's dev server.
+    cors_origins: tuple[str, ...] = (
+        "http://127.0.0.1:8080",
+        "http://localhost:8080",
+        "http://127.0.0.1:5173",
+        "http://localhost:5173",
+    )
+    # How many reverse proxies in front of the edge append to X-Forwarded-For.
+    trusted_proxy_hops: int = Field(default=0, ge=0)
+
+    mongo_url: str = "mongodb://127.0.0.1:27017/?directConnection=true"
+    mongo_db: str = "agora"
+    redis_url: str = "redis://127.0.0.1:6379/0"
+    # Every Redis key and Socket.IO channel starts with this, so several deployments
+    # (or test runs) can share one Redis without seeing each other's data.
+    redis_prefix: str = "agora:"
+    # Empty means: start a local Ray in the edge process (the embedded default).
+    ray_address: str = ""
+    ray_dashboard: bool = True
+    ray_dashboard_port: int = 8265
+
+    smtp_url: str = ""
+    smtp_from: str = "Agora <no-reply@agora.local>"
+
+    secret_key: SecretStr = SecretStr("dev-only-secret-change-me")
+    dev_mode: bool = True
+
+    web_dist: Path = REPO_ROOT / "web" / "dist"
+    var_dir: Path = REPO_ROOT / "var"
+
+    otp_ttl_seconds: int = Field(default=600, ge=1)
+    otp_max_wrong_tries: int = Field(default=5, ge=1)
+    otp_sends_per_identifier: int = Field(default=5, ge=1)
+    otp_sends_per_ip: int = Field(default=20, ge=1)
+    login_attempts_per_ip: int = Field(default=60, ge=1)
+    rate_window_seconds: int = Field(default=900, ge=1)
+
+    max_body_bytes: int = Field(default=256 * 1024, ge=1024)
+
+    @property
+    def uploads_dir(self) -> Path:
+        return self.var_dir / "uploads"
+
+
+def load_settings(**overrides) -> Settings:
+    return Settings(**overrides)

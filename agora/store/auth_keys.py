@@ -1,0 +1,43 @@
+"""Auth keys, stored only as hashes; revocations are broadcast to every edge."""
+
+from collections.abc import AsyncIterator
+
+from pymongo.asynchronous.database import AsyncDatabase
+from redis.asyncio import Redis
+
+from agora.core.clock import now_ms
+from agora.store.redis import Keys
+
+
+class AuthKeyStore:
+    def __init__(self, db: AsyncDatabase, redis: Redis, keys: Keys) -> None:
+        self.auth_keys = db["auth_keys"]
+        self.redis = redis
+        self.revoked_channel = keys("auth-revoked")
+
+    async def ensure_indexes(self) -> None:
+        await self.auth_keys.create_index("user_id")
+
+    async def add(self, key_hash: str, user_id: str) -> None:
+        await self.auth_keys.insert_one(
+            {"_id": key_hash, "user_id": user_id, "created_at": now_ms()}
+        )
+
+    async def user_id_for(self, key_hash: str) -> str | None:
+        doc = await self.auth_keys.find_one({"_id": key_hash}, {"user_id": 1})
+        return doc["user_id"] if doc else None
+
+    async def revoke(self, key_hash: str) -> None:
+        await self.auth_keys.delete_one({"_id": key_hash})
+        await self.redis.publish(self.revoked_channel, key_hash)
+
+    async def revocations(self) -> AsyncIterator[str]:
+        """Hashes of keys revoked on any edge, as they happen."""
+        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await pubsub.subscribe(self.revoked_channel)
+        try:
+            async for message in pubsub.listen():
+                if message["type"] == "message":
+                    yield message["data"]
+        finally:
+            await pubsub.aclose()

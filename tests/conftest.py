@@ -1,0 +1,82 @@
+import os
+import uuid
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from agora.app import build_app
+from agora.settings import Settings
+from tests.mail import SmtpSink
+from tests.services import mongo_wire_server, redis_server
+
+
+@pytest.fixture(scope="session")
+def mongo_url(tmp_path_factory) -> str:
+    with mongo_wire_server(tmp_path_factory.mktemp("mongo")) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory) -> str:
+    url = os.environ.get("AGORA_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+    with redis_server(url, tmp_path_factory.mktemp("redis") / "redis.log") as live_url:
+        yield live_url
+
+
+@pytest.fixture(scope="session")
+def smtp_sink() -> SmtpSink:
+    with SmtpSink() as sink:
+        yield sink
+
+
+@pytest.fixture
+def web_dist(tmp_path: Path) -> Path:
+    dist = tmp_path / "dist"
+    (dist / "assets").mkdir(parents=True)
+    (dist / "index.html").write_text("<!doctype html><title>Agora</title><div id=root></div>")
+    (dist / "assets" / "app-1234.js").write_text("console.log('agora')")
+    return dist
+
+
+@pytest.fixture
+def settings_for(mongo_url, redis_url, smtp_sink, web_dist) -> Callable[..., Settings]:
+    """Settings for one test: its own Redis prefix, so counters and codes never leak across."""
+
+    def make(**overrides) -> Settings:
+        values = {
+            "mongo_url": mongo_url,
+            "mongo_db": "agora_test",
+            "redis_url": redis_url,
+            "redis_prefix": f"test:{uuid.uuid4().hex[:12]}:",
+            "smtp_url": smtp_sink.url,
+            "web_dist": web_dist,
+            "login_attempts_per_ip": 1000,
+            "otp_sends_per_ip": 1000,
+        }
+        return Settings(**{**values, **overrides})
+
+    return make
+
+
+@pytest.fixture
+async def client_for(settings_for) -> AsyncIterator[Callable]:
+    """Starts an edge with the given setting overrides and returns an HTTP client to it."""
+    clients: list[TestClient] = []
+
+    async def start(**overrides) -> TestClient:
+        app = build_app(settings_for(**overrides), with_ray=False)
+        client = TestClient(TestServer(app, host="127.0.0.1"))
+        await client.start_server()
+        clients.append(client)
+        return client
+
+    yield start
+    for client in clients:
+        await client.close()
+
+
+@pytest.fixture
+async def client(client_for) -> TestClient:
+    return await client_for()

@@ -1,0 +1,131 @@
+"""Runs a command (the browser suite) against a real edge with real services around it.
+
+Starts a fresh MongoDB-wire server, uses (or starts) Redis, starts an SMTP sink with a small
+HTTP view of its mailbox, starts the edge as `python -m agora serve`, then runs the command
+with AGORA_E2E_BASE_URL and AGORA_E2E_MAIL_URL set, and stops everything afterwards.
+"""
+
+import asyncio
+import os
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from urllib.error import URLError
+from urllib.request import urlopen
+
+from aiohttp import web
+
+from agora.settings import REPO_ROOT
+from tests.mail import SmtpSink
+from tests.services import free_port, mongo_wire_server, redis_server
+
+EDGE_START_SECONDS = 120
+
+
+def mailbox_app(sink: SmtpSink) -> web.Application:
+    async def messages(request: web.Request) -> web.Response:
+        found = sink.to(request.query.get("to", ""))
+        return web.json_response(
+            {
+                "messages": [
+                    {"to": m["To"], "subject": m["Subject"], "body": m.get_content()} for m in found
+                ]
+            }
+        )
+
+    app = web.Application()
+    app.router.add_get("/messages", messages)
+    return app
+
+
+def wait_for_edge(url: str, edge, log_path: Path) -> None:
+    deadline = time.monotonic() + EDGE_START_SECONDS
+    while time.monotonic() < deadline:
+        if edge.poll() is not None:
+            sys.stderr.write(log_path.read_text())
+            raise SystemExit("the edge exited while starting")
+        try:
+            with urlopen(f"{url}/user/me", timeout=2):
+                return
+        except (URLError, OSError):
+            time.sleep(0.3)
+    raise SystemExit(f"the edge did not answer within {EDGE_START_SECONDS} s")
+
+
+async def run(command: list[str], work: Path, mongo_url: str, redis_url: str) -> int:
+    with SmtpSink() as sink:
+        runner = web.AppRunner(mailbox_app(sink))
+        await runner.setup()
+        mail_port = free_port()
+        await web.TCPSite(runner, "127.0.0.1", mail_port).start()
+        port = free_port()
+        base_url = f"http://127.0.0.1:{port}"
+        env = {
+            **os.environ,
+            "AGORA_PORT": str(port),
+            "AGORA_PUBLIC_BASE_URL": base_url,
+            "AGORA_MONGO_URL": mongo_url,
+            "AGORA_MONGO_DB": "agora_e2e",
+            "AGORA_REDIS_URL": redis_url,
+            "AGORA_REDIS_PREFIX": f"e2e:{uuid.uuid4().hex[:10]}:",
+            "AGORA_SMTP_URL": sink.url,
+            "AGORA_RAY_DASHBOARD": "false",
+            "AGORA_VAR_DIR": str(work / "var"),
+            "AGORA_LOGIN_ATTEMPTS_PER_IP": "10000",
+            "AGORA_OTP_SENDS_PER_IP": "10000",
+        }
+        log_path = work / "edge.log"
+        with log_path.open("w") as log:
+            edge = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "agora", "serve", env=env, stdout=log, stderr=log
+            )
+            try:
+                await asyncio.to_thread(wait_for_edge, base_url, _Poll(edge), log_path)
+                suite = await asyncio.create_subprocess_exec(
+                    *command,
+                    cwd=REPO_ROOT,
+                    env={
+                        **env,
+                        "AGORA_E2E_BASE_URL": base_url,
+                        "AGORA_E2E_MAIL_URL": f"http://127.0.0.1:{mail_port}/messages",
+                    },
+                )
+                code = await suite.wait()
+            finally:
+                edge.terminate()
+                await edge.wait()
+                await runner.cleanup()
+        if code != 0:
+            sys.stderr.write("---- edge log (last 60 lines) ----\n")
+            sys.stderr.write("\n".join(log_path.read_text().splitlines()[-60:]) + "\n")
+        return code
+
+
+class _Poll:
+    """Lets the blocking waiter ask an asyncio subprocess whether it has exited."""
+
+    def __init__(self, process) -> None:
+        self.process = process
+
+    def poll(self):
+        return self.process.returncode
+
+
+def main() -> None:
+    command = sys.argv[1:]
+    if not command:
+        raise SystemExit("usage: python -m tests.e2e.harness COMMAND...")
+    redis_url = os.environ.get("AGORA_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+    with tempfile.TemporaryDirectory(prefix="agora-e2e-") as tmp:
+        work = Path(tmp)
+        with (
+            mongo_wire_server(work / "mongo") as mongo_url,
+            redis_server(redis_url, work / "redis.log") as live_redis,
+        ):
+            sys.exit(asyncio.run(run(command, work, mongo_url, live_redis)))
+
+
+if __name__ == "__main__":
+    main()
