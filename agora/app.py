@@ -7,33 +7,45 @@ from aiohttp import web
 
 from agora.actors.runtime import start_ray
 from agora.http.server import create_app
+from agora.integrations.geonames import city_index
 from agora.integrations.messaging import email_sender, sms_sender
 from agora.services.accounts import AccountService
 from agora.services.client_errors import ClientErrorService
+from agora.services.feed import FeedService
+from agora.services.groups import GroupService
+from agora.services.items import ItemService
 from agora.services.registry import Services
+from agora.services.uploads import UploadService
 from agora.settings import Settings
 from agora.store.auth_keys import AuthKeyStore
 from agora.store.client_errors import ClientErrorStore
+from agora.store.feed_cache import FeedCache
+from agora.store.groups import GroupStore
+from agora.store.items import ItemStore
 from agora.store.mongo import connect_mongo, database
 from agora.store.otp import OtpStore
 from agora.store.rate_limits import RateLimiter
 from agora.store.redis import Keys, connect_redis
+from agora.store.uploads import UploadFiles, UploadStore
 from agora.store.users import UserStore
 
 log = logging.getLogger("agora")
 
 
-def build_app(settings: Settings, *, with_ray: bool = True) -> web.Application:
-    mongo = connect_mongo(settings)
-    db = database(mongo, settings)
-    redis = connect_redis(settings)
+def build_services(settings: Settings, db, redis) -> tuple[Services, list]:
+    """The services, and the stores whose indexes must exist before serving."""
     keys = Keys(settings.redis_prefix)
-
     users = UserStore(db)
     auth_keys = AuthKeyStore(db, redis, keys)
     limits = RateLimiter(redis, keys)
-    stores_with_indexes = (users, auth_keys)
+    group_store = GroupStore(db)
+    item_store = ItemStore(db)
+    upload_store = UploadStore(db)
+    feed_cache = FeedCache(redis, keys)
 
+    settings.uploads_dir.mkdir(parents=True, exist_ok=True)
+    uploads = UploadService(settings, upload_store, UploadFiles(settings.uploads_dir), limits)
+    groups = GroupService(group_store, users, feed_cache, city_index)
     services = Services(
         accounts=AccountService(
             settings,
@@ -45,11 +57,31 @@ def build_app(settings: Settings, *, with_ray: bool = True) -> web.Application:
             sms=sms_sender(),
         ),
         client_errors=ClientErrorService(settings, ClientErrorStore(db), limits),
+        groups=groups,
+        feed=FeedService(groups, item_store, feed_cache),
+        items=ItemService(
+            settings.public_base_url,
+            item_store,
+            groups,
+            group_store,
+            users,
+            feed_cache,
+            uploads,
+        ),
+        uploads=uploads,
     )
+    return services, [users, auth_keys, group_store, item_store]
+
+
+def build_app(settings: Settings, *, with_ray: bool = True) -> web.Application:
+    mongo = connect_mongo(settings)
+    db = database(mongo, settings)
+    redis = connect_redis(settings)
+    services, indexed_stores = build_services(settings, db, redis)
     app = create_app(settings, services)
 
     async def lifecycle(app: web.Application):
-        for store in stores_with_indexes:
+        for store in indexed_stores:
             await store.ensure_indexes()
         if with_ray:
             await asyncio.get_running_loop().run_in_executor(None, start_ray, settings)

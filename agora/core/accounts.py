@@ -11,11 +11,11 @@ from agora.core.constants import (
     OTP_LENGTH,
 )
 from agora.core.errors import Conflict, InvalidInput
+from agora.core.text import CONTROL_CHARACTERS, clean_line
 
 _EMAIL = re.compile(r"^[^@\s\x00-\x1f]+@[^@\s\x00-\x1f]+\.[^@\s\x00-\x1f.]{2,}$")
 _PHONE_SEPARATORS = re.compile(r"[\s\-().]")
 _PHONE = re.compile(r"^\+[1-9][0-9]{6,14}$")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _OTP = re.compile(rf"^[0-9]{{{OTP_LENGTH}}}$")
 
 EMAIL_FIELD = "email_id"
@@ -73,14 +73,7 @@ def identifier_in_use(field: str) -> Conflict:
 
 
 def clean_name(raw: str) -> str:
-    name = " ".join(raw.split())
-    if not name:
-        raise InvalidInput({"name": "Enter your name"})
-    if len(name) > NAME_MAX_LENGTH:
-        raise InvalidInput({"name": f"Name must be at most {NAME_MAX_LENGTH} characters"})
-    if _CONTROL.search(name):
-        raise InvalidInput({"name": "Name contains characters that are not allowed"})
-    return name
+    return clean_line(raw, "name", NAME_MAX_LENGTH)
 
 
 def clean_image_url(raw: str) -> str:
@@ -89,7 +82,8 @@ def clean_image_url(raw: str) -> str:
     if not url:
         return ""
     allowed = url.startswith(("https://", "http://", "/uploads/"))
-    if not allowed or len(url) > IMAGE_URL_MAX_LENGTH or _CONTROL.search(url) or " " in url:
+    bad_characters = CONTROL_CHARACTERS.search(url) or " " in url
+    if not allowed or len(url) > IMAGE_URL_MAX_LENGTH or bad_characters:
         raise InvalidInput({"image": "Image must be an uploaded file or an http(s) link"})
     return url
 
@@ -113,6 +107,13 @@ def user_view(doc: dict[str, Any]) -> dict[str, Any]:
         "data": {"notifications_unseen_count": int(data.get("notifications_unseen_count", 0))},
         "created_at": doc.get("created_at"),
     }
+
+
+def user_card(doc: dict[str, Any] | None) -> dict[str, Any] | None:
+    """What anyone may see of another user: name and picture, never contact details."""
+    if doc is None:
+        return None
+    return {"_id": doc["_id"], "name": doc.get("name", ""), "image": doc.get("image", "")}
 
 
 def guest_view(guest_id: str) -> dict[str, Any]:

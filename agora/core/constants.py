@@ -56,3 +56,48 @@ POST_FILE_MAX_BYTES = 10 * 1024 * 1024
 CHAT_ATTACHMENTS_MAX = 3
 
 RECENT_GROUPS = 5
+
+# Groups, feed and posts.
+FEED_PAGE_SIZE = 20
+FEED_PAGE_MAX = 50
+FEED_SEARCH_MAX_WORDS = 8
+GROUP_TAGS_MAX = 30
+TAG_MAX_LENGTH = 30
+ITEM_TAGS_MAX = 5
+ITEM_TITLE_MAX_LENGTH = 120
+ITEM_DESCRIPTION_MAX_LENGTH = 5000
+OFFER_DESCRIPTION_MAX_LENGTH = 300
+OFFER_AMOUNT_MAX = 1_000_000_000
+OFFER_DECIMALS = 2
+GROUP_TITLE_MAX_LENGTH = 80
+GROUP_DESCRIPTION_MAX_LENGTH = 2000
+CITY_SEARCH_RESULTS = 10
+
+# ---------------------------------------------------------------------------
+# Upload capability: accepted types, server-side limits and the edge's paths.
+
+# Mime type -> (stored file extension, name listed in 'Invalid file type, allowed: {types}').
+UPLOAD_TYPES = {
+    "image/jpeg": ("jpg", "jpeg"),
+    "image/png": ("png", "png"),
+    "image/webp": ("webp", "webp"),
+    "application/pdf": ("pdf", "pdf"),
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": ("docx", "docx"),
+    "video/mp4": ("mp4", "mp4"),
+}
+UPLOADS_PATH = "/uploads/"
+UPLOAD_PUT_PATH = "/uploads/put/"
+UPLOAD_URL_TTL_SECONDS = 15 * 60
+UPLOAD_URLS_PER_USER = 120
+UPLOAD_TITLE_MAX_LENGTH = 120
+UPLOAD_READ_CHUNK_BYTES = 64 * 1024
+# Decoded pixels, checked before decoding: a few KB of PNG can declare gigabytes of pixels.
+UPLOAD_MAX_PIXELS = 40_000_000
+# Quality of the lossy re-encodings (JPEG, WebP, thumbnails).
+UPLOAD_IMAGE_QUALITY = 85
+UPLOAD_THUMBNAIL_PX = 400
+# Uploads checked at once per edge: decoding an image may hold several copies of its pixels.
+UPLOAD_CHECK_JOBS = 2
+UPLOAD_PENDING = "pending"
+UPLOAD_RECEIVING = "receiving"
+UPLOAD_STORED = "stored"

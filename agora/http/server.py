@@ -2,7 +2,7 @@
 
 from aiohttp import web
 
-from agora.http import accounts, client_errors, realtime, web_app
+from agora.http import accounts, client_errors, groups, items, realtime, uploads, web_app
 from agora.http.auth import ACCOUNTS, auth_middleware
 from agora.http.replies import errors_middleware
 from agora.http.requests import TRUSTED_PROXY_HOPS
@@ -19,6 +19,9 @@ def create_app(settings: Settings, services: Services) -> web.Application:
     secure = settings.public_base_url.startswith("https://")
     app.add_routes(accounts.routes(services.accounts, secure_cookies=secure))
     app.add_routes(client_errors.routes(services.client_errors))
+    app.add_routes(groups.routes(services.groups))
+    app.add_routes(items.routes(services.feed, services.items))
+    app.add_routes(uploads.routes(services.uploads))
     sio = realtime.create_socket_server(settings)
     realtime.attach(app, sio, services.accounts)
     # Last: the catch-all page route must not shadow any call.

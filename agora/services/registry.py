@@ -4,9 +4,17 @@ from dataclasses import dataclass
 
 from agora.services.accounts import AccountService
 from agora.services.client_errors import ClientErrorService
+from agora.services.feed import FeedService
+from agora.services.groups import GroupService
+from agora.services.items import ItemService
+from agora.services.uploads import UploadService
 
 
 @dataclass(frozen=True)
 class Services:
     accounts: AccountService
     client_errors: ClientErrorService
+    groups: GroupService
+    feed: FeedService
+    items: ItemService
+    uploads: UploadService

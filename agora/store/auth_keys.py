@@ -6,6 +6,7 @@ from pymongo.asynchronous.database import AsyncDatabase
 from redis.asyncio import Redis
 
 from agora.core.clock import now_ms
+from agora.store.mongo import ensure_index
 from agora.store.redis import Keys
 
 
@@ -16,7 +17,7 @@ class AuthKeyStore:
         self.revoked_channel = keys("auth-revoked")
 
     async def ensure_indexes(self) -> None:
-        await self.auth_keys.create_index("user_id")
+        await ensure_index(self.auth_keys, [("user_id", 1)])
 
     async def add(self, key_hash: str, user_id: str) -> None:
         await self.auth_keys.insert_one(

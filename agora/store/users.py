@@ -8,7 +8,7 @@ from pymongo.errors import DuplicateKeyError
 
 from agora.core.accounts import EMAIL_FIELD, PHONE_FIELD, Identifier, identifier_in_use
 from agora.core.clock import now_ms
-from agora.store.mongo import new_id
+from agora.store.mongo import ensure_index, new_id
 
 
 class UserStore:
@@ -18,12 +18,18 @@ class UserStore:
     async def ensure_indexes(self) -> None:
         # Partial indexes: a user may have only an e-mail or only a phone.
         for field in (EMAIL_FIELD, PHONE_FIELD):
-            await self.users.create_index(
-                field, unique=True, partialFilterExpression={field: {"$type": "string"}}
+            await ensure_index(
+                self.users,
+                [(field, 1)],
+                unique=True,
+                partialFilterExpression={field: {"$type": "string"}},
             )
 
     async def get(self, user_id: str) -> dict[str, Any] | None:
         return await self.users.find_one({"_id": user_id})
+
+    async def by_ids(self, user_ids: list[str]) -> list[dict[str, Any]]:
+        return await self.users.find({"_id": {"$in": list(set(user_ids))}}).to_list()
 
     async def find_by_identifier(self, ident: Identifier) -> dict[str, Any] | None:
         return await self.users.find_one({ident.field: ident.value})

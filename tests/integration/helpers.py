@@ -30,3 +30,47 @@ async def login(client: TestClient, sink: SmtpSink, email: str, name: str = "Ada
     body = await reply.json()
     assert reply.status == 200, body
     return body
+
+
+class Member:
+    """A logged-in user driving the API through one test client."""
+
+    def __init__(self, client: TestClient, key: str, user: dict) -> None:
+        self.client = client
+        self.key = key
+        self.user = user
+        self.id = user["_id"]
+
+    async def call(self, path: str, body: dict | None = None, status: int = 200) -> dict:
+        reply = await self.client.post(path, json=body or {}, headers=bearer(self.key))
+        data = await reply.json()
+        assert reply.status == status, (path, reply.status, data)
+        return data
+
+    async def get(self, path: str, status: int = 200) -> dict:
+        reply = await self.client.get(path, headers=bearer(self.key))
+        data = await reply.json()
+        assert reply.status == status, (path, reply.status, data)
+        return data
+
+    async def post_item(self, group_id: str, title: str, **fields) -> dict:
+        body = {"group_id": group_id, "title": title, **fields}
+        return (await self.call("/api/item?action=create", body))["item"]
+
+
+async def member(client: TestClient, sink: SmtpSink, name: str = "Ada") -> Member:
+    body = await login(client, sink, new_email(), name=name)
+    return Member(client, body["allspark_auth_key"], body["user"])
+
+
+async def visitor_call(client: TestClient, path: str, body: dict, status: int = 200) -> dict:
+    reply = await client.post(path, json=body)
+    data = await reply.json()
+    assert reply.status == status, (path, reply.status, data)
+    return data
+
+
+async def new_group(owner: Member, **fields) -> str:
+    """A group of the test's own (private unless is_public is given), owned by `owner`."""
+    body = {"title": f"Club {uuid.uuid4().hex[:6]}", "tags": ["Books"], **fields}
+    return (await owner.call("/api/group?action=create", body))["group"]["_id"]

@@ -1,0 +1,112 @@
+"""Groups: who may read, write, join and administer; tags; the public group shape."""
+
+from typing import Any
+
+from agora.core.constants import (
+    GROUP_DESCRIPTION_MAX_LENGTH,
+    GROUP_TAGS_MAX,
+    GROUP_TITLE_MAX_LENGTH,
+    TAG_MAX_LENGTH,
+    USER_TYPE_ADMIN,
+    USER_TYPE_AWAITING_APPROVAL,
+    USER_TYPE_MEMBER,
+)
+from agora.core.errors import InvalidInput
+from agora.core.text import CONTROL_CHARACTERS, clean_line, clean_text
+
+NOT_VIEWABLE = "Cannot view group, not authorized or invalid"
+
+
+def member_type(membership: dict[str, Any] | None) -> int | None:
+    return membership["session_user_type"] if membership else None
+
+
+def is_member(membership: dict[str, Any] | None) -> bool:
+    kind = member_type(membership)
+    return kind is not None and kind <= USER_TYPE_MEMBER
+
+
+def can_read(group: dict[str, Any], membership: dict[str, Any] | None) -> bool:
+    return bool(group.get("is_public") or group.get("is_read_allowed")) or is_member(membership)
+
+
+def can_write(group: dict[str, Any], membership: dict[str, Any] | None) -> bool:
+    """Members within the write permission write; anyone may join a public group by posting."""
+    kind = member_type(membership)
+    if kind is None:
+        return bool(group.get("is_public"))
+    return kind <= group.get("write_permission", USER_TYPE_MEMBER)
+
+
+def is_admin(membership: dict[str, Any] | None) -> bool:
+    kind = member_type(membership)
+    return kind is not None and kind <= USER_TYPE_ADMIN
+
+
+def joining_type(group: dict[str, Any]) -> int:
+    return USER_TYPE_MEMBER if group.get("is_public") else USER_TYPE_AWAITING_APPROVAL
+
+
+def clean_tags(raw: list[str], limit: int = GROUP_TAGS_MAX) -> list[str]:
+    """Trimmed, de-duplicated (case-insensitively), order kept."""
+    tags: list[str] = []
+    seen: set[str] = set()
+    for tag in raw:
+        clean = " ".join(tag.split())
+        if not clean:
+            continue
+        if len(clean) > TAG_MAX_LENGTH or CONTROL_CHARACTERS.search(clean):
+            raise InvalidInput({"tags": f"Each tag must be at most {TAG_MAX_LENGTH} characters"})
+        if clean.lower() not in seen:
+            seen.add(clean.lower())
+            tags.append(clean)
+    if len(tags) > limit:
+        raise InvalidInput({"tags": f"At most {limit} tags"})
+    return tags
+
+
+def clean_group_title(raw: str) -> str:
+    return clean_line(raw, "title", GROUP_TITLE_MAX_LENGTH)
+
+
+def clean_group_description(raw: str) -> str:
+    return clean_text(raw, "description", GROUP_DESCRIPTION_MAX_LENGTH)
+
+
+def group_view(group: dict[str, Any], membership: dict[str, Any] | None) -> dict[str, Any]:
+    """The group as the API shows it to one viewer (can_write is theirs)."""
+    data = group.get("data") or {}
+    return {
+        "_id": group["_id"],
+        "title": group.get("title", ""),
+        "description": group.get("description", ""),
+        "image": group.get("image", ""),
+        "is_public": bool(group.get("is_public")),
+        "is_read_allowed": bool(group.get("is_read_allowed")),
+        "write_permission": group.get("write_permission", USER_TYPE_MEMBER),
+        "created_at": group.get("created_at"),
+        "is_inactive": bool(group.get("is_inactive")),
+        "session_user_type": member_type(membership),
+        "can_write": can_write(group, membership),
+        "data": {
+            "tags": list(data.get("tags", [])),
+            "num_posts": int(data.get("num_posts", 0)),
+            "num_members": int(data.get("num_members", 0)),
+            "city": data.get("city"),
+            "subscription_status": data.get("subscription_status", 0),
+        },
+    }
+
+
+def membership_view(membership: dict[str, Any] | None) -> dict[str, Any] | None:
+    if membership is None:
+        return None
+    return {
+        "session_id": membership["session_id"],
+        "user_id": membership["user_id"],
+        "session_user_type": membership["session_user_type"],
+        "notification_flag": membership.get("notification_flag"),
+        "unseen_count": membership.get("unseen_count", 0),
+        "updated_at": membership.get("updated_at"),
+        "is_dummy": bool(membership.get("is_dummy")),
+    }

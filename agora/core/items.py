@@ -1,0 +1,180 @@
+"""Posts: validation of drafts, offers as exact decimals, what each viewer may see, paging."""
+
+import base64
+import binascii
+import re
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import Any
+
+from agora.core.constants import (
+    FEED_SEARCH_MAX_WORDS,
+    ITEM_DESCRIPTION_MAX_LENGTH,
+    ITEM_HIDDEN_SORT_ORDER,
+    ITEM_TAGS_MAX,
+    ITEM_TITLE_MAX_LENGTH,
+    OFFER_AMOUNT_MAX,
+    OFFER_CURRENCIES,
+    OFFER_DECIMALS,
+    OFFER_DESCRIPTION_MAX_LENGTH,
+    POST_FILE_MAX_BYTES,
+    POST_FILES_MAX,
+)
+from agora.core.errors import InvalidInput
+from agora.core.groups import clean_tags
+from agora.core.text import clean_line, clean_text
+
+_QUANTUM = Decimal(1).scaleb(-OFFER_DECIMALS)
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class ItemDraft:
+    """A post as the owner wrote it, already validated."""
+
+    title: str
+    description: str
+    tags: list[str]
+    offer_amount: Decimal | None
+    offer_currency: str | None
+    offer_description: str
+    need_user_to_view: bool
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "title": self.title,
+            "description": self.description,
+            "tags": self.tags,
+            "offer_amount": str(self.offer_amount) if self.offer_amount is not None else None,
+            "offer_currency": self.offer_currency,
+            "offer_description": self.offer_description,
+            "need_user_to_view": self.need_user_to_view,
+            # One indexed field, so a search can match words spread over title and description.
+            "search_text": f"{self.title}\n{self.description}",
+        }
+
+
+def parse_offer_amount(raw: float | int | str | None) -> Decimal | None:
+    """Amounts arrive as JSON numbers or strings and are kept as exact decimals."""
+    if raw is None or raw == "":
+        return None
+    try:
+        amount = Decimal(str(raw))
+    except InvalidOperation as exc:
+        raise InvalidInput({"offer_amount": "Enter the offer as a number"}) from exc
+    if not amount.is_finite() or amount <= 0:
+        raise InvalidInput({"offer_amount": "The offer must be more than 0"})
+    if amount > OFFER_AMOUNT_MAX:
+        raise InvalidInput({"offer_amount": f"The offer must be at most {OFFER_AMOUNT_MAX}"})
+    if amount != amount.quantize(_QUANTUM, rounding=ROUND_HALF_UP):
+        raise InvalidInput({"offer_amount": f"At most {OFFER_DECIMALS} decimals"})
+    return amount.quantize(_QUANTUM)
+
+
+def build_draft(
+    *,
+    title: str,
+    description: str,
+    tags: list[str],
+    group_tags: list[str],
+    offer_amount: float | int | str | None,
+    offer_currency: str | None,
+    offer_description: str,
+    need_user_to_view: bool,
+) -> ItemDraft:
+    amount = parse_offer_amount(offer_amount)
+    currency = offer_currency or None
+    if currency is not None and currency not in OFFER_CURRENCIES:
+        allowed = ", ".join(OFFER_CURRENCIES)
+        raise InvalidInput({"offer_currency": f"Choose one of {allowed}"})
+    if amount is not None and currency is None:
+        raise InvalidInput({"offer_currency": "Choose the offer's currency"})
+    chosen = clean_tags(tags, limit=ITEM_TAGS_MAX)
+    known = {tag.lower(): tag for tag in group_tags}
+    unknown = [tag for tag in chosen if tag.lower() not in known]
+    if unknown:
+        raise InvalidInput({"tags": f"Not a tag of this group: {', '.join(unknown)}"})
+    return ItemDraft(
+        title=clean_line(title, "title", ITEM_TITLE_MAX_LENGTH),
+        description=clean_text(description, "description", ITEM_DESCRIPTION_MAX_LENGTH),
+        tags=[known[tag.lower()] for tag in chosen],
+        offer_amount=amount,
+        offer_currency=currency if amount is not None else None,
+        offer_description=clean_text(
+            offer_description, "offer_description", OFFER_DESCRIPTION_MAX_LENGTH
+        ),
+        need_user_to_view=need_user_to_view,
+    )
+
+
+def check_post_files(files: list[dict[str, Any]]) -> None:
+    if len(files) > POST_FILES_MAX:
+        raise InvalidInput({"files": f"At most {POST_FILES_MAX} files"})
+    too_big = [f["title"] or f["url"] for f in files if f["size"] > POST_FILE_MAX_BYTES]
+    if too_big:
+        limit_mb = POST_FILE_MAX_BYTES // (1024 * 1024)
+        raise InvalidInput({"files": f"Each file must be at most {limit_mb} MB"})
+
+
+def feed_key(created_at: int, item_id: str) -> str:
+    """One sortable field ordering posts newest first, ties broken by id, for keyset paging."""
+    return f"{created_at:015d}:{item_id}"
+
+
+def encode_cursor(key: str) -> str:
+    return base64.urlsafe_b64encode(key.encode()).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> str:
+    try:
+        key = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+    except (binascii.Error, UnicodeDecodeError, ValueError) as exc:
+        raise InvalidInput({"cursor": "This list position is not valid, reload the feed"}) from exc
+    created, sep, item_id = key.partition(":")
+    if not sep or not created.isdigit() or len(created) != 15 or not item_id:
+        raise InvalidInput({"cursor": "This list position is not valid, reload the feed"})
+    return key
+
+
+def search_words(text: str) -> list[str]:
+    words = [w.lower() for w in _WORD.findall(text)]
+    if len(words) > FEED_SEARCH_MAX_WORDS:
+        raise InvalidInput({"search_text": f"Search with at most {FEED_SEARCH_MAX_WORDS} words"})
+    return words
+
+
+def is_visible(item: dict[str, Any]) -> bool:
+    return item.get("sort_order", 0) != ITEM_HIDDEN_SORT_ORDER
+
+
+def _amount_number(amount: str | None) -> float | int | None:
+    if amount is None:
+        return None
+    value = Decimal(amount)
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def item_view(item: dict[str, Any], *, logged_in: bool) -> dict[str, Any]:
+    """The post for one viewer; visitors get no content of posts that need a login."""
+    base = {
+        "_id": item["_id"],
+        "group_id": item["group_id"],
+        "user_id": item["user_id"],
+        "route_id": item["route_id"],
+        "created_at": item["created_at"],
+        "updated_at": item.get("updated_at", item["created_at"]),
+        "sort_order": item.get("sort_order", 0),
+        "need_user_to_view": bool(item.get("need_user_to_view")),
+    }
+    if base["need_user_to_view"] and not logged_in:
+        return base
+    return {
+        **base,
+        "title": item["title"],
+        "description": item.get("description", ""),
+        "files": item.get("files", []),
+        "tags": item.get("tags", []),
+        "offer_amount": _amount_number(item.get("offer_amount")),
+        "offer_currency": item.get("offer_currency"),
+        "offer_description": item.get("offer_description", ""),
+    }

@@ -1,0 +1,79 @@
+"""Groups: view, choose by location, search cities, create, join, edit, members."""
+
+from aiohttp import web
+from pydantic import Field
+
+from agora.core.constants import RECENT_GROUPS
+from agora.core.errors import InvalidInput
+from agora.http.replies import ok
+from agora.http.requests import Body, optional_session, read_body, require_session
+from agora.services.groups import GroupChanges, GroupService
+
+
+class GroupBody(Body):
+    group_id: str | None = Field(default=None, max_length=200)
+    lat_long: list[float] | None = Field(default=None, min_length=2, max_length=2)
+    tags: list[str] | None = None
+    title: str | None = None
+    description: str | None = None
+    image: str | None = None
+    is_public: bool | None = None
+    is_read_allowed: bool | None = None
+
+    def changes(self) -> GroupChanges:
+        return GroupChanges(
+            tags=self.tags,
+            title=self.title,
+            description=self.description,
+            image=self.image,
+            is_public=self.is_public,
+            is_read_allowed=self.is_read_allowed,
+        )
+
+    def required_group_id(self) -> str:
+        if not self.group_id:
+            raise InvalidInput({"group_id": "This field is required"})
+        return self.group_id
+
+
+class MembersBody(Body):
+    session_id: str = Field(max_length=200)
+    cursor: str | None = Field(default=None, max_length=400)
+
+
+def routes(groups: GroupService) -> list[web.RouteDef]:
+    async def group(request: web.Request) -> web.Response:
+        body = await read_body(request, GroupBody)
+        action = request.query.get("action")
+        if action is None:
+            session = optional_session(request)
+            if body.lat_long is not None:
+                latitude, longitude = body.lat_long
+                return ok(await groups.for_location(latitude, longitude, session))
+            return ok(await groups.view(body.required_group_id(), session))
+        session = require_session(request)
+        if action == "update":
+            return ok(await groups.update(session, body.required_group_id(), body.changes()))
+        if action == "join":
+            return ok(await groups.join(body.required_group_id(), session))
+        if action == "create":
+            title = body.title or ""
+            return ok(await groups.create(session, title, body.description or "", body.changes()))
+        raise InvalidInput({"action": f"Unknown action '{action}'"})
+
+    async def cities(request: web.Request) -> web.Response:
+        return ok(await groups.search_cities(request.query.get("q", "")[:100]))
+
+    async def recent(request: web.Request) -> web.Response:
+        return ok(await groups.recent(RECENT_GROUPS))
+
+    async def members(request: web.Request) -> web.Response:
+        body = await read_body(request, MembersBody)
+        return ok(await groups.members(body.session_id, body.cursor, optional_session(request)))
+
+    return [
+        web.post("/api/group", group),
+        web.get("/api/cities", cities),
+        web.get("/api/groups/recent", recent),
+        web.post("/session/users", members),
+    ]

@@ -1,0 +1,108 @@
+"""The feed, posts, 'My Items' and share routes."""
+
+from aiohttp import web
+from pydantic import BaseModel, ConfigDict, Field
+
+from agora.core.errors import InvalidInput
+from agora.http.replies import ok
+from agora.http.requests import Body, optional_session, read_body, require_session
+from agora.services.feed import FeedService
+from agora.services.items import ItemInput, ItemService
+
+OPTIONAL_ID = Field(default=None, max_length=200)
+
+
+class FeedBody(Body):
+    group_id: str | None = Field(default=None, max_length=200)
+    search_text: str = Field(default="", max_length=200)
+    tags: list[str] = Field(default_factory=list, max_length=20)
+    identify_city: bool = False
+    cursor: str | None = Field(default=None, max_length=400)
+
+
+class FileRef(BaseModel):
+    """A file as the item's own `files` list shows it; only its url is read."""
+
+    model_config = ConfigDict(extra="ignore")
+    url: str = Field(max_length=2048)
+
+
+class ItemBody(Body):
+    item_id: str | None = OPTIONAL_ID
+    group_id: str | None = OPTIONAL_ID
+    title: str | None = None
+    description: str = ""
+    files: list[str | FileRef] = Field(default_factory=list, max_length=10)
+    tags: list[str] = Field(default_factory=list, max_length=20)
+    # Form inputs send numbers or numeric text; both are parsed to exact decimals later.
+    offer_amount: float | int | str | None = None
+    offer_currency: str | None = None
+    offer_description: str = ""
+    need_user_to_view: bool = False
+
+    def item_input(self) -> ItemInput:
+        if self.title is None:
+            raise InvalidInput({"title": "This field is required"})
+        return ItemInput(
+            title=self.title,
+            description=self.description,
+            files=tuple(f if isinstance(f, str) else f.url for f in self.files),
+            tags=tuple(self.tags),
+            offer_amount=self.offer_amount,
+            offer_currency=self.offer_currency,
+            offer_description=self.offer_description,
+            need_user_to_view=self.need_user_to_view,
+        )
+
+    def required(self, field: str) -> str:
+        value = getattr(self, field)
+        if not value:
+            raise InvalidInput({field: "This field is required"})
+        return value
+
+
+def routes(feed: FeedService, items: ItemService) -> list[web.RouteDef]:
+    async def feed_page(request: web.Request) -> web.Response:
+        body = await read_body(request, FeedBody)
+        return ok(
+            await feed.feed(
+                optional_session(request),
+                group_id=body.group_id,
+                search_text=body.search_text,
+                tags=body.tags,
+                cursor=body.cursor,
+            )
+        )
+
+    async def item(request: web.Request) -> web.Response:
+        body = await read_body(request, ItemBody)
+        action = request.query.get("action")
+        if action is None:
+            return ok(
+                await items.get(optional_session(request), body.required("item_id"), body.group_id)
+            )
+        session = require_session(request)
+        if action == "create":
+            return ok(await items.create(session, body.required("group_id"), body.item_input()))
+        if action == "update":
+            return ok(await items.update(session, body.required("item_id"), body.item_input()))
+        if action == "delete":
+            return ok(await items.delete(session, body.required("item_id")))
+        raise InvalidInput({"action": f"Unknown action '{action}'"})
+
+    async def my_items(request: web.Request) -> web.Response:
+        await read_body(request, Body)
+        return ok(await items.mine(require_session(request)))
+
+    async def route(request: web.Request) -> web.Response:
+        route_id = request.match_info["route_id"]
+        if request.query.get("action") == "share":
+            return ok(await items.share(require_session(request), route_id))
+        return ok(await items.by_route(optional_session(request), route_id))
+
+    return [
+        web.post("/api/feed", feed_page),
+        web.post("/api/item", item),
+        web.post("/api/user/items", my_items),
+        web.get(r"/api/r/{route_id:[A-Za-z0-9_-]{1,64}}", route),
+    ]

@@ -1,0 +1,52 @@
+"""Upload links, the signed PUT they point to, and the stored files."""
+
+from aiohttp import web
+
+from agora.core.constants import UPLOAD_PUT_PATH, UPLOAD_READ_CHUNK_BYTES, UPLOADS_PATH
+from agora.http.replies import ok
+from agora.http.requests import Body, read_body, require_session
+from agora.http.web_app import IMMUTABLE
+from agora.services.uploads import UploadService
+
+
+class UploadUrlBody(Body):
+    file_mime_type: str
+    file_name_hint: str | None = None
+    file_size: int | None = None
+
+
+def routes(uploads: UploadService) -> list[web.RouteDef]:
+    async def upload_url(request: web.Request) -> web.Response:
+        session = require_session(request)
+        body = await read_body(request, UploadUrlBody)
+        return ok(await uploads.upload_url(session.user["_id"], **body.model_dump()))
+
+    async def put(request: web.Request) -> web.Response:
+        # Streamed, not read whole: the edge-wide body limit is far below a file's.
+        reply = await uploads.receive(
+            request.match_info["token"],
+            content_type=request.content_type,
+            content_length=request.content_length,
+            chunks=request.content.iter_chunked(UPLOAD_READ_CHUNK_BYTES),
+        )
+        return ok(reply)
+
+    async def serve(request: web.Request) -> web.FileResponse:
+        stored = await uploads.stored_file(request.match_info["name"])
+        headers = {
+            "Content-Type": stored.kind.mime_type,
+            "X-Content-Type-Options": "nosniff",
+            # Should a browser still render a file as a page, it gets no script and no origin.
+            "Content-Security-Policy": "sandbox",
+            # A stored name is never written twice.
+            "Cache-Control": IMMUTABLE,
+        }
+        if not stored.kind.inline:
+            headers["Content-Disposition"] = "attachment"
+        return web.FileResponse(stored.path, headers=headers)
+
+    return [
+        web.post("/get_upload_url", upload_url),
+        web.put(UPLOAD_PUT_PATH + "{token}", put),
+        web.get(UPLOADS_PATH + "{name}", serve),
+    ]

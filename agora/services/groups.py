@@ -1,0 +1,205 @@
+"""City groups and other groups: viewing, choosing by location, joining, editing, members."""
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+from agora.core.accounts import clean_image_url, user_card
+from agora.core.clock import now_ms
+from agora.core.constants import (
+    CITY_SEARCH_RESULTS,
+    USER_TYPE_ADMIN,
+    USER_TYPE_MEMBER,
+)
+from agora.core.errors import Forbidden, InvalidInput, NotFound
+from agora.core.groups import (
+    NOT_VIEWABLE,
+    can_read,
+    clean_group_description,
+    clean_group_title,
+    clean_tags,
+    group_view,
+    is_admin,
+    joining_type,
+    membership_view,
+)
+from agora.integrations.geonames import City, CityIndex
+from agora.services.accounts import Session
+from agora.store.feed_cache import FeedCache
+from agora.store.groups import GroupStore
+from agora.store.mongo import new_id
+from agora.store.users import UserStore
+
+CITY_TAGS = ["Jobs", "For sale", "Services", "Housing", "Lost & found", "Events", "Help"]
+MEMBERS_PAGE = 30
+
+
+@dataclass(frozen=True)
+class GroupChanges:
+    tags: list[str] | None = None
+    title: str | None = None
+    description: str | None = None
+    image: str | None = None
+    is_public: bool | None = None
+    is_read_allowed: bool | None = None
+
+
+def city_group(city: City) -> dict[str, Any]:
+    return {
+        "_id": city.group_id,
+        "title": city.name,
+        "description": f"Requests, products and services in {city.name}",
+        "image": "",
+        "is_public": True,
+        "is_read_allowed": True,
+        "write_permission": USER_TYPE_MEMBER,
+        "created_at": now_ms(),
+        "data": {
+            "tags": CITY_TAGS,
+            "num_posts": 0,
+            "num_members": 0,
+            "city": {k: v for k, v in city.view().items() if k != "group_id"},
+        },
+    }
+
+
+class GroupService:
+    def __init__(self, groups: GroupStore, users: UserStore, feed_cache: FeedCache, cities) -> None:
+        self.groups = groups
+        self.users = users
+        self.feed_cache = feed_cache
+        # Loading the city list takes about a second, so it happens on first use, off the loop.
+        self._cities_loader = cities
+        self._cities: CityIndex | None = None
+
+    async def cities(self) -> CityIndex:
+        if self._cities is None:
+            self._cities = await asyncio.to_thread(self._cities_loader)
+        return self._cities
+
+    async def found(
+        self, group_id: str, session: Session | None
+    ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """The group and the viewer's membership, whether or not they may read it."""
+        group = await self.groups.get(group_id) or await self._city_group(group_id)
+        if group is None:
+            raise NotFound({"invalid_group": NOT_VIEWABLE})
+        return group, await self._membership(group_id, session)
+
+    async def readable(
+        self, group_id: str, session: Session | None
+    ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """The group and the viewer's membership, or the spec's not-viewable error."""
+        group, membership = await self.found(group_id, session)
+        if not can_read(group, membership):
+            raise Forbidden({"invalid_group": NOT_VIEWABLE})
+        return group, membership
+
+    async def _city_group(self, group_id: str) -> dict[str, Any] | None:
+        """City groups come into being on first visit, whether by link or by location."""
+        city = (await self.cities()).by_group.get(group_id)
+        return await self.groups.create(city_group(city)) if city else None
+
+    async def _membership(self, group_id: str, session: Session | None) -> dict[str, Any] | None:
+        if session is None:
+            return None
+        return await self.groups.membership(group_id, session.user["_id"])
+
+    async def view(self, group_id: str, session: Session | None) -> dict[str, Any]:
+        group, membership = await self.readable(group_id, session)
+        return {
+            "group": group_view(group, membership),
+            "group_membership": membership_view(membership),
+        }
+
+    async def for_location(
+        self, latitude: float, longitude: float, session: Session | None
+    ) -> dict[str, Any]:
+        if not (-90 <= latitude <= 90 and -180 <= longitude <= 180):
+            raise InvalidInput({"lat_long": "Latitude must be within ±90 and longitude ±180"})
+        city = (await self.cities()).nearest(latitude, longitude)
+        if city is None:
+            raise NotFound({"lat_long": "No city found near this location"})
+        group = await self.groups.create(city_group(city))
+        return {"group": group_view(group, await self._membership(group["_id"], session))}
+
+    async def search_cities(self, text: str) -> dict[str, Any]:
+        found = (await self.cities()).search(text, CITY_SEARCH_RESULTS)
+        return {"cities": [city.view() for city in found]}
+
+    async def recent(self, limit: int) -> dict[str, Any]:
+        return {"groups": [group_view(g, None) for g in await self.groups.latest(limit)]}
+
+    async def join(self, group_id: str, session: Session) -> dict[str, Any]:
+        # Private groups that hide their posts can still be asked to join.
+        group, membership = await self.found(group_id, session)
+        if membership is None:
+            membership = await self.groups.join(group_id, session.user["_id"], joining_type(group))
+        return {
+            "group": group_view(group, membership),
+            "group_membership": membership_view(membership),
+        }
+
+    async def create(
+        self, session: Session, title: str, description: str, changes: GroupChanges
+    ) -> dict[str, Any]:
+        group = {
+            "_id": new_id(),
+            "title": clean_group_title(title),
+            "description": clean_group_description(description),
+            "image": "",
+            "is_public": bool(changes.is_public),
+            "is_read_allowed": bool(changes.is_read_allowed),
+            "write_permission": USER_TYPE_MEMBER,
+            "created_at": now_ms(),
+            "created_by": session.user["_id"],
+            "data": {"tags": clean_tags(changes.tags or []), "num_posts": 0, "num_members": 0},
+        }
+        await self.groups.create(group)
+        membership = await self.groups.join(group["_id"], session.user["_id"], USER_TYPE_ADMIN)
+        return {
+            "group": group_view({**group, "data": {**group["data"], "num_members": 1}}, membership),
+            "group_membership": membership_view(membership),
+        }
+
+    async def update(
+        self, session: Session, group_id: str, changes: GroupChanges
+    ) -> dict[str, Any]:
+        group, membership = await self.readable(group_id, session)
+        if not is_admin(membership):
+            raise Forbidden("Only the group's admins can change it")
+        fields: dict[str, Any] = {}
+        if changes.tags is not None:
+            fields["data.tags"] = clean_tags(changes.tags)
+        if changes.title is not None:
+            fields["title"] = clean_group_title(changes.title)
+        if changes.description is not None:
+            fields["description"] = clean_group_description(changes.description)
+        if changes.image is not None:
+            fields["image"] = clean_image_url(changes.image)
+        for flag in ("is_public", "is_read_allowed"):
+            if getattr(changes, flag) is not None:
+                fields[flag] = getattr(changes, flag)
+        updated = await self.groups.update(group_id, fields) if fields else group
+        await self.feed_cache.bump(group_id)
+        return {
+            "group": group_view(updated or group, membership),
+            "group_membership": membership_view(membership),
+        }
+
+    async def members(
+        self, group_id: str, cursor: str | None, session: Session | None
+    ) -> dict[str, Any]:
+        group, _ = await self.readable(group_id, session)
+        page = await self.groups.members_page(group_id, cursor, MEMBERS_PAGE + 1)
+        has_more = len(page) > MEMBERS_PAGE
+        page = page[:MEMBERS_PAGE]
+        users = {u["_id"]: u for u in await self.users.by_ids([m["user_id"] for m in page])}
+        return {
+            "session_users": [
+                {**membership_view(m), "user": user_card(users.get(m["user_id"]))} for m in page
+            ],
+            "has_more": has_more,
+            "cursor": page[-1]["_id"] if has_more else None,
+            "session_users_count": int((group.get("data") or {}).get("num_members", 0)),
+        }

@@ -1,0 +1,188 @@
+"""Posts: create, edit, hide, read; share routes that record who passed a post on."""
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from agora.core.accounts import user_card
+from agora.core.clock import now_ms
+from agora.core.constants import ITEM_HIDDEN_SORT_ORDER
+from agora.core.errors import Forbidden, NotFound
+from agora.core.groups import can_write, group_view, joining_type
+from agora.core.items import (
+    build_draft,
+    check_post_files,
+    feed_key,
+    is_visible,
+    item_view,
+)
+from agora.core.routes import chain, extended_route, root_route, route_view
+from agora.services.accounts import Session
+from agora.services.groups import GroupService
+from agora.store.feed_cache import FeedCache
+from agora.store.groups import GroupStore
+from agora.store.items import ItemStore
+from agora.store.mongo import new_id
+from agora.store.users import UserStore
+
+ITEM_NOT_FOUND = "This post does not exist or was deleted"
+MY_ITEMS_LIMIT = 100
+
+
+class StoredFiles(Protocol):
+    async def stored_files(self, user_id: str, urls: list[str]) -> list[dict[str, Any]]: ...
+
+
+@dataclass(frozen=True)
+class ItemInput:
+    title: str
+    description: str = ""
+    files: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    offer_amount: float | int | str | None = None
+    offer_currency: str | None = None
+    offer_description: str = ""
+    need_user_to_view: bool = False
+
+
+class ItemService:
+    def __init__(
+        self,
+        base_url: str,
+        items: ItemStore,
+        groups: GroupService,
+        group_store: GroupStore,
+        users: UserStore,
+        feed_cache: FeedCache,
+        uploads: StoredFiles,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.items = items
+        self.groups = groups
+        self.group_store = group_store
+        self.users = users
+        self.feed_cache = feed_cache
+        self.uploads = uploads
+
+    async def _draft(self, session: Session, group: dict[str, Any], data: ItemInput):
+        draft = build_draft(
+            title=data.title,
+            description=data.description,
+            tags=list(data.tags),
+            group_tags=list((group.get("data") or {}).get("tags", [])),
+            offer_amount=data.offer_amount,
+            offer_currency=data.offer_currency,
+            offer_description=data.offer_description,
+            need_user_to_view=data.need_user_to_view,
+        )
+        files = await self.uploads.stored_files(session.user["_id"], list(data.files))
+        check_post_files(files)
+        return {**draft.fields(), "files": files}
+
+    async def create(self, session: Session, group_id: str, data: ItemInput) -> dict[str, Any]:
+        user_id = session.user["_id"]
+        group, membership = await self.groups.readable(group_id, session)
+        if not can_write(group, membership):
+            raise Forbidden("You cannot post in this group")
+        fields = await self._draft(session, group, data)
+        if membership is None:
+            await self.group_store.join(group_id, user_id, joining_type(group))
+        created_at = now_ms()
+        item_id = new_id()
+        root = root_route(item_id, user_id, created_at)
+        item = {
+            "_id": item_id,
+            **fields,
+            "user_id": user_id,
+            "group_id": group_id,
+            "route_id": root["_id"],
+            "created_at": created_at,
+            "updated_at": created_at,
+            "sort_order": 0,
+            "feed_key": feed_key(created_at, item_id),
+        }
+        await self.items.insert(item, root)
+        await self.group_store.count_posts(group_id, 1)
+        await self.feed_cache.bump(group_id)
+        return {"item": self._view(item, root)}
+
+    async def _owned(self, session: Session, item_id: str) -> dict[str, Any]:
+        item = await self.items.get(item_id)
+        if item is None or not is_visible(item):
+            raise NotFound({"item_id": ITEM_NOT_FOUND})
+        if item["user_id"] != session.user["_id"]:
+            raise Forbidden("Only the person who posted this can change it")
+        return item
+
+    async def update(self, session: Session, item_id: str, data: ItemInput) -> dict[str, Any]:
+        item = await self._owned(session, item_id)
+        group, _ = await self.groups.found(item["group_id"], session)
+        fields = {**await self._draft(session, group, data), "updated_at": now_ms()}
+        updated = await self.items.update(item_id, session.user["_id"], fields)
+        if updated is None:
+            raise NotFound({"item_id": ITEM_NOT_FOUND})
+        await self.feed_cache.bump(item["group_id"])
+        return {"item": self._view(updated)}
+
+    async def delete(self, session: Session, item_id: str) -> dict[str, Any]:
+        item = await self._owned(session, item_id)
+        hidden = {"sort_order": ITEM_HIDDEN_SORT_ORDER, "updated_at": now_ms()}
+        updated = await self.items.update(item_id, session.user["_id"], hidden)
+        if updated is None:
+            raise NotFound({"item_id": ITEM_NOT_FOUND})
+        await self.group_store.count_posts(item["group_id"], -1)
+        await self.feed_cache.bump(item["group_id"])
+        return {"item": self._view(updated)}
+
+    async def get(
+        self, session: Session | None, item_id: str, group_id: str | None
+    ) -> dict[str, Any]:
+        item = await self.items.get(item_id)
+        if item is None or not is_visible(item) or group_id not in (None, item["group_id"]):
+            raise NotFound({"item_id": ITEM_NOT_FOUND})
+        group, membership = await self.groups.readable(item["group_id"], session)
+        return {
+            "item": self._view(item, logged_in=session is not None),
+            "group": group_view(group, membership),
+        }
+
+    async def mine(self, session: Session) -> dict[str, Any]:
+        found = await self.items.page({"user_id": session.user["_id"]}, None, MY_ITEMS_LIMIT)
+        return {"items": [self._view(item) for item in found]}
+
+    async def by_route(self, session: Session | None, route_id: str) -> dict[str, Any]:
+        route = await self.items.route(route_id)
+        item = await self.items.get(route["item_id"]) if route else None
+        if item is None or not is_visible(item):
+            raise NotFound({"route_id": ITEM_NOT_FOUND})
+        group, membership = await self.groups.readable(item["group_id"], session)
+        people = {u["_id"]: u for u in await self.users.by_ids(chain(route))}
+        return {
+            "item": self._view(item, route, logged_in=session is not None),
+            "group": group_view(group, membership),
+            "route_users": [user_card(people.get(uid)) for uid in chain(route)],
+        }
+
+    async def share(self, session: Session, route_id: str) -> dict[str, Any]:
+        """The sharer's own link: the same one every time, extending the chain they came by."""
+        route = await self.items.route(route_id)
+        item = await self.items.get(route["item_id"]) if route else None
+        if route is None or item is None or not is_visible(item):
+            raise NotFound({"route_id": ITEM_NOT_FOUND})
+        await self.groups.readable(item["group_id"], session)
+        user_id = session.user["_id"]
+        own = await self.items.route_of(item["_id"], user_id)
+        if own is None:
+            own = await self.items.add_route(extended_route(route, user_id, now_ms()))
+        return {"url": f"{self.base_url}/r/{own['_id']}", "route_id": own["_id"]}
+
+    def _view(
+        self,
+        item: dict[str, Any],
+        route: dict[str, Any] | None = None,
+        *,
+        logged_in: bool = True,
+    ) -> dict[str, Any]:
+        view = item_view(item, logged_in=logged_in)
+        if route is not None:
+            view["route"] = route_view(route)
+        return view

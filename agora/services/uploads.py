@@ -1,0 +1,185 @@
+"""Uploads: signed upload links, receiving and checking files, serving them, attaching them."""
+
+import asyncio
+from collections.abc import AsyncIterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agora.core.clock import now_ms
+from agora.core.constants import (
+    UPLOAD_CHECK_JOBS,
+    UPLOAD_PUT_PATH,
+    UPLOAD_URL_TTL_SECONDS,
+    UPLOAD_URLS_PER_USER,
+)
+from agora.core.errors import Conflict, InvalidInput, NotFound
+from agora.core.uploads import (
+    CheckedFile,
+    FileType,
+    UploadGrant,
+    check_content,
+    clean_title,
+    file_type,
+    grant_token,
+    media_item,
+    mismatching,
+    read_grant,
+    served_type,
+    stored_name,
+    thumbnail_name,
+    too_large,
+    upload_id_of,
+    upload_limit,
+    url_of,
+)
+from agora.settings import Settings
+from agora.store.mongo import new_id
+from agora.store.rate_limits import RateLimiter
+from agora.store.uploads import IncomingFile, UploadFiles, UploadStore
+
+
+@dataclass(frozen=True)
+class StoredFile:
+    path: Path
+    kind: FileType
+
+
+class UploadService:
+    def __init__(
+        self, settings: Settings, uploads: UploadStore, files: UploadFiles, limits: RateLimiter
+    ) -> None:
+        self.uploads = uploads
+        self.files = files
+        self.limits = limits
+        self.secret = settings.secret_key.get_secret_value()
+        self.rate_window = settings.rate_window_seconds
+        self.check_jobs = asyncio.Semaphore(UPLOAD_CHECK_JOBS)
+
+    async def upload_url(
+        self,
+        user_id: str,
+        *,
+        file_mime_type: str,
+        file_name_hint: str | None = None,
+        file_size: int | None = None,
+    ) -> dict[str, Any]:
+        """A signed link the client PUTs the file to, and the url the file will then have."""
+        await self.limits.hit(f"upload-url:{user_id}", UPLOAD_URLS_PER_USER, self.rate_window)
+        kind = file_type(file_mime_type)
+        max_bytes = upload_limit(file_size)
+        upload_id = new_id()
+        now = now_ms()
+        file_url = url_of(stored_name(upload_id, kind))
+        title = clean_title(file_name_hint, kind)
+        await self.uploads.add(
+            {
+                "_id": upload_id,
+                "user_id": user_id,
+                "mime_type": kind.mime_type,
+                "size": None,
+                "file_url": file_url,
+                "thumbnail": "",
+                "title": title,
+                "created_at": now,
+            }
+        )
+        expires_at = now + UPLOAD_URL_TTL_SECONDS * 1000
+        grant = UploadGrant(upload_id, user_id, kind.mime_type, max_bytes, expires_at)
+        return {
+            "file_mime_type": kind.mime_type,
+            "file_url": file_url,
+            "title": title,
+            "upload_data": {
+                "url": UPLOAD_PUT_PATH + grant_token(self.secret, grant),
+                "method": "PUT",
+                "fields": {},
+                "headers": {"Content-Type": kind.mime_type},
+            },
+        }
+
+    async def receive(
+        self,
+        token: str,
+        *,
+        content_type: str,
+        content_length: int | None,
+        chunks: AsyncIterable[bytes],
+    ) -> dict[str, Any]:
+        """Stores the file sent to an upload link; the link itself is the authority."""
+        grant = read_grant(self.secret, token, now_ms())
+        if content_type != grant.mime_type:
+            raise mismatching()
+        if (content_length or 0) > grant.max_bytes:
+            raise too_large(grant.max_bytes)
+        if await self.uploads.claim(grant.upload_id, grant.user_id) is None:
+            raise Conflict("This upload link was already used")
+        try:
+            return await self._store(grant, chunks)
+        except BaseException:
+            # Cancelled too: aiohttp cancels the handler when the client goes away mid-upload.
+            await self.uploads.release(grant.upload_id)
+            raise
+
+    async def _store(self, grant: UploadGrant, chunks: AsyncIterable[bytes]) -> dict[str, Any]:
+        kind = file_type(grant.mime_type)
+        name = stored_name(grant.upload_id, kind)
+        async with self.files.incoming() as part:
+            size = await _receive_into(part, chunks, grant.max_bytes)
+            checked = await self._checked(kind, await part.read())
+            thumbnail = await self._save_thumbnail(grant.upload_id, checked.thumbnail)
+            if checked.content is None:
+                await self.files.publish(part, name)
+            else:
+                size = len(checked.content)
+                await self.files.save(name, checked.content)
+        await self.uploads.mark_stored(grant.upload_id, size, thumbnail)
+        return {
+            "file_url": url_of(name),
+            "file_mime_type": kind.mime_type,
+            "thumbnail": thumbnail,
+            "size": size,
+        }
+
+    async def _checked(self, kind: FileType, data: bytes) -> CheckedFile:
+        # Decoding images is CPU-heavy and memory-hungry: off the event loop, a few at a time.
+        async with self.check_jobs:
+            return await asyncio.to_thread(check_content, kind, data)
+
+    async def _save_thumbnail(self, upload_id: str, thumbnail: bytes | None) -> str:
+        if thumbnail is None:
+            return ""
+        name = thumbnail_name(upload_id)
+        await self.files.save(name, thumbnail)
+        return url_of(name)
+
+    async def stored_file(self, name: str) -> StoredFile:
+        kind = served_type(name)
+        path = await self.files.existing(name) if kind else None
+        if kind is None or path is None:
+            raise NotFound("No such file")
+        return StoredFile(path, kind)
+
+    async def stored_files(self, user_id: str, urls: list[str]) -> list[dict[str, Any]]:
+        """The media items for files a user attaches; each must be that user's stored upload."""
+        ids = [upload_id_of(url) for url in urls]
+        known = [upload_id for upload_id in ids if upload_id]
+        stored = {upload["_id"]: upload for upload in await self.uploads.stored_of(user_id, known)}
+        items = []
+        for url, upload_id in zip(urls, ids, strict=True):
+            upload = stored.get(upload_id or "")
+            if upload is None or upload["file_url"] != url:
+                raise InvalidInput({"files": f"Unknown or unfinished upload: {url}"})
+            items.append(media_item(upload))
+        return items
+
+
+async def _receive_into(part: IncomingFile, chunks: AsyncIterable[bytes], max_bytes: int) -> int:
+    """Writes the chunks and counts them, stopping as soon as they pass the limit."""
+    size = 0
+    async for chunk in chunks:
+        size += len(chunk)
+        if size > max_bytes:
+            raise too_large(max_bytes)
+        await part.write(chunk)
+    return size

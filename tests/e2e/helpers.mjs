@@ -1,0 +1,97 @@
+// Shared by the browser tests: one Chromium per test file, pages at phone and desktop
+// sizes, logging in through the popup with the code from the mail sink, screenshots.
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const BASE_URL = (process.env.AGORA_E2E_BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
+export const MAIL_URL = process.env.AGORA_E2E_MAIL_URL;
+
+export const VIEWPORTS = {
+  phone: { width: 390, height: 844 },
+  desktop: { width: 1280, height: 800 },
+};
+
+const SCREENSHOT_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'screenshots');
+
+export function launch() {
+  return chromium.launch({
+    executablePath: process.env.AGORA_E2E_CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** A page in a fresh context (no shared storage) at the given viewport; page errors fail the test. */
+export async function newPage(browser, viewport = VIEWPORTS.desktop) {
+  const context = await browser.newContext({
+    viewport,
+    deviceScaleFactor: 1,
+    isMobile: viewport.width < 600,
+    hasTouch: viewport.width < 600,
+  });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (error) => page.errors.push(error));
+  return page;
+}
+
+/** Saves screenshots/<name>-<width>.png; the whole page unless `fullPage` is false. */
+export async function screenshot(page, name, { fullPage = true } = {}) {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  const { width } = page.viewportSize();
+  // Let transitions (menu, dialogs) settle so the picture shows the resting state.
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage });
+}
+
+export function uniqueEmail(label = 'user') {
+  return `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+/** The newest one-time code mailed to `address`, waiting for it to arrive. */
+export async function readOtp(address, { timeoutMs = 15_000 } = {}) {
+  assert.ok(MAIL_URL, 'AGORA_E2E_MAIL_URL must point at the mail sink');
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const reply = await fetch(`${MAIL_URL}?to=${encodeURIComponent(address)}`);
+    if (reply.ok) {
+      const { messages } = await reply.json();
+      const code = messages.at(-1)?.body.match(/\b\d{6}\b/)?.[0];
+      if (code) return code;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`no code was mailed to ${address} within ${timeoutMs} ms`);
+}
+
+export function loginDialog(page) {
+  return page.getByRole('dialog', { name: 'Login to continue' });
+}
+
+/**
+ * Logs a new user in through the popup: e-mail, then name and the mailed code.
+ * `beforeCode` runs once the code fields show (to take a screenshot of the dialog).
+ */
+export async function signUpThroughPopup(page, { email, name }, { beforeCode } = {}) {
+  const dialog = loginDialog(page);
+  await dialog.waitFor();
+  await dialog.getByLabel('E-mail or phone number').fill(email);
+  await dialog.getByRole('button', { name: 'Next' }).click();
+  await dialog.getByLabel('Your name').waitFor();
+  if (beforeCode) await beforeCode();
+  await dialog.getByLabel('Your name').fill(name);
+  await dialog.getByLabel('Code').fill(await readOtp(email));
+  await dialog.getByRole('button', { name: 'Next' }).click();
+  await dialog.waitFor({ state: 'detached' });
+}

@@ -1,0 +1,178 @@
+import asyncio
+
+from tests.integration.helpers import member, new_group, visitor_call
+
+AMSTERDAM = [52.370216, 4.895168]
+
+
+TAGS = ["Help", "For sale", "Jobs"]
+
+
+async def _public_group(owner) -> str:
+    """Each test posts in a group of its own, so counts and pages are its own."""
+    return await new_group(owner, is_public=True, tags=TAGS)
+
+
+async def test_location_picks_the_nearest_city_group_and_creates_it_once(client):
+    first = await visitor_call(client, "/api/group", {"lat_long": AMSTERDAM})
+    again = await visitor_call(client, "/api/group", {"lat_long": [52.3731, 4.8922]})
+    assert first["group"]["_id"] == again["group"]["_id"] == "amsterdam-nl"
+    assert first["group"]["title"] == "Amsterdam"
+    assert first["group"]["is_public"] is True
+    cities = await (await client.get("/api/cities?q=amst")).json()
+    assert cities["cities"][0]["group_id"] == "amsterdam-nl"
+    bad = await visitor_call(client, "/api/group", {"lat_long": [123, 4]}, status=400)
+    assert "lat_long" in bad["errors"]
+
+
+async def test_unknown_group_and_missing_city_are_flagged(client):
+    missing = await visitor_call(client, "/api/feed", {"group_id": "no-such-group"}, status=404)
+    assert missing["errors"] == {"invalid_group": "Cannot view group, not authorized or invalid"}
+    no_city = await visitor_call(client, "/api/feed", {"identify_city": True}, status=400)
+    assert "select_city" in no_city["errors"]
+
+
+async def test_paging_never_repeats_or_skips_while_others_post(client, smtp_sink):
+    poster = await member(client, smtp_sink)
+    group_id = await _public_group(poster)
+    for n in range(45):
+        await poster.post_item(group_id, f"Post {n}")
+    expected = [f"Post {n}" for n in reversed(range(45))]
+
+    seen: list[str] = []
+    cursor = None
+    while True:
+        page = await poster.call("/api/feed", {"group_id": group_id, "cursor": cursor})
+        seen += [item["title"] for item in page["items"]]
+        # Others keep posting between page loads.
+        await asyncio.gather(*(poster.post_item(group_id, "Newer") for _ in range(3)))
+        if not page["has_more"]:
+            break
+        cursor = page["next_cursor"]
+    assert seen == expected
+
+
+async def test_search_matches_all_words_and_tags_filter(client, smtp_sink):
+    poster = await member(client, smtp_sink)
+    group_id = await _public_group(poster)
+    await poster.post_item(group_id, "Bike repair needed", description="Flat tyre", tags=["Help"])
+    await poster.post_item(group_id, "Selling a bike", tags=["For sale"])
+    await poster.post_item(group_id, "Garden help", description="Weekend work", tags=["Jobs"])
+
+    async def titles(**query) -> list[str]:
+        page = await poster.call("/api/feed", {"group_id": group_id, **query})
+        return [item["title"] for item in page["items"]]
+
+    assert await titles(search_text="bike") == ["Selling a bike", "Bike repair needed"]
+    assert await titles(search_text="bike tyre") == ["Bike repair needed"]
+    assert await titles(search_text="weekend") == ["Garden help"]
+    assert await titles(tags=["For sale"]) == ["Selling a bike"]
+    assert await titles(search_text="bike", tags=["Jobs"]) == []
+
+
+async def test_visitors_never_receive_content_that_needs_a_login(client, smtp_sink):
+    poster = await member(client, smtp_sink)
+    group_id = await _public_group(poster)
+    secret = await poster.post_item(
+        group_id, "Members only", description="hidden words", need_user_to_view=True
+    )
+    feed = await visitor_call(client, "/api/feed", {"group_id": group_id})
+    [shown] = feed["items"]
+    assert shown["need_user_to_view"] is True
+    assert "title" not in shown and "description" not in shown and "files" not in shown
+    direct = await visitor_call(client, "/api/item", {"item_id": secret["_id"]})
+    assert "title" not in direct["item"]
+    routed = await (await client.get(f"/api/r/{secret['route_id']}")).json()
+    assert "hidden words" not in str(routed)
+    searched = await visitor_call(
+        client, "/api/feed", {"group_id": group_id, "search_text": "hidden"}
+    )
+    assert "Members only" not in str(searched)
+    as_member = await poster.call("/api/feed", {"group_id": group_id})
+    assert as_member["items"][0]["title"] == "Members only"
+
+
+async def test_only_the_owner_edits_or_deletes_and_deleted_posts_disappear(client, smtp_sink):
+    owner, other = await member(client, smtp_sink), await member(client, smtp_sink, "Eve")
+    group_id = await _public_group(owner)
+    item = await owner.post_item(group_id, "Original", offer_amount=10, offer_currency="EUR")
+    update = {"item_id": item["_id"], "title": "Hacked"}
+    await other.call("/api/item?action=update", update, status=403)
+    await other.call("/api/item?action=delete", {"item_id": item["_id"]}, status=403)
+    await owner.call("/api/item?action=update", {"item_id": "nope", "title": "x"}, status=404)
+    assert (await owner.call("/api/item", {"item_id": item["_id"]}))["item"]["title"] == "Original"
+
+    edited = await owner.call(
+        "/api/item?action=update",
+        {**update, "title": "Edited", "offer_amount": "12.50", "offer_currency": "CAD"},
+    )
+    assert (edited["item"]["offer_amount"], edited["item"]["offer_currency"]) == (12.5, "CAD")
+    deleted = await owner.call("/api/item?action=delete", {"item_id": item["_id"]})
+    assert deleted["item"]["sort_order"] == -1
+    feed = await owner.call("/api/feed", {"group_id": group_id})
+    assert feed["items"] == []
+    assert feed["group"]["data"]["num_posts"] == 0
+    await owner.call("/api/item", {"item_id": item["_id"]}, status=404)
+    assert (await owner.call("/api/user/items"))["items"] == []
+
+
+async def test_post_validation_explains_each_field(client, smtp_sink):
+    poster = await member(client, smtp_sink)
+    group_id = await _public_group(poster)
+    cases = [
+        ({"title": "  "}, "title"),
+        ({"title": "x" * 121}, "title"),
+        ({"title": "ok", "offer_amount": -5, "offer_currency": "EUR"}, "offer_amount"),
+        ({"title": "ok", "offer_amount": "ten", "offer_currency": "EUR"}, "offer_amount"),
+        ({"title": "ok", "offer_amount": 1.234, "offer_currency": "EUR"}, "offer_amount"),
+        ({"title": "ok", "offer_amount": 5, "offer_currency": "BTC"}, "offer_currency"),
+        ({"title": "ok", "offer_amount": 5}, "offer_currency"),
+        ({"title": "ok", "tags": ["Not a group tag"]}, "tags"),
+        ({"title": "ok", "files": ["/uploads/a.jpg", "/uploads/b.jpg", "/uploads/c.jpg"]}, "files"),
+        ({"title": "ok", "files": ["/uploads/not-mine.jpg"]}, "files"),
+        ({"title": "ok", "secret": True}, "secret"),
+    ]
+    for body, field in cases:
+        reply = await poster.call(
+            "/api/item?action=create", {"group_id": group_id, **body}, status=400
+        )
+        assert field in reply["errors"], (body, reply)
+    assert (await poster.call("/api/feed", {"group_id": group_id}))["items"] == []
+
+
+async def test_private_groups_are_read_by_members_or_when_allowed(client, smtp_sink):
+    admin, outsider = await member(client, smtp_sink), await member(client, smtp_sink, "Eve")
+    group_id = await new_group(admin)
+    await admin.post_item(group_id, "Club news", tags=["Books"])
+    await outsider.call("/api/feed", {"group_id": group_id}, status=403)
+    await visitor_call(client, "/api/feed", {"group_id": group_id}, status=403)
+
+    joined = await outsider.call("/api/group?action=join", {"group_id": group_id})
+    assert joined["group_membership"]["session_user_type"] == 30
+    await outsider.call("/api/feed", {"group_id": group_id}, status=403)
+    await outsider.call(
+        "/api/item?action=create", {"group_id": group_id, "title": "Spam"}, status=403
+    )
+
+    await outsider.call(
+        "/api/group?action=update", {"group_id": group_id, "is_read_allowed": True}, status=403
+    )
+    await admin.call("/api/group?action=update", {"group_id": group_id, "is_read_allowed": True})
+    feed = await visitor_call(client, "/api/feed", {"group_id": group_id})
+    assert [item["title"] for item in feed["items"]] == ["Club news"]
+    assert feed["group"]["is_public"] is False
+
+
+async def test_only_admins_edit_tags_and_members_are_listed(client, smtp_sink):
+    admin, other = await member(client, smtp_sink), await member(client, smtp_sink, "Eve")
+    group_id = await new_group(admin, is_read_allowed=True)
+    await other.call("/api/group?action=update", {"group_id": group_id, "tags": ["X"]}, status=403)
+    updated = await admin.call(
+        "/api/group?action=update", {"group_id": group_id, "tags": ["Books", " Films ", "books"]}
+    )
+    assert updated["group"]["data"]["tags"] == ["Books", "Films"]
+    await other.call("/api/group?action=join", {"group_id": group_id})
+    listed = await admin.call("/session/users", {"session_id": group_id})
+    assert listed["session_users_count"] == 2
+    types = {m["user"]["name"]: m["session_user_type"] for m in listed["session_users"]}
+    assert types == {"Ada": 10, "Eve": 30}

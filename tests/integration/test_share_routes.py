@@ -1,0 +1,42 @@
+from tests.integration.helpers import member, new_group
+
+
+async def test_a_three_hop_share_chain_is_recorded_exactly(client, smtp_sink):
+    poster = await member(client, smtp_sink, "Poster")
+    first, second, third = [await member(client, smtp_sink, n) for n in ("One", "Two", "Three")]
+    group_id = await new_group(poster, is_public=True)
+    item = await poster.post_item(group_id, "Need a plumber", offer_amount=20, offer_currency="EUR")
+    root = item["route_id"]
+    assert item["route"] == {"_id": root, "user_id": poster.id, "prev_user_ids": []}
+
+    async def share(sharer, route_id: str) -> str:
+        reply = await sharer.get(f"/api/r/{route_id}?action=share")
+        assert reply["url"].endswith(f"/r/{reply['route_id']}")
+        return reply["route_id"]
+
+    one = await share(first, root)
+    two = await share(second, one)
+    three = await share(third, two)
+
+    seen = await third.get(f"/api/r/{three}")
+    assert seen["item"]["route"]["user_id"] == third.id
+    assert seen["item"]["route"]["prev_user_ids"] == [poster.id, first.id, second.id]
+    assert [u["name"] for u in seen["route_users"]] == ["Poster", "One", "Two", "Three"]
+    assert "email_id" not in str(seen["route_users"])
+
+    # Sharing again, even from another link, gives the same link; nobody is in a chain twice.
+    assert await share(second, root) == two
+    assert await share(first, three) == one
+    assert await share(poster, three) == root
+
+
+async def test_sharing_needs_a_login_and_a_real_route(client, smtp_sink):
+    poster = await member(client, smtp_sink)
+    item = await poster.post_item(await new_group(poster, is_public=True), "Lamp for sale")
+    visitor = await client.get(f"/api/r/{item['route_id']}?action=share")
+    assert visitor.status == 401
+    assert (await visitor.json())["need_user"] is True
+    await poster.get("/api/r/doesnotexist?action=share", status=404)
+    await poster.get("/api/r/doesnotexist", status=404)
+    public = await (await client.get(f"/api/r/{item['route_id']}")).json()
+    assert public["item"]["title"] == "Lamp for sale"

@@ -1,0 +1,15 @@
+import { RouterProvider, createBrowserRouter } from 'react-router';
+import { LoginDialogHost } from '../features/auth/LoginDialog';
+import { UiProvider } from '../shared/ui/UiProvider';
+import { routes } from './routes';
+
+const router = createBrowserRouter(routes);
+
+export function App() {
+  return (
+    <UiProvider>
+      <RouterProvider router={router} />
+      <LoginDialogHost />
+    </UiProvider>
+  );
+}

@@ -1,0 +1,113 @@
+import { useEffect, useState } from 'react';
+import { Link, Outlet, useMatches } from 'react-router';
+import { DESKTOP_MIN_WIDTH_PX, MENU_TRANSITION_MS, PATHS, SIDE_PANEL_WIDTH_PX } from '../shared/constants';
+import { useMediaQuery } from '../shared/hooks/useMediaQuery';
+import { Avatar } from '../shared/ui/Avatar';
+import { buttonClass } from '../shared/ui/Button';
+import { openLogin } from '../features/auth/apiAuth';
+import { useCurrentUser } from '../features/auth/currentUser';
+import { Brand } from './Brand';
+import { MenuIcon } from '../shared/ui/icons';
+import type { RouteHandle } from './routeHandle';
+import { SideMenu } from './SideMenu';
+import { useMenuSwipe } from './useMenuSwipe';
+
+const DESKTOP_QUERY = `(min-width: ${DESKTOP_MIN_WIDTH_PX}px)`;
+const transition = { transitionDuration: `${MENU_TRANSITION_MS}ms` };
+
+/**
+ * Header, side panel and page. On wide screens the panel is pinned beside the page;
+ * otherwise (or when the route asks for it) it is a drawer over a dimming overlay.
+ */
+export function Shell() {
+  const isDesktop = useMediaQuery(DESKTOP_QUERY);
+  const closedByDefault = useMatches().some((match) => (match.handle as RouteHandle | undefined)?.menuClosedByDefault);
+  const pinned = isDesktop && !closedByDefault;
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const open = pinned || drawerOpen;
+  const closeDrawer = () => setDrawerOpen(false);
+
+  useMenuSwipe(!pinned, drawerOpen, setDrawerOpen);
+
+  useEffect(() => {
+    if (!drawerOpen || pinned) return undefined;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setDrawerOpen(false);
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [drawerOpen, pinned]);
+
+  return (
+    <div className="min-h-dvh">
+      <Header pinned={pinned} menuOpen={open} onToggle={() => setDrawerOpen((value) => !value)} />
+
+      {!pinned && (
+        <div
+          data-testid="menu-overlay"
+          aria-hidden="true"
+          onClick={closeDrawer}
+          style={transition}
+          className={`fixed inset-0 z-40 bg-slate-900/40 transition-opacity ${drawerOpen ? 'opacity-100' : 'pointer-events-none opacity-0'}`}
+        />
+      )}
+
+      <aside
+        id="side-menu"
+        aria-label="Side menu"
+        inert={!open}
+        style={{ width: SIDE_PANEL_WIDTH_PX, ...transition }}
+        className={`fixed bottom-0 left-0 overflow-y-auto border-r border-slate-200 bg-white transition-transform ${
+          pinned ? 'top-16 z-20' : 'top-0 z-50'
+        } ${open ? 'translate-x-0' : '-translate-x-full'} ${drawerOpen && !pinned ? 'shadow-2xl' : ''}`}
+      >
+        {!pinned && (
+          <div className="flex h-16 items-center border-b border-slate-100 px-5">
+            <Brand onNavigate={closeDrawer} />
+          </div>
+        )}
+        <SideMenu onNavigate={closeDrawer} />
+      </aside>
+
+      <main style={{ paddingLeft: pinned ? SIDE_PANEL_WIDTH_PX : 0 }}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}
+
+/** When the menu is pinned it already offers login and the profile, so the header does not. */
+function Header({ pinned, menuOpen, onToggle }: { pinned: boolean; menuOpen: boolean; onToggle: () => void }) {
+  const { user, status } = useCurrentUser();
+  return (
+    <header className="sticky top-0 z-30 flex h-16 items-center gap-2 border-b border-slate-200/80 bg-white/85 px-3 backdrop-blur sm:px-5">
+      {!pinned && (
+        <button
+          type="button"
+          onClick={onToggle}
+          aria-label="Menu"
+          aria-expanded={menuOpen}
+          aria-controls="side-menu"
+          className="rounded-xl p-2 text-slate-700 hover:bg-slate-100"
+        >
+          <MenuIcon />
+        </button>
+      )}
+      <Brand />
+      <div className="ml-auto">
+        {pinned ? null : user ? (
+          <Link to={PATHS.profile} aria-label="Your profile" className="block rounded-full">
+            <Avatar name={user.name} image={user.image} size={36} />
+          </Link>
+        ) : (
+          status !== 'idle' &&
+          status !== 'loading' && (
+            <button type="button" onClick={openLogin} className={buttonClass('primary', 'sm')}>
+              Login
+            </button>
+          )
+        )}
+      </div>
+    </header>
+  );
+}

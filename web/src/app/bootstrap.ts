@@ -1,0 +1,16 @@
+import { api } from '../shared/api';
+import { appEvents } from '../shared/events';
+import { reconnectSocket, setRealtimeAuth } from '../shared/socket';
+import { installAuthInterceptors } from '../features/auth/apiAuth';
+import { consumeAuthKeyParam, getAuthKey } from '../features/auth/authKey';
+import { installErrorReporter } from '../features/errors/jsErrorReporter';
+
+/** Wires features into the shared services. Returns false when the page is reloading instead. */
+export function bootstrap(): boolean {
+  if (consumeAuthKeyParam()) return false;
+  installErrorReporter(api);
+  installAuthInterceptors(api);
+  setRealtimeAuth(getAuthKey);
+  appEvents.on('auth_changed', reconnectSocket);
+  return true;
+}

@@ -1,0 +1,88 @@
+import { render, screen, within } from '@testing-library/react';
+import { RouterProvider, createMemoryRouter } from 'react-router';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { mockFetch, type FakeReply } from '../test/fetchMock';
+
+const ada = {
+  _id: 'u1',
+  name: 'Ada Lovelace',
+  image: '',
+  phone_number: '+31612345678',
+  email_id: 'ada@example.com',
+  data: { notifications_unseen_count: 2 },
+  created_at: Date.UTC(2024, 2, 1),
+};
+
+/** Fresh modules per test: the current user is app-wide state that must not leak between tests. */
+async function renderAt(path: string, replies: Record<string, FakeReply> = {}) {
+  const { routes } = await import('./routes');
+  const { UiProvider } = await import('../shared/ui/UiProvider');
+  mockFetch((call) => replies[call.url.pathname] ?? { body: { user: null, guest_user: { _id: 'g', name: 'Guest', is_guest: true } } });
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(
+    <UiProvider>
+      <RouterProvider router={router} />
+    </UiProvider>,
+  );
+  return router;
+}
+
+describe('routes', () => {
+  beforeEach(() => vi.resetModules());
+
+  it('shows the error page for an unknown route', async () => {
+    await renderAt('/no/such/page');
+    expect(await screen.findByRole('heading', { name: 'Unexpected Application Error!' })).toBeTruthy();
+    expect(screen.getByText('404 Not Found')).toBeTruthy();
+  });
+
+  it('sends / to the landing page when no group is remembered', async () => {
+    const router = await renderAt('/');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Find customers in your city' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/landing');
+  });
+
+  it('sends / to the remembered group feed', async () => {
+    localStorage.setItem('agora.group_id', 'amsterdam');
+    const router = await renderAt('/');
+    await screen.findByRole('heading', { name: 'Unexpected Application Error!' });
+    expect(router.state.location.pathname).toBe('/amsterdam');
+  });
+
+  it('shows the login screen on /profile to visitors', async () => {
+    await renderAt('/profile');
+    expect(await screen.findByRole('heading', { name: 'You are not logged in' })).toBeTruthy();
+  });
+
+  it('shows the profile, wallets, hint and unseen-notification dot to a user', async () => {
+    localStorage.setItem('agora.auth_key', 'key');
+    await renderAt('/profile?can_withdraw=1', {
+      '/user/me': { body: { user: ada, guest_user: {} } },
+      '/api/user/profile': {
+        body: {
+          user: ada,
+          user_wallets: [
+            { wallet_for: 'u1', wallet_amount: 40, wallet_currency: 'POINTS', user_id: 'u1', data: {} },
+            { wallet_for: 'u1', wallet_amount: 12.5, wallet_currency: 'EUR', user_id: 'u1', data: {} },
+          ],
+        },
+      },
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Ada Lovelace' })).toBeTruthy();
+    expect(screen.getByText('You can withdraw your money now')).toBeTruthy();
+    expect(screen.getByText('+31612345678')).toBeTruthy();
+    expect(await screen.findByText('🪙 40')).toBeTruthy();
+    expect(screen.getByText('€12.50')).toBeTruthy();
+    const menu = screen.getByRole('navigation', { name: 'Main menu' });
+    expect(within(menu).getByRole('img', { name: '2 unseen notifications' })).toBeTruthy();
+  });
+
+  it('shows a friendly empty state without wallets', async () => {
+    localStorage.setItem('agora.auth_key', 'key');
+    await renderAt('/profile', {
+      '/user/me': { body: { user: ada, guest_user: {} } },
+      '/api/user/profile': { body: { user: ada, user_wallets: [] } },
+    });
+    expect(await screen.findByText('No wallets yet')).toBeTruthy();
+  });
+});

@@ -1,0 +1,45 @@
+import { data, redirect, type RouteObject } from 'react-router';
+import { PATHS, groupFeedPath } from '../shared/constants';
+import { Loading } from '../shared/ui/Loading';
+import { ErrorPage } from '../features/errors/ErrorPage';
+import { rememberedGroupId } from '../features/feed/rememberedGroup';
+import { LandingPage } from '../features/landing/LandingPage';
+import { EditProfilePage } from '../features/profile/EditProfilePage';
+import { ProfilePage } from '../features/profile/ProfilePage';
+import type { RouteHandle } from './routeHandle';
+import { Shell } from './Shell';
+
+function homeRedirect() {
+  const groupId = rememberedGroupId();
+  return redirect(groupId ? groupFeedPath(groupId) : PATHS.landing);
+}
+
+function notFound(): never {
+  throw data(null, { status: 404, statusText: 'Not Found' });
+}
+
+/**
+ * The app's one route table. Pages render inside the shell; the inner error boundary
+ * keeps the header and menu around an error so the user can navigate away.
+ */
+export const routes: RouteObject[] = [
+  {
+    element: <Shell />,
+    errorElement: <ErrorPage />,
+    // Shown for the instant the first page's loader runs (the home redirect, not-found).
+    hydrateFallbackElement: <Loading />,
+    children: [
+      {
+        errorElement: <ErrorPage />,
+        children: [
+          // These two loaders always redirect or throw; the explicit null element says so.
+          { path: PATHS.home, loader: homeRedirect, element: null },
+          { path: PATHS.landing, element: <LandingPage />, handle: { menuClosedByDefault: true } satisfies RouteHandle },
+          { path: PATHS.profile, element: <ProfilePage /> },
+          { path: PATHS.editProfile, element: <EditProfilePage /> },
+          { path: '*', loader: notFound, element: null },
+        ],
+      },
+    ],
+  },
+];

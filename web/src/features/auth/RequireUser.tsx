@@ -1,0 +1,26 @@
+import type { ReactNode } from 'react';
+import { Button } from '../../shared/ui/Button';
+import { EmptyState } from '../../shared/ui/EmptyState';
+import { Loading } from '../../shared/ui/Loading';
+import { LoginScreen } from './LoginScreen';
+import { refreshCurrentUser, useCurrentUser } from './currentUser';
+import type { User } from './types';
+
+/** Renders its children with the signed-in user, or the login screen for visitors. */
+export function RequireUser({ children }: { children: (user: User) => ReactNode }) {
+  const { status, user } = useCurrentUser();
+  if (user) return children(user);
+  if (status === 'error') {
+    return (
+      <div className="mx-auto max-w-md px-4 py-16">
+        <EmptyState icon="⚠️" title="Could not load your account" description="Check your connection and try again.">
+          <Button variant="secondary" onClick={() => void refreshCurrentUser().catch(() => undefined)}>
+            Try again
+          </Button>
+        </EmptyState>
+      </div>
+    );
+  }
+  if (status === 'ready') return <LoginScreen />;
+  return <Loading />;
+}

@@ -1,0 +1,46 @@
+import {
+  AUTH_KEY_COOKIE,
+  AUTH_KEY_COOKIE_MAX_AGE_S,
+  AUTH_KEY_QUERY_PARAM,
+  STORAGE_KEYS,
+} from '../../shared/constants';
+import { appEvents } from '../../shared/events';
+import { deleteCookie, readCookie, readStored, removeStored, writeCookie, writeStored } from '../../shared/storage';
+
+/** The key that signs requests: the one from the login popup, else one handed over by a link. */
+export function getAuthKey(): string | null {
+  return readStored(STORAGE_KEYS.authKey) || readCookie(AUTH_KEY_COOKIE) || null;
+}
+
+export function setAuthKey(key: string): void {
+  writeStored(STORAGE_KEYS.authKey, key);
+  appEvents.emit('auth_changed');
+}
+
+export function clearAuthKey(): void {
+  removeStored(STORAGE_KEYS.authKey);
+  deleteCookie(AUTH_KEY_COOKIE);
+  appEvents.emit('auth_changed');
+}
+
+/**
+ * Links sent by the server (e-mail, chat) carry `?auth_key=`: keep it as a cookie and
+ * reload without it, so the key is neither bookmarked nor leaked through Referer.
+ * Returns true when a reload was started and the app should not render.
+ */
+export function consumeAuthKeyParam(
+  href: string = window.location.href,
+  reload: (url: string) => void = (url) => window.location.replace(url),
+): boolean {
+  const url = new URL(href);
+  const key = url.searchParams.get(AUTH_KEY_QUERY_PARAM);
+  if (key === null) return false;
+  if (key) {
+    writeCookie(AUTH_KEY_COOKIE, key, AUTH_KEY_COOKIE_MAX_AGE_S);
+    // The stored key would otherwise win over the one the link just handed over.
+    removeStored(STORAGE_KEYS.authKey);
+  }
+  url.searchParams.delete(AUTH_KEY_QUERY_PARAM);
+  reload(url.toString());
+  return true;
+}

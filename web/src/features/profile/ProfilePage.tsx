@@ -1,0 +1,128 @@
+import { useEffect, type ReactNode } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { PATHS, PROFILE_HINTS } from '../../shared/constants';
+import { isApiError } from '../../shared/errors';
+import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
+import { useAsyncData } from '../../shared/hooks/useAsyncData';
+import { Avatar } from '../../shared/ui/Avatar';
+import { Button, buttonClass } from '../../shared/ui/Button';
+import { EmptyState } from '../../shared/ui/EmptyState';
+import { Loading } from '../../shared/ui/Loading';
+import { useUi } from '../../shared/ui/uiContext';
+import { clearAuthKey } from '../auth/authKey';
+import { updateCurrentUser } from '../auth/currentUser';
+import { RequireUser } from '../auth/RequireUser';
+import type { User } from '../auth/types';
+import { feedPath } from '../feed/rememberedGroup';
+import { MailIcon, PhoneIcon } from '../../shared/ui/icons';
+import { fetchProfile, logout } from './profileApi';
+import { WalletList } from './WalletList';
+
+const memberSince = new Intl.DateTimeFormat('en', { month: 'long', year: 'numeric' });
+
+export function ProfilePage() {
+  return <RequireUser>{(user) => <Profile user={user} />}</RequireUser>;
+}
+
+function Profile({ user }: { user: User }) {
+  const [params] = useSearchParams();
+  const hint = PROFILE_HINTS.find(([param]) => params.has(param))?.[1];
+  const profile = useAsyncData(user._id, fetchProfile);
+
+  const freshUser = profile.status === 'success' ? profile.data.user : null;
+  useEffect(() => {
+    // The profile reply carries the freshest copy of the user; share it with the shell.
+    if (freshUser) updateCurrentUser(() => freshUser);
+  }, [freshUser]);
+
+  return (
+    <div className="mx-auto max-w-3xl space-y-8 px-4 py-6 sm:py-10">
+      {hint && (
+        <p role="status" className="rounded-2xl border border-brand-200 bg-brand-50 px-4 py-3 text-sm font-medium text-brand-800">
+          {hint}
+        </p>
+      )}
+
+      <ProfileHeader user={user} />
+
+      <section aria-labelledby="wallets-heading" className="space-y-4">
+        <h2 id="wallets-heading" className="text-lg font-bold tracking-tight">
+          Wallets
+        </h2>
+        {profile.status === 'loading' && <Loading height={96} />}
+        {profile.status === 'success' && <WalletList wallets={profile.data.user_wallets} />}
+        {profile.status === 'error' && (
+          <EmptyState
+            icon="⚠️"
+            title="Could not load your wallets"
+            description={isApiError(profile.error) && profile.error.status === 0 ? 'Check your connection.' : undefined}
+          >
+            <Button variant="secondary" onClick={profile.reload}>
+              Try again
+            </Button>
+          </EmptyState>
+        )}
+      </section>
+
+      <section aria-labelledby="items-heading" className="space-y-4">
+        <h2 id="items-heading" className="text-lg font-bold tracking-tight">
+          My Items
+        </h2>
+        <EmptyState icon="📝" title="No posts yet" description="Requests, products and services you post will be listed here.">
+          <Link to={feedPath()} className={buttonClass('secondary')}>
+            Go to your feed
+          </Link>
+        </EmptyState>
+      </section>
+    </div>
+  );
+}
+
+function ProfileHeader({ user }: { user: User }) {
+  const ui = useUi();
+  const signOut = useAsyncAction(async () => {
+    try {
+      await ui.blockWhile(logout(), 'Logging out..');
+    } catch {
+      // The local key goes regardless: the user asked to be logged out on this device.
+    }
+    clearAuthKey();
+    ui.toast('You are logged out');
+  });
+
+  return (
+    <section className="rounded-3xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
+      <div className="flex flex-col items-center gap-5 text-center sm:flex-row sm:items-start sm:text-left">
+        <Avatar name={user.name} image={user.image} size={88} />
+        <div className="min-w-0 flex-1">
+          <h1 className="truncate text-2xl font-bold tracking-tight">{user.name}</h1>
+          <p className="mt-1 text-sm text-slate-500">Member since {memberSince.format(user.created_at)}</p>
+          <ul className="mt-4 space-y-1.5 text-sm">
+            <ContactLine icon={<PhoneIcon />} label="Phone" value={user.phone_number} />
+            <ContactLine icon={<MailIcon />} label="E-mail" value={user.email_id} />
+          </ul>
+        </div>
+      </div>
+      <div className="mt-6 flex flex-col gap-3 border-t border-slate-100 pt-6 sm:flex-row sm:justify-end">
+        <Link to={PATHS.editProfile} className={buttonClass('secondary')}>
+          Edit profile
+        </Link>
+        <Button variant="danger" busy={signOut.busy} onClick={() => void signOut.run()}>
+          Logout
+        </Button>
+      </div>
+    </section>
+  );
+}
+
+function ContactLine({ icon, label, value }: { icon: ReactNode; label: string; value: string | null }) {
+  return (
+    <li className="flex min-w-0 items-center justify-center gap-2 sm:justify-start">
+      <span className="shrink-0 text-slate-400" title={label}>
+        {icon}
+        <span className="sr-only">{label}</span>
+      </span>
+      <span className={`truncate ${value ? 'font-medium text-slate-800' : 'text-slate-400'}`}>{value ?? 'Not added'}</span>
+    </li>
+  );
+}

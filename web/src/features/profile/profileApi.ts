@@ -1,0 +1,38 @@
+import { api } from '../../shared/api';
+import type { User } from '../auth/types';
+
+export interface Wallet {
+  wallet_for: string;
+  wallet_amount: number;
+  wallet_currency: string;
+  user_id: string;
+  data?: { stripe_connected_account_charge_enabled?: boolean };
+}
+
+export interface ProfileReply {
+  user: User;
+  user_wallets: Wallet[];
+}
+
+export type ProfileChanges = Partial<Pick<User, 'name' | 'image' | 'email_id' | 'phone_number'>>;
+
+/** Where a confirmation code went, for a new e-mail address or phone number. */
+export interface ConfirmationCode {
+  sent_to: string;
+  otp_length?: number;
+}
+
+export type ProfileUpdateReply = { user: User } | { require: ['otp']; data: ConfirmationCode };
+
+export function fetchProfile(signal?: AbortSignal): Promise<ProfileReply> {
+  return api.get<ProfileReply>('/api/user/profile', undefined, { signal });
+}
+
+/** Changing the e-mail or phone first answers with require: ["otp"]; send again with the code. */
+export function updateProfile(changes: ProfileChanges & { otp?: string }): Promise<ProfileUpdateReply> {
+  return api.post<ProfileUpdateReply>('/api/user/profile', changes, { query: { action: 'update' } });
+}
+
+export function logout(): Promise<{ success: boolean }> {
+  return api.post<{ success: boolean }>('/api/user/logout');
+}

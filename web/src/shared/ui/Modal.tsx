@@ -1,0 +1,76 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
+import { CloseIcon } from './icons';
+
+interface ModalProps {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  /** Stacks above other modals (an error popup over the login dialog). */
+  elevated?: boolean;
+}
+
+const FOCUSABLE = 'input:not([disabled]):not([readonly]), select:not([disabled]), textarea:not([disabled]), button:not([disabled]), [href]';
+
+/** A dialog over a dimmed page: Escape and a click on the backdrop close it. */
+export function Modal({ title, onClose, children, elevated = false }: ModalProps) {
+  const titleId = useId();
+  const panel = useRef<HTMLDivElement>(null);
+  const latestOnClose = useRef(onClose);
+  latestOnClose.current = onClose;
+
+  useEffect(() => {
+    const previouslyFocused = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const first = panel.current?.querySelector<HTMLElement>(`[data-autofocus], ${FOCUSABLE}`);
+    (first ?? panel.current)?.focus();
+
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && panel.current?.contains(document.activeElement)) {
+        event.stopPropagation();
+        latestOnClose.current();
+      }
+    };
+    document.addEventListener('keydown', onKeyDown);
+    const { overflow } = document.body.style;
+    document.body.style.overflow = 'hidden';
+    return () => {
+      document.removeEventListener('keydown', onKeyDown);
+      document.body.style.overflow = overflow;
+      previouslyFocused?.focus();
+    };
+  }, []);
+
+  return createPortal(
+    <div
+      className={`fixed inset-0 flex animate-fade-in items-end justify-center bg-slate-900/50 p-0 sm:items-center sm:p-4 ${elevated ? 'z-[60]' : 'z-50'}`}
+      onMouseDown={(event) => {
+        if (event.target === event.currentTarget) onClose();
+      }}
+    >
+      <div
+        ref={panel}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        className="max-h-[90dvh] w-full overflow-y-auto rounded-t-3xl bg-white p-6 shadow-2xl sm:max-w-md sm:rounded-3xl"
+      >
+        <div className="mb-5 flex items-start justify-between gap-4">
+          <h2 id={titleId} className="text-xl font-bold tracking-tight text-slate-900">
+            {title}
+          </h2>
+          <button
+            type="button"
+            onClick={onClose}
+            aria-label="Close"
+            className="-mt-1 -mr-2 rounded-full p-2 text-slate-400 hover:bg-slate-100 hover:text-slate-700"
+          >
+            <CloseIcon />
+          </button>
+        </div>
+        {children}
+      </div>
+    </div>,
+    document.body,
+  );
+}
