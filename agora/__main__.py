@@ -2,7 +2,13 @@
 
 import argparse
 import logging
+import os
+import signal
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 from aiohttp import web
 
@@ -12,6 +18,13 @@ from agora.app import build_app
 from agora.settings import Settings
 
 log = logging.getLogger("agora")
+
+# Ray's default port is Redis's 6379, so the local head listens beside it.
+LOCAL_RAY_PORT = 6380
+
+
+def _interrupt(*_) -> None:
+    raise KeyboardInterrupt
 
 
 def serve(settings: Settings) -> None:
@@ -32,10 +45,18 @@ def serve(settings: Settings) -> None:
         stop_ray()
 
 
-def run_embedded(settings: Settings) -> None:
-    """Starts what is missing (MongoDB-wire server, Redis), serves, and stops them on Ctrl-C."""
+def run_embedded(settings: Settings) -> int:
+    """Starts what is missing (MongoDB-wire server, Redis, a Ray head), runs one edge beside
+    them, and stops everything it started when interrupted (Ctrl-C or SIGTERM).
+
+    The edge runs as a child process because Ray's runtime takes over the signal handling of
+    the process it lives in; this supervisor stays free of Ray and so can always clean up.
+    """
     var = settings.var_dir
-    started: list = []
+    started: list[subprocess.Popen] = []
+    ray_started = False
+    exit_code = 0
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         host, port = embedded.mongo_address(settings.mongo_url)
         if not embedded.port_open(host, port):
@@ -46,9 +67,28 @@ def run_embedded(settings: Settings) -> None:
         redis = embedded.ensure_redis(settings.redis_url, var / "log" / "redis.log")
         if redis is not None:
             started.append(redis)
-        serve(settings)
+        ray_address = settings.ray_address
+        if not ray_address:
+            # The embedded cluster listens on loopback for this machine's edge only; a shared
+            # cluster (AGORA_RAY_ADDRESS) keeps Ray's token authentication.
+            os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+            log.info("starting a local Ray cluster (dashboard on :%d)", settings.ray_dashboard_port)
+            embedded.start_ray_head(
+                LOCAL_RAY_PORT, settings.ray_dashboard_port, Path(tempfile.gettempdir()) / "ray"
+            )
+            ray_started = True
+            ray_address = f"127.0.0.1:{LOCAL_RAY_PORT}"
+        env = {**os.environ, "AGORA_RAY_ADDRESS": ray_address, "AGORA_SEED_DEMO": "true"}
+        edge = subprocess.Popen([sys.executable, "-m", "agora", "serve"], env=env)
+        started.insert(0, edge)
+        exit_code = edge.wait()
+    except KeyboardInterrupt:
+        log.info("stopping")
     finally:
         embedded.stop(started)
+        if ray_started:
+            embedded.stop_ray_head()
+    return exit_code
 
 
 def main() -> None:
@@ -58,7 +98,7 @@ def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     settings = Settings()
     if args.command == "run":
-        run_embedded(settings)
+        sys.exit(run_embedded(settings))
     else:
         serve(settings)
 

@@ -9,6 +9,7 @@ from agora.actors.runtime import start_ray
 from agora.http.server import create_app
 from agora.integrations.geonames import city_index
 from agora.integrations.messaging import email_sender, sms_sender
+from agora.seed import seed_demo_city
 from agora.services.accounts import AccountService
 from agora.services.client_errors import ClientErrorService
 from agora.services.feed import FeedService
@@ -32,8 +33,8 @@ from agora.store.users import UserStore
 log = logging.getLogger("agora")
 
 
-def build_services(settings: Settings, db, redis) -> tuple[Services, list]:
-    """The services, and the stores whose indexes must exist before serving."""
+def build_services(settings: Settings, db, redis) -> tuple[Services, UserStore, list]:
+    """The services, the user store (for seeding), and the stores whose indexes must exist."""
     keys = Keys(settings.redis_prefix)
     users = UserStore(db)
     auth_keys = AuthKeyStore(db, redis, keys)
@@ -43,7 +44,6 @@ def build_services(settings: Settings, db, redis) -> tuple[Services, list]:
     upload_store = UploadStore(db)
     feed_cache = FeedCache(redis, keys)
 
-    settings.uploads_dir.mkdir(parents=True, exist_ok=True)
     uploads = UploadService(settings, upload_store, UploadFiles(settings.uploads_dir), limits)
     groups = GroupService(group_store, users, feed_cache, city_index)
     services = Services(
@@ -70,19 +70,21 @@ def build_services(settings: Settings, db, redis) -> tuple[Services, list]:
         ),
         uploads=uploads,
     )
-    return services, [users, auth_keys, group_store, item_store]
+    return services, users, [users, auth_keys, group_store, item_store]
 
 
 def build_app(settings: Settings, *, with_ray: bool = True) -> web.Application:
     mongo = connect_mongo(settings)
     db = database(mongo, settings)
     redis = connect_redis(settings)
-    services, indexed_stores = build_services(settings, db, redis)
+    services, users, indexed_stores = build_services(settings, db, redis)
     app = create_app(settings, services)
 
     async def lifecycle(app: web.Application):
         for store in indexed_stores:
             await store.ensure_indexes()
+        if settings.seed_demo:
+            await seed_demo_city(services, users)
         if with_ray:
             await asyncio.get_running_loop().run_in_executor(None, start_ray, settings)
         yield

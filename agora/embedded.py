@@ -101,3 +101,25 @@ def stop(processes: list[subprocess.Popen]) -> None:
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+def start_ray_head(port: int, dashboard_port: int, temp_dir: Path) -> None:
+    """A local Ray cluster the edges join, as in production (`ray start --head`)."""
+    if port_open("127.0.0.1", port):
+        log.info("a Ray cluster already listens on 127.0.0.1:%d; joining it", port)
+        return
+    args = [_executable("ray") or "ray", "start", "--head", f"--port={port}"]
+    args += ["--dashboard-host=127.0.0.1", f"--dashboard-port={dashboard_port}"]
+    # Loopback only: the embedded cluster is not reachable from other machines.
+    args += ["--node-ip-address=127.0.0.1", "--disable-usage-stats", f"--temp-dir={temp_dir}"]
+    result = subprocess.run(args, capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        raise ServiceError(f"ray start failed:\n{result.stdout}\n{result.stderr}")
+
+
+def stop_ray_head() -> None:
+    subprocess.run(
+        [_executable("ray") or "ray", "stop", "--force"],
+        capture_output=True,
+        check=False,
+    )

@@ -38,6 +38,9 @@ class Settings(BaseSettings):
     smtp_url: str = ""
     smtp_from: str = "Agora <no-reply@agora.local>"
 
+    # `python -m agora run` turns this on: a demo city with a few posts for newcomers.
+    seed_demo: bool = False
+
     secret_key: SecretStr = SecretStr("dev-only-secret-change-me")
     dev_mode: bool = True
 

@@ -10,29 +10,18 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from aiohttp import web
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 from PIL import Image
 
 from agora.core.clock import now_ms
 from agora.core.constants import UPLOAD_PUT_PATH, UPLOAD_URLS_PER_USER
 from agora.core.errors import InvalidInput
 from agora.core.uploads import grant_token, read_grant
-from agora.http import accounts as accounts_http
-from agora.http import uploads as uploads_http
-from agora.http.auth import ACCOUNTS, auth_middleware
-from agora.http.replies import errors_middleware
-from agora.http.requests import TRUSTED_PROXY_HOPS
-from agora.integrations.messaging import email_sender, sms_sender
-from agora.services.accounts import AccountService
 from agora.services.uploads import UploadService
-from agora.store.auth_keys import AuthKeyStore
 from agora.store.mongo import connect_mongo, database
-from agora.store.otp import OtpStore
 from agora.store.rate_limits import RateLimiter
 from agora.store.redis import Keys, connect_redis
 from agora.store.uploads import UploadFiles, UploadStore
-from agora.store.users import UserStore
 from tests.integration.helpers import bearer, login, new_email
 
 MISMATCH = {"file_mime_type": "Mismatching mime types"}
@@ -40,37 +29,16 @@ DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 
 
 @pytest.fixture
-async def edge(settings_for, tmp_path):
-    """An edge serving login and uploads, the upload service, and its settings.
-
-    Temporary: once build_app wires uploads, `client_for(var_dir=tmp_path)` replaces the app
-    built here, and the service comes from the same stores.
-    """
+async def edge(settings_for, client_for, tmp_path):
+    """A full edge, plus an upload service over the same stores for calling it directly."""
     settings = settings_for(var_dir=tmp_path / "var")
+    client = await client_for(var_dir=tmp_path / "var", redis_prefix=settings.redis_prefix)
     mongo = connect_mongo(settings)
     db = database(mongo, settings)
     redis = connect_redis(settings)
-    keys = Keys(settings.redis_prefix)
-    limits = RateLimiter(redis, keys)
-    accounts = AccountService(
-        settings,
-        UserStore(db),
-        AuthKeyStore(db, redis, keys),
-        OtpStore(redis, keys),
-        limits,
-        email=email_sender(settings.smtp_url, settings.smtp_from),
-        sms=sms_sender(),
-    )
+    limits = RateLimiter(redis, Keys(settings.redis_prefix))
     uploads = UploadService(settings, UploadStore(db), UploadFiles(settings.uploads_dir), limits)
-    app = web.Application(middlewares=[errors_middleware, auth_middleware])
-    app[ACCOUNTS] = accounts
-    app[TRUSTED_PROXY_HOPS] = 0
-    app.add_routes(accounts_http.routes(accounts, secure_cookies=False))
-    app.add_routes(uploads_http.routes(uploads))
-    client = TestClient(TestServer(app, host="127.0.0.1"))
-    await client.start_server()
     yield SimpleNamespace(client=client, uploads=uploads, settings=settings)
-    await client.close()
     await redis.aclose()
     await mongo.close()
 

@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { deflateSync } from 'node:zlib';
+import { BASE_URL, VIEWPORTS, launch, loginDialog, newPage, screenshot, signUpThroughPopup, uniqueEmail } from './helpers.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+function crc32(bytes) {
+  let crc = ~0;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let bit = 0; bit < 8; bit++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
+  }
+  return ~crc >>> 0;
+}
+
+function chunk(type, data) {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A solid-colour RGB PNG, small enough to build here and real enough for the browser to decode. */
+function png(width, height, [r, g, b]) {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => [r, g, b]).flat())]);
+  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(pixels)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+async function pickAmsterdam(page) {
+  await page.goto(`${BASE_URL}/select/city`);
+  await page.getByRole('heading', { name: 'Please Select your City' }).waitFor();
+  await page.getByPlaceholder('Search for your city').fill('Amsterdam');
+  await page.getByRole('list', { name: 'Cities' }).getByRole('button', { name: /^Amsterdam/ }).first().click();
+  await page.waitForURL(`${BASE_URL}/amsterdam-nl`);
+  await page.getByRole('heading', { level: 1, name: 'Amsterdam' }).waitFor();
+}
+
+for (const [label, viewport] of Object.entries(VIEWPORTS)) {
+  test(`a visitor picks a city with the search box and sees its feed (${label})`, async () => {
+    const page = await newPage(browser, viewport);
+    await page.goto(`${BASE_URL}/select/city`);
+    await page.getByTestId('city-map').waitFor();
+    await screenshot(page, 'select-city');
+    await pickAmsterdam(page);
+    await page.getByRole('status').filter({ hasText: 'Loading..' }).waitFor({ state: 'detached' });
+    assert.equal(await page.evaluate(() => localStorage.getItem('agora.group_id')), 'amsterdam-nl');
+    await screenshot(page, 'feed');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}
+
+test('a post is made with a photo, shared on, and shows its chain of owners', async () => {
+  const poster = await newPage(browser, VIEWPORTS.desktop);
+  await pickAmsterdam(poster);
+  await poster.getByRole('button', { name: 'New post' }).click();
+  await signUpThroughPopup(poster, { email: uniqueEmail('poster'), name: 'Paula Poster' });
+  await poster.getByRole('button', { name: 'New post' }).click();
+  await poster.waitForURL(`${BASE_URL}/create/item/amsterdam-nl`);
+
+  await poster.getByPlaceholder('What do you need to get done today ?').fill('Paint my fence');
+  await poster.getByPlaceholder('Describe a bit more').fill('About 20 metres, paint provided.');
+  await poster.getByLabel('Files').setInputFiles({ name: 'fence.png', mimeType: 'image/png', buffer: png(64, 48, [200, 80, 40]) });
+  await poster.getByRole('button', { name: 'Remove fence.png' }).waitFor();
+  await poster.getByLabel('Offer amount').fill('25');
+  await poster.getByLabel('Offer currency').selectOption('EUR');
+  await screenshot(poster, 'post-form');
+  await poster.setViewportSize(VIEWPORTS.phone);
+  await screenshot(poster, 'post-form');
+  await poster.setViewportSize(VIEWPORTS.desktop);
+  await poster.getByRole('button', { name: 'Post', exact: true }).click();
+
+  await poster.waitForURL(/\/r\/[^/]+$/);
+  await poster.getByRole('heading', { level: 1, name: 'Paint my fence' }).waitFor();
+  await poster.getByText('€25').waitFor();
+  await poster.getByRole('button', { name: 'View image 1' }).waitFor();
+  await poster.getByRole('link', { name: 'Edit' }).waitFor();
+  const postUrl = poster.url();
+
+  const sharer = await newPage(browser, VIEWPORTS.phone);
+  await sharer.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE_URL });
+  await sharer.goto(postUrl);
+  await sharer.getByRole('heading', { level: 1, name: 'Paint my fence' }).waitFor();
+  await sharer.getByRole('button', { name: 'Share' }).click();
+  await signUpThroughPopup(sharer, { email: uniqueEmail('sharer'), name: 'Sam Sharer' });
+  await sharer.getByRole('button', { name: 'Share' }).click();
+  await sharer.getByRole('button', { name: 'Link Copied' }).waitFor();
+  const sharedUrl = await sharer.evaluate(() => navigator.clipboard.readText());
+  assert.match(sharedUrl, /\/r\/[^/]+$/);
+  assert.notEqual(new URL(sharedUrl).pathname, new URL(postUrl).pathname);
+  await sharer.getByRole('button', { name: 'Share' }).waitFor({ timeout: 3000 });
+
+  const reader = await newPage(browser, VIEWPORTS.desktop);
+  await reader.goto(`${BASE_URL}${new URL(sharedUrl).pathname}`);
+  await reader.getByRole('navigation', { name: 'Owner chain' }).getByText('Paula Poster → Sam Sharer').waitFor();
+  await reader.getByRole('link', { name: 'Posted in Amsterdam' }).waitFor();
+  await reader.getByRole('button', { name: 'Chat' }).waitFor();
+  await screenshot(reader, 'item');
+  await reader.setViewportSize(VIEWPORTS.phone);
+  await screenshot(reader, 'item');
+  await reader.getByRole('button', { name: 'View image 1' }).click();
+  await reader.getByRole('dialog', { name: 'Images' }).waitFor();
+
+  for (const page of [poster, sharer, reader]) assert.deepEqual(page.errors, []);
+  assert.equal(await loginDialog(reader).count(), 0);
+});
