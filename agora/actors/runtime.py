@@ -17,6 +17,8 @@ def start_ray(settings: Settings) -> None:
         log.info("joined the Ray cluster at %s", settings.ray_address)
         return
     ray.init(
+        # "local": a cluster of this edge's own, never one another program started here.
+        address="local",
         include_dashboard=settings.ray_dashboard,
         dashboard_host="127.0.0.1",
         dashboard_port=settings.ray_dashboard_port,

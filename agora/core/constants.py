@@ -101,3 +101,21 @@ UPLOAD_CHECK_JOBS = 2
 UPLOAD_PENDING = "pending"
 UPLOAD_RECEIVING = "receiving"
 UPLOAD_STORED = "stored"
+
+# Chat.
+SESSION_KIND_GROUP = "group"
+SESSION_KIND_ITEM_CHAT = "item_chat"
+MESSAGE_TEXT_MAX_LENGTH = 4000
+LOCAL_ID_MAX_LENGTH = 64
+MESSAGES_PAGE = 30
+CHATS_PAGE = 20
+SESSION_BUFFER_MESSAGES = 200
+TYPING_INTERVAL_SECONDS = 10
+CHAT_ATTACHMENT_TYPES = (
+    "image/jpeg",
+    "image/png",
+    "application/pdf",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "video/mp4",
+)
+MODERATION_ACTIONS = ("approve", "reject", "block", "unblock", "make_moderator")

@@ -6,7 +6,9 @@ with AGORA_E2E_BASE_URL and AGORA_E2E_MAIL_URL set, and stops everything afterwa
 """
 
 import asyncio
+import contextlib
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -78,8 +80,16 @@ async def run(command: list[str], work: Path, mongo_url: str, redis_url: str) ->
         }
         log_path = work / "edge.log"
         with log_path.open("w") as log:
+            # A process group of its own, so stopping it also stops the Ray processes it started.
             edge = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "agora", "serve", env=env, stdout=log, stderr=log
+                sys.executable,
+                "-m",
+                "agora",
+                "serve",
+                env=env,
+                stdout=log,
+                stderr=log,
+                start_new_session=True,
             )
             try:
                 await asyncio.to_thread(wait_for_edge, base_url, _Poll(edge), log_path)
@@ -94,13 +104,23 @@ async def run(command: list[str], work: Path, mongo_url: str, redis_url: str) ->
                 )
                 code = await suite.wait()
             finally:
-                edge.terminate()
-                await edge.wait()
+                await stop_group(edge)
                 await runner.cleanup()
         if code != 0:
             sys.stderr.write("---- edge log (last 60 lines) ----\n")
             sys.stderr.write("\n".join(log_path.read_text().splitlines()[-60:]) + "\n")
         return code
+
+
+async def stop_group(process) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        await asyncio.wait_for(process.wait(), timeout=15)
+    except TimeoutError:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        await process.wait()
 
 
 class _Poll:

@@ -13,6 +13,17 @@ const ada = {
   created_at: Date.UTC(2024, 2, 1),
 };
 
+const item = { _id: 'i1', group_id: 'amsterdam', user_id: 'u2', route_id: 'r1', created_at: Date.now(), updated_at: 0, sort_order: 1 };
+const feedReply = {
+  group: { _id: 'amsterdam', title: 'Amsterdam', can_write: false, data: { tags: ['bikes'], num_posts: 2, num_members: 1 } },
+  items: [
+    { ...item, need_user_to_view: false, title: 'Fix my bike', description: 'Flat tyre', offer_amount: 40, offer_currency: 'POINTS', tags: [] },
+    { ...item, _id: 'i2', route_id: 'r2', need_user_to_view: true },
+  ],
+  next_cursor: null,
+  has_more: false,
+};
+
 /** Fresh modules per test: the current user is app-wide state that must not leak between tests. */
 async function renderAt(path: string, replies: Record<string, FakeReply> = {}) {
   const { routes } = await import('./routes');
@@ -44,9 +55,28 @@ describe('routes', () => {
 
   it('sends / to the remembered group feed', async () => {
     localStorage.setItem('agora.group_id', 'amsterdam');
-    const router = await renderAt('/');
-    await screen.findByRole('heading', { name: 'Unexpected Application Error!' });
+    const router = await renderAt('/', { '/api/feed': { body: feedReply } });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Amsterdam' })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/amsterdam');
+  });
+
+  it('shows a feed with prices, and a placeholder for posts that need a user', async () => {
+    await renderAt('/feed/amsterdam', { '/api/feed': { body: feedReply } });
+    expect(await screen.findByText('Fix my bike')).toBeTruthy();
+    expect(screen.getByText('🪙 40')).toBeTruthy();
+    expect(screen.getByText('Login to view content')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'New post' })).toBeTruthy();
+    expect(JSON.parse(localStorage.getItem('agora.recent_groups') ?? '[]')).toEqual([{ _id: 'amsterdam', title: 'Amsterdam' }]);
+  });
+
+  it('says so when the group cannot be viewed', async () => {
+    await renderAt('/amsterdam', { '/api/feed': { status: 403, body: { errors: { invalid_group: 'x' } } } });
+    expect(await screen.findByText('Cannot view group, not authorized or invalid')).toBeTruthy();
+  });
+
+  it('keeps /select/city and /landing from being read as groups', async () => {
+    await renderAt('/select/city', { '/api/cities': { body: { cities: [] } } });
+    expect(await screen.findByRole('heading', { name: 'Please Select your City' })).toBeTruthy();
   });
 
   it('shows the login screen on /profile to visitors', async () => {
@@ -67,6 +97,7 @@ describe('routes', () => {
           ],
         },
       },
+      '/api/user/items': { body: { items: [] } },
     });
     expect(await screen.findByRole('heading', { level: 1, name: 'Ada Lovelace' })).toBeTruthy();
     expect(screen.getByText('You can withdraw your money now')).toBeTruthy();
@@ -82,6 +113,7 @@ describe('routes', () => {
     await renderAt('/profile', {
       '/user/me': { body: { user: ada, guest_user: {} } },
       '/api/user/profile': { body: { user: ada, user_wallets: [] } },
+      '/api/user/items': { body: { items: [] } },
     });
     expect(await screen.findByText('No wallets yet')).toBeTruthy();
   });

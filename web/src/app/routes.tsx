@@ -3,6 +3,11 @@ import { PATHS, groupFeedPath } from '../shared/constants';
 import { Loading } from '../shared/ui/Loading';
 import { ErrorPage } from '../features/errors/ErrorPage';
 import { rememberedGroupId } from '../features/feed/rememberedGroup';
+import { SelectCityPage } from '../features/city/SelectCityPage';
+import { FeedPage } from '../features/feed/FeedPage';
+import { GroupPage } from '../features/group/GroupPage';
+import { ItemPage } from '../features/item/ItemPage';
+import { PostFormPage } from '../features/item/PostFormPage';
 import { LandingPage } from '../features/landing/LandingPage';
 import { EditProfilePage } from '../features/profile/EditProfilePage';
 import { ProfilePage } from '../features/profile/ProfilePage';
@@ -37,6 +42,16 @@ export const routes: RouteObject[] = [
           { path: PATHS.landing, element: <LandingPage />, handle: { menuClosedByDefault: true } satisfies RouteHandle },
           { path: PATHS.profile, element: <ProfilePage /> },
           { path: PATHS.editProfile, element: <EditProfilePage /> },
+          { path: PATHS.selectCity, element: <SelectCityPage /> },
+          // Static paths outrank '/:groupId', but a page not built yet would fall through to
+          // it and read as a group id; until the chat list ships, /chats is not found.
+          { path: PATHS.chats, loader: notFound, element: null },
+          { path: PATHS.groupFeed, element: <FeedPage /> },
+          { path: PATHS.feed, element: <FeedPage /> },
+          { path: PATHS.group, element: <GroupPage /> },
+          { path: PATHS.createItem, element: <PostFormPage /> },
+          { path: PATHS.editItem, element: <PostFormPage /> },
+          { path: PATHS.route, element: <ItemPage /> },
           { path: '*', loader: notFound, element: null },
         ],
       },

@@ -38,6 +38,7 @@ export const JSERROR_WINDOW_MS = 60_000;
 export const STORAGE_KEYS = {
   authKey: 'agora.auth_key',
   groupId: 'agora.group_id',
+  recentGroups: 'agora.recent_groups',
 } as const;
 export const AUTH_KEY_COOKIE = 'auth_key';
 export const AUTH_KEY_QUERY_PARAM = 'auth_key';
@@ -71,9 +72,96 @@ export const PATHS = {
   editProfile: '/edit/profile',
   chats: '/chats',
   selectCity: '/select/city',
+  groupFeed: '/:groupId',
+  feed: '/feed/:groupId',
+  group: '/group/:groupId',
+  createItem: '/create/item/:groupId',
+  editItem: '/edit/item/:groupId/:itemId',
+  route: '/r/:routeId',
 } as const;
 
-export const groupFeedPath = (groupId: string) => `/${encodeURIComponent(groupId)}`;
+const enc = encodeURIComponent;
+export const groupFeedPath = (groupId: string) => `/${enc(groupId)}`;
+export const recentGroupPath = (groupId: string) => `/feed/${enc(groupId)}`;
+export const createItemPath = (groupId: string) => `/create/item/${enc(groupId)}`;
+export const editItemPath = (groupId: string, itemId: string) => `/edit/item/${enc(groupId)}/${enc(itemId)}`;
+export const routePath = (routeId: string) => `/r/${enc(routeId)}`;
+
+// --- Select city (spec sections 2 and 9) ---
+export const SELECT_CITY_TITLE = 'Please Select your City';
+export const CITY_SEARCH_PLACEHOLDER = 'Search for your city';
+export const CITY_SEARCH_DEBOUNCE_MS = 300;
+export const CITY_MAP_CENTER: readonly [number, number] = [52.370216, 4.895168];
+export const CITY_MAP_ZOOM = 6;
+export const MAP_TILE_URL = 'https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png';
+export const MAP_ATTRIBUTION = '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
+export const LOCATION_DENIED_TEXT = 'Please allow access to your location.';
+export const LOCATION_FAILED_TEXT = 'Unable to fetch your location.';
+
+// --- Feed (spec section 2) ---
+export const FEED_SEARCH_DEBOUNCE_MS = 500;
+/** Fraction of the page scrolled past which lists load their next page. */
+export const LOAD_MORE_SCROLL_FRACTION = 0.95;
+export const FEED_EMPTY_TEXT = 'No posts yet.';
+export const CREATE_POST_TEXT = 'Create a new post';
+export const SELECT_ANOTHER_CITY_TEXT = 'Select another city';
+export const INVALID_GROUP_TEXT = 'Cannot view group, not authorized or invalid';
+export const LOGIN_TO_VIEW_TEXT = 'Login to view content';
+export const GROUP_POSTS_TITLE = 'posts';
+/** The tag search box replaces the chips when there are none or more than this many. */
+export const MAX_TAG_CHIPS = 10;
+export const RECENT_GROUPS_MAX = 5;
+
+// --- Post form (spec sections 2, 5 and 9) ---
+export const POST_TITLE_PLACEHOLDER = 'What do you need to get done today ?';
+/** The spec's 'Descibe a bit more', spelled correctly. */
+export const POST_DESCRIPTION_PLACEHOLDER = 'Describe a bit more';
+export const OFFER_AMOUNT_PLACEHOLDER = '10';
+export const OFFER_DESCRIPTION_PLACEHOLDER = 'describe reward, ex: 30% revenue share, leave blank if you wish';
+/** The spec's CAD option carried GBP (a defect); here CAD is CAD. */
+export const OFFER_CURRENCIES = [POINTS_CURRENCY, 'USD', 'EUR', 'INR', 'GBP', 'CAD'] as const;
+/** The form shows points as 'pts' rather than the coin. */
+export const POINTS_FORM_LABEL = 'pts';
+export const NEED_USER_TO_VIEW_LABEL = 'Only logged-in members can see this';
+export const POST_FORM_INVALID_GROUP_TEXT = 'Cannot View group or invalid';
+export const DELETE_ITEM_CONFIRM = 'Are you sure you want to delete this item ?';
+export const LINK_COPIED_TEXT = 'Link Copied';
+export const LINK_COPIED_MS = 1000;
+
+// --- Uploads (spec sections 5 and 9) ---
+export const MB = 1024 * 1024;
+export const POST_MAX_FILES = 2;
+export const POST_MAX_FILE_BYTES = 10 * MB;
+export const UPLOAD_ALLOWED_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+export const IMAGE_MAX_WIDTH_PX = 1200;
+export const IMAGE_QUALITY = 0.8;
+export const PNG_TO_JPEG_ABOVE_BYTES = 5 * MB;
+export const INVALID_FILE_TYPE_TITLE = 'Invalid File Type';
+export const invalidFileTypeText = (types: readonly string[]) => `Invalid file type, allowed: ${types.join(', ')}`;
+export const FILE_TOO_LARGE_TITLE = 'File too large';
+export const fileTooLargeText = (maxBytes: number) => `File too large, max is ${Math.round(maxBytes / 1024)}KB`;
+export const MISMATCHING_MIME_TEXT = 'Mismatching mime types';
+
+// --- Media (spec section 5) ---
+export const MEDIA_EXTENSIONS = {
+  image: ['jpg', 'jpeg', 'png', 'gif', 'webp', 'svg'],
+  audio: ['mp3', 'wav', 'ogg'],
+  video: ['mp4'],
+  pdf: ['pdf'],
+} as const;
+
+// --- Image viewer (spec section 9) ---
+export const ZOOM_MIN = 1;
+export const ZOOM_MAX = 8;
+export const ZOOM_WHEEL_STEP = 0.2;
+export const ZOOM_DOUBLE_CLICK_STEP = 0.7;
+export const CAROUSEL_SLIDE_MS = 300;
+
+// --- Group screen ---
+export const PUBLIC_GROUP_TAG = 'Public';
+export const PRIVATE_GROUP_TAG = 'Private';
+export const NON_MEMBERS_CAN_READ_TEXT = 'Non members can read';
+export const ADMIN_MEMBER_TYPE = 10;
 
 /** Query params that make /profile show a hint banner, with the banner text. */
 export const PROFILE_HINTS: ReadonlyArray<readonly [param: string, text: string]> = [

@@ -13,6 +13,8 @@ import { clearAuthKey } from '../auth/authKey';
 import { updateCurrentUser } from '../auth/currentUser';
 import { RequireUser } from '../auth/RequireUser';
 import type { User } from '../auth/types';
+import { fetchUserItems } from '../feed/feedApi';
+import { ItemCard } from '../feed/ItemCard';
 import { feedPath } from '../feed/rememberedGroup';
 import { MailIcon, PhoneIcon } from '../../shared/ui/icons';
 import { fetchProfile, logout } from './profileApi';
@@ -68,13 +70,41 @@ function Profile({ user }: { user: User }) {
         <h2 id="items-heading" className="text-lg font-bold tracking-tight">
           My Items
         </h2>
-        <EmptyState icon="📝" title="No posts yet" description="Requests, products and services you post will be listed here.">
-          <Link to={feedPath()} className={buttonClass('secondary')}>
-            Go to your feed
-          </Link>
-        </EmptyState>
+        <MyItems />
       </section>
     </div>
+  );
+}
+
+function MyItems() {
+  const items = useAsyncData('my-items', fetchUserItems);
+  if (items.status === 'loading') return <Loading height={96} />;
+  if (items.status === 'error') {
+    return (
+      <EmptyState icon="⚠️" title="Could not load your posts">
+        <Button variant="secondary" onClick={items.reload}>
+          Try again
+        </Button>
+      </EmptyState>
+    );
+  }
+  if (items.data.items.length === 0) {
+    return (
+      <EmptyState icon="📝" title="No posts yet" description="Requests, products and services you post will be listed here.">
+        <Link to={feedPath()} className={buttonClass('secondary')}>
+          Go to your feed
+        </Link>
+      </EmptyState>
+    );
+  }
+  return (
+    <ul className="space-y-3">
+      {items.data.items.map((item) => (
+        <li key={item._id}>
+          <ItemCard item={item} />
+        </li>
+      ))}
+    </ul>
   );
 }
 

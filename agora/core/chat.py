@@ -1,0 +1,162 @@
+"""Chat rules: who reads and sends where, moderation, message shape and ordering."""
+
+from dataclasses import dataclass
+from typing import Any
+
+from agora.core.constants import (
+    CHAT_ATTACHMENTS_MAX,
+    ITEM_CHAT_PREFIX,
+    LOCAL_ID_MAX_LENGTH,
+    MESSAGE_TEXT_MAX_LENGTH,
+    MESSAGE_TYPE_BANNER,
+    MESSAGE_TYPE_CHAT,
+    NOTIFICATION_MUTED,
+    NOTIFICATION_UNMUTED,
+    USER_TYPE_ADMIN,
+    USER_TYPE_AWAITING_APPROVAL,
+    USER_TYPE_BLOCKED,
+    USER_TYPE_MEMBER,
+    USER_TYPE_MODERATOR,
+    USER_TYPE_UNBLOCKABLE,
+)
+from agora.core.errors import Forbidden, InvalidInput
+from agora.core.text import CONTROL_CHARACTERS
+
+CANNOT_SEND = "You cannot send messages here."
+
+
+def item_chat_id(item_id: str, user_id: str) -> str:
+    """One chat per post and person asking, so two tabs opening it meet in the same chat."""
+    return f"{ITEM_CHAT_PREFIX}{item_id}_{user_id}"
+
+
+def parse_item_chat_id(session_id: str) -> tuple[str, str] | None:
+    if not session_id.startswith(ITEM_CHAT_PREFIX):
+        return None
+    item_id, sep, user_id = session_id[len(ITEM_CHAT_PREFIX) :].partition("_")
+    return (item_id, user_id) if sep and item_id and user_id else None
+
+
+def can_read_session(session: dict[str, Any], user_type: int | None) -> bool:
+    if session.get("is_public") or session.get("is_read_allowed"):
+        return True
+    return user_type is not None and user_type <= USER_TYPE_MEMBER
+
+
+def can_send(session: dict[str, Any], user_type: int | None) -> bool:
+    """Spec section 6: public sessions, or a type within the write permission; never the
+    blocked or those awaiting approval, and never in an inactive session."""
+    if session.get("is_inactive"):
+        return False
+    if user_type is not None and user_type > USER_TYPE_MEMBER:
+        return False
+    if session.get("is_public"):
+        return True
+    return user_type is not None and user_type <= session.get("write_permission", 0)
+
+
+def check_make_public(session: dict[str, Any], user_type: int | None) -> None:
+    if session.get("is_inactive"):
+        raise Forbidden("This chat is no longer active")
+    if session.get("is_read_allowed"):
+        raise InvalidInput({"is_read_allowed": "This chat is already public"})
+    if user_type is None or user_type > USER_TYPE_ADMIN:
+        raise Forbidden("Only the chat's owner can make it public")
+
+
+def moderated_type(action: str, actor_type: int, target_type: int) -> int | None:
+    """The member's new type after `action`, None when it removes them; Forbidden otherwise."""
+    if actor_type > USER_TYPE_MODERATOR or target_type <= actor_type:
+        raise Forbidden("You cannot moderate this member")
+    if action == "approve" and target_type == USER_TYPE_AWAITING_APPROVAL:
+        return USER_TYPE_MEMBER
+    if action == "reject" and target_type == USER_TYPE_AWAITING_APPROVAL:
+        return None
+    if action == "block" and target_type <= USER_TYPE_MEMBER:
+        return USER_TYPE_UNBLOCKABLE
+    if action == "unblock" and target_type == USER_TYPE_UNBLOCKABLE:
+        return USER_TYPE_MEMBER
+    if action == "make_moderator" and actor_type <= USER_TYPE_ADMIN and target_type == 20:
+        return USER_TYPE_MODERATOR
+    raise Forbidden(f"'{action}' does not apply to this member")
+
+
+def notification_flag(muted: bool) -> int:
+    return NOTIFICATION_MUTED if muted else NOTIFICATION_UNMUTED
+
+
+def is_blocked(user_type: int | None) -> bool:
+    return user_type is not None and user_type >= USER_TYPE_BLOCKED
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """A message as a member sends it, validated."""
+
+    session_id: str
+    src_id: str
+    local_id: str
+    type: int
+    payload: str
+    attachments: tuple[str, ...]
+    client_created_at: int | None
+
+
+def check_outgoing(
+    *,
+    session_id: str,
+    src_id: str,
+    local_id: str,
+    message_type: int,
+    payload: str,
+    attachments: list[str],
+    client_created_at: int | None,
+    sender_type: int | None,
+) -> Outgoing:
+    if not local_id or len(local_id) > LOCAL_ID_MAX_LENGTH:
+        raise InvalidInput(
+            {"local_id": f"Give each message an id of 1-{LOCAL_ID_MAX_LENGTH} chars"}
+        )
+    text = payload.strip()
+    if len(text) > MESSAGE_TEXT_MAX_LENGTH:
+        raise InvalidInput({"payload": f"At most {MESSAGE_TEXT_MAX_LENGTH} characters"})
+    if CONTROL_CHARACTERS.search(text):
+        raise InvalidInput({"payload": "Contains characters that are not allowed"})
+    if len(attachments) > CHAT_ATTACHMENTS_MAX:
+        raise InvalidInput({"payload1": "You can only send upto 3 attachments"})
+    if not text and not attachments:
+        raise InvalidInput({"payload": "Write a message or attach a file"})
+    if message_type == MESSAGE_TYPE_BANNER:
+        if sender_type is None or sender_type > USER_TYPE_ADMIN:
+            raise Forbidden("Only admins can post banners")
+    elif message_type != MESSAGE_TYPE_CHAT:
+        raise InvalidInput({"_type": "Unsupported message type"})
+    return Outgoing(
+        session_id=session_id,
+        src_id=src_id,
+        local_id=local_id,
+        type=message_type,
+        payload=text,
+        attachments=tuple(attachments),
+        client_created_at=client_created_at,
+    )
+
+
+def next_created_at(now: int, last: int) -> int:
+    """Strictly increasing within a session, whatever the clock does."""
+    return max(now, last + 1)
+
+
+def message_view(message: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": message["_id"],
+        "dest_session_id": message["dest_session_id"],
+        "src_id": message["src_id"],
+        "local_id": message.get("local_id"),
+        "created_at": message["created_at"],
+        "type": message["type"],
+        "payload": message.get("payload", ""),
+        "payload1": message.get("payload1", []),
+        "flags": message.get("flags", {}),
+        "data": message.get("data", {}),
+    }

@@ -1,0 +1,157 @@
+import { useEffect, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import {
+  CREATE_POST_TEXT,
+  FEED_EMPTY_TEXT,
+  FEED_SEARCH_DEBOUNCE_MS,
+  INVALID_GROUP_TEXT,
+  MAX_TAG_CHIPS,
+  createItemPath,
+} from '../../shared/constants';
+import { useDebounced } from '../../shared/hooks/useDebounced';
+import { useLoadMoreOnScroll } from '../../shared/hooks/useLoadMoreOnScroll';
+import { Button, buttonClass } from '../../shared/ui/Button';
+import { EmptyState } from '../../shared/ui/EmptyState';
+import { Loading } from '../../shared/ui/Loading';
+import { inputClass } from '../../shared/ui/TextField';
+import { openLogin } from '../auth/apiAuth';
+import { useCurrentUser } from '../auth/currentUser';
+import type { Group } from './feedApi';
+import { ItemCard } from './ItemCard';
+import { rememberGroup } from './rememberedGroup';
+import { useFeed } from './useFeed';
+
+/** A group's posts with search, tag filter and infinite scroll. `title` replaces the group's name. */
+export function Feed({ groupId, title }: { groupId: string; title?: string }) {
+  const [searchText, setSearchText] = useState('');
+  const [tags, setTags] = useState<string[]>([]);
+  const search = useDebounced(searchText.trim(), FEED_SEARCH_DEBOUNCE_MS);
+  const feed = useFeed({ group_id: groupId, search_text: search || undefined, tags: tags.length > 0 ? tags : undefined });
+  useLoadMoreOnScroll(feed.hasMore && !feed.loading, feed.loadMore);
+
+  const group = feed.group?._id === groupId ? feed.group : null;
+  useEffect(() => {
+    if (group) rememberGroup(group);
+  }, [group]);
+
+  if (feed.invalidGroup) {
+    return <EmptyState icon="🔒" title={INVALID_GROUP_TEXT} />;
+  }
+
+  return (
+    <section aria-labelledby="feed-heading" className="space-y-4">
+      <div className="flex items-center gap-3">
+        <div className="min-w-0 flex-1">
+          <h1 id="feed-heading" className="truncate text-2xl font-bold tracking-tight">
+            {title ?? group?.title ?? '\u00a0'}
+          </h1>
+          {group && <p className="text-sm text-slate-500">{postCount(group.data.num_posts)}</p>}
+        </div>
+        <CreateButton groupId={groupId} group={group} />
+      </div>
+
+      <input
+        type="search"
+        aria-label="Search posts"
+        placeholder="Search"
+        value={searchText}
+        onChange={(event) => setSearchText(event.target.value)}
+        className={inputClass}
+      />
+      {group && <TagFilter available={group.data.tags} selected={tags} onChange={setTags} />}
+
+      {feed.loading ? (
+        <Loading />
+      ) : feed.error && feed.items.length === 0 ? (
+        <EmptyState icon="⚠️" title="Could not load the posts">
+          <Button variant="secondary" onClick={feed.reload}>
+            Try again
+          </Button>
+        </EmptyState>
+      ) : feed.items.length === 0 ? (
+        <EmptyState icon="📝" title={FEED_EMPTY_TEXT}>
+          <Link to={createItemPath(groupId)} className={buttonClass('secondary')}>
+            {CREATE_POST_TEXT}
+          </Link>
+        </EmptyState>
+      ) : (
+        <ul className="space-y-3">
+          {feed.items.map((item) => (
+            <li key={item._id}>
+              <ItemCard item={item} />
+            </li>
+          ))}
+        </ul>
+      )}
+      {feed.loadingMore && <Loading />}
+    </section>
+  );
+}
+
+function postCount(count: number): string {
+  return `${count} ${count === 1 ? 'post' : 'posts'}`;
+}
+
+/** Shown to visitors too, so that the click can ask them to log in. */
+function CreateButton({ groupId, group }: { groupId: string; group: Group | null }) {
+  const navigate = useNavigate();
+  const { user } = useCurrentUser();
+  if (user && !group?.can_write) return null;
+  return (
+    <button
+      type="button"
+      aria-label="New post"
+      onClick={() => (user ? navigate(createItemPath(groupId)) : openLogin())}
+      className="flex size-12 shrink-0 items-center justify-center rounded-full bg-brand-600 text-3xl leading-none font-light text-white shadow-md hover:bg-brand-700"
+    >
+      +
+    </button>
+  );
+}
+
+function TagFilter({ available, selected, onChange }: { available: readonly string[]; selected: string[]; onChange: (tags: string[]) => void }) {
+  const [typed, setTyped] = useState('');
+  const debounced = useDebounced(typed.trim(), FEED_SEARCH_DEBOUNCE_MS);
+  const useSearchBox = available.length === 0 || available.length > MAX_TAG_CHIPS;
+  useEffect(() => {
+    if (useSearchBox) onChange(debounced ? [debounced] : []);
+  }, [useSearchBox, debounced, onChange]);
+
+  if (useSearchBox) {
+    return (
+      <input
+        type="search"
+        aria-label="Filter by tag"
+        placeholder="Tag"
+        value={typed}
+        onChange={(event) => setTyped(event.target.value)}
+        className={inputClass}
+      />
+    );
+  }
+  return <TagChips tags={available} selected={selected} onChange={onChange} />;
+}
+
+/** Toggle chips, shared by the feed filter and the post form. */
+export function TagChips({ tags, selected, onChange }: { tags: readonly string[]; selected: readonly string[]; onChange: (tags: string[]) => void }) {
+  return (
+    <div role="group" aria-label="Tags" className="flex flex-wrap gap-2">
+      {tags.map((tag) => {
+        const on = selected.includes(tag);
+        return (
+          <button
+            key={tag}
+            type="button"
+            aria-pressed={on}
+            onClick={() => onChange(on ? selected.filter((entry) => entry !== tag) : [...selected, tag])}
+            className={`rounded-full px-3 py-1 text-sm font-medium ring-1 transition-colors ring-inset ${
+              on ? 'bg-brand-600 text-white ring-brand-600' : 'bg-white text-slate-700 ring-slate-300 hover:bg-slate-50'
+            }`}
+          >
+            #{tag}
+          </button>
+        );
+      })}
+    </div>
+  );
+}

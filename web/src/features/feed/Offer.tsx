@@ -1,0 +1,24 @@
+import { formatMoney } from '../../shared/currency';
+import type { Item } from './feedApi';
+
+/** The reward: an amount in its currency, else the offer's description. */
+export function Offer({ item, className = '' }: { item: Item; className?: string }) {
+  if (item.offer_amount != null && item.offer_currency) {
+    return <span className={`font-semibold text-emerald-700 ${className}`}>{formatMoney(item.offer_amount, item.offer_currency)}</span>;
+  }
+  if (item.offer_description) return <span className={`text-slate-700 ${className}`}>{item.offer_description}</span>;
+  return null;
+}
+
+export function TagList({ tags }: { tags: readonly string[] }) {
+  if (tags.length === 0) return null;
+  return (
+    <ul className="flex flex-wrap gap-1.5" aria-label="Tags">
+      {tags.map((tag) => (
+        <li key={tag} className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-medium text-slate-600">
+          #{tag}
+        </li>
+      ))}
+    </ul>
+  );
+}

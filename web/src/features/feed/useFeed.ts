@@ -1,0 +1,71 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { isApiError } from '../../shared/errors';
+import { fetchFeed, isInvalidGroupError, type FeedQuery, type Group, type Item } from './feedApi';
+
+export interface FeedState {
+  items: Item[];
+  group: Group | null;
+  /** Set while the first page for the current query loads. */
+  loading: boolean;
+  loadingMore: boolean;
+  hasMore: boolean;
+  invalidGroup: boolean;
+  error: unknown;
+}
+
+const INITIAL: FeedState = { items: [], group: null, loading: true, loadingMore: false, hasMore: false, invalidGroup: false, error: null };
+
+/** The feed pages for a query; a new query starts over and drops replies to the old one. */
+export function useFeed(query: Omit<FeedQuery, 'cursor'>) {
+  const [state, setState] = useState<FeedState>(INITIAL);
+  const cursor = useRef<string | null>(null);
+  const controller = useRef<AbortController | null>(null);
+  const key = JSON.stringify(query);
+
+  const load = useCallback(
+    (first: boolean) => {
+      controller.current?.abort();
+      const mine = new AbortController();
+      controller.current = mine;
+      setState((current) => (first ? { ...INITIAL, group: current.group } : { ...current, loadingMore: true }));
+      const page: FeedQuery = { ...(JSON.parse(key) as FeedQuery), cursor: first ? undefined : (cursor.current ?? undefined) };
+      fetchFeed(page, mine.signal).then(
+        (reply) => {
+          if (mine.signal.aborted) return;
+          cursor.current = reply.next_cursor;
+          setState((current) => ({
+            ...current,
+            items: first ? reply.items : [...current.items, ...reply.items],
+            group: reply.group,
+            loading: false,
+            loadingMore: false,
+            hasMore: reply.has_more && Boolean(reply.next_cursor),
+          }));
+        },
+        (error: unknown) => {
+          if (mine.signal.aborted) return;
+          const invalidGroup = isApiError(error) && isInvalidGroupError(error.errors);
+          setState((current) => ({ ...current, loading: false, loadingMore: false, hasMore: false, invalidGroup, error }));
+        },
+      );
+    },
+    [key],
+  );
+
+  useEffect(() => {
+    load(true);
+    return () => controller.current?.abort();
+  }, [load]);
+
+  // Scroll events arrive faster than re-renders; the ref stops a second request for the same page.
+  const latest = useRef(state);
+  latest.current = state;
+  const loadMore = useCallback(() => {
+    const current = latest.current;
+    if (!current.hasMore || current.loading || current.loadingMore) return;
+    latest.current = { ...current, loadingMore: true };
+    load(false);
+  }, [load]);
+
+  return { ...state, loadMore, reload: () => load(true) };
+}

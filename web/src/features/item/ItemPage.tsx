@@ -1,0 +1,138 @@
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import {
+  DELETE_ITEM_CONFIRM,
+  LINK_COPIED_MS,
+  LINK_COPIED_TEXT,
+  LOGIN_TO_VIEW_TEXT,
+  PATHS,
+  editItemPath,
+  groupFeedPath,
+} from '../../shared/constants';
+import { mediaKind } from '../../shared/media';
+import { relativeTime } from '../../shared/relativeTime';
+import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
+import { useAsyncData } from '../../shared/hooks/useAsyncData';
+import { Button, buttonClass } from '../../shared/ui/Button';
+import { EmptyState } from '../../shared/ui/EmptyState';
+import { Loading } from '../../shared/ui/Loading';
+import { useUi } from '../../shared/ui/uiContext';
+import { openLogin } from '../auth/apiAuth';
+import { useCurrentUser } from '../auth/currentUser';
+import type { Item } from '../feed/feedApi';
+import { Offer, TagList } from '../feed/Offer';
+import { ImageViewer } from './ImageViewer';
+import { deleteItem, fetchRoute, shareRoute, type RouteReply } from './itemApi';
+
+/** /r/:routeId: a shared post with its chain of owners. */
+export function ItemPage() {
+  const { routeId = '' } = useParams();
+  const { user } = useCurrentUser();
+  // Reloaded on login: a signed-in viewer may see content a visitor may not.
+  const route = useAsyncData(`${routeId}/${user?._id ?? ''}`, (signal) => fetchRoute(routeId, signal));
+  return (
+    <div className="mx-auto max-w-2xl px-4 py-6 sm:py-10">
+      {route.status === 'loading' && <Loading />}
+      {route.status === 'error' && <EmptyState icon="🔍" title="This post cannot be shown" />}
+      {route.status === 'success' && <Post reply={route.data} />}
+    </div>
+  );
+}
+
+function Post({ reply: { item, group, route_users } }: { reply: RouteReply }) {
+  const images = (item.files ?? []).filter((file) => mediaKind(file) === 'image');
+  return (
+    <article className="space-y-5 rounded-3xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
+      {route_users.length > 0 && (
+        <nav aria-label="Owner chain" className="text-xs text-slate-500">
+          {route_users.map((owner) => owner.name).join(' → ')}
+        </nav>
+      )}
+      {item.title === undefined && item.need_user_to_view ? (
+        <button type="button" onClick={openLogin} className={buttonClass('secondary', 'lg')}>
+          {LOGIN_TO_VIEW_TEXT}
+        </button>
+      ) : (
+        <>
+          <div>
+            <h1 className="text-2xl font-bold tracking-tight break-words">{item.title}</h1>
+            <p className="mt-1 text-sm text-slate-500">{relativeTime(item.created_at)}</p>
+          </div>
+          {item.description && <p className="whitespace-pre-line text-slate-700">{item.description}</p>}
+          <ImageViewer images={images} />
+          <Offer item={item} className="text-lg" />
+          <TagList tags={item.tags ?? []} />
+        </>
+      )}
+      <Link to={groupFeedPath(group._id)} className="block text-sm font-medium text-brand-700 hover:underline">
+        Posted in {group.title}
+      </Link>
+      <ActionBar item={item} />
+    </article>
+  );
+}
+
+function ActionBar({ item }: { item: Item }) {
+  const { user } = useCurrentUser();
+  const ui = useUi();
+  const navigate = useNavigate();
+
+  const remove = useAsyncAction(async () => {
+    if (!window.confirm(DELETE_ITEM_CONFIRM)) return;
+    try {
+      await deleteItem(item._id);
+      navigate(groupFeedPath(item.group_id));
+    } catch (error) {
+      ui.showError(error);
+    }
+  });
+
+  if (user && user._id === item.user_id) {
+    return (
+      <div className="flex flex-wrap gap-3 border-t border-slate-100 pt-5">
+        <Link to={editItemPath(item.group_id, item._id)} className={buttonClass('secondary')}>
+          Edit
+        </Link>
+        <Button variant="danger" busy={remove.busy} onClick={() => void remove.run()}>
+          Delete
+        </Button>
+        <Link to={PATHS.chats} className={`${buttonClass()} ml-auto`}>
+          View Chats
+        </Link>
+      </div>
+    );
+  }
+  return (
+    <div className="flex flex-wrap gap-3 border-t border-slate-100 pt-5">
+      {/* Chat comes later; until then the chat list stands in for the item's chat. */}
+      <Button onClick={() => (user ? navigate(PATHS.chats) : openLogin())}>Chat</Button>
+      <ShareButton routeId={item.route_id} signedIn={Boolean(user)} />
+    </div>
+  );
+}
+
+function ShareButton({ routeId, signedIn }: { routeId: string; signedIn: boolean }) {
+  const ui = useUi();
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), LINK_COPIED_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  const share = useAsyncAction(async () => {
+    try {
+      const { url } = await shareRoute(routeId);
+      await navigator.clipboard.writeText(url);
+      setCopied(true);
+    } catch (error) {
+      ui.showError(error);
+    }
+  });
+
+  return (
+    <Button variant="secondary" busy={share.busy} onClick={() => (signedIn ? void share.run() : openLogin())}>
+      {copied ? LINK_COPIED_TEXT : 'Share'}
+    </Button>
+  );
+}

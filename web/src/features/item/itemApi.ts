@@ -1,0 +1,51 @@
+import { api } from '../../shared/api';
+import type { Group, Item } from '../feed/feedApi';
+
+export interface ItemFields {
+  title: string;
+  description: string;
+  /** file_url values. */
+  files: string[];
+  tags: string[];
+  offer_amount: number | null;
+  offer_currency: string;
+  offer_description: string;
+  need_user_to_view: boolean;
+}
+
+export interface RouteUser {
+  _id: string;
+  name: string;
+  image: string;
+}
+
+export interface RouteReply {
+  item: Item;
+  group: Group;
+  /** The chain of owners, poster first. */
+  route_users: RouteUser[];
+}
+
+export function fetchItem(itemId: string, groupId: string, signal?: AbortSignal): Promise<{ item: Item; group: Group }> {
+  return api.post<{ item: Item; group: Group }>('/api/item', { item_id: itemId, group_id: groupId }, { signal });
+}
+
+export function createItem(groupId: string, fields: ItemFields): Promise<{ item: Item }> {
+  return api.post<{ item: Item }>('/api/item', { group_id: groupId, ...fields }, { query: { action: 'create' } });
+}
+
+export function updateItem(groupId: string, itemId: string, fields: ItemFields): Promise<{ item: Item }> {
+  return api.post<{ item: Item }>('/api/item', { group_id: groupId, item_id: itemId, ...fields }, { query: { action: 'update' } });
+}
+
+export function deleteItem(itemId: string): Promise<{ item: Item }> {
+  return api.post<{ item: Item }>('/api/item', { item_id: itemId }, { query: { action: 'delete' } });
+}
+
+export function fetchRoute(routeId: string, signal?: AbortSignal): Promise<RouteReply> {
+  return api.get<RouteReply>(`/api/r/${encodeURIComponent(routeId)}`, undefined, { signal });
+}
+
+export function shareRoute(routeId: string): Promise<{ url: string; route_id: string }> {
+  return api.get<{ url: string; route_id: string }>(`/api/r/${encodeURIComponent(routeId)}`, { action: 'share' });
+}

@@ -1,0 +1,54 @@
+import { POINTS_CURRENCY } from '../../shared/constants';
+import type { Item, ItemFile } from '../feed/feedApi';
+import type { ItemFields } from './itemApi';
+
+export type OfferType = 'value' | 'describe';
+
+export interface ItemForm {
+  title: string;
+  description: string;
+  files: ItemFile[];
+  tags: string[];
+  offerType: OfferType;
+  /** As typed, so that an empty box stays empty. */
+  offerAmount: string;
+  offerCurrency: string;
+  offerDescription: string;
+  needUserToView: boolean;
+}
+
+/** A new post offers a value; an edited one starts with the kind of offer it has. */
+export function initialOfferType(item: Pick<Item, 'offer_amount'> | null): OfferType {
+  if (!item) return 'value';
+  return item.offer_amount != null ? 'value' : 'describe';
+}
+
+export function formFromItem(item: Item | null): ItemForm {
+  return {
+    title: item?.title ?? '',
+    description: item?.description ?? '',
+    files: item?.files ?? [],
+    tags: item?.tags ?? [],
+    offerType: initialOfferType(item),
+    offerAmount: item?.offer_amount != null ? String(item.offer_amount) : '',
+    offerCurrency: item?.offer_currency || POINTS_CURRENCY,
+    offerDescription: item?.offer_description ?? '',
+    needUserToView: item?.need_user_to_view ?? false,
+  };
+}
+
+/** The request body: only the chosen kind of offer is sent. */
+export function fieldsFromForm(form: ItemForm): ItemFields {
+  const amount = form.offerAmount.trim() === '' ? null : Number(form.offerAmount);
+  const isValue = form.offerType === 'value';
+  return {
+    title: form.title.trim(),
+    description: form.description.trim(),
+    files: form.files.map((file) => file.url),
+    tags: form.tags,
+    offer_amount: isValue && amount !== null && Number.isFinite(amount) ? amount : null,
+    offer_currency: form.offerCurrency,
+    offer_description: isValue ? '' : form.offerDescription.trim(),
+    need_user_to_view: form.needUserToView,
+  };
+}
