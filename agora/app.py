@@ -5,12 +5,14 @@ import logging
 
 from aiohttp import web
 
+from agora.actors.client import SessionShards
 from agora.actors.runtime import start_ray
 from agora.http.server import create_app
 from agora.integrations.geonames import city_index
 from agora.integrations.messaging import email_sender, sms_sender
 from agora.seed import seed_demo_city
 from agora.services.accounts import AccountService
+from agora.services.chat import ChatService
 from agora.services.client_errors import ClientErrorService
 from agora.services.feed import FeedService
 from agora.services.groups import GroupService
@@ -19,14 +21,18 @@ from agora.services.registry import Services
 from agora.services.uploads import UploadService
 from agora.settings import Settings
 from agora.store.auth_keys import AuthKeyStore
+from agora.store.chat_hints import ChatHints
 from agora.store.client_errors import ClientErrorStore
 from agora.store.feed_cache import FeedCache
 from agora.store.groups import GroupStore
 from agora.store.items import ItemStore
+from agora.store.messages import MessageStore
 from agora.store.mongo import connect_mongo, database
 from agora.store.otp import OtpStore
 from agora.store.rate_limits import RateLimiter
+from agora.store.realtime import RealtimeEmitter
 from agora.store.redis import Keys, connect_redis
+from agora.store.sessions import SessionStore
 from agora.store.uploads import UploadFiles, UploadStore
 from agora.store.users import UserStore
 
@@ -43,6 +49,8 @@ def build_services(settings: Settings, db, redis) -> tuple[Services, UserStore, 
     item_store = ItemStore(db)
     upload_store = UploadStore(db)
     feed_cache = FeedCache(redis, keys)
+    sessions = SessionStore(db)
+    messages = MessageStore(db)
 
     uploads = UploadService(settings, upload_store, UploadFiles(settings.uploads_dir), limits)
     groups = GroupService(group_store, users, feed_cache, city_index)
@@ -69,8 +77,18 @@ def build_services(settings: Settings, db, redis) -> tuple[Services, UserStore, 
             uploads,
         ),
         uploads=uploads,
+        chat=ChatService(
+            SessionShards(settings),
+            sessions,
+            messages,
+            item_store,
+            users,
+            uploads,
+            ChatHints(redis, keys),
+            RealtimeEmitter(settings),
+        ),
     )
-    return services, users, [users, auth_keys, group_store, item_store]
+    return services, users, [users, auth_keys, group_store, item_store, sessions, messages]
 
 
 def build_app(settings: Settings, *, with_ray: bool = True) -> web.Application:

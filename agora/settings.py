@@ -33,6 +33,8 @@ class Settings(BaseSettings):
     # Empty means: start a local Ray in the edge process (the embedded default).
     ray_address: str = ""
     ray_dashboard: bool = True
+    # Chat sessions are spread over this many Ray actors (one process each).
+    session_shards: int = Field(default=4, ge=1, le=256)
     ray_dashboard_port: int = 8265
 
     smtp_url: str = ""
@@ -55,6 +57,10 @@ class Settings(BaseSettings):
     rate_window_seconds: int = Field(default=900, ge=1)
 
     max_body_bytes: int = Field(default=256 * 1024, ge=1024)
+
+    @property
+    def socketio_channel(self) -> str:
+        return f"{self.redis_prefix}socketio"
 
     @property
     def uploads_dir(self) -> Path:

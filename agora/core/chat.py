@@ -25,6 +25,14 @@ from agora.core.text import CONTROL_CHARACTERS
 CANNOT_SEND = "You cannot send messages here."
 
 
+def session_room(session_id: str) -> str:
+    return f"s:{session_id}"
+
+
+def user_room(user_id: str) -> str:
+    return f"user:{user_id}"
+
+
 def item_chat_id(item_id: str, user_id: str) -> str:
     """One chat per post and person asking, so two tabs opening it meet in the same chat."""
     return f"{ITEM_CHAT_PREFIX}{item_id}_{user_id}"
@@ -160,3 +168,64 @@ def message_view(message: dict[str, Any]) -> dict[str, Any]:
         "flags": message.get("flags", {}),
         "data": message.get("data", {}),
     }
+
+
+def session_view(session: dict[str, Any], membership: dict[str, Any] | None) -> dict[str, Any]:
+    """A chat session for one viewer (spec section 3, Session)."""
+    kind = membership["session_user_type"] if membership else None
+    data = session.get("data") or {}
+    return {
+        "_id": session["_id"],
+        "title": session.get("title", ""),
+        "description": session.get("description", ""),
+        "image": session.get("image", ""),
+        "files": session.get("files", []),
+        "is_public": bool(session.get("is_public")),
+        "is_read_allowed": bool(session.get("is_read_allowed")),
+        "write_permission": session.get("write_permission", USER_TYPE_MEMBER),
+        "created_at": session.get("created_at"),
+        "updated_at": session.get("updated_at", session.get("created_at")),
+        "is_inactive": bool(session.get("is_inactive")),
+        "is_dummy": bool(session.get("is_dummy")),
+        "session_user_type": kind,
+        "can_send": can_send(session, kind) if not session.get("is_dummy") else True,
+        "unseen_count": int(membership.get("unseen_count", 0)) if membership else 0,
+        "notification_flag": membership.get("notification_flag") if membership else None,
+        "data": {
+            key: data[key]
+            for key in ("item_id", "owner_id", "user_id", "route_id", "tags", "num_posts")
+            if key in data
+        },
+    }
+
+
+def item_chat_session(
+    item: dict[str, Any], asker_id: str, route_id: str | None, at: int
+) -> dict[str, Any]:
+    files = item.get("files") or []
+    return {
+        "_id": item_chat_id(item["_id"], asker_id),
+        "kind": "item_chat",
+        "title": item.get("title", ""),
+        "description": (item.get("description") or "")[:140],
+        "image": files[0].get("thumbnail") or files[0].get("url") if files else "",
+        "files": [],
+        "is_public": False,
+        "is_read_allowed": False,
+        "write_permission": USER_TYPE_MEMBER,
+        "created_at": at,
+        "updated_at": at,
+        "is_inactive": False,
+        "data": {
+            "item_id": item["_id"],
+            "owner_id": item["user_id"],
+            "user_id": asker_id,
+            "route_id": route_id,
+            "group_id": item.get("group_id"),
+        },
+    }
+
+
+def item_chat_members(item: dict[str, Any], asker_id: str) -> dict[str, int]:
+    """The poster owns the chat (may make it public); the asker is a member."""
+    return {item["user_id"]: USER_TYPE_ADMIN, asker_id: USER_TYPE_MEMBER}

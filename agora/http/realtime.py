@@ -8,12 +8,17 @@ from typing import Any
 
 import socketio
 from aiohttp import web
+from pydantic import ValidationError
 
-from agora.core.errors import NeedLogin
+from agora.core.chat import session_room, user_room
+from agora.core.constants import SEND_REPLY_REFUSED
+from agora.core.errors import AgoraError, NeedLogin
 from agora.http.accounts import GUEST_COOKIE
+from agora.http.chat import DeliveryBody, SendBody
 from agora.http.replies import ok
-from agora.http.requests import optional_session
-from agora.services.accounts import AccountService
+from agora.http.requests import field_errors, optional_session
+from agora.services.accounts import AccountService, Session
+from agora.services.chat import ChatService
 from agora.settings import Settings
 
 log = logging.getLogger("agora.realtime")
@@ -22,18 +27,12 @@ SOCKET_PATH = "/socket.io"
 RETRY_MS = 5000
 
 
-def user_room(user_id: str) -> str:
-    return f"user:{user_id}"
-
-
 def key_room(key_hash: str) -> str:
     return f"key:{key_hash}"
 
 
 def create_socket_server(settings: Settings) -> socketio.AsyncServer:
-    manager = socketio.AsyncRedisManager(
-        settings.redis_url, channel=f"{settings.redis_prefix}socketio"
-    )
+    manager = socketio.AsyncRedisManager(settings.redis_url, channel=settings.socketio_channel)
     return socketio.AsyncServer(
         async_mode="aiohttp",
         client_manager=manager,
@@ -53,7 +52,12 @@ def _guest_cookie(environ: dict[str, Any]) -> str | None:
     return morsel.value if morsel else None
 
 
-def attach(app: web.Application, sio: socketio.AsyncServer, accounts: AccountService) -> None:
+def attach(
+    app: web.Application,
+    sio: socketio.AsyncServer,
+    accounts: AccountService,
+    chat: ChatService,
+) -> None:
     @sio.event
     async def connect(sid: str, environ: dict[str, Any], auth: Any) -> None:
         key = auth.get("auth_key") if isinstance(auth, dict) else None
@@ -65,12 +69,72 @@ def attach(app: web.Application, sio: socketio.AsyncServer, accounts: AccountSer
                     exc.errors, {"need_user": True}
                 ) from exc
             user_id = session.user["_id"]
-            await sio.save_session(sid, {"user_id": user_id, "key_hash": session.key_hash})
+            await sio.save_session(sid, {"session": session, "user_id": user_id})
             await sio.enter_room(sid, user_room(user_id))
             await sio.enter_room(sid, key_room(session.key_hash))
             return
         guest, _ = accounts.guest(_guest_cookie(environ))
-        await sio.save_session(sid, {"user_id": None, "guest_id": guest["_id"]})
+        await sio.save_session(sid, {"session": None, "user_id": None, "guest_id": guest["_id"]})
+
+    async def caller(sid: str) -> Session | None:
+        return (await sio.get_session(sid)).get("session")
+
+    @sio.on("join")
+    async def join(sid: str, data: Any) -> dict[str, Any]:
+        session_id = data.get("session_id") if isinstance(data, dict) else None
+        if not isinstance(session_id, str) or not await chat.can_join(
+            await caller(sid), session_id
+        ):
+            return {"errors": "You cannot read this chat"}
+        await sio.enter_room(sid, session_room(session_id))
+        return {"ok": True}
+
+    @sio.on("leave")
+    async def leave(sid: str, data: Any) -> None:
+        if isinstance(data, dict) and isinstance(data.get("session_id"), str):
+            await sio.leave_room(sid, session_room(data["session_id"]))
+
+    @sio.on("typing")
+    async def typing(sid: str, data: Any) -> None:
+        session = await caller(sid)
+        if session and isinstance(data, dict) and isinstance(data.get("session_id"), str):
+            await chat.typing(session, data["session_id"])
+
+    async def mark(sid: str, data: Any, status: str) -> dict[str, Any]:
+        session = await caller(sid)
+        if session is None:
+            return {"errors": "Please login to continue", "need_user": True}
+        try:
+            body = DeliveryBody.model_validate(data)
+            await chat.mark(session, body.session_id, body.created_at, status)
+        except ValidationError as exc:
+            return {"errors": field_errors(exc)}
+        except AgoraError as error:
+            return {"errors": error.errors}
+        return {"ok": True}
+
+    @sio.on("delivered")
+    async def delivered(sid: str, data: Any) -> dict[str, Any]:
+        return await mark(sid, data, "delivered")
+
+    @sio.on("read")
+    async def read(sid: str, data: Any) -> dict[str, Any]:
+        return await mark(sid, data, "read")
+
+    @sio.on("send")
+    async def send(sid: str, data: Any) -> dict[str, Any]:
+        session = await caller(sid)
+        if session is None:
+            return {
+                "type": SEND_REPLY_REFUSED,
+                "errors": "You need Login to chat.",
+                "need_user": True,
+            }
+        try:
+            body = SendBody.model_validate(data)
+        except ValidationError as exc:
+            return {"type": SEND_REPLY_REFUSED, "errors": field_errors(exc)}
+        return await chat.send(session, body.send_input())
 
     async def disconnect_revoked() -> None:
         """A logout anywhere closes the sockets that used that key on this edge."""

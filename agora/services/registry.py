@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 
 from agora.services.accounts import AccountService
+from agora.services.chat import ChatService
 from agora.services.client_errors import ClientErrorService
 from agora.services.feed import FeedService
 from agora.services.groups import GroupService
@@ -18,3 +19,4 @@ class Services:
     feed: FeedService
     items: ItemService
     uploads: UploadService
+    chat: ChatService

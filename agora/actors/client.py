@@ -1,0 +1,77 @@
+"""The edge's side of the session shards: stable placement and a short batching window.
+
+A Ray call costs about a millisecond, so sends that arrive within a few milliseconds of each
+other travel to their shard in one call.
+"""
+
+import asyncio
+import zlib
+from typing import Any
+
+from agora.actors.sessions import SessionShard
+from agora.settings import Settings
+
+BATCH_WINDOW_SECONDS = 0.002
+BATCH_MAX = 256
+
+
+def shard_of(session_id: str, count: int) -> int:
+    return zlib.crc32(session_id.encode()) % count
+
+
+class SessionShards:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.count = settings.session_shards
+        # Shards are named per deployment, so every edge of it reaches the same actors.
+        self.namespace = f"agora-{settings.mongo_db}-{settings.redis_prefix}"
+        self._actors: dict[int, Any] = {}
+        self._pending: dict[int, list[tuple[dict[str, Any], asyncio.Future]]] = {}
+
+    def actor(self, index: int):
+        if index not in self._actors:
+            self._actors[index] = SessionShard.options(
+                name=f"session-shard-{index}",
+                namespace=self.namespace,
+                get_if_exists=True,
+                lifetime="detached",
+                num_cpus=0,
+            ).remote(self.settings.model_dump())
+        return self._actors[index]
+
+    def for_session(self, session_id: str):
+        return self.actor(shard_of(session_id, self.count))
+
+    async def send(self, request: dict[str, Any]) -> dict[str, Any]:
+        index = shard_of(request["session_id"], self.count)
+        future = asyncio.get_running_loop().create_future()
+        pending = self._pending.setdefault(index, [])
+        pending.append((request, future))
+        if len(pending) == 1:
+            asyncio.get_running_loop().call_later(
+                BATCH_WINDOW_SECONDS, lambda: asyncio.ensure_future(self._flush(index))
+            )
+        elif len(pending) >= BATCH_MAX:
+            await self._flush(index)
+        return await future
+
+    async def _flush(self, index: int) -> None:
+        batch = self._pending.pop(index, [])
+        if not batch:
+            return
+        try:
+            replies = await self.actor(index).send_batch.remote([r for r, _ in batch])
+        except Exception as error:
+            for _, future in batch:
+                if not future.done():
+                    future.set_exception(error)
+            return
+        for (_, future), reply in zip(batch, replies, strict=True):
+            if not future.done():
+                future.set_result(reply)
+
+    async def forget(self, session_id: str) -> None:
+        await self.for_session(session_id).forget.remote(session_id)
+
+    async def buffered(self, session_id: str, after: int | None, limit: int) -> list | None:
+        return await self.for_session(session_id).buffered.remote(session_id, after, limit)

@@ -1,0 +1,234 @@
+"""Live chat state: logical per-session actors hosted in a fixed pool of sharded Ray actors.
+
+A shard keeps, for each session it has seen lately, the session's permissions, its members'
+types, the time of its last message and its newest messages. Messages of one session are
+handled one batch at a time, so their `created_at` strictly increases; each is stored in
+MongoDB before it is acknowledged, and resends are recognised by (src_id, local_id).
+"""
+
+import asyncio
+import logging
+import os
+from collections import OrderedDict, deque
+from dataclasses import dataclass, field
+from typing import Any
+
+import ray
+
+from agora.core.chat import CANNOT_SEND, can_send, message_view, next_created_at
+from agora.core.clock import now_ms
+from agora.core.constants import (
+    SEND_REPLY_OK,
+    SEND_REPLY_REFUSED,
+    SESSION_BUFFER_MESSAGES,
+    USER_TYPE_MEMBER,
+)
+from agora.settings import Settings
+from agora.store.messages import MessageStore
+from agora.store.mongo import connect_mongo, database, new_id
+from agora.store.realtime import RealtimeEmitter
+from agora.store.sessions import SessionStore
+
+log = logging.getLogger("agora.actors.sessions")
+
+SESSIONS_PER_SHARD = 20_000
+RECENT_LOCAL_IDS = 2_000
+
+
+@dataclass
+class SessionState:
+    session: dict[str, Any]
+    members: dict[str, int]
+    last_created_at: int
+    buffer: deque = field(default_factory=lambda: deque(maxlen=SESSION_BUFFER_MESSAGES))
+    sent: OrderedDict = field(default_factory=OrderedDict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def remember(self, message: dict[str, Any]) -> None:
+        self.buffer.append(message)
+        self.sent[(message["src_id"], message.get("local_id"))] = message
+        while len(self.sent) > RECENT_LOCAL_IDS:
+            self.sent.popitem(last=False)
+
+
+class SessionShardLogic:
+    """The shard's behaviour, kept apart from Ray so that one object serves both."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.mongo = connect_mongo(settings)
+        db = database(self.mongo, settings)
+        self.sessions = SessionStore(db)
+        self.messages = MessageStore(db)
+        self.emitter = RealtimeEmitter(settings)
+        self.states: OrderedDict[str, SessionState] = OrderedDict()
+        self.loading: dict[str, asyncio.Future] = {}
+
+    async def _state(self, session_id: str) -> SessionState | None:
+        state = self.states.get(session_id)
+        if state is not None:
+            self.states.move_to_end(session_id)
+            return state
+        # Batches arriving together share one load: two copies of a session's state would
+        # hand out the same created_at twice.
+        loading = self.loading.get(session_id)
+        if loading is None:
+            loading = asyncio.ensure_future(self._load(session_id))
+            self.loading[session_id] = loading
+            loading.add_done_callback(lambda _: self.loading.pop(session_id, None))
+        return await asyncio.shield(loading)
+
+    async def _load(self, session_id: str) -> SessionState | None:
+        session = await self.sessions.get(session_id)
+        if session is None:
+            return None
+        newest = await self.messages.newest(session_id, SESSION_BUFFER_MESSAGES)
+        state = SessionState(
+            session=session,
+            members=await self.sessions.member_types(session_id),
+            last_created_at=newest[-1]["created_at"] if newest else 0,
+        )
+        for message in newest:
+            state.remember(message)
+        self.states[session_id] = state
+        while len(self.states) > SESSIONS_PER_SHARD:
+            self.states.popitem(last=False)
+        return state
+
+    def forget(self, session_id: str) -> None:
+        self.states.pop(session_id, None)
+
+    async def send_batch(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        replies: list[dict[str, Any] | None] = [None] * len(requests)
+        by_session: dict[str, list[int]] = {}
+        for index, request in enumerate(requests):
+            by_session.setdefault(request["session_id"], []).append(index)
+        await asyncio.gather(
+            *(self._send_session(sid, idx, requests, replies) for sid, idx in by_session.items())
+        )
+        return [reply or _refused("Could not send") for reply in replies]
+
+    async def _send_session(
+        self,
+        session_id: str,
+        indexes: list[int],
+        requests: list[dict[str, Any]],
+        replies: list[dict[str, Any] | None],
+    ) -> None:
+        state = await self._state(session_id)
+        if state is None:
+            for i in indexes:
+                replies[i] = _refused("This chat does not exist")
+            return
+        async with state.lock:
+            fresh: list[tuple[int, dict[str, Any]]] = []
+            for i in indexes:
+                request = requests[i]
+                known = state.sent.get((request["src_id"], request["local_id"]))
+                if known is not None:
+                    replies[i] = _accepted(known)
+                elif not can_send(state.session, state.members.get(request["src_id"])):
+                    replies[i] = _refused(CANNOT_SEND)
+                else:
+                    state.last_created_at = next_created_at(now_ms(), state.last_created_at)
+                    fresh.append((i, _message(request, state.last_created_at)))
+            if not fresh:
+                return
+            resent = await self.messages.insert([m for _, m in fresh])
+            stored = await self._resolve_resends(fresh, resent)
+            for (i, _), message in zip(fresh, stored, strict=True):
+                state.remember(message)
+                replies[i] = _accepted(message)
+            new = [m for pos, (_, m) in enumerate(fresh) if pos not in resent]
+            if new:
+                await self._announce(state, new)
+
+    async def _resolve_resends(
+        self, fresh: list[tuple[int, dict[str, Any]]], resent: set[int]
+    ) -> list[dict[str, Any]]:
+        """Messages a restarted shard did not remember are answered from MongoDB."""
+        if not resent:
+            return [m for _, m in fresh]
+        keys = [(fresh[p][1]["src_id"], fresh[p][1]["local_id"]) for p in resent]
+        found = {(m["src_id"], m["local_id"]): m for m in await self.messages.by_local_ids(keys)}
+        return [
+            found[(m["src_id"], m["local_id"])] if pos in resent else m
+            for pos, (_, m) in enumerate(fresh)
+        ]
+
+    async def _announce(self, state: SessionState, new: list[dict[str, Any]]) -> None:
+        session_id = state.session["_id"]
+        for message in new:
+            await self.emitter.to_session(session_id, "message", message_view(message))
+        senders = {m["src_id"] for m in new}
+        readers = [u for u, kind in state.members.items() if kind <= USER_TYPE_MEMBER]
+        increments = {user_id: sum(1 for m in new if m["src_id"] != user_id) for user_id in readers}
+        unseen = await self.sessions.record_activity(
+            session_id,
+            {u: n for u, n in increments.items() if n},
+            senders,
+            new[-1]["created_at"],
+        )
+        for user_id, counts in unseen.items():
+            await self.emitter.to_user(user_id, "unseen", {"session_id": session_id, **counts})
+
+    async def buffered(self, session_id: str, after: int | None, limit: int) -> list | None:
+        """Messages after `after` from memory when the buffer surely holds all of them."""
+        state = self.states.get(session_id)
+        if state is None or not state.buffer:
+            return None
+        if after is None or after < state.buffer[0]["created_at"]:
+            return None
+        return [m for m in state.buffer if m["created_at"] > after][:limit]
+
+
+def _message(request: dict[str, Any], created_at: int) -> dict[str, Any]:
+    return {
+        "_id": new_id(),
+        "dest_session_id": request["session_id"],
+        "src_id": request["src_id"],
+        "local_id": request["local_id"],
+        "created_at": created_at,
+        "client_created_at": request.get("client_created_at"),
+        "type": request["type"],
+        "payload": request["payload"],
+        "payload1": request.get("payload1", []),
+        "data": request.get("data", {}),
+        "flags": {"status": "sent"},
+        "info": {},
+    }
+
+
+def _accepted(message: dict[str, Any]) -> dict[str, Any]:
+    return {"type": SEND_REPLY_OK, "inbox_message": message_view(message)}
+
+
+def _refused(errors: str) -> dict[str, Any]:
+    return {"type": SEND_REPLY_REFUSED, "errors": errors}
+
+
+@ray.remote(max_restarts=-1, max_task_retries=-1)
+class SessionShard:
+    """Ray host of SessionShardLogic. Restarts rebuild state from MongoDB on first use, and
+    retried batches are safe because resends are recognised."""
+
+    def __init__(self, settings: dict[str, Any]) -> None:
+        self.settings = Settings(**settings)
+        self.logic: SessionShardLogic | None = None
+
+    def _logic(self) -> SessionShardLogic:
+        if self.logic is None:
+            self.logic = SessionShardLogic(self.settings)
+        return self.logic
+
+    async def send_batch(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return await self._logic().send_batch(requests)
+
+    async def forget(self, session_id: str) -> None:
+        self._logic().forget(session_id)
+
+    async def buffered(self, session_id: str, after: int | None, limit: int) -> list | None:
+        return await self._logic().buffered(session_id, after, limit)
+
+    async def pid(self) -> int:
+        return os.getpid()

@@ -1,0 +1,151 @@
+"""Chat over HTTP: item chats, send, messages, chat list, lookups, settings, moderation."""
+
+from aiohttp import web
+from pydantic import Field
+
+from agora.core.constants import MESSAGE_TYPE_CHAT
+from agora.core.errors import InvalidInput
+from agora.http.replies import ok
+from agora.http.requests import Body, optional_session, read_body, require_session
+from agora.services.chat import ChatService, SendInput
+
+ID = Field(max_length=200)
+IDS = Field(default_factory=list, max_length=200)
+
+
+class ItemChatsBody(Body):
+    route_id: str | None = Field(default=None, max_length=64)
+
+
+class SendBody(Body):
+    dest_session_id: str = ID
+    payload: str = ""
+    payload1: list[str] = Field(default_factory=list, max_length=10)
+    # The spec names it `_type`, which pydantic would take for a private attribute.
+    message_type: int = Field(default=MESSAGE_TYPE_CHAT, alias="_type")
+    is_dummy_session: bool = False
+    created_at: int | None = None
+    local_id: str = Field(max_length=64)
+
+    def send_input(self) -> SendInput:
+        return SendInput(
+            dest_session_id=self.dest_session_id,
+            payload=self.payload,
+            payload1=tuple(self.payload1),
+            type=self.message_type,
+            is_dummy_session=self.is_dummy_session,
+            created_at=self.created_at,
+            local_id=self.local_id,
+        )
+
+
+class MessagesBody(Body):
+    session_id: str = ID
+    greater_than_timestamp: int | None = None
+    less_than_timestamp: int | None = None
+
+
+class DeliveryBody(Body):
+    session_id: str = ID
+    created_at: int
+
+
+class ChatsBody(Body):
+    cursor: str | None = Field(default=None, max_length=400)
+
+
+class ByIdsBody(Body):
+    user_ids: list[str] = IDS
+    session_ids: list[str] = IDS
+    session_with_user_ids: list[str] = IDS
+    item_ids: list[str] = IDS
+
+
+class SessionUpdateBody(Body):
+    session_id: str = ID
+    title: str | None = None
+    description: str | None = None
+    image: str | None = None
+    is_public: bool | None = None
+    is_read_allowed: bool | None = None
+
+
+class MemberUpdateBody(Body):
+    session_id: str = ID
+    notification_flag: int | None = None
+    for_user_id: str | None = Field(default=None, max_length=200)
+    action: str | None = Field(default=None, max_length=30)
+
+
+def routes(chat: ChatService) -> list[web.RouteDef]:
+    async def item_chats(request: web.Request) -> web.Response:
+        body = await read_body(request, ItemChatsBody)
+        session = require_session(request)
+        return ok(await chat.item_chats(session, request.match_info["item_id"], body.route_id))
+
+    async def send(request: web.Request) -> web.Response:
+        session = require_session(request)
+        body = await read_body(request, SendBody)
+        return ok(await chat.send(session, body.send_input()))
+
+    async def messages(request: web.Request) -> web.Response:
+        body = await read_body(request, MessagesBody)
+        return ok(
+            await chat.messages_page(
+                optional_session(request),
+                body.session_id,
+                body.greater_than_timestamp,
+                body.less_than_timestamp,
+            )
+        )
+
+    async def chats(request: web.Request) -> web.Response:
+        body = await read_body(request, ChatsBody)
+        return ok(await chat.chats(require_session(request), body.cursor))
+
+    async def by_ids(request: web.Request) -> web.Response:
+        body = await read_body(request, ByIdsBody)
+        return ok(
+            await chat.by_ids(
+                optional_session(request),
+                body.user_ids,
+                body.session_ids,
+                body.session_with_user_ids,
+                body.item_ids,
+            )
+        )
+
+    async def update_session(request: web.Request) -> web.Response:
+        body = await read_body(request, SessionUpdateBody)
+        changes = body.model_dump(exclude={"session_id"})
+        return ok(await chat.update_session(require_session(request), body.session_id, changes))
+
+    async def update_member(request: web.Request) -> web.Response:
+        body = await read_body(request, MemberUpdateBody)
+        return ok(
+            await chat.update_member(
+                require_session(request),
+                body.session_id,
+                notification_flag_value=body.notification_flag,
+                for_user_id=body.for_user_id,
+                action=body.action,
+            )
+        )
+
+    async def message_info(request: web.Request) -> web.Response:
+        session_id = request.query.get("session_id", "")[:200]
+        created_at = request.query.get("created_at", "")
+        if not created_at.isdigit():
+            raise InvalidInput({"created_at": "Must be a whole number"})
+        return ok(await chat.message_info(require_session(request), session_id, int(created_at)))
+
+    return [
+        web.post(r"/api/chats/{item_id:[0-9a-f]{24}}", item_chats),
+        web.post("/session/send", send),
+        web.post("/session/messages", messages),
+        web.post("/user/chats", chats),
+        web.post("/get_by_ids", by_ids),
+        web.post("/session/update", update_session),
+        web.post("/session/user/update", update_member),
+        web.get("/session/im_info", message_info),
+    ]

@@ -1,0 +1,427 @@
+"""Chat: item chats, sending, reading, chat lists, lookups by id, settings and moderation."""
+
+import base64
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from agora.actors.client import SessionShards
+from agora.core.accounts import user_card
+from agora.core.chat import (
+    can_read_session,
+    check_make_public,
+    check_outgoing,
+    item_chat_id,
+    item_chat_members,
+    item_chat_session,
+    message_view,
+    moderated_type,
+    notification_flag,
+    parse_item_chat_id,
+    session_view,
+)
+from agora.core.clock import now_ms
+from agora.core.constants import (
+    CHAT_ATTACHMENT_TYPES,
+    CHATS_PAGE,
+    MESSAGES_PAGE,
+    SEND_REPLY_OK,
+    SEND_REPLY_REFUSED,
+    TYPING_INTERVAL_SECONDS,
+    USER_TYPE_ADMIN,
+    USER_TYPE_MODERATOR,
+)
+from agora.core.errors import AgoraError, Forbidden, InvalidInput, NotFound
+from agora.core.groups import clean_group_description, clean_group_title, membership_view
+from agora.core.items import is_visible, item_view
+from agora.services.accounts import Session
+from agora.services.items import StoredFiles
+from agora.store.chat_hints import ChatHints
+from agora.store.items import ItemStore
+from agora.store.messages import MessageStore
+from agora.store.realtime import RealtimeEmitter
+from agora.store.sessions import SessionStore
+from agora.store.users import UserStore
+
+NO_CHAT = "This chat does not exist"
+DELIVERY_STATUSES = ("delivered", "read")
+
+
+@dataclass(frozen=True)
+class SendInput:
+    dest_session_id: str
+    payload: str = ""
+    payload1: tuple[str, ...] = ()
+    type: int = 1003
+    is_dummy_session: bool = False
+    created_at: int | None = None
+    local_id: str = ""
+
+
+class ChatService:
+    def __init__(
+        self,
+        shards: SessionShards,
+        sessions: SessionStore,
+        messages: MessageStore,
+        items: ItemStore,
+        users: UserStore,
+        uploads: StoredFiles,
+        hints: ChatHints,
+        emitter: RealtimeEmitter,
+    ) -> None:
+        self.shards = shards
+        self.sessions = sessions
+        self.messages = messages
+        self.items = items
+        self.users = users
+        self.uploads = uploads
+        self.hints = hints
+        self.emitter = emitter
+
+    # Item chats ---------------------------------------------------------------
+
+    async def item_chats(
+        self, session: Session, item_id: str, route_id: str | None
+    ) -> dict[str, Any]:
+        """The owner gets every chat about the post; anyone else their own, maybe a dummy."""
+        item = await self.items.get(item_id)
+        if item is None or not is_visible(item):
+            raise NotFound({"item_id": "This post does not exist or was deleted"})
+        user_id = session.user["_id"]
+        is_owner = item["user_id"] == user_id
+        if is_owner:
+            chats = await self.sessions.item_chats(item_id)
+        else:
+            chat_id = item_chat_id(item_id, user_id)
+            stored = await self.sessions.get(chat_id)
+            if stored is None and route_id:
+                await self.hints.remember_route(chat_id, route_id)
+            chats = [
+                stored or {**item_chat_session(item, user_id, route_id, now_ms()), "is_dummy": True}
+            ]
+        member_of = await self._memberships(user_id, [c["_id"] for c in chats])
+        shown = item_view(item, logged_in=True)
+        return {
+            "item": shown,
+            "chats": [
+                {
+                    "session": session_view(chat, member_of.get(chat["_id"])),
+                    "item": shown,
+                    "is_item_owner": is_owner,
+                    "is_user_in_session": chat["_id"] in member_of,
+                }
+                for chat in chats
+            ],
+        }
+
+    async def _memberships(self, user_id: str, session_ids: list[str]) -> dict[str, dict]:
+        found = await self.sessions.memberships_for_user(user_id, session_ids)
+        return {m["session_id"]: m for m in found}
+
+    # Sending ------------------------------------------------------------------
+
+    async def send(self, session: Session, data: SendInput) -> dict[str, Any]:
+        try:
+            return await self._send(session, data)
+        except AgoraError as error:
+            if error.status in (401,):
+                raise
+            return {"type": SEND_REPLY_REFUSED, "errors": error.errors}
+
+    async def _send(self, session: Session, data: SendInput) -> dict[str, Any]:
+        user_id = session.user["_id"]
+        chat = await self.sessions.get(data.dest_session_id)
+        created = False
+        if chat is None:
+            chat, created = await self._make_real(data.dest_session_id, user_id)
+        membership = await self.sessions.membership(chat["_id"], user_id)
+        sender_type = membership["session_user_type"] if membership else None
+        outgoing = check_outgoing(
+            session_id=chat["_id"],
+            src_id=user_id,
+            local_id=data.local_id,
+            message_type=data.type,
+            payload=data.payload,
+            attachments=list(data.payload1),
+            client_created_at=data.created_at,
+            sender_type=sender_type,
+        )
+        files = await self.uploads.stored_files(user_id, list(outgoing.attachments))
+        if any(f["mime_type"] not in CHAT_ATTACHMENT_TYPES for f in files):
+            raise InvalidInput({"payload1": "Attach jpeg, png, pdf, docx or mp4 files"})
+        reply = await self.shards.send(
+            {
+                "session_id": outgoing.session_id,
+                "src_id": user_id,
+                "local_id": outgoing.local_id,
+                "type": outgoing.type,
+                "payload": outgoing.payload,
+                "payload1": files,
+                "client_created_at": outgoing.client_created_at,
+            }
+        )
+        if reply["type"] != SEND_REPLY_OK:
+            return reply
+        return {**reply, "new_session_created": created, "is_user_in_session": True}
+
+    async def _make_real(self, session_id: str, user_id: str) -> tuple[dict[str, Any], bool]:
+        """A dummy item chat becomes a stored one with its first message."""
+        parsed = parse_item_chat_id(session_id)
+        if parsed is None or parsed[1] != user_id:
+            raise NotFound({"dest_session_id": NO_CHAT})
+        item = await self.items.get(parsed[0])
+        if item is None or not is_visible(item) or item["user_id"] == user_id:
+            raise NotFound({"dest_session_id": NO_CHAT})
+        route_id = await self.hints.route(session_id) or item["route_id"]
+        chat = item_chat_session(item, user_id, route_id, now_ms())
+        return await self.sessions.create_once(chat, item_chat_members(item, user_id))
+
+    # Reading ------------------------------------------------------------------
+
+    async def _readable(
+        self, session: Session | None, session_id: str
+    ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        chat = await self.sessions.get(session_id)
+        if chat is None:
+            raise NotFound({"session_id": NO_CHAT})
+        membership = (
+            await self.sessions.membership(session_id, session.user["_id"]) if session else None
+        )
+        kind = membership["session_user_type"] if membership else None
+        if not can_read_session(chat, kind):
+            raise Forbidden({"session_id": "You cannot read this chat"})
+        return chat, membership
+
+    async def can_join(self, session: Session | None, session_id: str) -> bool:
+        try:
+            await self._readable(session, session_id)
+        except AgoraError:
+            return False
+        return True
+
+    async def messages_page(
+        self,
+        session: Session | None,
+        session_id: str,
+        after: int | None,
+        before: int | None,
+    ) -> dict[str, Any]:
+        await self._readable(session, session_id)
+        found = None
+        if after is not None:
+            found = await self.shards.buffered(session_id, after, MESSAGES_PAGE + 1)
+        if found is None:
+            found = await self.messages.page(
+                session_id, after=after, before=before, limit=MESSAGES_PAGE + 1
+            )
+        has_more = len(found) > MESSAGES_PAGE
+        page = found[:MESSAGES_PAGE] if after is not None else found[-MESSAGES_PAGE:]
+        if session is not None and after is None and before is None:
+            await self.sessions.reset_unseen(session_id, session.user["_id"])
+        senders = await self.users.by_ids([m["src_id"] for m in page])
+        return {
+            "inbox_messages": [message_view(m) for m in page],
+            "refs": {"users": {u["_id"]: user_card(u) for u in senders}},
+            "has_more": has_more,
+            "next_less_than_timestamp": page[0]["created_at"] if page and has_more else None,
+        }
+
+    async def chats(self, session: Session, cursor: str | None) -> dict[str, Any]:
+        user_id = session.user["_id"]
+        before = _decode_chats_cursor(cursor) if cursor else None
+        found = await self.sessions.chats_of(user_id, before, CHATS_PAGE + 1)
+        has_more = len(found) > CHATS_PAGE
+        found = found[:CHATS_PAGE]
+        chats = {c["_id"]: c for c in await self.sessions.by_ids([m["session_id"] for m in found])}
+        if cursor is None:
+            await self.sessions.reset_notifications(user_id)
+            await self.emitter.to_user(user_id, "unseen", {"notifications_unseen_count": 0})
+        return {
+            "sessions": [
+                session_view(chats[m["session_id"]], m) for m in found if m["session_id"] in chats
+            ],
+            "cursor": _encode_chats_cursor(found[-1]) if has_more else None,
+            "has_more": has_more,
+        }
+
+    async def by_ids(
+        self,
+        session: Session | None,
+        user_ids: list[str],
+        session_ids: list[str],
+        session_with_user_ids: list[str],
+        item_ids: list[str],
+    ) -> dict[str, Any]:
+        users = await self.users.by_ids(user_ids)
+        wanted_sessions = list({*session_ids, *session_with_user_ids})
+        readable = {}
+        for chat in await self.sessions.by_ids(wanted_sessions):
+            membership = (
+                await self.sessions.membership(chat["_id"], session.user["_id"])
+                if session
+                else None
+            )
+            kind = membership["session_user_type"] if membership else None
+            if can_read_session(chat, kind):
+                readable[chat["_id"]] = session_view(chat, membership)
+        with_users = {}
+        for session_id in session_with_user_ids:
+            if session_id in readable:
+                members = await self.sessions.member_types(session_id)
+                people = {u["_id"]: u for u in await self.users.by_ids(list(members))}
+                with_users[session_id] = {
+                    "session": readable[session_id],
+                    "session_users": [
+                        {"user_id": u, "session_user_type": t, "user": user_card(people.get(u))}
+                        for u, t in members.items()
+                    ],
+                }
+        items = await self.items.by_ids(item_ids)
+        logged_in = session is not None
+        return {
+            "users": {u["_id"]: user_card(u) for u in users},
+            "sessions": {sid: readable[sid] for sid in session_ids if sid in readable},
+            "session_with_users": with_users,
+            "items": {i["_id"]: item_view(i, logged_in=logged_in) for i in items if is_visible(i)},
+        }
+
+    # Settings and moderation ----------------------------------------------------
+
+    async def update_session(
+        self, session: Session, session_id: str, changes: dict[str, Any]
+    ) -> dict[str, Any]:
+        chat, membership = await self._readable(session, session_id)
+        kind = membership["session_user_type"] if membership else None
+        fields: dict[str, Any] = {}
+        if changes.get("is_read_allowed") is not None:
+            if changes["is_read_allowed"] is not True:
+                raise InvalidInput({"is_read_allowed": "A public chat cannot be made private"})
+            check_make_public(chat, kind)
+            fields["is_read_allowed"] = True
+        admin_fields = {
+            k: v for k, v in changes.items() if k != "is_read_allowed" and v is not None
+        }
+        if admin_fields:
+            if kind is None or kind > USER_TYPE_ADMIN:
+                raise Forbidden("Only the chat's admins can edit it")
+            if "title" in admin_fields:
+                fields["title"] = clean_group_title(admin_fields["title"])
+            if "description" in admin_fields:
+                fields["description"] = clean_group_description(admin_fields["description"])
+            if "is_public" in admin_fields:
+                fields["is_public"] = bool(admin_fields["is_public"])
+        updated = await self.sessions.update(session_id, fields) if fields else chat
+        await self.shards.forget(session_id)
+        view = session_view(updated or chat, membership)
+        await self.emitter.to_session(session_id, "session", view)
+        return {"session": view}
+
+    async def update_member(
+        self,
+        session: Session,
+        session_id: str,
+        *,
+        notification_flag_value: int | None,
+        for_user_id: str | None,
+        action: str | None,
+    ) -> dict[str, Any]:
+        user_id = session.user["_id"]
+        membership = await self.sessions.membership(session_id, user_id)
+        if membership is None:
+            raise Forbidden("You are not in this chat")
+        if for_user_id is None:
+            if notification_flag_value is None:
+                raise InvalidInput({"notification_flag": "This field is required"})
+            muted = notification_flag_value > 20
+            updated = await self.sessions.set_member(
+                session_id, user_id, {"notification_flag": notification_flag(muted)}
+            )
+            return {"is_user_in_session": True, "session_user": membership_view(updated)}
+        if action is None:
+            raise InvalidInput({"action": "This field is required"})
+        target = await self.sessions.membership(session_id, for_user_id)
+        if target is None:
+            raise NotFound({"for_user_id": "This person is not in the chat"})
+        new_type = moderated_type(
+            action, membership["session_user_type"], target["session_user_type"]
+        )
+        if new_type is None:
+            await self.sessions.remove_member(session_id, for_user_id)
+            changed = None
+        else:
+            changed = await self.sessions.set_member(
+                session_id, for_user_id, {"session_user_type": new_type}
+            )
+        await self.shards.forget(session_id)
+        return {"is_user_in_session": True, "session_user": membership_view(changed)}
+
+    async def message_info(
+        self, session: Session, session_id: str, created_at: int
+    ) -> dict[str, Any]:
+        _, membership = await self._readable(session, session_id)
+        message = await self.messages.get(session_id, created_at)
+        if message is None:
+            raise NotFound({"created_at": "No such message"})
+        kind = membership["session_user_type"] if membership else None
+        is_moderator = kind is not None and kind <= USER_TYPE_MODERATOR
+        if not is_moderator and message["src_id"] != session.user["_id"]:
+            raise Forbidden("Only moderators and the sender see delivery details")
+        info = message.get("info") or {}
+        return {
+            "info": {
+                status: [
+                    {"user_id": u, "at": at}
+                    for u, at in sorted((info.get(status) or {}).items(), key=lambda p: p[1])
+                ]
+                for status in DELIVERY_STATUSES
+            }
+        }
+
+    # Live signals -----------------------------------------------------------------
+
+    async def mark(self, session: Session, session_id: str, created_at: int, status: str) -> None:
+        """A recipient's screen got (or showed) the message: ticks move for the sender."""
+        if status not in DELIVERY_STATUSES:
+            raise InvalidInput({"status": "Unknown delivery status"})
+        user_id = session.user["_id"]
+        if await self.sessions.membership(session_id, user_id) is None:
+            raise Forbidden("You are not in this chat")
+        message = await self.messages.mark(session_id, created_at, status, user_id, now_ms())
+        if status == "read":
+            await self.sessions.reset_unseen(session_id, user_id)
+        if message is not None and message["src_id"] != user_id:
+            await self.emitter.to_session(
+                session_id,
+                "message_status",
+                {
+                    "session_id": session_id,
+                    "created_at": created_at,
+                    "status": status,
+                    "user_id": user_id,
+                },
+            )
+
+    async def typing(self, session: Session, session_id: str) -> None:
+        user_id = session.user["_id"]
+        if await self.sessions.membership(session_id, user_id) is None:
+            return
+        if await self.hints.allow_typing(session_id, user_id, TYPING_INTERVAL_SECONDS):
+            await self.emitter.to_session(
+                session_id,
+                "typing",
+                {"session_id": session_id, "user_id": user_id, "name": session.user["name"]},
+            )
+
+
+def _encode_chats_cursor(membership: dict[str, Any]) -> str:
+    raw = json.dumps([membership["updated_at"], membership["_id"]])
+    return base64.urlsafe_b64encode(raw.encode()).decode()
+
+
+def _decode_chats_cursor(cursor: str) -> tuple[int, str]:
+    try:
+        updated_at, member_id = json.loads(base64.urlsafe_b64decode(cursor.encode()))
+        return int(updated_at), str(member_id)
+    except (ValueError, TypeError) as exc:
+        raise InvalidInput({"cursor": "This list position is not valid"}) from exc

@@ -1,0 +1,423 @@
+"""Chat against real edges, a real local Ray cluster, the MongoDB-wire server and Redis."""
+
+import asyncio
+import uuid
+
+import pytest
+import ray
+import socketio
+
+from agora.actors.client import shard_of
+from tests.integration.helpers import bearer, member, new_group
+
+pytestmark = pytest.mark.usefixtures("ray_cluster")
+
+
+@pytest.fixture(scope="session")
+def ray_cluster():
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+@pytest.fixture(scope="session")
+def chat_prefix() -> str:
+    """One Redis prefix for every chat test, so they share one set of shard actors (each is a
+    process; a set per test would be slow to start)."""
+    return f"test:chat:{uuid.uuid4().hex[:8]}:"
+
+
+@pytest.fixture
+async def chat_client(client_for, chat_prefix):
+    return await client_for(session_shards=2, redis_prefix=chat_prefix)
+
+
+async def _send(user, session_id: str, text: str, local_id: str | None = None, **extra) -> dict:
+    body = {
+        "dest_session_id": session_id,
+        "payload": text,
+        "local_id": local_id or uuid.uuid4().hex,
+        **extra,
+    }
+    return await user.call("/session/send", body)
+
+
+async def _item_chat(client, sink):
+    owner = await member(client, sink, "Owner")
+    asker = await member(client, sink, "Asker")
+    group_id = await new_group(owner, is_public=True)
+    item = await owner.post_item(group_id, "Old piano", offer_amount=5, offer_currency="EUR")
+    return owner, asker, item
+
+
+async def test_an_item_chat_starts_as_a_dummy_and_becomes_real_with_the_first_message(
+    chat_client, smtp_sink
+):
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    opened = await asker.call(f"/api/chats/{item['_id']}", {"route_id": item["route_id"]})
+    [entry] = opened["chats"]
+    session_id = entry["session"]["_id"]
+    assert session_id.startswith("r_")
+    assert entry["session"]["is_dummy"] is True
+    assert (entry["is_item_owner"], entry["is_user_in_session"]) == (False, False)
+    assert (await owner.call(f"/api/chats/{item['_id']}", {}))["chats"] == []
+
+    sent = await _send(asker, session_id, "Is it still available?", is_dummy_session=True)
+    assert sent["type"] == 13
+    assert sent["new_session_created"] is True
+    assert sent["inbox_message"]["payload"] == "Is it still available?"
+
+    owners_view = await owner.call(f"/api/chats/{item['_id']}", {})
+    [chat] = owners_view["chats"]
+    assert chat["session"]["_id"] == session_id
+    assert chat["session"]["session_user_type"] == 10
+    assert chat["session"]["unseen_count"] == 1
+    assert chat["session"]["data"]["route_id"] == item["route_id"]
+
+    reply = await _send(owner, session_id, "Yes, come by tomorrow")
+    assert reply["new_session_created"] is False
+    page = await asker.call("/session/messages", {"session_id": session_id})
+    assert [m["payload"] for m in page["inbox_messages"]] == [
+        "Is it still available?",
+        "Yes, come by tomorrow",
+    ]
+    assert set(page["refs"]["users"]) == {owner.id, asker.id}
+
+
+async def test_unseen_counts_rise_and_opening_chats_resets_the_red_dot(chat_client, smtp_sink):
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    for text in ("one", "two", "three"):
+        await _send(asker, session_id, text)
+    me = await owner.get("/user/me")
+    assert me["user"]["data"]["notifications_unseen_count"] == 3
+    chats = await owner.call("/user/chats", {})
+    # The newest activity first; the group the owner created is a chat of theirs too.
+    listed = [(s["_id"], s["unseen_count"]) for s in chats["sessions"]]
+    assert listed == [(session_id, 3), (item["group_id"], 0)]
+    assert (await owner.get("/user/me"))["user"]["data"]["notifications_unseen_count"] == 0
+    await owner.call("/session/messages", {"session_id": session_id})
+    chats = await owner.call("/user/chats", {})
+    assert [s["unseen_count"] for s in chats["sessions"]] == [0, 0]
+
+
+async def test_the_same_local_id_over_http_and_socket_at_once_makes_one_message(
+    chat_client, smtp_sink
+):
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    await _send(asker, session_id, "first")
+    sio = socketio.AsyncClient(reconnection=False)
+    await sio.connect(
+        str(chat_client.make_url("/")), auth={"auth_key": asker.key}, transports=["websocket"]
+    )
+    body = {"dest_session_id": session_id, "payload": "only once", "local_id": "dup-1"}
+    replies = await asyncio.gather(
+        *(asker.call("/session/send", body) for _ in range(5)),
+        *(sio.call("send", body) for _ in range(5)),
+    )
+    await sio.disconnect()
+    assert {r["type"] for r in replies} == {13}
+    assert len({r["inbox_message"]["id"] for r in replies}) == 1
+    page = await owner.call("/session/messages", {"session_id": session_id})
+    assert [m["payload"] for m in page["inbox_messages"]] == ["first", "only once"]
+
+
+async def test_concurrent_sends_are_stored_once_each_in_strictly_increasing_order(
+    chat_client, smtp_sink
+):
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    first = await asyncio.gather(*(_send(asker, session_id, f"m{n}") for n in range(10)))
+    assert sum(r["new_session_created"] for r in first) == 1
+    replies = first + await asyncio.gather(
+        *(_send(owner if n % 2 else asker, session_id, f"m{n}") for n in range(10, 60))
+    )
+    stamps = sorted(r["inbox_message"]["created_at"] for r in replies)
+    assert len(set(stamps)) == 60
+    stored, before = [], None
+    while True:
+        page = await owner.call(
+            "/session/messages", {"session_id": session_id, "less_than_timestamp": before}
+        )
+        stored = page["inbox_messages"] + stored
+        if not page["has_more"]:
+            break
+        before = page["next_less_than_timestamp"]
+    assert [m["created_at"] for m in stored] == stamps
+    assert sorted(m["payload"] for m in stored) == sorted(f"m{n}" for n in range(60))
+
+
+async def test_who_may_send_and_read(chat_client, smtp_sink):
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    stranger = await member(chat_client, smtp_sink, "Stranger")
+    session_id = f"r_{item['_id']}_{asker.id}"
+    await _send(asker, session_id, "hello")
+
+    visitor = await chat_client.post(
+        "/session/send", json={"dest_session_id": session_id, "payload": "x", "local_id": "v"}
+    )
+    assert visitor.status == 401
+    refused = await _send(stranger, session_id, "let me in")
+    assert refused["type"] == -1
+    assert refused["errors"] == "You cannot send messages here."
+    await stranger.call("/session/messages", {"session_id": session_id}, status=403)
+    reading = await chat_client.post("/session/messages", json={"session_id": session_id})
+    assert reading.status == 403
+    # Someone else's dummy chat id cannot be turned into a real chat.
+    forged = await _send(stranger, session_id.replace(asker.id, owner.id), "hi")
+    assert forged["type"] == -1
+    empty = await _send(asker, session_id, "   ")
+    assert empty["type"] == -1
+
+
+async def _group_with_members(client, sink):
+    """A private group with one member of each type."""
+    admin = await member(client, sink, "Admin")
+    group_id = await new_group(admin)
+    people = {}
+    for name in ("Moderator", "Member", "Waiting", "Blocked"):
+        person = await member(client, sink, name)
+        await person.call("/api/group?action=join", {"group_id": group_id})
+        people[name] = person
+    for name in ("Moderator", "Member", "Blocked"):
+        await admin.call(
+            "/session/user/update",
+            {"session_id": group_id, "for_user_id": people[name].id, "action": "approve"},
+        )
+    await admin.call(
+        "/session/user/update",
+        {"session_id": group_id, "for_user_id": people["Moderator"].id, "action": "make_moderator"},
+    )
+    await admin.call(
+        "/session/user/update",
+        {"session_id": group_id, "for_user_id": people["Blocked"].id, "action": "block"},
+    )
+    return admin, people, group_id
+
+
+async def test_blocked_and_waiting_members_cannot_send_in_a_group(chat_client, smtp_sink):
+    admin, people, group_id = await _group_with_members(chat_client, smtp_sink)
+    assert (await _send(admin, group_id, "welcome"))["type"] == 13
+    assert (await _send(people["Member"], group_id, "thanks"))["type"] == 13
+    assert (await _send(people["Waiting"], group_id, "me too"))["type"] == -1
+    assert (await _send(people["Blocked"], group_id, "hey"))["type"] == -1
+    banner = await _send(people["Member"], group_id, "look", _type=1100)
+    assert banner["type"] == -1
+    assert (await _send(admin, group_id, "news", _type=1100))["type"] == 13
+
+
+MODERATION_MATRIX = [
+    # (actor, target, action, resulting type or None when removed, or "forbidden")
+    ("Admin", "Waiting", "approve", 20),
+    ("Admin", "Waiting", "reject", None),
+    ("Admin", "Member", "block", 29),
+    ("Admin", "Blocked", "unblock", 20),
+    ("Admin", "Member", "make_moderator", 15),
+    ("Admin", "Member", "approve", "forbidden"),
+    ("Admin", "Blocked", "block", "forbidden"),
+    ("Moderator", "Waiting", "approve", 20),
+    ("Moderator", "Member", "block", 29),
+    ("Moderator", "Blocked", "unblock", 20),
+    ("Moderator", "Member", "make_moderator", "forbidden"),
+    ("Moderator", "Admin", "block", "forbidden"),
+    ("Member", "Waiting", "approve", "forbidden"),
+    ("Member", "Blocked", "unblock", "forbidden"),
+]
+
+
+@pytest.mark.parametrize(("actor", "target", "action", "result"), MODERATION_MATRIX)
+async def test_moderation_matrix(chat_client, smtp_sink, actor, target, action, result):
+    admin, people, group_id = await _group_with_members(chat_client, smtp_sink)
+    people["Admin"] = admin
+    body = {"session_id": group_id, "for_user_id": people[target].id, "action": action}
+    if result == "forbidden":
+        await people[actor].call("/session/user/update", body, status=403)
+        return
+    reply = await people[actor].call("/session/user/update", body)
+    listed = await admin.call("/session/users", {"session_id": group_id})
+    types = {m["user"]["name"]: m["session_user_type"] for m in listed["session_users"]}
+    if result is None:
+        assert reply["session_user"] is None
+        assert target not in types
+    else:
+        assert reply["session_user"]["session_user_type"] == result
+        assert types[target] == result
+
+
+async def test_mute_and_make_public_rules(chat_client, smtp_sink):
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    await _send(asker, session_id, "hi")
+    muted = await asker.call(
+        "/session/user/update", {"session_id": session_id, "notification_flag": 30}
+    )
+    assert muted["session_user"]["notification_flag"] == 30
+    make_public = {"session_id": session_id, "is_read_allowed": True}
+    await asker.call("/session/update", make_public, status=403)
+    public = await owner.call("/session/update", make_public)
+    assert public["session"]["is_read_allowed"] is True
+    await owner.call("/session/update", make_public, status=400)
+    readable = await chat_client.post("/session/messages", json={"session_id": session_id})
+    assert readable.status == 200
+
+
+async def test_sockets_get_messages_typing_and_delivery_ticks(chat_client, smtp_sink):
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    await _send(asker, session_id, "hi")
+    events: dict[str, list] = {"message": [], "message_status": [], "typing": [], "unseen": []}
+    sockets = {}
+    for name, person in (("owner", owner), ("asker", asker)):
+        sio = socketio.AsyncClient(reconnection=False)
+        for event in events:
+            sio.on(event, lambda data, e=event, n=name: events[e].append((n, data)))
+        await sio.connect(
+            str(chat_client.make_url("/")), auth={"auth_key": person.key}, transports=["websocket"]
+        )
+        assert (await sio.call("join", {"session_id": session_id})) == {"ok": True}
+        sockets[name] = sio
+
+    sent = await _send(asker, session_id, "are you there?")
+    created_at = sent["inbox_message"]["created_at"]
+    await sockets["asker"].emit("typing", {"session_id": session_id})
+    assert await sockets["owner"].call(
+        "delivered", {"session_id": session_id, "created_at": created_at}
+    ) == {"ok": True}
+    await sockets["owner"].call("read", {"session_id": session_id, "created_at": created_at})
+
+    for _ in range(200):
+        if len(events["message_status"]) >= 4 and events["typing"]:
+            break
+        await asyncio.sleep(0.05)
+    got = [d["payload"] for n, d in events["message"] if n == "owner"]
+    assert got == ["are you there?"]
+    statuses = {(n, d["status"]) for n, d in events["message_status"]}
+    assert ("asker", "delivered") in statuses and ("asker", "read") in statuses
+    assert any(n == "owner" and d["unseen_count"] >= 1 for n, d in events["unseen"])
+    info = await asker.get(f"/session/im_info?session_id={session_id}&created_at={created_at}")
+    assert [r["user_id"] for r in info["info"]["read"]] == [owner.id]
+    stranger = await member(chat_client, smtp_sink, "Nosy")
+    nosy = socketio.AsyncClient(reconnection=False)
+    await nosy.connect(
+        str(chat_client.make_url("/")), auth={"auth_key": stranger.key}, transports=["websocket"]
+    )
+    assert "errors" in await nosy.call("join", {"session_id": session_id})
+    for sio in (*sockets.values(), nosy):
+        await sio.disconnect()
+
+
+async def test_lookups_by_id_hide_what_the_caller_cannot_read(chat_client, smtp_sink):
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    await _send(asker, session_id, "hi")
+    stranger = await member(chat_client, smtp_sink, "Stranger")
+    body = {
+        "user_ids": [owner.id],
+        "session_ids": [session_id],
+        "session_with_user_ids": [session_id],
+        "item_ids": [item["_id"]],
+    }
+    mine = await asker.call("/get_by_ids", body)
+    assert mine["users"][owner.id] == {"_id": owner.id, "name": "Owner", "image": ""}
+    assert set(mine["sessions"]) == {session_id}
+    assert len(mine["session_with_users"][session_id]["session_users"]) == 2
+    assert mine["items"][item["_id"]]["title"] == "Old piano"
+    theirs = await stranger.call("/get_by_ids", body)
+    assert theirs["sessions"] == {} and theirs["session_with_users"] == {}
+    assert "email_id" not in str(mine)
+    bad = await asker.client.post("/get_by_ids", json={"user_ids": "x"}, headers=bearer(asker.key))
+    assert bad.status == 400
+
+
+async def _all_messages(user, session_id: str) -> list[dict]:
+    stored, before = [], None
+    while True:
+        page = await user.call(
+            "/session/messages", {"session_id": session_id, "less_than_timestamp": before}
+        )
+        stored = page["inbox_messages"] + stored
+        if not page["has_more"]:
+            return stored
+        before = page["next_less_than_timestamp"]
+
+
+async def test_killing_a_shard_mid_burst_loses_and_doubles_nothing(
+    chat_client, smtp_sink, chat_prefix
+):
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    await _send(asker, session_id, "start", local_id="start")
+    namespace = f"agora-agora_test-{chat_prefix}"
+    shard = ray.get_actor(f"session-shard-{shard_of(session_id, 2)}", namespace=namespace)
+    pid_before = await shard.pid.remote()
+    gate = asyncio.Semaphore(64)
+    acked: dict[str, dict] = {}
+    midway = asyncio.Event()
+
+    async def send(n: int) -> None:
+        async with gate:
+            sender = owner if n % 2 else asker
+            reply = await _send(sender, session_id, f"burst {n}", local_id=f"burst-{n}")
+            if reply["type"] == 13:
+                acked[f"burst-{n}"] = reply["inbox_message"]
+            if len(acked) >= 500:
+                midway.set()
+
+    async def kill_midway() -> None:
+        await midway.wait()
+        ray.kill(shard, no_restart=False)
+
+    await asyncio.gather(kill_midway(), *(send(n) for n in range(2000)))
+    assert await shard.pid.remote() != pid_before
+    assert len(acked) == 2000
+
+    stored = [m for m in await _all_messages(owner, session_id) if m["local_id"] != "start"]
+    assert len(stored) == 2000
+    assert {m["local_id"]: m["id"] for m in stored} == {k: m["id"] for k, m in acked.items()}
+    stamps = [m["created_at"] for m in stored]
+    assert stamps == sorted(stamps) and len(set(stamps)) == len(stamps)
+
+
+async def test_a_client_that_lost_its_socket_catches_up_by_polling(chat_client, smtp_sink):
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    await _send(asker, session_id, "before")
+    seen = {m["id"]: m for m in await _all_messages(owner, session_id)}
+    latest = max(m["created_at"] for m in seen.values())
+    for n in range(45):
+        await _send(asker, session_id, f"while away {n}")
+    while True:
+        page = await owner.call(
+            "/session/messages", {"session_id": session_id, "greater_than_timestamp": latest}
+        )
+        for message in page["inbox_messages"]:
+            assert message["id"] not in seen
+            seen[message["id"]] = message
+        if not page["inbox_messages"]:
+            break
+        latest = page["inbox_messages"][-1]["created_at"]
+    assert sorted(m["payload"] for m in seen.values()) == sorted(
+        ["before", *(f"while away {n}" for n in range(45))]
+    )
+
+
+async def test_a_message_sent_through_one_edge_reaches_a_socket_on_another(
+    client_for, smtp_sink, chat_prefix
+):
+    first = await client_for(session_shards=2, redis_prefix=chat_prefix)
+    second = await client_for(session_shards=2, redis_prefix=chat_prefix)
+    owner, asker, item = await _item_chat(first, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    await _send(asker, session_id, "hello")
+    received = asyncio.Queue()
+    sio = socketio.AsyncClient(reconnection=False)
+    sio.on("message", received.put_nowait)
+    await sio.connect(
+        str(second.make_url("/")), auth={"auth_key": owner.key}, transports=["websocket"]
+    )
+    await sio.call("join", {"session_id": session_id})
+    await _send(asker, session_id, "across edges")
+    message = await asyncio.wait_for(received.get(), timeout=10)
+    assert message["payload"] == "across edges"
+    await sio.disconnect()
