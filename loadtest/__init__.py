@@ -1,0 +1,1 @@
+"""Load scenarios and the benchmark harness behind `make bench` (see loadtest/bench.py)."""

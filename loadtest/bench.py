@@ -1,0 +1,109 @@
+"""`make bench`: load scenarios against a fresh, real stack. Prints figures; asserts no time.
+
+    python -m loadtest.bench [SCENARIO ...] [--profile] [--keep]
+
+Each scenario gets its own stack (MongoDB-wire server, Redis prefix, edge with its Ray) so
+that one scenario's data and caches never colour another's figures. The exit status is
+non-zero only when the harness itself fails, never because a figure looks bad.
+"""
+
+import argparse
+import platform
+import shutil
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable
+from importlib.metadata import version
+from pathlib import Path
+
+import psutil
+
+from loadtest import feed
+from loadtest.report import say
+from loadtest.stack import Stack, running_stack
+
+# name -> (what it loads, how to run it); more scenarios (chat fan-out, offers) join here.
+SCENARIOS: dict[str, tuple[str, Callable[..., None]]] = {
+    "feed": (
+        "10,000 posts in one group; readers open, scroll, search and filter the feed",
+        feed.run,
+    ),
+}
+
+EDGE_LOG_TAIL = 40
+
+
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
+    listing = "\n".join(f"  {name:<8} {about}" for name, (about, _) in SCENARIOS.items())
+    parser = argparse.ArgumentParser(
+        prog="python -m loadtest.bench",
+        description="Load scenarios against a fresh local stack; prints figures.",
+        epilog=f"scenarios (default: all):\n{listing}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("scenarios", nargs="*", metavar="SCENARIO")
+    parser.add_argument(
+        "--profile", action="store_true", help="sample the edge with py-spy in the ceiling step"
+    )
+    parser.add_argument("--keep", action="store_true", help="keep logs and locust CSV files")
+    args = parser.parse_args(argv)
+    unknown = [name for name in args.scenarios if name not in SCENARIOS]
+    if unknown:
+        parser.error(f"unknown scenario {', '.join(unknown)}; choose from {', '.join(SCENARIOS)}")
+    args.scenarios = args.scenarios or list(SCENARIOS)
+    return args
+
+
+def _machine_line() -> str:
+    cores = psutil.cpu_count() or 1
+    return (
+        f"machine: {cores} cores, {psutil.virtual_memory().total / 1e9:.0f} GB, "
+        f"Python {platform.python_version()}, locust {version('locust')}; the load generator, "
+        f"the edge, its Ray, nx-27017 and Redis all share these {cores} cores"
+    )
+
+
+def _edge_log_tail(stack: Stack | None) -> None:
+    if stack is None or not stack.edge_log.exists():
+        return
+    lines = stack.edge_log.read_text(errors="replace").splitlines()[-EDGE_LOG_TAIL:]
+    sys.stderr.write("---- edge log (last lines) ----\n" + "\n".join(lines) + "\n")
+
+
+def run_scenario(name: str, keep: bool, profile_edge: bool) -> None:
+    work = Path(tempfile.mkdtemp(prefix=f"agora-bench-{name}-"))
+    stack: Stack | None = None
+    started = time.monotonic()
+    try:
+        say(f"\n=== {name}: {SCENARIOS[name][0]}")
+        with running_stack(work) as stack:
+            say(f"stack up in {time.monotonic() - started:.1f} s: edge {stack.base_url}")
+            SCENARIOS[name][1](stack, work, profile_edge=profile_edge)
+    except BaseException:
+        _edge_log_tail(stack)
+        say(f"work files kept in {work}")
+        raise
+    say(f"=== {name} done in {time.monotonic() - started:.0f} s")
+    if keep:
+        say(f"logs and CSV files in {work}")
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _arguments(argv)
+    say(_machine_line())
+    for name in args.scenarios:
+        try:
+            run_scenario(name, args.keep, args.profile)
+        except Exception:
+            traceback.print_exc()
+            say(f"the harness failed in scenario {name}")
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,139 @@
+"""Runs one load step with headless locust in its own process and reads back its figures.
+
+Locust runs as a separate process (never imported here: it patches the standard library
+with gevent on import). Its statistics restart once every user is spawned, and the CPU
+window opens at that same moment, so both describe the steady part of the step.
+"""
+
+import csv
+import os
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from agora.settings import REPO_ROOT
+from loadtest.measure import CpuMeter, Finder, Window, process
+
+SPAWNED_LINE = "All users spawned"
+START_SECONDS = 60
+# Locust's run-time clock starts with spawning; the window closes a little before it ends
+# so that stopping users never falls inside the measured window.
+WINDOW_MARGIN_SECONDS = 1.5
+
+
+class LoadError(RuntimeError):
+    pass
+
+
+@dataclass(frozen=True)
+class CallStats:
+    name: str
+    requests: int
+    failures: int
+    rps: float
+    p50_ms: float | None
+    p99_ms: float | None
+    mean_ms: float | None
+
+
+@dataclass(frozen=True)
+class StepResult:
+    calls: list[CallStats]
+    total: CallStats
+    window: Window
+    failures: list[tuple[str, str, int]] = field(default_factory=list)
+
+    def call(self, name: str) -> CallStats | None:
+        return next((c for c in self.calls if c.name == name), None)
+
+
+@dataclass(frozen=True)
+class LoadStep:
+    locustfile: Path
+    user_classes: list[str]
+    users: int
+    seconds: int
+    env: dict[str, str]
+
+
+def run_step(step: LoadStep, host: str, out: Path, roles: dict[str, Finder]) -> StepResult:
+    out.mkdir(parents=True, exist_ok=True)
+    csv_prefix = out / "locust"
+    args = [sys.executable, "-m", "locust", "-f", str(step.locustfile), "--headless"]
+    args += ["--host", host, "-u", str(step.users), "-r", str(step.users)]
+    args += ["--run-time", f"{step.seconds}s", "--stop-timeout", "2", "--reset-stats"]
+    args += ["--csv", str(csv_prefix), "--only-summary", "--exit-code-on-error", "0"]
+    args += ["--loglevel", "INFO", *step.user_classes]
+    env = {**os.environ, **step.env, "PYTHONPATH": str(REPO_ROOT)}
+    log_path = out / "locust.log"
+    with log_path.open("w") as log:
+        locust = subprocess.Popen(
+            args, cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.PIPE, text=True
+        )
+        spawned = threading.Event()
+        reader = threading.Thread(target=_copy_log, args=(locust, log, spawned), daemon=True)
+        reader.start()
+        meter = CpuMeter({**roles, "locust": process(locust.pid)})
+        deadline = time.monotonic() + START_SECONDS
+        while not spawned.wait(0.2):
+            if locust.poll() is not None or time.monotonic() > deadline:
+                locust.kill()
+                raise LoadError(f"locust did not start its users; see {log_path}")
+        meter.start()
+        time.sleep(max(1.0, step.seconds - 1 - WINDOW_MARGIN_SECONDS))
+        window = meter.stop()
+        code = locust.wait(timeout=step.seconds + 60)
+        reader.join(timeout=5)
+    stats_file = Path(f"{csv_prefix}_stats.csv")
+    if code != 0 or not stats_file.exists():
+        raise LoadError(f"locust exited with {code}; see {log_path}")
+    calls, total = _read_stats(stats_file)
+    return StepResult(calls, total, window, _read_failures(Path(f"{csv_prefix}_failures.csv")))
+
+
+def _copy_log(locust: subprocess.Popen, log, spawned: threading.Event) -> None:
+    for line in locust.stderr:
+        log.write(line)
+        if SPAWNED_LINE in line:
+            spawned.set()
+    log.flush()
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def _read_stats(path: Path) -> tuple[list[CallStats], CallStats]:
+    calls: list[CallStats] = []
+    total = None
+    with path.open(newline="") as stats:
+        for row in csv.DictReader(stats):
+            entry = CallStats(
+                name=row["Name"],
+                requests=int(row["Request Count"]),
+                failures=int(row["Failure Count"]),
+                rps=float(row["Requests/s"]),
+                p50_ms=_number(row["50%"]),
+                p99_ms=_number(row["99%"]),
+                mean_ms=_number(row["Average Response Time"]),
+            )
+            if row["Name"] == "Aggregated":
+                total = entry
+            else:
+                calls.append(entry)
+    if total is None:
+        raise LoadError(f"no totals in {path}")
+    return calls, total
+
+
+def _read_failures(path: Path) -> list[tuple[str, str, int]]:
+    if not path.exists():
+        return []
+    with path.open(newline="") as failures:
+        return [(r["Name"], r["Error"], int(r["Occurrences"])) for r in csv.DictReader(failures)]

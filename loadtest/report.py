@@ -1,0 +1,53 @@
+"""Printing of the figures: per-call tables, CPU and memory per process role."""
+
+from loadtest.locust_run import CallStats, StepResult
+from loadtest.measure import Window
+
+SATURATED = 0.85
+
+
+def say(text: str = "") -> None:
+    # Flushed at once: a run takes minutes and is often piped into a file or CI log.
+    print(text, flush=True)
+
+
+def ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0f}"
+
+
+def mb(value: int) -> str:
+    return f"{value / 1e6:.0f} MB"
+
+
+def calls_table(result: StepResult) -> list[str]:
+    name_width = max(len("call"), *(len(c.name) for c in result.calls))
+    header = f"  {'call':<{name_width}}  {'requests':>8}  {'fail':>5}  {'req/s':>7}"
+    header += f"  {'p50 ms':>6}  {'p99 ms':>6}  {'mean ms':>7}"
+
+    def row(c: CallStats, name: str) -> str:
+        line = f"  {name:<{name_width}}  {c.requests:>8,}  {c.failures:>5,}  {c.rps:>7.1f}"
+        return line + f"  {ms(c.p50_ms):>6}  {ms(c.p99_ms):>6}  {ms(c.mean_ms):>7}"
+
+    lines = [header]
+    lines += [row(c, c.name) for c in result.calls]
+    lines.append(row(result.total, "all calls"))
+    for name, error, count in result.failures[:5]:
+        lines.append(f"  ! {count} x {name}: {error[:160]}")
+    return lines
+
+
+def cpu_lines(window: Window) -> list[str]:
+    used = " · ".join(f"{role} {u.cores:.2f}" for role, u in window.roles.items())
+    memory = " · ".join(
+        f"{role} {mb(u.rss_bytes)}" + (f" ({u.processes} processes)" if u.processes > 1 else "")
+        for role, u in window.roles.items()
+    )
+    lines = [
+        f"  CPU in cores over {window.seconds:.1f} s: {used}",
+        f"  machine: {window.machine_busy_cores:.2f} of {window.machine_cores} cores busy, "
+        f"{window.others_cores:.2f} of it by processes outside this run",
+        f"  RSS at the end: {memory}",
+    ]
+    if window.machine_busy_cores > SATURATED * window.machine_cores:
+        lines.append("  (the machine's cores were nearly all busy: timings include CPU waits)")
+    return lines
