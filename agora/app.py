@@ -53,7 +53,7 @@ def build_services(settings: Settings, db, redis) -> tuple[Services, UserStore, 
     messages = MessageStore(db)
 
     uploads = UploadService(settings, upload_store, UploadFiles(settings.uploads_dir), limits)
-    groups = GroupService(group_store, users, feed_cache, city_index)
+    groups = GroupService(group_store, feed_cache, city_index)
     services = Services(
         accounts=AccountService(
             settings,

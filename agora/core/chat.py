@@ -45,12 +45,6 @@ def parse_item_chat_id(session_id: str) -> tuple[str, str] | None:
     return (item_id, user_id) if sep and item_id and user_id else None
 
 
-def can_read_session(session: dict[str, Any], user_type: int | None) -> bool:
-    if session.get("is_public") or session.get("is_read_allowed"):
-        return True
-    return user_type is not None and user_type <= USER_TYPE_MEMBER
-
-
 def can_send(session: dict[str, Any], user_type: int | None) -> bool:
     """Spec section 6: public sessions, or a type within the write permission; never the
     blocked or those awaiting approval, and never in an inactive session."""

@@ -109,4 +109,6 @@ def membership_view(membership: dict[str, Any] | None) -> dict[str, Any] | None:
         "unseen_count": membership.get("unseen_count", 0),
         "updated_at": membership.get("updated_at"),
         "is_dummy": bool(membership.get("is_dummy")),
+        # data.app: what the member's app reported about itself, shown to moderators.
+        "data": {k: v for k, v in (membership.get("data") or {}).items() if k == "app"},
     }

@@ -45,6 +45,11 @@ class MessagesBody(Body):
     less_than_timestamp: int | None = None
 
 
+class MembersBody(Body):
+    session_id: str = ID
+    cursor: str | None = Field(default=None, max_length=400)
+
+
 class DeliveryBody(Body):
     session_id: str = ID
     created_at: int
@@ -99,6 +104,10 @@ def routes(chat: ChatService) -> list[web.RouteDef]:
             )
         )
 
+    async def members(request: web.Request) -> web.Response:
+        body = await read_body(request, MembersBody)
+        return ok(await chat.members(optional_session(request), body.session_id, body.cursor))
+
     async def chats(request: web.Request) -> web.Response:
         body = await read_body(request, ChatsBody)
         return ok(await chat.chats(require_session(request), body.cursor))
@@ -144,6 +153,7 @@ def routes(chat: ChatService) -> list[web.RouteDef]:
         web.post("/session/send", send),
         web.post("/session/messages", messages),
         web.post("/user/chats", chats),
+        web.post("/session/users", members),
         web.post("/get_by_ids", by_ids),
         web.post("/session/update", update_session),
         web.post("/session/user/update", update_member),

@@ -36,11 +36,6 @@ class GroupBody(Body):
         return self.group_id
 
 
-class MembersBody(Body):
-    session_id: str = Field(max_length=200)
-    cursor: str | None = Field(default=None, max_length=400)
-
-
 def routes(groups: GroupService) -> list[web.RouteDef]:
     async def group(request: web.Request) -> web.Response:
         body = await read_body(request, GroupBody)
@@ -67,13 +62,8 @@ def routes(groups: GroupService) -> list[web.RouteDef]:
     async def recent(request: web.Request) -> web.Response:
         return ok(await groups.recent(RECENT_GROUPS))
 
-    async def members(request: web.Request) -> web.Response:
-        body = await read_body(request, MembersBody)
-        return ok(await groups.members(body.session_id, body.cursor, optional_session(request)))
-
     return [
         web.post("/api/group", group),
         web.get("/api/cities", cities),
         web.get("/api/groups/recent", recent),
-        web.post("/session/users", members),
     ]

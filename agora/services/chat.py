@@ -8,7 +8,6 @@ from typing import Any
 from agora.actors.client import SessionShards
 from agora.core.accounts import user_card
 from agora.core.chat import (
-    can_read_session,
     check_make_public,
     check_outgoing,
     item_chat_id,
@@ -24,6 +23,7 @@ from agora.core.clock import now_ms
 from agora.core.constants import (
     CHAT_ATTACHMENT_TYPES,
     CHATS_PAGE,
+    MEMBERS_PAGE,
     MESSAGES_PAGE,
     SEND_REPLY_OK,
     SEND_REPLY_REFUSED,
@@ -32,7 +32,12 @@ from agora.core.constants import (
     USER_TYPE_MODERATOR,
 )
 from agora.core.errors import AgoraError, Forbidden, InvalidInput, NotFound
-from agora.core.groups import clean_group_description, clean_group_title, membership_view
+from agora.core.groups import (
+    can_read,
+    clean_group_description,
+    clean_group_title,
+    membership_view,
+)
 from agora.core.items import is_visible, item_view
 from agora.services.accounts import Session
 from agora.services.items import StoredFiles
@@ -188,8 +193,7 @@ class ChatService:
         membership = (
             await self.sessions.membership(session_id, session.user["_id"]) if session else None
         )
-        kind = membership["session_user_type"] if membership else None
-        if not can_read_session(chat, kind):
+        if not can_read(chat, membership):
             raise Forbidden({"session_id": "You cannot read this chat"})
         return chat, membership
 
@@ -262,8 +266,7 @@ class ChatService:
                 if session
                 else None
             )
-            kind = membership["session_user_type"] if membership else None
-            if can_read_session(chat, kind):
+            if can_read(chat, membership):
                 readable[chat["_id"]] = session_view(chat, membership)
         with_users = {}
         for session_id in session_with_user_ids:
@@ -284,6 +287,24 @@ class ChatService:
             "sessions": {sid: readable[sid] for sid in session_ids if sid in readable},
             "session_with_users": with_users,
             "items": {i["_id"]: item_view(i, logged_in=logged_in) for i in items if is_visible(i)},
+        }
+
+    async def members(
+        self, session: Session | None, session_id: str, cursor: str | None
+    ) -> dict[str, Any]:
+        """Members of a chat or group in a stable order, with their public cards."""
+        await self._readable(session, session_id)
+        page = await self.sessions.members_page(session_id, cursor, MEMBERS_PAGE + 1)
+        has_more = len(page) > MEMBERS_PAGE
+        page = page[:MEMBERS_PAGE]
+        people = {u["_id"]: u for u in await self.users.by_ids([m["user_id"] for m in page])}
+        return {
+            "session_users": [
+                {**membership_view(m), "user": user_card(people.get(m["user_id"]))} for m in page
+            ],
+            "has_more": has_more,
+            "cursor": page[-1]["_id"] if has_more else None,
+            "session_users_count": await self.sessions.count_members(session_id),
         }
 
     # Settings and moderation ----------------------------------------------------

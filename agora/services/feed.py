@@ -50,24 +50,21 @@ class FeedService:
     async def _page(
         self, group_id: str, words: list[str], tags: list[str], before: str | None
     ) -> dict[str, Any]:
-        version = await self.cache.version(group_id)
+        async def compute() -> dict[str, Any]:
+            query: dict[str, Any] = {"group_id": group_id}
+            if words:
+                # Quoted terms: every word must appear (MongoDB ORs unquoted terms).
+                query["$text"] = {"$search": " ".join(f'"{w}"' for w in words)}
+            if tags:
+                query["tags"] = {"$all": tags}
+            found = await self.items.page(query, before, FEED_PAGE_SIZE + 1)
+            page_items = found[:FEED_PAGE_SIZE]
+            has_more = len(found) > FEED_PAGE_SIZE
+            return {
+                "items": page_items,
+                "next_cursor": encode_cursor(page_items[-1]["feed_key"]) if has_more else None,
+                "has_more": has_more,
+            }
+
         query_key = json.dumps([words, tags, before])
-        cached = await self.cache.get(group_id, version, query_key)
-        if cached is not None:
-            return cached
-        query: dict[str, Any] = {"group_id": group_id}
-        if words:
-            # Quoted terms: every word must appear (MongoDB ORs unquoted terms).
-            query["$text"] = {"$search": " ".join(f'"{w}"' for w in words)}
-        if tags:
-            query["tags"] = {"$all": tags}
-        found = await self.items.page(query, before, FEED_PAGE_SIZE + 1)
-        page_items = found[:FEED_PAGE_SIZE]
-        has_more = len(found) > FEED_PAGE_SIZE
-        page = {
-            "items": page_items,
-            "next_cursor": encode_cursor(page_items[-1]["feed_key"]) if has_more else None,
-            "has_more": has_more,
-        }
-        await self.cache.put(group_id, version, query_key, page)
-        return page
+        return await self.cache.page(group_id, query_key, before is None, compute)

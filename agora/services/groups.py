@@ -4,7 +4,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
-from agora.core.accounts import clean_image_url, user_card
+from agora.core.accounts import clean_image_url
 from agora.core.clock import now_ms
 from agora.core.constants import (
     CITY_SEARCH_RESULTS,
@@ -28,10 +28,8 @@ from agora.services.accounts import Session
 from agora.store.feed_cache import FeedCache
 from agora.store.groups import GroupStore
 from agora.store.mongo import new_id
-from agora.store.users import UserStore
 
 CITY_TAGS = ["Jobs", "For sale", "Services", "Housing", "Lost & found", "Events", "Help"]
-MEMBERS_PAGE = 30
 
 
 @dataclass(frozen=True)
@@ -64,9 +62,8 @@ def city_group(city: City) -> dict[str, Any]:
 
 
 class GroupService:
-    def __init__(self, groups: GroupStore, users: UserStore, feed_cache: FeedCache, cities) -> None:
+    def __init__(self, groups: GroupStore, feed_cache: FeedCache, cities) -> None:
         self.groups = groups
-        self.users = users
         self.feed_cache = feed_cache
         # Loading the city list takes about a second, so it happens on first use, off the loop.
         self._cities_loader = cities
@@ -181,25 +178,8 @@ class GroupService:
             if getattr(changes, flag) is not None:
                 fields[flag] = getattr(changes, flag)
         updated = await self.groups.update(group_id, fields) if fields else group
-        await self.feed_cache.bump(group_id)
+        await self.feed_cache.changed(group_id)
         return {
             "group": group_view(updated or group, membership),
             "group_membership": membership_view(membership),
-        }
-
-    async def members(
-        self, group_id: str, cursor: str | None, session: Session | None
-    ) -> dict[str, Any]:
-        group, _ = await self.readable(group_id, session)
-        page = await self.groups.members_page(group_id, cursor, MEMBERS_PAGE + 1)
-        has_more = len(page) > MEMBERS_PAGE
-        page = page[:MEMBERS_PAGE]
-        users = {u["_id"]: u for u in await self.users.by_ids([m["user_id"] for m in page])}
-        return {
-            "session_users": [
-                {**membership_view(m), "user": user_card(users.get(m["user_id"]))} for m in page
-            ],
-            "has_more": has_more,
-            "cursor": page[-1]["_id"] if has_more else None,
-            "session_users_count": int((group.get("data") or {}).get("num_members", 0)),
         }

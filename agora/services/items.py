@@ -102,7 +102,7 @@ class ItemService:
         }
         await self.items.insert(item, root)
         await self.group_store.count_posts(group_id, 1)
-        await self.feed_cache.bump(group_id)
+        await self.feed_cache.added(group_id)
         return {"item": self._view(item, root)}
 
     async def _owned(self, session: Session, item_id: str) -> dict[str, Any]:
@@ -120,7 +120,7 @@ class ItemService:
         updated = await self.items.update(item_id, session.user["_id"], fields)
         if updated is None:
             raise NotFound({"item_id": ITEM_NOT_FOUND})
-        await self.feed_cache.bump(item["group_id"])
+        await self.feed_cache.changed(item["group_id"])
         return {"item": self._view(updated)}
 
     async def delete(self, session: Session, item_id: str) -> dict[str, Any]:
@@ -130,7 +130,7 @@ class ItemService:
         if updated is None:
             raise NotFound({"item_id": ITEM_NOT_FOUND})
         await self.group_store.count_posts(item["group_id"], -1)
-        await self.feed_cache.bump(item["group_id"])
+        await self.feed_cache.changed(item["group_id"])
         return {"item": self._view(updated)}
 
     async def get(

@@ -77,11 +77,3 @@ class GroupStore:
         if result.upserted_id is not None:
             await self.sessions.update_one({"_id": group_id}, {"$inc": {"data.num_members": 1}})
         return await self.membership(group_id, user_id) or {}
-
-    async def members_page(
-        self, group_id: str, after_id: str | None, limit: int
-    ) -> list[dict[str, Any]]:
-        query: dict[str, Any] = {"session_id": group_id}
-        if after_id:
-            query["_id"] = {"$gt": after_id}
-        return await self.members.find(query).sort("_id", 1).limit(limit).to_list()

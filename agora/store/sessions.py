@@ -70,6 +70,17 @@ class SessionStore:
         ).to_list()
         return {m["user_id"]: m["session_user_type"] for m in found}
 
+    async def members_page(
+        self, session_id: str, after_id: str | None, limit: int
+    ) -> list[dict[str, Any]]:
+        query: dict[str, Any] = {"session_id": session_id}
+        if after_id:
+            query["_id"] = {"$gt": after_id}
+        return await self.members.find(query).sort("_id", 1).limit(limit).to_list()
+
+    async def count_members(self, session_id: str) -> int:
+        return await self.members.count_documents({"session_id": session_id})
+
     async def membership(self, session_id: str, user_id: str) -> dict[str, Any] | None:
         return await self.members.find_one({"_id": membership_id(session_id, user_id)})
 
@@ -112,9 +123,8 @@ class SessionStore:
         if not increments:
             return {}
         members = await self.memberships_of(session_id, list(increments))
-        users = await self.users.find(
-            {"_id": {"$in": list(increments)}}, {"data.notifications_unseen_count": 1}
-        ).to_list()
+        # No projection on the nested field: nx-27017 answers such projections wrongly.
+        users = await self.users.find({"_id": {"$in": list(increments)}}).to_list()
         notifications = {
             u["_id"]: int((u.get("data") or {}).get("notifications_unseen_count", 0)) for u in users
         }

@@ -294,7 +294,14 @@ async def test_sockets_get_messages_typing_and_delivery_ticks(chat_client, smtp_
     assert got == ["are you there?"]
     statuses = {(n, d["status"]) for n, d in events["message_status"]}
     assert ("asker", "delivered") in statuses and ("asker", "read") in statuses
-    assert any(n == "owner" and d["unseen_count"] >= 1 for n, d in events["unseen"])
+    owners_counts = [d for n, d in events["unseen"] if n == "owner"]
+    me = (await owner.get("/user/me"))["user"]["data"]["notifications_unseen_count"]
+    assert owners_counts[-1] == {
+        "session_id": session_id,
+        "unseen_count": 2,
+        "notifications_unseen_count": me,
+    }
+    assert me == 2
     info = await asker.get(f"/session/im_info?session_id={session_id}&created_at={created_at}")
     assert [r["user_id"] for r in info["info"]["read"]] == [owner.id]
     stranger = await member(chat_client, smtp_sink, "Nosy")
@@ -421,3 +428,17 @@ async def test_a_message_sent_through_one_edge_reaches_a_socket_on_another(
     message = await asyncio.wait_for(received.get(), timeout=10)
     assert message["payload"] == "across edges"
     await sio.disconnect()
+
+
+async def test_chat_members_are_listed_for_participants_only(chat_client, smtp_sink):
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    await _send(asker, session_id, "hi")
+    listed = await owner.call("/session/users", {"session_id": session_id})
+    assert listed["session_users_count"] == 2
+    assert {(m["user"]["name"], m["session_user_type"]) for m in listed["session_users"]} == {
+        ("Owner", 10),
+        ("Asker", 20),
+    }
+    stranger = await member(chat_client, smtp_sink, "Stranger")
+    await stranger.call("/session/users", {"session_id": session_id}, status=403)

@@ -6,6 +6,7 @@ import { Avatar } from '../shared/ui/Avatar';
 import { buttonClass } from '../shared/ui/Button';
 import { openLogin } from '../features/auth/apiAuth';
 import { useCurrentUser } from '../features/auth/currentUser';
+import { ChatProvider } from '../features/chat/ChatProvider';
 import { Brand } from './Brand';
 import { MenuIcon } from '../shared/ui/icons';
 import type { RouteHandle } from './routeHandle';
@@ -39,40 +40,42 @@ export function Shell() {
   }, [drawerOpen, pinned]);
 
   return (
-    <div className="min-h-dvh">
-      <Header pinned={pinned} menuOpen={open} onToggle={() => setDrawerOpen((value) => !value)} />
+    <ChatProvider>
+      <div className="min-h-dvh">
+        <Header pinned={pinned} menuOpen={open} onToggle={() => setDrawerOpen((value) => !value)} />
 
-      {!pinned && (
-        <div
-          data-testid="menu-overlay"
-          aria-hidden="true"
-          onClick={closeDrawer}
-          style={transition}
-          className={`fixed inset-0 z-40 bg-slate-900/40 transition-opacity ${drawerOpen ? 'opacity-100' : 'pointer-events-none opacity-0'}`}
-        />
-      )}
-
-      <aside
-        id="side-menu"
-        aria-label="Side menu"
-        inert={!open}
-        style={{ width: SIDE_PANEL_WIDTH_PX, ...transition }}
-        className={`fixed bottom-0 left-0 overflow-y-auto border-r border-slate-200 bg-white transition-transform ${
-          pinned ? 'top-16 z-20' : 'top-0 z-50'
-        } ${open ? 'translate-x-0' : '-translate-x-full'} ${drawerOpen && !pinned ? 'shadow-2xl' : ''}`}
-      >
         {!pinned && (
-          <div className="flex h-16 items-center border-b border-slate-100 px-5">
-            <Brand onNavigate={closeDrawer} />
-          </div>
+          <div
+            data-testid="menu-overlay"
+            aria-hidden="true"
+            onClick={closeDrawer}
+            style={transition}
+            className={`fixed inset-0 z-40 bg-slate-900/40 transition-opacity ${drawerOpen ? 'opacity-100' : 'pointer-events-none opacity-0'}`}
+          />
         )}
-        <SideMenu onNavigate={closeDrawer} />
-      </aside>
 
-      <main style={{ paddingLeft: pinned ? SIDE_PANEL_WIDTH_PX : 0 }}>
-        <Outlet />
-      </main>
-    </div>
+        <aside
+          id="side-menu"
+          aria-label="Side menu"
+          inert={!open}
+          style={{ width: SIDE_PANEL_WIDTH_PX, ...transition }}
+          className={`fixed bottom-0 left-0 overflow-y-auto border-r border-slate-200 bg-white transition-transform ${
+            pinned ? 'top-16 z-20' : 'top-0 z-50'
+          } ${open ? 'translate-x-0' : '-translate-x-full'} ${drawerOpen && !pinned ? 'shadow-2xl' : ''}`}
+        >
+          {!pinned && (
+            <div className="flex h-16 items-center border-b border-slate-100 px-5">
+              <Brand onNavigate={closeDrawer} />
+            </div>
+          )}
+          <SideMenu onNavigate={closeDrawer} />
+        </aside>
+
+        <main style={{ paddingLeft: pinned ? SIDE_PANEL_WIDTH_PX : 0 }}>
+          <Outlet />
+        </main>
+      </div>
+    </ChatProvider>
   );
 }
 

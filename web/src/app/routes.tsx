@@ -1,6 +1,7 @@
 import { data, redirect, type RouteObject } from 'react-router';
 import { PATHS, groupFeedPath } from '../shared/constants';
 import { Loading } from '../shared/ui/Loading';
+import { ChatsPage } from '../features/chat/ChatsPage';
 import { ErrorPage } from '../features/errors/ErrorPage';
 import { rememberedGroupId } from '../features/feed/rememberedGroup';
 import { SelectCityPage } from '../features/city/SelectCityPage';
@@ -43,9 +44,7 @@ export const routes: RouteObject[] = [
           { path: PATHS.profile, element: <ProfilePage /> },
           { path: PATHS.editProfile, element: <EditProfilePage /> },
           { path: PATHS.selectCity, element: <SelectCityPage /> },
-          // Static paths outrank '/:groupId', but a page not built yet would fall through to
-          // it and read as a group id; until the chat list ships, /chats is not found.
-          { path: PATHS.chats, loader: notFound, element: null },
+          { path: PATHS.chats, element: <ChatsPage /> },
           { path: PATHS.groupFeed, element: <FeedPage /> },
           { path: PATHS.feed, element: <FeedPage /> },
           { path: PATHS.group, element: <GroupPage /> },

@@ -30,6 +30,12 @@ export const STARTER_COINS_TEXT = `New members get starter coins, and 1 coin a d
 export const SOCKET_PATH = '/socket.io';
 export const SOCKET_RETRY_MS = 5000;
 
+// --- Lookups by id (spec sections 7 and 9) ---
+export const LOOKUP_BATCH_MS = 200;
+/** The spec leaves the cache's maximum key count open; this bounds local storage use. */
+export const LOOKUP_CACHE_MAX_KEYS = 500;
+export const URL_PREVIEW_CACHE_SIZE = 50;
+
 // --- Error reporting: enough to see a pattern, not enough to flood the server ---
 export const JSERROR_MAX_REPORTS = 5;
 export const JSERROR_WINDOW_MS = 60_000;
@@ -39,6 +45,8 @@ export const STORAGE_KEYS = {
   authKey: 'agora.auth_key',
   groupId: 'agora.group_id',
   recentGroups: 'agora.recent_groups',
+  /** The spec's local cache name, kept so that a cache of another shape is never read. */
+  lookupCache: 'cache_v3',
 } as const;
 export const AUTH_KEY_COOKIE = 'auth_key';
 export const AUTH_KEY_QUERY_PARAM = 'auth_key';
@@ -168,3 +176,78 @@ export const PROFILE_HINTS: ReadonlyArray<readonly [param: string, text: string]
   ['can_withdraw', 'You can withdraw your money now'],
   ['retry_withdraw', 'Please retry withdraw option again'],
 ];
+
+// --- Chat (spec sections 2, 4, 5 and 9) ---
+export const CHAT_WINDOW_WIDTH_PX = 450;
+export const CHAT_WINDOW_MAX_HEIGHT_PX = 800;
+/** Below this width the chat window fills the screen. */
+export const CHAT_FULL_SCREEN_BELOW_PX = 768;
+export const LONG_PRESS_MS = 900;
+/** A touch that moves further than this is a drag, not a long press. */
+export const TOUCH_DRAG_THRESHOLD_PX = 5;
+export const CHAT_POLL_FAST_MS = 8000;
+export const CHAT_POLL_SLOW_MS = 60_000;
+/** The spec leaves "recent" open: a conversation this fresh is polled fast. */
+export const CHAT_RECENT_MESSAGE_MS = 2 * 60_000;
+export const TYPING_THROTTLE_MS = 10_000;
+export const TYPING_IDLE_MS = 1000;
+/** How long "is typing" stays up without a fresh typing signal. */
+export const TYPING_SHOWN_MS = 4000;
+export const CHAT_MAX_ATTACHMENTS = 3;
+export const CHAT_MAX_FILE_BYTES = 15 * MB;
+export const CHAT_ATTACHMENT_TYPES = [
+  'image/jpeg',
+  'image/png',
+  'application/pdf',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'video/mp4',
+] as const;
+export const PASTE_ONE_FILE_TEXT = 'Please copy & paste one file at a time.';
+export const MAX_ATTACHMENTS_TEXT = 'You can only send upto 3 attachments';
+export const NEED_LOGIN_TO_CHAT_TEXT = 'You need Login to chat.';
+export const CANNOT_SEND_TEXT = 'You cannot send messages here.';
+export const NO_MESSAGE_INFO_TEXT = 'Sorry No information available';
+export const MAKE_PUBLIC_CONFIRM = 'Are you sure you want make this public ?';
+export const MESSAGE_PLACEHOLDER = 'Type a message';
+export const NO_MESSAGES_TEXT = 'No messages yet. Say hello!';
+export const NO_ITEM_CHATS_TEXT = 'No chats about this post yet.';
+export const CHATS_TITLE = 'Your Chats';
+export const NO_CHATS_TEXT = 'No chats yet.';
+export const SEND_FAILED_TEXT = 'Not sent. Tap to retry.';
+
+export const MESSAGE_TYPES = { chat: 1003, notice: 1010, banner: 1100 } as const;
+export const SEND_OK_TYPE = 13;
+export const SEND_FAILED_TYPE = -1;
+
+export const MEMBER_TYPES = {
+  admin: ADMIN_MEMBER_TYPE,
+  moderator: 15,
+  member: 20,
+  unblockable: 29,
+  awaitingApproval: 30,
+} as const;
+/** Participants at or below this type may make an item chat public. */
+export const CHAT_OWNER_MAX_TYPE = ADMIN_MEMBER_TYPE;
+export const NOTIFY_UNMUTED_FLAG = 20;
+export const NOTIFY_MUTED_FLAG = 30;
+export const MODERATION_LABELS = {
+  approve: 'Approve',
+  reject: 'Reject',
+  block: 'Block',
+  unblock: 'Unblock',
+  make_moderator: 'Make moderator',
+} as const;
+
+/** The picker's 100 common emoji. */
+export const COMMON_EMOJI = [
+  '😀', '😃', '😄', '😁', '😆', '😅', '😂', '🤣', '😊', '😇',
+  '🙂', '🙃', '😉', '😌', '😍', '🥰', '😘', '😗', '😙', '😚',
+  '😋', '😛', '😝', '😜', '🤪', '🤨', '🧐', '🤓', '😎', '🤩',
+  '🥳', '😏', '😒', '😞', '😔', '😟', '😕', '🙁', '😣', '😖',
+  '😫', '😩', '🥺', '😢', '😭', '😤', '😠', '😡', '🤯', '😳',
+  '🥵', '🥶', '😱', '😨', '😰', '😥', '😓', '🤗', '🤔', '🤭',
+  '🤫', '🤥', '😶', '😐', '😑', '😬', '🙄', '😯', '😴', '🤤',
+  '👍', '👎', '👌', '✌️', '🤞', '🤝', '👏', '🙌', '🙏', '💪',
+  '👋', '👀', '❤️', '🧡', '💛', '💚', '💙', '💜', '💔', '💯',
+  '🔥', '✨', '🎉', '🎁', '⭐', '✅', '❌', '💰', '📦', '🚀',
+] as const;

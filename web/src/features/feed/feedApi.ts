@@ -1,4 +1,5 @@
 import { api } from '../../shared/api';
+import type { UploadedFile } from '../../shared/upload';
 
 export interface Group {
   _id: string;
@@ -21,6 +22,11 @@ export interface ItemFile {
   thumbnail: string;
   title: string;
   size: number;
+}
+
+/** A finished upload as posts and chat messages carry it. */
+export function itemFileFrom(uploaded: UploadedFile, title: string): ItemFile {
+  return { url: uploaded.file_url, mime_type: uploaded.file_mime_type, thumbnail: uploaded.thumbnail, title, size: uploaded.size };
 }
 
 export interface Item {

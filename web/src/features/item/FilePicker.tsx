@@ -1,15 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { POST_MAX_FILE_BYTES, POST_MAX_FILES, UPLOAD_ALLOWED_TYPES } from '../../shared/constants';
-import { checkFile, compressImage, uploadFile } from '../../shared/upload';
+import { useFileUploads } from '../../shared/hooks/useFileUploads';
 import { CloseIcon } from '../../shared/ui/icons';
-import { useUi } from '../../shared/ui/uiContext';
-import type { ItemFile } from '../feed/feedApi';
-
-interface Pending {
-  key: number;
-  preview: string;
-  progress: number;
-}
+import { itemFileFrom, type ItemFile } from '../feed/feedApi';
 
 interface FilePickerProps {
   files: ItemFile[];
@@ -18,43 +11,15 @@ interface FilePickerProps {
   onUploadingChange: (uploading: boolean) => void;
 }
 
-let nextKey = 0;
-
 /** Picks, checks, compresses and uploads the post's images, with previews and progress. */
 export function FilePicker({ files, onChange, onUploadingChange }: FilePickerProps) {
-  const ui = useUi();
   const input = useRef<HTMLInputElement>(null);
-  const [pending, setPending] = useState<Pending[]>([]);
+  const { pending, uploading, upload } = useFileUploads(
+    { maxBytes: POST_MAX_FILE_BYTES, allowedTypes: UPLOAD_ALLOWED_TYPES },
+    (uploaded, title) => onChange((current) => [...current, itemFileFrom(uploaded, title)]),
+  );
   const room = POST_MAX_FILES - files.length - pending.length;
-
-  const uploading = pending.length > 0;
   useEffect(() => onUploadingChange(uploading), [uploading, onUploadingChange]);
-
-  const upload = async (original: File) => {
-    const failure = checkFile(original, POST_MAX_FILE_BYTES);
-    if (failure) {
-      ui.showError(failure.message, failure.title);
-      return;
-    }
-    const key = nextKey++;
-    const preview = URL.createObjectURL(original);
-    setPending((list) => [...list, { key, preview, progress: 0 }]);
-    try {
-      const file = await compressImage(original);
-      const uploaded = await uploadFile(file, (progress) =>
-        setPending((list) => list.map((entry) => (entry.key === key ? { ...entry, progress } : entry))),
-      );
-      onChange((current) => [
-        ...current,
-        { url: uploaded.file_url, mime_type: uploaded.file_mime_type, thumbnail: uploaded.thumbnail, title: file.name, size: uploaded.size },
-      ]);
-    } catch (error) {
-      ui.showError(error);
-    } finally {
-      URL.revokeObjectURL(preview);
-      setPending((list) => list.filter((entry) => entry.key !== key));
-    }
-  };
 
   return (
     <div className="space-y-2">

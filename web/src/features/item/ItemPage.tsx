@@ -1,11 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import {
   DELETE_ITEM_CONFIRM,
   LINK_COPIED_MS,
   LINK_COPIED_TEXT,
   LOGIN_TO_VIEW_TEXT,
-  PATHS,
   editItemPath,
   groupFeedPath,
 } from '../../shared/constants';
@@ -20,6 +19,8 @@ import { useUi } from '../../shared/ui/uiContext';
 import { openLogin } from '../auth/apiAuth';
 import { useCurrentUser } from '../auth/currentUser';
 import type { Item } from '../feed/feedApi';
+import { fetchItemChats } from '../chat/chatApi';
+import { useChatWindow } from '../chat/chatContext';
 import { Offer, TagList } from '../feed/Offer';
 import { ImageViewer } from './ImageViewer';
 import { deleteItem, fetchRoute, shareRoute, type RouteReply } from './itemApi';
@@ -96,18 +97,37 @@ function ActionBar({ item }: { item: Item }) {
         <Button variant="danger" busy={remove.busy} onClick={() => void remove.run()}>
           Delete
         </Button>
-        <Link to={PATHS.chats} className={`${buttonClass()} ml-auto`}>
+        <ChatButton item={item} className="ml-auto">
           View Chats
-        </Link>
+        </ChatButton>
       </div>
     );
   }
   return (
     <div className="flex flex-wrap gap-3 border-t border-slate-100 pt-5">
-      {/* Chat comes later; until then the chat list stands in for the item's chat. */}
-      <Button onClick={() => (user ? navigate(PATHS.chats) : openLogin())}>Chat</Button>
+      <ChatButton item={item}>Chat</ChatButton>
       <ShareButton routeId={item.route_id} signedIn={Boolean(user)} />
     </div>
+  );
+}
+
+/** Opens the item's chats: every one for the owner (as tabs), the viewer's own for anyone else. */
+function ChatButton({ item, className = '', children }: { item: Item; className?: string; children: ReactNode }) {
+  const { user } = useCurrentUser();
+  const ui = useUi();
+  const { openChat } = useChatWindow();
+  const open = useAsyncAction(async () => {
+    try {
+      const reply = await fetchItemChats(item._id, item.route_id);
+      openChat({ title: reply.item.title ?? '', image: reply.item.files?.[0]?.thumbnail, sessions: reply.chats.map((chat) => chat.session) });
+    } catch (error) {
+      ui.showError(error);
+    }
+  });
+  return (
+    <Button className={className} busy={open.busy} onClick={() => (user ? void open.run() : openLogin())}>
+      {children}
+    </Button>
   );
 }
 

@@ -8,6 +8,8 @@ function Icon({ children, className = 'size-5' }: { children: ReactNode; classNa
   );
 }
 
+type IconProps = { className?: string };
+
 export const MenuIcon = () => (
   <Icon className="size-6">
     <path d="M3.75 6.75h16.5M3.75 12h16.5m-16.5 5.25h16.5" />
@@ -57,8 +59,87 @@ export const MailIcon = () => (
   </Icon>
 );
 
-export const CloseIcon = ({ className = 'size-5' }: { className?: string }) => (
+export const CloseIcon = ({ className = 'size-5' }: IconProps) => (
   <Icon className={className}>
     <path d="M6 18 18 6M6 6l12 12" />
+  </Icon>
+);
+
+export const BellIcon = ({ className = 'size-5' }: IconProps) => (
+  <Icon className={className}>
+    <path d="M14.857 17.082a23.848 23.848 0 0 0 5.454-1.31A8.967 8.967 0 0 1 18 9.75V9A6 6 0 0 0 6 9v.75a8.967 8.967 0 0 1-2.312 6.022c1.733.64 3.56 1.085 5.455 1.31m5.714 0a24.255 24.255 0 0 1-5.714 0m5.714 0a3 3 0 1 1-5.714 0" />
+  </Icon>
+);
+
+export const BellOffIcon = ({ className = 'size-5' }: IconProps) => (
+  <Icon className={className}>
+    <path d="M9.143 17.082a24.248 24.248 0 0 0 3.844.148m-3.844-.148a23.856 23.856 0 0 1-5.455-1.31 8.964 8.964 0 0 0 2.3-5.542m3.155 6.852a3 3 0 0 0 5.667 1.97m1.965-2.277L21 21m-4.225-4.225a23.81 23.81 0 0 0 3.536-1.003A8.967 8.967 0 0 1 18 9.75V9A6 6 0 0 0 6.53 6.53m10.245 10.245L6.53 6.53M3 3l3.53 3.53" />
+  </Icon>
+);
+
+export const SettingsIcon = ({ className = 'size-5' }: IconProps) => (
+  <Icon className={className}>
+    <path d="M9.594 3.94c.09-.542.56-.94 1.11-.94h2.593c.55 0 1.02.398 1.11.94l.213 1.281c.063.374.313.686.645.87.074.04.147.083.22.127.325.196.72.257 1.075.124l1.217-.456a1.125 1.125 0 0 1 1.37.49l1.296 2.247a1.125 1.125 0 0 1-.26 1.431l-1.003.827c-.293.241-.438.613-.43.992a7.723 7.723 0 0 1 0 .255c-.008.378.137.75.43.991l1.004.827c.424.35.534.955.26 1.43l-1.298 2.247a1.125 1.125 0 0 1-1.369.491l-1.217-.456c-.355-.133-.75-.072-1.076.124a6.47 6.47 0 0 1-.22.128c-.331.183-.581.495-.644.869l-.213 1.281c-.09.543-.56.94-1.11.94h-2.594c-.55 0-1.019-.398-1.11-.94l-.213-1.281c-.062-.374-.312-.686-.644-.87a6.52 6.52 0 0 1-.22-.127c-.325-.196-.72-.257-1.076-.124l-1.217.456a1.125 1.125 0 0 1-1.369-.49l-1.297-2.247a1.125 1.125 0 0 1 .26-1.431l1.004-.827c.292-.24.437-.613.43-.991a6.932 6.932 0 0 1 0-.255c.007-.38-.138-.751-.43-.992l-1.004-.827a1.125 1.125 0 0 1-.26-1.43l1.297-2.247a1.125 1.125 0 0 1 1.37-.491l1.216.456c.356.133.751.072 1.076-.124.072-.044.146-.086.22-.128.332-.183.582-.495.644-.869l.214-1.28Z" />
+    <path d="M15 12a3 3 0 1 1-6 0 3 3 0 0 1 6 0Z" />
+  </Icon>
+);
+
+export const MinimizeIcon = ({ className = 'size-5' }: IconProps) => (
+  <Icon className={className}>
+    <path d="M5 12h14" />
+  </Icon>
+);
+
+export const LockIcon = ({ className = 'size-4' }: IconProps) => (
+  <Icon className={className}>
+    <path d="M16.5 10.5V6.75a4.5 4.5 0 1 0-9 0v3.75m-.75 11.25h10.5a2.25 2.25 0 0 0 2.25-2.25v-6.75a2.25 2.25 0 0 0-2.25-2.25H6.75a2.25 2.25 0 0 0-2.25 2.25v6.75a2.25 2.25 0 0 0 2.25 2.25Z" />
+  </Icon>
+);
+
+export const SmileIcon = ({ className = 'size-5' }: IconProps) => (
+  <Icon className={className}>
+    <path d="M15.182 15.182a4.5 4.5 0 0 1-6.364 0M21 12a9 9 0 1 1-18 0 9 9 0 0 1 18 0ZM9.75 9.75c0 .414-.168.75-.375.75S9 10.164 9 9.75 9.168 9 9.375 9s.375.336.375.75Zm-.375 0h.008v.015h-.008V9.75Zm5.625 0c0 .414-.168.75-.375.75s-.375-.336-.375-.75.168-.75.375-.75.375.336.375.75Zm-.375 0h.008v.015h-.008V9.75Z" />
+  </Icon>
+);
+
+export const PaperclipIcon = ({ className = 'size-5' }: IconProps) => (
+  <Icon className={className}>
+    <path d="m18.375 12.739-7.693 7.693a4.5 4.5 0 0 1-6.364-6.364l10.94-10.94A3 3 0 1 1 19.5 7.372L8.552 18.32m.009-.01-.01.01m5.699-9.941-7.81 7.81a1.5 1.5 0 0 0 2.112 2.13" />
+  </Icon>
+);
+
+export const SendIcon = ({ className = 'size-5' }: IconProps) => (
+  <Icon className={className}>
+    <path d="M6 12 3.269 3.125A59.769 59.769 0 0 1 21.485 12 59.768 59.768 0 0 1 3.27 20.875L5.999 12Zm0 0h7.5" />
+  </Icon>
+);
+
+export const TickIcon = ({ className = 'size-4' }: IconProps) => (
+  <Icon className={className}>
+    <path d="m4.5 12.75 6 6 9-13.5" />
+  </Icon>
+);
+
+export const DoubleTickIcon = ({ className = 'size-4' }: IconProps) => (
+  <Icon className={className}>
+    <path d="m1.5 12.75 5 5 8.5-12.5M9.5 16.5l1.25 1.25 8.5-12.5" />
+  </Icon>
+);
+
+export const AlertIcon = ({ className = 'size-4' }: IconProps) => (
+  <Icon className={className}>
+    <path d="M12 9v3.75m9-.75a9 9 0 1 1-18 0 9 9 0 0 1 18 0Zm-9 3.75h.008v.008H12v-.008Z" />
+  </Icon>
+);
+
+export const ClockIcon = ({ className = 'size-4' }: IconProps) => (
+  <Icon className={className}>
+    <path d="M12 6v6h4.5m4.5 0a9 9 0 1 1-18 0 9 9 0 0 1 18 0Z" />
+  </Icon>
+);
+
+export const MoreIcon = ({ className = 'size-5' }: IconProps) => (
+  <Icon className={className}>
+    <path d="M12 6.75a.75.75 0 1 1 0-1.5.75.75 0 0 1 0 1.5ZM12 12.75a.75.75 0 1 1 0-1.5.75.75 0 0 1 0 1.5ZM12 18.75a.75.75 0 1 1 0-1.5.75.75 0 0 1 0 1.5Z" />
   </Icon>
 );

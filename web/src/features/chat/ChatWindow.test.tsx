@@ -1,0 +1,125 @@
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { useEffect } from 'react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { mockFetch, type FetchCall, type FakeReply } from '../../test/fetchMock';
+import { CANNOT_SEND_TEXT, NEED_LOGIN_TO_CHAT_TEXT } from '../../shared/constants';
+import type { Session } from './chatApi';
+import type { ChatWindowRequest } from './chatContext';
+
+/** A socket that never connects, so the window falls back to polling. */
+const fakeSocket = { connected: false, on: vi.fn(), off: vi.fn(), emit: vi.fn() };
+vi.mock('../../shared/socket', () => ({ getSocket: () => Promise.resolve(fakeSocket) }));
+
+const me = { _id: 'u2', name: 'Bea', image: '', phone_number: null, email_id: 'b@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
+
+const session = (fields: Partial<Session> = {}): Session => ({
+  _id: 'r_i1_u2',
+  title: 'Fix my bike',
+  description: '',
+  image: '',
+  files: [],
+  is_public: false,
+  is_read_allowed: true,
+  write_permission: 20,
+  created_at: 0,
+  is_inactive: false,
+  is_dummy: true,
+  session_user_type: null,
+  can_send: true,
+  notification_flag: null,
+  data: { item_id: 'i1', owner_id: 'u1', user_id: 'u2' },
+  unseen_count: 0,
+  updated_at: 0,
+  ...fields,
+});
+
+async function openWindow(request: ChatWindowRequest, replies: (call: FetchCall) => FakeReply | Promise<FakeReply>, signedIn = true) {
+  const { ChatProvider } = await import('./ChatProvider');
+  const { useChatWindow } = await import('./chatContext');
+  const { UiProvider } = await import('../../shared/ui/UiProvider');
+  const calls = mockFetch((call) =>
+    call.url.pathname === '/user/me' ? { body: { user: signedIn ? me : null, guest_user: { _id: 'g', name: 'Guest', is_guest: true } } } : replies(call),
+  );
+  function Opener() {
+    const { openChat } = useChatWindow();
+    useEffect(() => openChat(request), [openChat]);
+    return null;
+  }
+  render(
+    <UiProvider>
+      <ChatProvider>
+        <Opener />
+      </ChatProvider>
+    </UiProvider>,
+  );
+  return calls;
+}
+
+describe('chat window', () => {
+  beforeEach(() => vi.resetModules());
+
+  it('shows a sent message at once, then the server copy with its tick; a dummy session becomes real', async () => {
+    let answer: (reply: FakeReply) => void = () => undefined;
+    const calls = await openWindow({ title: 'Fix my bike', sessions: [session()] }, (call) => {
+      if (call.url.pathname === '/session/send') return new Promise((resolve) => (answer = resolve));
+      return { body: { inbox_messages: [], refs: { users: {} }, has_more: false, next_less_than_timestamp: null } };
+    });
+    const box = await screen.findByRole('textbox', { name: 'Message' });
+    fireEvent.change(box, { target: { value: 'Is it still for sale?' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+
+    const bubble = await screen.findByTestId('chat-message');
+    expect(within(bubble).getByText('Is it still for sale?')).toBeTruthy();
+    expect(within(bubble).getByRole('img', { name: 'Sending' })).toBeTruthy();
+    const sent = calls.find((call) => call.url.pathname === '/session/send');
+    expect(sent?.body).toMatchObject({ dest_session_id: 'r_i1_u2', payload: 'Is it still for sale?', payload1: [], _type: 1003, is_dummy_session: true });
+    const localId = (sent?.body as { local_id: string }).local_id;
+
+    await act(async () =>
+      answer({
+        body: {
+          type: 13,
+          new_session_created: true,
+          is_user_in_session: true,
+          inbox_message: {
+            id: 'm1', dest_session_id: 'r_i1_u2', src_id: 'u2', local_id: localId, created_at: Date.now(),
+            type: 1003, payload: 'Is it still for sale?', payload1: [], flags: { status: 'sent' }, data: {},
+          },
+        },
+      }),
+    );
+    await waitFor(() => expect(within(screen.getByTestId('chat-message')).getByRole('img', { name: 'Sent' })).toBeTruthy());
+    expect(screen.getAllByTestId('chat-message')).toHaveLength(1);
+    // Real now: the window asks for the session's messages.
+    await waitFor(() => expect(calls.some((call) => call.url.pathname === '/session/messages')).toBe(true));
+  });
+
+  it('removes a message the server refuses and shows why', async () => {
+    await openWindow({ title: 'Fix my bike', sessions: [session()] }, (call) =>
+      call.url.pathname === '/session/send' ? { body: { type: -1, errors: 'You are blocked' } } : { body: {} },
+    );
+    const box = await screen.findByRole('textbox', { name: 'Message' });
+    fireEvent.change(box, { target: { value: 'hello' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText('You are blocked')).toBeTruthy();
+    expect(screen.queryByTestId('chat-message')).toBeNull();
+  });
+
+  it('tells visitors to log in and members without rights that they cannot send', async () => {
+    await openWindow({ title: 'Fix my bike', sessions: [session()] }, () => ({ body: {} }), false);
+    expect(await screen.findByRole('button', { name: NEED_LOGIN_TO_CHAT_TEXT })).toBeTruthy();
+  });
+
+  it('says so when sending is not allowed', async () => {
+    await openWindow({ title: 'Group', sessions: [session({ can_send: false })] }, () => ({ body: {} }));
+    expect(await screen.findByText(CANNOT_SEND_TEXT)).toBeTruthy();
+  });
+
+  it('minimizes to a bar that reopens the window', async () => {
+    await openWindow({ title: 'Fix my bike', sessions: [session()] }, () => ({ body: {} }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Minimize chat' }));
+    expect(screen.queryByRole('dialog', { name: 'Chat: Fix my bike' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Open chat Fix my bike' }));
+    expect(screen.getByRole('dialog', { name: 'Chat: Fix my bike' })).toBeTruthy();
+  });
+});

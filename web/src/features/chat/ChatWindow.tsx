@@ -1,0 +1,200 @@
+import { useRef, useState, type TouchEvent } from 'react';
+import {
+  CHAT_FULL_SCREEN_BELOW_PX,
+  CHAT_WINDOW_MAX_HEIGHT_PX,
+  CHAT_WINDOW_WIDTH_PX,
+  MEMBER_TYPES,
+  NO_ITEM_CHATS_TEXT,
+} from '../../shared/constants';
+import { useMediaQuery } from '../../shared/hooks/useMediaQuery';
+import { swipeDirection, type TouchSample } from '../../shared/swipe';
+import { Avatar } from '../../shared/ui/Avatar';
+import { EmptyState } from '../../shared/ui/EmptyState';
+import { CloseIcon, MinimizeIcon, SettingsIcon } from '../../shared/ui/icons';
+import { useCurrentUser } from '../auth/currentUser';
+import type { Session } from './chatApi';
+import type { ChatWindowRequest } from './chatContext';
+import { ChatSettings } from './ChatSettings';
+import { Composer } from './Composer';
+import { LockButton } from './LockButton';
+import { MessageInfoDialog } from './MessageInfoDialog';
+import { MessageList } from './MessageList';
+import type { ChatMessage } from './messages';
+import { MuteButton } from './MuteButton';
+import { isModerator } from './rules';
+import { chatterId } from './tabTitle';
+import { useChatSession } from './useChatSession';
+import { useUserName } from './UserName';
+
+const WIDE_QUERY = `(min-width: ${CHAT_FULL_SCREEN_BELOW_PX}px)`;
+const headerButton = 'rounded-full p-2 text-slate-500 hover:bg-slate-100 hover:text-slate-800';
+
+interface ChatWindowProps {
+  request: ChatWindowRequest;
+  minimized: boolean;
+  onMinimize: () => void;
+  onRestore: () => void;
+  onClose: () => void;
+}
+
+/** The floating chat panel: bottom right on wide screens, the whole screen on narrow ones. */
+export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose }: ChatWindowProps) {
+  const wide = useMediaQuery(WIDE_QUERY);
+  const { user } = useCurrentUser();
+  const meId = user?._id ?? null;
+  const [sessions, setSessions] = useState(request.sessions);
+  const [active, setActive] = useState(0);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const swipeStart = useRef<TouchSample | null>(null);
+  const session = sessions[active];
+  const showTabs = sessions.some((entry) => chatterId(entry, meId) !== null);
+
+  const replaceSession = (changed: Session) =>
+    setSessions((current) => current.map((entry) => (entry._id === changed._id ? changed : entry)));
+
+  const select = (index: number) => {
+    setActive(Math.max(0, Math.min(sessions.length - 1, index)));
+    setSettingsOpen(false);
+  };
+
+  const title = session?.title || request.title;
+  const image = session?.image || request.image;
+
+  const onTouchEnd = (event: TouchEvent) => {
+    const start = swipeStart.current;
+    const touch = event.changedTouches[0];
+    swipeStart.current = null;
+    if (!start || !touch || sessions.length < 2) return;
+    const direction = swipeDirection(start, { x: touch.clientX, y: touch.clientY, time: event.timeStamp });
+    if (direction) select(active + (direction === 'left' ? 1 : -1));
+  };
+
+  return (
+    <>
+      {minimized && (
+        <button
+          type="button"
+          onClick={onRestore}
+          aria-label={`Open chat ${title}`}
+          className="fixed right-4 bottom-4 z-40 flex max-w-72 items-center gap-2 rounded-full bg-white py-2 pr-4 pl-2 shadow-xl ring-1 ring-slate-200 hover:bg-slate-50"
+        >
+          <Avatar name={title} image={image} size={32} />
+          <span className="truncate text-sm font-semibold">{title}</span>
+        </button>
+      )}
+      {/* Kept mounted while minimized, so messages keep arriving (and count as delivered, not read). */}
+      <section
+      hidden={minimized}
+      role="dialog"
+      aria-label={`Chat: ${title}`}
+      data-testid="chat-window"
+      style={wide ? { width: CHAT_WINDOW_WIDTH_PX, height: `min(${CHAT_WINDOW_MAX_HEIGHT_PX}px, calc(100dvh - 5rem))` } : undefined}
+      className={`fixed z-40 animate-fade-in flex-col overflow-hidden bg-white shadow-2xl ${minimized ? 'hidden' : 'flex'} ${
+        wide ? 'right-4 bottom-0 rounded-t-2xl ring-1 ring-slate-200' : 'inset-0'
+      }`}
+    >
+      <header className="flex items-center gap-2 border-b border-slate-200 px-3 py-2">
+        <Avatar name={title} image={image} size={36} />
+        <h2 className="min-w-0 flex-1 truncate text-base font-semibold">{title}</h2>
+        {session && <LockButton session={session} onSession={replaceSession} />}
+        {session && session.session_user_type !== null && (
+          <>
+            <MuteButton session={session} onSession={replaceSession} />
+            <button
+              type="button"
+              aria-label="Chat settings"
+              aria-pressed={settingsOpen}
+              onClick={() => setSettingsOpen((open) => !open)}
+              className={headerButton}
+            >
+              <SettingsIcon />
+            </button>
+          </>
+        )}
+        <button type="button" aria-label="Minimize chat" onClick={onMinimize} className={headerButton}>
+          <MinimizeIcon />
+        </button>
+        <button type="button" aria-label="Close chat" onClick={onClose} className={headerButton}>
+          <CloseIcon />
+        </button>
+      </header>
+
+      {showTabs && (
+        <div role="tablist" aria-label="Chats" className="flex gap-1 overflow-x-auto border-b border-slate-100 px-2 py-1.5">
+          {sessions.map((entry, index) => (
+            <ChatTab key={entry._id} session={entry} meId={meId} selected={index === active} onSelect={() => select(index)} />
+          ))}
+        </div>
+      )}
+
+      {session ? (
+        <div
+          className="flex min-h-0 flex-1 flex-col"
+          onTouchStart={(event) => {
+            const touch = event.touches[0];
+            if (touch) swipeStart.current = { x: touch.clientX, y: touch.clientY, time: event.timeStamp };
+          }}
+          onTouchEnd={onTouchEnd}
+        >
+          {settingsOpen ? (
+            <ChatSettings session={session} onSession={replaceSession} onClose={() => setSettingsOpen(false)} />
+          ) : (
+            <ChatPane key={session._id} session={session} meId={meId} visible={!minimized} onSession={replaceSession} />
+          )}
+        </div>
+      ) : (
+        <div className="flex-1 p-4">
+          <EmptyState icon="💬" title={NO_ITEM_CHATS_TEXT} />
+        </div>
+      )}
+      </section>
+    </>
+  );
+}
+
+function ChatTab({ session, meId, selected, onSelect }: { session: Session; meId: string | null; selected: boolean; onSelect: () => void }) {
+  const otherId = chatterId(session, meId);
+  const name = useUserName(otherId);
+  return (
+    <button
+      type="button"
+      role="tab"
+      aria-selected={selected}
+      onClick={onSelect}
+      className={`flex shrink-0 items-center gap-1.5 rounded-full px-3 py-1 text-sm font-medium ${
+        selected ? 'bg-brand-600 text-white' : 'bg-slate-100 text-slate-700 hover:bg-slate-200'
+      }`}
+    >
+      {name ?? session.title}
+      {session.unseen_count > 0 && !selected && (
+        <span className="rounded-full bg-red-500 px-1.5 text-[11px] font-semibold text-white">{session.unseen_count}</span>
+      )}
+    </button>
+  );
+}
+
+/** One session's conversation: messages and composer. */
+interface ChatPaneProps {
+  session: Session;
+  meId: string | null;
+  visible: boolean;
+  onSession: (session: Session) => void;
+}
+
+function ChatPane({ session, meId, visible, onSession }: ChatPaneProps) {
+  const chat = useChatSession(session, meId, visible, onSession);
+  const [info, setInfo] = useState<ChatMessage | null>(null);
+  return (
+    <>
+      <MessageList chat={chat} meId={meId} moderator={isModerator(session.session_user_type)} onInfo={setInfo} />
+      <Composer
+        session={session}
+        signedIn={meId !== null}
+        canSendBanner={session.session_user_type === MEMBER_TYPES.admin}
+        onSend={chat.send}
+        onTyping={chat.notifyTyping}
+      />
+      {info && <MessageInfoDialog message={info} onClose={() => setInfo(null)} />}
+    </>
+  );
+}

@@ -1,0 +1,88 @@
+import { CHATS_TITLE, NO_CHATS_TEXT } from '../../shared/constants';
+import { useCursorPages } from '../../shared/hooks/useCursorPages';
+import { useLoadMoreOnScroll } from '../../shared/hooks/useLoadMoreOnScroll';
+import { relativeTime } from '../../shared/relativeTime';
+import { Avatar } from '../../shared/ui/Avatar';
+import { EmptyState } from '../../shared/ui/EmptyState';
+import { Loading } from '../../shared/ui/Loading';
+import { Spinner } from '../../shared/ui/Spinner';
+import { RequireUser } from '../auth/RequireUser';
+import { updateCurrentUser } from '../auth/currentUser';
+import type { User } from '../auth/types';
+import { fetchUserChats, type Session } from './chatApi';
+import { useChatWindow } from './chatContext';
+import { chatterId } from './tabTitle';
+import { useUserName } from './UserName';
+
+/** /chats: the user's sessions, newest activity first. */
+export function ChatsPage() {
+  return (
+    <div className="mx-auto max-w-2xl px-4 py-6 sm:py-10">
+      <h1 className="mb-5 text-2xl font-bold tracking-tight">{CHATS_TITLE}</h1>
+      <RequireUser>{(user) => <ChatList user={user} />}</RequireUser>
+    </div>
+  );
+}
+
+function ChatList({ user }: { user: User }) {
+  const chats = useCursorPages(user._id, (cursor) =>
+    fetchUserChats(cursor).then((reply) => {
+      // The first page resets the server's count; the Chats dot follows.
+      if (!cursor) updateCurrentUser((current) => ({ ...current, data: { ...current.data, notifications_unseen_count: 0 } }));
+      return { items: reply.sessions, cursor: reply.cursor, hasMore: reply.has_more };
+    }),
+  );
+  useLoadMoreOnScroll(chats.hasMore && !chats.loading, chats.loadMore);
+  const { openChat } = useChatWindow();
+
+  // Opening a chat reads it: its badge goes at once rather than on the next visit.
+  const open = (session: Session) => {
+    chats.setItems((current) => current.map((entry) => (entry._id === session._id ? { ...entry, unseen_count: 0 } : entry)));
+    openChat({ title: session.title, image: session.image, sessions: [session] });
+  };
+
+  if (chats.items.length === 0) {
+    return chats.loading ? <Loading /> : <EmptyState icon="💬" title={NO_CHATS_TEXT} />;
+  }
+  return (
+    <>
+      <ul className="divide-y divide-slate-100 overflow-hidden rounded-3xl bg-white shadow-sm ring-1 ring-slate-200">
+        {chats.items.map((session) => (
+          <li key={session._id}>
+            <ChatRow session={session} meId={user._id} onOpen={() => open(session)} />
+          </li>
+        ))}
+      </ul>
+      {chats.loading && (
+        <div className="flex justify-center py-4">
+          <Spinner className="size-5 text-slate-400" />
+        </div>
+      )}
+    </>
+  );
+}
+
+function ChatRow({ session, meId, onOpen }: { session: Session; meId: string; onOpen: () => void }) {
+  const tabTitle = useUserName(chatterId(session, meId));
+  const unseen = session.unseen_count;
+  return (
+    <button type="button" onClick={onOpen} data-testid="chat-row" className="flex w-full items-center gap-3 px-4 py-3 text-left hover:bg-slate-50">
+      <Avatar name={session.title} image={session.image} size={48} />
+      <span className="min-w-0 flex-1">
+        <span className="flex items-baseline gap-2">
+          <span className="truncate font-semibold text-slate-900">{session.title}</span>
+          {tabTitle && <span className="shrink-0 rounded-full bg-brand-50 px-2 text-xs font-medium text-brand-800">{tabTitle}</span>}
+          <span className="ml-auto shrink-0 text-xs text-slate-400">{relativeTime(session.updated_at)}</span>
+        </span>
+        <span className="flex items-center gap-2">
+          <span className="truncate text-sm text-slate-500">{session.last_message?.payload || session.description}</span>
+          {unseen > 0 && (
+            <span aria-label={`${unseen} unseen`} className="ml-auto shrink-0 rounded-full bg-red-500 px-2 py-0.5 text-xs font-semibold text-white">
+              {unseen}
+            </span>
+          )}
+        </span>
+      </span>
+    </button>
+  );
+}

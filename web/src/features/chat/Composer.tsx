@@ -1,0 +1,188 @@
+import { useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import {
+  CANNOT_SEND_TEXT,
+  CHAT_ATTACHMENT_TYPES,
+  CHAT_MAX_FILE_BYTES,
+  COMMON_EMOJI,
+  MESSAGE_PLACEHOLDER,
+  MESSAGE_TYPES,
+  NEED_LOGIN_TO_CHAT_TEXT,
+} from '../../shared/constants';
+import { useFileUploads } from '../../shared/hooks/useFileUploads';
+import { CloseIcon, PaperclipIcon, SendIcon, SmileIcon } from '../../shared/ui/icons';
+import { useUi } from '../../shared/ui/uiContext';
+import { openLogin } from '../auth/apiAuth';
+import { itemFileFrom, type ItemFile } from '../feed/feedApi';
+import type { Session } from './chatApi';
+import { attachmentLimitError, canSubmit } from './rules';
+
+interface ComposerProps {
+  session: Session;
+  signedIn: boolean;
+  /** Admins may send their message as the animated banner. */
+  canSendBanner: boolean;
+  onSend: (text: string, files: ItemFile[], type: number) => void;
+  onTyping: () => void;
+}
+
+const iconButton = 'rounded-full p-2 text-slate-500 hover:bg-slate-100 hover:text-slate-800 disabled:opacity-40';
+
+export function Composer({ session, signedIn, canSendBanner, onSend, onTyping }: ComposerProps) {
+  const ui = useUi();
+  const [text, setText] = useState('');
+  const [files, setFiles] = useState<ItemFile[]>([]);
+  const [emojiOpen, setEmojiOpen] = useState(false);
+  const [banner, setBanner] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const textArea = useRef<HTMLTextAreaElement>(null);
+  const uploads = useFileUploads({ maxBytes: CHAT_MAX_FILE_BYTES, allowedTypes: CHAT_ATTACHMENT_TYPES }, (uploaded, title) =>
+    setFiles((current) => [...current, itemFileFrom(uploaded, title)]),
+  );
+
+  if (!signedIn) {
+    return (
+      <button type="button" onClick={openLogin} className="border-t border-slate-200 bg-white px-4 py-4 text-sm font-semibold text-brand-700 hover:bg-slate-50">
+        {NEED_LOGIN_TO_CHAT_TEXT}
+      </button>
+    );
+  }
+  if (!session.can_send) {
+    return <p className="border-t border-slate-200 bg-white px-4 py-4 text-center text-sm text-slate-500">{CANNOT_SEND_TEXT}</p>;
+  }
+
+  const addFiles = (chosen: File[], pasted: boolean) => {
+    const refusal = attachmentLimitError(files.length + uploads.pending.length, chosen.length, pasted);
+    if (refusal) {
+      ui.showError(refusal);
+      return;
+    }
+    chosen.forEach((file) => void uploads.upload(file));
+  };
+
+  const onPaste = (event: ClipboardEvent) => {
+    const pasted = [...event.clipboardData.files];
+    if (pasted.length === 0) return;
+    event.preventDefault();
+    addFiles(pasted, true);
+  };
+
+  const ready = canSubmit(text, files.length, uploads.uploading);
+  const submit = () => {
+    if (!ready) return;
+    onSend(text.trim(), files, banner ? MESSAGE_TYPES.banner : MESSAGE_TYPES.chat);
+    setText('');
+    setFiles([]);
+    setBanner(false);
+    setEmojiOpen(false);
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    // Enter sends, Shift+Enter starts a new line; not while an input method composes a character.
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      submit();
+    }
+  };
+
+  return (
+    <div className="relative border-t border-slate-200 bg-white">
+      {emojiOpen && (
+        <div role="listbox" aria-label="Emoji" className="grid max-h-44 grid-cols-10 gap-0.5 overflow-y-auto border-b border-slate-100 p-2">
+          {COMMON_EMOJI.map((emoji) => (
+            <button
+              key={emoji}
+              type="button"
+              role="option"
+              aria-selected={false}
+              onClick={() => {
+                setText((current) => current + emoji);
+                textArea.current?.focus();
+              }}
+              className="rounded-md p-0.5 text-xl hover:bg-slate-100"
+            >
+              {emoji}
+            </button>
+          ))}
+        </div>
+      )}
+      {(files.length > 0 || uploads.pending.length > 0) && (
+        <ul aria-label="Attachments" className="flex flex-wrap gap-2 px-3 pt-2">
+          {files.map((file) => (
+            <li key={file.url} className="flex max-w-40 items-center gap-1 rounded-full bg-slate-100 py-1 pr-1 pl-3 text-xs">
+              <span className="truncate">{file.title}</span>
+              <button
+                type="button"
+                aria-label={`Remove ${file.title}`}
+                onClick={() => setFiles((current) => current.filter((entry) => entry.url !== file.url))}
+                className="rounded-full p-0.5 hover:bg-slate-200"
+              >
+                <CloseIcon className="size-3.5" />
+              </button>
+            </li>
+          ))}
+          {uploads.pending.map((entry) => (
+            <li key={entry.key} className="flex max-w-40 items-center gap-2 rounded-full bg-slate-100 px-3 py-1 text-xs text-slate-500">
+              <span className="truncate">{entry.name}</span>
+              <progress aria-label="Upload progress" max={1} value={entry.progress} className="h-1.5 w-10" />
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="flex items-end gap-1 p-2">
+        <button type="button" aria-label="Emoji" aria-expanded={emojiOpen} onClick={() => setEmojiOpen((open) => !open)} className={iconButton}>
+          <SmileIcon />
+        </button>
+        <button type="button" aria-label="Attach files" onClick={() => input.current?.click()} className={iconButton}>
+          <PaperclipIcon />
+        </button>
+        {canSendBanner && (
+          <button
+            type="button"
+            aria-label="Send as banner"
+            aria-pressed={banner}
+            onClick={() => setBanner((value) => !value)}
+            className={`${iconButton} ${banner ? 'bg-amber-100 text-amber-700' : ''}`}
+          >
+            📣
+          </button>
+        )}
+        <textarea
+          ref={textArea}
+          rows={1}
+          value={text}
+          aria-label="Message"
+          placeholder={MESSAGE_PLACEHOLDER}
+          onChange={(event) => {
+            setText(event.target.value);
+            onTyping();
+          }}
+          onKeyDown={onKeyDown}
+          onPaste={onPaste}
+          className="max-h-32 min-h-10 min-w-0 flex-1 resize-none rounded-2xl border border-slate-300 bg-white px-3 py-2 text-[15px] focus:border-brand-500 focus:ring-4 focus:ring-brand-500/15 focus:outline-none"
+        />
+        <button
+          type="button"
+          aria-label="Send"
+          disabled={!ready}
+          onClick={submit}
+          className="rounded-full bg-brand-600 p-2.5 text-white shadow-sm hover:bg-brand-700 disabled:opacity-40"
+        >
+          <SendIcon />
+        </button>
+      </div>
+      <input
+        ref={input}
+        type="file"
+        aria-label="Files"
+        accept={CHAT_ATTACHMENT_TYPES.join(',')}
+        multiple
+        className="hidden"
+        onChange={(event) => {
+          const chosen = [...(event.target.files ?? [])];
+          event.target.value = '';
+          addFiles(chosen, false);
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,108 @@
+import { Fragment } from 'react';
+import { MESSAGE_TYPES, SEND_FAILED_TEXT } from '../../shared/constants';
+import { useLongPress } from '../../shared/hooks/useLongPress';
+import { mediaKind } from '../../shared/media';
+import { relativeTime } from '../../shared/relativeTime';
+import type { ItemFile } from '../feed/feedApi';
+import type { ChatUser } from './chatApi';
+import { DeliveryTicks } from './DeliveryTicks';
+import { LinkPreview } from './LinkPreview';
+import { deliveryIcon, linksIn, type ChatMessage } from './messages';
+
+interface MessageBubbleProps {
+  message: ChatMessage;
+  sender: ChatUser | undefined;
+  own: boolean;
+  /** Null when the viewer may not see this message's delivery details. */
+  onInfo: (() => void) | null;
+  onRetry: () => void;
+}
+
+/** Text with its links made clickable. */
+function Linked({ text }: { text: string }) {
+  const links = linksIn(text);
+  if (links.length === 0) return <>{text}</>;
+  const pattern = new RegExp(`(${links.map((link) => link.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`);
+  return (
+    <>
+      {text.split(pattern).map((part, index) =>
+        links.includes(part) ? (
+          <a key={index} href={part} target="_blank" rel="noopener noreferrer" className="break-all underline">
+            {part}
+          </a>
+        ) : (
+          <Fragment key={index}>{part}</Fragment>
+        ),
+      )}
+    </>
+  );
+}
+
+function Attachment({ file }: { file: ItemFile }) {
+  const kind = mediaKind(file);
+  if (kind === 'image') {
+    return (
+      <a href={file.url} target="_blank" rel="noopener noreferrer">
+        <img src={file.thumbnail || file.url} alt={file.title} className="max-h-48 rounded-lg bg-slate-100 object-cover" />
+      </a>
+    );
+  }
+  if (kind === 'video') return <video src={file.url} controls className="max-h-48 rounded-lg" />;
+  return (
+    <a href={file.url} target="_blank" rel="noopener noreferrer" className="block truncate rounded-lg bg-black/10 px-3 py-2 text-sm underline">
+      📄 {file.title || file.url}
+    </a>
+  );
+}
+
+export function MessageBubble({ message, sender, own, onInfo, onRetry }: MessageBubbleProps) {
+  const press = useLongPress(() => onInfo?.());
+
+  if (message.type === MESSAGE_TYPES.notice) {
+    return (
+      <p data-message-type="notice" className="mx-auto my-2 max-w-[85%] rounded-full bg-slate-200/70 px-3 py-1 text-center text-xs text-slate-600">
+        {message.payload}
+      </p>
+    );
+  }
+
+  const banner = message.type === MESSAGE_TYPES.banner;
+  const link = linksIn(message.payload)[0];
+  const icon = deliveryIcon(message);
+  const tone = banner
+    ? 'animate-banner bg-gradient-to-r from-amber-400 via-rose-400 to-fuchsia-500 text-white'
+    : own
+      ? 'bg-brand-600 text-white'
+      : 'bg-white text-slate-900 ring-1 ring-slate-200';
+
+  return (
+    <div className={`flex ${banner ? 'justify-center' : own ? 'justify-end' : 'justify-start'}`}>
+      <div
+        {...(onInfo ? press : {})}
+        data-testid="chat-message"
+        data-own={own || undefined}
+        className={`max-w-[80%] rounded-2xl px-3 py-2 shadow-xs select-text ${tone} ${own ? 'rounded-br-md' : 'rounded-bl-md'}`}
+      >
+        {!own && sender && <p className="mb-0.5 text-xs font-semibold text-brand-700">{sender.name}</p>}
+        {message.payload && <p className="text-[15px] break-words whitespace-pre-line">{<Linked text={message.payload} />}</p>}
+        {message.payload1.length > 0 && (
+          <div className="mt-1 space-y-1">
+            {message.payload1.map((file) => (
+              <Attachment key={file.url} file={file} />
+            ))}
+          </div>
+        )}
+        {link && <LinkPreview url={link} />}
+        <p className={`mt-1 flex items-center justify-end gap-1 text-[11px] ${own || banner ? 'text-white/80' : 'text-slate-400'}`}>
+          <time dateTime={new Date(message.created_at).toISOString()}>{relativeTime(message.created_at)}</time>
+          {own && <DeliveryTicks icon={icon} />}
+        </p>
+        {message.local === 'failed' && (
+          <button type="button" onClick={onRetry} className="mt-1 text-xs font-semibold underline">
+            {SEND_FAILED_TEXT}
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}

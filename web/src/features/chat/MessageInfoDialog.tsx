@@ -1,0 +1,48 @@
+import { NO_MESSAGE_INFO_TEXT } from '../../shared/constants';
+import { useAsyncData } from '../../shared/hooks/useAsyncData';
+import { describeError } from '../../shared/errors';
+import { relativeTime } from '../../shared/relativeTime';
+import { Loading } from '../../shared/ui/Loading';
+import { Modal } from '../../shared/ui/Modal';
+import { fetchMessageInfo } from './chatApi';
+import type { ChatMessage } from './messages';
+import { UserName } from './UserName';
+
+/** Who received and who read a message (for its sender and for moderators). */
+export function MessageInfoDialog({ message, onClose }: { message: ChatMessage; onClose: () => void }) {
+  const info = useAsyncData(`${message.dest_session_id}/${message.created_at}`, () =>
+    fetchMessageInfo(message.dest_session_id, message.created_at),
+  );
+  return (
+    <Modal title="Message info" onClose={onClose}>
+      {info.status === 'loading' && <Loading />}
+      {info.status === 'error' && <p className="text-sm text-red-600">{describeError(info.error).join(' ')}</p>}
+      {info.status === 'success' &&
+        (info.data.info.read.length + info.data.info.delivered.length === 0 ? (
+          <p className="text-sm text-slate-600">{NO_MESSAGE_INFO_TEXT}</p>
+        ) : (
+          <dl className="space-y-4 text-sm">
+            {(
+              [
+                ['Read by', info.data.info.read],
+                ['Delivered to', info.data.info.delivered],
+              ] as const
+            ).map(
+              ([label, entries]) =>
+                entries.length > 0 && (
+                  <div key={label}>
+                    <dt className="mb-1 font-semibold text-slate-700">{label}</dt>
+                    {entries.map((entry) => (
+                      <dd key={entry.user_id} className="flex justify-between gap-3 text-slate-600">
+                        <UserName userId={entry.user_id} />
+                        <span className="text-slate-400">{relativeTime(entry.at)}</span>
+                      </dd>
+                    ))}
+                  </div>
+                ),
+            )}
+          </dl>
+        ))}
+    </Modal>
+  );
+}

@@ -1,0 +1,87 @@
+import { useLayoutEffect, useRef, type UIEvent } from 'react';
+import { NO_MESSAGES_TEXT } from '../../shared/constants';
+import { Loading } from '../../shared/ui/Loading';
+import { Spinner } from '../../shared/ui/Spinner';
+import { MessageBubble } from './MessageBubble';
+import { isSameDay, type ChatMessage } from './messages';
+import type { ChatSessionState } from './useChatSession';
+
+/** Within this distance of the bottom the list follows new messages; further up it stays put. */
+const STICK_TO_BOTTOM_PX = 80;
+/** Scrolling this close to the top loads the older page. */
+const LOAD_OLDER_AT_PX = 40;
+
+const dayFormat = new Intl.DateTimeFormat('en', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
+
+interface MessageListProps {
+  chat: ChatSessionState;
+  meId: string | null;
+  /** Whether the viewer may see delivery details of others' messages. */
+  moderator: boolean;
+  onInfo: (message: ChatMessage) => void;
+}
+
+export function MessageList({ chat, meId, moderator, onInfo }: MessageListProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const position = useRef({ height: 0, top: 0, atBottom: true, first: chat.messages[0]?.created_at });
+
+  // Older messages go in above: keep what the reader looks at in place. New ones below: follow if at the bottom.
+  useLayoutEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const before = position.current;
+    const first = chat.messages[0]?.created_at;
+    if (first !== before.first && before.height > 0 && !before.atBottom) {
+      element.scrollTop = before.top + (element.scrollHeight - before.height);
+    } else if (before.atBottom) {
+      element.scrollTop = element.scrollHeight;
+    }
+    position.current = { ...before, height: element.scrollHeight, top: element.scrollTop, first };
+  }, [chat.messages, chat.typingName]);
+
+  const onScroll = ({ currentTarget: element }: UIEvent<HTMLDivElement>) => {
+    position.current = {
+      ...position.current,
+      height: element.scrollHeight,
+      top: element.scrollTop,
+      atBottom: element.scrollHeight - element.scrollTop - element.clientHeight < STICK_TO_BOTTOM_PX,
+    };
+    if (element.scrollTop < LOAD_OLDER_AT_PX) chat.loadOlder();
+  };
+
+  return (
+    <div ref={box} onScroll={onScroll} data-testid="message-list" className="min-h-0 flex-1 space-y-1.5 overflow-y-auto bg-slate-50 px-3 py-3">
+      {chat.loadingOlder && (
+        <div className="flex justify-center py-1">
+          <Spinner className="size-4 text-slate-400" />
+        </div>
+      )}
+      {chat.loading ? (
+        <Loading />
+      ) : (
+        chat.messages.length === 0 && <p className="py-10 text-center text-sm text-slate-500">{NO_MESSAGES_TEXT}</p>
+      )}
+      {chat.messages.map((message, index) => {
+        const previous = chat.messages[index - 1];
+        const own = message.src_id === meId;
+        return (
+          <div key={message.local_id || message.id}>
+            {(!previous || !isSameDay(previous.created_at, message.created_at)) && (
+              <p role="separator" className="my-3 text-center text-xs font-medium text-slate-400">
+                {dayFormat.format(message.created_at)}
+              </p>
+            )}
+            <MessageBubble
+              message={message}
+              own={own}
+              sender={chat.users[message.src_id]}
+              onInfo={!message.local && (own || moderator) ? () => onInfo(message) : null}
+              onRetry={chat.retry}
+            />
+          </div>
+        );
+      })}
+      {chat.typingName && <p className="px-1 text-xs text-slate-500 italic">{chat.typingName} is typing…</p>}
+    </div>
+  );
+}

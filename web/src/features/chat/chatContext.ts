@@ -1,0 +1,21 @@
+import { createContext, useContext } from 'react';
+import type { Session } from './chatApi';
+
+/** What the window shows: one or more sessions as tabs, under a heading for when there are none. */
+export interface ChatWindowRequest {
+  title: string;
+  image?: string;
+  sessions: Session[];
+}
+
+export interface ChatWindowControls {
+  openChat: (request: ChatWindowRequest) => void;
+}
+
+export const ChatContext = createContext<ChatWindowControls | null>(null);
+
+export function useChatWindow(): ChatWindowControls {
+  const controls = useContext(ChatContext);
+  if (!controls) throw new Error('useChatWindow must be used inside <ChatProvider>');
+  return controls;
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { CHAT_POLL_FAST_MS, CHAT_POLL_SLOW_MS, CHAT_RECENT_MESSAGE_MS } from '../../shared/constants';
+import { deliveryIcon, latestServerTime, linksIn, mergeMessages, pollIntervalMs, raiseStatus, type ChatMessage } from './messages';
+
+const message = (fields: Partial<ChatMessage>): ChatMessage => ({
+  id: 'm1',
+  dest_session_id: 's1',
+  src_id: 'u1',
+  local_id: '',
+  created_at: 1000,
+  type: 1003,
+  payload: 'hi',
+  payload1: [],
+  flags: {},
+  data: {},
+  ...fields,
+});
+
+describe('delivery icon', () => {
+  it.each([
+    [{ flags: { status: 'read' as const } }, 'read'],
+    [{ flags: { status: 'delivered' as const } }, 'delivered'],
+    [{ flags: { status: 'sent' as const } }, 'sent'],
+    [{}, 'sent'],
+    [{ local: 'sending' as const }, 'pending'],
+    [{ local: 'failed' as const }, 'not_sent'],
+    [{ errors: 'no credits', flags: { status: 'sent' as const } }, 'error'],
+  ])('%j shows %s', (fields, icon) => {
+    expect(deliveryIcon(message(fields))).toBe(icon);
+  });
+
+  it('never lowers a status', () => {
+    const read = message({ flags: { status: 'read' } });
+    expect(raiseStatus(read, 'delivered')).toBe(read);
+    expect(raiseStatus(message({}), 'delivered').flags.status).toBe('delivered');
+  });
+});
+
+describe('merging messages', () => {
+  it('replaces the local copy with the server message that carries its local_id', () => {
+    const local = message({ id: 'L1', local_id: 'L1', local: 'sending', created_at: 2000 });
+    const server = message({ id: 'm9', local_id: 'L1', created_at: 2001, flags: { status: 'sent' } });
+    expect(mergeMessages([local], [server])).toEqual([server]);
+  });
+
+  it('keeps one copy of a message seen from both the socket and a poll, oldest first', () => {
+    const a = message({ id: 'a', created_at: 1 });
+    const b = message({ id: 'b', created_at: 2 });
+    const merged = mergeMessages([b], [a, b, a]);
+    expect(merged.map((entry) => entry.id)).toEqual(['a', 'b']);
+  });
+
+  it('does not let a late local copy or an older status win over the server copy', () => {
+    const server = message({ id: 'm9', local_id: 'L1', flags: { status: 'read' } });
+    const local = message({ id: 'L1', local_id: 'L1', local: 'sending' });
+    expect(mergeMessages([server], [local])).toEqual([server]);
+    const stale = message({ id: 'm9', local_id: 'L1', flags: { status: 'sent' } });
+    expect(mergeMessages([server], [stale])[0]?.flags.status).toBe('read');
+  });
+
+  it('polls from the newest message the server has, skipping local ones', () => {
+    expect(latestServerTime([message({ created_at: 5 }), message({ id: 'x', local_id: 'x', local: 'sending', created_at: 9 })])).toBe(5);
+    expect(latestServerTime([])).toBeNull();
+  });
+});
+
+describe('polling interval', () => {
+  const now = 10_000_000;
+  it('polls fast while the latest message is recent, slowly otherwise', () => {
+    expect(pollIntervalMs(now - 1000, now)).toBe(CHAT_POLL_FAST_MS);
+    expect(pollIntervalMs(now - CHAT_RECENT_MESSAGE_MS, now)).toBe(CHAT_POLL_SLOW_MS);
+    expect(pollIntervalMs(null, now)).toBe(CHAT_POLL_SLOW_MS);
+  });
+});
+
+describe('links', () => {
+  it('finds each link once', () => {
+    expect(linksIn('see https://a.test/x and http://b.test, again https://a.test/x')).toEqual(['https://a.test/x', 'http://b.test']);
+  });
+});

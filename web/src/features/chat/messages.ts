@@ -1,0 +1,74 @@
+import { CHAT_POLL_FAST_MS, CHAT_POLL_SLOW_MS, CHAT_RECENT_MESSAGE_MS } from '../../shared/constants';
+import type { ErrorsValue } from '../../shared/errors';
+import type { DeliveryStatus, InboxMessage } from './chatApi';
+
+/** A message as the window holds it: from the server, or still local (sending or failed). */
+export interface ChatMessage extends InboxMessage {
+  local?: 'sending' | 'failed';
+  errors?: ErrorsValue;
+}
+
+export type DeliveryIcon = 'pending' | 'sent' | 'delivered' | 'read' | 'not_sent' | 'error';
+
+export function deliveryIcon(message: ChatMessage): DeliveryIcon {
+  if (message.errors) return 'error';
+  if (message.local === 'failed') return 'not_sent';
+  if (message.local === 'sending') return 'pending';
+  return message.flags.status ?? 'sent';
+}
+
+const STATUS_RANK: Record<DeliveryStatus, number> = { sent: 0, delivered: 1, read: 2 };
+
+/** Status reports can arrive out of order; a message never goes back from read to delivered. */
+export function raiseStatus(message: ChatMessage, status: DeliveryStatus): ChatMessage {
+  const current = message.flags.status ?? 'sent';
+  return STATUS_RANK[status] > STATUS_RANK[current] ? { ...message, flags: { ...message.flags, status } } : message;
+}
+
+/**
+ * The list with `incoming` merged in, oldest first. A server message replaces the local one
+ * with the same local_id, and a message seen twice (socket and poll) is kept once.
+ */
+export function mergeMessages(current: readonly ChatMessage[], incoming: readonly ChatMessage[]): ChatMessage[] {
+  const byKey = new Map<string, ChatMessage>();
+  const keyOf = (message: ChatMessage) => (message.local_id ? `l:${message.local_id}` : `i:${message.id}`);
+  for (const message of [...current, ...incoming]) {
+    const key = keyOf(message);
+    const known = byKey.get(key);
+    // A local copy never overwrites the server's; a newer server copy keeps the higher status.
+    if (known && !known.local && message.local) continue;
+    byKey.set(key, known && !known.local && known.flags.status ? raiseStatus(message, known.flags.status) : message);
+  }
+  return [...byKey.values()].sort((a, b) => a.created_at - b.created_at);
+}
+
+/** Without a socket, a lively conversation is polled often and a quiet one rarely. */
+export function pollIntervalMs(latestCreatedAt: number | null, now = Date.now()): number {
+  return latestCreatedAt !== null && now - latestCreatedAt < CHAT_RECENT_MESSAGE_MS ? CHAT_POLL_FAST_MS : CHAT_POLL_SLOW_MS;
+}
+
+/** The newest message the server knows, the point polling continues from. */
+export function latestServerTime(messages: readonly ChatMessage[]): number | null {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index] as ChatMessage;
+    if (!message.local) return message.created_at;
+  }
+  return null;
+}
+
+export function isSameDay(a: number, b: number): boolean {
+  return new Date(a).toDateString() === new Date(b).toDateString();
+}
+
+// Punctuation right after a link ends the sentence, not the link.
+const URL_PATTERN = /\bhttps?:\/\/[^\s<>"']*[^\s<>"'.,;:!?)]/gi;
+
+/** The links in a message's text, in order, without repeats. */
+export function linksIn(text: string): string[] {
+  return [...new Set(text.match(URL_PATTERN) ?? [])];
+}
+
+/** A client-made id that lets the server recognise a retried send. */
+export function newLocalId(): string {
+  return crypto.randomUUID();
+}

@@ -1,0 +1,50 @@
+import {
+  CHAT_MAX_ATTACHMENTS,
+  CHAT_OWNER_MAX_TYPE,
+  MAX_ATTACHMENTS_TEXT,
+  MEMBER_TYPES,
+  NOTIFY_UNMUTED_FLAG,
+  PASTE_ONE_FILE_TEXT,
+} from '../../shared/constants';
+import type { ModerationAction, Session } from './chatApi';
+
+export function isModerator(type: number | null | undefined): boolean {
+  return type !== null && type !== undefined && type <= MEMBER_TYPES.moderator;
+}
+
+/** What a moderator may do to a member, by both their membership types (spec sections 4 and 6). */
+export function moderationActions(actorType: number | null | undefined, targetType: number): ModerationAction[] {
+  if (!isModerator(actorType)) return [];
+  const actions: ModerationAction[] = [];
+  if (targetType === MEMBER_TYPES.awaitingApproval) actions.push('approve', 'reject');
+  if (targetType <= MEMBER_TYPES.member) actions.push('block');
+  if (targetType === MEMBER_TYPES.unblockable) actions.push('unblock');
+  if (actorType === MEMBER_TYPES.admin && targetType === MEMBER_TYPES.member) actions.push('make_moderator');
+  return actions;
+}
+
+export function isMuted(notificationFlag: number | null): boolean {
+  return (notificationFlag ?? NOTIFY_UNMUTED_FLAG) > NOTIFY_UNMUTED_FLAG;
+}
+
+/** A session that nobody outside can read shows a lock; a participant low enough may open it. */
+export function isLocked(session: Session): boolean {
+  return !session.is_public && !session.is_read_allowed;
+}
+
+export function canMakePublic(session: Session): boolean {
+  const type = session.session_user_type;
+  return isLocked(session) && !session.is_inactive && type !== null && type <= CHAT_OWNER_MAX_TYPE;
+}
+
+/** Why files cannot be added, or null when they can. A paste must bring exactly one file. */
+export function attachmentLimitError(attached: number, adding: number, pasted: boolean): string | null {
+  if (pasted && adding > 1) return PASTE_ONE_FILE_TEXT;
+  if (attached + adding > CHAT_MAX_ATTACHMENTS) return MAX_ATTACHMENTS_TEXT;
+  return null;
+}
+
+/** A message needs text or a file, and waits for running uploads. */
+export function canSubmit(text: string, files: number, uploading: boolean): boolean {
+  return !uploading && (text.trim() !== '' || files > 0);
+}

@@ -1,0 +1,261 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { Socket } from 'socket.io-client';
+import { MESSAGE_TYPES, TYPING_IDLE_MS, TYPING_SHOWN_MS, TYPING_THROTTLE_MS } from '../../shared/constants';
+import { getSocket } from '../../shared/socket';
+import { useUi } from '../../shared/ui/uiContext';
+import type { ItemFile } from '../feed/feedApi';
+import {
+  fetchMessages,
+  sendMessage,
+  type ChatUser,
+  type DeliveryStatus,
+  type InboxMessage,
+  type MessagesPage,
+  type Session,
+} from './chatApi';
+import { lookupSession, lookupUser } from './lookups';
+import { latestServerTime, mergeMessages, newLocalId, pollIntervalMs, raiseStatus, type ChatMessage } from './messages';
+import { Outbox, type OutboxEvent } from './outbox';
+
+interface StatusReport {
+  session_id: string;
+  created_at: number;
+  status: DeliveryStatus;
+  user_id: string;
+}
+
+interface TypingReport {
+  session_id: string;
+  user_id: string;
+  name: string;
+}
+
+/**
+ * One session's messages: the newest page, older pages on demand, live updates from the
+ * socket (or polling while there is none), sending through the outbox, and read receipts.
+ * `onSession` receives the session's changes (a dummy that became real, server updates).
+ */
+export function useChatSession(session: Session, meId: string | null, visible: boolean, onSession: (session: Session) => void) {
+  const ui = useUi();
+  const sessionId = session._id;
+  const isDummy = session.is_dummy;
+  const [messages, setMessages] = useState<ChatMessage[]>([]);
+  const [users, setUsers] = useState<Record<string, ChatUser>>({});
+  const [loading, setLoading] = useState(!isDummy);
+  const [older, setOlder] = useState({ hasMore: false, before: null as number | null, loading: false });
+  const [socket, setSocket] = useState<Socket | null>(null);
+  const [connected, setConnected] = useState(false);
+  const [typingName, setTypingName] = useState<string | null>(null);
+
+  const latest = useRef({ session, onSession, ui });
+  latest.current = { session, onSession, ui };
+
+  const addPage = useCallback((page: MessagesPage) => {
+    setMessages((current) => mergeMessages(current, page.inbox_messages));
+    setUsers((current) => ({ ...current, ...page.refs?.users }));
+  }, []);
+
+  const outbox = useMemo(() => {
+    const report = (event: OutboxEvent) => {
+      if (event.kind === 'sent') {
+        setMessages((current) => mergeMessages(current, [event.message]));
+        const { session: now, onSession: changed } = latest.current;
+        if (now.is_dummy || event.newSessionCreated) {
+          changed({ ...now, is_dummy: false });
+          // The stored session knows the viewer's membership (mute, settings) that the dummy lacked.
+          void lookupSession(now._id).then((stored) => {
+            if (stored) latest.current.onSession(stored);
+          });
+        }
+      } else if (event.kind === 'rejected') {
+        setMessages((current) => current.filter((message) => message.local_id !== event.localId));
+        latest.current.ui.showError(event.errors);
+      } else {
+        setMessages((current) => current.map((message) => (message.local_id === event.localId ? { ...message, local: 'failed' } : message)));
+      }
+    };
+    return new Outbox(sendMessage, report);
+  }, []);
+
+  // The newest page; again once a dummy session becomes real (merging keeps what is shown).
+  useEffect(() => {
+    if (isDummy) return undefined;
+    const controller = new AbortController();
+    fetchMessages(sessionId, {}, controller.signal)
+      .then((page) => {
+        addPage(page);
+        setOlder({ hasMore: page.has_more, before: page.next_less_than_timestamp, loading: false });
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        if (!controller.signal.aborted) setLoading(false);
+      });
+    return () => controller.abort();
+  }, [sessionId, isDummy, addPage]);
+
+  const loadOlder = useCallback(() => {
+    if (!older.hasMore || older.loading || older.before === null) return;
+    setOlder((current) => ({ ...current, loading: true }));
+    fetchMessages(sessionId, { less_than_timestamp: older.before })
+      .then((page) => {
+        addPage(page);
+        setOlder({ hasMore: page.has_more, before: page.next_less_than_timestamp, loading: false });
+      })
+      // A failed page stops paging; what is shown stays.
+      .catch(() => setOlder((current) => ({ ...current, hasMore: false, loading: false })));
+  }, [sessionId, older, addPage]);
+
+  // Live updates. Joining again on every (re)connect, since the server forgets rooms with the connection.
+  useEffect(() => {
+    let open: Socket | null = null;
+    let cancelled = false;
+    let typingTimer: ReturnType<typeof setTimeout> | undefined;
+    const join = () => {
+      if (!isDummy) open?.emit('join', { session_id: sessionId });
+      setConnected(true);
+      void outbox.retryAll();
+    };
+    const onDisconnect = () => setConnected(false);
+    const onMessage = (message: InboxMessage) => {
+      if (message.dest_session_id !== sessionId) return;
+      setMessages((current) => mergeMessages(current, [message]));
+      if (message.src_id !== meId) setTypingName(null);
+    };
+    const onStatus = (report: StatusReport) => {
+      if (report.session_id !== sessionId) return;
+      // A receipt covers everything the reader had seen up to that message.
+      setMessages((current) =>
+        current.map((message) =>
+          message.src_id === meId && !message.local && message.created_at <= report.created_at ? raiseStatus(message, report.status) : message,
+        ),
+      );
+    };
+    const onTyping = (report: TypingReport) => {
+      if (report.session_id !== sessionId || report.user_id === meId) return;
+      setTypingName(report.name);
+      clearTimeout(typingTimer);
+      typingTimer = setTimeout(() => setTypingName(null), TYPING_SHOWN_MS);
+    };
+    const onSessionUpdate = (update: Session) => {
+      if (update._id === sessionId) latest.current.onSession({ ...latest.current.session, ...update });
+    };
+    void getSocket().then((ready) => {
+      if (cancelled) return;
+      open = ready;
+      setSocket(ready);
+      ready.on('connect', join);
+      ready.on('disconnect', onDisconnect);
+      ready.on('message', onMessage);
+      ready.on('message_status', onStatus);
+      ready.on('typing', onTyping);
+      ready.on('session', onSessionUpdate);
+      if (ready.connected) join();
+    });
+    return () => {
+      cancelled = true;
+      clearTimeout(typingTimer);
+      if (!open) return;
+      open.off('connect', join);
+      open.off('disconnect', onDisconnect);
+      open.off('message', onMessage);
+      open.off('message_status', onStatus);
+      open.off('typing', onTyping);
+      open.off('session', onSessionUpdate);
+      if (!isDummy) open.emit('leave', { session_id: sessionId });
+    };
+  }, [sessionId, isDummy, meId, outbox]);
+
+  // Polling stands in for the socket while it is down, and for a dummy session that has no room yet.
+  const newest = latestServerTime(messages);
+  const [pollRound, setPollRound] = useState(0);
+  useEffect(() => {
+    if (connected && !isDummy) return undefined;
+    const timer = setTimeout(() => {
+      fetchMessages(sessionId, { greater_than_timestamp: newest ?? 0 })
+        .then(addPage)
+        .catch(() => undefined)
+        .finally(() => setPollRound((round) => round + 1));
+    }, pollIntervalMs(newest));
+    return () => clearTimeout(timer);
+  }, [connected, isDummy, sessionId, newest, pollRound, addPage]);
+
+  // Tell the others how far this viewer got: read while the window shows, else just delivered.
+  const lastFromOthers = [...messages].reverse().find((message) => !message.local && message.src_id !== meId)?.created_at;
+  const receipted = useRef(new Set<string>());
+  useEffect(() => {
+    if (!socket || !connected || !meId || lastFromOthers === undefined) return;
+    const event = visible ? 'read' : 'delivered';
+    const key = `${event}:${lastFromOthers}`;
+    if (receipted.current.has(key)) return;
+    receipted.current.add(key);
+    socket.emit(event, { session_id: sessionId, created_at: lastFromOthers });
+  }, [socket, connected, meId, visible, lastFromOthers, sessionId]);
+
+  // Names for senders the page's refs did not cover (messages that came over the socket).
+  const unknownSenders = [...new Set(messages.map((message) => message.src_id))].filter((id) => !users[id]).join(',');
+  useEffect(() => {
+    if (!unknownSenders) return;
+    for (const id of unknownSenders.split(',')) {
+      void lookupUser(id).then((user) => {
+        if (user) setUsers((current) => ({ ...current, [id]: user }));
+      });
+    }
+  }, [unknownSenders]);
+
+  // At most one typing signal per throttle window, sent once the typist pauses.
+  const typing = useRef<{ lastSent: number; timer?: ReturnType<typeof setTimeout> }>({ lastSent: 0 });
+  useEffect(() => () => clearTimeout(typing.current.timer), []);
+  const send = useCallback(
+    (text: string, files: ItemFile[], type: number = MESSAGE_TYPES.chat) => {
+      if (!meId) return;
+      // A pause that ends in sending is not typing any more.
+      clearTimeout(typing.current.timer);
+      const { session: now } = latest.current;
+      const localId = newLocalId();
+      const createdAt = Date.now();
+      const local: ChatMessage = {
+        id: localId,
+        dest_session_id: now._id,
+        src_id: meId,
+        local_id: localId,
+        created_at: createdAt,
+        type,
+        payload: text,
+        payload1: files,
+        flags: {},
+        data: {},
+        local: 'sending',
+      };
+      setMessages((current) => mergeMessages(current, [local]));
+      void outbox.submit({
+        dest_session_id: now._id,
+        payload: text,
+        payload1: files.map((file) => file.url),
+        _type: type,
+        is_dummy_session: now.is_dummy,
+        created_at: createdAt,
+        local_id: localId,
+      });
+    },
+    [meId, outbox],
+  );
+
+  const retry = useCallback(() => {
+    setMessages((current) => current.map((message) => (message.local === 'failed' ? { ...message, local: 'sending' } : message)));
+    void outbox.retryAll();
+  }, [outbox]);
+
+  const notifyTyping = useCallback(() => {
+    const state = typing.current;
+    clearTimeout(state.timer);
+    state.timer = setTimeout(() => {
+      if (!socket?.connected || isDummy || Date.now() - state.lastSent < TYPING_THROTTLE_MS) return;
+      state.lastSent = Date.now();
+      socket.emit('typing', { session_id: sessionId });
+    }, TYPING_IDLE_MS);
+  }, [socket, isDummy, sessionId]);
+
+  return { messages, users, loading, hasOlder: older.hasMore, loadingOlder: older.loading, loadOlder, typingName, send, retry, notifyTyping };
+}
+
+export type ChatSessionState = ReturnType<typeof useChatSession>;

@@ -1,0 +1,55 @@
+import { useRef, useState } from 'react';
+import { checkFile, compressImage, uploadFile, type UploadedFile } from '../upload';
+import { useUi } from '../ui/uiContext';
+
+export interface PendingUpload {
+  key: number;
+  name: string;
+  /** An object URL for previews; revoked once the upload ends. */
+  preview: string;
+  progress: number;
+}
+
+interface UploadRules {
+  maxBytes: number;
+  allowedTypes: readonly string[];
+}
+
+let nextKey = 0;
+
+/**
+ * Checks, compresses (images) and uploads files, tracking each one's progress; a failure
+ * shows the error popup. `onUploaded` receives each file that made it, with its name.
+ */
+export function useFileUploads(rules: UploadRules, onUploaded: (uploaded: UploadedFile, name: string) => void) {
+  const ui = useUi();
+  const [pending, setPending] = useState<PendingUpload[]>([]);
+  const latest = useRef(onUploaded);
+  latest.current = onUploaded;
+
+  const upload = async (original: File) => {
+    const failure = checkFile(original, rules.maxBytes, rules.allowedTypes);
+    if (failure) {
+      ui.showError(failure.message, failure.title);
+      return;
+    }
+    const key = nextKey++;
+    const preview = URL.createObjectURL(original);
+    setPending((list) => [...list, { key, name: original.name, preview, progress: 0 }]);
+    try {
+      const file = await compressImage(original);
+      const uploaded = await uploadFile(file, (progress) =>
+        setPending((list) => list.map((entry) => (entry.key === key ? { ...entry, progress } : entry))),
+      );
+      latest.current(uploaded, file.name);
+    } catch (error) {
+      ui.showError(error);
+    } finally {
+      URL.revokeObjectURL(preview);
+      setPending((list) => list.filter((entry) => entry.key !== key));
+    }
+  };
+
+  return { pending, uploading: pending.length > 0, upload };
+}
+
