@@ -10,6 +10,7 @@ from agora.actors.runtime import start_ray
 from agora.http.server import create_app
 from agora.integrations.geonames import city_index
 from agora.integrations.messaging import email_sender, sms_sender
+from agora.integrations.web_pages import PageFetcher
 from agora.seed import seed_demo_city
 from agora.services.accounts import AccountService
 from agora.services.chat import ChatService
@@ -17,6 +18,7 @@ from agora.services.client_errors import ClientErrorService
 from agora.services.feed import FeedService
 from agora.services.groups import GroupService
 from agora.services.items import ItemService
+from agora.services.link_previews import LinkPreviewService
 from agora.services.registry import Services
 from agora.services.uploads import UploadService
 from agora.settings import Settings
@@ -26,6 +28,7 @@ from agora.store.client_errors import ClientErrorStore
 from agora.store.feed_cache import FeedCache
 from agora.store.groups import GroupStore
 from agora.store.items import ItemStore
+from agora.store.link_previews import LinkPreviewCache
 from agora.store.messages import MessageStore
 from agora.store.mongo import connect_mongo, database
 from agora.store.otp import OtpStore
@@ -39,7 +42,9 @@ from agora.store.users import UserStore
 log = logging.getLogger("agora")
 
 
-def build_services(settings: Settings, db, redis) -> tuple[Services, UserStore, list]:
+def build_services(
+    settings: Settings, db, redis, page_fetcher: PageFetcher | None = None
+) -> tuple[Services, UserStore, list]:
     """The services, the user store (for seeding), and the stores whose indexes must exist."""
     keys = Keys(settings.redis_prefix)
     users = UserStore(db)
@@ -87,15 +92,21 @@ def build_services(settings: Settings, db, redis) -> tuple[Services, UserStore, 
             ChatHints(redis, keys),
             RealtimeEmitter(settings),
         ),
+        link_previews=LinkPreviewService(
+            page_fetcher or PageFetcher(), LinkPreviewCache(redis, keys), limits
+        ),
     )
     return services, users, [users, auth_keys, group_store, item_store, sessions, messages]
 
 
-def build_app(settings: Settings, *, with_ray: bool = True) -> web.Application:
+def build_app(
+    settings: Settings, *, with_ray: bool = True, page_fetcher: PageFetcher | None = None
+) -> web.Application:
+    """`page_fetcher` lets tests stand a loopback alias in for the public internet."""
     mongo = connect_mongo(settings)
     db = database(mongo, settings)
     redis = connect_redis(settings)
-    services, users, indexed_stores = build_services(settings, db, redis)
+    services, users, indexed_stores = build_services(settings, db, redis, page_fetcher)
     app = create_app(settings, services)
 
     async def lifecycle(app: web.Application):

@@ -65,8 +65,8 @@ async def client_for(settings_for) -> AsyncIterator[Callable]:
     """Starts an edge with the given setting overrides and returns an HTTP client to it."""
     clients: list[TestClient] = []
 
-    async def start(**overrides) -> TestClient:
-        app = build_app(settings_for(**overrides), with_ray=False)
+    async def start(page_fetcher=None, **overrides) -> TestClient:
+        app = build_app(settings_for(**overrides), with_ray=False, page_fetcher=page_fetcher)
         client = TestClient(TestServer(app, host="127.0.0.1"))
         await client.start_server()
         clients.append(client)

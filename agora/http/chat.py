@@ -8,6 +8,7 @@ from agora.core.errors import InvalidInput
 from agora.http.replies import ok
 from agora.http.requests import Body, optional_session, read_body, require_session
 from agora.services.chat import ChatService, SendInput
+from agora.services.link_previews import LinkPreviewService
 
 ID = Field(max_length=200)
 IDS = Field(default_factory=list, max_length=200)
@@ -82,7 +83,7 @@ class MemberUpdateBody(Body):
     action: str | None = Field(default=None, max_length=30)
 
 
-def routes(chat: ChatService) -> list[web.RouteDef]:
+def routes(chat: ChatService, previews: LinkPreviewService) -> list[web.RouteDef]:
     async def item_chats(request: web.Request) -> web.Response:
         body = await read_body(request, ItemChatsBody)
         session = require_session(request)
@@ -148,7 +149,12 @@ def routes(chat: ChatService) -> list[web.RouteDef]:
             raise InvalidInput({"created_at": "Must be a whole number"})
         return ok(await chat.message_info(require_session(request), session_id, int(created_at)))
 
+    async def url_preview(request: web.Request) -> web.Response:
+        session = require_session(request)
+        return ok(await previews.preview(session, request.query.get("url", "")))
+
     return [
+        web.get("/url_preview", url_preview),
         web.post(r"/api/chats/{item_id:[0-9a-f]{24}}", item_chats),
         web.post("/session/send", send),
         web.post("/session/messages", messages),

@@ -22,7 +22,7 @@ def create_app(settings: Settings, services: Services) -> web.Application:
     app.add_routes(groups.routes(services.groups))
     app.add_routes(items.routes(services.feed, services.items))
     app.add_routes(uploads.routes(services.uploads))
-    app.add_routes(chat.routes(services.chat))
+    app.add_routes(chat.routes(services.chat, services.link_previews))
     sio = realtime.create_socket_server(settings)
     realtime.attach(app, sio, services.accounts, services.chat)
     # Last: the catch-all page route must not shadow any call.

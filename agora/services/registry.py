@@ -8,6 +8,7 @@ from agora.services.client_errors import ClientErrorService
 from agora.services.feed import FeedService
 from agora.services.groups import GroupService
 from agora.services.items import ItemService
+from agora.services.link_previews import LinkPreviewService
 from agora.services.uploads import UploadService
 
 
@@ -20,3 +21,4 @@ class Services:
     items: ItemService
     uploads: UploadService
     chat: ChatService
+    link_previews: LinkPreviewService

@@ -1,0 +1,37 @@
+"""Previews (title, description, image) of links people send in chats."""
+
+from agora.core.errors import InvalidInput
+from agora.integrations.web_pages import PageFetcher, Refused
+from agora.services.accounts import Session
+from agora.store.link_previews import LinkPreviewCache
+from agora.store.rate_limits import RateLimiter
+
+URL_MAX_LENGTH = 2048
+PREVIEWS_PER_USER = 120
+PREVIEW_WINDOW_SECONDS = 600
+EMPTY = {"image": "", "title": "", "description": ""}
+
+
+class LinkPreviewService:
+    def __init__(self, fetcher: PageFetcher, cache: LinkPreviewCache, limits: RateLimiter) -> None:
+        self.fetcher = fetcher
+        self.cache = cache
+        self.limits = limits
+
+    async def preview(self, session: Session, url: str) -> dict[str, str]:
+        url = url.strip()
+        if not url or len(url) > URL_MAX_LENGTH:
+            raise InvalidInput({"url": "Give a link of at most 2048 characters"})
+        cached = await self.cache.get(url)
+        if cached is not None:
+            return cached
+        await self.limits.hit(
+            f"preview:{session.user['_id']}", PREVIEWS_PER_USER, PREVIEW_WINDOW_SECONDS
+        )
+        try:
+            preview = await self.fetcher.preview(url)
+        except Refused as refusal:
+            await self.cache.put(url, EMPTY, found=False)
+            raise InvalidInput({"url": str(refusal)}) from refusal
+        await self.cache.put(url, preview, found=True)
+        return preview

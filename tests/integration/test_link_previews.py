@@ -1,0 +1,127 @@
+"""Link previews against real local web servers.
+
+127.0.0.2 stands in for the public internet (the fetcher is told that only it is public);
+127.0.0.1 stands for the internal network, where a counting server must never be reached.
+"""
+
+import ipaddress
+
+import pytest
+from aiohttp import web
+
+from agora.integrations.web_pages import PageFetcher
+from tests.integration.helpers import member
+from tests.services import free_port
+
+PUBLIC_STAND_IN = "127.0.0.2"
+PAGE = """<html><head><title>Fallback</title>
+<meta property="og:title" content="Bike for sale">
+<meta property="og:description" content="Barely used, Amsterdam">
+<meta property="og:image" content="/bike.jpg"></head><body>hi</body></html>"""
+
+
+async def _serve(app: web.Application, host: str) -> tuple[web.AppRunner, int]:
+    runner = web.AppRunner(app)
+    await runner.setup()
+    port = free_port()
+    await web.TCPSite(runner, host, port).start()
+    return runner, port
+
+
+@pytest.fixture
+async def internal():
+    """An internal service that counts every request reaching it."""
+    hits: list[str] = []
+
+    async def record(request: web.Request) -> web.Response:
+        hits.append(request.path)
+        return web.Response(text="<title>secret</title>", content_type="text/html")
+
+    app = web.Application()
+    app.router.add_get("/{tail:.*}", record)
+    runner, port = await _serve(app, "127.0.0.1")
+    yield port, hits
+    await runner.cleanup()
+
+
+@pytest.fixture
+async def public(internal):
+    internal_port, _ = internal
+
+    async def page(request: web.Request) -> web.Response:
+        return web.Response(text=PAGE, content_type="text/html")
+
+    async def to_internal(request: web.Request) -> web.Response:
+        raise web.HTTPFound(f"http://127.0.0.1:{internal_port}/admin")
+
+    async def pdf(request: web.Request) -> web.Response:
+        return web.Response(body=b"%PDF-", content_type="application/pdf")
+
+    app = web.Application()
+    app.router.add_get("/page", page)
+    app.router.add_get("/redirect", to_internal)
+    app.router.add_get("/file.pdf", pdf)
+    runner, port = await _serve(app, PUBLIC_STAND_IN)
+    yield f"http://{PUBLIC_STAND_IN}:{port}"
+    await runner.cleanup()
+
+
+@pytest.fixture
+async def user(client_for, smtp_sink):
+    only_stand_in = PageFetcher(allowed=lambda a: a == ipaddress.ip_address(PUBLIC_STAND_IN))
+    client = await client_for(page_fetcher=only_stand_in)
+    return await member(client, smtp_sink)
+
+
+async def test_a_public_page_is_previewed(user, public):
+    preview = await user.get(f"/url_preview?url={public}/page")
+    assert preview == {
+        "title": "Bike for sale",
+        "description": "Barely used, Amsterdam",
+        "image": f"{public}/bike.jpg",
+    }
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "127.0.0.1",
+        "169.254.169.254",
+        "[::1]",
+        "2130706433",
+        "0x7f.1",
+        "127.1",
+        "[::ffff:127.0.0.1]",
+        "localhost",
+    ],
+)
+async def test_internal_addresses_are_refused_without_connecting(user, internal, address):
+    port, hits = internal
+    reply = await user.client.get(
+        f"/url_preview?url=http://{address}:{port}/admin",
+        headers={"Authorization": f"Bearer {user.key}"},
+    )
+    assert reply.status == 400
+    assert "url" in (await reply.json())["errors"]
+    assert hits == []
+
+
+async def test_a_redirect_to_an_internal_address_is_not_followed(user, public, internal):
+    _, hits = internal
+    reply = await user.client.get(
+        f"/url_preview?url={public}/redirect", headers={"Authorization": f"Bearer {user.key}"}
+    )
+    assert reply.status == 400
+    assert hits == []
+
+
+async def test_only_web_pages_and_web_schemes_are_previewed(user, public):
+    for url in (f"{public}/file.pdf", "file:///etc/passwd", "gopher://x/", ""):
+        reply = await user.client.get(
+            "/url_preview", params={"url": url}, headers={"Authorization": f"Bearer {user.key}"}
+        )
+        assert reply.status == 400, url
+
+
+async def test_visitors_cannot_use_previews(client):
+    assert (await client.get("/url_preview?url=http://example.com/")).status == 401
