@@ -136,18 +136,18 @@ def attach(
             return {"type": SEND_REPLY_REFUSED, "errors": field_errors(exc)}
         return await chat.send(session, body.send_input())
 
-    async def disconnect_revoked() -> None:
+    async def disconnect_revoked(stop: asyncio.Event) -> None:
         """A logout anywhere closes the sockets that used that key on this edge."""
-        async for key_hash in accounts.revoked_keys():
+        async for key_hash in accounts.revoked_keys(stop):
             for sid, _ in list(sio.manager.get_participants("/", key_room(key_hash))):
                 await sio.disconnect(sid)
 
     async def start_listener(app: web.Application):
-        task = asyncio.create_task(disconnect_revoked(), name="revocation-listener")
+        stop = asyncio.Event()
+        task = asyncio.create_task(disconnect_revoked(stop), name="revocation-listener")
         yield
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        stop.set()
+        await task
 
     async def connect_info(request: web.Request) -> web.Response:
         session = optional_session(request)

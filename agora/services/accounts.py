@@ -1,5 +1,6 @@
 """Accounts: multi-step login with one-time codes, auth keys, guests and profiles."""
 
+import asyncio
 import logging
 import secrets
 from dataclasses import dataclass
@@ -150,9 +151,9 @@ class AccountService:
     async def logout(self, session: Session) -> None:
         await self.auth_keys.revoke(session.key_hash)
 
-    def revoked_keys(self):
-        """Hashes of keys revoked on any edge, as they happen."""
-        return self.auth_keys.revocations()
+    def revoked_keys(self, stop: asyncio.Event):
+        """Hashes of keys revoked on any edge, as they happen, until `stop` is set."""
+        return self.auth_keys.revocations(stop)
 
     def guest(self, cookie: str | None) -> tuple[dict[str, Any], str | None]:
         """The browser's guest identity, and a new signed cookie value when it had none."""

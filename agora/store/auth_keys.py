@@ -1,5 +1,6 @@
 """Auth keys, stored only as hashes; revocations are broadcast to every edge."""
 
+import asyncio
 from collections.abc import AsyncIterator
 
 from pymongo.asynchronous.database import AsyncDatabase
@@ -8,6 +9,8 @@ from redis.asyncio import Redis
 from agora.core.clock import now_ms
 from agora.store.mongo import ensure_index
 from agora.store.redis import Keys
+
+POLL_SECONDS = 0.5
 
 
 class AuthKeyStore:
@@ -32,13 +35,18 @@ class AuthKeyStore:
         await self.auth_keys.delete_one({"_id": key_hash})
         await self.redis.publish(self.revoked_channel, key_hash)
 
-    async def revocations(self) -> AsyncIterator[str]:
-        """Hashes of keys revoked on any edge, as they happen."""
+    async def revocations(self, stop: asyncio.Event) -> AsyncIterator[str]:
+        """Hashes of keys revoked on any edge, as they happen, until `stop` is set.
+
+        Polled with a timeout rather than cancelled mid-read: cancelling a pub/sub read can
+        leave its connection locked, and closing it then waits forever.
+        """
         pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         await pubsub.subscribe(self.revoked_channel)
         try:
-            async for message in pubsub.listen():
-                if message["type"] == "message":
+            while not stop.is_set():
+                message = await pubsub.get_message(timeout=POLL_SECONDS)
+                if message is not None and message["type"] == "message":
                     yield message["data"]
         finally:
             await pubsub.aclose()
