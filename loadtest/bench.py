@@ -20,15 +20,27 @@ from pathlib import Path
 
 import psutil
 
-from loadtest import feed
+from loadtest import chatmix, fanout, feed
 from loadtest.report import say
 from loadtest.stack import Stack, running_stack
 
-# name -> (what it loads, how to run it); more scenarios (chat fan-out, offers) join here.
+# name -> (what it loads, how to run it); more scenarios (offers) join here.
 SCENARIOS: dict[str, tuple[str, Callable[..., None]]] = {
     "feed": (
         "10,000 posts in one group; readers open, scroll, search and filter the feed",
         feed.run,
+    ),
+    "fanout": (
+        "one group of 1,000 members on sockets; a few senders at a stepped rate",
+        fanout.run,
+    ),
+    "relay": (
+        "the same fan-out through a bare python-socketio relay, compared with fanout",
+        fanout.run_relay,
+    ),
+    "chatmix": (
+        "200 item chats and 20 groups of 5, sending with think time, ramped",
+        chatmix.run,
     ),
 }
 

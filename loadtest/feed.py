@@ -102,7 +102,7 @@ def _post(rng: random.Random, user_id: str, group_id: str, created_at: int):
     return item, root
 
 
-def _check_shape(stored: dict[str, Any], seeded: dict[str, Any], what: str) -> None:
+def check_shape(stored: dict[str, Any], seeded: dict[str, Any], what: str) -> None:
     def kind(value: Any) -> str:
         # BSON hands back large integers as Int64, an int subclass.
         if isinstance(value, int) and not isinstance(value, bool):
@@ -148,8 +148,8 @@ def seed(stack: Stack) -> Seeded:
         stored_route = db.routes.find_one({"_id": reference["route_id"]})
         if stored is None or stored_route is None:
             raise SeedError("the post created through the API is not in MongoDB")
-        _check_shape(stored, made[0][0], "posts")
-        _check_shape(stored_route, made[0][1], "share routes")
+        check_shape(stored, made[0][0], "posts")
+        check_shape(stored_route, made[0][1], "share routes")
         for start in range(0, len(made), INSERT_BATCH):
             batch = made[start : start + INSERT_BATCH]
             db.routes.insert_many([route for _, route in batch], ordered=False)

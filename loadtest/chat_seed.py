@@ -1,0 +1,106 @@
+"""People and memberships for the chat scenarios, written straight into MongoDB.
+
+A thousand logins through the API would take minutes (two calls and a mail each), so one
+person logs in for real and the rest are inserted in the shape that login stored for them,
+with an auth key hashed as the login hashes it. Memberships copy the shape of the one the
+API made when that person created a group. Both are checked, so they cannot drift apart.
+"""
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from agora.core.clock import now_ms
+from agora.core.constants import NOTIFICATION_UNMUTED, USER_TYPE_MEMBER
+from agora.core.signing import hash_secret
+from agora.store.groups import membership_id
+from agora.store.mongo import new_id
+from loadtest.feed import SeedError, check_shape
+from loadtest.stack import MONGO_DB, Stack
+
+INSERT_BATCH = 1_000
+
+
+@dataclass(frozen=True)
+class Person:
+    user_id: str
+    auth_key: str
+
+
+def _user(name: str, email: str, at: int) -> dict[str, Any]:
+    return {
+        "_id": new_id(),
+        "name": name,
+        "image": "",
+        "email_id": email,
+        "data": {"notifications_unseen_count": 0},
+        "created_at": at,
+    }
+
+
+def _membership(session_id: str, user_id: str, user_type: int, at: int) -> dict[str, Any]:
+    return {
+        "_id": membership_id(session_id, user_id),
+        "session_id": session_id,
+        "user_id": user_id,
+        "session_user_type": user_type,
+        "notification_flag": NOTIFICATION_UNMUTED,
+        "unseen_count": 0,
+        "is_dummy": False,
+        "created_at": at,
+        "updated_at": at,
+    }
+
+
+def _insert(collection, docs: list[dict[str, Any]]) -> None:
+    for start in range(0, len(docs), INSERT_BATCH):
+        collection.insert_many(docs[start : start + INSERT_BATCH], ordered=False)
+
+
+class Seeder:
+    """Holds the one real login; everyone else is checked against what it stored."""
+
+    def __init__(self, stack: Stack, tag: str) -> None:
+        self.stack = stack
+        self.tag = tag
+        user, key = stack.login(f"{tag}-owner@bench.agora.local", f"{tag} owner")
+        self.owner = Person(user["_id"], key)
+
+    def group(self, title: str, creator: Person | None = None, public: bool = True) -> str:
+        body = {"title": title, "tags": ["Chat"], "is_public": public}
+        reply = self.stack.call("/api/group?action=create", body, (creator or self.owner).auth_key)
+        return reply["group"]["_id"]
+
+    def people(self, count: int) -> list[Person]:
+        at = now_ms()
+        made = [
+            _user(f"{self.tag} {n}", f"{self.tag}-{n}@bench.agora.local", at) for n in range(count)
+        ]
+        keys = [secrets.token_urlsafe(32) for _ in made]
+        with self.stack.mongo() as client:
+            db = client[MONGO_DB]
+            stored = db.users.find_one({"_id": self.owner.user_id})
+            stored_key = db.auth_keys.find_one({"user_id": self.owner.user_id})
+            if stored is None or stored_key is None:
+                raise SeedError("the user who logged in through the API is not in MongoDB")
+            check_shape(stored, made[0], "users")
+            key_docs = [
+                {"_id": hash_secret(key), "user_id": user["_id"], "created_at": at}
+                for user, key in zip(made, keys, strict=True)
+            ]
+            check_shape(stored_key, key_docs[0], "auth keys")
+            _insert(db.users, made)
+            _insert(db.auth_keys, key_docs)
+        return [Person(u["_id"], k) for u, k in zip(made, keys, strict=True)]
+
+    def join(self, group_id: str, people: list[Person], user_type: int = USER_TYPE_MEMBER) -> None:
+        at = now_ms()
+        docs = [_membership(group_id, p.user_id, user_type, at) for p in people]
+        with self.stack.mongo() as client:
+            db = client[MONGO_DB]
+            reference = db.session_users.find_one({"user_id": self.owner.user_id})
+            if reference is None:
+                raise SeedError("the API made no membership for the group's creator")
+            check_shape(reference, docs[0], "memberships")
+            _insert(db.session_users, docs)
+            db.sessions.update_one({"_id": group_id}, {"$inc": {"data.num_members": len(docs)}})

@@ -1,0 +1,393 @@
+"""Scenarios "fanout" and "relay": one group of 1,000 members, all listening on sockets.
+
+A few members send at a stepped rate; every message reaches all 1,000 sockets. "fanout"
+runs it against Agora, "relay" against a bare Socket.IO relay (loadtest/relay.py) and
+prints Agora's share of the relay's deliveries per second at the same p99.
+"""
+
+import statistics
+import subprocess
+import sys
+import time
+from contextlib import ExitStack, suppress
+from dataclasses import dataclass
+from pathlib import Path
+
+import psutil
+
+from agora.embedded import mongo_address, redis_address
+from agora.settings import REPO_ROOT
+from loadtest import profile
+from loadtest.chat_seed import Seeder
+from loadtest.crowd import Crowd, Member, Received, Sends
+from loadtest.measure import CpuMeter, Finder, Window, descendants, listening_on, process
+from loadtest.relay import SEND_PATH
+from loadtest.report import cpu_lines, ms, say
+from loadtest.stack import Stack
+from tests.services import free_port
+
+MEMBERS = 1_000
+SENDERS = 4
+PROCESSES = 4
+RATES = (1, 2, 5, 10, 20, 40, 80)  # messages a second from all senders together
+STEP_SECONDS = 10
+DRAIN_SECONDS = 8
+IDLE_SECONDS = 3
+SERVER_START_SECONDS = 30
+
+TARGET_P99_MS = 250
+TARGET_RELAY_SHARE = 0.8
+TARGET_KIB_PER_SOCKET = 50
+
+# Roles whose CPU is the server's cost of a delivery; the load generator is not among them.
+AGORA_SERVER_ROLES = ("edge", "session shards", "nx-27017", "redis")
+RELAY_SERVER_ROLES = ("relay", "redis")
+
+# The fan-out Agora reached in this run, for "relay" to compare against; a Ceiling of 0
+# deliveries/s when fanout ran and no step met the target, None when it did not run.
+agora_result: "Ceiling | None" = None
+
+
+@dataclass(frozen=True)
+class Figures:
+    """One step of sending, from the senders', the receivers' and the server's side."""
+
+    rate: float
+    seconds: float
+    sends: Sends
+    received: Received
+    expected: int
+    window: Window
+    server_roles: tuple[str, ...]
+
+    @property
+    def deliveries(self) -> int:
+        acked = {key for key, _, _ in self.sends.acked}
+        return sum(n for key, n in self.received.counts.items() if key in acked)
+
+    @property
+    def losses(self) -> int:
+        return self.expected - self.deliveries
+
+    def latency(self, quantile: int) -> float | None:
+        return _quantile(self.received.latencies_ms, quantile)
+
+    def ack(self, quantile: int) -> float | None:
+        return _quantile([ms for _, _, ms in self.sends.acked], quantile)
+
+    @property
+    def within(self) -> bool:
+        p99 = self.latency(99)
+        return (
+            p99 is not None
+            and p99 <= TARGET_P99_MS
+            and self.losses == 0
+            and self.sends.refused == 0
+            and self.sends.backlogged == 0
+        )
+
+    @property
+    def cpu_seconds_per_1000(self) -> float | None:
+        if not self.deliveries:
+            return None
+        used = sum(self.window.roles[r].cores for r in self.server_roles) * self.window.seconds
+        return used / (self.deliveries / 1000)
+
+
+@dataclass(frozen=True)
+class Ceiling:
+    deliveries_per_s: float
+    p99_ms: float | None
+    rate: float
+
+
+def _quantile(values, quantile: int) -> float | None:
+    if len(values) < 2:
+        return values[0] if values else None
+    return statistics.quantiles(values, n=100, method="inclusive")[quantile - 1]
+
+
+def shard_processes(edge_pid: int) -> Finder:
+    """The edge's Ray worker processes hosting a session shard (they are named after it)."""
+
+    def find() -> list[psutil.Process]:
+        found = []
+        for child in descendants(edge_pid)():
+            with suppress(psutil.Error):
+                if "SessionShard" in " ".join(child.cmdline()):
+                    found.append(child)
+        return found
+
+    return find
+
+
+def agora_roles(stack: Stack) -> dict[str, Finder]:
+    shards = shard_processes(stack.edge.pid)
+    everything_ray = descendants(stack.edge.pid)
+    shard_pids = lambda: {p.pid for p in shards()}  # noqa: E731
+    return {
+        "edge": process(stack.edge.pid),
+        "session shards": shards,
+        "rest of Ray": lambda: [p for p in everything_ray() if p.pid not in shard_pids()],
+        "nx-27017": listening_on(mongo_address(stack.mongo_url)[1]),
+        "redis": listening_on(redis_address(stack.redis_url)[1]),
+    }
+
+
+def rss(pid: int) -> int:
+    return psutil.Process(pid).memory_info().rss
+
+
+def open_sockets(crowd: Crowd, server_pid: int, what: str) -> int:
+    """Opens every socket, then prints the server's memory per idle socket."""
+    before = rss(server_pid)
+    started = time.monotonic()
+    opened, failures = crowd.open()
+    took = time.monotonic() - started
+    time.sleep(IDLE_SECONDS)
+    per_socket = (rss(server_pid) - before) / max(opened, 1)
+    say(f"  {opened:,} sockets connected and joined in {took:.1f} s ({len(failures)} failed)")
+    for failure in failures[:3]:
+        say(f"  ! {failure}")
+    verdict = "within" if per_socket < TARGET_KIB_PER_SOCKET * 1024 else "OVER"
+    say(
+        f"  {what} RSS per idle socket: {per_socket / 1024:.1f} KiB (RSS before "
+        f"{before / 1e6:.0f} MB, after {rss(server_pid) / 1e6:.0f} MB); target: under "
+        f"{TARGET_KIB_PER_SOCKET} KiB -> {verdict}"
+    )
+    if not opened:
+        raise RuntimeError("no socket could connect")
+    return opened
+
+
+def expected_deliveries(sends: Sends, listeners: dict[str, int]) -> int:
+    return sum(listeners[session] for _, session, _ in sends.acked)
+
+
+def step(
+    crowd: Crowd,
+    roles: dict[str, Finder],
+    server_roles: tuple[str, ...],
+    listeners: dict[str, int],
+    rate: float,
+    per_sender: float,
+    poisson: bool,
+) -> Figures:
+    meter = CpuMeter({**roles, "load generator": lambda: process_list(crowd.pids)})
+    meter.start()
+    sends = crowd.send(STEP_SECONDS, per_sender, poisson)
+    expected = expected_deliveries(sends, listeners)
+    crowd.wait_for(expected, DRAIN_SECONDS)
+    received = crowd.collect()
+    window = meter.stop()
+    return Figures(rate, STEP_SECONDS, sends, received, expected, window, server_roles)
+
+
+def process_list(pids: list[int]) -> list[psutil.Process]:
+    return [p for pid in pids for p in process(pid)()]
+
+
+def step_lines(figures: Figures) -> list[str]:
+    s, seconds = figures.sends, figures.seconds
+    cpu = figures.cpu_seconds_per_1000
+    lines = [
+        f"  offered {s.offered / seconds:.1f} msg/s · acked {len(s.acked) / seconds:.1f} msg/s "
+        f"(ack p50 {ms(figures.ack(50))} / p99 {ms(figures.ack(99))} ms) · deliveries "
+        f"{figures.deliveries / seconds:,.0f}/s",
+        f"  send-to-receive p50 {ms(figures.latency(50))} ms, p99 {ms(figures.latency(99))} ms"
+        f" · losses {figures.losses:,} of {figures.expected:,} expected"
+        f" · other events (unseen counts) {figures.received.other_events:,}",
+        f"  server CPU per 1,000 deliveries ({' + '.join(figures.server_roles)}): "
+        + (f"{cpu:.3f} CPU-s" if cpu is not None else "-"),
+    ]
+    if s.refused or s.backlogged:
+        lines.append(f"  ! {s.refused} sends refused or failed, {s.backlogged} not sent (backlog)")
+        lines += [f"  ! {n} x {error}" for error, n in s.errors.most_common(3)]
+    return lines + cpu_lines(figures.window)
+
+
+def start_spies(pids: dict[str, int], prefix: Path) -> list:
+    """py-spy on each server process for one step (it pauses them to sample: p99 suffers)."""
+    return [
+        (name, out, profile.start(pid, STEP_SECONDS, out))
+        for name, pid in pids.items()
+        for out in [prefix.with_name(f"{prefix.name}-{name.replace(' ', '-')}.py-spy.txt")]
+    ]
+
+
+def report_spies(spies: list) -> None:
+    for name, out, spy in spies:
+        if spy is not None:
+            spy.wait()
+            say(f"  py-spy profile of the {name} during this step:")
+            for line in profile.summary(out, top=8):
+                say(line)
+
+
+def server_pids(stack: Stack, roles: dict[str, Finder]) -> dict[str, int]:
+    pids = {"edge": stack.edge.pid}
+    pids.update({f"session shard {p.pid}": p.pid for p in roles["session shards"]()})
+    return pids
+
+
+def ramp(
+    label: str,
+    crowd: Crowd,
+    roles: dict[str, Finder],
+    server_roles: tuple[str, ...],
+    listeners: dict[str, int],
+    spy_pids: dict[str, int],
+    work: Path,
+    profile_it: bool,
+) -> Ceiling | None:
+    """Steps up the rate until p99 passes the target or messages go missing."""
+    best: Ceiling | None = None
+    for rate in RATES:
+        say()
+        say(
+            f"{label} · {rate} msg/s from {SENDERS} senders to {MEMBERS:,} sockets, "
+            f"{STEP_SECONDS} s"
+        )
+        spies = start_spies(spy_pids, work / f"{label}-{rate}") if profile_it else []
+        figures = step(crowd, roles, server_roles, listeners, rate, rate / SENDERS, False)
+        for line in step_lines(figures):
+            say(line)
+        if figures.within:
+            best = Ceiling(figures.deliveries / figures.seconds, figures.latency(99), rate)
+        report_spies(spies)
+        if not figures.within:
+            say(f"  (p99 over {TARGET_P99_MS} ms or messages lost: the ramp stops here)")
+            break
+    return best
+
+
+def _members(people, group_id: str) -> list[Member]:
+    return [
+        Member(p.auth_key, (group_id,), group_id if n < SENDERS else None)
+        for n, p in enumerate(people)
+    ]
+
+
+def run(stack: Stack, work: Path, *, profile_edge: bool = False) -> None:
+    global agora_result
+    started = time.monotonic()
+    seeder = Seeder(stack, "fanout")
+    group_id = seeder.group("Fan-out hall")
+    people = seeder.people(MEMBERS - 1)
+    seeder.join(group_id, people)
+    members = _members([seeder.owner, *people], group_id)
+    say(
+        f"seeded a group of {MEMBERS:,} members in {time.monotonic() - started:.1f} s "
+        f"(1 login and the group through the API, {MEMBERS - 1:,} people written directly)"
+    )
+    roles = agora_roles(stack)
+    with Crowd(stack.base_url, members, PROCESSES, "/session/send") as crowd:
+        opened = open_sockets(crowd, stack.edge.pid, "edge")
+        # The first send loads the shard and the group's state; it is not part of a step.
+        crowd.send(1, 1, False)
+        crowd.wait_for(SENDERS * MEMBERS, DRAIN_SECONDS)
+        crowd.collect()
+        agora_result = ramp(
+            "fanout",
+            crowd,
+            roles,
+            AGORA_SERVER_ROLES,
+            {group_id: opened},
+            server_pids(stack, roles),
+            work,
+            profile_edge,
+        )
+    say()
+    if agora_result is None:
+        say(f"fanout: no step kept p99 within {TARGET_P99_MS} ms without losses")
+        agora_result = Ceiling(0.0, None, 0)
+    else:
+        say(
+            f"fanout: {agora_result.deliveries_per_s:,.0f} deliveries/s at p99 "
+            f"{ms(agora_result.p99_ms)} ms with zero losses ({agora_result.rate} msg/s)"
+        )
+
+
+def _start_relay(stack: Stack, work: Path, stop: ExitStack) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    log = stop.enter_context((work / "relay.log").open("w"))
+    relay = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "loadtest.relay",
+            str(port),
+            stack.redis_url,
+            f"{stack.redis_prefix}relay:",
+        ],
+        cwd=REPO_ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    stop.callback(_stop, relay)
+    deadline = time.monotonic() + SERVER_START_SECONDS
+    while not any(c.laddr.port == port for c in psutil.Process(relay.pid).net_connections()):
+        if relay.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"the relay did not start; see {work / 'relay.log'}")
+        time.sleep(0.2)
+    return relay, f"http://127.0.0.1:{port}"
+
+
+def _stop(relay: subprocess.Popen) -> None:
+    relay.terminate()
+    try:
+        relay.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        relay.kill()
+        relay.wait()
+
+
+def run_relay(stack: Stack, work: Path, *, profile_edge: bool = False) -> None:
+    with ExitStack() as stop:
+        relay, base_url = _start_relay(stack, work, stop)
+        say(
+            f"relay: python-socketio AsyncServer on aiohttp at {base_url}, the edge's own "
+            f"AsyncRedisManager on the same Redis (own channel); no actors, no storage"
+        )
+        session_id = "relay-room"
+        members = [
+            Member(f"relay-{n}", (session_id,), session_id if n < SENDERS else None)
+            for n in range(MEMBERS)
+        ]
+        roles = {
+            "relay": process(relay.pid),
+            "redis": listening_on(redis_address(stack.redis_url)[1]),
+        }
+        with Crowd(base_url, members, PROCESSES, SEND_PATH) as crowd:
+            opened = open_sockets(crowd, relay.pid, "relay")
+            relay_result = ramp(
+                "relay",
+                crowd,
+                roles,
+                RELAY_SERVER_ROLES,
+                {session_id: opened},
+                {"relay": relay.pid},
+                work,
+                profile_edge,
+            )
+    say()
+    if relay_result is None:
+        say(f"relay: no step kept p99 within {TARGET_P99_MS} ms without losses")
+        return
+    say(
+        f"relay: {relay_result.deliveries_per_s:,.0f} deliveries/s at p99 "
+        f"{ms(relay_result.p99_ms)} ms with zero losses ({relay_result.rate} msg/s)"
+    )
+    if agora_result is None:
+        say(
+            "  Agora's figure comes from the fanout scenario: run `python -m loadtest.bench "
+            "fanout relay` for the ratio"
+        )
+        return
+    share = agora_result.deliveries_per_s / relay_result.deliveries_per_s
+    say(
+        f"Agora / relay deliveries/s, both at p99 within {TARGET_P99_MS} ms and zero losses: "
+        f"{agora_result.deliveries_per_s:,.0f} / {relay_result.deliveries_per_s:,.0f} = "
+        f"{share:.2f}; target: at least {TARGET_RELAY_SHARE} -> "
+        f"{'within' if share >= TARGET_RELAY_SHARE else 'UNDER'}"
+    )
