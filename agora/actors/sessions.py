@@ -43,6 +43,8 @@ class SessionState:
     buffer: deque = field(default_factory=lambda: deque(maxlen=SESSION_BUFFER_MESSAGES))
     sent: OrderedDict = field(default_factory=OrderedDict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # The latest announcement; each waits for the one before, so events keep message order.
+    announced: asyncio.Future | None = None
 
     def remember(self, message: dict[str, Any]) -> None:
         self.buffer.append(message)
@@ -141,7 +143,20 @@ class SessionShardLogic:
                 replies[i] = _accepted(message)
             new = [m for pos, (_, m) in enumerate(fresh) if pos not in resent]
             if new:
-                await self._announce(state, new)
+                # Stored is acknowledged: fan-out and unseen counts follow, off the ack path.
+                state.announced = asyncio.ensure_future(
+                    self._announce_after(state.announced, state, new)
+                )
+
+    async def _announce_after(
+        self, previous: asyncio.Future | None, state: SessionState, new: list[dict[str, Any]]
+    ) -> None:
+        if previous is not None:
+            await asyncio.wait([previous])
+        try:
+            await self._announce(state, new)
+        except Exception:
+            log.exception("announcing %d messages of %s failed", len(new), state.session["_id"])
 
     async def _resolve_resends(
         self, fresh: list[tuple[int, dict[str, Any]]], resent: set[int]

@@ -42,6 +42,17 @@ async def _send(user, session_id: str, text: str, local_id: str | None = None, *
     return await user.call("/session/send", body)
 
 
+async def _eventually(user, read, expected, seconds: float = 10.0):
+    """What `read` takes from /user/me once it equals `expected`, or its last value."""
+    value = None
+    for _ in range(int(seconds / 0.1)):
+        value = read(await user.get("/user/me"))
+        if value == expected:
+            break
+        await asyncio.sleep(0.1)
+    return value
+
+
 async def _item_chat(client, sink):
     owner = await member(client, sink, "Owner")
     asker = await member(client, sink, "Asker")
@@ -89,8 +100,11 @@ async def test_unseen_counts_rise_and_opening_chats_resets_the_red_dot(chat_clie
     session_id = f"r_{item['_id']}_{asker.id}"
     for text in ("one", "two", "three"):
         await _send(asker, session_id, text)
-    me = await owner.get("/user/me")
-    assert me["user"]["data"]["notifications_unseen_count"] == 3
+    # Counts follow the acknowledgement (they are not on the send path): wait for them.
+    unseen = await _eventually(
+        owner, lambda me: me["user"]["data"]["notifications_unseen_count"], 3
+    )
+    assert unseen == 3
     chats = await owner.call("/user/chats", {})
     # The newest activity first; the group the owner created is a chat of theirs too.
     listed = [(s["_id"], s["unseen_count"]) for s in chats["sessions"]]
@@ -286,8 +300,12 @@ async def test_sockets_get_messages_typing_and_delivery_ticks(chat_client, smtp_
     ) == {"ok": True}
     await sockets["owner"].call("read", {"session_id": session_id, "created_at": created_at})
 
+    def settled() -> bool:
+        counted = any(n == "owner" and d.get("unseen_count") == 2 for n, d in events["unseen"])
+        return len(events["message_status"]) >= 4 and bool(events["typing"]) and counted
+
     for _ in range(200):
-        if len(events["message_status"]) >= 4 and events["typing"]:
+        if settled():
             break
         await asyncio.sleep(0.05)
     got = [d["payload"] for n, d in events["message"] if n == "owner"]
