@@ -1,5 +1,6 @@
 """Groups (stored as sessions) and memberships."""
 
+import time
 from typing import Any
 
 from pymongo import ReturnDocument
@@ -10,6 +11,8 @@ from agora.core.constants import NOTIFICATION_UNMUTED
 from agora.store.mongo import ensure_index
 
 GROUP_KIND = "group"
+GROUP_COPY_SECONDS = 1.0
+GROUP_COPIES_MAX = 10_000
 
 
 def membership_id(session_id: str, user_id: str) -> str:
@@ -20,6 +23,9 @@ class GroupStore:
     def __init__(self, db: AsyncDatabase) -> None:
         self.sessions = db["sessions"]
         self.members = db["session_users"]
+        # Every feed read needs its group; a second-old copy spares MongoDB most of them.
+        # Changes made through this edge drop the copy at once, other edges' within a second.
+        self._recent: dict[str, tuple[float, dict[str, Any]]] = {}
 
     async def ensure_indexes(self) -> None:
         await ensure_index(self.members, [("session_id", 1), ("session_user_type", 1)])
@@ -27,7 +33,16 @@ class GroupStore:
         await ensure_index(self.sessions, [("kind", 1), ("created_at", -1)])
 
     async def get(self, group_id: str) -> dict[str, Any] | None:
-        return await self.sessions.find_one({"_id": group_id, "kind": GROUP_KIND})
+        now = time.monotonic()
+        recent = self._recent.get(group_id)
+        if recent is not None and now - recent[0] < GROUP_COPY_SECONDS:
+            return recent[1]
+        group = await self.sessions.find_one({"_id": group_id, "kind": GROUP_KIND})
+        if group is not None:
+            if len(self._recent) >= GROUP_COPIES_MAX:
+                self._recent.clear()
+            self._recent[group_id] = (now, group)
+        return group
 
     async def create(self, group: dict[str, Any]) -> dict[str, Any]:
         """Inserts the group unless one with its id exists; returns the stored one."""
@@ -39,6 +54,7 @@ class GroupStore:
         return await self.get(group["_id"]) or {**group, "kind": GROUP_KIND}
 
     async def update(self, group_id: str, fields: dict[str, Any]) -> dict[str, Any] | None:
+        self._recent.pop(group_id, None)
         return await self.sessions.find_one_and_update(
             {"_id": group_id, "kind": GROUP_KIND},
             {"$set": fields},
@@ -46,6 +62,7 @@ class GroupStore:
         )
 
     async def count_posts(self, group_id: str, change: int) -> None:
+        self._recent.pop(group_id, None)
         await self.sessions.update_one({"_id": group_id}, {"$inc": {"data.num_posts": change}})
 
     async def latest(self, limit: int) -> list[dict[str, Any]]:
@@ -75,5 +92,6 @@ class GroupStore:
             upsert=True,
         )
         if result.upserted_id is not None:
+            self._recent.pop(group_id, None)
             await self.sessions.update_one({"_id": group_id}, {"$inc": {"data.num_members": 1}})
         return await self.membership(group_id, user_id) or {}
