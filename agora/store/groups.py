@@ -4,7 +4,9 @@ import time
 from typing import Any
 
 from pymongo import ReturnDocument
+from pymongo.asynchronous.collection import AsyncCollection
 from pymongo.asynchronous.database import AsyncDatabase
+from pymongo.results import UpdateResult
 
 from agora.core.clock import now_ms
 from agora.core.constants import NOTIFICATION_UNMUTED
@@ -17,6 +19,29 @@ GROUP_COPIES_MAX = 10_000
 
 def membership_id(session_id: str, user_id: str) -> str:
     return f"{session_id}:{user_id}"
+
+
+async def add_membership(
+    members: AsyncCollection, session_id: str, user_id: str, user_type: int
+) -> UpdateResult:
+    """Adds the user to the session with `user_type` unless they are in it already."""
+    now = now_ms()
+    return await members.update_one(
+        {"_id": membership_id(session_id, user_id)},
+        {
+            "$setOnInsert": {
+                "session_id": session_id,
+                "user_id": user_id,
+                "session_user_type": user_type,
+                "notification_flag": NOTIFICATION_UNMUTED,
+                "unseen_count": 0,
+                "is_dummy": False,
+                "created_at": now,
+                "updated_at": now,
+            }
+        },
+        upsert=True,
+    )
 
 
 class GroupStore:
@@ -74,23 +99,7 @@ class GroupStore:
 
     async def join(self, group_id: str, user_id: str, user_type: int) -> dict[str, Any]:
         """Adds the user with `user_type` unless already a member; returns the membership."""
-        now = now_ms()
-        result = await self.members.update_one(
-            {"_id": membership_id(group_id, user_id)},
-            {
-                "$setOnInsert": {
-                    "session_id": group_id,
-                    "user_id": user_id,
-                    "session_user_type": user_type,
-                    "notification_flag": NOTIFICATION_UNMUTED,
-                    "unseen_count": 0,
-                    "is_dummy": False,
-                    "created_at": now,
-                    "updated_at": now,
-                }
-            },
-            upsert=True,
-        )
+        result = await add_membership(self.members, group_id, user_id, user_type)
         if result.upserted_id is not None:
             self._recent.pop(group_id, None)
             await self.sessions.update_one({"_id": group_id}, {"$inc": {"data.num_members": 1}})

@@ -5,9 +5,7 @@ from typing import Any
 from pymongo import ReturnDocument
 from pymongo.asynchronous.database import AsyncDatabase
 
-from agora.core.clock import now_ms
-from agora.core.constants import NOTIFICATION_UNMUTED
-from agora.store.groups import membership_id
+from agora.store.groups import add_membership, membership_id
 from agora.store.mongo import ensure_index
 
 
@@ -42,23 +40,7 @@ class SessionStore:
         return await self.get(session["_id"]) or session, created
 
     async def add_member(self, session_id: str, user_id: str, user_type: int) -> None:
-        now = now_ms()
-        await self.members.update_one(
-            {"_id": membership_id(session_id, user_id)},
-            {
-                "$setOnInsert": {
-                    "session_id": session_id,
-                    "user_id": user_id,
-                    "session_user_type": user_type,
-                    "notification_flag": NOTIFICATION_UNMUTED,
-                    "unseen_count": 0,
-                    "is_dummy": False,
-                    "created_at": now,
-                    "updated_at": now,
-                }
-            },
-            upsert=True,
-        )
+        await add_membership(self.members, session_id, user_id, user_type)
 
     async def item_chats(self, item_id: str) -> list[dict[str, Any]]:
         query = {"kind": "item_chat", "data.item_id": item_id}
