@@ -12,6 +12,9 @@ describe('moderation menu', () => {
     [10, 15, ['block']],
     [10, 29, ['unblock']],
     [10, 40, []],
+    [10, 10, []],
+    [15, 15, []],
+    [15, 10, []],
     [20, 20, []],
     [null, 30, []],
   ] as const)('a %s acting on a %s gets %j', (actor, target, actions) => {

@@ -14,7 +14,8 @@ export function isModerator(type: number | null | undefined): boolean {
 
 /** What a moderator may do to a member, by both their membership types (spec sections 4 and 6). */
 export function moderationActions(actorType: number | null | undefined, targetType: number): ModerationAction[] {
-  if (!isModerator(actorType)) return [];
+  // Nobody moderates themselves or anyone of their own rank or above (the server refuses too).
+  if (!isModerator(actorType) || targetType <= actorType!) return [];
   const actions: ModerationAction[] = [];
   if (targetType === MEMBER_TYPES.awaitingApproval) actions.push('approve', 'reject');
   if (targetType <= MEMBER_TYPES.member) actions.push('block');
