@@ -164,12 +164,24 @@ export const ZOOM_MAX = 8;
 export const ZOOM_WHEEL_STEP = 0.2;
 export const ZOOM_DOUBLE_CLICK_STEP = 0.7;
 export const CAROUSEL_SLIDE_MS = 300;
+/** A swipe quicker than this needs only the short distance below to change slide. */
+export const CAROUSEL_QUICK_SWIPE_MS = 250;
+export const CAROUSEL_QUICK_SWIPE_MIN_PX = 20;
+/** The spec leaves slow drags open: past this fraction of the width, the slide changes. */
+export const CAROUSEL_DRAG_FRACTION = 1 / 3;
 
 // --- Group screen ---
 export const PUBLIC_GROUP_TAG = 'Public';
 export const PRIVATE_GROUP_TAG = 'Private';
 export const NON_MEMBERS_CAN_READ_TEXT = 'Non members can read';
 export const ADMIN_MEMBER_TYPE = 10;
+export const PUBLIC_GROUP_LABEL = 'Public group';
+/** Worded like the spec's other confirmations, ' ?' included. */
+export const MAKE_GROUP_PUBLIC_CONFIRM = 'Are you sure you want make this group public ?';
+export const ALLOW_NON_MEMBERS_READ_CONFIRM = 'Are you sure you want to allow non members to read ?';
+export const INVALID_IMAGE_LINK_TEXT = 'Enter an http:// or https:// link';
+/** The spec sets no limit for a group's image; it gets a post image's. */
+export const GROUP_IMAGE_MAX_BYTES = POST_MAX_FILE_BYTES;
 
 /** Query params that make /profile show a hint banner, with the banner text. */
 export const PROFILE_HINTS: ReadonlyArray<readonly [param: string, text: string]> = [

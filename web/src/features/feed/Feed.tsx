@@ -21,8 +21,16 @@ import { ItemCard } from './ItemCard';
 import { rememberGroup } from './rememberedGroup';
 import { useFeed } from './useFeed';
 
-/** A group's posts with search, tag filter and infinite scroll. `title` replaces the group's name. */
-export function Feed({ groupId, title }: { groupId: string; title?: string }) {
+interface FeedProps {
+  groupId: string;
+  /** Replaces the group's name. */
+  title?: string;
+  /** The group's tags when the page has fresher ones than the feed's reply (an admin just saved them). */
+  tags?: readonly string[];
+}
+
+/** A group's posts with search, tag filter and infinite scroll. */
+export function Feed({ groupId, title, tags: savedTags }: FeedProps) {
   const [searchText, setSearchText] = useState('');
   const [tags, setTags] = useState<string[]>([]);
   const search = useDebounced(searchText.trim(), FEED_SEARCH_DEBOUNCE_MS);
@@ -58,7 +66,7 @@ export function Feed({ groupId, title }: { groupId: string; title?: string }) {
         onChange={(event) => setSearchText(event.target.value)}
         className={inputClass}
       />
-      {group && <TagFilter available={group.data.tags} selected={tags} onChange={setTags} />}
+      {group && <TagFilter available={savedTags ?? group.data.tags} selected={tags} onChange={setTags} />}
 
       {feed.loading ? (
         <Loading />

@@ -27,19 +27,21 @@ export function GroupPage() {
   const { user } = useCurrentUser();
   // Reloaded on login: membership and admin rights belong to the viewer.
   const group = useAsyncData(`${groupId}/${user?._id ?? ''}`, (signal) => fetchGroup(groupId, signal));
+  // Shared with the feed so that its tag filter offers the tags an admin just saved.
+  const [saved, setSaved] = useState<Group | null>(null);
   return (
     <div className="mx-auto grid max-w-5xl gap-6 px-4 py-6 sm:py-10 lg:grid-cols-[1fr_18rem]">
       <div className="min-w-0 lg:order-2">
-        {group.status === 'success' && <GroupPanel key={group.data.group._id} initial={group.data.group} />}
+        {group.status === 'success' && <GroupPanel key={group.data.group._id} initial={group.data.group} onSaved={setSaved} />}
       </div>
       <div className="min-w-0 lg:order-1">
-        <Feed key={groupId} groupId={groupId} title={GROUP_POSTS_TITLE} />
+        <Feed key={groupId} groupId={groupId} title={GROUP_POSTS_TITLE} tags={saved?._id === groupId ? saved.data.tags : undefined} />
       </div>
     </div>
   );
 }
 
-function GroupPanel({ initial }: { initial: Group }) {
+function GroupPanel({ initial, onSaved }: { initial: Group; onSaved: (group: Group) => void }) {
   const ui = useUi();
   const { user } = useCurrentUser();
   const [group, setGroup] = useState(initial);
@@ -91,6 +93,7 @@ function GroupPanel({ initial }: { initial: Group }) {
           onSaved={(saved) => {
             setGroup(saved);
             setEditing(false);
+            onSaved(saved);
           }}
         />
       )}

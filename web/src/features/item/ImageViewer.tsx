@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState, type PointerEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { CAROUSEL_SLIDE_MS, ZOOM_DOUBLE_CLICK_STEP, ZOOM_MAX, ZOOM_MIN, ZOOM_WHEEL_STEP } from '../../shared/constants';
 import { CloseIcon } from '../../shared/ui/icons';
 import type { ItemFile } from '../feed/feedApi';
+import { swipeStep } from './carousel';
 import { stepZoom } from './zoom';
 
 /** The post's images; a click opens them full screen in a zoomable carousel. */
@@ -30,6 +31,22 @@ function Carousel({ images, start, onClose }: { images: readonly ItemFile[]; sta
     setIndex((next + images.length) % images.length);
     setScale(ZOOM_MIN);
   };
+  const drag = useRef<{ x: number; y: number; time: number } | null>(null);
+  // The strip follows the finger, then slides the rest of the way (or back) when let go.
+  const [dragOffset, setDragOffset] = useState(0);
+  const endDrag = (event: PointerEvent<HTMLDivElement>) => {
+    const from = drag.current;
+    if (!from) return;
+    drag.current = null;
+    setDragOffset(0);
+    const step = swipeStep({
+      dx: event.clientX - from.x,
+      dy: event.clientY - from.y,
+      elapsedMs: event.timeStamp - from.time,
+      width: event.currentTarget.clientWidth,
+    });
+    if (step !== 0) go(index + step);
+  };
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -44,8 +61,24 @@ function Carousel({ images, start, onClose }: { images: readonly ItemFile[]; sta
   return createPortal(
     <div role="dialog" aria-modal="true" aria-label="Images" className="fixed inset-0 z-50 overflow-hidden bg-black/95">
       <div
-        className="flex h-full ease-out"
-        style={{ transform: `translateX(-${index * 100}%)`, transition: `transform ${CAROUSEL_SLIDE_MS}ms` }}
+        className="flex h-full touch-pan-y ease-out"
+        style={{
+          transform: `translateX(calc(${dragOffset}px - ${index * 100}%))`,
+          transition: dragOffset === 0 ? `transform ${CAROUSEL_SLIDE_MS}ms` : 'none',
+        }}
+        onPointerDown={(event) => {
+          // A zoomed-in image is being looked at closely, not swiped away.
+          if (images.length < 2 || scale > ZOOM_MIN) return;
+          drag.current = { x: event.clientX, y: event.clientY, time: event.timeStamp };
+        }}
+        onPointerMove={(event) => {
+          if (drag.current) setDragOffset(event.clientX - drag.current.x);
+        }}
+        onPointerUp={endDrag}
+        onPointerCancel={() => {
+          drag.current = null;
+          setDragOffset(0);
+        }}
       >
         {images.map((image, position) => (
           <div key={image.url} className="flex h-full w-full shrink-0 items-center justify-center overflow-hidden">
