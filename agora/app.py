@@ -19,8 +19,10 @@ from agora.services.feed import FeedService
 from agora.services.groups import GroupService
 from agora.services.items import ItemService
 from agora.services.link_previews import LinkPreviewService
+from agora.services.offers import OfferService
 from agora.services.registry import Services
 from agora.services.uploads import UploadService
+from agora.services.wallet import WalletService
 from agora.settings import Settings
 from agora.store.auth_keys import AuthKeyStore
 from agora.store.chat_hints import ChatHints
@@ -38,8 +40,11 @@ from agora.store.redis import Keys, connect_redis
 from agora.store.sessions import SessionStore
 from agora.store.uploads import UploadFiles, UploadStore
 from agora.store.users import UserStore
+from agora.store.wallets import WalletStore
 
 log = logging.getLogger("agora")
+
+MOVE_SWEEP_SECONDS = 30
 
 
 def build_services(
@@ -56,9 +61,22 @@ def build_services(
     feed_cache = FeedCache(redis, keys)
     sessions = SessionStore(db)
     messages = MessageStore(db)
+    wallet_store = WalletStore(db)
+    emitter = RealtimeEmitter(settings)
+    wallets = WalletService(wallet_store, emitter)
 
     uploads = UploadService(settings, upload_store, UploadFiles(settings.uploads_dir), limits)
     groups = GroupService(group_store, feed_cache, city_index)
+    chat = ChatService(
+        SessionShards(settings),
+        sessions,
+        messages,
+        item_store,
+        users,
+        uploads,
+        ChatHints(redis, keys),
+        emitter,
+    )
     services = Services(
         accounts=AccountService(
             settings,
@@ -68,6 +86,7 @@ def build_services(
             limits,
             email=email_sender(settings.smtp_url, settings.smtp_from),
             sms=sms_sender(),
+            wallets=wallets,
         ),
         client_errors=ClientErrorService(settings, ClientErrorStore(db), limits),
         groups=groups,
@@ -82,21 +101,25 @@ def build_services(
             uploads,
         ),
         uploads=uploads,
-        chat=ChatService(
-            SessionShards(settings),
-            sessions,
-            messages,
-            item_store,
-            users,
-            uploads,
-            ChatHints(redis, keys),
-            RealtimeEmitter(settings),
-        ),
+        chat=chat,
         link_previews=LinkPreviewService(
             page_fetcher or PageFetcher(), LinkPreviewCache(redis, keys), limits
         ),
+        wallets=wallets,
+        offers=OfferService(wallets, chat, sessions, item_store, users),
     )
-    return services, users, [users, auth_keys, group_store, item_store, sessions, messages]
+    indexed = [users, auth_keys, group_store, item_store, sessions, messages, wallet_store]
+    return services, users, indexed
+
+
+async def finish_stalled_moves(wallets: WalletService) -> None:
+    """Every edge sweeps: a move an edge died in the middle of is finished by another."""
+    while True:
+        await asyncio.sleep(MOVE_SWEEP_SECONDS)
+        try:
+            await wallets.recover()
+        except Exception:
+            log.warning("the sweep of stalled money moves failed", exc_info=True)
 
 
 def build_app(
@@ -116,7 +139,9 @@ def build_app(
             await seed_demo_city(services, users)
         if with_ray:
             await asyncio.get_running_loop().run_in_executor(None, start_ray, settings)
+        sweeper = asyncio.create_task(finish_stalled_moves(services.wallets))
         yield
+        sweeper.cancel()
         await redis.aclose()
         await mongo.close()
 

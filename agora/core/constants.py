@@ -49,6 +49,27 @@ CURRENCY_SYMBOLS = {
 }
 OFFER_CURRENCIES = ("POINTS", "USD", "EUR", "INR", "GBP", "CAD")
 
+# Wallets and the ledger (spec sections 1, 3 and 9; amounts chosen in docs/decisions.md).
+MONEY_DECIMALS = 2
+WALLET_FOR_USER = "user"
+STARTER_POINTS = 100
+DAILY_POINTS = 1
+DAILY_POINTS_SINCE = "2024-01-01"
+LEDGER_PAGE = 30
+OFFER_MIN_DISPLAY = 0.5
+OFFER_PROMPT_DEFAULT = 10
+# Identical offers without a request_id within this window are one offer (a retry).
+OFFER_RETRY_WINDOW_MS = 10 * 60 * 1000
+REQUEST_ID_MAX_LENGTH = 64
+# Money moves left pending this long (an edge died mid-move) are driven to the end.
+MOVE_RECOVERY_AFTER_MS = 60 * 1000
+LEDGER_REF_WELCOME = "welcome"
+LEDGER_REF_DAILY = "daily"
+LEDGER_REF_OFFER = "offer"
+LEDGER_REF_RECHARGE = "recharge"
+LEDGER_REF_WITHDRAW = "withdraw"
+LEDGER_REF_REVERSAL = "reversal"
+
 # Uploads (spec sections 5 and 9).
 UPLOAD_MAX_BYTES = 15 * 1024 * 1024
 POST_FILES_MAX = 2
@@ -68,7 +89,6 @@ ITEM_TITLE_MAX_LENGTH = 120
 ITEM_DESCRIPTION_MAX_LENGTH = 5000
 OFFER_DESCRIPTION_MAX_LENGTH = 300
 OFFER_AMOUNT_MAX = 1_000_000_000
-OFFER_DECIMALS = 2
 GROUP_TITLE_MAX_LENGTH = 80
 GROUP_DESCRIPTION_MAX_LENGTH = 2000
 CITY_SEARCH_RESULTS = 10
@@ -120,3 +140,19 @@ CHAT_ATTACHMENT_TYPES = (
     "video/mp4",
 )
 MODERATION_ACTIONS = ("approve", "reject", "block", "unblock", "make_moderator")
+
+# Card payments (Stripe): recharge, withdrawal, group subscription (spec sections 2, 7, 9).
+RECHARGE_DEFAULT_AMOUNT = 10
+RECHARGE_DEFAULT_CURRENCY = "USD"
+CARD_CURRENCIES = ("USD", "EUR", "INR", "GBP", "CAD")
+# Card providers refuse tiny charges (Stripe: about 0.50 of most currencies); the upper bound
+# keeps one mistyped amount from becoming a large charge.
+RECHARGE_MIN_AMOUNT = 1
+RECHARGE_MAX_AMOUNT = 10_000
+AFTER_PAYMENT_PATH = "/afterpayment/stripe"
+RECHARGE_PATH = "/recharge"
+PROFILE_CAN_WITHDRAW_PATH = "/profile?can_withdraw=1"
+PROFILE_RETRY_WITHDRAW_PATH = "/profile?retry_withdraw=1"
+CARD_PAYMENTS_UNAVAILABLE = "Card payments are not available"
+SUBSCRIPTION_ACTIVE = 1
+SUBSCRIPTION_INACTIVE = 0

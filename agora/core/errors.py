@@ -25,6 +25,10 @@ class NeedLogin(AgoraError):
         super().__init__(errors, need_user=True)
 
 
+class PaymentRequired(AgoraError):
+    status = 402
+
+
 class Forbidden(AgoraError):
     status = 403
 

@@ -4,7 +4,7 @@ import base64
 import binascii
 import re
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from agora.core.constants import (
@@ -13,18 +13,16 @@ from agora.core.constants import (
     ITEM_HIDDEN_SORT_ORDER,
     ITEM_TAGS_MAX,
     ITEM_TITLE_MAX_LENGTH,
-    OFFER_AMOUNT_MAX,
     OFFER_CURRENCIES,
-    OFFER_DECIMALS,
     OFFER_DESCRIPTION_MAX_LENGTH,
     POST_FILE_MAX_BYTES,
     POST_FILES_MAX,
 )
 from agora.core.errors import InvalidInput
 from agora.core.groups import clean_tags
+from agora.core.money import decimal_number, parse_amount
 from agora.core.text import clean_line, clean_text
 
-_QUANTUM = Decimal(1).scaleb(-OFFER_DECIMALS)
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
@@ -54,23 +52,6 @@ class ItemDraft:
         }
 
 
-def parse_offer_amount(raw: float | int | str | None) -> Decimal | None:
-    """Amounts arrive as JSON numbers or strings and are kept as exact decimals."""
-    if raw is None or raw == "":
-        return None
-    try:
-        amount = Decimal(str(raw))
-    except InvalidOperation as exc:
-        raise InvalidInput({"offer_amount": "Enter the offer as a number"}) from exc
-    if not amount.is_finite() or amount <= 0:
-        raise InvalidInput({"offer_amount": "The offer must be more than 0"})
-    if amount > OFFER_AMOUNT_MAX:
-        raise InvalidInput({"offer_amount": f"The offer must be at most {OFFER_AMOUNT_MAX}"})
-    if amount != amount.quantize(_QUANTUM, rounding=ROUND_HALF_UP):
-        raise InvalidInput({"offer_amount": f"At most {OFFER_DECIMALS} decimals"})
-    return amount.quantize(_QUANTUM)
-
-
 def build_draft(
     *,
     title: str,
@@ -82,7 +63,7 @@ def build_draft(
     offer_description: str,
     need_user_to_view: bool,
 ) -> ItemDraft:
-    amount = parse_offer_amount(offer_amount)
+    amount = parse_amount(offer_amount, "offer_amount")
     currency = offer_currency or None
     if currency is not None and currency not in OFFER_CURRENCIES:
         allowed = ", ".join(OFFER_CURRENCIES)
@@ -147,11 +128,8 @@ def is_visible(item: dict[str, Any]) -> bool:
     return item.get("sort_order", 0) != ITEM_HIDDEN_SORT_ORDER
 
 
-def _amount_number(amount: str | None) -> float | int | None:
-    if amount is None:
-        return None
-    value = Decimal(amount)
-    return int(value) if value == value.to_integral_value() else float(value)
+def _offer_number(amount: str | None) -> float | int | None:
+    return None if amount is None else decimal_number(Decimal(amount))
 
 
 def item_view(item: dict[str, Any], *, logged_in: bool) -> dict[str, Any]:
@@ -174,7 +152,7 @@ def item_view(item: dict[str, Any], *, logged_in: bool) -> dict[str, Any]:
         "description": item.get("description", ""),
         "files": item.get("files", []),
         "tags": item.get("tags", []),
-        "offer_amount": _amount_number(item.get("offer_amount")),
+        "offer_amount": _offer_number(item.get("offer_amount")),
         "offer_currency": item.get("offer_currency"),
         "offer_description": item.get("offer_description", ""),
     }

@@ -31,6 +31,8 @@ def routes(accounts: AccountService, secure_cookies: bool) -> list[web.RouteDef]
     async def me(request: web.Request) -> web.Response:
         session = optional_session(request)
         guest, new_cookie = accounts.guest(request.cookies.get(GUEST_COOKIE))
+        if session:
+            await accounts.welcome_back(session)
         user = user_view(session.user) if session else None
         response = ok({"user": user, "guest_user": guest})
         if new_cookie:

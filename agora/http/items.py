@@ -5,7 +5,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agora.core.errors import InvalidInput
 from agora.http.replies import ok
-from agora.http.requests import Body, optional_session, read_body, require_session
+from agora.http.requests import AmountText, Body, optional_session, read_body, require_session
 from agora.services.feed import FeedService
 from agora.services.items import ItemInput, ItemService
 
@@ -34,8 +34,7 @@ class ItemBody(Body):
     description: str = ""
     files: list[str | FileRef] = Field(default_factory=list, max_length=10)
     tags: list[str] = Field(default_factory=list, max_length=20)
-    # Form inputs send numbers or numeric text; both are parsed to exact decimals later.
-    offer_amount: float | int | str | None = None
+    offer_amount: AmountText = None
     offer_currency: str | None = None
     offer_description: str = ""
     need_user_to_view: bool = False

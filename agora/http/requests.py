@@ -1,10 +1,10 @@
 """Request parsing: JSON bodies into typed models, the caller's identity and address."""
 
 import json
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from aiohttp import web
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
 
 from agora.core.errors import InvalidInput, NeedLogin, PayloadTooLarge
 from agora.services.accounts import Session
@@ -21,6 +21,15 @@ class Body(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, str_max_length=20_000)
 
 
+def _amount_text(value: Any) -> Any:
+    """Forms send amounts as numbers or numeric text; both become text, parsed exactly later."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str | None):
+        raise ValueError("Enter the amount as a number")
+    return value if value is None or isinstance(value, str) else str(value)
+
+
+AmountText = Annotated[str | None, BeforeValidator(_amount_text)]
+
 _MESSAGES = {
     "extra_forbidden": "Unknown field",
     "missing": "This field is required",
@@ -36,7 +45,8 @@ def field_errors(error: ValidationError) -> dict[str, str]:
     errors: dict[str, str] = {}
     for item in error.errors():
         field = ".".join(str(part) for part in item["loc"]) or "body"
-        errors.setdefault(field, _MESSAGES.get(item["type"], item["msg"]))
+        message = item["ctx"]["error"] if item["type"] == "value_error" else item["msg"]
+        errors.setdefault(field, _MESSAGES.get(item["type"], str(message)))
     return errors
 
 

@@ -2,7 +2,17 @@
 
 from aiohttp import web
 
-from agora.http import accounts, chat, client_errors, groups, items, realtime, uploads, web_app
+from agora.http import (
+    accounts,
+    chat,
+    client_errors,
+    groups,
+    items,
+    realtime,
+    uploads,
+    wallet,
+    web_app,
+)
 from agora.http.auth import ACCOUNTS, auth_middleware
 from agora.http.replies import errors_middleware
 from agora.http.requests import TRUSTED_PROXY_HOPS
@@ -23,6 +33,7 @@ def create_app(settings: Settings, services: Services) -> web.Application:
     app.add_routes(items.routes(services.feed, services.items))
     app.add_routes(uploads.routes(services.uploads))
     app.add_routes(chat.routes(services.chat, services.link_previews))
+    app.add_routes(wallet.routes(services.wallets, services.offers))
     sio = realtime.create_socket_server(settings)
     realtime.attach(app, sio, services.accounts, services.chat)
     # Last: the catch-all page route must not shadow any call.

@@ -22,6 +22,7 @@ from agora.core.constants import OTP_LENGTH, REQUIRE_IDENTIFIER
 from agora.core.errors import InvalidInput, NeedLogin, Unavailable
 from agora.core.signing import digest, hash_secret, sign, unsign
 from agora.integrations.messaging import CodeSender
+from agora.services.wallet import WalletService
 from agora.settings import Settings
 from agora.store.auth_keys import AuthKeyStore
 from agora.store.otp import OtpCheck, OtpStore
@@ -61,6 +62,7 @@ class AccountService:
         limits: RateLimiter,
         email: CodeSender,
         sms: CodeSender,
+        wallets: WalletService,
     ) -> None:
         self.settings = settings
         self.users = users
@@ -68,6 +70,7 @@ class AccountService:
         self.otps = otps
         self.limits = limits
         self.senders = {EMAIL_FIELD: email, PHONE_FIELD: sms}
+        self.wallets = wallets
         self.secret = settings.secret_key.get_secret_value()
 
     # Login -------------------------------------------------------------------
@@ -99,6 +102,7 @@ class AccountService:
         await self._verify_code(LOGIN_PURPOSE, ident, code)
         if user is None:
             user = await self.users.create(ident, clean or "")
+        await self.wallets.grant_points(user["_id"])
         key = secrets.token_urlsafe(32)
         await self.auth_keys.add(hash_secret(key), user["_id"])
         return {"user": user_view(user), "allspark_auth_key": key}
@@ -191,4 +195,9 @@ class AccountService:
         return {**reply, "user": user_view(user)}
 
     async def profile(self, session: Session) -> dict[str, Any]:
-        return {"user": user_view(session.user), "user_wallets": []}
+        wallets = await self.wallets.member_wallets(session.user["_id"])
+        return {"user": user_view(session.user), "user_wallets": wallets}
+
+    async def welcome_back(self, session: Session) -> None:
+        """A member opening the app gets today's point (once a day, however often)."""
+        await self.wallets.grant_points(session.user["_id"])

@@ -24,6 +24,7 @@ from agora.core.constants import (
     CHAT_ATTACHMENT_TYPES,
     CHATS_PAGE,
     MEMBERS_PAGE,
+    MESSAGE_TYPE_SYSTEM,
     MESSAGES_PAGE,
     SEND_REPLY_OK,
     SEND_REPLY_REFUSED,
@@ -169,6 +170,22 @@ class ChatService:
         if reply["type"] != SEND_REPLY_OK:
             return reply
         return {**reply, "new_session_created": created, "is_user_in_session": True}
+
+    async def post_notice(
+        self, session_id: str, src_id: str, local_id: str, text: str, data: dict[str, Any]
+    ) -> dict[str, Any]:
+        """A system notice (type 1010); `local_id` makes a repeated notice appear once."""
+        return await self.shards.send(
+            {
+                "session_id": session_id,
+                "src_id": src_id,
+                "local_id": local_id,
+                "type": MESSAGE_TYPE_SYSTEM,
+                "payload": text,
+                "payload1": [],
+                "data": data,
+            }
+        )
 
     async def _make_real(self, session_id: str, user_id: str) -> tuple[dict[str, Any], bool]:
         """A dummy item chat becomes a stored one with its first message."""

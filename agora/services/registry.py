@@ -9,7 +9,9 @@ from agora.services.feed import FeedService
 from agora.services.groups import GroupService
 from agora.services.items import ItemService
 from agora.services.link_previews import LinkPreviewService
+from agora.services.offers import OfferService
 from agora.services.uploads import UploadService
+from agora.services.wallet import WalletService
 
 
 @dataclass(frozen=True)
@@ -22,3 +24,5 @@ class Services:
     uploads: UploadService
     chat: ChatService
     link_previews: LinkPreviewService
+    wallets: WalletService
+    offers: OfferService

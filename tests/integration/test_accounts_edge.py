@@ -92,7 +92,8 @@ async def test_profile_update_changes_name_and_image(client, smtp_sink):
     assert bad.status == 400
     profile = await (await client.get("/api/user/profile", headers=bearer(key))).json()
     assert profile["user"]["name"] == "Ada L."
-    assert profile["user_wallets"] == []
+    [points] = profile["user_wallets"]
+    assert (points["wallet_currency"], points["wallet_amount"]) == ("POINTS", 101)
 
 
 async def test_email_change_is_confirmed_by_a_code_sent_to_the_new_address(client, smtp_sink):

@@ -13,25 +13,6 @@ from tests.integration.helpers import bearer, member, new_group
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 
 
-@pytest.fixture(scope="session")
-def ray_cluster():
-    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
-    yield
-    ray.shutdown()
-
-
-@pytest.fixture(scope="session")
-def chat_prefix() -> str:
-    """One Redis prefix for every chat test, so they share one set of shard actors (each is a
-    process; a set per test would be slow to start)."""
-    return f"test:chat:{uuid.uuid4().hex[:8]}:"
-
-
-@pytest.fixture
-async def chat_client(client_for, chat_prefix):
-    return await client_for(session_shards=2, redis_prefix=chat_prefix)
-
-
 async def _send(user, session_id: str, text: str, local_id: str | None = None, **extra) -> dict:
     body = {
         "dest_session_id": session_id,

@@ -1,0 +1,117 @@
+"""Money: exact amounts, integer cents, wallets, ledger entries and points policy (no I/O)."""
+
+import math
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import Any
+
+from agora.core.constants import (
+    CURRENCY_POINTS,
+    CURRENCY_SYMBOLS,
+    DAILY_POINTS_SINCE,
+    MONEY_DECIMALS,
+    OFFER_AMOUNT_MAX,
+    WALLET_FOR_USER,
+)
+from agora.core.errors import InvalidInput
+
+_QUANTUM = Decimal(1).scaleb(-MONEY_DECIMALS)
+CENTS_PER_UNIT = 10**MONEY_DECIMALS
+
+
+def parse_amount(raw: float | int | str | None, field: str) -> Decimal | None:
+    """Amounts arrive as JSON numbers or strings and are kept as exact decimals."""
+    if raw is None or raw == "" or isinstance(raw, bool):
+        return None
+    try:
+        amount = Decimal(str(raw))
+    except InvalidOperation as exc:
+        raise InvalidInput({field: "Enter the amount as a number"}) from exc
+    if not amount.is_finite() or amount <= 0:
+        raise InvalidInput({field: "The amount must be more than 0"})
+    if amount > OFFER_AMOUNT_MAX:
+        raise InvalidInput({field: f"The amount must be at most {OFFER_AMOUNT_MAX}"})
+    if amount != amount.quantize(_QUANTUM, rounding=ROUND_HALF_UP):
+        raise InvalidInput({field: f"At most {MONEY_DECIMALS} decimals"})
+    return amount.quantize(_QUANTUM)
+
+
+def to_cents(amount: Decimal) -> int:
+    return int(amount.quantize(_QUANTUM) * CENTS_PER_UNIT)
+
+
+def cents_number(cents: int) -> int | float:
+    """Cents as the API shows money: a JSON number with the currency's precision."""
+    return decimal_number(Decimal(cents).scaleb(-MONEY_DECIMALS))
+
+
+def decimal_number(value: Decimal) -> int | float:
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def format_amount(cents: int, currency: str) -> str:
+    """'🪙 12.5', '$ 10', 'CAD 3.2': the text system notices use."""
+    symbol = CURRENCY_SYMBOLS.get(currency, currency)
+    return f"{symbol} {cents_number(cents)}"
+
+
+def wallet_id(user_id: str, currency: str, wallet_for: str = WALLET_FOR_USER) -> str:
+    return f"{user_id}:{wallet_for}:{currency}"
+
+
+def points_day(now_ms: int) -> str | None:
+    """The UTC day a daily point belongs to; None before the programme started."""
+    day = datetime.fromtimestamp(now_ms / 1000, tz=UTC).date()
+    return day.isoformat() if day >= date.fromisoformat(DAILY_POINTS_SINCE) else None
+
+
+def shortfall_cents(balance_cents: int, needed_cents: int, minimum_cents: int) -> int:
+    """What a recharge must bring at least; card providers refuse tiny charges."""
+    return max(needed_cents - balance_cents, minimum_cents)
+
+
+def recharge_amount(cents: int) -> int | float:
+    """A shortfall rounded up to whole units, so the recharge page shows a tidy amount."""
+    return math.ceil(cents / CENTS_PER_UNIT)
+
+
+@dataclass(frozen=True)
+class Posting:
+    """One side of a money move: this wallet changes by `diff_cents`."""
+
+    wallet_id: str
+    user_id: str
+    currency: str
+    diff_cents: int
+    title: str
+
+
+def ledger_entry_view(entry: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "_id": entry["_id"],
+        "wallet_id": entry["wallet_id"],
+        "seq": entry["seq"],
+        "ref_type": entry["ref_type"],
+        "ref_id": entry["ref_id"],
+        "title": entry["title"],
+        "created_at": entry["created_at"],
+        "diff": cents_number(entry["diff"]),
+        "change_to": cents_number(entry["change_to"]),
+    }
+
+
+def wallet_view(wallet: dict[str, Any], *, charge_enabled: bool = False) -> dict[str, Any]:
+    return {
+        "_id": wallet["_id"],
+        "user_id": wallet["user_id"],
+        "wallet_for": wallet["wallet_for"],
+        "wallet_currency": wallet["currency"],
+        "wallet_amount": cents_number(wallet["balance"]),
+        "data": {"stripe_connected_account_charge_enabled": charge_enabled},
+    }
+
+
+def wallets_in_order(wallets: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Points first, then currencies alphabetically: the order the profile lists them."""
+    return sorted(wallets, key=lambda w: (w["currency"] != CURRENCY_POINTS, w["currency"]))

@@ -1,0 +1,319 @@
+"""Wallets: member points, ledger pages and money moves that are atomic and idempotent.
+
+A move is recorded first under its idempotency key, then its postings are appended to the
+ledger one by one (each at most once per wallet, see agora/store/wallets.py), then it is
+marked done. Whoever finds a move unfinished (a retry, or the recovery sweep after an edge
+died) drives it on with the same steps, so it ends exactly once.
+"""
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from agora.core.clock import now_ms
+from agora.core.constants import (
+    CURRENCY_POINTS,
+    DAILY_POINTS,
+    LEDGER_PAGE,
+    LEDGER_REF_DAILY,
+    LEDGER_REF_REVERSAL,
+    LEDGER_REF_WELCOME,
+    LEDGER_REF_WITHDRAW,
+    MOVE_RECOVERY_AFTER_MS,
+    STARTER_POINTS,
+    WALLET_FOR_USER,
+)
+from agora.core.errors import Forbidden, InvalidInput
+from agora.core.money import (
+    CENTS_PER_UNIT,
+    Posting,
+    ledger_entry_view,
+    points_day,
+    wallet_id,
+    wallet_view,
+    wallets_in_order,
+)
+from agora.store.mongo import new_id
+from agora.store.realtime import RealtimeEmitter
+from agora.store.wallets import Appended, Short, WalletStore
+
+log = logging.getLogger("agora.wallet")
+
+PENDING, DONE, REFUSED, PAYING, REVERSED = "pending", "done", "refused", "paying", "reversed"
+RECOVERY_BATCH = 100
+REFUSED_RECHECK_MS = 60 * 60 * 1000
+
+# Whether a user's card payouts are enabled; the payments service knows, when configured.
+ChargeEnabled = Callable[[str], Awaitable[bool]]
+
+
+async def _payouts_unknown(_user_id: str) -> bool:
+    return False
+
+
+class WalletService:
+    def __init__(self, store: WalletStore, emitter: RealtimeEmitter) -> None:
+        self.store = store
+        self.emitter = emitter
+        self.charge_enabled: ChargeEnabled = _payouts_unknown
+
+    # Reading ------------------------------------------------------------------
+
+    async def member_wallets(self, user_id: str) -> list[dict[str, Any]]:
+        """The user's wallets, after crediting starter points once and today's point once."""
+        await self.grant_points(user_id)
+        wallets = wallets_in_order(await self.store.of_user(user_id))
+        enabled = await self.charge_enabled(user_id)
+        return [wallet_view(w, charge_enabled=enabled) for w in wallets]
+
+    async def wallet_view(self, user_id: str, currency: str) -> dict[str, Any]:
+        wallet = await self._open(user_id, currency)
+        fresh = await self.store.get(wallet["_id"]) or wallet
+        return wallet_view(fresh, charge_enabled=await self.charge_enabled(user_id))
+
+    async def balance_cents(self, user_id: str, currency: str) -> int:
+        wallet = await self.store.get(wallet_id(user_id, currency))
+        return wallet["balance"] if wallet else 0
+
+    async def ledger(
+        self,
+        user_id: str,
+        *,
+        wallet_user_id: str,
+        wallet_for: str,
+        wallet_currency: str,
+        before: int | None,
+    ) -> dict[str, Any]:
+        if wallet_user_id != user_id:
+            raise Forbidden({"wallet_user_id": "You can only read your own wallets"})
+        if wallet_for != WALLET_FOR_USER:
+            raise InvalidInput({"wallet_for": f"Wallets are for '{WALLET_FOR_USER}'"})
+        entries = await self.store.entries(
+            wallet_id(user_id, wallet_currency), before, LEDGER_PAGE + 1
+        )
+        page = entries[:LEDGER_PAGE]
+        has_more = len(entries) > LEDGER_PAGE
+        return {
+            "ledger_entries": [ledger_entry_view(e) for e in page],
+            "has_more": has_more,
+            "next_before": page[-1]["seq"] if has_more else None,
+        }
+
+    # Points -------------------------------------------------------------------
+
+    async def grant_points(self, user_id: str) -> None:
+        """Starter points once per member, then one point per day they come back.
+
+        The flags on the wallet only save work: the ledger's unique refs ('welcome',
+        'daily:{day}') are what make each credit happen once, whatever races.
+        """
+        now = now_ms()
+        wallet = await self._open(user_id, CURRENCY_POINTS)
+        day = points_day(now)
+        owed_daily = day is not None and wallet.get("daily") != day
+        if wallet.get("welcomed") and not owed_daily:
+            return
+        if not wallet.get("welcomed"):
+            await self._credit(
+                wallet,
+                STARTER_POINTS,
+                LEDGER_REF_WELCOME,
+                LEDGER_REF_WELCOME,
+                "Welcome points",
+                now,
+            )
+        if owed_daily:
+            await self._credit(
+                wallet,
+                DAILY_POINTS,
+                LEDGER_REF_DAILY,
+                f"{LEDGER_REF_DAILY}:{day}",
+                "Daily point",
+                now,
+            )
+        await self.store.mark_granted(wallet["_id"], day)
+
+    async def _credit(
+        self, wallet: dict, units: int, ref_type: str, ref_id: str, title: str, now: int
+    ) -> None:
+        posting = Posting(
+            wallet["_id"], wallet["user_id"], wallet["currency"], units * CENTS_PER_UNIT, title
+        )
+        await self.store.append(posting, ref_type=ref_type, ref_id=ref_id, now=now)
+        await self._announce([posting.user_id], wallet["currency"])
+
+    # Moves --------------------------------------------------------------------
+
+    async def transfer(
+        self, *, key: str, ref_type: str, postings: list[Posting], details: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Runs the postings as one move, once per key: the first posting is the debit.
+
+        Returns the move: state 'done', or 'refused' with `short_balance` when the payer is
+        short (a refused move appended nothing, so a later retry with the key may succeed).
+        """
+        for posting in postings:
+            await self._open(posting.user_id, posting.currency)
+        move, _ = await self.store.start_move(self._new_move(key, ref_type, postings, details))
+        if move["state"] in (PENDING, REFUSED):
+            move = await self._drive(move)
+        return move
+
+    async def credit_external(
+        self,
+        *,
+        key: str,
+        user_id: str,
+        currency: str,
+        amount_cents: int,
+        ref_type: str,
+        ref_id: str,
+        title: str,
+    ) -> dict[str, Any]:
+        """Money arriving from outside (a card payment): credited once per key."""
+        posting = Posting(wallet_id(user_id, currency), user_id, currency, amount_cents, title)
+        await self.transfer(
+            key=key, ref_type=ref_type, postings=[posting], details={"external_ref": ref_id}
+        )
+        return await self.wallet_view(user_id, currency)
+
+    async def begin_withdrawal(self, *, key: str, user_id: str, currency: str) -> dict | None:
+        """Takes the whole balance out before paying it; None when there is nothing to take."""
+        if currency == CURRENCY_POINTS:
+            raise InvalidInput({"wallet_currency": "You cannot withdraw points"})
+        existing = await self.store.moves.find_one({"key": key})
+        if existing is not None:
+            return existing if existing["state"] != REFUSED else None
+        balance = await self.balance_cents(user_id, currency)
+        if balance <= 0:
+            return None
+        posting = Posting(wallet_id(user_id, currency), user_id, currency, -balance, "Withdrawal")
+        # Paid out by the caller: the move stays 'paying' until it says how that went.
+        details = {"amount_cents": balance, "currency": currency, "final_state": PAYING}
+        move = await self.transfer(
+            key=key, ref_type=LEDGER_REF_WITHDRAW, postings=[posting], details=details
+        )
+        return None if move["state"] == REFUSED else move
+
+    async def finish_withdrawal(self, move_id: str, external_ref: str) -> dict[str, Any]:
+        move = await self._move(move_id)
+        await self.store.set_move_state(move_id, (PAYING,), DONE, {"external_ref": external_ref})
+        return await self.wallet_view(move["user_id"], move["currency"])
+
+    async def reverse_withdrawal(self, move_id: str, reason: str) -> dict[str, Any]:
+        """The payout failed: the money comes back as a new entry, the old one stays."""
+        move = await self._move(move_id)
+        posting = Posting(
+            wallet_id(move["user_id"], move["currency"]),
+            move["user_id"],
+            move["currency"],
+            move["amount_cents"],
+            "Withdrawal returned",
+        )
+        await self.store.append(
+            posting,
+            ref_type=LEDGER_REF_REVERSAL,
+            ref_id=f"{move_id}:{LEDGER_REF_REVERSAL}",
+            now=now_ms(),
+        )
+        await self.store.set_move_state(move_id, (PAYING,), REVERSED, {"reason": reason[:500]})
+        await self._announce([move["user_id"]], move["currency"])
+        return await self.wallet_view(move["user_id"], move["currency"])
+
+    async def recover(self) -> int:
+        """Drives moves an edge left half-done; returns how many it looked at.
+
+        A refused move is driven on only if its debit went through after all (a retry
+        that raced the refusal and then stopped), never just because money arrived since.
+        """
+        now = now_ms()
+        stalled = await self.store.stalled_moves(
+            PENDING, now - MOVE_RECOVERY_AFTER_MS, RECOVERY_BATCH
+        )
+        refused = await self.store.refused_moves_since(now - REFUSED_RECHECK_MS, RECOVERY_BATCH)
+        for move in refused:
+            debit = move["postings"][0]
+            if await self.store.has_entry(debit["wallet_id"], move["_id"]):
+                stalled.append(move)
+        for move in stalled:
+            await self._drive(move)
+        return len(stalled)
+
+    async def audit(self, wallet_ids: list[str] | None = None) -> list[str]:
+        return await self.store.audit(wallet_ids)
+
+    # Internals ----------------------------------------------------------------
+
+    def _new_move(
+        self, key: str, ref_type: str, postings: list[Posting], details: dict[str, Any]
+    ) -> dict[str, Any]:
+        first = postings[0]
+        return {
+            "_id": new_id(),
+            "key": key,
+            "ref_type": ref_type,
+            "state": PENDING,
+            "user_id": first.user_id,
+            "currency": first.currency,
+            "postings": [
+                {
+                    "wallet_id": p.wallet_id,
+                    "user_id": p.user_id,
+                    "currency": p.currency,
+                    "diff_cents": p.diff_cents,
+                    "title": p.title,
+                }
+                for p in postings
+            ],
+            "created_at": now_ms(),
+            **details,
+        }
+
+    async def _drive(self, move: dict[str, Any]) -> dict[str, Any]:
+        postings = [Posting(**p) for p in move["postings"]]
+        now = now_ms()
+        results = []
+        for posting in postings:
+            appended = await self.store.append(
+                posting, ref_type=move["ref_type"], ref_id=move["_id"], now=now
+            )
+            if isinstance(appended, Short):
+                # Only the first posting debits, so nothing was appended before it.
+                refused = await self.store.set_move_state(
+                    move["_id"],
+                    (PENDING, REFUSED),
+                    REFUSED,
+                    {"short_balance": appended.balance, "refused_at": now},
+                )
+                return refused or await self._move(move["_id"])
+            assert isinstance(appended, Appended)
+            results.append(appended.entry["change_to"])
+        finished = await self.store.set_move_state(
+            move["_id"],
+            (PENDING, REFUSED),
+            move.get("final_state", DONE),
+            {"balances_after": results},
+        )
+        if finished is not None:
+            await self._announce([p.user_id for p in postings], move["currency"])
+        return finished or await self._move(move["_id"])
+
+    async def _move(self, move_id: str) -> dict[str, Any]:
+        move = await self.store.get_move(move_id)
+        if move is None:
+            raise InvalidInput({"move_id": "No such money move"})
+        return move
+
+    async def _open(self, user_id: str, currency: str) -> dict[str, Any]:
+        return await self.store.open(
+            wallet_id(user_id, currency), user_id, currency, WALLET_FOR_USER, now_ms()
+        )
+
+    async def _announce(self, user_ids: list[str], currency: str) -> None:
+        """Pushes the new balance to the owners' open tabs; a lost push is not lost money."""
+        for user_id in dict.fromkeys(user_ids):
+            try:
+                view = await self.wallet_view(user_id, currency)
+                await self.emitter.to_user(user_id, "wallet", {"wallet": view})
+            except Exception:
+                log.warning("could not announce a wallet change to %s", user_id, exc_info=True)
