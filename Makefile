@@ -70,11 +70,15 @@ $(STAMPS)/e2e-deps: tests/e2e/package.json tests/e2e/package-lock.json | $(STAMP
 	npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error
 	touch $@
 
+# The emoji font: prices and wallets show currency emoji (the points coin) in screenshots.
+BROWSER_PACKAGES := chromium fonts-noto-color-emoji
+
 $(STAMPS)/chromium: | $(STAMPS)
-	@if ! test -x $(AGORA_E2E_CHROMIUM); then \
+	@if ! test -x $(AGORA_E2E_CHROMIUM) || ! test -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf; then \
 		if [ "$$(id -u)" != 0 ]; then \
-			echo "Chromium is missing: install it (sudo apt-get install chromium)"; exit 1; fi; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+			echo "Missing: sudo apt-get install $(BROWSER_PACKAGES)"; exit 1; fi; \
+		apt-get update -qq && \
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(BROWSER_PACKAGES); \
 	fi
 	touch $@
 
