@@ -100,7 +100,7 @@ class OfferService:
         return {
             "success": True,
             "move_id": move["_id"],
-            "wallet": await self.wallets.wallet_view(owner["_id"], currency),
+            "wallet": await self.wallets.payer_view(move),
         }
 
     async def _chat_about_own_item(self, owner_id: str, cs_id: str) -> tuple[dict, str]:

@@ -41,7 +41,6 @@ log = logging.getLogger("agora.wallet")
 
 PENDING, DONE, REFUSED, PAYING, REVERSED = "pending", "done", "refused", "paying", "reversed"
 RECOVERY_BATCH = 100
-REFUSED_RECHECK_MS = 60 * 60 * 1000
 
 # Whether a user's card payouts are enabled; the payments service knows, when configured.
 ChargeEnabled = Callable[[str], Awaitable[bool]]
@@ -139,8 +138,11 @@ class WalletService:
         posting = Posting(
             wallet["_id"], wallet["user_id"], wallet["currency"], units * CENTS_PER_UNIT, title
         )
-        await self.store.append(posting, ref_type=ref_type, ref_id=ref_id, now=now)
-        await self._announce([posting.user_id], wallet["currency"])
+        appended = await self.store.append(
+            posting, ref_type=ref_type, ref_id=ref_id, now=now, maybe_applied=True
+        )
+        if isinstance(appended, Appended):
+            await self._announce({posting.wallet_id: appended.entry})
 
     # Moves --------------------------------------------------------------------
 
@@ -152,11 +154,11 @@ class WalletService:
         Returns the move: state 'done', or 'refused' with `short_balance` when the payer is
         short (a refused move appended nothing, so a later retry with the key may succeed).
         """
-        for posting in postings:
-            await self._open(posting.user_id, posting.currency)
-        move, _ = await self.store.start_move(self._new_move(key, ref_type, postings, details))
+        move, created = await self.store.start_move(
+            self._new_move(key, ref_type, postings, details)
+        )
         if move["state"] in (PENDING, REFUSED):
-            move = await self._drive(move)
+            move = await self._drive(move, maybe_applied=not created)
         return move
 
     async def credit_external(
@@ -210,14 +212,16 @@ class WalletService:
             move["amount_cents"],
             "Withdrawal returned",
         )
-        await self.store.append(
+        appended = await self.store.append(
             posting,
             ref_type=LEDGER_REF_REVERSAL,
             ref_id=f"{move_id}:{LEDGER_REF_REVERSAL}",
             now=now_ms(),
+            maybe_applied=True,
         )
         await self.store.set_move_state(move_id, (PAYING,), REVERSED, {"reason": reason[:500]})
-        await self._announce([move["user_id"]], move["currency"])
+        if isinstance(appended, Appended):
+            await self._announce({posting.wallet_id: appended.entry})
         return await self.wallet_view(move["user_id"], move["currency"])
 
     async def recover(self) -> int:
@@ -230,13 +234,16 @@ class WalletService:
         stalled = await self.store.stalled_moves(
             PENDING, now - MOVE_RECOVERY_AFTER_MS, RECOVERY_BATCH
         )
-        refused = await self.store.refused_moves_since(now - REFUSED_RECHECK_MS, RECOVERY_BATCH)
+        refused = await self.store.refused_moves_to_recheck(
+            now - MOVE_RECOVERY_AFTER_MS, RECOVERY_BATCH
+        )
         for move in refused:
             debit = move["postings"][0]
             if await self.store.has_entry(debit["wallet_id"], move["_id"]):
                 stalled.append(move)
         for move in stalled:
-            await self._drive(move)
+            await self._drive(move, maybe_applied=True)
+        await self.store.mark_rechecked([m["_id"] for m in refused])
         return len(stalled)
 
     async def audit(self, wallet_ids: list[str] | None = None) -> list[str]:
@@ -269,13 +276,20 @@ class WalletService:
             **details,
         }
 
-    async def _drive(self, move: dict[str, Any]) -> dict[str, Any]:
+    async def _drive(self, move: dict[str, Any], *, maybe_applied: bool) -> dict[str, Any]:
         postings = [Posting(**p) for p in move["postings"]]
         now = now_ms()
-        results = []
+        entries: dict[str, dict[str, Any]] = {}
         for posting in postings:
+            await self.store.ensure(
+                posting.wallet_id, posting.user_id, posting.currency, WALLET_FOR_USER, now
+            )
             appended = await self.store.append(
-                posting, ref_type=move["ref_type"], ref_id=move["_id"], now=now
+                posting,
+                ref_type=move["ref_type"],
+                ref_id=move["_id"],
+                now=now,
+                maybe_applied=maybe_applied,
             )
             if isinstance(appended, Short):
                 # Only the first posting debits, so nothing was appended before it.
@@ -283,19 +297,18 @@ class WalletService:
                     move["_id"],
                     (PENDING, REFUSED),
                     REFUSED,
-                    {"short_balance": appended.balance, "refused_at": now},
+                    {"short_balance": appended.balance, "refused_at": now, "rechecked": False},
                 )
                 return refused or await self._move(move["_id"])
-            assert isinstance(appended, Appended)
-            results.append(appended.entry["change_to"])
+            entries[posting.wallet_id] = appended.entry
         finished = await self.store.set_move_state(
             move["_id"],
             (PENDING, REFUSED),
             move.get("final_state", DONE),
-            {"balances_after": results},
+            {"balances_after": [e["change_to"] for e in entries.values()]},
         )
         if finished is not None:
-            await self._announce([p.user_id for p in postings], move["currency"])
+            await self._announce(entries)
         return finished or await self._move(move["_id"])
 
     async def _move(self, move_id: str) -> dict[str, Any]:
@@ -309,11 +322,31 @@ class WalletService:
             wallet_id(user_id, currency), user_id, currency, WALLET_FOR_USER, now_ms()
         )
 
-    async def _announce(self, user_ids: list[str], currency: str) -> None:
-        """Pushes the new balance to the owners' open tabs; a lost push is not lost money."""
-        for user_id in dict.fromkeys(user_ids):
+    async def payer_view(self, move: dict[str, Any]) -> dict[str, Any]:
+        """The paying wallet as the finished move left it: a retry sees the first answer."""
+        return await self.view_after(
+            {**move["postings"][0], "change_to": move["balances_after"][0]}
+        )
+
+    async def view_after(self, entry: dict[str, Any]) -> dict[str, Any]:
+        """The wallet as a ledger entry left it, without reading the wallet again."""
+        wallet = {
+            "_id": entry["wallet_id"],
+            "user_id": entry["user_id"],
+            "wallet_for": WALLET_FOR_USER,
+            "currency": entry["currency"],
+            "balance": entry["change_to"],
+        }
+        enabled = entry["currency"] != CURRENCY_POINTS and await self.charge_enabled(
+            entry["user_id"]
+        )
+        return wallet_view(wallet, charge_enabled=enabled)
+
+    async def _announce(self, entries: dict[str, dict[str, Any]]) -> None:
+        """Pushes new balances to the owners' open tabs; a lost push is not lost money."""
+        for entry in entries.values():
             try:
-                view = await self.wallet_view(user_id, currency)
-                await self.emitter.to_user(user_id, "wallet", {"wallet": view})
+                view = await self.view_after(entry)
+                await self.emitter.to_user(entry["user_id"], "wallet", {"wallet": view})
             except Exception:
-                log.warning("could not announce a wallet change to %s", user_id, exc_info=True)
+                log.warning("could not announce a change of %s", entry["wallet_id"], exc_info=True)

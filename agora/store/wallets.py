@@ -18,6 +18,7 @@ from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import DuplicateKeyError
 
 from agora.core.money import Posting
+from agora.store.batched_writes import BatchedWrites
 from agora.store.mongo import ensure_index
 
 # Heads this edge has seen; a stale one costs one failed append, never a wrong balance.
@@ -49,6 +50,9 @@ class WalletStore:
         self.wallets = db["wallets"]
         self.ledger = db["ledger_entries"]
         self.moves = db["money_moves"]
+        self._entry_writes = BatchedWrites(self.ledger)
+        self._head_writes = BatchedWrites(self.wallets)
+        self._move_writes = BatchedWrites(self.moves)
         self._heads: OrderedDict[str, Head] = OrderedDict()
 
     async def ensure_indexes(self) -> None:
@@ -57,6 +61,7 @@ class WalletStore:
         await ensure_index(self.wallets, [("user_id", 1)])
         await ensure_index(self.moves, [("key", 1)], unique=True)
         await ensure_index(self.moves, [("state", 1), ("created_at", 1)])
+        await ensure_index(self.moves, [("state", 1), ("rechecked", 1), ("refused_at", 1)])
 
     # Wallets ------------------------------------------------------------------
 
@@ -82,6 +87,14 @@ class WalletStore:
             return await self.wallets.find_one({"_id": wallet_id}) or doc
         return doc
 
+    async def ensure(
+        self, wallet_id: str, user_id: str, currency: str, wallet_for: str, now: int
+    ) -> None:
+        """Creates the wallet unless this edge knows it exists (wallets are never deleted)."""
+        if wallet_id not in self._heads:
+            wallet = await self.open(wallet_id, user_id, currency, wallet_for, now)
+            self._remember(wallet_id, Head(wallet["seq"], wallet["balance"]))
+
     async def get(self, wallet_id: str) -> dict[str, Any] | None:
         """The wallet with its balance rolled forward to the head of its ledger."""
         wallet = await self.wallets.find_one({"_id": wallet_id})
@@ -102,9 +115,13 @@ class WalletStore:
     # Ledger -------------------------------------------------------------------
 
     async def append(
-        self, posting: Posting, *, ref_type: str, ref_id: str, now: int
+        self, posting: Posting, *, ref_type: str, ref_id: str, now: int, maybe_applied: bool
     ) -> Appended | Short:
-        """Adds the posting to its wallet's chain once; debits never go below zero."""
+        """Adds the posting to its wallet's chain once; debits never go below zero.
+
+        `maybe_applied` says an earlier attempt of this move may have appended it already
+        (a retry, a sweep); a first attempt skips looking for that, which costs a query.
+        """
         head = self._heads.get(posting.wallet_id) or await self._fresh_head(posting.wallet_id)
         checked_fresh = False
         while True:
@@ -114,35 +131,28 @@ class WalletStore:
                     # The remembered head may be old: refuse only on what is stored.
                     head, checked_fresh = await self._fresh_head(posting.wallet_id), True
                     continue
-                done = await self.ledger.find_one(
-                    {"wallet_id": posting.wallet_id, "ref_id": ref_id}
-                )
+                done = await self._entry_for(posting.wallet_id, ref_id) if maybe_applied else None
                 return Appended(done) if done else Short(head.balance)
-            entry = {
-                "_id": f"{posting.wallet_id}:{head.seq + 1}",
-                "wallet_id": posting.wallet_id,
-                "user_id": posting.user_id,
-                "currency": posting.currency,
-                "seq": head.seq + 1,
-                "diff": posting.diff_cents,
-                "change_to": balance,
-                "ref_type": ref_type,
-                "ref_id": ref_id,
-                "title": posting.title,
-                "created_at": now,
-            }
+            entry = _entry(posting, head.seq + 1, balance, ref_type, ref_id, now)
             try:
-                await self.ledger.insert_one(entry)
+                await self._entry_writes.insert(entry)
             except DuplicateKeyError:
-                done = await self.ledger.find_one(
-                    {"wallet_id": posting.wallet_id, "ref_id": ref_id}
-                )
-                if done is not None:
-                    return Appended(done)
-                # Another move took this place in the chain: continue from the new head.
-                head = await self._follow(posting.wallet_id, head)
+                moved, walked = await self._walk(posting.wallet_id, head)
+                mine = next((e for e in walked if e["ref_id"] == ref_id), None)
+                if mine is not None:
+                    return Appended(mine)
+                if moved == head:
+                    # The chain did not grow, so the unique ref refused it: done before.
+                    done = await self._entry_for(posting.wallet_id, ref_id)
+                    if done is not None:
+                        return Appended(done)
+                head = moved
                 continue
-            await self._advance(posting.wallet_id, Head(entry["seq"], balance))
+            self._remember(posting.wallet_id, Head(entry["seq"], balance))
+            await self._head_writes.update(
+                {"_id": posting.wallet_id, "seq": {"$lt": entry["seq"]}},
+                {"$set": {"seq": entry["seq"], "balance": balance}},
+            )
             return Appended(entry)
 
     async def entries(self, wallet_id: str, before_seq: int | None, limit: int) -> list[dict]:
@@ -154,16 +164,24 @@ class WalletStore:
     async def audit(self, wallet_ids: list[str] | None = None) -> list[str]:
         """Wallets whose balance is not the sum of their entries or whose chain has a gap."""
         query = {"_id": {"$in": wallet_ids}} if wallet_ids is not None else {}
+        wallets = {w["_id"]: w async for w in self.wallets.find(query)}
+        entry_query = {"wallet_id": {"$in": list(wallets)}} if wallet_ids is not None else {}
+        chains: dict[str, list[dict[str, Any]]] = {}
+        async for entry in self.ledger.find(entry_query).sort([("wallet_id", 1), ("seq", 1)]):
+            chains.setdefault(entry["wallet_id"], []).append(entry)
         broken = []
-        async for wallet in self.wallets.find(query, {"_id": 1}):
-            head = await self.get(wallet["_id"])
-            entries = await self.ledger.find({"wallet_id": wallet["_id"]}).sort("seq", 1).to_list()
+        for wallet_id, wallet in wallets.items():
             running, chain_ok = 0, True
-            for position, entry in enumerate(entries, start=1):
+            chain = chains.get(wallet_id, [])
+            for position, entry in enumerate(chain, start=1):
                 running += entry["diff"]
-                chain_ok &= entry["seq"] == position and entry["change_to"] == running
-            if head is None or not chain_ok or running != head["balance"]:
-                broken.append(wallet["_id"])
+                chain_ok &= entry["seq"] == position and entry["change_to"] == running >= 0
+            # The wallet document may lag behind its chain, never run ahead of it.
+            cached_ok = wallet["seq"] <= len(chain) and (
+                wallet["seq"] == 0 or chain[wallet["seq"] - 1]["change_to"] == wallet["balance"]
+            )
+            if not chain_ok or not cached_ok:
+                broken.append(wallet_id)
         return broken
 
     async def _fresh_head(self, wallet_id: str) -> Head:
@@ -172,18 +190,22 @@ class WalletStore:
         return await self._follow(wallet_id, start)
 
     async def _follow(self, wallet_id: str, head: Head) -> Head:
-        """Walks the chain past `head` to its end and records what it found."""
-        start = head
+        return (await self._walk(wallet_id, head))[0]
+
+    async def _walk(self, wallet_id: str, head: Head) -> tuple[Head, list[dict[str, Any]]]:
+        """Walks the chain past `head` to its end; returns the end and the entries passed."""
+        start, walked = head, []
         while True:
             after = await self.ledger.find_one({"_id": f"{wallet_id}:{head.seq + 1}"})
             if after is None:
                 break
+            walked.append(after)
             head = Head(after["seq"], after["change_to"])
         if head != start:
             await self._advance(wallet_id, head)
         else:
             self._remember(wallet_id, head)
-        return head
+        return head, walked
 
     async def _advance(self, wallet_id: str, head: Head) -> None:
         """Moves the cached head forward, never back, whatever order edges write in."""
@@ -206,7 +228,7 @@ class WalletStore:
     async def start_move(self, move: dict[str, Any]) -> tuple[dict[str, Any], bool]:
         """Records the move under its idempotency key; an earlier one with that key wins."""
         try:
-            await self.moves.insert_one(move)
+            await self._move_writes.insert(move)
         except DuplicateKeyError:
             existing = await self.moves.find_one({"key": move["key"]})
             if existing is not None:
@@ -227,9 +249,13 @@ class WalletStore:
             return_document=ReturnDocument.AFTER,
         )
 
-    async def refused_moves_since(self, since: int, limit: int) -> list[dict]:
-        query = {"state": "refused", "refused_at": {"$gte": since}}
-        return await self.moves.find(query).limit(limit).to_list()
+    async def refused_moves_to_recheck(self, refused_before: int, limit: int) -> list[dict]:
+        """Refused moves not re-checked yet, oldest first; each is re-checked once."""
+        query = {"state": "refused", "rechecked": False, "refused_at": {"$lt": refused_before}}
+        return await self.moves.find(query).sort("refused_at", 1).limit(limit).to_list()
+
+    async def mark_rechecked(self, move_ids: list[str]) -> None:
+        await self.moves.update_many({"_id": {"$in": move_ids}}, {"$set": {"rechecked": True}})
 
     async def has_entry(self, wallet_id: str, ref_id: str) -> bool:
         return await self._entry_for(wallet_id, ref_id) is not None
@@ -240,3 +266,21 @@ class WalletStore:
     async def stalled_moves(self, state: str, started_before: int, limit: int) -> list[dict]:
         query = {"state": state, "created_at": {"$lt": started_before}}
         return await self.moves.find(query).sort("created_at", 1).limit(limit).to_list()
+
+
+def _entry(
+    posting: Posting, seq: int, balance: int, ref_type: str, ref_id: str, now: int
+) -> dict[str, Any]:
+    return {
+        "_id": f"{posting.wallet_id}:{seq}",
+        "wallet_id": posting.wallet_id,
+        "user_id": posting.user_id,
+        "currency": posting.currency,
+        "seq": seq,
+        "diff": posting.diff_cents,
+        "change_to": balance,
+        "ref_type": ref_type,
+        "ref_id": ref_id,
+        "title": posting.title,
+        "created_at": now,
+    }

@@ -206,7 +206,9 @@ async def test_a_move_an_edge_died_in_is_finished_once_by_the_sweep(wallet_store
     # The edge recorded the move and took the debit, then died before the credit.
     move["created_at"] = now_ms() - MOVE_RECOVERY_AFTER_MS - 1
     await wallet_store.start_move(move)
-    await wallet_store.append(debit, ref_type="offer", ref_id=move["_id"], now=now_ms())
+    await wallet_store.append(
+        debit, ref_type="offer", ref_id=move["_id"], now=now_ms(), maybe_applied=False
+    )
 
     assert await wallets.recover() >= 1
     assert await wallets.recover() >= 0  # a second sweep changes nothing
@@ -237,7 +239,11 @@ async def test_a_lagging_wallet_document_is_rolled_forward_from_the_ledger(walle
     fresh = WalletStore(wallet_store.wallets.database)
     assert (await fresh.get(wid))["balance"] == 700
     spent = await fresh.append(
-        Posting(wid, owner, "EUR", -300, "spent"), ref_type="offer", ref_id="m1", now=now_ms()
+        Posting(wid, owner, "EUR", -300, "spent"),
+        ref_type="offer",
+        ref_id="m1",
+        now=now_ms(),
+        maybe_applied=False,
     )
     assert spent.entry["change_to"] == 400
     assert await fresh.audit([wid]) == []

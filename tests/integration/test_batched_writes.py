@@ -1,0 +1,39 @@
+"""Group commit against the MongoDB-wire server: shared commands, separate outcomes."""
+
+import asyncio
+import uuid
+
+import pytest
+from pymongo import AsyncMongoClient
+from pymongo.errors import DuplicateKeyError
+
+from agora.store.batched_writes import BatchedWrites
+
+
+@pytest.fixture
+async def collection(mongo_url):
+    client = AsyncMongoClient(mongo_url)
+    yield client["agora_test"][f"batched_{uuid.uuid4().hex[:8]}"]
+    await client.close()
+
+
+async def test_each_caller_learns_whether_its_own_insert_went_in(collection):
+    await collection.create_index("key", unique=True)
+    writes = BatchedWrites(collection)
+    docs = [{"_id": f"d{n}", "key": n % 7} for n in range(30)]
+    outcomes = await asyncio.gather(*(writes.insert(d) for d in docs), return_exceptions=True)
+    refused = [d["_id"] for d, o in zip(docs, outcomes, strict=True) if o is not None]
+    assert all(isinstance(o, DuplicateKeyError) for o in outcomes if o is not None)
+    stored = {d["_id"] async for d in collection.find({})}
+    assert len(stored) == 7
+    assert stored.isdisjoint(refused)
+    assert stored | set(refused) == {d["_id"] for d in docs}
+
+
+async def test_updates_in_one_batch_all_apply(collection):
+    await collection.insert_many([{"_id": n, "seen": 0} for n in range(20)])
+    writes = BatchedWrites(collection)
+    await asyncio.gather(
+        *(writes.update({"_id": n}, {"$inc": {"seen": 1}}) for n in range(20) for _ in range(3))
+    )
+    assert sorted([d["seen"] async for d in collection.find({})]) == [3] * 20
