@@ -1,8 +1,16 @@
-"""A group's feed: newest posts first, searched and filtered, paged by keyset cursors."""
+"""A group's feed: newest posts first, searched and filtered, paged by keyset cursors.
+
+The first page of the plain feed and of tag filters comes from heads kept in Redis and
+brought up to date by whoever posts (see `store/feed_cache.py`): on a MongoDB-wire server
+without index use, computing one costs tens of milliseconds, and readers would otherwise
+wait for that after every post.
+"""
 
 import json
+import logging
 from typing import Any
 
+from agora.core.clock import now_ms
 from agora.core.constants import FEED_PAGE_SIZE
 from agora.core.errors import InvalidInput
 from agora.core.groups import clean_tags, group_view, membership_view
@@ -12,7 +20,55 @@ from agora.services.groups import GroupService
 from agora.store.feed_cache import FeedCache
 from agora.store.items import ItemStore
 
+log = logging.getLogger("agora.feed")
+
 SELECT_CITY = "Please select your city"
+# A head holds a page and one more post, which tells whether there is a next page.
+HEAD_SIZE = FEED_PAGE_SIZE + 1
+# Posts are stamped by their edge's clock just before they are stored; a writer looks for new
+# posts this far before the heads' `since`, covering clock differences between edges and the
+# time between stamping and storing.
+CLOCK_SKEW_MS = 10_000
+# As many new posts as this since the heads were read: drop them instead (readers rebuild).
+NEWER_MAX = 500
+HEAD_UPDATE_TRIES = 3
+
+
+def matches_tags(post: dict[str, Any], tags: list[str]) -> bool:
+    """The tag filter as MongoDB's `$all` applies it: every chosen tag is on the post."""
+    return all(tag in post.get("tags", []) for tag in tags)
+
+
+def merged_head(head: list[dict], newer: list[dict], tags: list[str]) -> list[dict]:
+    """The head of a filter with the newer posts that match it, newest first, deduplicated.
+
+    `head` held the newest posts of the filter when it was read and `newer` holds every post
+    made since, so the newest HEAD_SIZE of both are the newest of the filter now.
+    """
+    by_key = {post["feed_key"]: post for post in head}
+    by_key.update({post["feed_key"]: post for post in newer if matches_tags(post, tags)})
+    return sorted(by_key.values(), key=lambda post: post["feed_key"], reverse=True)[:HEAD_SIZE]
+
+
+def page_of(found: list[dict[str, Any]]) -> dict[str, Any]:
+    """A page from up to HEAD_SIZE posts: the extra one only says that more follow."""
+    items = found[:FEED_PAGE_SIZE]
+    has_more = len(found) > FEED_PAGE_SIZE
+    return {
+        "items": items,
+        "next_cursor": encode_cursor(items[-1]["feed_key"]) if has_more else None,
+        "has_more": has_more,
+    }
+
+
+def _query(group_id: str, words: list[str], tags: list[str]) -> dict[str, Any]:
+    query: dict[str, Any] = {"group_id": group_id}
+    if words:
+        # Quoted terms: every word must appear (MongoDB ORs unquoted terms).
+        query["$text"] = {"$search": " ".join(f'"{w}"' for w in words)}
+    if tags:
+        query["tags"] = {"$all": tags}
+    return query
 
 
 class FeedService:
@@ -20,6 +76,7 @@ class FeedService:
         self.groups = groups
         self.items = items
         self.cache = cache
+        cache.keep_heads_with(self.post_added)
 
     async def feed(
         self,
@@ -37,7 +94,7 @@ class FeedService:
         words = search_words(search_text)
         wanted = clean_tags(tags)
         before = decode_cursor(cursor) if cursor else None
-        page = await self._page(group_id, words, wanted, before)
+        page = page_of(await self._found(group_id, words, wanted, before))
         logged_in = session is not None
         return {
             "items": [item_view(item, logged_in=logged_in) for item in page["items"]],
@@ -47,24 +104,63 @@ class FeedService:
             "has_more": page["has_more"],
         }
 
-    async def _page(
+    async def _found(
         self, group_id: str, words: list[str], tags: list[str], before: str | None
-    ) -> dict[str, Any]:
-        async def compute() -> dict[str, Any]:
-            query: dict[str, Any] = {"group_id": group_id}
-            if words:
-                # Quoted terms: every word must appear (MongoDB ORs unquoted terms).
-                query["$text"] = {"$search": " ".join(f'"{w}"' for w in words)}
-            if tags:
-                query["tags"] = {"$all": tags}
-            found = await self.items.page(query, before, FEED_PAGE_SIZE + 1)
-            page_items = found[:FEED_PAGE_SIZE]
-            has_more = len(found) > FEED_PAGE_SIZE
-            return {
-                "items": page_items,
-                "next_cursor": encode_cursor(page_items[-1]["feed_key"]) if has_more else None,
-                "has_more": has_more,
-            }
+    ) -> list[dict[str, Any]]:
+        """Up to HEAD_SIZE posts of the page that starts after `before`."""
+        query = _query(group_id, words, tags)
+        # Searches stay out of the heads: a text search is quick even without index use, and
+        # deciding whether a new post matches one would take a query per search.
+        if before is None and not words:
+            return await self._head(group_id, tags, query)
+        return await self.cache.page(
+            group_id,
+            json.dumps([words, tags, before]),
+            before is None,
+            lambda: self.items.page(query, before, HEAD_SIZE),
+        )
 
-        query_key = json.dumps([words, tags, before])
-        return await self.cache.page(group_id, query_key, before is None, compute)
+    async def _head(self, group_id: str, tags: list[str], query: dict[str, Any]) -> list[dict]:
+        filter_key = json.dumps(tags)
+        head, version = await self.cache.head(group_id, filter_key)
+        if head is not None:
+            return head
+
+        async def compute() -> list[dict]:
+            since = now_ms()
+            found = await self.items.page(query, None, HEAD_SIZE)
+            # Kept unless a post came in meanwhile or the group has enough heads; either way
+            # the page cache below keeps it until the next write.
+            await self.cache.keep_head(group_id, filter_key, version, found, since)
+            return found
+
+        return await self.cache.page(group_id, json.dumps([[], tags, None]), True, compute)
+
+    async def post_added(self, group_id: str) -> None:
+        """Merges the group's new posts into its heads, so that readers need not rebuild them.
+
+        Called by the writer after storing a post. Concurrent writers retry on the heads the
+        other one left; if they keep colliding, or anything fails, the heads are dropped.
+        """
+        try:
+            for _ in range(HEAD_UPDATE_TRIES):
+                if await self._merge_new_posts(group_id):
+                    return
+        except Exception:
+            log.exception("could not bring the feed heads of %s up to date", group_id)
+        await self.cache.forget_heads(group_id)
+
+    async def _merge_new_posts(self, group_id: str) -> bool:
+        heads = await self.cache.heads(group_id)
+        since = now_ms()
+        # No heads (or too many new posts to be sure of having them all): nothing is kept.
+        merged: dict[str, list[dict]] = {}
+        if heads.posts and heads.since is not None:
+            recent = {"group_id": group_id, "created_at": {"$gte": heads.since - CLOCK_SKEW_MS}}
+            newer = await self.items.page(recent, None, NEWER_MAX)
+            if len(newer) < NEWER_MAX:
+                merged = {
+                    key: merged_head(head, newer, json.loads(key))
+                    for key, head in heads.posts.items()
+                }
+        return await self.cache.replace_heads(group_id, heads.version, merged, since)

@@ -1,6 +1,5 @@
 """Groups (stored as sessions) and memberships."""
 
-import time
 from typing import Any
 
 from pymongo import ReturnDocument
@@ -10,11 +9,14 @@ from pymongo.results import UpdateResult
 
 from agora.core.clock import now_ms
 from agora.core.constants import NOTIFICATION_UNMUTED
+from agora.store.local_copies import LocalCopies
 from agora.store.mongo import ensure_index
 
 GROUP_KIND = "group"
-GROUP_COPY_SECONDS = 1.0
-GROUP_COPIES_MAX = 10_000
+# Another edge's change to a group or a membership shows here within this bound.
+COPY_SECONDS = 1.0
+# Steadily read copies are reloaded in the background from this age on, so no read waits.
+COPY_REFRESH_SECONDS = 0.5
 
 
 def membership_id(session_id: str, user_id: str) -> str:
@@ -48,9 +50,15 @@ class GroupStore:
     def __init__(self, db: AsyncDatabase) -> None:
         self.sessions = db["sessions"]
         self.members = db["session_users"]
-        # Every feed read needs its group; a second-old copy spares MongoDB most of them.
-        # Changes made through this edge drop the copy at once, other edges' within a second.
-        self._recent: dict[str, tuple[float, dict[str, Any]]] = {}
+        # Every feed read needs its group and the reader's membership; second-old copies spare
+        # MongoDB nearly all of those reads. Changes made through this edge replace the copy at
+        # once, other edges' (and chat moderation's) show within COPY_SECONDS.
+        self._groups: LocalCopies[dict[str, Any]] = LocalCopies(
+            "group", fresh_for=COPY_SECONDS, refresh_after=COPY_REFRESH_SECONDS
+        )
+        self._memberships: LocalCopies[dict[str, Any]] = LocalCopies(
+            "membership", fresh_for=COPY_SECONDS, refresh_after=COPY_REFRESH_SECONDS
+        )
 
     async def ensure_indexes(self) -> None:
         await ensure_index(self.members, [("session_id", 1), ("session_user_type", 1)])
@@ -58,16 +66,10 @@ class GroupStore:
         await ensure_index(self.sessions, [("kind", 1), ("created_at", -1)])
 
     async def get(self, group_id: str) -> dict[str, Any] | None:
-        now = time.monotonic()
-        recent = self._recent.get(group_id)
-        if recent is not None and now - recent[0] < GROUP_COPY_SECONDS:
-            return recent[1]
-        group = await self.sessions.find_one({"_id": group_id, "kind": GROUP_KIND})
-        if group is not None:
-            if len(self._recent) >= GROUP_COPIES_MAX:
-                self._recent.clear()
-            self._recent[group_id] = (now, group)
-        return group
+        return await self._groups.get(group_id, lambda: self._read_group(group_id))
+
+    async def _read_group(self, group_id: str) -> dict[str, Any] | None:
+        return await self.sessions.find_one({"_id": group_id, "kind": GROUP_KIND})
 
     async def create(self, group: dict[str, Any]) -> dict[str, Any]:
         """Inserts the group unless one with its id exists; returns the stored one."""
@@ -76,31 +78,41 @@ class GroupStore:
         await self.sessions.update_one(
             {"_id": group["_id"]}, {"$setOnInsert": {**fields, "kind": GROUP_KIND}}, upsert=True
         )
-        return await self.get(group["_id"]) or {**group, "kind": GROUP_KIND}
+        stored = await self._read_group(group["_id"])
+        self._groups.put(group["_id"], stored)
+        return stored or {**group, "kind": GROUP_KIND}
 
     async def update(self, group_id: str, fields: dict[str, Any]) -> dict[str, Any] | None:
-        self._recent.pop(group_id, None)
-        return await self.sessions.find_one_and_update(
-            {"_id": group_id, "kind": GROUP_KIND},
-            {"$set": fields},
-            return_document=ReturnDocument.AFTER,
-        )
+        return await self._changed(group_id, {"$set": fields})
 
     async def count_posts(self, group_id: str, change: int) -> None:
-        self._recent.pop(group_id, None)
-        await self.sessions.update_one({"_id": group_id}, {"$inc": {"data.num_posts": change}})
+        await self._changed(group_id, {"$inc": {"data.num_posts": change}})
+
+    async def _changed(self, group_id: str, change: dict[str, Any]) -> dict[str, Any] | None:
+        """Applies `change`; the group as it is after it becomes this edge's copy."""
+        group = await self.sessions.find_one_and_update(
+            {"_id": group_id, "kind": GROUP_KIND}, change, return_document=ReturnDocument.AFTER
+        )
+        self._groups.put(group_id, group)
+        return group
 
     async def latest(self, limit: int) -> list[dict[str, Any]]:
         cursor = self.sessions.find({"kind": GROUP_KIND}).sort("created_at", -1).limit(limit)
         return await cursor.to_list()
 
     async def membership(self, group_id: str, user_id: str) -> dict[str, Any] | None:
-        return await self.members.find_one({"_id": membership_id(group_id, user_id)})
+        key = membership_id(group_id, user_id)
+        return await self._memberships.get(key, lambda: self._read_membership(key))
+
+    async def _read_membership(self, key: str) -> dict[str, Any] | None:
+        return await self.members.find_one({"_id": key})
 
     async def join(self, group_id: str, user_id: str, user_type: int) -> dict[str, Any]:
         """Adds the user with `user_type` unless already a member; returns the membership."""
         result = await add_membership(self.members, group_id, user_id, user_type)
         if result.upserted_id is not None:
-            self._recent.pop(group_id, None)
-            await self.sessions.update_one({"_id": group_id}, {"$inc": {"data.num_members": 1}})
-        return await self.membership(group_id, user_id) or {}
+            await self._changed(group_id, {"$inc": {"data.num_members": 1}})
+        key = membership_id(group_id, user_id)
+        membership = await self._read_membership(key)
+        self._memberships.put(key, membership)
+        return membership or {}

@@ -50,6 +50,9 @@ async def test_paging_never_repeats_or_skips_while_others_post(client, smtp_sink
             break
         cursor = page["next_cursor"]
     assert seen == expected
+    # The first page, kept warm while those posts came in, shows them all on top.
+    first = await poster.call("/api/feed", {"group_id": group_id})
+    assert [item["title"] for item in first["items"]] == ["Newer"] * 9 + expected[:11]
 
 
 async def test_search_matches_all_words_and_tags_filter(client, smtp_sink):
@@ -101,12 +104,16 @@ async def test_only_the_owner_edits_or_deletes_and_deleted_posts_disappear(clien
     await other.call("/api/item?action=delete", {"item_id": item["_id"]}, status=403)
     await owner.call("/api/item?action=update", {"item_id": "nope", "title": "x"}, status=404)
     assert (await owner.call("/api/item", {"item_id": item["_id"]}))["item"]["title"] == "Original"
+    warm = await owner.call("/api/feed", {"group_id": group_id})
+    assert [item["title"] for item in warm["items"]] == ["Original"]
 
     edited = await owner.call(
         "/api/item?action=update",
         {**update, "title": "Edited", "offer_amount": "12.50", "offer_currency": "CAD"},
     )
     assert (edited["item"]["offer_amount"], edited["item"]["offer_currency"]) == (12.5, "CAD")
+    shown = await owner.call("/api/feed", {"group_id": group_id})
+    assert [item["title"] for item in shown["items"]] == ["Edited"]
     deleted = await owner.call("/api/item?action=delete", {"item_id": item["_id"]})
     assert deleted["item"]["sort_order"] == -1
     feed = await owner.call("/api/feed", {"group_id": group_id})

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { CITY_MAP_CENTER, CITY_MAP_ZOOM, MAP_ATTRIBUTION, MAP_TILE_URL } from '../../shared/constants';
+import { MAP_BOX_CLASS } from './mapBox';
 
 /** An OpenStreetMap map; a click reports the point. Tiles that fail to load leave a grey map. */
 export function CityMap({ onPick }: { onPick: (latLong: [number, number]) => void }) {
@@ -24,5 +25,5 @@ export function CityMap({ onPick }: { onPick: (latLong: [number, number]) => voi
     };
   }, []);
 
-  return <div ref={container} data-testid="city-map" className="z-0 h-72 w-full rounded-2xl bg-slate-200 ring-1 ring-slate-200 sm:h-96" />;
+  return <div ref={container} data-testid="city-map" className={MAP_BOX_CLASS} />;
 }

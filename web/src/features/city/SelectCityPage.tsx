@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
 import {
   CITY_SEARCH_DEBOUNCE_MS,
@@ -19,7 +19,10 @@ import { useUi } from '../../shared/ui/uiContext';
 import { rememberGroup } from '../feed/rememberedGroup';
 import { groupNear } from '../group/groupApi';
 import { searchCities, type City } from './cityApi';
-import { CityMap } from './CityMap';
+import { MAP_BOX_CLASS } from './mapBox';
+
+// Leaflet is most of the map's weight: it loads on its own, after the search box is usable.
+const CityMap = lazy(async () => ({ default: (await import('./CityMap')).CityMap }));
 
 export function SelectCityPage() {
   const ui = useUi();
@@ -65,7 +68,9 @@ export function SelectCityPage() {
         </Button>
       </div>
       {search && <CityResults query={search} onChoose={(city) => void choose.run([city.latitude, city.longitude])} />}
-      <CityMap onPick={(latLong) => void choose.run(latLong)} />
+      <Suspense fallback={<div className={MAP_BOX_CLASS} aria-label="Loading the map" />}>
+        <CityMap onPick={(latLong) => void choose.run(latLong)} />
+      </Suspense>
     </div>
   );
 }

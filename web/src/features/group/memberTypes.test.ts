@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { memberListLabel, memberTypeLabel } from './memberTypes';
+
+describe('member type labels', () => {
+  it('names the viewer’s own membership, and nothing for a non-member or an unknown type', () => {
+    expect(memberTypeLabel(20)).toBe('Member');
+    expect(memberTypeLabel(30)).toBe('Awaiting approval');
+    expect(memberTypeLabel(null)).toBeNull();
+    expect(memberTypeLabel(99)).toBeNull();
+  });
+
+  it('labels everyone in the members list except plain members', () => {
+    expect(memberListLabel(10)).toBe('Admin');
+    expect(memberListLabel(29)).toBe('Blocked');
+    expect(memberListLabel(20)).toBeNull();
+  });
+});
