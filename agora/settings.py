@@ -58,6 +58,24 @@ class Settings(BaseSettings):
 
     max_body_bytes: int = Field(default=256 * 1024, ge=1024)
 
+    # Card payments (Stripe). An empty secret key turns them off: the card calls answer 503.
+    stripe_secret_key: SecretStr = SecretStr("")
+    # Signing secret of the webhook endpoint (`whsec_...`); Connect events (account.updated)
+    # may come through a second endpoint with its own secret.
+    stripe_webhook_secret: SecretStr = SecretStr("")
+    stripe_connect_webhook_secret: SecretStr = SecretStr("")
+    # Empty means Stripe's real API; tests point it at a local stand-in.
+    stripe_api_base: str = ""
+    stripe_webhook_tolerance_seconds: int = Field(default=300, ge=1)
+    stripe_timeout_seconds: float = Field(default=20.0, gt=0)
+    # The monthly price of a group subscription, in the currency's minor unit.
+    stripe_group_price_cents: int = Field(default=500, ge=50)
+    stripe_group_price_currency: str = "USD"
+
+    @property
+    def card_payments(self) -> bool:
+        return bool(self.stripe_secret_key.get_secret_value())
+
     @property
     def socketio_channel(self) -> str:
         return f"{self.redis_prefix}socketio"

@@ -8,6 +8,7 @@ from agora.core.errors import InvalidInput
 from agora.http.replies import ok
 from agora.http.requests import Body, optional_session, read_body, require_session
 from agora.services.groups import GroupChanges, GroupService
+from agora.services.payments import PaymentService
 
 
 class GroupBody(Body):
@@ -36,7 +37,7 @@ class GroupBody(Body):
         return self.group_id
 
 
-def routes(groups: GroupService) -> list[web.RouteDef]:
+def routes(groups: GroupService, payments: PaymentService) -> list[web.RouteDef]:
     async def group(request: web.Request) -> web.Response:
         body = await read_body(request, GroupBody)
         action = request.query.get("action")
@@ -51,6 +52,8 @@ def routes(groups: GroupService) -> list[web.RouteDef]:
             return ok(await groups.update(session, body.required_group_id(), body.changes()))
         if action == "join":
             return ok(await groups.join(body.required_group_id(), session))
+        if action == "manage_subscription":
+            return ok(await payments.manage_subscription(session, body.required_group_id()))
         if action == "create":
             title = body.title or ""
             return ok(await groups.create(session, title, body.description or "", body.changes()))

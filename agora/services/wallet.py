@@ -183,12 +183,13 @@ class WalletService:
         """Takes the whole balance out before paying it; None when there is nothing to take."""
         if currency == CURRENCY_POINTS:
             raise InvalidInput({"wallet_currency": "You cannot withdraw points"})
-        existing = await self.store.moves.find_one({"key": key})
-        if existing is not None:
-            return existing if existing["state"] != REFUSED else None
-        balance = await self.balance_cents(user_id, currency)
+        existing = await self.store.move_with_key(key)
+        balance = 0 if existing else await self.balance_cents(user_id, currency)
         if balance <= 0:
-            return None
+            # Looked up again: a first attempt may have recorded the move and taken the
+            # balance between the two reads above.
+            existing = existing or await self.store.move_with_key(key)
+            return existing if existing and existing["state"] != REFUSED else None
         posting = Posting(wallet_id(user_id, currency), user_id, currency, -balance, "Withdrawal")
         # Paid out by the caller: the move stays 'paying' until it says how that went.
         details = {"amount_cents": balance, "currency": currency, "final_state": PAYING}
@@ -196,6 +197,11 @@ class WalletService:
             key=key, ref_type=LEDGER_REF_WITHDRAW, postings=[posting], details=details
         )
         return None if move["state"] == REFUSED else move
+
+    async def unpaid_withdrawals(
+        self, user_id: str, currency: str, started_before: int
+    ) -> list[dict[str, Any]]:
+        return await self.store.moves_of(user_id, currency, PAYING, started_before)
 
     async def finish_withdrawal(self, move_id: str, external_ref: str) -> dict[str, Any]:
         move = await self._move(move_id)

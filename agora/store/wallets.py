@@ -61,6 +61,7 @@ class WalletStore:
         await ensure_index(self.wallets, [("user_id", 1)])
         await ensure_index(self.moves, [("key", 1)], unique=True)
         await ensure_index(self.moves, [("state", 1), ("created_at", 1)])
+        await ensure_index(self.moves, [("user_id", 1), ("currency", 1), ("state", 1)])
         await ensure_index(self.moves, [("state", 1), ("rechecked", 1), ("refused_at", 1)])
 
     # Wallets ------------------------------------------------------------------
@@ -235,6 +236,20 @@ class WalletStore:
                 return existing, False
             raise
         return move, True
+
+    async def move_with_key(self, key: str) -> dict[str, Any] | None:
+        return await self.moves.find_one({"key": key})
+
+    async def moves_of(
+        self, user_id: str, currency: str, state: str, started_before: int
+    ) -> list[dict[str, Any]]:
+        query = {
+            "user_id": user_id,
+            "currency": currency,
+            "state": state,
+            "created_at": {"$lt": started_before},
+        }
+        return await self.moves.find(query).sort("created_at", 1).to_list()
 
     async def get_move(self, move_id: str) -> dict[str, Any] | None:
         return await self.moves.find_one({"_id": move_id})

@@ -1,8 +1,10 @@
 """Runs a command (the browser suite) against a real edge with real services around it.
 
 Starts a fresh MongoDB-wire server, uses (or starts) Redis, starts an SMTP sink with a small
-HTTP view of its mailbox, starts the edge as `python -m agora serve`, then runs the command
-with AGORA_E2E_BASE_URL and AGORA_E2E_MAIL_URL set, and stops everything afterwards.
+HTTP view of its mailbox and the Stripe stand-in (its hosted pages pay, and report to the
+edge's webhook), starts the edge as `python -m agora serve`, then runs the command with
+AGORA_E2E_BASE_URL, AGORA_E2E_MAIL_URL and AGORA_E2E_STRIPE_URL set, and stops everything
+afterwards.
 """
 
 import asyncio
@@ -22,6 +24,7 @@ from aiohttp import web
 from agora.settings import REPO_ROOT
 from tests.mail import SmtpSink
 from tests.services import free_port, mongo_wire_server, redis_server
+from tests.stripe_standin import SECRET_KEY, WEBHOOK_SECRET, StripeStandin
 
 EDGE_START_SECONDS = 120
 
@@ -64,6 +67,7 @@ async def run(command: list[str], work: Path, mongo_url: str, redis_url: str) ->
         await web.TCPSite(runner, "127.0.0.1", mail_port).start()
         port = free_port()
         base_url = f"http://127.0.0.1:{port}"
+        stripe = await StripeStandin(webhook_url=f"{base_url}/webhooks/stripe").start()
         env = {
             **os.environ,
             "AGORA_PORT": str(port),
@@ -77,6 +81,9 @@ async def run(command: list[str], work: Path, mongo_url: str, redis_url: str) ->
             "AGORA_VAR_DIR": str(work / "var"),
             "AGORA_LOGIN_ATTEMPTS_PER_IP": "10000",
             "AGORA_OTP_SENDS_PER_IP": "10000",
+            "AGORA_STRIPE_SECRET_KEY": SECRET_KEY,
+            "AGORA_STRIPE_WEBHOOK_SECRET": WEBHOOK_SECRET,
+            "AGORA_STRIPE_API_BASE": stripe.base_url,
         }
         log_path = work / "edge.log"
         with log_path.open("w") as log:
@@ -100,12 +107,14 @@ async def run(command: list[str], work: Path, mongo_url: str, redis_url: str) ->
                         **env,
                         "AGORA_E2E_BASE_URL": base_url,
                         "AGORA_E2E_MAIL_URL": f"http://127.0.0.1:{mail_port}/messages",
+                        "AGORA_E2E_STRIPE_URL": stripe.base_url,
                     },
                 )
                 code = await suite.wait()
             finally:
                 await stop_group(edge)
                 await runner.cleanup()
+                await stripe.stop()
         if code != 0:
             sys.stderr.write("---- edge log (last 60 lines) ----\n")
             sys.stderr.write("\n".join(log_path.read_text().splitlines()[-60:]) + "\n")

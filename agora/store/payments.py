@@ -1,0 +1,177 @@
+"""Card payment bookkeeping: recharges, processed Stripe events, connected accounts
+and group subscriptions.
+
+Every write is one conditional single-document update (no transactions: nx-27017 cannot run
+concurrent ones). State that Stripe reports through events carries a marker (see
+`core.payments.event_marker`) and is only replaced by a higher one, so events delivered late
+or twice never undo newer state.
+"""
+
+from datetime import UTC, datetime
+from typing import Any
+
+from pymongo.asynchronous.database import AsyncDatabase
+
+from agora.core.clock import now_ms
+from agora.core.constants import SUBSCRIPTION_ACTIVE
+from agora.core.payments import RECHARGE_CREDITED, RECHARGE_OPEN
+from agora.store.mongo import ensure_index
+
+# Stripe redelivers an event for at most 3 days; a month of ids covers any redelivery.
+EVENT_MEMORY_SECONDS = 30 * 24 * 3600
+GROUP_KIND = "group"
+ACCOUNT = "data.stripe_account"
+
+
+class PaymentStore:
+    def __init__(self, db: AsyncDatabase) -> None:
+        self.recharges = db["recharges"]
+        self.events = db["stripe_events"]
+        # Connected accounts live on the user, subscriptions on the group (a session).
+        self.users = db["users"]
+        self.groups = db["sessions"]
+
+    async def ensure_indexes(self) -> None:
+        await ensure_index(self.recharges, [("user_id", 1), ("created_at", -1)])
+        await ensure_index(self.users, [(f"{ACCOUNT}.id", 1)])
+        await ensure_index(self.groups, [("data.subscription_id", 1)])
+        await ensure_index(
+            self.events, [("processed_at", 1)], expireAfterSeconds=EVENT_MEMORY_SECONDS
+        )
+
+    # Recharges ------------------------------------------------------------------
+
+    async def add_recharge(self, recharge: dict[str, Any]) -> None:
+        await self.recharges.insert_one(recharge)
+
+    async def recharge(self, checkout_id: str) -> dict[str, Any] | None:
+        return await self.recharges.find_one({"_id": checkout_id})
+
+    async def recharge_credited(self, checkout_id: str) -> None:
+        """Unconditional: the wallet holds the money, whatever the record said before."""
+        await self.recharges.update_one(
+            {"_id": checkout_id},
+            {"$set": {"state": RECHARGE_CREDITED, "updated_at": now_ms()}},
+        )
+
+    async def close_recharge(self, checkout_id: str, state: str, reason: str) -> None:
+        """Ends an open recharge without money (failed, expired, refused); never a credited one."""
+        await self.recharges.update_one(
+            {"_id": checkout_id, "state": RECHARGE_OPEN},
+            {"$set": {"state": state, "reason": reason[:500], "updated_at": now_ms()}},
+        )
+
+    # Processed events ----------------------------------------------------------------
+
+    async def event_seen(self, event_id: str) -> bool:
+        return await self.events.find_one({"_id": event_id}, {"_id": 1}) is not None
+
+    async def remember_event(self, event_id: str, event_type: str, created: int) -> None:
+        await self.events.update_one(
+            {"_id": event_id},
+            {
+                "$setOnInsert": {
+                    "type": event_type,
+                    "created": created,
+                    "processed_at": datetime.now(UTC),
+                }
+            },
+            upsert=True,
+        )
+
+    # Payouts (withdrawals sent to Stripe) ------------------------------------------
+
+    async def connect_account(self, user_id: str) -> dict[str, Any] | None:
+        # Projecting "data", not "data.stripe_account": nx-27017 returns a dotted projection
+        # as a flat "data.stripe_account" key instead of a nested document.
+        user = await self.users.find_one({"_id": user_id}, {"data": 1})
+        return ((user or {}).get("data") or {}).get("stripe_account")
+
+    async def claim_connect_account(self, user_id: str, account_id: str) -> dict[str, Any]:
+        """Stores the account unless the user has one already; returns the stored one."""
+        account = {
+            "id": account_id,
+            "charges_enabled": False,
+            "payouts_enabled": False,
+            "marker": 0,
+        }
+        await self.users.update_one(
+            {"_id": user_id, f"{ACCOUNT}.id": {"$exists": False}}, {"$set": {ACCOUNT: account}}
+        )
+        return await self.connect_account(user_id) or account
+
+    async def apply_account_state(
+        self, account_id: str, *, charges_enabled: bool, payouts_enabled: bool, marker: int
+    ) -> None:
+        await self.users.update_one(
+            {f"{ACCOUNT}.id": account_id, f"{ACCOUNT}.marker": {"$lt": marker}},
+            {
+                "$set": {
+                    f"{ACCOUNT}.charges_enabled": charges_enabled,
+                    f"{ACCOUNT}.payouts_enabled": payouts_enabled,
+                    f"{ACCOUNT}.marker": marker,
+                }
+            },
+        )
+
+    # Group subscriptions (on the group's session document) --------------------------
+
+    async def group_subscription(self, group_id: str) -> dict[str, Any]:
+        """`{id, customer, status}` of the group's subscription; empty values when none."""
+        group = await self.groups.find_one({"_id": group_id, "kind": GROUP_KIND}, {"data": 1})
+        data = (group or {}).get("data") or {}
+        return {
+            "id": data.get("subscription_id"),
+            "customer": data.get("subscription_customer"),
+            "status": int(data.get("subscription_status") or 0),
+        }
+
+    async def group_of_subscription(self, subscription_id: str) -> str | None:
+        group = await self.groups.find_one(
+            {"kind": GROUP_KIND, "data.subscription_id": subscription_id}, {"_id": 1}
+        )
+        return group["_id"] if group else None
+
+    async def attach_subscription(self, group_id: str, subscription_id: str, customer: str) -> None:
+        """A completed checkout names the subscription, unless an active one is recorded
+        already (its own events, applied first, then hold the newer truth)."""
+        await self.groups.update_one(
+            _group_where(
+                group_id, _missing_or("data.subscription_status", {"$ne": SUBSCRIPTION_ACTIVE})
+            ),
+            {
+                "$set": {
+                    "data.subscription_id": subscription_id,
+                    "data.subscription_customer": customer,
+                }
+            },
+        )
+
+    async def apply_subscription_state(
+        self, group_id: str, *, subscription_id: str, customer: str, status: int, marker: int
+    ) -> bool:
+        result = await self.groups.update_one(
+            _group_where(group_id, _missing_or("data.subscription_marker", {"$lt": marker})),
+            {
+                "$set": {
+                    "data.subscription_id": subscription_id,
+                    "data.subscription_customer": customer,
+                    "data.subscription_status": status,
+                    "data.subscription_marker": marker,
+                }
+            },
+        )
+        return result.modified_count > 0
+
+
+def _group_where(group_id: str, condition: dict[str, Any]) -> dict[str, Any]:
+    """The group, if `condition` holds. Spelled with `$and`: nx-27017's update_one applies a
+    top-level `$or` written beside other fields to the first document matching the `$or`
+    alone, which may be another group."""
+    return {"$and": [{"_id": group_id, "kind": GROUP_KIND}, condition]}
+
+
+def _missing_or(field: str, condition: dict[str, Any]) -> dict[str, Any]:
+    """`field` is absent or meets `condition`. Spelled out because `$lt` never matches a
+    missing field, and on nx-27017 `$ne` does not either (on MongoDB it does)."""
+    return {"$or": [{field: {"$exists": False}}, {field: condition}]}
