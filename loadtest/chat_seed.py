@@ -3,13 +3,15 @@
 A thousand logins through the API would take minutes (two calls and a mail each), so one
 person logs in for real and the rest are inserted in the shape that login stored for them,
 with an auth key hashed as the login hashes it. Memberships copy the shape of the one the
-API made when that person created a group. Both are checked, so they cannot drift apart.
+API made when that person created a group, item chats the one a first message made. All are
+checked, so they cannot drift apart.
 """
 
 import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from agora.core.chat import item_chat_members, item_chat_session
 from agora.core.clock import now_ms
 from agora.core.constants import NOTIFICATION_UNMUTED, USER_TYPE_MEMBER
 from agora.core.signing import hash_secret
@@ -19,6 +21,8 @@ from loadtest.feed import SeedError, check_shape
 from loadtest.stack import MONGO_DB, Stack
 
 INSERT_BATCH = 1_000
+# Fields a chat gains from its messages (the chat's message number), absent while it has none.
+MESSAGE_COUNTS = ("message_seq",)
 
 
 @dataclass(frozen=True)
@@ -46,10 +50,16 @@ def _membership(session_id: str, user_id: str, user_type: int, at: int) -> dict[
         "session_user_type": user_type,
         "notification_flag": NOTIFICATION_UNMUTED,
         "unseen_count": 0,
+        # Where a member joining through the API starts reading: a new group has no messages.
+        "read_seq": 0,
         "is_dummy": False,
         "created_at": at,
         "updated_at": at,
     }
+
+
+def _without(doc: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
+    return {k: v for k, v in doc.items() if k not in fields}
 
 
 def _insert(collection, docs: list[dict[str, Any]]) -> None:
@@ -104,3 +114,38 @@ class Seeder:
             check_shape(reference, docs[0], "memberships")
             _insert(db.session_users, docs)
             db.sessions.update_one({"_id": group_id}, {"$inc": {"data.num_members": len(docs)}})
+
+    def item_chats(self, reference_id: str, pairs: list[tuple[dict[str, Any], str]]) -> None:
+        """Item chats for (post, asker) pairs, as the asker's first message stores them.
+
+        Checked against `reference_id`, a chat that such a first message made through the API.
+        """
+        at = now_ms()
+        chats = [item_chat_session(item, asker, item["route_id"], at) for item, asker in pairs]
+        members = [
+            _membership(chat["_id"], user_id, user_type, at)
+            for (item, asker), chat in zip(pairs, chats, strict=True)
+            for user_id, user_type in item_chat_members(item, asker).items()
+        ]
+        with self.stack.mongo() as client:
+            db = client[MONGO_DB]
+            _check_item_chat(db, reference_id, chats[0], members[:2])
+            _insert(db.sessions, chats)
+            _insert(db.session_users, members)
+
+
+def _check_item_chat(db, reference_id: str, chat: dict[str, Any], members: list[dict]) -> None:
+    stored = db.sessions.find_one({"_id": reference_id})
+    if stored is None:
+        raise SeedError("the first message through the API made no item chat")
+    # The reference holds its first message, the seeded chats none: counts of messages differ.
+    check_shape(_without(stored, MESSAGE_COUNTS), chat, "item chats")
+    # The poster and the asker, matched by rank: a first message treats them apart.
+    by_type = {
+        m["session_user_type"]: m for m in db.session_users.find({"session_id": reference_id})
+    }
+    for seeded in members:
+        reference = by_type.get(seeded["session_user_type"])
+        if reference is None:
+            raise SeedError("the first message through the API made no such member")
+        check_shape(reference, seeded, "item chat members")

@@ -60,11 +60,13 @@ class Sends:
 class Received:
     counts: Counter = field(default_factory=Counter)  # message key -> sockets it reached
     latencies_ms: array = field(default_factory=lambda: array("d"))
+    frames: int = 0  # frames carrying messages: a busy room's frame carries several
     other_events: int = 0  # "unseen" and the like, pushed to users' own rooms
 
     def add(self, other: "Received") -> None:
         self.counts.update(other.counts)
         self.latencies_ms.extend(other.latencies_ms)
+        self.frames += other.frames
         self.other_events += other.other_events
 
 
@@ -144,10 +146,11 @@ class _Worker:
             await self._frame(ws, message.data)
 
     async def _frame(self, ws: aiohttp.ClientWebSocketResponse, frame: str) -> None:
-        if frame.startswith('42["message"'):
+        # "message" carries one message, "messages" (a busy room's frame) several.
+        if frame.startswith('42["message"') or frame.startswith('42["messages"'):
             now = time.time()
-            found = PAYLOAD.search(frame)
-            if found:
+            self.received.frames += 1
+            for found in PAYLOAD.finditer(frame):
                 self.received.counts[found[1]] += 1
                 self.received.latencies_ms.append((now - float(found[2])) * 1000)
         elif frame == "2":

@@ -2,9 +2,11 @@
 
 A few members send at a stepped rate; every message reaches all 1,000 sockets. "fanout"
 runs it against Agora, "relay" against a bare Socket.IO relay (loadtest/relay.py) and
-prints Agora's share of the relay's deliveries per second at the same p99.
+prints Agora's share of the relay's deliveries per second at the same p99. The relay uses
+python-socketio's own Redis manager; AGORA_BENCH_RELAY=rooms gives it Agora's instead.
 """
 
+import os
 import statistics
 import subprocess
 import sys
@@ -39,6 +41,9 @@ TARGET_P99_MS = 250
 TARGET_RELAY_SHARE = 0.8
 TARGET_KIB_PER_SOCKET = 50
 
+# "stock": python-socketio's AsyncRedisManager (the issue's baseline); "rooms": Agora's.
+RELAY_MANAGER = os.environ.get("AGORA_BENCH_RELAY", "stock")
+
 # Roles whose CPU is the server's cost of a delivery; the load generator is not among them.
 AGORA_SERVER_ROLES = ("edge", "session shards", "nx-27017", "redis")
 RELAY_SERVER_ROLES = ("relay", "redis")
@@ -70,10 +75,10 @@ class Figures:
         return self.expected - self.deliveries
 
     def latency(self, quantile: int) -> float | None:
-        return _quantile(self.received.latencies_ms, quantile)
+        return percentile(self.received.latencies_ms, quantile)
 
     def ack(self, quantile: int) -> float | None:
-        return _quantile([ms for _, _, ms in self.sends.acked], quantile)
+        return percentile([ms for _, _, ms in self.sends.acked], quantile)
 
     @property
     def within(self) -> bool:
@@ -101,10 +106,10 @@ class Ceiling:
     rate: float
 
 
-def _quantile(values, quantile: int) -> float | None:
+def percentile(values, nth: int) -> float | None:
     if len(values) < 2:
         return values[0] if values else None
-    return statistics.quantiles(values, n=100, method="inclusive")[quantile - 1]
+    return statistics.quantiles(values, n=100, method="inclusive")[nth - 1]
 
 
 def shard_processes(edge_pid: int) -> Finder:
@@ -196,7 +201,8 @@ def step_lines(figures: Figures) -> list[str]:
         f"{figures.deliveries / seconds:,.0f}/s",
         f"  send-to-receive p50 {ms(figures.latency(50))} ms, p99 {ms(figures.latency(99))} ms"
         f" · losses {figures.losses:,} of {figures.expected:,} expected"
-        f" · other events (unseen counts) {figures.received.other_events:,}",
+        f" · {_per_frame(figures)} messages per frame · other events "
+        f"{figures.received.other_events:,}",
         f"  server CPU per 1,000 deliveries ({' + '.join(figures.server_roles)}): "
         + (f"{cpu:.3f} CPU-s" if cpu is not None else "-"),
     ]
@@ -206,10 +212,15 @@ def step_lines(figures: Figures) -> list[str]:
     return lines + cpu_lines(figures.window)
 
 
-def start_spies(pids: dict[str, int], prefix: Path) -> list:
+def _per_frame(figures: Figures) -> str:
+    frames = figures.received.frames
+    return f"{sum(figures.received.counts.values()) / frames:.1f}" if frames else "-"
+
+
+def start_spies(pids: dict[str, int], prefix: Path, seconds: int = STEP_SECONDS) -> list:
     """py-spy on each server process for one step (it pauses them to sample: p99 suffers)."""
     return [
-        (name, out, profile.start(pid, STEP_SECONDS, out))
+        (name, out, profile.start(pid, seconds, out))
         for name, pid in pids.items()
         for out in [prefix.with_name(f"{prefix.name}-{name.replace(' ', '-')}.py-spy.txt")]
     ]
@@ -319,6 +330,7 @@ def _start_relay(stack: Stack, work: Path, stop: ExitStack) -> tuple[subprocess.
             str(port),
             stack.redis_url,
             f"{stack.redis_prefix}relay:",
+            RELAY_MANAGER,
         ],
         cwd=REPO_ROOT,
         stdout=log,
@@ -346,8 +358,13 @@ def run_relay(stack: Stack, work: Path, *, profile_edge: bool = False) -> None:
     with ExitStack() as stop:
         relay, base_url = _start_relay(stack, work, stop)
         say(
-            f"relay: python-socketio AsyncServer on aiohttp at {base_url}, the edge's own "
-            f"AsyncRedisManager on the same Redis (own channel); no actors, no storage"
+            f"relay: python-socketio AsyncServer on aiohttp at {base_url} with "
+            + (
+                "python-socketio's AsyncRedisManager"
+                if RELAY_MANAGER == "stock"
+                else "Agora's room-channel manager"
+            )
+            + " on the same Redis (own channels); no actors, no storage"
         )
         session_id = "relay-room"
         members = [

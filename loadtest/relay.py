@@ -1,12 +1,15 @@
 """A bare Socket.IO relay: what fan-out costs without actors, storage or unseen counts.
 
-    python -m loadtest.relay PORT REDIS_URL REDIS_PREFIX
+    python -m loadtest.relay PORT REDIS_URL REDIS_PREFIX [stock|rooms]
 
-It is the edge's own Socket.IO server (create_socket_server: the same AsyncRedisManager,
-ping settings and frame sizes), so a send is published to Redis and comes back to the
-room's sockets exactly as an actor's does in Agora. A send is accepted over HTTP at the
-path Agora uses, so the same senders drive both, and as a Socket.IO "send" event with an
-ack. Anyone may join any room: there is no login to check.
+It is the edge's Socket.IO server (create_socket_server: the same ping settings and frame
+sizes) with, by default ("stock"), python-socketio's own AsyncRedisManager: the bare
+python-socketio relay the issue compares Agora with. "rooms" gives it the edge's manager
+instead (a channel per room, coalesced frames in busy rooms), which tells how much of a
+difference is that manager's. A send is published to Redis and comes back to the room's
+sockets exactly as an actor's does in Agora. A send is accepted over HTTP at the path Agora
+uses, so the same senders drive both, and as a Socket.IO "send" event with an ack. Anyone
+may join any room: there is no login to check.
 """
 
 import sys
@@ -14,6 +17,7 @@ import time
 import uuid
 from typing import Any
 
+import socketio
 from aiohttp import web
 
 from agora.core.chat import message_view, session_room
@@ -40,8 +44,9 @@ def _message(body: dict[str, Any]) -> dict[str, Any]:
     )
 
 
-def build(settings: Settings) -> web.Application:
-    sio = create_socket_server(settings)
+def build(settings: Settings, manager: str = "stock") -> web.Application:
+    stock = socketio.AsyncRedisManager(settings.redis_url, channel=settings.socketio_channel)
+    sio = create_socket_server(settings, stock if manager == "stock" else None)
     app = web.Application()
 
     async def relay(body: dict[str, Any]) -> dict[str, Any]:
@@ -68,9 +73,10 @@ def build(settings: Settings) -> web.Application:
 
 def main() -> None:
     port, redis_url, prefix = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+    manager = sys.argv[4] if len(sys.argv) > 4 else "stock"
     base_url = f"http://127.0.0.1:{port}"
     settings = Settings(redis_url=redis_url, redis_prefix=prefix, public_base_url=base_url)
-    web.run_app(build(settings), host="127.0.0.1", port=port, print=None)
+    web.run_app(build(settings, manager), host="127.0.0.1", port=port, print=None)
 
 
 if __name__ == "__main__":

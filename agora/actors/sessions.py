@@ -1,12 +1,15 @@
 """Live chat state: logical per-session actors hosted in a fixed pool of sharded Ray actors.
 
 A shard keeps, for each session it has seen lately, the session's permissions, its members'
-types, the time of its last message and its newest messages. Messages of one session are
-handled one batch at a time, so their `created_at` strictly increases; each is stored in
-MongoDB before it is acknowledged, and resends are recognised by (src_id, local_id).
+types, the time and number of its last message and its newest messages. Messages of one
+session are handled one batch at a time, so their `created_at` and `seq` strictly increase;
+each is stored in MongoDB before it is acknowledged, and resends are recognised by
+(src_id, local_id). A batch costs the same few writes however many members the session has:
+unseen counts are derived from the session's message number when they are read.
 """
 
 import asyncio
+import gc
 import logging
 import os
 from collections import OrderedDict, deque
@@ -21,7 +24,6 @@ from agora.core.constants import (
     SEND_REPLY_OK,
     SEND_REPLY_REFUSED,
     SESSION_BUFFER_MESSAGES,
-    USER_TYPE_MEMBER,
 )
 from agora.settings import Settings
 from agora.store.messages import MessageStore
@@ -40,6 +42,8 @@ class SessionState:
     session: dict[str, Any]
     members: dict[str, int]
     last_created_at: int
+    # The number of the session's latest message (1, 2, ...): unseen counts are differences.
+    last_seq: int
     buffer: deque = field(default_factory=lambda: deque(maxlen=SESSION_BUFFER_MESSAGES))
     sent: OrderedDict = field(default_factory=OrderedDict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -89,6 +93,9 @@ class SessionShardLogic:
             session=session,
             members=await self.sessions.member_types(session_id),
             last_created_at=newest[-1]["created_at"] if newest else 0,
+            # The stored messages know their numbers even when a shard died before the
+            # session's counter was written.
+            last_seq=max([session.get("message_seq", 0), *(m.get("seq", 0) for m in newest)]),
         )
         for message in newest:
             state.remember(message)
@@ -133,7 +140,8 @@ class SessionShardLogic:
                     replies[i] = _refused(CANNOT_SEND)
                 else:
                     state.last_created_at = next_created_at(now_ms(), state.last_created_at)
-                    fresh.append((i, _message(request, state.last_created_at)))
+                    state.last_seq += 1
+                    fresh.append((i, _message(request, state.last_created_at, state.last_seq)))
             if not fresh:
                 return
             resent = await self.messages.insert([m for _, m in fresh])
@@ -143,10 +151,26 @@ class SessionShardLogic:
                 replies[i] = _accepted(message)
             new = [m for pos, (_, m) in enumerate(fresh) if pos not in resent]
             if new:
-                # Stored is acknowledged: fan-out and unseen counts follow, off the ack path.
+                # Counted before the acknowledgement, so the sender's next read sees them.
+                await self._count(session_id, new)
+                # The fan-out follows, off the ack path.
                 state.announced = asyncio.ensure_future(
                     self._announce_after(state.announced, state, new)
                 )
+
+    async def _count(self, session_id: str, new: list[dict[str, Any]]) -> None:
+        """The senders have read their own messages, then the session counts them: in this
+        order a reader never finds a sender's own message unseen, even for a moment.
+
+        Both are `$max` of absolute numbers, so a count that failed (logged; the messages
+        are stored and acknowledged all the same) is made good by the session's next batch.
+        """
+        try:
+            for sender, seq in {m["src_id"]: m["seq"] for m in new}.items():
+                await self.sessions.advance_reading(session_id, sender, seq)
+            await self.sessions.count_messages(session_id, new[-1]["seq"], new[-1]["created_at"])
+        except Exception:
+            log.exception("counting %d messages of %s failed", len(new), session_id)
 
     async def _announce_after(
         self, previous: asyncio.Future | None, state: SessionState, new: list[dict[str, Any]]
@@ -172,20 +196,10 @@ class SessionShardLogic:
         ]
 
     async def _announce(self, state: SessionState, new: list[dict[str, Any]]) -> None:
-        session_id = state.session["_id"]
+        """One event per message to the session's room, where every reader's sockets are;
+        screens derive unseen badges from it, so nothing is sent per member."""
         for message in new:
-            await self.emitter.to_session(session_id, "message", message_view(message))
-        senders = {m["src_id"] for m in new}
-        readers = [u for u, kind in state.members.items() if kind <= USER_TYPE_MEMBER]
-        increments = {user_id: sum(1 for m in new if m["src_id"] != user_id) for user_id in readers}
-        unseen = await self.sessions.record_activity(
-            session_id,
-            {u: n for u, n in increments.items() if n},
-            senders,
-            new[-1]["created_at"],
-        )
-        for user_id, counts in unseen.items():
-            await self.emitter.to_user(user_id, "unseen", {"session_id": session_id, **counts})
+            await self.emitter.to_session(state.session["_id"], "message", message_view(message))
 
     async def buffered(self, session_id: str, after: int | None, limit: int) -> list | None:
         """Messages after `after` from memory when the buffer surely holds all of them."""
@@ -197,13 +211,14 @@ class SessionShardLogic:
         return [m for m in state.buffer if m["created_at"] > after][:limit]
 
 
-def _message(request: dict[str, Any], created_at: int) -> dict[str, Any]:
+def _message(request: dict[str, Any], created_at: int, seq: int) -> dict[str, Any]:
     return {
         "_id": new_id(),
         "dest_session_id": request["session_id"],
         "src_id": request["src_id"],
         "local_id": request["local_id"],
         "created_at": created_at,
+        "seq": seq,
         "client_created_at": request.get("client_created_at"),
         "type": request["type"],
         "payload": request["payload"],
@@ -234,6 +249,10 @@ class SessionShard:
     def _logic(self) -> SessionShardLogic:
         if self.logic is None:
             self.logic = SessionShardLogic(self.settings)
+            # Ray's and the drivers' objects live as long as the actor: full collections
+            # need not walk them (they would hold up acknowledgements for 100 ms or more).
+            gc.collect()
+            gc.freeze()
         return self.logic
 
     async def send_batch(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:

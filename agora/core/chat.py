@@ -91,6 +91,39 @@ def is_blocked(user_type: int | None) -> bool:
     return user_type is not None and user_type >= USER_TYPE_BLOCKED
 
 
+def is_reader(user_type: int | None) -> bool:
+    """Members who follow a chat: their sockets sit in its room and it counts for them."""
+    return user_type is not None and user_type <= USER_TYPE_MEMBER
+
+
+def unseen_count(session: dict[str, Any], membership: dict[str, Any] | None) -> int:
+    """Messages of others the member has not read. The session numbers its messages
+    (`message_seq`) and the membership keeps how far its member read (`read_seq`, moved past
+    the member's own messages when they send), so nothing is written per message and member."""
+    if membership is None:
+        return 0
+    return _messages_after(session, membership, membership.get("read_seq", 0))
+
+
+def notification_count(session: dict[str, Any], membership: dict[str, Any]) -> int:
+    """What the chat adds to the red dot on Chats: unseen messages that arrived since its
+    member last opened Chats (`seen_seq`); nothing while muted."""
+    if is_muted(membership):
+        return 0
+    seen = max(membership.get("read_seq", 0), membership.get("seen_seq", 0))
+    return _messages_after(session, membership, seen)
+
+
+def is_muted(membership: dict[str, Any]) -> bool:
+    return membership.get("notification_flag", NOTIFICATION_UNMUTED) > NOTIFICATION_UNMUTED
+
+
+def _messages_after(session: dict[str, Any], membership: dict[str, Any], seq: int) -> int:
+    if not is_reader(membership.get("session_user_type")):
+        return 0
+    return max(0, session.get("message_seq", 0) - seq)
+
+
 @dataclass(frozen=True)
 class Outgoing:
     """A message as a member sends it, validated."""
@@ -183,7 +216,7 @@ def session_view(session: dict[str, Any], membership: dict[str, Any] | None) -> 
         "is_dummy": bool(session.get("is_dummy")),
         "session_user_type": kind,
         "can_send": can_send(session, kind) if not session.get("is_dummy") else True,
-        "unseen_count": int(membership.get("unseen_count", 0)) if membership else 0,
+        "unseen_count": unseen_count(session, membership),
         "notification_flag": membership.get("notification_flag") if membership else None,
         "data": {
             key: data[key]

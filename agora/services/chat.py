@@ -10,11 +10,14 @@ from agora.core.accounts import user_card
 from agora.core.chat import (
     check_make_public,
     check_outgoing,
+    is_muted,
+    is_reader,
     item_chat_id,
     item_chat_members,
     item_chat_session,
     message_view,
     moderated_type,
+    notification_count,
     notification_flag,
     parse_item_chat_id,
     session_view,
@@ -84,6 +87,11 @@ class ChatService:
         self.uploads = uploads
         self.hints = hints
         self.emitter = emitter
+
+    def publish_through(self, manager: Any) -> None:
+        """On an edge, realtime events go through its own Socket.IO manager (see the
+        emitter): local sockets get them, and enter new rooms, without a Redis round trip."""
+        self.emitter.publish_through(manager)
 
     # Item chats ---------------------------------------------------------------
 
@@ -197,7 +205,13 @@ class ChatService:
             raise NotFound({"dest_session_id": NO_CHAT})
         route_id = await self.hints.route(session_id) or item["route_id"]
         chat = item_chat_session(item, user_id, route_id, now_ms())
-        return await self.sessions.create_once(chat, item_chat_members(item, user_id))
+        members = item_chat_members(item, user_id)
+        stored, created = await self.sessions.create_once(chat, members)
+        if created:
+            # The poster hears of the chat on whatever screen they have open.
+            for member_id in members:
+                await self.emitter.follow(member_id, [session_id])
+        return stored, created
 
     # Reading ------------------------------------------------------------------
 
@@ -228,7 +242,7 @@ class ChatService:
         after: int | None,
         before: int | None,
     ) -> dict[str, Any]:
-        await self._readable(session, session_id)
+        chat, _ = await self._readable(session, session_id)
         found = None
         if after is not None:
             found = await self.shards.buffered(session_id, after, MESSAGES_PAGE + 1)
@@ -239,7 +253,10 @@ class ChatService:
         has_more = len(found) > MESSAGES_PAGE
         page = found[:MESSAGES_PAGE] if after is not None else found[-MESSAGES_PAGE:]
         if session is not None and after is None and before is None:
-            await self.sessions.reset_unseen(session_id, session.user["_id"])
+            # The count was read before the page, so the page holds every message it counts.
+            await self.sessions.advance_reading(
+                session_id, session.user["_id"], chat.get("message_seq", 0)
+            )
         senders = await self.users.by_ids([m["src_id"] for m in page])
         return {
             "inbox_messages": [message_view(m) for m in page],
@@ -249,22 +266,82 @@ class ChatService:
         }
 
     async def chats(self, session: Session, cursor: str | None) -> dict[str, Any]:
+        """The user's chats, latest activity first, in pages after the (updated_at, id) cursor.
+
+        Memberships are not touched per message, so the order comes from the sessions: all
+        of the user's memberships and their sessions' counters are read and sorted (a person
+        has at most a few thousand chats), and the page's sessions are then read in full.
+        """
         user_id = session.user["_id"]
         before = _decode_chats_cursor(cursor) if cursor else None
-        found = await self.sessions.chats_of(user_id, before, CHATS_PAGE + 1)
-        has_more = len(found) > CHATS_PAGE
-        found = found[:CHATS_PAGE]
-        chats = {c["_id"]: c for c in await self.sessions.by_ids([m["session_id"] for m in found])}
+        followed = await self._followed(user_id)
+        followed.sort(key=lambda pair: _activity(pair[0]), reverse=True)
+        if before is not None:
+            followed = [pair for pair in followed if _activity(pair[0]) < before]
+        page = followed[:CHATS_PAGE]
+        has_more = len(followed) > CHATS_PAGE
+        chats = {c["_id"]: c for c in await self.sessions.by_ids([c["_id"] for c, _ in page])}
         if cursor is None:
-            await self.sessions.reset_notifications(user_id)
-            await self.emitter.to_user(user_id, "unseen", {"notifications_unseen_count": 0})
+            await self._notifications_seen(user_id, followed)
         return {
-            "sessions": [
-                session_view(chats[m["session_id"]], m) for m in found if m["session_id"] in chats
-            ],
-            "cursor": _encode_chats_cursor(found[-1]) if has_more else None,
+            "sessions": [session_view(chats[c["_id"]], m) for c, m in page if c["_id"] in chats],
+            "cursor": _encode_chats_cursor(page[-1][0]) if has_more else None,
             "has_more": has_more,
         }
+
+    async def _followed(self, user_id: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+        """(session counters, membership) for each of the user's memberships."""
+        memberships = await self.sessions.memberships_of_user(user_id)
+        counters = {
+            c["_id"]: c
+            for c in await self.sessions.counters([m["session_id"] for m in memberships])
+        }
+        return [(counters[m["session_id"]], m) for m in memberships if m["session_id"] in counters]
+
+    async def _notifications_seen(
+        self, user_id: str, followed: list[tuple[dict[str, Any], dict[str, Any]]]
+    ) -> None:
+        """Opening Chats clears the red dot: what counted for it so far no longer does."""
+        await self.sessions.mark_notified(
+            {
+                m["_id"]: counters.get("message_seq", 0)
+                for counters, m in followed
+                if notification_count(counters, m)
+            }
+        )
+        await self.emitter.to_user(user_id, "unseen", {"notifications_unseen_count": 0})
+
+    async def notifications_unseen(self, user_id: str) -> int:
+        """The red dot's count (spec: `data.notifications_unseen_count`), taken when asked."""
+        return sum(notification_count(c, m) for c, m in await self._followed(user_id))
+
+    async def unseen_summary(self, user_id: str) -> dict[str, Any]:
+        """What a screen needs to keep the red dot itself from `message` events: the count
+        now, and the chats that must not raise it (muted)."""
+        followed = await self._followed(user_id)
+        return {
+            "notifications_unseen_count": sum(notification_count(c, m) for c, m in followed),
+            "muted_session_ids": [m["session_id"] for _, m in followed if is_muted(m)],
+        }
+
+    async def followed_sessions(self, user_id: str) -> list[str]:
+        """Sessions whose rooms the user's sockets enter when they connect."""
+        memberships = await self.sessions.memberships_of_user(user_id)
+        return [m["session_id"] for m in memberships if is_reader(m["session_user_type"])]
+
+    async def follows(self, session: Session | None, session_id: str) -> bool:
+        """Whether the caller's sockets stay in the session's room when its window closes."""
+        if session is None:
+            return False
+        membership = await self.sessions.membership(session_id, session.user["_id"])
+        return membership is not None and is_reader(membership["session_user_type"])
+
+    async def member_joined(self, session_id: str, user_id: str, user_type: int) -> None:
+        """Someone became a member of a group or chat: its history is not unseen for them,
+        and their sockets join its room on every edge."""
+        if is_reader(user_type):
+            await self.sessions.start_reading(session_id, user_id)
+            await self.emitter.follow(user_id, [session_id])
 
     async def by_ids(
         self,
@@ -392,7 +469,19 @@ class ChatService:
                 session_id, for_user_id, {"session_user_type": new_type}
             )
         await self.shards.forget(session_id)
+        await self._moderated(session_id, for_user_id, target["session_user_type"], new_type)
         return {"is_user_in_session": True, "session_user": membership_view(changed)}
+
+    async def _moderated(
+        self, session_id: str, user_id: str, old_type: int, new_type: int | None
+    ) -> None:
+        """An approved or unblocked member starts following the chat; a blocked or removed
+        one stops (their sockets leave its room)."""
+        was, now = is_reader(old_type), is_reader(new_type)
+        if now and not was:
+            await self.member_joined(session_id, user_id, new_type)
+        elif was and not now:
+            await self.emitter.unfollow(user_id, [session_id])
 
     async def message_info(
         self, session: Session, session_id: str, created_at: int
@@ -426,8 +515,8 @@ class ChatService:
         if await self.sessions.membership(session_id, user_id) is None:
             raise Forbidden("You are not in this chat")
         message = await self.messages.mark(session_id, created_at, status, user_id, now_ms())
-        if status == "read":
-            await self.sessions.reset_unseen(session_id, user_id)
+        if status == "read" and message is not None:
+            await self._read_up_to(session_id, user_id, message)
         if message is not None and message["src_id"] != user_id:
             await self.emitter.to_session(
                 session_id,
@@ -439,6 +528,13 @@ class ChatService:
                     "user_id": user_id,
                 },
             )
+
+    async def _read_up_to(self, session_id: str, user_id: str, message: dict[str, Any]) -> None:
+        seq = message.get("seq")
+        if seq is None:  # stored before messages were numbered: everything counts as read
+            chat = await self.sessions.get(session_id)
+            seq = (chat or {}).get("message_seq", 0)
+        await self.sessions.advance_reading(session_id, user_id, seq)
 
     async def typing(self, session: Session, session_id: str) -> None:
         user_id = session.user["_id"]
@@ -452,14 +548,19 @@ class ChatService:
             )
 
 
-def _encode_chats_cursor(membership: dict[str, Any]) -> str:
-    raw = json.dumps([membership["updated_at"], membership["_id"]])
+def _activity(session: dict[str, Any]) -> tuple[int, str]:
+    """A chat's place in its members' lists: its latest message (or creation), then its id."""
+    return int(session.get("updated_at") or session.get("created_at") or 0), session["_id"]
+
+
+def _encode_chats_cursor(session: dict[str, Any]) -> str:
+    raw = json.dumps(list(_activity(session)))
     return base64.urlsafe_b64encode(raw.encode()).decode()
 
 
 def _decode_chats_cursor(cursor: str) -> tuple[int, str]:
     try:
-        updated_at, member_id = json.loads(base64.urlsafe_b64decode(cursor.encode()))
-        return int(updated_at), str(member_id)
+        updated_at, session_id = json.loads(base64.urlsafe_b64decode(cursor.encode()))
+        return int(updated_at), str(session_id)
     except (ValueError, TypeError) as exc:
         raise InvalidInput({"cursor": "This list position is not valid"}) from exc

@@ -1,6 +1,7 @@
 """City groups and other groups: viewing, choosing by location, joining, editing, members."""
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +31,9 @@ from agora.store.groups import GroupStore
 from agora.store.mongo import new_id
 
 CITY_TAGS = ["Jobs", "For sale", "Services", "Housing", "Lost & found", "Events", "Help"]
+
+# (group id, user id, membership type): told of every new member.
+MemberJoined = Callable[[str, str, int], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -68,6 +72,8 @@ class GroupService:
         # Loading the city list takes about a second, so it happens on first use, off the loop.
         self._cities_loader = cities
         self._cities: CityIndex | None = None
+        # Chat, set by the composition root: a new member's sockets follow the group's chat.
+        self.member_joined: MemberJoined | None = None
 
     async def cities(self) -> CityIndex:
         if self._cities is None:
@@ -131,11 +137,20 @@ class GroupService:
         # Private groups that hide their posts can still be asked to join.
         group, membership = await self.found(group_id, session)
         if membership is None:
-            membership = await self.groups.join(group_id, session.user["_id"], joining_type(group))
+            membership = await self.add_member(group_id, session.user["_id"], joining_type(group))
         return {
             "group": group_view(group, membership),
             "group_membership": membership_view(membership),
         }
+
+    async def add_member(self, group_id: str, user_id: str, user_type: int) -> dict[str, Any]:
+        """Adds the user unless already a member; returns the membership."""
+        membership = await self.groups.join(group_id, user_id, user_type)
+        if self.member_joined is not None:
+            await self.member_joined(
+                group_id, user_id, membership.get("session_user_type", user_type)
+            )
+        return membership
 
     async def create(
         self, session: Session, title: str, description: str, changes: GroupChanges
@@ -153,7 +168,7 @@ class GroupService:
             "data": {"tags": clean_tags(changes.tags or []), "num_posts": 0, "num_members": 0},
         }
         await self.groups.create(group)
-        membership = await self.groups.join(group["_id"], session.user["_id"], USER_TYPE_ADMIN)
+        membership = await self.add_member(group["_id"], session.user["_id"], USER_TYPE_ADMIN)
         return {
             "group": group_view({**group, "data": {**group["data"], "num_members": 1}}, membership),
             "group_membership": membership_view(membership),

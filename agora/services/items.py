@@ -85,7 +85,7 @@ class ItemService:
             raise Forbidden("You cannot post in this group")
         fields = await self._draft(session, group, data)
         if membership is None:
-            await self.group_store.join(group_id, user_id, joining_type(group))
+            await self.groups.add_member(group_id, user_id, joining_type(group))
         created_at = now_ms()
         item_id = new_id()
         root = root_route(item_id, user_id, created_at)

@@ -2,22 +2,49 @@
 
 from typing import Any
 
-import socketio
-
 from agora.core.chat import session_room, user_room
 from agora.settings import Settings
+from agora.store.room_channels import RoomChannelManager
+
+# Rooms of one login's sockets, used only on the edge holding them (to close them at logout).
+KEY_ROOM_PREFIX = "key:"
+
+
+def key_room(key_hash: str) -> str:
+    return f"{KEY_ROOM_PREFIX}{key_hash}"
+
+
+def socket_manager(settings: Settings, *, write_only: bool = False) -> RoomChannelManager:
+    """The client manager of every edge's Socket.IO server and of every publisher."""
+    return RoomChannelManager(
+        settings.redis_url,
+        settings.socketio_channel,
+        write_only=write_only,
+        local_rooms=lambda room: room.startswith(KEY_ROOM_PREFIX),
+    )
 
 
 class RealtimeEmitter:
     """Write-only: it never receives, so any process (edge or actor) can publish."""
 
     def __init__(self, settings: Settings) -> None:
-        self.manager = socketio.AsyncRedisManager(
-            settings.redis_url, channel=settings.socketio_channel, write_only=True
-        )
+        self.manager = socket_manager(settings, write_only=True)
+
+    def publish_through(self, manager: RoomChannelManager) -> None:
+        """On an edge: publish with its Socket.IO server's manager, which delivers to the
+        edge's own sockets at once (moving them into rooms before returning) and publishes
+        for the other edges."""
+        self.manager = manager
 
     async def to_session(self, session_id: str, event: str, data: Any) -> None:
         await self.manager.emit(event, data, room=session_room(session_id))
 
     async def to_user(self, user_id: str, event: str, data: Any) -> None:
         await self.manager.emit(event, data, room=user_room(user_id))
+
+    async def follow(self, user_id: str, session_ids: list[str]) -> None:
+        """The user's sockets, on every edge, enter these sessions' rooms (a new member)."""
+        await self.manager.move_sockets(user_room(user_id), enter=map(session_room, session_ids))
+
+    async def unfollow(self, user_id: str, session_ids: list[str]) -> None:
+        await self.manager.move_sockets(user_room(user_id), leave=map(session_room, session_ids))

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from pymongo import ReturnDocument
+from pymongo import ReturnDocument, UpdateOne
 from pymongo.asynchronous.database import AsyncDatabase
 
 from agora.store.groups import add_membership, membership_id
@@ -83,69 +83,51 @@ class SessionStore:
     async def remove_member(self, session_id: str, user_id: str) -> None:
         await self.members.delete_one({"_id": membership_id(session_id, user_id)})
 
-    async def record_activity(
-        self, session_id: str, increments: dict[str, int], senders: set[str], at: int
-    ) -> dict[str, dict[str, int]]:
-        """New messages moved the chat up everyone's list and added to others' unseen counts.
+    async def count_messages(self, session_id: str, last_seq: int, at: int) -> None:
+        """The session's messages up to number `last_seq` are stored, the latest at `at`.
 
-        Returns, for each user whose counts rose, their unseen count in this session and their
-        notifications count, to be pushed to their screens.
+        One write per stored batch, whatever the number of members: unseen counts are the
+        difference between this number and each membership's `read_seq`, taken when read.
         """
-        await self.sessions.update_one({"_id": session_id}, {"$max": {"updated_at": at}})
-        await self.members.update_many({"session_id": session_id}, {"$max": {"updated_at": at}})
-        for count in set(increments.values()):
-            users = [u for u, n in increments.items() if n == count]
-            ids = [membership_id(session_id, u) for u in users]
-            await self.members.update_many({"_id": {"$in": ids}}, {"$inc": {"unseen_count": count}})
-            await self.users.update_many(
-                {"_id": {"$in": users}}, {"$inc": {"data.notifications_unseen_count": count}}
+        await self.sessions.update_one(
+            {"_id": session_id}, {"$max": {"message_seq": last_seq, "updated_at": at}}
+        )
+
+    async def advance_reading(self, session_id: str, user_id: str, seq: int) -> None:
+        """The member has read the session's messages up to number `seq` (never back)."""
+        await self.members.update_one(
+            {"_id": membership_id(session_id, user_id)}, {"$max": {"read_seq": seq}}
+        )
+
+    async def start_reading(self, session_id: str, user_id: str) -> None:
+        """A new reader starts at the session's latest message: its history is not unseen."""
+        session = await self.sessions.find_one({"_id": session_id}, {"message_seq": 1})
+        if session is not None:
+            await self.advance_reading(session_id, user_id, session.get("message_seq", 0))
+
+    async def memberships_of_user(self, user_id: str) -> list[dict[str, Any]]:
+        """All of the user's memberships; a person has at most a few thousand."""
+        return await self.members.find({"user_id": user_id}).to_list()
+
+    async def counters(self, session_ids: list[str]) -> list[dict[str, Any]]:
+        """Just what unseen counts and list order need of each session."""
+        if not session_ids:
+            return []
+        query = {"_id": {"$in": list(set(session_ids))}}
+        fields = {"message_seq": 1, "updated_at": 1, "created_at": 1}
+        return await self.sessions.find(query, fields).to_list()
+
+    async def mark_notified(self, seen: dict[str, int]) -> None:
+        """Memberships (by id) whose unseen messages up to the number given no longer count
+        for the red dot on Chats (the user opened Chats)."""
+        if seen:
+            await self.members.bulk_write(
+                [UpdateOne({"_id": m}, {"$max": {"seen_seq": seq}}) for m, seq in seen.items()],
+                ordered=False,
             )
-        for sender in senders - increments.keys():
-            await self.reset_unseen(session_id, sender)
-        if not increments:
-            return {}
-        members = await self.memberships_of(session_id, list(increments))
-        # No projection on the nested field: nx-27017 answers such projections wrongly.
-        users = await self.users.find({"_id": {"$in": list(increments)}}).to_list()
-        notifications = {
-            u["_id"]: int((u.get("data") or {}).get("notifications_unseen_count", 0)) for u in users
-        }
-        return {
-            m["user_id"]: {
-                "unseen_count": int(m.get("unseen_count", 0)),
-                "notifications_unseen_count": notifications.get(m["user_id"], 0),
-            }
-            for m in members
-        }
-
-    async def memberships_of(self, session_id: str, user_ids: list[str]) -> list[dict[str, Any]]:
-        ids = [membership_id(session_id, u) for u in set(user_ids)]
-        return await self.members.find({"_id": {"$in": ids}}).to_list()
-
-    async def chats_of(
-        self, user_id: str, before: tuple[int, str] | None, limit: int
-    ) -> list[dict[str, Any]]:
-        """The user's memberships, latest activity first, after the (updated_at, id) cursor."""
-        query: dict[str, Any] = {"user_id": user_id}
-        if before is not None:
-            updated_at, member_id = before
-            query["$or"] = [
-                {"updated_at": {"$lt": updated_at}},
-                {"updated_at": updated_at, "_id": {"$lt": member_id}},
-            ]
-        order = [("updated_at", -1), ("_id", -1)]
-        return await self.members.find(query).sort(order).limit(limit).to_list()
 
     async def memberships_for_user(
         self, user_id: str, session_ids: list[str]
     ) -> list[dict[str, Any]]:
         ids = [membership_id(s, user_id) for s in set(session_ids)]
         return await self.members.find({"_id": {"$in": ids}}).to_list()
-
-    async def reset_unseen(self, session_id: str, user_id: str) -> None:
-        await self.set_member(session_id, user_id, {"unseen_count": 0})
-
-    async def reset_notifications(self, user_id: str) -> None:
-        await self.users.update_one(
-            {"_id": user_id}, {"$set": {"data.notifications_unseen_count": 0}}
-        )

@@ -71,12 +71,20 @@ test('two users chat about a post: ticks, tabs, the Chats dot and the list', asy
   await owner.getByRole('heading', { level: 1, name: 'Your Chats' }).waitFor();
   await owner.getByTestId('chat-row').filter({ hasText: 'Walk my dog' }).waitFor();
   await chatsDot(owner).waitFor({ state: 'detached' });
+  // The list keeps up by itself: a new message raises the row's badge and the dot again.
+  const row = owner.getByTestId('chat-row').filter({ hasText: 'Walk my dog' });
+  await row.getByLabel('1 unseen').waitFor();
+  await send(asker, 'Tomorrow morning?');
+  await row.getByLabel('2 unseen').waitFor();
+  await chatsDot(owner).waitFor();
+
   await screenshot(owner, 'chats-list');
   await owner.setViewportSize(VIEWPORTS.phone);
   await screenshot(owner, 'chats-list');
 
   await owner.getByTestId('chat-row').first().click();
   await chatWindow(owner).getByText('Great, when can I start?').waitFor();
+  await chatWindow(owner).getByText('Tomorrow morning?').waitFor();
 
   for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
 });

@@ -8,6 +8,9 @@ import ray
 import socketio
 
 from agora.actors.client import shard_of
+from agora.core.chat import session_room, user_room
+from agora.http.realtime import SOCKET_SERVER
+from agora.store.realtime import RealtimeEmitter
 from tests.integration.helpers import bearer, member, new_group
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
@@ -257,55 +260,169 @@ async def test_mute_and_make_public_rules(chat_client, smtp_sink):
     assert readable.status == 200
 
 
+async def _socket(client, person, events: dict[str, list] | None = None, name: str = ""):
+    """A python-socketio client of `person`, recording `events` as (name, data) pairs."""
+    sio = socketio.AsyncClient(reconnection=False)
+    for event in events or {}:
+        sio.on(event, lambda data, e=event: events[e].append((name, data)))
+    await sio.connect(
+        str(client.make_url("/")), auth={"auth_key": person.key}, transports=["websocket"]
+    )
+    return sio
+
+
+async def _until(condition, seconds: float = 10.0) -> None:
+    for _ in range(int(seconds / 0.05)):
+        if condition():
+            return
+        await asyncio.sleep(0.05)
+
+
 async def test_sockets_get_messages_typing_and_delivery_ticks(chat_client, smtp_sink):
     owner, asker, item = await _item_chat(chat_client, smtp_sink)
     session_id = f"r_{item['_id']}_{asker.id}"
     await _send(asker, session_id, "hi")
     events: dict[str, list] = {"message": [], "message_status": [], "typing": [], "unseen": []}
-    sockets = {}
-    for name, person in (("owner", owner), ("asker", asker)):
-        sio = socketio.AsyncClient(reconnection=False)
-        for event in events:
-            sio.on(event, lambda data, e=event, n=name: events[e].append((n, data)))
-        await sio.connect(
-            str(chat_client.make_url("/")), auth={"auth_key": person.key}, transports=["websocket"]
-        )
-        assert (await sio.call("join", {"session_id": session_id})) == {"ok": True}
-        sockets[name] = sio
-
-    async def until(condition) -> None:
-        for _ in range(200):
-            if condition():
-                return
-            await asyncio.sleep(0.05)
+    # Members' sockets follow their chats from the moment they connect: no join needed.
+    sockets = {
+        name: await _socket(chat_client, person, events, name)
+        for name, person in (("owner", owner), ("asker", asker))
+    }
 
     sent = await _send(asker, session_id, "are you there?")
     created_at = sent["inbox_message"]["created_at"]
-    expected_count = {"session_id": session_id, "unseen_count": 2, "notifications_unseen_count": 2}
-    # The owner's screen hears of the new message (and its count) before reading it.
-    await until(lambda: ("owner", expected_count) in events["unseen"])
-    assert ("owner", expected_count) in events["unseen"]
-    assert [d["payload"] for n, d in events["message"] if n == "owner"] == ["are you there?"]
+    await _until(lambda: len(events["message"]) >= 2)
+    assert sorted(n for n, d in events["message"] if d["payload"] == "are you there?") == [
+        "asker",
+        "owner",
+    ]
+    # One event per message to the chat's room; counts are not pushed per member.
+    assert events["unseen"] == []
+    me = await owner.get("/user/me")
+    assert me["user"]["data"]["notifications_unseen_count"] == 2
 
     await sockets["asker"].emit("typing", {"session_id": session_id})
     assert await sockets["owner"].call(
         "delivered", {"session_id": session_id, "created_at": created_at}
     ) == {"ok": True}
     await sockets["owner"].call("read", {"session_id": session_id, "created_at": created_at})
-    await until(lambda: len(events["message_status"]) >= 4 and bool(events["typing"]))
+    await _until(lambda: len(events["message_status"]) >= 4 and bool(events["typing"]))
     statuses = {(n, d["status"]) for n, d in events["message_status"]}
     assert ("asker", "delivered") in statuses and ("asker", "read") in statuses
     assert events["typing"][0][1]["user_id"] == asker.id
     info = await asker.get(f"/session/im_info?session_id={session_id}&created_at={created_at}")
     assert [r["user_id"] for r in info["info"]["read"]] == [owner.id]
+    # Reading the newest message read the chat.
+    [entry] = (await owner.call(f"/api/chats/{item['_id']}", {}))["chats"]
+    assert entry["session"]["unseen_count"] == 0
     stranger = await member(chat_client, smtp_sink, "Nosy")
-    nosy = socketio.AsyncClient(reconnection=False)
-    await nosy.connect(
-        str(chat_client.make_url("/")), auth={"auth_key": stranger.key}, transports=["websocket"]
-    )
+    nosy = await _socket(chat_client, stranger)
     assert "errors" in await nosy.call("join", {"session_id": session_id})
     for sio in (*sockets.values(), nosy):
         await sio.disconnect()
+
+
+async def test_a_screen_gets_exact_counts_and_muted_chats_when_it_connects(chat_client, smtp_sink):
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    for text in ("one", "two"):
+        await _send(asker, session_id, text)
+    sio = await _socket(chat_client, owner)
+    assert await sio.call("unseen", {}) == {
+        "notifications_unseen_count": 2,
+        "muted_session_ids": [],
+    }
+    await owner.call("/session/user/update", {"session_id": session_id, "notification_flag": 30})
+    await _send(asker, session_id, "three")
+    # A muted chat keeps its badge but stops counting for the red dot.
+    assert await sio.call("unseen", {}) == {
+        "notifications_unseen_count": 0,
+        "muted_session_ids": [session_id],
+    }
+    [entry] = (await owner.call(f"/api/chats/{item['_id']}", {}))["chats"]
+    assert entry["session"]["unseen_count"] == 3
+    visitor = socketio.AsyncClient(reconnection=False)
+    await visitor.connect(str(chat_client.make_url("/")), transports=["websocket"])
+    assert (await visitor.call("unseen", {}))["need_user"] is True
+    for socket in (sio, visitor):
+        await socket.disconnect()
+
+
+async def test_a_closed_window_keeps_following_the_chat(chat_client, smtp_sink):
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    await _send(asker, session_id, "hi")
+    events: dict[str, list] = {"message": []}
+    sio = await _socket(chat_client, owner, events)
+    await sio.call("join", {"session_id": session_id})
+    await sio.emit("leave", {"session_id": session_id})
+    await _send(asker, session_id, "still there?")
+    await _until(lambda: bool(events["message"]))
+    assert [d["payload"] for _, d in events["message"]] == ["still there?"]
+    await sio.disconnect()
+
+
+async def test_a_new_group_member_follows_its_chat_without_its_history(chat_client, smtp_sink):
+    admin = await member(chat_client, smtp_sink, "Admin")
+    group_id = await new_group(admin, is_public=True)
+    for n in range(3):
+        await _send(admin, group_id, f"before {n}")
+    newcomer = await member(chat_client, smtp_sink, "Newcomer")
+    events: dict[str, list] = {"message": []}
+    sio = await _socket(chat_client, newcomer, events)
+    await newcomer.call("/api/group?action=join", {"group_id": group_id})
+    assert (await newcomer.get("/user/me"))["user"]["data"]["notifications_unseen_count"] == 0
+    await _send(admin, group_id, "welcome")
+    await _until(lambda: bool(events["message"]))
+    # The socket connected before the join, and was moved into the group's room by it.
+    assert [d["payload"] for _, d in events["message"]] == ["welcome"]
+    assert (await newcomer.get("/user/me"))["user"]["data"]["notifications_unseen_count"] == 1
+    await sio.disconnect()
+
+
+async def test_blocking_stops_and_approving_starts_a_members_live_messages(chat_client, smtp_sink):
+    admin, people, group_id = await _group_with_members(chat_client, smtp_sink)
+    events: dict[str, list] = {"message": []}
+    blocked = await _socket(chat_client, people["Member"], events, "member")
+    waiting = await _socket(chat_client, people["Waiting"], events, "waiting")
+    await admin.call(
+        "/session/user/update",
+        {"session_id": group_id, "for_user_id": people["Member"].id, "action": "block"},
+    )
+    await admin.call(
+        "/session/user/update",
+        {"session_id": group_id, "for_user_id": people["Waiting"].id, "action": "approve"},
+    )
+    await _send(admin, group_id, "after moderation")
+    await _until(lambda: bool(events["message"]))
+    await _send(admin, group_id, "and once more")
+    await _until(lambda: len(events["message"]) >= 2)
+    assert [(n, d["payload"]) for n, d in events["message"]] == [
+        ("waiting", "after moderation"),
+        ("waiting", "and once more"),
+    ]
+    for sio in (blocked, waiting):
+        await sio.disconnect()
+
+
+async def test_the_chat_list_pages_by_latest_activity(chat_client, smtp_sink):
+    owner = await member(chat_client, smtp_sink, "Owner")
+    group_id = await new_group(owner, is_public=True)
+    askers = [await member(chat_client, smtp_sink, f"Asker {n}") for n in range(22)]
+    item = await owner.post_item(group_id, "Lamp")
+    chats = []
+    for asker in askers:
+        chats.append(f"r_{item['_id']}_{asker.id}")
+        await _send(asker, chats[-1], "mine?")
+    await _send(askers[0], chats[0], "hello again")  # the oldest chat moves to the top
+    first = await owner.call("/user/chats", {})
+    second = await owner.call("/user/chats", {"cursor": first["cursor"]})
+    listed = [s["_id"] for s in first["sessions"] + second["sessions"]]
+    assert (first["has_more"], second["has_more"]) == (True, False)
+    assert listed == [chats[0], *reversed(chats[1:]), group_id]
+    assert [s["unseen_count"] for s in first["sessions"][:2]] == [2, 1]
+    stamps = [s["updated_at"] for s in first["sessions"] + second["sessions"]]
+    assert stamps == sorted(stamps, reverse=True)
 
 
 async def test_lookups_by_id_hide_what_the_caller_cannot_read(chat_client, smtp_sink):
@@ -436,3 +553,74 @@ async def test_chat_members_are_listed_for_participants_only(chat_client, smtp_s
     }
     stranger = await member(chat_client, smtp_sink, "Stranger")
     await stranger.call("/session/users", {"session_id": session_id}, status=403)
+
+
+def _manager(client):
+    return client.server.app[SOCKET_SERVER].manager
+
+
+async def test_an_edge_decodes_only_events_for_rooms_it_serves(
+    client_for, settings_for, smtp_sink, chat_prefix
+):
+    first = await client_for(session_shards=2, redis_prefix=chat_prefix)
+    second = await client_for(session_shards=2, redis_prefix=chat_prefix)
+    owner, asker, item = await _item_chat(first, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    await _send(asker, session_id, "hello")
+    stranger = await member(first, smtp_sink, "Elsewhere")
+    events: dict[str, list] = {"message": [], "notice": []}
+    here = await _socket(first, owner, events, "first")
+    there = await _socket(second, stranger, events, "second")
+    channel = _manager(first).room_channel("/", session_room(session_id))
+
+    for n in range(5):
+        await _send(asker, session_id, f"for the first edge {n}")
+    await _until(lambda: len(events["message"]) >= 5)
+    assert {n for n, _ in events["message"]} == {"first"}
+    assert _manager(first).decoded[channel] >= 1
+    # The second edge has no socket in the chat's room: it never decoded one of its events.
+    assert _manager(second).decoded[channel] == 0
+    served = {*_manager(second).subscribed, _manager(second).channel}
+    assert set(_manager(second).decoded) <= served
+    assert _manager(second).room_channel("/", user_room(stranger.id)) in served
+
+    # Broadcasts (no room) from any publisher still reach every edge.
+    publisher = RealtimeEmitter(settings_for(redis_prefix=chat_prefix))
+    await publisher.manager.emit("notice", {"text": "to everyone"})
+    await _until(lambda: len(events["notice"]) >= 2)
+    assert sorted(n for n, _ in events["notice"]) == ["first", "second"]
+    for sio in (here, there):
+        await sio.disconnect()
+
+
+async def test_messages_to_a_busy_room_share_frames_in_order(chat_client, smtp_sink):
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    await _send(asker, session_id, "hi")
+    frames: list[tuple[str, object]] = []
+    sio = socketio.AsyncClient(reconnection=False)
+    for event in ("message", "messages", "typing"):
+        sio.on(event, lambda data, e=event: frames.append((e, data)))
+    await sio.connect(
+        str(chat_client.make_url("/")), auth={"auth_key": owner.key}, transports=["websocket"]
+    )
+    room, manager = session_room(session_id), _manager(chat_client)
+    # A window far longer than the emits below take, whatever the machine's load.
+    manager.coalesce_seconds = 1.0
+    for n in range(4):
+        await manager.emit("message", {"n": n}, room=room)
+    await manager.emit("typing", {"user_id": asker.id}, room=room)
+    await manager.emit("message", {"n": 4}, room=room)
+    await _until(lambda: len(_flat(frames)) >= 6)
+    # Messages of the window share one frame; the typing signal still comes after them.
+    assert max(len(d) for e, d in frames if e == "messages") >= 3
+    assert _flat(frames) == [{"n": n} for n in range(4)] + ["typing", {"n": 4}]
+    await sio.disconnect()
+
+
+def _flat(frames: list[tuple[str, object]]) -> list:
+    """The events in the order received, with `messages` frames spread out."""
+    flat: list = []
+    for event, data in frames:
+        flat += data if event == "messages" else ["typing"] if event == "typing" else [data]
+    return flat

@@ -7,7 +7,7 @@ import { useUnseenSync } from './useUnseenSync';
 /** Hosts the one chat window, which any page opens through useChatWindow(). */
 export function ChatProvider({ children }: { children: ReactNode }) {
   const { user } = useCurrentUser();
-  useUnseenSync(Boolean(user));
+  useUnseenSync(user?._id ?? null);
   const [opened, setOpened] = useState<{ request: ChatWindowRequest; generation: number } | null>(null);
   const [minimized, setMinimized] = useState(false);
 

@@ -12,6 +12,7 @@ import { Avatar } from '../../shared/ui/Avatar';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { CloseIcon, MinimizeIcon, SettingsIcon } from '../../shared/ui/icons';
 import { useCurrentUser } from '../auth/currentUser';
+import { GiveOfferBar } from '../wallet/GiveOfferBar';
 import type { Session } from './chatApi';
 import type { ChatWindowRequest } from './chatContext';
 import { ChatSettings } from './ChatSettings';
@@ -24,6 +25,7 @@ import { MuteButton } from './MuteButton';
 import { isModerator } from './rules';
 import { chatterId } from './tabTitle';
 import { useChatSession } from './useChatSession';
+import { useLiveBadges } from './useUnseenSync';
 import { useUserName } from './UserName';
 
 const WIDE_QUERY = `(min-width: ${CHAT_FULL_SCREEN_BELOW_PX}px)`;
@@ -48,6 +50,7 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
   const swipeStart = useRef<TouchSample | null>(null);
   const session = sessions[active];
   const showTabs = sessions.some((entry) => chatterId(entry, meId) !== null);
+  useLiveBadges(sessions, setSessions, false);
 
   const replaceSession = (changed: Session) =>
     setSessions((current) => current.map((entry) => (entry._id === changed._id ? changed : entry)));
@@ -126,6 +129,8 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
           ))}
         </div>
       )}
+
+      {session && <GiveOfferBar session={session} meId={meId} />}
 
       {session ? (
         <div

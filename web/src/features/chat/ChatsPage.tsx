@@ -11,8 +11,10 @@ import { updateCurrentUser } from '../auth/currentUser';
 import type { User } from '../auth/types';
 import { fetchUserChats, type Session } from './chatApi';
 import { useChatWindow } from './chatContext';
+import { lookupSession } from './lookups';
 import { chatterId } from './tabTitle';
 import { useUserName } from './UserName';
+import { useLiveBadges } from './useUnseenSync';
 
 /** /chats: the user's sessions, newest activity first. */
 export function ChatsPage() {
@@ -34,6 +36,12 @@ function ChatList({ user }: { user: User }) {
   );
   useLoadMoreOnScroll(chats.hasMore && !chats.loading, chats.loadMore);
   const { openChat } = useChatWindow();
+  // News moves a chat to the top with its badge; a chat new to the list comes from the server.
+  useLiveBadges(chats.items, chats.setItems, true, (sessionId) => {
+    void lookupSession(sessionId).then((found) => {
+      if (found) chats.setItems((current) => (current.some((entry) => entry._id === found._id) ? current : [found, ...current]));
+    });
+  });
 
   // Opening a chat reads it: its badge goes at once rather than on the next visit.
   const open = (session: Session) => {

@@ -4,6 +4,7 @@ import { BellIcon, BellOffIcon } from '../../shared/ui/icons';
 import { useUi } from '../../shared/ui/uiContext';
 import { setNotificationFlag, type Session } from './chatApi';
 import { isMuted } from './rules';
+import { setMuted } from './unseen';
 
 interface MuteButtonProps {
   session: Session;
@@ -18,6 +19,8 @@ export function MuteButton({ session, onSession, withLabel = false }: MuteButton
   const toggle = useAsyncAction(async () => {
     try {
       const reply = await setNotificationFlag(session._id, muted ? NOTIFY_UNMUTED_FLAG : NOTIFY_MUTED_FLAG);
+      // A muted chat keeps its badge but no longer raises the red dot on Chats.
+      setMuted(session._id, isMuted(reply.session_user.notification_flag));
       onSession({ ...session, notification_flag: reply.session_user.notification_flag });
     } catch (error) {
       ui.showError(error);

@@ -16,6 +16,7 @@ import {
 import { lookupSession, lookupUser } from './lookups';
 import { latestServerTime, mergeMessages, newLocalId, pollIntervalMs, raiseStatus, type ChatMessage } from './messages';
 import { Outbox, type OutboxEvent } from './outbox';
+import { showing } from './unseen';
 
 interface StatusReport {
   session_id: string;
@@ -116,11 +117,14 @@ export function useChatSession(session: Session, meId: string | null, visible: b
       void outbox.retryAll();
     };
     const onDisconnect = () => setConnected(false);
-    const onMessage = (message: InboxMessage) => {
-      if (message.dest_session_id !== sessionId) return;
-      setMessages((current) => mergeMessages(current, [message]));
-      if (message.src_id !== meId) setTypingName(null);
+    const onMessages = (incoming: InboxMessage[]) => {
+      const mine = incoming.filter((message) => message.dest_session_id === sessionId);
+      if (mine.length === 0) return;
+      setMessages((current) => mergeMessages(current, mine));
+      if (mine.some((message) => message.src_id !== meId)) setTypingName(null);
     };
+    // A busy chat's messages share frames (`messages`); a quiet one's come one by one.
+    const onMessage = (message: InboxMessage) => onMessages([message]);
     const onStatus = (report: StatusReport) => {
       if (report.session_id !== sessionId) return;
       // A receipt covers everything the reader had seen up to that message.
@@ -146,6 +150,7 @@ export function useChatSession(session: Session, meId: string | null, visible: b
       ready.on('connect', join);
       ready.on('disconnect', onDisconnect);
       ready.on('message', onMessage);
+      ready.on('messages', onMessages);
       ready.on('message_status', onStatus);
       ready.on('typing', onTyping);
       ready.on('session', onSessionUpdate);
@@ -158,12 +163,17 @@ export function useChatSession(session: Session, meId: string | null, visible: b
       open.off('connect', join);
       open.off('disconnect', onDisconnect);
       open.off('message', onMessage);
+      open.off('messages', onMessages);
       open.off('message_status', onStatus);
       open.off('typing', onTyping);
       open.off('session', onSessionUpdate);
+      // The server keeps the socket in the rooms of chats its user follows (for their badges).
       if (!isDummy) open.emit('leave', { session_id: sessionId });
     };
   }, [sessionId, isDummy, meId, outbox]);
+
+  // Messages of a chat on screen are read as they come: they raise no badge and no red dot.
+  useEffect(() => (visible && !isDummy ? showing(sessionId) : undefined), [visible, isDummy, sessionId]);
 
   // Polling stands in for the socket while it is down, and for a dummy session that has no room yet.
   const newest = latestServerTime(messages);

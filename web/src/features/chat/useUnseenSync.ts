@@ -1,26 +1,86 @@
-import { useEffect } from 'react';
+import { useEffect, useRef, type Dispatch, type SetStateAction } from 'react';
+import type { Socket } from 'socket.io-client';
 import { getSocket } from '../../shared/socket';
 import { updateCurrentUser } from '../auth/currentUser';
+import type { InboxMessage, Session } from './chatApi';
+import { applySummary, applyToList, onUnseenChange, received, type UnseenSummary } from './unseen';
 
 interface UnseenReport {
-  notifications_unseen_count: number;
+  notifications_unseen_count?: number;
 }
 
-/** Keeps the side menu's Chats dot in step with the server while a user is signed in. */
-export function useUnseenSync(signedIn: boolean) {
+function setDot(count: (current: number) => number): void {
+  updateCurrentUser((user) => ({ ...user, data: { ...user.data, notifications_unseen_count: count(user.data.notifications_unseen_count) } }));
+}
+
+/**
+ * Keeps the side menu's Chats dot while a user is signed in: exact from the server when the
+ * socket (re)connects (and when Chats is opened anywhere), raised by others' messages between.
+ */
+export function useUnseenSync(meId: string | null) {
   useEffect(() => {
-    if (!signedIn) return undefined;
+    if (!meId) return undefined;
     let cancelled = false;
+    let open: Socket | null = null;
+    const sync = () =>
+      open?.emit('unseen', {}, (summary: UnseenSummary | { errors: unknown }) => {
+        if (!('notifications_unseen_count' in summary)) return;
+        applySummary(summary);
+        setDot(() => summary.notifications_unseen_count);
+      });
     const onUnseen = (report: UnseenReport) => {
-      updateCurrentUser((user) => ({ ...user, data: { ...user.data, notifications_unseen_count: report.notifications_unseen_count } }));
+      const count = report.notifications_unseen_count;
+      if (typeof count === 'number') setDot(() => count);
     };
+    const onMessage = (message: InboxMessage) => {
+      if (received(message, meId)) setDot((count) => count + 1);
+    };
+    // Messages of a busy chat arrive several to a frame.
+    const onMessages = (messages: InboxMessage[]) => messages.forEach(onMessage);
     const ready = getSocket();
     void ready.then((socket) => {
-      if (!cancelled) socket.on('unseen', onUnseen);
+      if (cancelled) return;
+      open = socket;
+      socket.on('connect', sync);
+      socket.on('unseen', onUnseen);
+      socket.on('message', onMessage);
+      socket.on('messages', onMessages);
+      if (socket.connected) sync();
     });
     return () => {
       cancelled = true;
-      void ready.then((socket) => socket.off('unseen', onUnseen));
+      void ready.then((socket) => {
+        socket.off('connect', sync);
+        socket.off('unseen', onUnseen);
+        socket.off('message', onMessage);
+        socket.off('messages', onMessages);
+      });
     };
-  }, [signedIn]);
+  }, [meId]);
+}
+
+/**
+ * Keeps the unseen badges of shown chats in step with incoming messages. A list ordered
+ * by activity also moves a chat with news to the top; `onMissing` hears of chats it lacks.
+ */
+export function useLiveBadges(
+  sessions: Session[],
+  setSessions: Dispatch<SetStateAction<Session[]>>,
+  byActivity: boolean,
+  onMissing?: (sessionId: string) => void,
+) {
+  const latest = useRef({ sessions, setSessions, onMissing });
+  latest.current = { sessions, setSessions, onMissing };
+  useEffect(
+    () =>
+      onUnseenChange((change) => {
+        const { sessions: shown, setSessions: update, onMissing: missing } = latest.current;
+        if (change.kind === 'unseen' && !shown.some((entry) => entry._id === change.message.dest_session_id)) {
+          missing?.(change.message.dest_session_id);
+          return;
+        }
+        update((current) => applyToList(current, change, byActivity));
+      }),
+    [byActivity],
+  );
 }

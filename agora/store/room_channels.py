@@ -1,0 +1,428 @@
+"""python-socketio's Redis manager with one Redis channel per room.
+
+The stock AsyncRedisManager publishes every event on one channel, so every edge decodes
+every event of every room, served there or not. Here an event for a room is published on
+the room's own channel, and an edge subscribes (SUBSCRIBE, never PSUBSCRIBE, which would
+match and decode everything again) only to the channels of rooms holding one of its
+sockets. Broadcasts and python-socketio's own control messages (disconnects, callbacks,
+rooms of sockets on other edges) keep the deployment's base channel, which every edge
+subscribes to. A write-only instance (actors, services) publishes the same way.
+
+Fan-out to a room also skips python-socketio's task per recipient (a socket's send only
+queues the frame for its writer, so a plain loop does the same work), and `message` events
+for a busy room are merged into one `messages` event carrying the list. A room is busy while
+its previous frame is younger than its window (COALESCE_SECONDS, or COALESCE_SECONDS_PER_SOCKET
+for each of its local sockets in big rooms, so that a big room's frames take a bounded share
+of the edge) or still being written (its sockets' writer tasks have not all sent it): the
+held messages go out together once both are over, or after HOLD_SECONDS_MAX at the latest.
+A quiet room's message leaves at once; a busy room costs its sockets one frame per window,
+however many messages it gets.
+"""
+
+import asyncio
+import base64
+import logging
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import socketio
+from engineio import packet as eio_packet
+from redis import asyncio as aioredis
+from socketio import packet
+from socketio.packet import Packet
+
+log = logging.getLogger("agora.realtime.rooms")
+
+ROOMS_METHOD = "rooms"  # our control message: a room's sockets enter or leave other rooms
+CONFIRM_SECONDS = 5.0
+IDLE_ROOM_SECONDS = 2.0
+RETRY_SECONDS_MAX = 60
+COALESCE_SECONDS = 0.01
+# Queuing and writing a frame costs the edge about 50 us a socket: a room of 1,000 sockets
+# gets at most one frame per 50 ms, so its fan-out keeps to about half of one core.
+COALESCE_SECONDS_PER_SOCKET = 0.00005
+HOLD_SECONDS_MAX = 0.1
+WRITING_POLL_SECONDS = 0.005
+# A frame queued on a socket reaches the wire three event-loop passes later: engine.io's
+# writer waits with asyncio.wait_for, whose inner task, waiter callback and writer step
+# each take a pass. A callback passed along that many times runs after every writer sent.
+WRITER_PASSES = 3
+COALESCED_EVENTS = {"message": "messages"}
+
+
+@dataclass
+class _Held:
+    """Events held for a busy room; `timer` checks whether they can go."""
+
+    event: str
+    since: float
+    items: list[Any] = field(default_factory=list)
+    timer: asyncio.TimerHandle | None = None
+
+
+@dataclass
+class _LastFrame:
+    """A room's previous frame: when it was queued, and whether its writers all sent it."""
+
+    at: float
+    written: bool = False
+
+
+class RoomChannelManager(socketio.AsyncRedisManager):
+    name = "agora-room-channels"
+
+    def __init__(
+        self,
+        url: str,
+        channel: str,
+        *,
+        write_only: bool = False,
+        local_rooms: Callable[[str], bool] = lambda room: False,
+        coalesce_seconds: float = COALESCE_SECONDS,
+    ) -> None:
+        super().__init__(url, channel=channel, write_only=write_only)
+        # Rooms that are only ever addressed on their own edge need no channel.
+        self.local_rooms = local_rooms
+        self.coalesce_seconds = coalesce_seconds
+        self.subscribed: dict[str, tuple[str, str]] = {}  # channel -> (namespace, room)
+        self.idle_since: dict[str, float] = {}  # channel -> when its last local socket left
+        self.confirming: dict[str, asyncio.Future] = {}
+        self.decoded: Counter = Counter()  # messages decoded per channel, base channel included
+        self._subscriber: Any = None
+        self._commands = asyncio.Lock()  # keeps SUBSCRIBE and UNSUBSCRIBE in order
+        self._to_subscribe: list[str] = []
+        self._tasks: set[asyncio.Future] = set()  # referenced until done, as asyncio asks
+        self._last_frame: dict[tuple[str, str], _LastFrame] = {}
+        self._held: dict[tuple[str, str], _Held] = {}
+
+    # Channels ------------------------------------------------------------------------
+
+    def room_channel(self, namespace: str, room: str) -> str:
+        return f"{self.channel}:{namespace}:{room}"
+
+    def _has_channel(self, namespace: str | None, room: Any, sid: str | None = None) -> bool:
+        """Rooms named by the application; a socket's own room and lists go the base way."""
+        return (
+            isinstance(room, str)
+            and room != sid
+            and not self.local_rooms(room)
+            and not self.is_sid_room(namespace or "/", room)
+        )
+
+    def _publish_channel(self, data: dict[str, Any]) -> str | None:
+        """Where a message goes; None when this edge already delivered it (its own socket)."""
+        room, namespace = data.get("room"), data.get("namespace") or "/"
+        if data.get("method") not in ("emit", ROOMS_METHOD):
+            return self.channel
+        if isinstance(room, str) and self.is_sid_room(namespace, room):
+            return None
+        if room is None or not self._has_channel(namespace, room):
+            return self.channel
+        return self.room_channel(namespace, room)
+
+    async def _publish(self, data: dict[str, Any]) -> None:
+        channel = self._publish_channel(data)
+        if channel is None:
+            return
+        for retries_left in (1, 0):
+            try:
+                if not self.connected:
+                    self._redis_connect()
+                await self.redis.publish(channel, self.json.dumps(data))
+                return
+            except Exception as exc:
+                log.error("cannot publish to Redis (%s)%s", exc, ", retrying" * retries_left)
+                self.connected = False
+
+    # Which channels this edge listens to ---------------------------------------------
+
+    def basic_enter_room(self, sid, namespace, room, eio_sid=None):
+        super().basic_enter_room(sid, namespace, room, eio_sid=eio_sid)
+        if not self.write_only and self._has_channel(namespace, room, sid):
+            self._listen_to(self.room_channel(namespace, room), namespace, room)
+
+    def basic_leave_room(self, sid, namespace, room):
+        super().basic_leave_room(sid, namespace, room)
+        channel = self.room_channel(namespace, room) if isinstance(room, str) else None
+        if channel in self.subscribed and room not in self.rooms.get(namespace, {}):
+            # Dropped a little later, so a socket coming straight back finds it still there.
+            self.idle_since[channel] = time.monotonic()
+
+    def _listen_to(self, channel: str, namespace: str, room: str) -> None:
+        self.idle_since.pop(channel, None)
+        if channel in self.subscribed:
+            return
+        self.subscribed[channel] = (namespace, room)
+        self.confirming[channel] = asyncio.get_running_loop().create_future()
+        self._to_subscribe.append(channel)
+        if len(self._to_subscribe) == 1:
+            self._background(self._subscribe())
+
+    def _background(self, work) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _subscribe(self) -> None:
+        """One SUBSCRIBE for the channels asked for meanwhile (a socket enters many rooms)."""
+        async with self._commands:
+            channels, self._to_subscribe = self._to_subscribe, []
+            # Without a connection yet, the listener subscribes to everything once it has one.
+            if channels and self._subscriber is not None:
+                try:
+                    await self._subscriber.subscribe(*channels)
+                except Exception as exc:  # the listener reconnects and subscribes again
+                    log.warning("subscribing to %d channels failed: %s", len(channels), exc)
+
+    async def settled(self) -> None:
+        """Waits until Redis confirmed every channel asked for so far: a socket that entered
+        a room gets everything published to it from then on."""
+        waiting = [f for f in self.confirming.values() if not f.done()]
+        if waiting:
+            await asyncio.wait(waiting, timeout=CONFIRM_SECONDS)
+
+    async def enter_room(self, sid, namespace, room, eio_sid=None):
+        await super().enter_room(sid, namespace, room, eio_sid=eio_sid)
+        await self.settled()
+
+    async def enter_rooms(self, sid: str, namespace: str, rooms: list[str]) -> None:
+        """Several rooms with one wait for Redis's confirmations."""
+        for room in rooms:
+            self.basic_enter_room(sid, namespace, room)
+        await self.settled()
+
+    async def _drop_idle_channels(self) -> None:
+        while True:
+            await asyncio.sleep(IDLE_ROOM_SECONDS)
+            now = time.monotonic()
+            idle = [c for c, at in self.idle_since.items() if now - at >= IDLE_ROOM_SECONDS]
+            for channel in idle:
+                self.idle_since.pop(channel, None)
+            gone = [c for c in idle if not self._served(c)]
+            if not gone:
+                continue
+            async with self._commands:
+                for channel in gone:
+                    self.subscribed.pop(channel, None)
+                    self.confirming.pop(channel, None)
+                if self._subscriber is not None:
+                    try:
+                        await self._subscriber.unsubscribe(*gone)
+                    except Exception as exc:
+                        log.warning("unsubscribing %d channels failed: %s", len(gone), exc)
+            self._forget_frames(now)
+
+    def _served(self, channel: str) -> bool:
+        namespace, room = self.subscribed[channel]
+        return room in self.rooms.get(namespace, {})
+
+    def _forget_frames(self, now: float) -> None:
+        old = [k for k, f in self._last_frame.items() if now - f.at > HOLD_SECONDS_MAX]
+        for key in old:
+            del self._last_frame[key]
+
+    # Receiving -----------------------------------------------------------------------
+
+    def initialize(self):
+        super().initialize()
+        if not self.write_only:
+            self.server.start_background_task(self._drop_idle_channels)
+
+    async def _connect_subscriber(self) -> None:
+        client = aioredis.Redis.from_url(self.redis_url, **self.redis_options)
+        subscriber = client.pubsub()
+        async with self._commands:
+            await subscriber.subscribe(self.channel, *self.subscribed)
+            self._subscriber = subscriber
+
+    async def _redis_messages(self) -> AsyncIterator[dict[str, Any]]:
+        retry_seconds = 1
+        while True:
+            try:
+                if self._subscriber is None:
+                    await self._connect_subscriber()
+                    retry_seconds = 1
+                async for message in self._subscriber.listen():
+                    yield message
+            except Exception as exc:
+                log.error("cannot receive from Redis (%s); retrying in %d s", exc, retry_seconds)
+                self._subscriber = None
+                await asyncio.sleep(retry_seconds)
+                retry_seconds = min(retry_seconds * 2, RETRY_SECONDS_MAX)
+
+    async def _listen(self):
+        async for message in self._redis_messages():
+            channel = _text(message.get("channel"))
+            if message["type"] == "subscribe":
+                confirmed = self.confirming.get(channel)
+                if confirmed is not None and not confirmed.done():
+                    confirmed.set_result(None)
+                continue
+            if message["type"] != "message":
+                continue
+            self.decoded[channel] += 1
+            try:
+                data = self.json.loads(message["data"])
+            except ValueError:
+                continue
+            if isinstance(data, dict) and data.get("method") == ROOMS_METHOD:
+                if data.get("host_id") != self.host_id:
+                    await self._handle_rooms(data)
+                continue
+            yield data
+
+    # Our control message: a room's sockets enter or leave rooms -----------------------
+
+    async def move_sockets(
+        self, room: str, enter: Iterable[str] = (), leave: Iterable[str] = (), namespace: str = "/"
+    ) -> None:
+        """Every socket in `room`, on whichever edge, enters `enter` and leaves `leave`
+        (python-socketio moves only one socket at a time, by its id)."""
+        message = {
+            "method": ROOMS_METHOD,
+            "namespace": namespace,
+            "room": room,
+            "enter": list(enter),
+            "leave": list(leave),
+            "host_id": self.host_id,
+        }
+        if not self.write_only:
+            await self._handle_rooms(message)
+        await self._publish(message)
+
+    async def _handle_rooms(self, message: dict[str, Any]) -> None:
+        namespace, room = message.get("namespace") or "/", message.get("room")
+        if not isinstance(room, str):
+            return
+        for sid, _ in list(self.get_participants(namespace, room)):
+            for room in message.get("enter") or []:
+                self.basic_enter_room(sid, namespace, room)
+            for room in message.get("leave") or []:
+                self.basic_leave_room(sid, namespace, room)
+        await self.settled()
+
+    # Delivering ----------------------------------------------------------------------
+
+    async def _handle_emit(self, message: dict[str, Any]) -> None:
+        if message.get("callback") is not None or self.server is None:
+            await super()._handle_emit(message)
+            return
+        data = message["data"]
+        if message.get("binary"):
+            attachments = [base64.b64decode(a) for a in data[1:]]
+            data = Packet.reconstruct_binary(data[0], attachments)
+        args = list(data) if isinstance(data, list) else [data]
+        namespace = message.get("namespace") or "/"
+        await self._deliver(message["event"], args, namespace, message.get("room"), message)
+
+    async def _deliver(
+        self, event: str, args: list[Any], namespace: str, room: Any, message: dict[str, Any]
+    ) -> None:
+        key = (namespace, room) if isinstance(room, str) else None
+        coalescable = (
+            key is not None
+            and event in COALESCED_EVENTS
+            and len(args) == 1
+            and not message.get("skip_sid")
+        )
+        if coalescable and self._hold(key, event, args[0]):
+            return
+        if key in self._held:
+            # Whatever else the room gets comes after the messages held for it.
+            await self._flush(key)
+        await self._send(event, args, namespace, room, message.get("skip_sid"))
+
+    def _hold(self, key: tuple[str, str], event: str, item: Any) -> bool:
+        """Keeps the item for the room's next frame while the room is busy."""
+        held = self._held.get(key)
+        if held is None or held.event != event:
+            now = time.monotonic()
+            if held is not None or not self._busy(key, now):
+                return False
+            held = self._held[key] = _Held(event, since=now)
+            last = self._last_frame[key].at
+            self._check_later(key, max(last + self._window(key) - now, WRITING_POLL_SECONDS))
+        held.items.append(item)
+        return True
+
+    def _busy(self, key: tuple[str, str], now: float) -> bool:
+        frame = self._last_frame.get(key)
+        if frame is None:
+            return False
+        return now - frame.at < self._window(key) or not frame.written
+
+    def _window(self, key: tuple[str, str]) -> float:
+        namespace, room = key
+        sockets = len(self.rooms.get(namespace, {}).get(room, ()))
+        return max(
+            self.coalesce_seconds, min(sockets * COALESCE_SECONDS_PER_SOCKET, HOLD_SECONDS_MAX)
+        )
+
+    def _check_later(self, key: tuple[str, str], delay: float) -> None:
+        held = self._held[key]
+        held.timer = asyncio.get_running_loop().call_later(delay, self._due, key)
+
+    def _due(self, key: tuple[str, str]) -> None:
+        held = self._held.get(key)
+        if held is None:
+            return
+        frame = self._last_frame.get(key)
+        waited = time.monotonic() - held.since
+        if frame is not None and self._busy(key, time.monotonic()) and waited < HOLD_SECONDS_MAX:
+            self._check_later(key, WRITING_POLL_SECONDS)
+            return
+        self._background(self._flush(key))
+
+    async def _flush(self, key: tuple[str, str]) -> None:
+        held = self._held.pop(key, None)
+        if held is None:
+            return
+        if held.timer is not None:
+            held.timer.cancel()
+        namespace, room = key
+        if len(held.items) == 1:
+            await self._send(held.event, held.items, namespace, room, None)
+        else:
+            await self._send(COALESCED_EVENTS[held.event], [held.items], namespace, room, None)
+
+    async def _send(
+        self, event: str, args: list[Any], namespace: str, room: Any, skip_sid: Any
+    ) -> None:
+        """One encoding for every recipient, queued straight onto each socket's writer."""
+        if namespace not in self.rooms:
+            return
+        skip = set(skip_sid if isinstance(skip_sid, list) else [skip_sid])
+        encoded = self.server.packet_class(
+            packet.EVENT, namespace=namespace, data=[event, *args]
+        ).encode()
+        frames = [
+            eio_packet.Packet(eio_packet.MESSAGE, p)
+            for p in (encoded if isinstance(encoded, list) else [encoded])
+        ]
+        sockets = self.server.eio.sockets
+        for sid, eio_sid in list(self.get_participants(namespace, room)):
+            socket = sockets.get(eio_sid)
+            if sid in skip or socket is None or socket.closed:
+                continue
+            for frame in frames:
+                # What engine.io's send does, less a coroutine, a log call and a ping check
+                # per recipient (engine.io's own ping task closes sockets that went silent).
+                socket.queue.put_nowait(frame)
+        if isinstance(room, str):
+            sent = self._last_frame[(namespace, room)] = _LastFrame(time.monotonic())
+            _after_passes(WRITER_PASSES, lambda: setattr(sent, "written", True))
+
+
+def _after_passes(passes: int, callback: Callable[[], None]) -> None:
+    """Runs `callback` once the event loop went through its ready callbacks `passes` times."""
+    if passes == 0:
+        callback()
+    else:
+        asyncio.get_running_loop().call_soon(_after_passes, passes - 1, callback)
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value or "")

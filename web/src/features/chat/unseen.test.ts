@@ -1,0 +1,157 @@
+import { act, renderHook } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { mockFetch } from '../../test/fetchMock';
+import type { InboxMessage, Session } from './chatApi';
+import type { UnseenChange } from './unseen';
+
+type Handler = (...args: unknown[]) => void;
+
+/** A connected socket whose server side the test plays: events in, `unseen` calls answered. */
+const fakeSocket = {
+  connected: true,
+  handlers: new Map<string, Set<Handler>>(),
+  summary: { notifications_unseen_count: 0, muted_session_ids: [] as string[] },
+  on(event: string, handler: Handler) {
+    if (!this.handlers.has(event)) this.handlers.set(event, new Set());
+    this.handlers.get(event)?.add(handler);
+  },
+  off(event: string, handler: Handler) {
+    this.handlers.get(event)?.delete(handler);
+  },
+  emit(event: string, _data: unknown, ack?: Handler) {
+    if (event === 'unseen') ack?.(this.summary);
+  },
+  serverSends(event: string, data: unknown) {
+    this.handlers.get(event)?.forEach((handler) => handler(data));
+  },
+};
+vi.mock('../../shared/socket', () => ({ getSocket: () => Promise.resolve(fakeSocket) }));
+
+const me = { _id: 'u1', name: 'Ada', image: '', phone_number: null, email_id: 'a@x.test', data: { notifications_unseen_count: 9 }, created_at: 0 };
+
+let sequence = 0;
+const message = (sessionId: string, srcId = 'u2'): InboxMessage => ({
+  id: `m${++sequence}`,
+  dest_session_id: sessionId,
+  src_id: srcId,
+  local_id: `l${sequence}`,
+  created_at: 1000 + sequence,
+  type: 1003,
+  payload: 'hi',
+  payload1: [],
+  flags: {},
+  data: {},
+});
+
+const listed = (id: string, unseen = 0, updatedAt = 0) => ({ _id: id, unseen_count: unseen, updated_at: updatedAt });
+
+async function signedIn() {
+  mockFetch(() => ({ body: { user: me, guest_user: null } }));
+  const currentUser = await import('../auth/currentUser');
+  await currentUser.loadCurrentUser();
+  const { useUnseenSync } = await import('./useUnseenSync');
+  renderHook(() => useUnseenSync(me._id));
+  await act(async () => undefined);
+  return { dot: () => currentUserCount(currentUser), unseen: await import('./unseen') };
+}
+
+function currentUserCount(module: typeof import('../auth/currentUser')): number {
+  let count = -1;
+  module.updateCurrentUser((user) => {
+    count = user.data.notifications_unseen_count;
+    return user;
+  });
+  return count;
+}
+
+describe('unseen counts on this screen', () => {
+  beforeEach(() => {
+    vi.resetModules();
+    fakeSocket.handlers.clear();
+    fakeSocket.summary = { notifications_unseen_count: 2, muted_session_ids: ['muted'] };
+  });
+
+  it('takes the exact count when the socket connects, then others’ messages raise the dot', async () => {
+    const { dot } = await signedIn();
+    expect(dot()).toBe(2);
+    act(() => fakeSocket.serverSends('message', message('s1')));
+    expect(dot()).toBe(3);
+    // Several messages of a busy chat arrive in one frame.
+    act(() => fakeSocket.serverSends('messages', [message('s1'), message('s2')]));
+    expect(dot()).toBe(5);
+  });
+
+  it('does not count one’s own messages, muted chats, chats on screen or a message twice', async () => {
+    const { dot, unseen } = await signedIn();
+    const again = message('s1');
+    act(() => {
+      fakeSocket.serverSends('message', message('s1', me._id));
+      fakeSocket.serverSends('message', message('muted'));
+      fakeSocket.serverSends('message', again);
+      fakeSocket.serverSends('message', again);
+    });
+    expect(dot()).toBe(3);
+    const hide = unseen.showing('s1');
+    act(() => fakeSocket.serverSends('message', message('s1')));
+    expect(dot()).toBe(3);
+    hide();
+    unseen.setMuted('muted', false);
+    act(() => fakeSocket.serverSends('message', message('muted')));
+    expect(dot()).toBe(4);
+  });
+
+  it('follows the server when Chats is opened elsewhere, and again on reconnecting', async () => {
+    const { dot } = await signedIn();
+    act(() => fakeSocket.serverSends('unseen', { notifications_unseen_count: 0 }));
+    expect(dot()).toBe(0);
+    fakeSocket.summary = { notifications_unseen_count: 7, muted_session_ids: [] };
+    act(() => fakeSocket.serverSends('connect', undefined));
+    expect(dot()).toBe(7);
+  });
+});
+
+describe('badges of a shown list', () => {
+  beforeEach(() => vi.resetModules());
+
+  it('raises a chat’s badge and moves it to the top of a list by activity; showing it clears it', async () => {
+    const { applyToList } = await import('./unseen');
+    const sessions = [listed('a'), listed('b', 1), listed('c')];
+    const news: UnseenChange = { kind: 'unseen', message: message('c'), raisesDot: true };
+    const moved = applyToList(sessions, news, true);
+    expect(moved.map((s) => [s._id, s.unseen_count])).toEqual([
+      ['c', 1],
+      ['a', 0],
+      ['b', 1],
+    ]);
+    expect(moved[0]?.updated_at).toBe(news.message.created_at);
+    expect(applyToList(sessions, news, false).map((s) => s._id)).toEqual(['a', 'b', 'c']);
+    expect(applyToList(moved, { kind: 'viewed', sessionId: 'c' }, true)[0]?.unseen_count).toBe(0);
+    expect(applyToList(sessions, { kind: 'unseen', message: message('zz'), raisesDot: true }, true)).toBe(sessions);
+  });
+
+  it('keeps a mounted list in step and asks for chats it lacks', async () => {
+    const { useLiveBadges } = await import('./useUnseenSync');
+    const { received } = await import('./unseen');
+    let sessions = [listed('a'), listed('b')] as Session[];
+    const missing: string[] = [];
+    renderHook(() =>
+      useLiveBadges(
+        sessions,
+        (change) => {
+          sessions = typeof change === 'function' ? change(sessions) : change;
+        },
+        true,
+        (id) => missing.push(id),
+      ),
+    );
+    act(() => {
+      received(message('b'), me._id);
+      received(message('new'), me._id);
+    });
+    expect(sessions.map((s) => [s._id, s.unseen_count])).toEqual([
+      ['b', 1],
+      ['a', 0],
+    ]);
+    expect(missing).toEqual(['new']);
+  });
+});
