@@ -4,7 +4,6 @@ import { Loading } from '../shared/ui/Loading';
 import { ChatsPage } from '../features/chat/ChatsPage';
 import { ErrorPage } from '../features/errors/ErrorPage';
 import { rememberedGroupId } from '../features/feed/rememberedGroup';
-import { SelectCityPage } from '../features/city/SelectCityPage';
 import { FeedPage } from '../features/feed/FeedPage';
 import { GroupPage } from '../features/group/GroupPage';
 import { ItemPage } from '../features/item/ItemPage';
@@ -43,7 +42,8 @@ export const routes: RouteObject[] = [
           { path: PATHS.landing, element: <LandingPage />, handle: { menuClosedByDefault: true } satisfies RouteHandle },
           { path: PATHS.profile, element: <ProfilePage /> },
           { path: PATHS.editProfile, element: <EditProfilePage /> },
-          { path: PATHS.selectCity, element: <SelectCityPage /> },
+          // The city picker carries Leaflet, the heaviest library here: it loads on demand.
+          { path: PATHS.selectCity, lazy: async () => ({ Component: (await import('../features/city/SelectCityPage')).SelectCityPage }) },
           { path: PATHS.chats, element: <ChatsPage /> },
           { path: PATHS.groupFeed, element: <FeedPage /> },
           { path: PATHS.feed, element: <FeedPage /> },
@@ -51,6 +51,12 @@ export const routes: RouteObject[] = [
           { path: PATHS.createItem, element: <PostFormPage /> },
           { path: PATHS.editItem, element: <PostFormPage /> },
           { path: PATHS.route, element: <ItemPage /> },
+          // Card payments are rare visits: their pages load on demand.
+          { path: PATHS.recharge, lazy: async () => ({ Component: (await import('../features/wallet/RechargePage')).RechargePage }) },
+          {
+            path: PATHS.afterPayment,
+            lazy: async () => ({ Component: (await import('../features/wallet/AfterPaymentPage')).AfterPaymentPage }),
+          },
           { path: '*', loader: notFound, element: null },
         ],
       },

@@ -86,6 +86,8 @@ export const PATHS = {
   createItem: '/create/item/:groupId',
   editItem: '/edit/item/:groupId/:itemId',
   route: '/r/:routeId',
+  recharge: '/recharge',
+  afterPayment: '/afterpayment/stripe',
 } as const;
 
 const enc = encodeURIComponent;
@@ -182,6 +184,32 @@ export const ALLOW_NON_MEMBERS_READ_CONFIRM = 'Are you sure you want to allow no
 export const INVALID_IMAGE_LINK_TEXT = 'Enter an http:// or https:// link';
 /** The spec sets no limit for a group's image; it gets a post image's. */
 export const GROUP_IMAGE_MAX_BYTES = POST_MAX_FILE_BYTES;
+
+// --- Wallets, offers and payments (spec sections 2, 4, 8 and 9) ---
+export const OFFER_MIN_DISPLAY_AMOUNT = 0.5;
+export const OFFER_PROMPT_DEFAULT_AMOUNT = 10;
+export const ENTER_OFFER_AMOUNT_TEXT = 'Enter offer amount';
+export const OFFER_CONFIRM_TEXT = 'Confirm Again to proceed with offer.';
+export const OFFER_GIVEN_TEXT = 'Offer Successfully given';
+export const GIVE_OFFER_TEXT = 'Give offer';
+export const NEED_RECHARGE_TEXT = 'Need Recharge';
+export const RECHARGE_DEFAULT_AMOUNT = 10;
+export const RECHARGE_DEFAULT_CURRENCY = 'USD';
+/** Kept as the spec spells it ('Reacharging'): the page title is part of the contract. */
+export const rechargeTitle = (amount: number, currency: string) => `Reacharging ${amount} ${currency}`;
+export const PAYMENT_SUCCESS_TEXT = 'Payment successful';
+/** The webhook that credits the wallet may land after the provider sends the browser back. */
+export const RECHARGE_STATUS_POLL_MS = 1500;
+export const RECHARGE_STATUS_TIMEOUT_MS = 30_000;
+export const LEDGER_TITLE = 'Transaction History';
+export const LEDGER_COLUMNS = ['Title', 'Date', 'Transaction', 'Balance'] as const;
+export const LEDGER_EOF_TEXT = 'EOF';
+export const WITHDRAW_TEXT = 'Withdraw';
+export const WITHDRAW_DONE_TEXT = 'Withdrawal successful';
+export const MANAGE_SUBSCRIPTION_TEXT = 'Manage subscription';
+export const SUBSCRIBED_TEXT = 'Subscribed';
+/** data.subscription_status of a group whose subscription is active. */
+export const SUBSCRIPTION_ACTIVE = 1;
 
 /** Query params that make /profile show a hint banner, with the banner text. */
 export const PROFILE_HINTS: ReadonlyArray<readonly [param: string, text: string]> = [

@@ -6,8 +6,8 @@ import { LoginScreen } from './LoginScreen';
 import { refreshCurrentUser, useCurrentUser } from './currentUser';
 import type { User } from './types';
 
-/** Renders its children with the signed-in user, or the login screen for visitors. */
-export function RequireUser({ children }: { children: (user: User) => ReactNode }) {
+/** Renders its children with the signed-in user, or the login screen (with `loginMessage`) for visitors. */
+export function RequireUser({ children, loginMessage }: { children: (user: User) => ReactNode; loginMessage?: string }) {
   const { status, user } = useCurrentUser();
   if (user) return children(user);
   if (status === 'error') {
@@ -21,6 +21,6 @@ export function RequireUser({ children }: { children: (user: User) => ReactNode 
       </div>
     );
   }
-  if (status === 'ready') return <LoginScreen />;
+  if (status === 'ready') return <LoginScreen message={loginMessage} />;
   return <Loading />;
 }

@@ -13,7 +13,8 @@ export interface Group {
   /** The viewer's membership type, null when not a member. */
   session_user_type: number | null;
   can_write: boolean;
-  data: { tags: string[]; num_posts: number; num_members: number; city?: unknown };
+  /** subscription_status 1: the group's paid subscription is active. */
+  data: { tags: string[]; num_posts: number; num_members: number; city?: unknown; subscription_status?: number };
 }
 
 export interface ItemFile {

@@ -17,9 +17,11 @@ import { useCurrentUser } from '../auth/currentUser';
 import { Feed } from '../feed/Feed';
 import type { Group } from '../feed/feedApi';
 import { recentGroups } from '../feed/rememberedGroup';
+import { GroupSubscription } from '../wallet/GroupSubscription';
 import { GroupEditor } from './GroupEditor';
 import { fetchGroup, joinGroup } from './groupApi';
 import { MembersList } from './MembersList';
+import { memberTypeLabel } from './memberTypes';
 
 /** /group/:groupId: the group's details beside its posts. */
 export function GroupPage() {
@@ -67,12 +69,14 @@ function GroupPanel({ initial, onSaved }: { initial: Group; onSaved: (group: Gro
             {!group.is_public && group.is_read_allowed && (
               <span className="rounded-full bg-amber-50 px-2 py-0.5 text-amber-800">{NON_MEMBERS_CAN_READ_TEXT}</span>
             )}
+            {isMember && <span className="rounded-full bg-brand-50 px-2 py-0.5 text-brand-700">{memberTypeLabel(group.session_user_type)}</span>}
           </div>
         </div>
       </div>
       {group.description && <p className="text-sm whitespace-pre-line text-slate-600">{group.description}</p>}
       <p className="text-sm text-slate-500">{group.data.num_posts} posts</p>
-      <div className="flex flex-wrap gap-2">
+      {/* Hidden when a member has no action here, so it leaves no gap. */}
+      <div className="flex flex-wrap gap-2 empty:hidden">
         {group.session_user_type === ADMIN_MEMBER_TYPE && (
           <Button variant="secondary" size="sm" onClick={() => setEditing(true)}>
             Edit
@@ -83,8 +87,10 @@ function GroupPanel({ initial, onSaved }: { initial: Group; onSaved: (group: Gro
             Join
           </Button>
         )}
+        <GroupSubscription group={group} />
       </div>
-      <MembersList groupId={group._id} />
+      {/* Keyed by the viewer's membership: someone who just joined sees themselves listed. */}
+      <MembersList key={group.session_user_type ?? 'visitor'} groupId={group._id} />
       <RecentGroups />
       {editing && (
         <GroupEditor

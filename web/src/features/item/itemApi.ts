@@ -26,7 +26,8 @@ export interface RouteReply {
   route_users: RouteUser[];
 }
 
-export function fetchItem(itemId: string, groupId: string, signal?: AbortSignal): Promise<{ item: Item; group: Group }> {
+/** Without `groupId` the item is read wherever it was posted. */
+export function fetchItem(itemId: string, groupId?: string, signal?: AbortSignal): Promise<{ item: Item; group: Group }> {
   return api.post<{ item: Item; group: Group }>('/api/item', { item_id: itemId, group_id: groupId }, { signal });
 }
 

@@ -1,6 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { PATHS, PROFILE_HINTS } from '../../shared/constants';
+import { PATHS } from '../../shared/constants';
 import { isApiError } from '../../shared/errors';
 import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
 import { useAsyncData } from '../../shared/hooks/useAsyncData';
@@ -17,7 +17,9 @@ import { fetchUserItems } from '../feed/feedApi';
 import { ItemCard } from '../feed/ItemCard';
 import { feedPath } from '../feed/rememberedGroup';
 import { MailIcon, PhoneIcon } from '../../shared/ui/icons';
+import { useLiveWallets } from '../wallet/useLiveWallets';
 import { fetchProfile, logout } from './profileApi';
+import { profileHint } from './profileHint';
 import { WalletList } from './WalletList';
 
 const memberSince = new Intl.DateTimeFormat('en', { month: 'long', year: 'numeric' });
@@ -28,8 +30,9 @@ export function ProfilePage() {
 
 function Profile({ user }: { user: User }) {
   const [params] = useSearchParams();
-  const hint = PROFILE_HINTS.find(([param]) => params.has(param))?.[1];
+  const hint = profileHint(params);
   const profile = useAsyncData(user._id, fetchProfile);
+  const live = useLiveWallets(profile.status === 'success' ? profile.data.user_wallets : null);
 
   const freshUser = profile.status === 'success' ? profile.data.user : null;
   useEffect(() => {
@@ -52,7 +55,7 @@ function Profile({ user }: { user: User }) {
           Wallets
         </h2>
         {profile.status === 'loading' && <Loading height={96} />}
-        {profile.status === 'success' && <WalletList wallets={profile.data.user_wallets} />}
+        {profile.status === 'success' && <WalletList wallets={live.wallets} onWallet={live.apply} />}
         {profile.status === 'error' && (
           <EmptyState
             icon="⚠️"

@@ -1,13 +1,6 @@
 import { api } from '../../shared/api';
 import type { User } from '../auth/types';
-
-export interface Wallet {
-  wallet_for: string;
-  wallet_amount: number;
-  wallet_currency: string;
-  user_id: string;
-  data?: { stripe_connected_account_charge_enabled?: boolean };
-}
+import type { Wallet } from '../wallet/walletApi';
 
 export interface ProfileReply {
   user: User;

@@ -7,33 +7,46 @@ export interface CursorPage<T> {
   hasMore: boolean;
 }
 
+const appendPage = <T,>(shown: T[], page: T[]) => [...shown, ...page];
+
 /**
  * A list read page by page with the server's cursor: the first page on mount (and when
  * `key` changes), the next one on loadMore() or when its scroll box nears the end.
+ * `merge` adds a page to what is shown (default: append).
  */
-export function useCursorPages<T>(key: string, fetchPage: (cursor?: string) => Promise<CursorPage<T>>) {
+export function useCursorPages<T>(
+  key: string,
+  fetchPage: (cursor?: string) => Promise<CursorPage<T>>,
+  merge: (shown: T[], page: T[]) => T[] = appendPage,
+) {
   const latestFetch = useRef(fetchPage);
   latestFetch.current = fetchPage;
+  const latestMerge = useRef(merge);
+  latestMerge.current = merge;
   const [items, setItems] = useState<T[]>([]);
   const [loading, setLoading] = useState(false);
   const [done, setDone] = useState(false);
+  const [error, setError] = useState<unknown>(null);
   // Scroll events arrive faster than re-renders; the ref stops a second request for the same page.
-  const next = useRef<{ key: string; cursor?: string; hasMore: boolean; busy: boolean }>({ key, hasMore: true, busy: false });
+  const next = useRef<{ key: string; cursor?: string; hasMore: boolean; busy: boolean; failed?: boolean }>({ key, hasMore: true, busy: false });
 
   const loadMore = useCallback(() => {
     const page = next.current;
     if (!page.hasMore || page.busy) return;
     page.busy = true;
     setLoading(true);
+    setError(null);
     latestFetch.current(page.cursor)
       .then((reply) => {
         if (next.current !== page) return;
         next.current = { key: page.key, cursor: reply.cursor ?? undefined, hasMore: reply.hasMore && Boolean(reply.cursor), busy: false };
-        setItems((current) => [...current, ...reply.items]);
+        setItems((current) => latestMerge.current(current, reply.items));
       })
-      .catch(() => {
-        // A failed page stops paging; what is already shown stays.
-        if (next.current === page) next.current = { ...page, hasMore: false, busy: false };
+      .catch((failure: unknown) => {
+        // A failed page stops paging until retry(); what is already shown stays.
+        if (next.current !== page) return;
+        next.current = { ...page, hasMore: false, busy: false, failed: true };
+        setError(failure);
       })
       .finally(() => {
         if (next.current.key === page.key) {
@@ -47,8 +60,17 @@ export function useCursorPages<T>(key: string, fetchPage: (cursor?: string) => P
     next.current = { key, hasMore: true, busy: false };
     setItems([]);
     setDone(false);
+    setError(null);
     loadMore();
   }, [key, loadMore]);
+
+  /** Asks again for the page that failed. */
+  const retry = useCallback(() => {
+    const page = next.current;
+    if (!page.failed) return;
+    next.current = { key: page.key, cursor: page.cursor, hasMore: true, busy: false };
+    loadMore();
+  }, [loadMore]);
 
   const onBoxScroll = useCallback(
     ({ currentTarget: box }: UIEvent<HTMLElement>) => {
@@ -57,5 +79,5 @@ export function useCursorPages<T>(key: string, fetchPage: (cursor?: string) => P
     [loadMore],
   );
 
-  return { items, setItems, loading, hasMore: !done, loadMore, onBoxScroll };
+  return { items, setItems, loading, hasMore: !done, error, retry, loadMore, onBoxScroll };
 }

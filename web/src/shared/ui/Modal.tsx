@@ -8,12 +8,14 @@ interface ModalProps {
   children: ReactNode;
   /** Stacks above other modals (an error popup over the login dialog). */
   elevated?: boolean;
+  /** Room for a table on wide screens; phones get the full width either way. */
+  wide?: boolean;
 }
 
 const FOCUSABLE = 'input:not([disabled]):not([readonly]), select:not([disabled]), textarea:not([disabled]), button:not([disabled]), [href]';
 
 /** A dialog over a dimmed page: Escape and a click on the backdrop close it. */
-export function Modal({ title, onClose, children, elevated = false }: ModalProps) {
+export function Modal({ title, onClose, children, elevated = false, wide = false }: ModalProps) {
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
   const latestOnClose = useRef(onClose);
@@ -21,7 +23,8 @@ export function Modal({ title, onClose, children, elevated = false }: ModalProps
 
   useEffect(() => {
     const previouslyFocused = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const first = panel.current?.querySelector<HTMLElement>(`[data-autofocus], ${FOCUSABLE}`);
+    // A marked control wins over the first one in document order (the close button).
+    const first = panel.current?.querySelector<HTMLElement>('[data-autofocus]') ?? panel.current?.querySelector<HTMLElement>(FOCUSABLE);
     (first ?? panel.current)?.focus();
 
     const onKeyDown = (event: KeyboardEvent) => {
@@ -53,7 +56,7 @@ export function Modal({ title, onClose, children, elevated = false }: ModalProps
         aria-modal="true"
         aria-labelledby={titleId}
         tabIndex={-1}
-        className="max-h-[90dvh] w-full overflow-y-auto rounded-t-3xl bg-white p-6 shadow-2xl sm:max-w-md sm:rounded-3xl"
+        className={`max-h-[90dvh] w-full overflow-y-auto rounded-t-3xl bg-white p-6 shadow-2xl sm:rounded-3xl ${wide ? 'sm:max-w-2xl' : 'sm:max-w-md'}`}
       >
         <div className="mb-5 flex items-start justify-between gap-4">
           <h2 id={titleId} className="text-xl font-bold tracking-tight text-slate-900">

@@ -1,0 +1,181 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { BASE_URL, VIEWPORTS, launch, newPage, screenshot, signUpThroughPopup, uniqueEmail } from './helpers.mjs';
+
+const STRIPE_URL = process.env.AGORA_E2E_STRIPE_URL;
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+const chatWindow = (page) => page.getByTestId('chat-window');
+const offerConfirm = (page) => page.getByRole('dialog', { name: 'Confirm Again to proceed with offer.' });
+
+/** Both viewports of the current page, then back to the one it had. */
+async function screenshotBoth(page, name, options) {
+  const original = page.viewportSize();
+  for (const viewport of [VIEWPORTS.desktop, VIEWPORTS.phone]) {
+    await page.setViewportSize(viewport);
+    await screenshot(page, name, options);
+  }
+  await page.setViewportSize(original);
+}
+
+/**
+ * An owner posts in Amsterdam with the given offer, an asker opens a chat about it and
+ * writes, and the owner opens that chat: the setting in which offers are given.
+ */
+async function itemChat({ title, offerAmount, offerCurrency, ownerName, askerName }) {
+  const owner = await newPage(browser, VIEWPORTS.desktop);
+  await owner.goto(`${BASE_URL}/select/city`);
+  await owner.getByPlaceholder('Search for your city').fill('Amsterdam');
+  await owner.getByRole('list', { name: 'Cities' }).getByRole('button', { name: /^Amsterdam/ }).first().click();
+  await owner.getByRole('button', { name: 'New post' }).click();
+  await signUpThroughPopup(owner, { email: uniqueEmail('owner'), name: ownerName });
+  await owner.getByRole('button', { name: 'New post' }).click();
+  await owner.getByPlaceholder('What do you need to get done today ?').fill(title);
+  await owner.getByLabel('Offer amount').fill(String(offerAmount));
+  await owner.getByLabel('Offer currency').selectOption(offerCurrency);
+  await owner.getByRole('button', { name: 'Post', exact: true }).click();
+  await owner.waitForURL(/\/r\/[^/]+$/);
+
+  const asker = await newPage(browser, VIEWPORTS.desktop);
+  await asker.goto(owner.url());
+  await asker.getByRole('button', { name: 'Chat' }).click();
+  await signUpThroughPopup(asker, { email: uniqueEmail('asker'), name: askerName });
+  await asker.getByRole('button', { name: 'Chat' }).click();
+  const askerWindow = chatWindow(asker);
+  await askerWindow.getByRole('textbox', { name: 'Message' }).fill('I can do it this afternoon.');
+  await askerWindow.getByRole('button', { name: 'Send', exact: true }).click();
+  await askerWindow.getByTestId('chat-message').getByRole('img', { name: 'Sent' }).waitFor();
+
+  await owner.getByRole('button', { name: 'View Chats' }).click();
+  await chatWindow(owner).getByText('I can do it this afternoon.').waitFor();
+  return { owner, asker };
+}
+
+/** Opens the wallet's Transaction History on /profile and returns the dialog. */
+async function openLedger(page, walletName) {
+  await page.goto(`${BASE_URL}/profile`);
+  await page.getByTestId('wallet').filter({ hasText: walletName }).getByRole('button', { name: new RegExp(walletName) }).click();
+  const dialog = page.getByRole('dialog', { name: 'Transaction History' });
+  await dialog.getByText('EOF').waitFor();
+  return dialog;
+}
+
+test("the owner gives an offer in points; the chat and both ledgers show it", async () => {
+  const { owner, asker } = await itemChat({
+    title: 'Water my plants',
+    offerAmount: 5,
+    offerCurrency: 'POINTS',
+    ownerName: 'Olga Owner',
+    askerName: 'Bram Asker',
+  });
+  const ownerWindow = chatWindow(owner);
+  // Only the post's owner is offered the button.
+  await ownerWindow.getByRole('button', { name: 'Give offer 🪙 5' }).click();
+  await offerConfirm(owner).waitFor();
+  await screenshotBoth(owner, 'offer-confirm', { fullPage: false });
+  await offerConfirm(owner).getByRole('button', { name: 'Confirm' }).click();
+  await owner.getByRole('status').filter({ hasText: 'Offer Successfully given' }).waitFor();
+  assert.equal(await chatWindow(asker).getByRole('button', { name: /Give offer/ }).count(), 0);
+
+  // The server's 1010 notice reaches both sides of the chat as a centred notice.
+  const notice = 'Olga Owner gave an offer of 🪙 5 to Bram Asker';
+  await ownerWindow.locator('[data-message-type="notice"]', { hasText: notice }).waitFor();
+  await chatWindow(asker).locator('[data-message-type="notice"]', { hasText: notice }).waitFor();
+
+  // Starter points (100) and today's point, less the offer; the asker gains it.
+  await owner.goto(`${BASE_URL}/profile`);
+  await owner.getByTestId('wallet').filter({ hasText: '🪙 96' }).waitFor();
+
+  const ownerLedger = await openLedger(owner, 'Points');
+  const given = ownerLedger.getByTestId('ledger-entry').filter({ hasText: "Offer for 'Water my plants' to Bram Asker" });
+  await given.getByText('-🪙 5').waitFor();
+  await given.getByText('🪙 96').waitFor();
+  await ownerLedger.getByTestId('ledger-entry').filter({ hasText: 'Welcome points' }).getByText('+🪙 100').waitFor();
+  await screenshotBoth(owner, 'ledger-popup', { fullPage: false });
+
+  const askerLedger = await openLedger(asker, 'Points');
+  const received = askerLedger.getByTestId('ledger-entry').filter({ hasText: "Offer for 'Water my plants' from Olga Owner" });
+  await received.getByText('+🪙 5').waitFor();
+  await received.getByText('🪙 106').waitFor();
+
+  for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
+});
+
+test('a short dollar balance shows Need Recharge; a card payment credits the wallet, the offer goes through and is withdrawn', async () => {
+  assert.ok(STRIPE_URL, 'AGORA_E2E_STRIPE_URL must point at the Stripe stand-in');
+  const { owner, asker } = await itemChat({
+    title: 'Assemble a wardrobe',
+    offerAmount: 5,
+    offerCurrency: 'USD',
+    ownerName: 'Nina Owner',
+    askerName: 'Tom Asker',
+  });
+  const ownerWindow = chatWindow(owner);
+  const giveOffer = ownerWindow.getByRole('button', { name: 'Give offer $5' });
+  await giveOffer.click();
+  await offerConfirm(owner).getByRole('button', { name: 'Confirm' }).click();
+
+  const needRecharge = ownerWindow.getByRole('link', { name: 'Need Recharge' });
+  await needRecharge.waitFor();
+  assert.equal(await needRecharge.getAttribute('target'), '_blank');
+  const rechargeHref = await needRecharge.getAttribute('href');
+  assert.match(rechargeHref, /^\/recharge\?amount=\d+(\.\d+)?&currency=USD$/);
+  await screenshotBoth(owner, 'need-recharge', { fullPage: false });
+
+  // The link opens the recharge page in a new tab, next to the chat.
+  const [rechargeTab] = await Promise.all([owner.context().waitForEvent('page'), needRecharge.click()]);
+  rechargeTab.errors = [];
+  rechargeTab.on('pageerror', (error) => rechargeTab.errors.push(error));
+  const amount = new URL(rechargeHref, BASE_URL).searchParams.get('amount');
+  await rechargeTab.getByRole('heading', { level: 1, name: `Reacharging ${amount} USD` }).waitFor();
+  await screenshotBoth(rechargeTab, 'recharge-page');
+
+  // Confirm leads to the provider's hosted card form, which sends the browser back.
+  await rechargeTab.getByRole('button', { name: 'Confirm' }).click();
+  await rechargeTab.waitForURL(`${STRIPE_URL}/**`);
+  await rechargeTab.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await rechargeTab.getByLabel('Expiry').fill('12 / 34');
+  await rechargeTab.getByLabel('CVC').fill('123');
+  await rechargeTab.getByLabel('Name on card').fill('Nina Owner');
+  await rechargeTab.getByRole('button', { name: 'Pay' }).click();
+  await rechargeTab.waitForURL(/\/afterpayment\/stripe\?session_id=/);
+  await rechargeTab.getByRole('heading', { name: 'Payment successful' }).waitFor();
+  await rechargeTab.getByText(`$${amount}`).waitFor();
+  await screenshotBoth(rechargeTab, 'after-payment-success');
+
+  await rechargeTab.getByRole('link', { name: 'Go to your wallets' }).click();
+  await rechargeTab.getByTestId('wallet').filter({ hasText: 'US Dollar' }).getByText(`$${amount}`).waitFor();
+
+  // Back in the chat tab: the same offer now goes through.
+  await giveOffer.click();
+  await offerConfirm(owner).getByRole('button', { name: 'Confirm' }).click();
+  await owner.getByRole('status').filter({ hasText: 'Offer Successfully given' }).waitFor();
+  await ownerWindow.locator('[data-message-type="notice"]', { hasText: 'Nina Owner gave an offer of $ 5 to Tom Asker' }).waitFor();
+
+  const askerLedger = await openLedger(asker, 'US Dollar');
+  await askerLedger.getByTestId('ledger-entry').filter({ hasText: "Offer for 'Assemble a wardrobe' from Nina Owner" }).getByText('+$5').waitFor();
+  await askerLedger.getByRole('button', { name: 'Close' }).click();
+
+  // The asker withdraws the dollars: the provider's payout onboarding first, then the transfer.
+  const dollars = asker.getByTestId('wallet').filter({ hasText: 'US Dollar' });
+  assert.equal(await asker.getByTestId('wallet').filter({ hasText: 'Points' }).getByRole('button', { name: 'Withdraw' }).count(), 0);
+  await dollars.getByRole('button', { name: 'Withdraw' }).click();
+  await asker.waitForURL(`${STRIPE_URL}/**`);
+  await asker.getByRole('button', { name: 'Agree and submit' }).click();
+  await asker.waitForURL(/\/profile\?can_withdraw=1$/);
+  await asker.getByText('You can withdraw your money now').waitFor();
+  await dollars.getByText('$5').waitFor();
+  await screenshotBoth(asker, 'profile-wallets');
+  await dollars.getByRole('button', { name: 'Withdraw' }).click();
+  await asker.getByRole('status').filter({ hasText: 'Withdrawal successful' }).waitFor();
+  await dollars.getByText('$0').waitFor();
+
+  for (const page of [owner, asker, rechargeTab]) assert.deepEqual(page.errors, []);
+});

@@ -1,0 +1,175 @@
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { mockFetch, type FetchCall, type FakeReply } from '../../test/fetchMock';
+import type { LedgerEntry, Wallet } from '../wallet/walletApi';
+
+/** The socket's listeners, so a test can deliver a `wallet` event. */
+const socketListeners = new Map<string, (payload: unknown) => void>();
+const fakeSocket = {
+  on: (event: string, listener: (payload: unknown) => void) => socketListeners.set(event, listener),
+  off: (event: string) => socketListeners.delete(event),
+};
+vi.mock('../../shared/socket', () => ({ getSocket: () => Promise.resolve(fakeSocket) }));
+const leaveAppFor = vi.fn();
+vi.mock('../../shared/navigation', () => ({ leaveAppFor: (url: string) => leaveAppFor(url) }));
+
+const me = { _id: 'u1', name: 'Ada', image: '', phone_number: null, email_id: 'ada@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
+const wallet = (currency: string, amount: number): Wallet => ({ user_id: 'u1', wallet_for: 'user', wallet_currency: currency, wallet_amount: amount });
+const entry = (seq: number, diff: number, changeTo: number): LedgerEntry => ({
+  _id: `e${seq}`,
+  wallet_id: 'u1:user:POINTS',
+  seq,
+  ref_type: 'offer',
+  ref_id: `m${seq}`,
+  title: `Entry ${seq}`,
+  created_at: Date.UTC(2025, 0, seq),
+  diff,
+  change_to: changeTo,
+});
+
+async function openProfile(replies: (call: FetchCall) => FakeReply | Promise<FakeReply> | undefined, path = '/profile') {
+  const calls = mockFetch((call) => {
+    const path = call.url.pathname;
+    if (path === '/user/me') return { body: { user: me, guest_user: {} } };
+    if (path === '/api/user/items') return { body: { items: [] } };
+    return replies(call) ?? { body: { user: me, user_wallets: [wallet('POINTS', 101), wallet('USD', 12.5)] } };
+  });
+  const { ProfilePage } = await import('./ProfilePage');
+  const { UiProvider } = await import('../../shared/ui/UiProvider');
+  const router = createMemoryRouter([{ path: '/profile', element: <ProfilePage /> }], { initialEntries: [path] });
+  render(
+    <UiProvider>
+      <RouterProvider router={router} />
+    </UiProvider>,
+  );
+  await screen.findAllByTestId('wallet');
+  return calls;
+}
+
+const walletCard = (name: RegExp) => screen.getAllByTestId('wallet').find((card) => name.test(card.textContent ?? ''))!;
+
+describe('profile wallets', () => {
+  beforeEach(() => {
+    vi.resetModules();
+    socketListeners.clear();
+    leaveAppFor.mockClear();
+  });
+
+  it('lists points first with currency symbols, and offers Withdraw only for money', async () => {
+    await openProfile(() => undefined);
+    const cards = screen.getAllByTestId('wallet');
+    expect(cards.map((card) => card.textContent)).toEqual([expect.stringContaining('🪙 101'), expect.stringContaining('$12.50')]);
+    expect(within(cards[0]!).queryByRole('button', { name: 'Withdraw' })).toBeNull();
+    expect(within(cards[1]!).getByRole('button', { name: 'Withdraw' })).toBeTruthy();
+  });
+
+  it('shows the hint banner the payout onboarding returns with', async () => {
+    await openProfile(() => undefined, '/profile?can_withdraw=1');
+    expect(screen.getByText('You can withdraw your money now')).toBeTruthy();
+  });
+
+  it('follows the socket: a changed wallet updates, a new one appears', async () => {
+    await openProfile(() => undefined);
+    await waitFor(() => expect(socketListeners.has('wallet')).toBe(true));
+    act(() => socketListeners.get('wallet')!({ wallet: wallet('POINTS', 96) }));
+    act(() => socketListeners.get('wallet')!({ wallet: wallet('EUR', 3) }));
+    expect(screen.getAllByTestId('wallet').map((card) => card.textContent)).toEqual([
+      expect.stringContaining('🪙 96'),
+      expect.stringContaining('€3'),
+      expect.stringContaining('$12.50'),
+    ]);
+  });
+
+  it('opens the Transaction History: signed, coloured changes, balances, older pages on scroll, then EOF', async () => {
+    const calls = await openProfile((call) => {
+      if (call.url.pathname !== '/api/wallet/ledger') return undefined;
+      if (!call.url.searchParams.get('before')) {
+        return { body: { ledger_entries: [entry(3, -5, 101), entry(2, 6, 106)], has_more: true, next_before: 2 } };
+      }
+      return { body: { ledger_entries: [entry(2, 6, 106), entry(1, 100, 100)], has_more: false, next_before: null } };
+    });
+    // A desktop width: the four columns side by side.
+    const phoneMatchMedia = window.matchMedia;
+    vi.spyOn(window, 'matchMedia').mockImplementation((query) => ({ ...phoneMatchMedia(query), matches: true }));
+    fireEvent.click(within(walletCard(/🪙/)).getByRole('button', { name: /Points/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Transaction History' });
+    expect(within(dialog).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Title', 'Date', 'Transaction', 'Balance']);
+    await within(dialog).findByText('Entry 3');
+    expect(calls.find((call) => call.url.pathname === '/api/wallet/ledger')?.url.searchParams.toString()).toBe(
+      'wallet_user_id=u1&wallet_for=user&wallet_currency=POINTS',
+    );
+    const spent = within(dialog).getByText('-🪙 5');
+    expect(spent.className).toContain('text-red-600');
+    expect(within(dialog).getByText('+🪙 6').className).toContain('text-emerald-600');
+    expect(within(dialog).queryByText('EOF')).toBeNull();
+
+    fireEvent.scroll(within(dialog).getByTestId('ledger-scroll'));
+    await within(dialog).findByText('EOF');
+    expect(calls.filter((call) => call.url.pathname === '/api/wallet/ledger').at(-1)?.url.searchParams.get('before')).toBe('2');
+    // Entry 2 came on both pages and is shown once.
+    expect(within(dialog).getAllByTestId('ledger-entry').map((row) => row.firstChild?.textContent)).toEqual(['Entry 3', 'Entry 2', 'Entry 1']);
+  });
+
+  it('stacks the columns in twos on a phone', async () => {
+    await openProfile((call) =>
+      call.url.pathname === '/api/wallet/ledger' ? { body: { ledger_entries: [entry(1, -2.5, 97.5)], has_more: false, next_before: null } } : undefined,
+    );
+    fireEvent.click(within(walletCard(/🪙/)).getByRole('button', { name: /Points/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Transaction History' });
+    expect(within(dialog).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Title / Date', 'Transaction / Balance']);
+    const row = await within(dialog).findByTestId('ledger-entry');
+    expect(within(row).getAllByRole('cell').map((cell) => cell.textContent)).toEqual([
+      expect.stringMatching(/^Entry 1Jan 1, 2025/),
+      '-🪙 2.50🪙 97.50',
+    ]);
+  });
+
+  it('shows a ledger that failed to load, and loads it on Try again', async () => {
+    let fail = true;
+    await openProfile((call) => {
+      if (call.url.pathname !== '/api/wallet/ledger') return undefined;
+      if (fail) return { status: 500, body: { errors: 'Ledger unavailable' } };
+      return { body: { ledger_entries: [entry(1, 100, 100)], has_more: false, next_before: null } };
+    });
+    fireEvent.click(within(walletCard(/🪙/)).getByRole('button', { name: /Points/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Transaction History' });
+    expect((await within(dialog).findByRole('alert')).textContent).toContain('Ledger unavailable');
+    fail = false;
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Try again' }));
+    await within(dialog).findByText('Entry 1');
+    expect(within(dialog).getByText('EOF')).toBeTruthy();
+  });
+
+  it('withdraws: goes to the onboarding page the server names', async () => {
+    const calls = await openProfile((call) =>
+      call.url.pathname === '/api/wallet/withdraw' ? { body: { redirect: 'https://connect.example/onboard' } } : undefined,
+    );
+    fireEvent.click(within(walletCard(/\$/)).getByRole('button', { name: 'Withdraw' }));
+    await waitFor(() => expect(leaveAppFor).toHaveBeenCalledWith('https://connect.example/onboard'));
+    expect(calls.find((call) => call.url.pathname === '/api/wallet/withdraw')?.body).toMatchObject({
+      wallet_for: 'user',
+      wallet_currency: 'USD',
+      request_id: expect.any(String),
+    });
+  });
+
+  it('withdraws: updates the wallet and says so; a retry after a lost reply reuses the request id', async () => {
+    let attempt = 0;
+    const calls = await openProfile((call) => {
+      if (call.url.pathname !== '/api/wallet/withdraw') return undefined;
+      attempt += 1;
+      if (attempt === 1) return { status: 502, body: { errors: 'Bad gateway' } };
+      return { body: { success: true, wallet: wallet('USD', 0) } };
+    });
+    fireEvent.click(within(walletCard(/\$/)).getByRole('button', { name: 'Withdraw' }));
+    await screen.findByText('Bad gateway');
+    fireEvent.click(screen.getByRole('button', { name: 'OK' }));
+    fireEvent.click(within(walletCard(/\$/)).getByRole('button', { name: 'Withdraw' }));
+    await screen.findByText('Withdrawal successful');
+    expect(walletCard(/\$/).textContent).toContain('$0');
+    const ids = calls.filter((call) => call.url.pathname === '/api/wallet/withdraw').map((call) => (call.body as { request_id: string }).request_id);
+    expect(ids).toHaveLength(2);
+    expect(ids[1]).toBe(ids[0]);
+  });
+});

@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import type { ApiError } from '../../shared/errors';
+import {
+  initialOfferState,
+  offerCurrency,
+  offerDisplayAmount,
+  offerFailure,
+  offerRecipient,
+  offerReducer,
+  type OfferEvent,
+  type OfferState,
+} from './offer';
+
+const networkError: ApiError = { status: 0, errors: 'Cannot reach the server.' };
+const serverError: ApiError = { status: 502, errors: 'Bad gateway' };
+const refused: ApiError = { status: 400, errors: { offer_amount: 'The amount must be more than 0' } };
+const shortOfDollars: ApiError = { status: 402, errors: { need_stripe_recharge: { amount: 5, currency: 'USD' } } };
+const shortOfPoints: ApiError = { status: 402, errors: { need_recharge: 'You have 3 points; this offer needs 20.' } };
+
+const run = (events: OfferEvent[], from: OfferState = initialOfferState) => events.reduce(offerReducer, from);
+
+describe('offerDisplayAmount', () => {
+  it.each([
+    [0.2, 0.5],
+    [0.5, 0.5],
+    [0.51, 0.51],
+    [12, 12],
+    [Number.NaN, 0.5],
+  ])('%s shows as %s', (amount, shown) => {
+    expect(offerDisplayAmount(amount)).toBe(shown);
+  });
+});
+
+describe('offerCurrency', () => {
+  it("is the post's currency, points when it names none", () => {
+    expect(offerCurrency('USD')).toBe('USD');
+    expect(offerCurrency(null)).toBe('POINTS');
+    expect(offerCurrency('')).toBe('POINTS');
+  });
+});
+
+describe('offerFailure', () => {
+  it('reads the two short-balance answers and leaves the rest as errors', () => {
+    expect(offerFailure(shortOfDollars)).toEqual({ kind: 'need_stripe_recharge', amount: 5, currency: 'USD' });
+    expect(offerFailure(shortOfPoints)).toEqual({ kind: 'need_recharge', message: 'You have 3 points; this offer needs 20.' });
+    expect(offerFailure(refused)).toEqual({ kind: 'error', error: refused });
+    expect(offerFailure(networkError)).toEqual({ kind: 'error', error: networkError });
+  });
+
+  it('does not take a malformed recharge answer for one', () => {
+    const malformed: ApiError = { status: 402, errors: { need_stripe_recharge: { amount: '5' } } };
+    expect(offerFailure(malformed).kind).toBe('error');
+  });
+});
+
+describe('offerReducer', () => {
+  it("goes straight to the confirmation with the post's amount, raised to the minimum shown", () => {
+    const state = run([{ type: 'press', itemAmount: 0.2 }]);
+    expect(state).toMatchObject({ step: 'confirming', amount: 0.5 });
+  });
+
+  it('prompts for an amount when the post has none, then confirms the typed one', () => {
+    const prompting = run([{ type: 'press', itemAmount: null }]);
+    expect(prompting.step).toBe('prompting');
+    const confirming = offerReducer(prompting, { type: 'enter', amount: 7 });
+    expect(confirming).toMatchObject({ step: 'confirming', amount: 7, typed: 7 });
+  });
+
+  it('sends with a fresh request id once confirmed, and starts over once given', () => {
+    const sending = run([{ type: 'press', itemAmount: 3 }, { type: 'confirm', freshRequestId: 'id-1' }]);
+    expect(sending).toMatchObject({ step: 'sending', attempt: { requestId: 'id-1', amount: 3 } });
+    expect(offerReducer(sending, { type: 'given' })).toEqual(initialOfferState);
+  });
+
+  it('retries an offer whose outcome is unknown with the same request id', () => {
+    const lost = run([
+      { type: 'press', itemAmount: 3 },
+      { type: 'confirm', freshRequestId: 'id-1' },
+      { type: 'failed', error: networkError },
+    ]);
+    expect(lost).toMatchObject({ step: 'idle', attempt: { requestId: 'id-1' } });
+    const retried = run([{ type: 'press', itemAmount: 3 }, { type: 'confirm', freshRequestId: 'id-2' }], lost);
+    expect(retried.attempt).toEqual({ requestId: 'id-1', amount: 3 });
+
+    const afterServerError = run([{ type: 'failed', error: serverError }, { type: 'press', itemAmount: 3 }, { type: 'confirm', freshRequestId: 'id-3' }], retried);
+    expect(afterServerError.attempt?.requestId).toBe('id-1');
+  });
+
+  it('uses a new request id after a clear refusal, after success, or for another amount', () => {
+    const refusedThenAgain = run([
+      { type: 'press', itemAmount: 3 },
+      { type: 'confirm', freshRequestId: 'id-1' },
+      { type: 'failed', error: shortOfDollars },
+      { type: 'press', itemAmount: 3 },
+      { type: 'confirm', freshRequestId: 'id-2' },
+    ]);
+    expect(refusedThenAgain.attempt?.requestId).toBe('id-2');
+
+    const givenThenAgain = run([{ type: 'given' }, { type: 'press', itemAmount: 3 }, { type: 'confirm', freshRequestId: 'id-3' }], refusedThenAgain);
+    expect(givenThenAgain.attempt?.requestId).toBe('id-3');
+
+    const lostThenOtherAmount = run([
+      { type: 'press', itemAmount: null },
+      { type: 'enter', amount: 4 },
+      { type: 'confirm', freshRequestId: 'id-4' },
+      { type: 'failed', error: networkError },
+      { type: 'press', itemAmount: 6 },
+      { type: 'confirm', freshRequestId: 'id-5' },
+    ]);
+    expect(lostThenOtherAmount.attempt).toEqual({ requestId: 'id-5', amount: 6 });
+  });
+
+  it('keeps the short balance for the Need Recharge link until the next press', () => {
+    const short = run([{ type: 'press', itemAmount: 9 }, { type: 'confirm', freshRequestId: 'id-1' }, { type: 'failed', error: shortOfDollars }]);
+    expect(short).toMatchObject({ step: 'idle', attempt: null, failure: { kind: 'need_stripe_recharge', amount: 5, currency: 'USD' } });
+    expect(offerReducer(short, { type: 'press', itemAmount: 9 }).failure).toBeNull();
+  });
+
+  it('remembers a typed amount after a failure instead of prompting again, and forgets it once given', () => {
+    const failed = run([
+      { type: 'press', itemAmount: null },
+      { type: 'enter', amount: 4 },
+      { type: 'confirm', freshRequestId: 'id-1' },
+      { type: 'failed', error: networkError },
+    ]);
+    expect(offerReducer(failed, { type: 'press', itemAmount: null })).toMatchObject({ step: 'confirming', amount: 4 });
+    const given = run([{ type: 'press', itemAmount: null }, { type: 'confirm', freshRequestId: 'x' }, { type: 'given' }], failed);
+    expect(offerReducer(given, { type: 'press', itemAmount: null }).step).toBe('prompting');
+  });
+
+  it('cancel closes the prompt or the confirmation without sending', () => {
+    expect(run([{ type: 'press', itemAmount: null }, { type: 'cancel' }]).step).toBe('idle');
+    expect(run([{ type: 'press', itemAmount: 2 }, { type: 'cancel' }])).toMatchObject({ step: 'idle', attempt: null });
+  });
+
+  it('ignores presses and confirmations while an offer is being sent', () => {
+    const sending = run([{ type: 'press', itemAmount: 3 }, { type: 'confirm', freshRequestId: 'id-1' }]);
+    expect(offerReducer(sending, { type: 'press', itemAmount: 3 })).toBe(sending);
+    expect(offerReducer(sending, { type: 'confirm', freshRequestId: 'id-2' })).toBe(sending);
+    expect(offerReducer(initialOfferState, { type: 'confirm', freshRequestId: 'id-2' })).toBe(initialOfferState);
+  });
+});
+
+describe('offerRecipient', () => {
+  const chat = (id: string, data: { item_id?: string; owner_id?: string; user_id?: string }) => ({ _id: id, data });
+
+  it("lets the post's owner give to the other participant of an item chat", () => {
+    expect(offerRecipient(chat('r_i1_u2', { item_id: 'i1', owner_id: 'u1', user_id: 'u2' }), 'u1')).toEqual({ itemId: 'i1', recipientId: 'u2' });
+  });
+
+  it('offers nothing to the other participant, visitors, group chats or oneself', () => {
+    const itemChat = chat('r_i1_u2', { item_id: 'i1', owner_id: 'u1', user_id: 'u2' });
+    expect(offerRecipient(itemChat, 'u2')).toBeNull();
+    expect(offerRecipient(itemChat, null)).toBeNull();
+    expect(offerRecipient(chat('g1', { item_id: 'i1', owner_id: 'u1', user_id: 'u2' }), 'u1')).toBeNull();
+    expect(offerRecipient(chat('r_i1_u1', { item_id: 'i1', owner_id: 'u1', user_id: 'u1' }), 'u1')).toBeNull();
+  });
+});

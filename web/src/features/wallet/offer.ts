@@ -1,0 +1,118 @@
+import { OFFER_MIN_DISPLAY_AMOUNT, POINTS_CURRENCY } from '../../shared/constants';
+import { isApiError } from '../../shared/errors';
+import { outcomeUnknown } from './wallets';
+
+/** The amount the Give offer button shows and sends: never below the spec's minimum. */
+export function offerDisplayAmount(amount: number): number {
+  return Number.isFinite(amount) ? Math.max(amount, OFFER_MIN_DISPLAY_AMOUNT) : OFFER_MIN_DISPLAY_AMOUNT;
+}
+
+/** A post without a currency offers points, the post form's default. */
+export function offerCurrency(currency: string | null | undefined): string {
+  return currency || POINTS_CURRENCY;
+}
+
+export type OfferFailure =
+  | { kind: 'need_stripe_recharge'; amount: number; currency: string }
+  | { kind: 'need_recharge'; message: string }
+  | { kind: 'error'; error: unknown };
+
+/** Sorts a failed /api/giveoffer into the spec's two short-balance answers and the rest. */
+export function offerFailure(error: unknown): OfferFailure {
+  const errors = isApiError(error) ? error.errors : null;
+  if (typeof errors === 'object' && errors !== null && !Array.isArray(errors)) {
+    const fields = errors as Record<string, unknown>;
+    const stripe = fields.need_stripe_recharge as { amount?: unknown; currency?: unknown } | undefined;
+    if (stripe && typeof stripe.amount === 'number' && typeof stripe.currency === 'string') {
+      return { kind: 'need_stripe_recharge', amount: stripe.amount, currency: stripe.currency };
+    }
+    if (typeof fields.need_recharge === 'string') return { kind: 'need_recharge', message: fields.need_recharge };
+  }
+  return { kind: 'error', error };
+}
+
+/** One offer the user confirmed; its request_id stays with it until the outcome is known. */
+export interface OfferAttempt {
+  requestId: string;
+  amount: number;
+}
+
+export interface OfferState {
+  step: 'idle' | 'prompting' | 'confirming' | 'sending';
+  /** The amount being confirmed or sent. */
+  amount: number | null;
+  /** What the user typed at the prompt, used instead of prompting again until an offer goes through. */
+  typed: number | null;
+  /** The last attempt whose outcome is not known (sending, or failed without a clear answer). */
+  attempt: OfferAttempt | null;
+  /** Why the last attempt failed; cleared by the next press. */
+  failure: OfferFailure | null;
+}
+
+export type OfferEvent =
+  /** The button: `itemAmount` is the post's offer_amount, null when it has none. */
+  | { type: 'press'; itemAmount: number | null }
+  | { type: 'enter'; amount: number }
+  | { type: 'cancel' }
+  /** `freshRequestId` is used unless an earlier attempt at the same amount is unsettled. */
+  | { type: 'confirm'; freshRequestId: string }
+  | { type: 'given' }
+  | { type: 'failed'; error: unknown };
+
+export const initialOfferState: OfferState = { step: 'idle', amount: null, typed: null, attempt: null, failure: null };
+
+/**
+ * The Give offer flow: press -> (prompt for an amount when the post has none) -> confirm
+ * -> sending -> given or failed. Pure, so that the component and the tests share it.
+ */
+export function offerReducer(state: OfferState, event: OfferEvent): OfferState {
+  switch (event.type) {
+    case 'press': {
+      if (state.step !== 'idle') return state;
+      const known = event.itemAmount ?? state.typed;
+      if (known === null) return { ...state, step: 'prompting', failure: null };
+      return { ...state, step: 'confirming', amount: offerDisplayAmount(known), failure: null };
+    }
+    case 'enter':
+      if (state.step !== 'prompting') return state;
+      return { ...state, step: 'confirming', typed: event.amount, amount: offerDisplayAmount(event.amount) };
+    case 'cancel':
+      if (state.step !== 'prompting' && state.step !== 'confirming') return state;
+      return { ...state, step: 'idle', amount: null };
+    case 'confirm': {
+      if (state.step !== 'confirming' || state.amount === null) return state;
+      const retry = state.attempt !== null && state.attempt.amount === state.amount;
+      const attempt = retry ? state.attempt : { requestId: event.freshRequestId, amount: state.amount };
+      return { ...state, step: 'sending', attempt };
+    }
+    case 'given':
+      if (state.step !== 'sending') return state;
+      return initialOfferState;
+    case 'failed':
+      if (state.step !== 'sending') return state;
+      return {
+        ...state,
+        step: 'idle',
+        amount: null,
+        attempt: outcomeUnknown(event.error) ? state.attempt : null,
+        failure: offerFailure(event.error),
+      };
+  }
+}
+
+/** What an item chat says about its post and people (chatApi's Session carries more). */
+export interface ItemChatFacts {
+  _id: string;
+  data: { item_id?: string; owner_id?: string; user_id?: string };
+}
+
+/**
+ * Who the viewer can give an offer to in this chat: in an item chat (id 'r_...') the
+ * post's owner gives to the other participant. Null for anyone else and any other chat.
+ */
+export function offerRecipient(session: ItemChatFacts, meId: string | null): { itemId: string; recipientId: string } | null {
+  const { item_id: itemId, owner_id: ownerId, user_id: recipientId } = session.data;
+  if (!meId || !session._id.startsWith('r_') || !itemId || ownerId !== meId) return null;
+  if (!recipientId || recipientId === meId) return null;
+  return { itemId, recipientId };
+}

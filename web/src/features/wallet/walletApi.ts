@@ -1,0 +1,85 @@
+import { api } from '../../shared/api';
+
+export interface Wallet {
+  _id?: string;
+  user_id: string;
+  wallet_for: string;
+  wallet_currency: string;
+  wallet_amount: number;
+  data?: { stripe_connected_account_charge_enabled?: boolean };
+}
+
+/** One balance change; `diff` is signed and `change_to` is the balance after it. */
+export interface LedgerEntry {
+  _id: string;
+  wallet_id: string;
+  seq: number;
+  ref_type: string;
+  ref_id: string;
+  title: string;
+  created_at: number;
+  diff: number;
+  change_to: number;
+}
+
+export interface LedgerPage {
+  ledger_entries: LedgerEntry[];
+  has_more: boolean;
+  next_before: string | number | null;
+}
+
+export function fetchLedger(wallet: Wallet, before?: string, signal?: AbortSignal): Promise<LedgerPage> {
+  return api.get<LedgerPage>(
+    '/api/wallet/ledger',
+    { wallet_user_id: wallet.user_id, wallet_for: wallet.wallet_for, wallet_currency: wallet.wallet_currency, before },
+    { signal },
+  );
+}
+
+export type WithdrawReply = { redirect: string } | { success: boolean; wallet: Wallet };
+
+export function withdraw(wallet: Wallet, requestId: string): Promise<WithdrawReply> {
+  return api.post<WithdrawReply>('/api/wallet/withdraw', {
+    wallet_for: wallet.wallet_for,
+    wallet_currency: wallet.wallet_currency,
+    request_id: requestId,
+  });
+}
+
+export interface GiveOfferRequest {
+  cs_id: string;
+  offer_amount: number;
+  request_id: string;
+}
+
+export interface GiveOfferReply {
+  success: boolean;
+  wallet: Wallet;
+  move_id: string;
+}
+
+/** A short balance is a 402 whose `errors` holds need_stripe_recharge or need_recharge. */
+export function giveOffer(request: GiveOfferRequest): Promise<GiveOfferReply> {
+  return api.post<GiveOfferReply>('/api/giveoffer', request);
+}
+
+export interface RechargeReply {
+  stripe_checkout_data: { id: string; url: string };
+}
+
+export function createRecharge(amount: number, currency: string): Promise<RechargeReply> {
+  return api.post<RechargeReply>('/api/recharge', { amount, currency });
+}
+
+/** The raw reply; parseRechargeStatus (recharge.ts) reads it. */
+export function fetchRechargeStatus(sessionId: string, signal?: AbortSignal): Promise<unknown> {
+  return api.get<unknown>('/api/recharge/status', { session_id: sessionId }, { signal });
+}
+
+export function manageSubscription(groupId: string): Promise<{ redirect_url: string }> {
+  return api.post<{ redirect_url: string }>('/api/group', { group_id: groupId }, { query: { action: 'manage_subscription' } });
+}
+
+export function newRequestId(): string {
+  return crypto.randomUUID();
+}
