@@ -10,6 +10,7 @@ from agora.actors.runtime import start_ray
 from agora.http.server import create_app
 from agora.integrations.geonames import city_index
 from agora.integrations.messaging import email_sender, sms_sender
+from agora.integrations.stripe_gateway import StripeGateway
 from agora.integrations.web_pages import PageFetcher
 from agora.seed import seed_demo_city
 from agora.services.accounts import AccountService
@@ -20,6 +21,7 @@ from agora.services.groups import GroupService
 from agora.services.items import ItemService
 from agora.services.link_previews import LinkPreviewService
 from agora.services.offers import OfferService
+from agora.services.payments import PaymentService
 from agora.services.registry import Services
 from agora.services.uploads import UploadService
 from agora.services.wallet import WalletService
@@ -34,6 +36,7 @@ from agora.store.link_previews import LinkPreviewCache
 from agora.store.messages import MessageStore
 from agora.store.mongo import connect_mongo, database
 from agora.store.otp import OtpStore
+from agora.store.payments import PaymentStore
 from agora.store.rate_limits import RateLimiter
 from agora.store.realtime import RealtimeEmitter
 from agora.store.redis import Keys, connect_redis
@@ -67,6 +70,10 @@ def build_services(
 
     uploads = UploadService(settings, upload_store, UploadFiles(settings.uploads_dir), limits)
     groups = GroupService(group_store, feed_cache, city_index)
+    payment_store = PaymentStore(db)
+    payments = PaymentService(settings, stripe_gateway(settings), payment_store, wallets, groups)
+    # Wallets show whether their owner can withdraw (a connected Stripe account).
+    wallets.charge_enabled = payments.charge_enabled
     chat = ChatService(
         SessionShards(settings),
         sessions,
@@ -77,6 +84,7 @@ def build_services(
         ChatHints(redis, keys),
         emitter,
     )
+    groups.member_joined = chat.member_joined
     services = Services(
         accounts=AccountService(
             settings,
@@ -107,9 +115,27 @@ def build_services(
         ),
         wallets=wallets,
         offers=OfferService(wallets, chat, sessions, item_store, users),
+        payments=payments,
     )
     indexed = [users, auth_keys, group_store, item_store, sessions, messages, wallet_store]
+    indexed += [payment_store]
     return services, users, indexed
+
+
+def stripe_gateway(settings: Settings) -> StripeGateway | None:
+    """None without a secret key: card payments are then off and answer 503."""
+    if not settings.card_payments:
+        return None
+    return StripeGateway(
+        settings.stripe_secret_key.get_secret_value(),
+        api_base=settings.stripe_api_base,
+        webhook_secrets=(
+            settings.stripe_webhook_secret.get_secret_value(),
+            settings.stripe_connect_webhook_secret.get_secret_value(),
+        ),
+        tolerance_seconds=settings.stripe_webhook_tolerance_seconds,
+        timeout_seconds=settings.stripe_timeout_seconds,
+    )
 
 
 async def finish_stalled_moves(wallets: WalletService) -> None:
@@ -142,6 +168,8 @@ def build_app(
         sweeper = asyncio.create_task(finish_stalled_moves(services.wallets))
         yield
         sweeper.cancel()
+        if services.payments.gateway is not None:
+            await services.payments.gateway.close()
         await redis.aclose()
         await mongo.close()
 

@@ -20,11 +20,11 @@ from pathlib import Path
 
 import psutil
 
-from loadtest import chatmix, fanout, feed
+from loadtest import chatmix, fanout, feed, offers
 from loadtest.report import say
 from loadtest.stack import Stack, running_stack
 
-# name -> (what it loads, how to run it); more scenarios (offers) join here.
+# name -> (what it loads, how to run it).
 SCENARIOS: dict[str, tuple[str, Callable[..., None]]] = {
     "feed": (
         "10,000 posts in one group; readers open, scroll, search and filter the feed",
@@ -41,6 +41,10 @@ SCENARIOS: dict[str, tuple[str, Callable[..., None]]] = {
     "chatmix": (
         "200 item chats and 20 groups of 5, sending with think time, ramped",
         chatmix.run,
+    ),
+    "offers": (
+        "1,000 wallets; owners give offers in item chats over HTTP, then the engine alone",
+        offers.run,
     ),
 }
 

@@ -1,5 +1,7 @@
 """Login, current user, profile and logout."""
 
+from collections.abc import Awaitable, Callable
+
 from aiohttp import web
 
 from agora.core.accounts import user_view
@@ -27,13 +29,22 @@ class ProfileBody(Body):
     otp: str | None = None
 
 
-def routes(accounts: AccountService, secure_cookies: bool) -> list[web.RouteDef]:
+def routes(
+    accounts: AccountService,
+    secure_cookies: bool,
+    notifications_unseen: Callable[[str], Awaitable[int]] | None = None,
+) -> list[web.RouteDef]:
     async def me(request: web.Request) -> web.Response:
         session = optional_session(request)
         guest, new_cookie = accounts.guest(request.cookies.get(GUEST_COOKIE))
+        user = None
         if session:
             await accounts.welcome_back(session)
-        user = user_view(session.user) if session else None
+            user = user_view(session.user)
+            if notifications_unseen is not None:
+                # Chat counts it when asked; nothing keeps it on the user per message.
+                count = await notifications_unseen(session.user["_id"])
+                user["data"]["notifications_unseen_count"] = count
         response = ok({"user": user, "guest_user": guest})
         if new_cookie:
             response.set_cookie(

@@ -8,6 +8,7 @@ from agora.http import (
     client_errors,
     groups,
     items,
+    payments,
     realtime,
     uploads,
     wallet,
@@ -27,13 +28,20 @@ def create_app(settings: Settings, services: Services) -> web.Application:
     app[ACCOUNTS] = services.accounts
     app[TRUSTED_PROXY_HOPS] = settings.trusted_proxy_hops
     secure = settings.public_base_url.startswith("https://")
-    app.add_routes(accounts.routes(services.accounts, secure_cookies=secure))
+    app.add_routes(
+        accounts.routes(
+            services.accounts,
+            secure_cookies=secure,
+            notifications_unseen=services.chat.notifications_unseen,
+        )
+    )
     app.add_routes(client_errors.routes(services.client_errors))
-    app.add_routes(groups.routes(services.groups))
+    app.add_routes(groups.routes(services.groups, services.payments))
     app.add_routes(items.routes(services.feed, services.items))
     app.add_routes(uploads.routes(services.uploads))
     app.add_routes(chat.routes(services.chat, services.link_previews))
     app.add_routes(wallet.routes(services.wallets, services.offers))
+    app.add_routes(payments.routes(services.payments))
     sio = realtime.create_socket_server(settings)
     realtime.attach(app, sio, services.accounts, services.chat)
     # Last: the catch-all page route must not shadow any call.

@@ -10,6 +10,7 @@ from agora.services.groups import GroupService
 from agora.services.items import ItemService
 from agora.services.link_previews import LinkPreviewService
 from agora.services.offers import OfferService
+from agora.services.payments import PaymentService
 from agora.services.uploads import UploadService
 from agora.services.wallet import WalletService
 
@@ -26,3 +27,4 @@ class Services:
     link_previews: LinkPreviewService
     wallets: WalletService
     offers: OfferService
+    payments: PaymentService

@@ -44,6 +44,8 @@ async def test_logout_on_one_edge_closes_sockets_on_another(client_for, smtp_sin
     shared = {"redis_prefix": f"test:{uuid.uuid4().hex[:12]}:"}
     first, second = await client_for(**shared), await client_for(**shared)
     key = (await login(first, smtp_sink, new_email()))["allspark_auth_key"]
+    # The second edge has used the key over HTTP too, so it keeps a copy of it.
+    assert (await second.get("/api/user/profile", headers=bearer(key))).status == 200
     on_second = await _socket(second, {"auth_key": key})
     disconnected = asyncio.Event()
     on_second.on("disconnect", lambda *args: disconnected.set())
