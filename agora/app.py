@@ -85,6 +85,7 @@ def build_services(
         emitter,
     )
     groups.member_joined = chat.member_joined
+    groups.member_announced = chat.announce_member
     services = Services(
         accounts=AccountService(
             settings,

@@ -8,6 +8,8 @@ import asyncio
 import zlib
 from typing import Any
 
+import ray
+
 from agora.actors.sessions import SessionShard
 from agora.settings import Settings
 
@@ -69,6 +71,12 @@ class SessionShards:
         for (_, future), reply in zip(batch, replies, strict=True):
             if not future.done():
                 future.set_result(reply)
+
+    @staticmethod
+    def running() -> bool:
+        """Whether this process is connected to Ray (edges started without it post no
+        system notices rather than starting a Ray of their own on first use)."""
+        return ray.is_initialized()
 
     async def forget(self, session_id: str) -> None:
         await self.for_session(session_id).forget.remote(session_id)

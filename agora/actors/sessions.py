@@ -21,6 +21,7 @@ import ray
 from agora.core.chat import CANNOT_SEND, can_send, message_view, next_created_at
 from agora.core.clock import now_ms
 from agora.core.constants import (
+    MESSAGE_TYPE_SYSTEM,
     SEND_REPLY_OK,
     SEND_REPLY_REFUSED,
     SESSION_BUFFER_MESSAGES,
@@ -136,7 +137,7 @@ class SessionShardLogic:
                 known = state.sent.get((request["src_id"], request["local_id"]))
                 if known is not None:
                     replies[i] = _accepted(known)
-                elif not can_send(state.session, state.members.get(request["src_id"])):
+                elif not _may_post(state, request):
                     replies[i] = _refused(CANNOT_SEND)
                 else:
                     state.last_created_at = next_created_at(now_ms(), state.last_created_at)
@@ -231,6 +232,14 @@ def _message(request: dict[str, Any], created_at: int, seq: int) -> dict[str, An
 
 def _accepted(message: dict[str, Any]) -> dict[str, Any]:
     return {"type": SEND_REPLY_OK, "inbox_message": message_view(message)}
+
+
+def _may_post(state: "SessionState", request: dict[str, Any]) -> bool:
+    """System notices come from services, never from clients (the edge refuses type 1010
+    from them), so they are not bound by the sender's membership."""
+    if request["type"] == MESSAGE_TYPE_SYSTEM:
+        return True
+    return can_send(state.session, state.members.get(request["src_id"]))
 
 
 def _refused(errors: str) -> dict[str, Any]:

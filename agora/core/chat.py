@@ -91,6 +91,18 @@ def is_blocked(user_type: int | None) -> bool:
     return user_type is not None and user_type >= USER_TYPE_BLOCKED
 
 
+MEMBER_NOTICES = {
+    "joined": "{name} joined",
+    "asked": "{name} asked to join",
+    "approved": "{name} was approved by {by}",
+}
+
+
+def member_notice(event: str, name: str, by: str = "") -> str:
+    """The text of a system notice (type 1010) about a member."""
+    return MEMBER_NOTICES[event].format(name=name or "Someone", by=by or "a moderator")
+
+
 def is_reader(user_type: int | None) -> bool:
     """Members who follow a chat: their sockets sit in its room and it counts for them."""
     return user_type is not None and user_type <= USER_TYPE_MEMBER

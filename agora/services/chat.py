@@ -2,6 +2,7 @@
 
 import base64
 import json
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +16,7 @@ from agora.core.chat import (
     item_chat_id,
     item_chat_members,
     item_chat_session,
+    member_notice,
     message_view,
     moderated_type,
     notification_count,
@@ -26,6 +28,7 @@ from agora.core.clock import now_ms
 from agora.core.constants import (
     CHAT_ATTACHMENT_TYPES,
     CHATS_PAGE,
+    LOCAL_ID_MAX_LENGTH,
     MEMBERS_PAGE,
     MESSAGE_TYPE_SYSTEM,
     MESSAGES_PAGE,
@@ -51,6 +54,8 @@ from agora.store.messages import MessageStore
 from agora.store.realtime import RealtimeEmitter
 from agora.store.sessions import SessionStore
 from agora.store.users import UserStore
+
+log = logging.getLogger("agora.chat")
 
 NO_CHAT = "This chat does not exist"
 DELIVERY_STATUSES = ("delivered", "read")
@@ -336,6 +341,26 @@ class ChatService:
         membership = await self.sessions.membership(session_id, session.user["_id"])
         return membership is not None and is_reader(membership["session_user_type"])
 
+    async def announce_member(
+        self, session_id: str, user_id: str, event: str, by_user_id: str | None = None
+    ) -> None:
+        """A 1010 notice that someone joined, asked to join or was approved; at most once per
+        person, event and chat. Best effort: the membership already changed."""
+        if not self.shards.running():
+            return
+        try:
+            named = {
+                u["_id"]: u.get("name", "")
+                for u in await self.users.by_ids([user_id, *([by_user_id] if by_user_id else [])])
+            }
+            text = member_notice(event, named.get(user_id, ""), named.get(by_user_id or "", ""))
+            source = by_user_id or user_id
+            local_id = f"{event}:{session_id}:{user_id}"[:LOCAL_ID_MAX_LENGTH]
+            data = {"member": {"event": event, "user_id": user_id}}
+            await self.post_notice(session_id, source, local_id, text, data)
+        except Exception:
+            log.warning("could not post the %s notice in %s", event, session_id, exc_info=True)
+
     async def member_joined(self, session_id: str, user_id: str, user_type: int) -> None:
         """Someone became a member of a group or chat: its history is not unseen for them,
         and their sockets join its room on every edge."""
@@ -470,6 +495,8 @@ class ChatService:
             )
         await self.shards.forget(session_id)
         await self._moderated(session_id, for_user_id, target["session_user_type"], new_type)
+        if action == "approve" and new_type is not None:
+            await self.announce_member(session_id, for_user_id, "approved", user_id)
         return {"is_user_in_session": True, "session_user": membership_view(changed)}
 
     async def _moderated(

@@ -10,6 +10,7 @@ from agora.core.clock import now_ms
 from agora.core.constants import (
     CITY_SEARCH_RESULTS,
     USER_TYPE_ADMIN,
+    USER_TYPE_AWAITING_APPROVAL,
     USER_TYPE_MEMBER,
 )
 from agora.core.errors import Forbidden, InvalidInput, NotFound
@@ -34,6 +35,7 @@ CITY_TAGS = ["Jobs", "For sale", "Services", "Housing", "Lost & found", "Events"
 
 # (group id, user id, membership type): told of every new member.
 MemberJoined = Callable[[str, str, int], Awaitable[None]]
+MemberAnnounced = Callable[[str, str, str], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,8 @@ class GroupService:
         self._cities: CityIndex | None = None
         # Chat, set by the composition root: a new member's sockets follow the group's chat.
         self.member_joined: MemberJoined | None = None
+        # Chat again: joins show in the group's chat as system notices.
+        self.member_announced: MemberAnnounced | None = None
 
     async def cities(self) -> CityIndex:
         if self._cities is None:
@@ -137,7 +141,11 @@ class GroupService:
         # Private groups that hide their posts can still be asked to join.
         group, membership = await self.found(group_id, session)
         if membership is None:
-            membership = await self.add_member(group_id, session.user["_id"], joining_type(group))
+            user_type = joining_type(group)
+            membership = await self.add_member(group_id, session.user["_id"], user_type)
+            if self.member_announced is not None:
+                event = "asked" if user_type == USER_TYPE_AWAITING_APPROVAL else "joined"
+                await self.member_announced(group_id, session.user["_id"], event)
         return {
             "group": group_view(group, membership),
             "group_membership": membership_view(membership),

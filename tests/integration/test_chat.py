@@ -375,7 +375,7 @@ async def test_a_new_group_member_follows_its_chat_without_its_history(chat_clie
     await _send(admin, group_id, "welcome")
     await _until(lambda: bool(events["message"]))
     # The socket connected before the join, and was moved into the group's room by it.
-    assert [d["payload"] for _, d in events["message"]] == ["welcome"]
+    assert [d["payload"] for _, d in events["message"]] == ["Newcomer joined", "welcome"]
     assert (await newcomer.get("/user/me"))["user"]["data"]["notifications_unseen_count"] == 1
     await sio.disconnect()
 
@@ -394,10 +394,11 @@ async def test_blocking_stops_and_approving_starts_a_members_live_messages(chat_
         {"session_id": group_id, "for_user_id": people["Waiting"].id, "action": "approve"},
     )
     await _send(admin, group_id, "after moderation")
-    await _until(lambda: bool(events["message"]))
-    await _send(admin, group_id, "and once more")
     await _until(lambda: len(events["message"]) >= 2)
+    await _send(admin, group_id, "and once more")
+    await _until(lambda: len(events["message"]) >= 3)
     assert [(n, d["payload"]) for n, d in events["message"]] == [
+        ("waiting", "Waiting was approved by Admin"),
         ("waiting", "after moderation"),
         ("waiting", "and once more"),
     ]
@@ -624,3 +625,27 @@ def _flat(frames: list[tuple[str, object]]) -> list:
     for event, data in frames:
         flat += data if event == "messages" else ["typing"] if event == "typing" else [data]
     return flat
+
+
+async def test_joins_requests_and_approvals_show_as_system_notices_once(chat_client, smtp_sink):
+    admin = await member(chat_client, smtp_sink, "Ines")
+    public_id = await new_group(admin, is_public=True)
+    private_id = await new_group(admin, is_public=False, is_read_allowed=True)
+    ada = await member(chat_client, smtp_sink, "Ada")
+    for group_id in (public_id, private_id):
+        for _ in range(2):  # joining again changes nothing and posts nothing
+            await ada.call("/api/group?action=join", {"group_id": group_id})
+    await admin.call(
+        "/session/user/update",
+        {"session_id": private_id, "for_user_id": ada.id, "action": "approve"},
+    )
+
+    async def notices(group_id: str) -> list[tuple[str, str]]:
+        page = await admin.call("/session/messages", {"session_id": group_id})
+        return [(m["src_id"], m["payload"]) for m in page["inbox_messages"] if m["type"] == 1010]
+
+    assert await notices(public_id) == [(ada.id, "Ada joined")]
+    assert await notices(private_id) == [
+        (ada.id, "Ada asked to join"),
+        (admin.id, "Ada was approved by Ines"),
+    ]
