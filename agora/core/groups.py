@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from agora.core.chat import unseen_count
 from agora.core.constants import (
     GROUP_DESCRIPTION_MAX_LENGTH,
     GROUP_TAGS_MAX,
@@ -98,7 +99,10 @@ def group_view(group: dict[str, Any], membership: dict[str, Any] | None) -> dict
     }
 
 
-def membership_view(membership: dict[str, Any] | None) -> dict[str, Any] | None:
+def membership_view(
+    membership: dict[str, Any] | None, session: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The membership in `session` (a group or chat), with its unseen count as of now."""
     if membership is None:
         return None
     return {
@@ -106,7 +110,7 @@ def membership_view(membership: dict[str, Any] | None) -> dict[str, Any] | None:
         "user_id": membership["user_id"],
         "session_user_type": membership["session_user_type"],
         "notification_flag": membership.get("notification_flag"),
-        "unseen_count": membership.get("unseen_count", 0),
+        "unseen_count": unseen_count(session, membership),
         "updated_at": membership.get("updated_at"),
         "is_dummy": bool(membership.get("is_dummy")),
         # data.app: what the member's app reported about itself, shown to moderators.

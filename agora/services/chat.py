@@ -412,14 +412,15 @@ class ChatService:
         self, session: Session | None, session_id: str, cursor: str | None
     ) -> dict[str, Any]:
         """Members of a chat or group in a stable order, with their public cards."""
-        await self._readable(session, session_id)
+        chat, _ = await self._readable(session, session_id)
         page = await self.sessions.members_page(session_id, cursor, MEMBERS_PAGE + 1)
         has_more = len(page) > MEMBERS_PAGE
         page = page[:MEMBERS_PAGE]
         people = {u["_id"]: u for u in await self.users.by_ids([m["user_id"] for m in page])}
         return {
             "session_users": [
-                {**membership_view(m), "user": user_card(people.get(m["user_id"]))} for m in page
+                {**membership_view(m, chat), "user": user_card(people.get(m["user_id"]))}
+                for m in page
             ],
             "has_more": has_more,
             "cursor": page[-1]["_id"] if has_more else None,
@@ -477,7 +478,8 @@ class ChatService:
             updated = await self.sessions.set_member(
                 session_id, user_id, {"notification_flag": notification_flag(muted)}
             )
-            return {"is_user_in_session": True, "session_user": membership_view(updated)}
+            chat = await self.sessions.get(session_id) or {}
+            return {"is_user_in_session": True, "session_user": membership_view(updated, chat)}
         if action is None:
             raise InvalidInput({"action": "This field is required"})
         target = await self.sessions.membership(session_id, for_user_id)
@@ -497,7 +499,8 @@ class ChatService:
         await self._moderated(session_id, for_user_id, target["session_user_type"], new_type)
         if action == "approve" and new_type is not None:
             await self.announce_member(session_id, for_user_id, "approved", user_id)
-        return {"is_user_in_session": True, "session_user": membership_view(changed)}
+        chat = await self.sessions.get(session_id) or {}
+        return {"is_user_in_session": True, "session_user": membership_view(changed, chat)}
 
     async def _moderated(
         self, session_id: str, user_id: str, old_type: int, new_type: int | None

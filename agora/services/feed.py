@@ -99,7 +99,7 @@ class FeedService:
         return {
             "items": [item_view(item, logged_in=logged_in) for item in page["items"]],
             "group": group_view(group, membership),
-            "group_member": membership_view(membership),
+            "group_member": membership_view(membership, group),
             "next_cursor": page["next_cursor"],
             "has_more": page["has_more"],
         }

@@ -116,7 +116,7 @@ class GroupService:
         group, membership = await self.readable(group_id, session)
         return {
             "group": group_view(group, membership),
-            "group_membership": membership_view(membership),
+            "group_membership": membership_view(membership, group),
         }
 
     async def for_location(
@@ -148,7 +148,7 @@ class GroupService:
                 await self.member_announced(group_id, session.user["_id"], event)
         return {
             "group": group_view(group, membership),
-            "group_membership": membership_view(membership),
+            "group_membership": membership_view(membership, group),
         }
 
     async def add_member(self, group_id: str, user_id: str, user_type: int) -> dict[str, Any]:
@@ -179,7 +179,7 @@ class GroupService:
         membership = await self.add_member(group["_id"], session.user["_id"], USER_TYPE_ADMIN)
         return {
             "group": group_view({**group, "data": {**group["data"], "num_members": 1}}, membership),
-            "group_membership": membership_view(membership),
+            "group_membership": membership_view(membership, group),
         }
 
     async def update(
@@ -204,5 +204,5 @@ class GroupService:
         await self.feed_cache.changed(group_id)
         return {
             "group": group_view(updated or group, membership),
-            "group_membership": membership_view(membership),
+            "group_membership": membership_view(membership, updated or group),
         }

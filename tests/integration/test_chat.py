@@ -649,3 +649,27 @@ async def test_joins_requests_and_approvals_show_as_system_notices_once(chat_cli
         (ada.id, "Ada asked to join"),
         (admin.id, "Ada was approved by Ines"),
     ]
+
+
+async def test_membership_views_count_unseen_messages_as_they_are_read(chat_client, smtp_sink):
+    admin = await member(chat_client, smtp_sink, "Admin")
+    group_id = await new_group(admin, is_public=True)
+    reader = await member(chat_client, smtp_sink, "Reader")
+    await reader.call("/api/group?action=join", {"group_id": group_id})
+    for text in ("one", "two"):
+        await _send(admin, group_id, text)
+
+    async def unseen_in_views() -> tuple[int, int]:
+        group = await reader.call("/api/group", {"group_id": group_id})
+        members = await reader.call("/session/users", {"session_id": group_id})
+        [mine] = [m for m in members["session_users"] if m["user_id"] == reader.id]
+        return group["group_membership"]["unseen_count"], mine["unseen_count"]
+
+    # Group documents are kept up to a second per edge.
+    counts = None
+    for _ in range(30):
+        counts = await unseen_in_views()
+        if counts == (2, 2):
+            break
+        await asyncio.sleep(0.1)
+    assert counts == (2, 2)
