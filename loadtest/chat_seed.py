@@ -49,7 +49,6 @@ def _membership(session_id: str, user_id: str, user_type: int, at: int) -> dict[
         "user_id": user_id,
         "session_user_type": user_type,
         "notification_flag": NOTIFICATION_UNMUTED,
-        "unseen_count": 0,
         # Where a member joining through the API starts reading: a new group has no messages.
         "read_seq": 0,
         "is_dummy": False,

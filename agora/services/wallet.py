@@ -307,15 +307,15 @@ class WalletService:
                 )
                 return refused or await self._move(move["_id"])
             entries[posting.wallet_id] = appended.entry
-        finished = await self.store.set_move_state(
-            move["_id"],
-            (PENDING, REFUSED),
-            move.get("final_state", DONE),
-            {"balances_after": [e["change_to"] for e in entries.values()]},
-        )
-        if finished is not None:
-            await self._announce(entries)
-        return finished or await self._move(move["_id"])
+        # Every posting is in the ledger, so the move is finished whoever records it: the
+        # state change needs no answer and travels with other moves' in one command.
+        fields = {
+            "state": move.get("final_state", DONE),
+            "balances_after": [e["change_to"] for e in entries.values()],
+        }
+        await self.store.finish_move(move["_id"], (PENDING, REFUSED), fields)
+        await self._announce(entries)
+        return {**move, **fields}
 
     async def _move(self, move_id: str) -> dict[str, Any]:
         move = await self.store.get_move(move_id)

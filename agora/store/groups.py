@@ -36,7 +36,9 @@ async def add_membership(
                 "user_id": user_id,
                 "session_user_type": user_type,
                 "notification_flag": NOTIFICATION_UNMUTED,
-                "unseen_count": 0,
+                # How far the member has read (the session numbers its messages): unseen
+                # counts are computed from it when read, never stored.
+                "read_seq": 0,
                 "is_dummy": False,
                 "created_at": now,
                 "updated_at": now,

@@ -278,6 +278,13 @@ class WalletStore:
     async def _entry_for(self, wallet_id: str, ref_id: str) -> dict[str, Any] | None:
         return await self.ledger.find_one({"wallet_id": wallet_id, "ref_id": ref_id})
 
+    async def finish_move(
+        self, move_id: str, from_states: tuple[str, ...], fields: dict[str, Any]
+    ) -> None:
+        await self._move_writes.update(
+            {"_id": move_id, "state": {"$in": list(from_states)}}, {"$set": fields}
+        )
+
     async def stalled_moves(self, state: str, started_before: int, limit: int) -> list[dict]:
         query = {"state": state, "created_at": {"$lt": started_before}}
         return await self.moves.find(query).sort("created_at", 1).limit(limit).to_list()
