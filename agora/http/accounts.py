@@ -34,6 +34,13 @@ def routes(
     secure_cookies: bool,
     notifications_unseen: Callable[[str], Awaitable[int]] | None = None,
 ) -> list[web.RouteDef]:
+    async def with_live_count(reply: dict) -> dict:
+        """The red dot's count is computed by chat when asked; nothing keeps it on the user."""
+        user = reply.get("user")
+        if user and notifications_unseen is not None:
+            user["data"]["notifications_unseen_count"] = await notifications_unseen(user["_id"])
+        return reply
+
     async def me(request: web.Request) -> web.Response:
         session = optional_session(request)
         guest, new_cookie = accounts.guest(request.cookies.get(GUEST_COOKIE))
@@ -41,11 +48,7 @@ def routes(
         if session:
             await accounts.welcome_back(session)
             user = user_view(session.user)
-            if notifications_unseen is not None:
-                # Chat counts it when asked; nothing keeps it on the user per message.
-                count = await notifications_unseen(session.user["_id"])
-                user["data"]["notifications_unseen_count"] = count
-        response = ok({"user": user, "guest_user": guest})
+        response = ok(await with_live_count({"user": user, "guest_user": guest}))
         if new_cookie:
             response.set_cookie(
                 GUEST_COOKIE,
@@ -59,18 +62,21 @@ def routes(
 
     async def login(request: web.Request) -> web.Response:
         body = await read_body(request, LoginBody)
-        return ok(await accounts.login(ip=client_ip(request), **body.model_dump()))
+        return ok(
+            await with_live_count(await accounts.login(ip=client_ip(request), **body.model_dump()))
+        )
 
     async def profile(request: web.Request) -> web.Response:
         session = require_session(request)
         action = request.query.get("action")
         if request.method == "GET" or action is None:
-            return ok(await accounts.profile(session))
+            return ok(await with_live_count(await accounts.profile(session)))
         if action != "update":
             raise InvalidInput({"action": f"Unknown action '{action}'"})
         body = await read_body(request, ProfileBody)
         changes = ProfileChanges(**body.model_dump())
-        return ok(await accounts.update_profile(session, changes, client_ip(request)))
+        updated = await accounts.update_profile(session, changes, client_ip(request))
+        return ok(await with_live_count(updated))
 
     async def logout(request: web.Request) -> web.Response:
         await accounts.logout(require_session(request))

@@ -673,3 +673,8 @@ async def test_membership_views_count_unseen_messages_as_they_are_read(chat_clie
             break
         await asyncio.sleep(0.1)
     assert counts == (2, 2)
+    # Every reply that shows the user shows the live red-dot count, not a stored one.
+    live = (await reader.get("/user/me"))["user"]["data"]["notifications_unseen_count"]
+    assert live == 2
+    profile = await reader.get("/api/user/profile")
+    assert profile["user"]["data"]["notifications_unseen_count"] == live
