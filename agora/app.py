@@ -17,6 +17,7 @@ from agora.services.accounts import AccountService
 from agora.services.chat import ChatService
 from agora.services.client_errors import ClientErrorService
 from agora.services.feed import FeedService
+from agora.services.geo import GeoService
 from agora.services.groups import GroupService
 from agora.services.items import ItemService
 from agora.services.link_previews import LinkPreviewService
@@ -99,6 +100,7 @@ def build_services(
         ),
         client_errors=ClientErrorService(settings, ClientErrorStore(db), limits),
         groups=groups,
+        geo=GeoService(groups.cities),
         feed=FeedService(groups, item_store, feed_cache),
         items=ItemService(
             settings.public_base_url,

@@ -7,6 +7,7 @@ from agora.core.constants import (
     CHAT_ATTACHMENTS_MAX,
     ITEM_CHAT_PREFIX,
     LOCAL_ID_MAX_LENGTH,
+    LOCATION_ADDRESS_MAX_LENGTH,
     MESSAGE_TEXT_MAX_LENGTH,
     MESSAGE_TYPE_BANNER,
     MESSAGE_TYPE_CHAT,
@@ -20,6 +21,7 @@ from agora.core.constants import (
     USER_TYPE_UNBLOCKABLE,
 )
 from agora.core.errors import Forbidden, InvalidInput
+from agora.core.geo import COORDINATE_LIMITS, check_coordinate
 from agora.core.text import CONTROL_CHARACTERS
 
 CANNOT_SEND = "You cannot send messages here."
@@ -147,6 +149,32 @@ class Outgoing:
     payload: str
     attachments: tuple[str, ...]
     client_created_at: int | None
+    # Spec section 3, Location: {address, latitude, longitude}, kept as `data.location`.
+    location: dict[str, Any] | None = None
+
+
+LOCATION_KEYS = {"address", "latitude", "longitude"}
+
+
+def check_location(raw: Any) -> dict[str, Any]:
+    """A shared place: an address as the sender wrote it, and where it is on the map."""
+    if not isinstance(raw, dict):
+        raise InvalidInput({"location": "Send a location as {address, latitude, longitude}"})
+    unknown = sorted(set(raw) - LOCATION_KEYS)
+    if unknown:
+        raise InvalidInput({"location": f"Unknown field '{unknown[0]}'"})
+    address = raw.get("address")
+    if not isinstance(address, str) or not address.strip():
+        raise InvalidInput({"location": "Enter an address"})
+    address = address.strip()
+    if len(address) > LOCATION_ADDRESS_MAX_LENGTH:
+        raise InvalidInput({"location": f"At most {LOCATION_ADDRESS_MAX_LENGTH} characters"})
+    if CONTROL_CHARACTERS.search(address):
+        raise InvalidInput({"location": "The address contains characters that are not allowed"})
+    location: dict[str, Any] = {"address": address}
+    for name in COORDINATE_LIMITS:
+        location[name] = check_coordinate(name, raw.get(name), "location")
+    return location
 
 
 def check_outgoing(
@@ -159,6 +187,7 @@ def check_outgoing(
     attachments: list[str],
     client_created_at: int | None,
     sender_type: int | None,
+    location: Any = None,
 ) -> Outgoing:
     if not local_id or len(local_id) > LOCAL_ID_MAX_LENGTH:
         raise InvalidInput(
@@ -171,8 +200,12 @@ def check_outgoing(
         raise InvalidInput({"payload": "Contains characters that are not allowed"})
     if len(attachments) > CHAT_ATTACHMENTS_MAX:
         raise InvalidInput({"payload1": "You can only send upto 3 attachments"})
-    if not text and not attachments:
-        raise InvalidInput({"payload": "Write a message or attach a file"})
+    if location is not None:
+        if message_type != MESSAGE_TYPE_CHAT:
+            raise InvalidInput({"location": "Only chat messages carry a location"})
+        location = check_location(location)
+    if not text and not attachments and location is None:
+        raise InvalidInput({"payload": "Write a message, attach a file or share a location"})
     if message_type == MESSAGE_TYPE_BANNER:
         if sender_type is None or sender_type > USER_TYPE_ADMIN:
             raise Forbidden("Only admins can post banners")
@@ -186,6 +219,7 @@ def check_outgoing(
         payload=text,
         attachments=tuple(attachments),
         client_created_at=client_created_at,
+        location=location,
     )
 
 

@@ -92,6 +92,9 @@ OFFER_AMOUNT_MAX = 1_000_000_000
 GROUP_TITLE_MAX_LENGTH = 80
 GROUP_DESCRIPTION_MAX_LENGTH = 2000
 CITY_SEARCH_RESULTS = 10
+# Reverse geocoding names the nearest city of the local dataset only this close to the point:
+# farther away, a city's name would mislead more than no address at all.
+GEOCODE_RADIUS_KM = 50
 
 # ---------------------------------------------------------------------------
 # Upload capability: accepted types, server-side limits and the edge's paths.
@@ -126,6 +129,8 @@ UPLOAD_STORED = "stored"
 SESSION_KIND_GROUP = "group"
 SESSION_KIND_ITEM_CHAT = "item_chat"
 MESSAGE_TEXT_MAX_LENGTH = 4000
+# A street address with a landmark or two fits; a pasted essay does not.
+LOCATION_ADDRESS_MAX_LENGTH = 300
 LOCAL_ID_MAX_LENGTH = 64
 MESSAGES_PAGE = 30
 CHATS_PAGE = 20

@@ -1,5 +1,7 @@
 """Chat over HTTP: item chats, send, messages, chat list, lookups, settings, moderation."""
 
+from typing import Any
+
 from aiohttp import web
 from pydantic import Field
 
@@ -18,6 +20,13 @@ class ItemChatsBody(Body):
     route_id: str | None = Field(default=None, max_length=64)
 
 
+class MessageDataBody(Body):
+    """`data` of a sent message: only a location so far; other keys are refused like any
+    unknown field. The location itself is the chat rules' to check (a refused send)."""
+
+    location: Any = None
+
+
 class SendBody(Body):
     dest_session_id: str = ID
     payload: str = ""
@@ -27,6 +36,7 @@ class SendBody(Body):
     is_dummy_session: bool = False
     created_at: int | None = None
     local_id: str = Field(max_length=64)
+    data: MessageDataBody | None = None
 
     def send_input(self) -> SendInput:
         return SendInput(
@@ -37,6 +47,7 @@ class SendBody(Body):
             is_dummy_session=self.is_dummy_session,
             created_at=self.created_at,
             local_id=self.local_id,
+            location=self.data.location if self.data else None,
         )
 
 

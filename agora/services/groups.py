@@ -13,7 +13,8 @@ from agora.core.constants import (
     USER_TYPE_AWAITING_APPROVAL,
     USER_TYPE_MEMBER,
 )
-from agora.core.errors import Forbidden, InvalidInput, NotFound
+from agora.core.errors import Forbidden, NotFound
+from agora.core.geo import check_coordinate
 from agora.core.groups import (
     NOT_VIEWABLE,
     can_read,
@@ -122,8 +123,8 @@ class GroupService:
     async def for_location(
         self, latitude: float, longitude: float, session: Session | None
     ) -> dict[str, Any]:
-        if not (-90 <= latitude <= 90 and -180 <= longitude <= 180):
-            raise InvalidInput({"lat_long": "Latitude must be within ±90 and longitude ±180"})
+        latitude = check_coordinate("latitude", latitude, "lat_long")
+        longitude = check_coordinate("longitude", longitude, "lat_long")
         city = (await self.cities()).nearest(latitude, longitude)
         if city is None:
             raise NotFound({"lat_long": "No city found near this location"})

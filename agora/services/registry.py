@@ -6,6 +6,7 @@ from agora.services.accounts import AccountService
 from agora.services.chat import ChatService
 from agora.services.client_errors import ClientErrorService
 from agora.services.feed import FeedService
+from agora.services.geo import GeoService
 from agora.services.groups import GroupService
 from agora.services.items import ItemService
 from agora.services.link_previews import LinkPreviewService
@@ -20,6 +21,7 @@ class Services:
     accounts: AccountService
     client_errors: ClientErrorService
     groups: GroupService
+    geo: GeoService
     feed: FeedService
     items: ItemService
     uploads: UploadService

@@ -20,7 +20,8 @@ async function send(page, text) {
   return window.getByTestId('chat-message').filter({ hasText: text });
 }
 
-test('two users chat about a post: ticks, tabs, the Chats dot and the list', async () => {
+/** Olga posts in Amsterdam and Bram opens a chat about the post: both signed in, at desktop size. */
+async function itemChat(title, description) {
   const owner = await newPage(browser, VIEWPORTS.desktop);
   await owner.goto(`${BASE_URL}/select/city`);
   await owner.getByPlaceholder('Search for your city').fill('Amsterdam');
@@ -28,8 +29,8 @@ test('two users chat about a post: ticks, tabs, the Chats dot and the list', asy
   await owner.getByRole('button', { name: 'New post' }).click();
   await signUpThroughPopup(owner, { email: uniqueEmail('owner'), name: 'Olga Owner' });
   await owner.getByRole('button', { name: 'New post' }).click();
-  await owner.getByPlaceholder('What do you need to get done today ?').fill('Walk my dog');
-  await owner.getByPlaceholder('Describe a bit more').fill('Twice a day, near Vondelpark.');
+  await owner.getByPlaceholder('What do you need to get done today ?').fill(title);
+  await owner.getByPlaceholder('Describe a bit more').fill(description);
   await owner.getByRole('button', { name: 'Post', exact: true }).click();
   await owner.waitForURL(/\/r\/[^/]+$/);
   const postUrl = owner.url();
@@ -40,6 +41,11 @@ test('two users chat about a post: ticks, tabs, the Chats dot and the list', asy
   await signUpThroughPopup(asker, { email: uniqueEmail('asker'), name: 'Bram Asker' });
   await asker.getByRole('button', { name: 'Chat' }).click();
   await chatWindow(asker).waitFor();
+  return { owner, asker };
+}
+
+test('two users chat about a post: ticks, tabs, the Chats dot and the list', async () => {
+  const { owner, asker } = await itemChat('Walk my dog', 'Twice a day, near Vondelpark.');
   const question = await send(asker, 'Hi! Is the dog friendly? https://example.com');
   await question.getByRole('img', { name: 'Sent' }).waitFor();
 
@@ -86,5 +92,54 @@ test('two users chat about a post: ticks, tabs, the Chats dot and the list', asy
   await chatWindow(owner).getByText('Great, when can I start?').waitFor();
   await chatWindow(owner).getByText('Tomorrow morning?').waitFor();
 
+  for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
+});
+
+test('a place is shared from the address picker: locate-me, city search, map toggle', async () => {
+  const { owner, asker } = await itemChat('Deliver a sofa', 'From my flat to my new place.');
+  // The asker's browser allows the position request and stands in central Nairobi.
+  await asker.context().grantPermissions(['geolocation'], { origin: BASE_URL });
+  await asker.context().setGeolocation({ latitude: -1.2921, longitude: 36.8219 });
+
+  await chatWindow(asker).getByRole('button', { name: 'Share a location' }).click();
+  const picker = asker.getByRole('dialog', { name: 'Share a location' });
+  const address = picker.getByLabel('Address');
+  await picker.getByTestId('address-map').waitFor();
+  await picker.getByRole('button', { name: 'Use my location' }).click();
+  await asker.waitForFunction(() => document.querySelector('#picked-address')?.value === 'Nairobi, Kenya');
+
+  await picker.getByRole('searchbox', { name: 'Search for a city' }).fill('Mombasa');
+  await picker.getByRole('list', { name: 'Cities' }).getByRole('button', { name: /^Mombasa/ }).first().click();
+  assert.equal(await address.inputValue(), 'Mombasa, Kenya');
+  await address.fill('Mombasa, Kenya (Nyali Bridge)');
+  await screenshot(asker, 'address-picker-map', { fullPage: false });
+  await asker.setViewportSize(VIEWPORTS.phone);
+  await screenshot(asker, 'address-picker-map', { fullPage: false });
+  await picker.getByRole('button', { name: 'Hide map' }).click();
+  await picker.getByTestId('address-map').waitFor({ state: 'detached' });
+  await screenshot(asker, 'address-picker', { fullPage: false });
+  await asker.setViewportSize(VIEWPORTS.desktop);
+  await screenshot(asker, 'address-picker', { fullPage: false });
+  await picker.getByRole('button', { name: 'Send location' }).click();
+  await picker.waitFor({ state: 'detached' });
+
+  const shared = chatWindow(asker).getByTestId('chat-message').filter({ hasText: 'Mombasa, Kenya (Nyali Bridge)' });
+  await shared.getByRole('img', { name: 'Sent' }).waitFor();
+
+  await chatsDot(owner).waitFor();
+  await owner.getByRole('button', { name: 'View Chats' }).click();
+  const received = chatWindow(owner).getByTestId('shared-place').filter({ hasText: 'Mombasa, Kenya (Nyali Bridge)' });
+  await received.waitFor();
+  const mapLink = received.getByRole('link', { name: 'Open map' });
+  const href = new URL(await mapLink.getAttribute('href'));
+  assert.equal(href.origin, 'https://www.openstreetmap.org');
+  const [latitude, longitude] = [href.searchParams.get('mlat'), href.searchParams.get('mlon')].map(Number);
+  assert.ok(Math.abs(latitude + 4.05) < 0.1 && Math.abs(longitude - 39.66) < 0.1, href.toString());
+  assert.equal(await mapLink.getAttribute('target'), '_blank');
+  assert.match(await mapLink.getAttribute('rel'), /noopener/);
+
+  await screenshot(owner, 'chat-location', { fullPage: false });
+  await owner.setViewportSize(VIEWPORTS.phone);
+  await screenshot(owner, 'chat-location', { fullPage: false });
   for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
 });

@@ -678,3 +678,65 @@ async def test_membership_views_count_unseen_messages_as_they_are_read(chat_clie
     assert live == 2
     profile = await reader.get("/api/user/profile")
     assert profile["user"]["data"]["notifications_unseen_count"] == live
+
+
+NAIROBI = {"address": "Kenyatta Avenue, Nairobi", "latitude": -1.286, "longitude": 36.817}
+
+
+async def test_a_location_message_is_stored_and_read_back_with_its_place(chat_client, smtp_sink):
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    sent = await _send(asker, session_id, "", data={"location": NAIROBI})
+    assert sent["type"] == 13
+    assert sent["inbox_message"]["data"] == {"location": NAIROBI}
+    sio = await _socket(chat_client, owner)
+    body = {"dest_session_id": session_id, "local_id": "loc-socket", "data": {"location": NAIROBI}}
+    over_socket = await sio.call("send", body)
+    await sio.disconnect()
+    assert over_socket["type"] == 13
+    page = await owner.call("/session/messages", {"session_id": session_id})
+    assert [(m["src_id"], m["payload"], m["data"]) for m in page["inbox_messages"]] == [
+        (asker.id, "", {"location": NAIROBI}),
+        (owner.id, "", {"location": NAIROBI}),
+    ]
+
+
+async def test_bad_locations_are_refused_and_nothing_is_stored(chat_client, smtp_sink):
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    await _send(asker, session_id, "hi")
+    bad_locations = [
+        {"latitude": -1.286, "longitude": 36.817},
+        {**NAIROBI, "address": "  "},
+        {**NAIROBI, "latitude": 91},
+        {**NAIROBI, "longitude": -181},
+        {**NAIROBI, "latitude": "-1.286"},
+        {**NAIROBI, "longitude": True},
+        {**NAIROBI, "latitude": float("nan")},
+        {**NAIROBI, "longitude": float("-inf")},
+        "Nairobi",
+    ]
+    for location in bad_locations:
+        refused = await _send(asker, session_id, "see you here", data={"location": location})
+        assert refused["type"] == -1, location
+        assert "location" in refused["errors"], location
+    # `data` takes a location only: other keys are unknown fields, as anywhere in a body.
+    unknown = await asker.call(
+        "/session/send",
+        {"dest_session_id": session_id, "local_id": "x1", "data": {"location": NAIROBI, "z": 1}},
+        status=400,
+    )
+    assert unknown["errors"] == {"data.z": "Unknown field"}
+    sio = await _socket(chat_client, asker)
+    over_socket = await sio.call(
+        "send",
+        {
+            "dest_session_id": session_id,
+            "local_id": "x2",
+            "data": {"location": {**NAIROBI, "latitude": 91}},
+        },
+    )
+    await sio.disconnect()
+    assert over_socket["type"] == -1
+    page = await owner.call("/session/messages", {"session_id": session_id})
+    assert [m["payload"] for m in page["inbox_messages"]] == ["hi"]

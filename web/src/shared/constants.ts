@@ -108,6 +108,21 @@ export const MAP_ATTRIBUTION = '&copy; <a href="https://www.openstreetmap.org/co
 export const LOCATION_DENIED_TEXT = 'Please allow access to your location.';
 export const LOCATION_FAILED_TEXT = 'Unable to fetch your location.';
 
+// --- Chat address picker (spec sections 2, 3, 8 and 9) ---
+export const ADDRESS_MAP_CENTER: readonly [number, number] = [-1.286, 36.817];
+export const ADDRESS_MAP_ZOOM = 14;
+/** As long as the server keeps (LOCATION_ADDRESS_MAX_LENGTH in agora/core/constants.py). */
+export const ADDRESS_MAX_LENGTH = 300;
+export const ADDRESS_NOT_FOUND_TEXT = 'Address not found';
+export const addressFailedText = (status: number) => `Failed to load address: ${status}`;
+export const ADDRESS_PICKER_TITLE = 'Share a location';
+export const ADDRESS_SEARCH_PLACEHOLDER = 'Search for a city';
+export const ADDRESS_PICKER_HINT = 'Search for a city, use your location or tap the map.';
+export const OPEN_MAP_TEXT = 'Open map';
+/** OpenStreetMap's page for a point, with a marker on it. */
+export const openStreetMapUrl = (latitude: number, longitude: number) =>
+  `https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=16/${latitude}/${longitude}`;
+
 // --- Feed (spec section 2) ---
 export const FEED_SEARCH_DEBOUNCE_MS = 500;
 /** Fraction of the page scrolled past which lists load their next page. */

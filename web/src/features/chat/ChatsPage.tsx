@@ -12,6 +12,7 @@ import type { User } from '../auth/types';
 import { fetchUserChats, type Session } from './chatApi';
 import { useChatWindow } from './chatContext';
 import { lookupSession } from './lookups';
+import { messagePreview } from './messages';
 import { chatterId } from './tabTitle';
 import { useUserName } from './UserName';
 import { useLiveBadges } from './useUnseenSync';
@@ -83,7 +84,7 @@ function ChatRow({ session, meId, onOpen }: { session: Session; meId: string; on
           <span className="ml-auto shrink-0 text-xs text-slate-400">{relativeTime(session.updated_at)}</span>
         </span>
         <span className="flex items-center gap-2">
-          <span className="truncate text-sm text-slate-500">{session.last_message?.payload || session.description}</span>
+          <span className="truncate text-sm text-slate-500">{(session.last_message && messagePreview(session.last_message)) || session.description}</span>
           {unseen > 0 && (
             <span aria-label={`${unseen} unseen`} className="ml-auto shrink-0 rounded-full bg-red-500 px-2 py-0.5 text-xs font-semibold text-white">
               {unseen}

@@ -9,11 +9,13 @@ import {
   NEED_LOGIN_TO_CHAT_TEXT,
 } from '../../shared/constants';
 import { useFileUploads } from '../../shared/hooks/useFileUploads';
-import { CloseIcon, PaperclipIcon, SendIcon, SmileIcon } from '../../shared/ui/icons';
+import { CloseIcon, LocationIcon, PaperclipIcon, SendIcon, SmileIcon } from '../../shared/ui/icons';
 import { useUi } from '../../shared/ui/uiContext';
 import { openLogin } from '../auth/apiAuth';
 import { itemFileFrom, type ItemFile } from '../feed/feedApi';
+import { AddressPickerDialog } from '../location/AddressPickerDialog';
 import type { Session } from './chatApi';
+import type { MessageDraft } from './messages';
 import { attachmentLimitError, canSubmit } from './rules';
 
 interface ComposerProps {
@@ -21,7 +23,7 @@ interface ComposerProps {
   signedIn: boolean;
   /** Admins may send their message as the animated banner. */
   canSendBanner: boolean;
-  onSend: (text: string, files: ItemFile[], type: number) => void;
+  onSend: (draft: MessageDraft) => void;
   onTyping: () => void;
 }
 
@@ -33,6 +35,7 @@ export function Composer({ session, signedIn, canSendBanner, onSend, onTyping }:
   const [files, setFiles] = useState<ItemFile[]>([]);
   const [emojiOpen, setEmojiOpen] = useState(false);
   const [banner, setBanner] = useState(false);
+  const [pickingPlace, setPickingPlace] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const textArea = useRef<HTMLTextAreaElement>(null);
   const uploads = useFileUploads({ maxBytes: CHAT_MAX_FILE_BYTES, allowedTypes: CHAT_ATTACHMENT_TYPES }, (uploaded, title) =>
@@ -69,7 +72,7 @@ export function Composer({ session, signedIn, canSendBanner, onSend, onTyping }:
   const ready = canSubmit(text, files.length, uploads.uploading);
   const submit = () => {
     if (!ready) return;
-    onSend(text.trim(), files, banner ? MESSAGE_TYPES.banner : MESSAGE_TYPES.chat);
+    onSend({ text: text.trim(), files, type: banner ? MESSAGE_TYPES.banner : MESSAGE_TYPES.chat, data: {} });
     setText('');
     setFiles([]);
     setBanner(false);
@@ -135,6 +138,9 @@ export function Composer({ session, signedIn, canSendBanner, onSend, onTyping }:
         <button type="button" aria-label="Attach files" onClick={() => input.current?.click()} className={iconButton}>
           <PaperclipIcon />
         </button>
+        <button type="button" aria-label="Share a location" onClick={() => setPickingPlace(true)} className={iconButton}>
+          <LocationIcon />
+        </button>
         {canSendBanner && (
           <button
             type="button"
@@ -183,6 +189,12 @@ export function Composer({ session, signedIn, canSendBanner, onSend, onTyping }:
           addFiles(chosen, false);
         }}
       />
+      {pickingPlace && (
+        <AddressPickerDialog
+          onClose={() => setPickingPlace(false)}
+          onShare={(place) => onSend({ text: '', files: [], type: MESSAGE_TYPES.chat, data: { location: place } })}
+        />
+      )}
     </div>
   );
 }

@@ -1,9 +1,11 @@
 import { Fragment } from 'react';
-import { MESSAGE_TYPES, SEND_FAILED_TEXT } from '../../shared/constants';
+import { MESSAGE_TYPES, OPEN_MAP_TEXT, SEND_FAILED_TEXT, openStreetMapUrl } from '../../shared/constants';
 import { useLongPress } from '../../shared/hooks/useLongPress';
 import { mediaKind } from '../../shared/media';
 import { relativeTime } from '../../shared/relativeTime';
+import { LocationIcon } from '../../shared/ui/icons';
 import type { ItemFile } from '../feed/feedApi';
+import type { Place } from '../location/locationApi';
 import type { ChatUser } from './chatApi';
 import { DeliveryTicks } from './DeliveryTicks';
 import { LinkPreview } from './LinkPreview';
@@ -55,6 +57,25 @@ function Attachment({ file }: { file: ItemFile }) {
   );
 }
 
+function SharedPlace({ place }: { place: Place }) {
+  return (
+    <div data-testid="shared-place" className="flex items-start gap-2">
+      <LocationIcon className="mt-0.5 size-5 shrink-0" />
+      <div className="min-w-0">
+        <p className="text-[15px] break-words whitespace-pre-line">{place.address}</p>
+        <a
+          href={openStreetMapUrl(place.latitude, place.longitude)}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="text-sm font-semibold underline underline-offset-2"
+        >
+          {OPEN_MAP_TEXT}
+        </a>
+      </div>
+    </div>
+  );
+}
+
 export function MessageBubble({ message, sender, own, onInfo, onRetry }: MessageBubbleProps) {
   const press = useLongPress(() => onInfo?.());
 
@@ -85,6 +106,7 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry }: Message
       >
         {!own && sender && <p className="mb-0.5 text-xs font-semibold text-brand-700">{sender.name}</p>}
         {message.payload && <p className="text-[15px] break-words whitespace-pre-line">{<Linked text={message.payload} />}</p>}
+        {message.data.location && <SharedPlace place={message.data.location} />}
         {message.payload1.length > 0 && (
           <div className="mt-1 space-y-1">
             {message.payload1.map((file) => (

@@ -2,6 +2,7 @@ import { api } from '../../shared/api';
 import { SEND_FAILED_TYPE, SEND_OK_TYPE } from '../../shared/constants';
 import type { ErrorsValue } from '../../shared/errors';
 import type { Item, ItemFile } from '../feed/feedApi';
+import type { Place } from '../location/locationApi';
 
 export interface Session {
   _id: string;
@@ -47,7 +48,13 @@ export interface InboxMessage {
   payload: string;
   payload1: ItemFile[];
   flags: { status?: DeliveryStatus };
-  data: Record<string, unknown>;
+  data: MessageData;
+}
+
+/** `data` of a message; a chat message may share a place (the others are server-made). */
+export interface MessageData {
+  location?: Place;
+  [key: string]: unknown;
 }
 
 export interface ChatUser {
@@ -64,6 +71,7 @@ export interface SendBody {
   is_dummy_session: boolean;
   created_at: number;
   local_id: string;
+  data: MessageData;
 }
 
 export type SendReply =

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { CHAT_POLL_FAST_MS, CHAT_POLL_SLOW_MS, CHAT_RECENT_MESSAGE_MS } from '../../shared/constants';
-import { deliveryIcon, latestServerTime, linksIn, mergeMessages, pollIntervalMs, raiseStatus, type ChatMessage } from './messages';
+import {
+  deliveryIcon,
+  latestServerTime,
+  linksIn,
+  mergeMessages,
+  messagePreview,
+  outgoingMessage,
+  pollIntervalMs,
+  raiseStatus,
+  type ChatMessage,
+} from './messages';
 
 const message = (fields: Partial<ChatMessage>): ChatMessage => ({
   id: 'm1',
@@ -76,5 +86,37 @@ describe('polling interval', () => {
 describe('links', () => {
   it('finds each link once', () => {
     expect(linksIn('see https://a.test/x and http://b.test, again https://a.test/x')).toEqual(['https://a.test/x', 'http://b.test']);
+  });
+});
+
+describe('outgoing message', () => {
+  const to = { sessionId: 's1', isDummy: true, senderId: 'u2' };
+  const place = { address: 'Nairobi, Kenya', latitude: -1.286, longitude: 36.817 };
+
+  it('shares a place as a chat message without text, shown at once and sent with the same local_id', () => {
+    const { local, body } = outgoingMessage({ text: '', files: [], type: 1003, data: { location: place } }, to, 'l-1', 5000);
+    expect(body).toEqual({
+      dest_session_id: 's1',
+      payload: '',
+      payload1: [],
+      _type: 1003,
+      is_dummy_session: true,
+      created_at: 5000,
+      local_id: 'l-1',
+      data: { location: place },
+    });
+    expect(local).toMatchObject({ id: 'l-1', local_id: 'l-1', src_id: 'u2', type: 1003, data: { location: place }, local: 'sending' });
+  });
+
+  it('sends files by their urls and shows them whole', () => {
+    const file = { url: '/uploads/a.png', title: 'a.png', mime_type: 'image/png', thumbnail: '', size: 10 };
+    const { local, body } = outgoingMessage({ text: 'look', files: [file], type: 1003, data: {} }, to, 'l-2', 1);
+    expect(body.payload1).toEqual(['/uploads/a.png']);
+    expect(local.payload1).toEqual([file]);
+  });
+
+  it('previews a shared place by its address when there is no text', () => {
+    expect(messagePreview(message({ payload: '', data: { location: place } }))).toBe('📍 Nairobi, Kenya');
+    expect(messagePreview(message({ payload: 'hi', data: { location: place } }))).toBe('hi');
   });
 });

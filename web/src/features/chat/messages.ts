@@ -1,6 +1,7 @@
 import { CHAT_POLL_FAST_MS, CHAT_POLL_SLOW_MS, CHAT_RECENT_MESSAGE_MS } from '../../shared/constants';
 import type { ErrorsValue } from '../../shared/errors';
-import type { DeliveryStatus, InboxMessage } from './chatApi';
+import type { ItemFile } from '../feed/feedApi';
+import type { DeliveryStatus, InboxMessage, MessageData, SendBody } from './chatApi';
 
 /** A message as the window holds it: from the server, or still local (sending or failed). */
 export interface ChatMessage extends InboxMessage {
@@ -71,4 +72,54 @@ export function linksIn(text: string): string[] {
 /** A client-made id that lets the server recognise a retried send. */
 export function newLocalId(): string {
   return crypto.randomUUID();
+}
+
+/** What a member sends: text, files, a kind (MESSAGE_TYPES) and `data` such as a shared place. */
+export interface MessageDraft {
+  text: string;
+  files: ItemFile[];
+  type: number;
+  data: MessageData;
+}
+
+/**
+ * A message on its way: the copy shown at once, and the body the outbox sends (and sends
+ * again with the same local_id until the server answers).
+ */
+export function outgoingMessage(
+  draft: MessageDraft,
+  to: { sessionId: string; isDummy: boolean; senderId: string },
+  localId: string = newLocalId(),
+  createdAt: number = Date.now(),
+): { local: ChatMessage; body: SendBody } {
+  return {
+    local: {
+      id: localId,
+      dest_session_id: to.sessionId,
+      src_id: to.senderId,
+      local_id: localId,
+      created_at: createdAt,
+      type: draft.type,
+      payload: draft.text,
+      payload1: draft.files,
+      flags: {},
+      data: draft.data,
+      local: 'sending',
+    },
+    body: {
+      dest_session_id: to.sessionId,
+      payload: draft.text,
+      payload1: draft.files.map((file) => file.url),
+      _type: draft.type,
+      is_dummy_session: to.isDummy,
+      created_at: createdAt,
+      local_id: localId,
+      data: draft.data,
+    },
+  };
+}
+
+/** A message in one line, for lists: its text, else the place it shares. */
+export function messagePreview(message: InboxMessage): string {
+  return message.payload || (message.data.location ? `📍 ${message.data.location.address}` : '');
 }

@@ -10,6 +10,7 @@ const body = (localId: string): SendBody => ({
   is_dummy_session: false,
   created_at: 1,
   local_id: localId,
+  data: {},
 });
 
 const stored = (localId: string) => ({ id: `m-${localId}`, local_id: localId }) as InboxMessage;

@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Socket } from 'socket.io-client';
-import { MESSAGE_TYPES, TYPING_IDLE_MS, TYPING_SHOWN_MS, TYPING_THROTTLE_MS } from '../../shared/constants';
+import { TYPING_IDLE_MS, TYPING_SHOWN_MS, TYPING_THROTTLE_MS } from '../../shared/constants';
 import { getSocket } from '../../shared/socket';
 import { useUi } from '../../shared/ui/uiContext';
-import type { ItemFile } from '../feed/feedApi';
 import {
   fetchMessages,
   sendMessage,
@@ -14,7 +13,7 @@ import {
   type Session,
 } from './chatApi';
 import { lookupSession, lookupUser } from './lookups';
-import { latestServerTime, mergeMessages, newLocalId, pollIntervalMs, raiseStatus, type ChatMessage } from './messages';
+import { latestServerTime, mergeMessages, outgoingMessage, pollIntervalMs, raiseStatus, type ChatMessage, type MessageDraft } from './messages';
 import { Outbox, type OutboxEvent } from './outbox';
 import { showing } from './unseen';
 
@@ -216,36 +215,14 @@ export function useChatSession(session: Session, meId: string | null, visible: b
   const typing = useRef<{ lastSent: number; timer?: ReturnType<typeof setTimeout> }>({ lastSent: 0 });
   useEffect(() => () => clearTimeout(typing.current.timer), []);
   const send = useCallback(
-    (text: string, files: ItemFile[], type: number = MESSAGE_TYPES.chat) => {
+    (draft: MessageDraft) => {
       if (!meId) return;
       // A pause that ends in sending is not typing any more.
       clearTimeout(typing.current.timer);
       const { session: now } = latest.current;
-      const localId = newLocalId();
-      const createdAt = Date.now();
-      const local: ChatMessage = {
-        id: localId,
-        dest_session_id: now._id,
-        src_id: meId,
-        local_id: localId,
-        created_at: createdAt,
-        type,
-        payload: text,
-        payload1: files,
-        flags: {},
-        data: {},
-        local: 'sending',
-      };
+      const { local, body } = outgoingMessage(draft, { sessionId: now._id, isDummy: now.is_dummy, senderId: meId });
       setMessages((current) => mergeMessages(current, [local]));
-      void outbox.submit({
-        dest_session_id: now._id,
-        payload: text,
-        payload1: files.map((file) => file.url),
-        _type: type,
-        is_dummy_session: now.is_dummy,
-        created_at: createdAt,
-        local_id: localId,
-      });
+      void outbox.submit(body);
     },
     [meId, outbox],
   );

@@ -1,36 +1,26 @@
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import {
-  CITY_SEARCH_DEBOUNCE_MS,
-  CITY_SEARCH_PLACEHOLDER,
-  LOCATION_DENIED_TEXT,
-  LOCATION_FAILED_TEXT,
-  SELECT_CITY_TITLE,
-  groupFeedPath,
-} from '../../shared/constants';
+import { CITY_MAP_CENTER, CITY_MAP_ZOOM, CITY_SEARCH_DEBOUNCE_MS, CITY_SEARCH_PLACEHOLDER, SELECT_CITY_TITLE, groupFeedPath } from '../../shared/constants';
+import { currentPosition } from '../../shared/geolocation';
 import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
-import { useAsyncData } from '../../shared/hooks/useAsyncData';
 import { useDebounced } from '../../shared/hooks/useDebounced';
 import { Button } from '../../shared/ui/Button';
 import { LocationIcon } from '../../shared/ui/icons';
-import { Loading } from '../../shared/ui/Loading';
+import { PlaceMap, type LatLong } from '../../shared/ui/PlaceMap';
 import { inputClass } from '../../shared/ui/TextField';
 import { useUi } from '../../shared/ui/uiContext';
 import { rememberGroup } from '../feed/rememberedGroup';
 import { groupNear } from '../group/groupApi';
-import { searchCities, type City } from './cityApi';
-import { MAP_BOX_CLASS } from './mapBox';
-
-// Leaflet is most of the map's weight: it loads on its own, after the search box is usable.
-const CityMap = lazy(async () => ({ default: (await import('./CityMap')).CityMap }));
+import { CityResults } from './CityResults';
 
 export function SelectCityPage() {
   const ui = useUi();
   const navigate = useNavigate();
   const [query, setQuery] = useState('');
+  const [marker, setMarker] = useState<LatLong>(CITY_MAP_CENTER);
   const search = useDebounced(query.trim(), CITY_SEARCH_DEBOUNCE_MS);
 
-  const choose = useAsyncAction(async (latLong: [number, number]) => {
+  const choose = useAsyncAction(async (latLong: LatLong) => {
     try {
       const { group } = await ui.blockWhile(groupNear(latLong));
       rememberGroup(group);
@@ -40,16 +30,11 @@ export function SelectCityPage() {
     }
   });
 
-  const locate = () => {
-    if (!navigator.geolocation) {
-      ui.showError(LOCATION_FAILED_TEXT);
-      return;
-    }
-    navigator.geolocation.getCurrentPosition(
-      ({ coords }) => void choose.run([coords.latitude, coords.longitude]),
-      (error) => ui.showError(error.code === error.PERMISSION_DENIED ? LOCATION_DENIED_TEXT : LOCATION_FAILED_TEXT),
+  const locate = () =>
+    currentPosition().then(
+      (latLong) => void choose.run(latLong),
+      (error: unknown) => ui.showError(error),
     );
-  };
 
   return (
     <div className="mx-auto max-w-3xl space-y-5 px-4 py-6 sm:py-10">
@@ -63,33 +48,21 @@ export function SelectCityPage() {
           placeholder={CITY_SEARCH_PLACEHOLDER}
           className={inputClass}
         />
-        <Button variant="secondary" className="h-11 shrink-0" onClick={locate} aria-label="Use my location">
+        <Button variant="secondary" className="h-11 shrink-0" onClick={() => void locate()} aria-label="Use my location">
           <LocationIcon />
         </Button>
       </div>
       {search && <CityResults query={search} onChoose={(city) => void choose.run([city.latitude, city.longitude])} />}
-      <Suspense fallback={<div className={MAP_BOX_CLASS} aria-label="Loading the map" />}>
-        <CityMap onPick={(latLong) => void choose.run(latLong)} />
-      </Suspense>
+      <PlaceMap
+        testId="city-map"
+        center={CITY_MAP_CENTER}
+        zoom={CITY_MAP_ZOOM}
+        marker={marker}
+        onPick={(latLong) => {
+          setMarker(latLong);
+          void choose.run(latLong);
+        }}
+      />
     </div>
-  );
-}
-
-function CityResults({ query, onChoose }: { query: string; onChoose: (city: City) => void }) {
-  const cities = useAsyncData(query, (signal) => searchCities(query, signal));
-  if (cities.status === 'loading') return <Loading height={64} />;
-  if (cities.status === 'error') return <p className="text-sm text-red-600">Could not search cities.</p>;
-  if (cities.data.cities.length === 0) return <p className="text-sm text-slate-500">No city found.</p>;
-  return (
-    <ul aria-label="Cities" className="divide-y divide-slate-100 overflow-hidden rounded-2xl bg-white ring-1 ring-slate-200">
-      {cities.data.cities.map((city) => (
-        <li key={city.geonameid}>
-          <button type="button" onClick={() => onChoose(city)} className="flex w-full items-baseline gap-2 px-4 py-3 text-left hover:bg-slate-50">
-            <span className="font-medium text-slate-900">{city.name}</span>
-            <span className="text-sm text-slate-500">{city.country}</span>
-          </button>
-        </li>
-      ))}
-    </ul>
   );
 }

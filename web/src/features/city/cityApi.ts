@@ -3,7 +3,9 @@ import { api } from '../../shared/api';
 export interface City {
   geonameid: number;
   name: string;
+  /** ISO code; `country_name` is its English name. */
   country: string;
+  country_name: string;
   latitude: number;
   longitude: number;
   population: number;

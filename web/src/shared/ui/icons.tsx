@@ -28,8 +28,9 @@ export const ChatIcon = () => (
   </Icon>
 );
 
-export const LocationIcon = () => (
-  <Icon>
+/** A map pin. */
+export const LocationIcon = ({ className = 'size-5' }: IconProps) => (
+  <Icon className={className}>
     <path d="M15 10.5a3 3 0 1 1-6 0 3 3 0 0 1 6 0Z" />
     <path d="M19.5 10.5c0 7.142-7.5 11.25-7.5 11.25S4.5 17.642 4.5 10.5a7.5 7.5 0 1 1 15 0Z" />
   </Icon>
@@ -141,5 +142,21 @@ export const ClockIcon = ({ className = 'size-4' }: IconProps) => (
 export const MoreIcon = ({ className = 'size-5' }: IconProps) => (
   <Icon className={className}>
     <path d="M12 6.75a.75.75 0 1 1 0-1.5.75.75 0 0 1 0 1.5ZM12 12.75a.75.75 0 1 1 0-1.5.75.75 0 0 1 0 1.5ZM12 18.75a.75.75 0 1 1 0-1.5.75.75 0 0 1 0 1.5Z" />
+  </Icon>
+);
+
+/** Crosshairs: find where the device is. */
+export const LocateIcon = ({ className = 'size-5' }: IconProps) => (
+  <Icon className={className}>
+    <circle cx="12" cy="12" r="7.5" />
+    <circle cx="12" cy="12" r="2.25" />
+    <path d="M12 1.5v3m0 15v3M1.5 12h3m15 0h3" />
+  </Icon>
+);
+
+/** A folded map. */
+export const MapIcon = ({ className = 'size-5' }: IconProps) => (
+  <Icon className={className}>
+    <path d="M9 6.75V15m6-6v8.25m.503 3.498 4.875-2.437c.381-.19.622-.58.622-1.006V4.82c0-.836-.88-1.38-1.628-1.006l-3.869 1.934c-.317.159-.69.159-1.006 0L9.503 3.252a1.125 1.125 0 0 0-1.006 0L3.622 5.689C3.24 5.88 3 6.27 3 6.695V19.18c0 .836.88 1.38 1.628 1.006l3.869-1.934c.317-.159.69-.159 1.006 0l4.994 2.497c.317.158.69.158 1.006 0Z" />
   </Icon>
 );
