@@ -167,8 +167,10 @@ class SessionShardLogic:
         are stored and acknowledged all the same) is made good by the session's next batch.
         """
         try:
-            for sender, seq in {m["src_id"]: m["seq"] for m in new}.items():
-                await self.sessions.advance_reading(session_id, sender, seq)
+            senders = {m["src_id"]: m["seq"] for m in new}
+            await asyncio.gather(
+                *(self.sessions.advance_reading(session_id, s, q) for s, q in senders.items())
+            )
             await self.sessions.count_messages(session_id, new[-1]["seq"], new[-1]["created_at"])
         except Exception:
             log.exception("counting %d messages of %s failed", len(new), session_id)

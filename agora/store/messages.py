@@ -1,19 +1,21 @@
 """Chat messages. A unique (src_id, local_id) index makes a resent message a no-op."""
 
+import asyncio
 from typing import Any
 
 from pymongo import ReturnDocument
 from pymongo.asynchronous.database import AsyncDatabase
-from pymongo.errors import BulkWriteError
+from pymongo.errors import DuplicateKeyError
 
+from agora.store.batched_writes import BatchedWrites
 from agora.store.mongo import ensure_index
-
-DUPLICATE_KEY = 11000
 
 
 class MessageStore:
     def __init__(self, db: AsyncDatabase) -> None:
         self.messages = db["messages"]
+        # The batches of all sessions a shard serves share insert commands.
+        self._writes = BatchedWrites(self.messages)
 
     async def ensure_indexes(self) -> None:
         await ensure_index(self.messages, [("dest_session_id", 1), ("created_at", -1)])
@@ -26,16 +28,13 @@ class MessageStore:
 
     async def insert(self, messages: list[dict[str, Any]]) -> set[int]:
         """Stores the messages; returns the positions that were already stored (resends)."""
-        if not messages:
-            return set()
-        try:
-            await self.messages.insert_many(messages, ordered=False)
-        except BulkWriteError as error:
-            errors = error.details.get("writeErrors", [])
-            if any(e.get("code") != DUPLICATE_KEY for e in errors):
-                raise
-            return {e["index"] for e in errors}
-        return set()
+        outcomes = await asyncio.gather(
+            *(self._writes.insert(m) for m in messages), return_exceptions=True
+        )
+        for outcome in outcomes:
+            if isinstance(outcome, BaseException) and not isinstance(outcome, DuplicateKeyError):
+                raise outcome
+        return {i for i, outcome in enumerate(outcomes) if isinstance(outcome, DuplicateKeyError)}
 
     async def by_local_ids(self, keys: list[tuple[str, str]]) -> list[dict[str, Any]]:
         if not keys:
@@ -90,6 +89,3 @@ class MessageStore:
             {"$set": {f"info.{status}.{user_id}": at}},
             return_document=ReturnDocument.AFTER,
         )
-
-    async def count(self, session_id: str) -> int:
-        return await self.messages.count_documents({"dest_session_id": session_id})

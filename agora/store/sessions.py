@@ -5,8 +5,9 @@ from typing import Any
 from pymongo import ReturnDocument, UpdateOne
 from pymongo.asynchronous.database import AsyncDatabase
 
+from agora.store.batched_writes import BatchedWrites
 from agora.store.groups import add_membership, membership_id
-from agora.store.mongo import ensure_index
+from agora.store.mongo import count_matching, ensure_index
 
 
 class SessionStore:
@@ -14,6 +15,9 @@ class SessionStore:
         self.sessions = db["sessions"]
         self.members = db["session_users"]
         self.users = db["users"]
+        # Message counts and read marks of all sessions a shard serves share commands.
+        self._counts = BatchedWrites(self.sessions)
+        self._read_marks = BatchedWrites(self.members)
 
     async def ensure_indexes(self) -> None:
         # The group store creates the membership indexes chat lists rely on.
@@ -61,7 +65,7 @@ class SessionStore:
         return await self.members.find(query).sort("_id", 1).limit(limit).to_list()
 
     async def count_members(self, session_id: str) -> int:
-        return await self.members.count_documents({"session_id": session_id})
+        return await count_matching(self.members, {"session_id": session_id})
 
     async def membership(self, session_id: str, user_id: str) -> dict[str, Any] | None:
         return await self.members.find_one({"_id": membership_id(session_id, user_id)})
@@ -89,13 +93,13 @@ class SessionStore:
         One write per stored batch, whatever the number of members: unseen counts are the
         difference between this number and each membership's `read_seq`, taken when read.
         """
-        await self.sessions.update_one(
+        await self._counts.update(
             {"_id": session_id}, {"$max": {"message_seq": last_seq, "updated_at": at}}
         )
 
     async def advance_reading(self, session_id: str, user_id: str, seq: int) -> None:
         """The member has read the session's messages up to number `seq` (never back)."""
-        await self.members.update_one(
+        await self._read_marks.update(
             {"_id": membership_id(session_id, user_id)}, {"$max": {"read_seq": seq}}
         )
 
