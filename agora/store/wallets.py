@@ -5,11 +5,13 @@ so entries form a chain per wallet. Appending claims the next `_id`, and the uni
 makes that claim atomic without transactions (nx-27017 cannot run concurrent ones, and a
 standalone MongoDB has none). A second unique index on (wallet_id, ref_id) lets a move touch
 a wallet at most once, however often it is retried or by however many edges. The wallet
-document only caches the head of the chain and may lag behind it after a crash; readers
-roll it forward.
+document only caches the head of the chain: it is written every HEAD_EVERY entries (and may
+lag further after a crash), and readers roll it forward by ids, HEAD_EVERY entries a query.
 """
 
+import asyncio
 from collections import OrderedDict
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +25,9 @@ from agora.store.mongo import ensure_index
 
 # Heads this edge has seen; a stale one costs one failed append, never a wrong balance.
 KNOWN_HEADS_MAX = 50_000
+# Writing the head on every append would cost a third of a transfer's writes; a reader
+# finds the entries past a cached head in one query by id instead.
+HEAD_EVERY = 8
 
 
 @dataclass(frozen=True)
@@ -54,6 +59,9 @@ class WalletStore:
         self._head_writes = BatchedWrites(self.wallets)
         self._move_writes = BatchedWrites(self.moves)
         self._heads: OrderedDict[str, Head] = OrderedDict()
+        # Appends to one wallet from this edge take turns: racing them would make all but
+        # one fail on the unique id and pay a lookup and another round to try again.
+        self._turns: dict[str, asyncio.Lock] = {}
 
     async def ensure_indexes(self) -> None:
         await ensure_index(self.ledger, [("wallet_id", 1), ("ref_id", 1)], unique=True)
@@ -123,6 +131,22 @@ class WalletStore:
         `maybe_applied` says an earlier attempt of this move may have appended it already
         (a retry, a sweep); a first attempt skips looking for that, which costs a query.
         """
+        async with self._turn(posting.wallet_id):
+            return await self._append(posting, ref_type, ref_id, now, maybe_applied)
+
+    @asynccontextmanager
+    async def _turn(self, wallet_id: str):
+        lock = self._turns.setdefault(wallet_id, asyncio.Lock())
+        try:
+            async with lock:
+                yield
+        finally:
+            if not lock.locked() and self._turns.get(wallet_id) is lock:
+                del self._turns[wallet_id]
+
+    async def _append(
+        self, posting: Posting, ref_type: str, ref_id: str, now: int, maybe_applied: bool
+    ) -> Appended | Short:
         head = self._heads.get(posting.wallet_id) or await self._fresh_head(posting.wallet_id)
         checked_fresh = False
         while True:
@@ -150,10 +174,11 @@ class WalletStore:
                 head = moved
                 continue
             self._remember(posting.wallet_id, Head(entry["seq"], balance))
-            await self._head_writes.update(
-                {"_id": posting.wallet_id, "seq": {"$lt": entry["seq"]}},
-                {"$set": {"seq": entry["seq"], "balance": balance}},
-            )
+            if entry["seq"] % HEAD_EVERY == 0:
+                await self._head_writes.update(
+                    {"_id": posting.wallet_id, "seq": {"$lt": entry["seq"]}},
+                    {"$set": {"seq": entry["seq"], "balance": balance}},
+                )
             return Appended(entry)
 
     async def entries(self, wallet_id: str, before_seq: int | None, limit: int) -> list[dict]:
@@ -197,12 +222,16 @@ class WalletStore:
         """Walks the chain past `head` to its end; returns the end and the entries passed."""
         start, walked = head, []
         while True:
-            after = await self.ledger.find_one({"_id": f"{wallet_id}:{head.seq + 1}"})
-            if after is None:
+            ahead = [f"{wallet_id}:{head.seq + n}" for n in range(1, HEAD_EVERY + 1)]
+            found = {e["seq"]: e async for e in self.ledger.find({"_id": {"$in": ahead}})}
+            while head.seq + 1 in found:
+                after = found[head.seq + 1]
+                walked.append(after)
+                head = Head(after["seq"], after["change_to"])
+            if len(found) < HEAD_EVERY:
                 break
-            walked.append(after)
-            head = Head(after["seq"], after["change_to"])
-        if head != start:
+        if head.seq - start.seq >= HEAD_EVERY:
+            # Lagging further than appends leave it: a crash or a lost write; caught up once.
             await self._advance(wallet_id, head)
         else:
             self._remember(wallet_id, head)
