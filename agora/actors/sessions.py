@@ -146,11 +146,13 @@ class SessionShardLogic:
             if not fresh:
                 return
             resent = await self.messages.insert([m for _, m in fresh])
+            new = [m for pos, (_, m) in enumerate(fresh) if pos not in resent]
+            if resent:
+                await self._close_gaps(state, fresh[0][1]["seq"], new)
             stored = await self._resolve_resends(fresh, resent)
             for (i, _), message in zip(fresh, stored, strict=True):
                 state.remember(message)
                 replies[i] = _accepted(message)
-            new = [m for pos, (_, m) in enumerate(fresh) if pos not in resent]
             if new:
                 # Counted before the acknowledgement, so the sender's next read sees them.
                 await self._count(session_id, new)
@@ -158,6 +160,18 @@ class SessionShardLogic:
                 state.announced = asyncio.ensure_future(
                     self._announce_after(state.announced, state, new)
                 )
+
+    async def _close_gaps(
+        self, state: SessionState, first_seq: int, new: list[dict[str, Any]]
+    ) -> None:
+        """Resends only MongoDB recognised took numbers of their own: the batch's new messages
+        are numbered again without them, before anyone is told of them, so every number
+        counted as unseen is a message."""
+        for seq, message in enumerate(new, start=first_seq):
+            if message["seq"] != seq:
+                message["seq"] = seq
+                await self.messages.renumber(message["_id"], seq)
+        state.last_seq = first_seq + len(new) - 1
 
     async def _count(self, session_id: str, new: list[dict[str, Any]]) -> None:
         """The senders have read their own messages, then the session counts them: in this

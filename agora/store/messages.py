@@ -36,6 +36,9 @@ class MessageStore:
                 raise outcome
         return {i for i, outcome in enumerate(outcomes) if isinstance(outcome, DuplicateKeyError)}
 
+    async def renumber(self, message_id: str, seq: int) -> None:
+        await self._writes.update({"_id": message_id}, {"$set": {"seq": seq}})
+
     async def by_local_ids(self, keys: list[tuple[str, str]]) -> list[dict[str, Any]]:
         if not keys:
             return []

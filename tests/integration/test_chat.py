@@ -9,6 +9,7 @@ import socketio
 
 from agora.actors.client import shard_of
 from agora.core.chat import session_room, user_room
+from agora.core.constants import SESSION_BUFFER_MESSAGES
 from agora.http.realtime import SOCKET_SERVER
 from agora.store.realtime import RealtimeEmitter
 from tests.integration.helpers import bearer, member, new_group
@@ -740,3 +741,23 @@ async def test_bad_locations_are_refused_and_nothing_is_stored(chat_client, smtp
     assert over_socket["type"] == -1
     page = await owner.call("/session/messages", {"session_id": session_id})
     assert [m["payload"] for m in page["inbox_messages"]] == ["hi"]
+
+
+async def test_a_resend_only_mongodb_recognises_adds_no_unseen_message(
+    chat_client, smtp_sink, chat_prefix
+):
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    first = await _send(asker, session_id, "first", local_id="first")
+    # Enough later messages that a reloaded shard no longer remembers the first one.
+    for n in range(SESSION_BUFFER_MESSAGES):
+        await _send(asker, session_id, f"filler {n}")
+    namespace = f"agora-agora_test-{chat_prefix}"
+    shard = ray.get_actor(f"session-shard-{shard_of(session_id, 2)}", namespace=namespace)
+    await shard.forget.remote(session_id)
+    again = await _send(asker, session_id, "first", local_id="first")
+    await _send(asker, session_id, "after the resend")
+    assert again["inbox_message"]["id"] == first["inbox_message"]["id"]
+    chats = await owner.call("/user/chats", {})
+    row = next(s for s in chats["sessions"] if s["_id"] == session_id)
+    assert row["unseen_count"] == SESSION_BUFFER_MESSAGES + 2
