@@ -56,7 +56,7 @@ def build_services(
 ) -> tuple[Services, UserStore, list]:
     """The services, the user store (for seeding), and the stores whose indexes must exist."""
     keys = Keys(settings.redis_prefix)
-    users = UserStore(db)
+    users = UserStore(db, redis, keys)
     auth_keys = AuthKeyStore(db, redis, keys)
     limits = RateLimiter(redis, keys)
     group_store = GroupStore(db)
@@ -71,7 +71,7 @@ def build_services(
 
     uploads = UploadService(settings, upload_store, UploadFiles(settings.uploads_dir), limits)
     groups = GroupService(group_store, feed_cache, city_index)
-    payment_store = PaymentStore(db)
+    payment_store = PaymentStore(db, users)
     payments = PaymentService(settings, stripe_gateway(settings), payment_store, wallets, groups)
     # Wallets show whether their owner can withdraw (a connected Stripe account).
     wallets.charge_enabled = payments.charge_enabled

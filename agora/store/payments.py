@@ -16,6 +16,7 @@ from agora.core.clock import now_ms
 from agora.core.constants import SUBSCRIPTION_ACTIVE
 from agora.core.payments import RECHARGE_CREDITED, RECHARGE_OPEN
 from agora.store.mongo import ensure_index
+from agora.store.users import UserStore
 
 # Stripe redelivers an event for at most 3 days; a month of ids covers any redelivery.
 EVENT_MEMORY_SECONDS = 30 * 24 * 3600
@@ -24,11 +25,13 @@ ACCOUNT = "data.stripe_account"
 
 
 class PaymentStore:
-    def __init__(self, db: AsyncDatabase) -> None:
+    def __init__(self, db: AsyncDatabase, user_store: UserStore) -> None:
         self.recharges = db["recharges"]
         self.events = db["stripe_events"]
         # Connected accounts live on the user, subscriptions on the group (a session).
         self.users = db["users"]
+        # Edges keep copies of users: a change to one is announced through the user store.
+        self.user_store = user_store
         self.groups = db["sessions"]
 
     async def ensure_indexes(self) -> None:
@@ -95,15 +98,17 @@ class PaymentStore:
             "payouts_enabled": False,
             "marker": 0,
         }
-        await self.users.update_one(
+        claimed = await self.users.update_one(
             {"_id": user_id, f"{ACCOUNT}.id": {"$exists": False}}, {"$set": {ACCOUNT: account}}
         )
+        if claimed.modified_count:
+            await self.user_store.changed(user_id)
         return await self.connect_account(user_id) or account
 
     async def apply_account_state(
         self, account_id: str, *, charges_enabled: bool, payouts_enabled: bool, marker: int
     ) -> None:
-        await self.users.update_one(
+        applied = await self.users.find_one_and_update(
             {f"{ACCOUNT}.id": account_id, f"{ACCOUNT}.marker": {"$lt": marker}},
             {
                 "$set": {
@@ -112,7 +117,10 @@ class PaymentStore:
                     f"{ACCOUNT}.marker": marker,
                 }
             },
+            projection={"_id": 1},
         )
+        if applied is not None:
+            await self.user_store.changed(applied["_id"])
 
     # Group subscriptions (on the group's session document) --------------------------
 

@@ -14,7 +14,6 @@ class SessionStore:
     def __init__(self, db: AsyncDatabase) -> None:
         self.sessions = db["sessions"]
         self.members = db["session_users"]
-        self.users = db["users"]
         # Message counts and read marks of all sessions a shard serves share commands.
         self._counts = BatchedWrites(self.sessions)
         self._read_marks = BatchedWrites(self.members)

@@ -1,19 +1,38 @@
-"""Users collection."""
+"""Users collection. Every signed-in call needs its user: edges keep copies, and every
+change to a user is announced so that no edge serves an old one (`store/announced_copies.py`).
+"""
 
+import asyncio
+from collections.abc import AsyncIterator
 from typing import Any
 
 from pymongo import ReturnDocument
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import DuplicateKeyError
+from redis.asyncio import Redis
 
 from agora.core.accounts import EMAIL_FIELD, PHONE_FIELD, Identifier, identifier_in_use
 from agora.core.clock import now_ms
+from agora.store.announced_copies import AnnouncedCopies
 from agora.store.mongo import ensure_index, new_id
+from agora.store.redis import Keys
+
+USER_COPY_SECONDS = 60.0
+USER_COPY_REFRESH_SECONDS = 45.0
 
 
 class UserStore:
-    def __init__(self, db: AsyncDatabase) -> None:
+    def __init__(self, db: AsyncDatabase, redis: Redis, keys: Keys) -> None:
         self.users = db["users"]
+        self._copies: AnnouncedCopies[dict[str, Any]] = AnnouncedCopies(
+            "user",
+            redis,
+            keys("users-changed"),
+            fresh_for=USER_COPY_SECONDS,
+            refresh_after=USER_COPY_REFRESH_SECONDS,
+            # A user is looked up by an id some key or link named; unknown ids are not kept.
+            keep_missing=False,
+        )
 
     async def ensure_indexes(self) -> None:
         # Partial indexes: a user may have only an e-mail or only a phone.
@@ -26,7 +45,15 @@ class UserStore:
             )
 
     async def get(self, user_id: str) -> dict[str, Any] | None:
-        return await self.users.find_one({"_id": user_id})
+        return await self._copies.get(user_id, lambda: self.users.find_one({"_id": user_id}))
+
+    async def changed(self, user_id: str) -> None:
+        """Called after any write to the user: every edge's copy goes."""
+        await self._copies.announce(user_id)
+
+    def changes(self, stop: asyncio.Event) -> AsyncIterator[str]:
+        """Ids of users changed on any edge, as they happen; edges listen while they serve."""
+        return self._copies.changes(stop)
 
     async def by_ids(self, user_ids: list[str]) -> list[dict[str, Any]]:
         return await self.users.find({"_id": {"$in": list(set(user_ids))}}).to_list()
@@ -55,9 +82,11 @@ class UserStore:
 
     async def update_fields(self, user_id: str, fields: dict[str, Any]) -> dict[str, Any] | None:
         try:
-            return await self.users.find_one_and_update(
+            updated = await self.users.find_one_and_update(
                 {"_id": user_id}, {"$set": fields}, return_document=ReturnDocument.AFTER
             )
         except DuplicateKeyError as exc:
             field = EMAIL_FIELD if EMAIL_FIELD in fields else PHONE_FIELD
             raise identifier_in_use(field) from exc
+        await self.changed(user_id)
+        return updated

@@ -1,0 +1,102 @@
+"""Per-edge copies of documents whose every change is announced to all edges.
+
+An edge keeps the documents it read lately (the auth key and the user behind each signed-in
+call) so that a hot lookup costs no MongoDB round trip. That is safe only while the edge hears
+the announcements: copies are served while a subscription to the channel is confirmed, a
+change drops the copy on every edge as its message arrives (the changing edge drops its own
+first), and losing the subscription forgets every copy. Writes made behind the stores' back
+(a migration, a hand edit) show once the copy's age bound passes.
+"""
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Generic, TypeVar
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from agora.store.local_copies import LocalCopies
+
+log = logging.getLogger("agora.store")
+
+# How long a listener may take to notice `stop` (an edge shutting down waits for it).
+POLL_SECONDS = 0.1
+RESUBSCRIBE_SECONDS = 1.0
+
+Value = TypeVar("Value")
+
+
+class AnnouncedCopies(Generic[Value]):
+    def __init__(
+        self,
+        what: str,
+        redis: Redis,
+        channel: str,
+        *,
+        fresh_for: float,
+        refresh_after: float,
+        keep_missing: bool,
+    ) -> None:
+        self.what = what
+        self.redis = redis
+        self.channel = channel
+        self._copies: LocalCopies[Value] = LocalCopies(
+            what, fresh_for=fresh_for, refresh_after=refresh_after, keep_missing=keep_missing
+        )
+        self._subscriptions = 0  # confirmed subscriptions to the channel
+
+    async def get(self, key: str, load: Callable[[], Awaitable[Value | None]]) -> Value | None:
+        if not self._subscriptions:
+            # Nobody listens: another edge's change could go unheard.
+            return await load()
+        return await self._copies.get(key, load)
+
+    async def announce(self, key: str) -> None:
+        """The document changed (call after writing it): every edge's copy goes."""
+        self._copies.drop(key)
+        await self.redis.publish(self.channel, key)
+
+    async def changes(self, stop: asyncio.Event) -> AsyncIterator[str]:
+        """Keys announced on any edge, as they come, until `stop` is set.
+
+        A lost connection is re-established after RESUBSCRIBE_SECONDS; announcements sent
+        meanwhile are not heard, which is why the copies go with the subscription.
+        """
+        while not stop.is_set():
+            try:
+                # Closed with this generator, so its subscription ends with it.
+                async with contextlib.aclosing(self._subscribed(stop)) as heard:
+                    async for key in heard:
+                        yield key
+            except (RedisError, OSError) as exc:
+                log.warning("%s channel lost, subscribing again: %r", self.what, exc)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), RESUBSCRIBE_SECONDS)
+
+    async def _subscribed(self, stop: asyncio.Event) -> AsyncIterator[str]:
+        """Polled with a timeout rather than cancelled mid-read: cancelling a pub/sub read can
+        leave its connection locked, and closing it then waits forever.
+        """
+        pubsub = self.redis.pubsub()
+        confirmed = False
+        try:
+            await pubsub.subscribe(self.channel)
+            while not stop.is_set():
+                message = await pubsub.get_message(timeout=POLL_SECONDS)
+                if message is None:
+                    continue
+                if message["type"] == "subscribe" and not confirmed:
+                    # Changes are heard from here on, so copies can be trusted.
+                    confirmed = True
+                    self._subscriptions += 1
+                elif message["type"] == "message":
+                    self._copies.drop(message["data"])
+                    yield message["data"]
+        finally:
+            if confirmed:
+                self._subscriptions -= 1
+                if not self._subscriptions:
+                    self._copies.clear()
+            await pubsub.aclose()

@@ -1,0 +1,122 @@
+"""An edge's copies of auth keys and users: used only while it hears changes, dropped by them."""
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+import pytest
+
+from agora.core.accounts import Identifier
+from agora.store.auth_keys import AuthKeyStore
+from agora.store.mongo import connect_mongo, database
+from agora.store.redis import Keys, connect_redis
+from agora.store.users import UserStore
+
+
+@pytest.fixture
+async def edges(settings_for):
+    """Two edges' key stores on one database and Redis prefix, and the database."""
+    settings = settings_for()
+    mongo = connect_mongo(settings)
+    redis = connect_redis(settings)
+    db = database(mongo, settings)
+    keys = Keys(settings.redis_prefix)
+    yield AuthKeyStore(db, redis, keys), AuthKeyStore(db, redis, keys), db
+    await redis.aclose()
+    await mongo.close()
+
+
+async def _heard(heard: asyncio.Queue, key_hash: str) -> None:
+    while (await asyncio.wait_for(heard.get(), timeout=10)) != key_hash:
+        pass
+
+
+async def _listening(announce: Callable[[str], Awaitable[None]], heard: asyncio.Queue) -> None:
+    """Returns once the edge hears announcements: a probe sent before its subscription is lost."""
+    for attempt in range(100):
+        await announce(f"probe-{attempt}")
+        try:
+            await asyncio.wait_for(_heard(heard, f"probe-{attempt}"), timeout=0.1)
+            return
+        except TimeoutError:
+            continue
+    raise AssertionError("the edge never heard an announcement")
+
+
+async def test_keys_are_kept_only_while_revocations_are_heard_and_a_revocation_drops_them(edges):
+    edge, other, db = edges
+    await edge.add("hash-1", "user-1")
+    assert await edge.user_id_for("hash-1") == "user-1"
+    await db.auth_keys.delete_one({"_id": "hash-1"})
+    # Nobody listens for revocations yet, so nothing was kept.
+    assert await edge.user_id_for("hash-1") is None
+
+    stop, heard = asyncio.Event(), asyncio.Queue()
+
+    async def listen() -> None:
+        async for key_hash in edge.revocations(stop):
+            heard.put_nowait(key_hash)
+
+    listener = asyncio.create_task(listen())
+    try:
+        await _listening(other.revoke, heard)
+        await edge.add("hash-2", "user-2")
+        assert await edge.user_id_for("hash-2") == "user-2"
+        await db.auth_keys.delete_one({"_id": "hash-2"})
+        assert await edge.user_id_for("hash-2") == "user-2"  # the edge's copy
+        await other.revoke("hash-2")  # a logout on another edge
+        await _heard(heard, "hash-2")
+        assert await edge.user_id_for("hash-2") is None
+    finally:
+        stop.set()
+        await listener
+
+    await edge.add("hash-3", "user-3")
+    assert await edge.user_id_for("hash-3") == "user-3"
+    await db.auth_keys.delete_one({"_id": "hash-3"})
+    # The subscription ended, and with it every copy.
+    assert await edge.user_id_for("hash-3") is None
+
+
+@pytest.fixture
+async def user_edges(settings_for):
+    """Two edges' user stores on one database and Redis prefix."""
+    settings = settings_for()
+    mongo = connect_mongo(settings)
+    redis = connect_redis(settings)
+    db = database(mongo, settings)
+    keys = Keys(settings.redis_prefix)
+    yield UserStore(db, redis, keys), UserStore(db, redis, keys)
+    await redis.aclose()
+    await mongo.close()
+
+
+async def test_users_are_kept_only_while_changes_are_heard_and_a_change_drops_them(user_edges):
+    edge, other = user_edges
+    user = await other.create(Identifier("email_id", "copies@example.com"), "Before")
+    # Written behind the stores' back: only a copy would still say "Before".
+    behind = {"$set": {"name": "Behind"}}
+    await edge.users.update_one({"_id": user["_id"]}, behind)
+    assert (await edge.get(user["_id"]))["name"] == "Behind"  # not listening: read each time
+
+    stop, heard = asyncio.Event(), asyncio.Queue()
+
+    async def listen() -> None:
+        async for user_id in edge.changes(stop):
+            heard.put_nowait(user_id)
+
+    listener = asyncio.create_task(listen())
+    try:
+        await _listening(other.changed, heard)
+        assert (await edge.get(user["_id"]))["name"] == "Behind"
+        await edge.users.update_one({"_id": user["_id"]}, {"$set": {"name": "Unannounced"}})
+        assert (await edge.get(user["_id"]))["name"] == "Behind"  # the edge's copy
+        await other.update_fields(user["_id"], {"name": "After"})  # a change on another edge
+        await _heard(heard, user["_id"])
+        assert (await edge.get(user["_id"]))["name"] == "After"
+    finally:
+        stop.set()
+        await listener
+
+    await edge.users.update_one({"_id": user["_id"]}, {"$set": {"name": "Later"}})
+    # The subscription ended, and with it every copy.
+    assert (await edge.get(user["_id"]))["name"] == "Later"
