@@ -2,6 +2,7 @@
 
 import asyncio
 import logging
+from dataclasses import dataclass
 
 from aiohttp import web
 
@@ -51,16 +52,21 @@ log = logging.getLogger("agora")
 MOVE_SWEEP_SECONDS = 30
 
 
-def build_services(
-    settings: Settings, db, redis, page_fetcher: PageFetcher | None = None
-) -> tuple[Services, UserStore, list]:
-    """The services, the user store (for seeding), and the stores whose indexes must exist."""
+@dataclass(frozen=True)
+class Built:
+    services: Services
+    users: UserStore  # for seeding
+    indexed: list  # stores whose indexes must exist
+    copied: list[UserStore | ItemStore]  # stores whose edge copies need `changes` heard
+
+
+def build_services(settings: Settings, db, redis, page_fetcher: PageFetcher | None = None) -> Built:
     keys = Keys(settings.redis_prefix)
     users = UserStore(db, redis, keys)
     auth_keys = AuthKeyStore(db, redis, keys)
     limits = RateLimiter(redis, keys)
     group_store = GroupStore(db)
-    item_store = ItemStore(db)
+    item_store = ItemStore(db, redis, keys)
     upload_store = UploadStore(db)
     feed_cache = FeedCache(redis, keys)
     sessions = SessionStore(db)
@@ -122,7 +128,7 @@ def build_services(
     )
     indexed = [users, auth_keys, group_store, item_store, sessions, messages, wallet_store]
     indexed += [payment_store]
-    return services, users, indexed
+    return Built(services, users, indexed, copied=[users, item_store])
 
 
 def stripe_gateway(settings: Settings) -> StripeGateway | None:
@@ -151,6 +157,13 @@ async def finish_stalled_moves(wallets: WalletService) -> None:
             log.warning("the sweep of stalled money moves failed", exc_info=True)
 
 
+async def hear_changes(store: UserStore | ItemStore, stop: asyncio.Event) -> None:
+    """While the edge serves, it hears of documents changed on any edge: only then may the
+    store serve its copies of them (the auth keys' revocations are heard by the sockets)."""
+    async for _ in store.changes(stop):
+        pass
+
+
 def build_app(
     settings: Settings, *, with_ray: bool = True, page_fetcher: PageFetcher | None = None
 ) -> web.Application:
@@ -158,19 +171,26 @@ def build_app(
     mongo = connect_mongo(settings)
     db = database(mongo, settings)
     redis = connect_redis(settings)
-    services, users, indexed_stores = build_services(settings, db, redis, page_fetcher)
+    built = build_services(settings, db, redis, page_fetcher)
+    services = built.services
     app = create_app(settings, services)
 
     async def lifecycle(app: web.Application):
-        for store in indexed_stores:
+        for store in built.indexed:
             await store.ensure_indexes()
         if settings.seed_demo:
-            await seed_demo_city(services, users)
+            await seed_demo_city(services, built.users)
         if with_ray:
             await asyncio.get_running_loop().run_in_executor(None, start_ray, settings)
         sweeper = asyncio.create_task(finish_stalled_moves(services.wallets))
+        stop_listening = asyncio.Event()
+        listeners = [
+            asyncio.create_task(hear_changes(store, stop_listening)) for store in built.copied
+        ]
         yield
         sweeper.cancel()
+        stop_listening.set()
+        await asyncio.gather(*listeners)
         if services.payments.gateway is not None:
             await services.payments.gateway.close()
         await redis.aclose()

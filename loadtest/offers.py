@@ -561,8 +561,8 @@ async def engine(stack: Stack) -> AsyncIterator[tuple[WalletService, CommandCoun
     )
     mongo, redis = connect_mongo(settings), connect_redis(settings)
     try:
-        services, _, _ = build_services(settings, database(mongo, settings), redis)
-        yield services.wallets, commands
+        built = build_services(settings, database(mongo, settings), redis)
+        yield built.services.wallets, commands
     finally:
         await redis.aclose()
         await mongo.close()

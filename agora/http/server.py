@@ -15,7 +15,7 @@ from agora.http import (
     wallet,
     web_app,
 )
-from agora.http.auth import ACCOUNTS, auth_middleware, follow_user_changes
+from agora.http.auth import ACCOUNTS, auth_middleware
 from agora.http.replies import errors_middleware
 from agora.http.requests import TRUSTED_PROXY_HOPS
 from agora.services.registry import Services
@@ -27,7 +27,6 @@ def create_app(settings: Settings, services: Services) -> web.Application:
         middlewares=[errors_middleware, auth_middleware], client_max_size=settings.max_body_bytes
     )
     app[ACCOUNTS] = services.accounts
-    app.cleanup_ctx.append(follow_user_changes)
     app[TRUSTED_PROXY_HOPS] = settings.trusted_proxy_hops
     secure = settings.public_base_url.startswith("https://")
     app.add_routes(

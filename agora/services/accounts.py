@@ -159,10 +159,6 @@ class AccountService:
         """Hashes of keys revoked on any edge, as they happen, until `stop` is set."""
         return self.auth_keys.revocations(stop)
 
-    def user_changes(self, stop: asyncio.Event):
-        """Ids of users changed on any edge; heard, they keep this edge's copies true."""
-        return self.users.changes(stop)
-
     def guest(self, cookie: str | None) -> tuple[dict[str, Any], str | None]:
         """The browser's guest identity, and a new signed cookie value when it had none."""
         guest_id = unsign(self.secret, cookie) if cookie else None

@@ -1,19 +1,36 @@
-"""Posts and their share routes."""
+"""Posts and their share routes. Chats and offers look a post up on every call: edges keep
+copies, and every change to a post is announced (`store/announced_copies.py`)."""
 
+import asyncio
+from collections.abc import AsyncIterator
 from typing import Any
 
 from pymongo import ReturnDocument
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import DuplicateKeyError
+from redis.asyncio import Redis
 
 from agora.core.constants import ITEM_HIDDEN_SORT_ORDER
+from agora.store.announced_copies import AnnouncedCopies
 from agora.store.mongo import ensure_index
+from agora.store.redis import Keys
+
+ITEM_COPY_SECONDS = 60.0
+ITEM_COPY_REFRESH_SECONDS = 45.0
 
 
 class ItemStore:
-    def __init__(self, db: AsyncDatabase) -> None:
+    def __init__(self, db: AsyncDatabase, redis: Redis, keys: Keys) -> None:
         self.items = db["items"]
         self.routes = db["routes"]
+        self._copies: AnnouncedCopies[dict[str, Any]] = AnnouncedCopies(
+            "post",
+            redis,
+            keys("posts-changed"),
+            fresh_for=ITEM_COPY_SECONDS,
+            refresh_after=ITEM_COPY_REFRESH_SECONDS,
+            keep_missing=False,
+        )
 
     async def ensure_indexes(self) -> None:
         await ensure_index(self.items, [("group_id", 1), ("feed_key", -1)])
@@ -26,17 +43,24 @@ class ItemStore:
         await self.items.insert_one(item)
 
     async def get(self, item_id: str) -> dict[str, Any] | None:
-        return await self.items.find_one({"_id": item_id})
+        return await self._copies.get(item_id, lambda: self.items.find_one({"_id": item_id}))
+
+    def changes(self, stop: asyncio.Event) -> AsyncIterator[str]:
+        """Ids of posts changed on any edge; heard, they keep this edge's copies true."""
+        return self._copies.changes(stop)
 
     async def update(
         self, item_id: str, owner_id: str, fields: dict[str, Any]
     ) -> dict[str, Any] | None:
         """Changes a visible post of this owner; None when there is no such post."""
-        return await self.items.find_one_and_update(
+        updated = await self.items.find_one_and_update(
             {"_id": item_id, "user_id": owner_id, "sort_order": {"$ne": ITEM_HIDDEN_SORT_ORDER}},
             {"$set": fields},
             return_document=ReturnDocument.AFTER,
         )
+        if updated is not None:
+            await self._copies.announce(item_id)
+        return updated
 
     async def page(
         self,

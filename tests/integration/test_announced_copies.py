@@ -1,6 +1,7 @@
 """An edge's copies of auth keys and users: used only while it hears changes, dropped by them."""
 
 import asyncio
+import uuid
 from collections.abc import Awaitable, Callable
 
 import pytest
@@ -10,6 +11,7 @@ from agora.store.auth_keys import AuthKeyStore
 from agora.store.mongo import connect_mongo, database
 from agora.store.redis import Keys, connect_redis
 from agora.store.users import UserStore
+from tests.integration.helpers import Member, member, new_group
 
 
 @pytest.fixture
@@ -120,3 +122,32 @@ async def test_users_are_kept_only_while_changes_are_heard_and_a_change_drops_th
     await edge.users.update_one({"_id": user["_id"]}, {"$set": {"name": "Later"}})
     # The subscription ended, and with it every copy.
     assert (await edge.get(user["_id"]))["name"] == "Later"
+
+
+async def test_a_post_edited_or_deleted_on_one_edge_shows_on_another_at_once(client_for, smtp_sink):
+    prefix = f"copies-{uuid.uuid4().hex[:8]}"  # one deployment: the edges share Redis
+    first = await client_for(redis_prefix=prefix)
+    second = await client_for(redis_prefix=prefix)
+    owner = await member(first, smtp_sink, "Owner")
+    group_id = await new_group(owner, is_public=True)
+    item = await owner.post_item(group_id, "Old piano")
+    elsewhere = Member(second, owner.key, owner.user)
+
+    async def seen_elsewhere(status: int = 200) -> dict:
+        return await elsewhere.call("/api/item", {"item_id": item["_id"]}, status=status)
+
+    assert (await seen_elsewhere())["item"]["title"] == "Old piano"  # now copied there
+    edit = {"item_id": item["_id"], "title": "Grand piano", "group_id": group_id}
+    await owner.call("/api/item?action=update", {**edit, "description": "Tuned."})
+    for _ in range(100):
+        if (await seen_elsewhere())["item"]["title"] == "Grand piano":
+            break
+        await asyncio.sleep(0.05)
+    assert (await seen_elsewhere())["item"]["title"] == "Grand piano"
+    await owner.call("/api/item?action=delete", {"item_id": item["_id"]})
+    for _ in range(100):
+        reply = await elsewhere.client.post("/api/item", json={"item_id": item["_id"]})
+        if reply.status != 200:
+            break
+        await asyncio.sleep(0.05)
+    assert reply.status == 404

@@ -82,10 +82,10 @@ async def services(settings_for):
     settings = settings_for()
     mongo = connect_mongo(settings)
     redis = connect_redis(settings)
-    built, users, stores = build_services(settings, database(mongo, settings), redis)
-    for store in stores:
+    built = build_services(settings, database(mongo, settings), redis)
+    for store in built.indexed:
         await store.ensure_indexes()
-    yield built, users
+    yield built.services, built.users
     await redis.aclose()
     await mongo.close()
 
