@@ -18,10 +18,9 @@ from typing import Any
 
 import ray
 
-from agora.core.chat import CANNOT_SEND, can_send, message_view, next_created_at
+from agora.core.chat import NO_SUCH_CHAT, message_view, next_created_at, posting_refusal
 from agora.core.clock import now_ms
 from agora.core.constants import (
-    MESSAGE_TYPE_SYSTEM,
     SEND_REPLY_OK,
     SEND_REPLY_REFUSED,
     SESSION_BUFFER_MESSAGES,
@@ -128,7 +127,8 @@ class SessionShardLogic:
         state = await self._state(session_id)
         if state is None:
             for i in indexes:
-                replies[i] = _refused("This chat does not exist")
+                # Marked for the edge: the first message of an item chat makes it real.
+                replies[i] = {**_refused(NO_SUCH_CHAT), "no_such_chat": True}
             return
         async with state.lock:
             fresh: list[tuple[int, dict[str, Any]]] = []
@@ -137,8 +137,10 @@ class SessionShardLogic:
                 known = state.sent.get((request["src_id"], request["local_id"]))
                 if known is not None:
                     replies[i] = _accepted(known)
-                elif not _may_post(state, request):
-                    replies[i] = _refused(CANNOT_SEND)
+                elif refusal := posting_refusal(
+                    state.session, state.members.get(request["src_id"]), request["type"]
+                ):
+                    replies[i] = _refused(refusal)
                 else:
                     state.last_created_at = next_created_at(now_ms(), state.last_created_at)
                     state.last_seq += 1
@@ -248,14 +250,6 @@ def _message(request: dict[str, Any], created_at: int, seq: int) -> dict[str, An
 
 def _accepted(message: dict[str, Any]) -> dict[str, Any]:
     return {"type": SEND_REPLY_OK, "inbox_message": message_view(message)}
-
-
-def _may_post(state: "SessionState", request: dict[str, Any]) -> bool:
-    """System notices come from services, never from clients (the edge refuses type 1010
-    from them), so they are not bound by the sender's membership."""
-    if request["type"] == MESSAGE_TYPE_SYSTEM:
-        return True
-    return can_send(state.session, state.members.get(request["src_id"]))
 
 
 def _refused(errors: str) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from agora.core.constants import (
     MESSAGE_TEXT_MAX_LENGTH,
     MESSAGE_TYPE_BANNER,
     MESSAGE_TYPE_CHAT,
+    MESSAGE_TYPE_SYSTEM,
     NOTIFICATION_MUTED,
     NOTIFICATION_UNMUTED,
     USER_TYPE_ADMIN,
@@ -25,6 +26,8 @@ from agora.core.geo import COORDINATE_LIMITS, check_coordinate
 from agora.core.text import CONTROL_CHARACTERS
 
 CANNOT_SEND = "You cannot send messages here."
+BANNER_ADMINS_ONLY = "Only admins can post banners"
+NO_SUCH_CHAT = "This chat does not exist"
 
 
 def session_room(session_id: str) -> str:
@@ -57,6 +60,20 @@ def can_send(session: dict[str, Any], user_type: int | None) -> bool:
     if session.get("is_public"):
         return True
     return user_type is not None and user_type <= session.get("write_permission", 0)
+
+
+def posting_refusal(
+    session: dict[str, Any], user_type: int | None, message_type: int
+) -> str | None:
+    """Why this member may not post a message of this type in the session, or None.
+
+    System notices come from services, never from clients (the edge refuses type 1010 from
+    them), so they are not bound by the sender's membership."""
+    if message_type == MESSAGE_TYPE_SYSTEM:
+        return None
+    if message_type == MESSAGE_TYPE_BANNER and (user_type is None or user_type > USER_TYPE_ADMIN):
+        return BANNER_ADMINS_ONLY
+    return None if can_send(session, user_type) else CANNOT_SEND
 
 
 def check_make_public(session: dict[str, Any], user_type: int | None) -> None:
@@ -186,9 +203,10 @@ def check_outgoing(
     payload: str,
     attachments: list[str],
     client_created_at: int | None,
-    sender_type: int | None,
     location: Any = None,
 ) -> Outgoing:
+    """The message as sent, checked on its own; whether the sender may post it in the session
+    is the shard's to say (`posting_refusal`), with the session's current members at hand."""
     if not local_id or len(local_id) > LOCAL_ID_MAX_LENGTH:
         raise InvalidInput(
             {"local_id": f"Give each message an id of 1-{LOCAL_ID_MAX_LENGTH} chars"}
@@ -206,10 +224,7 @@ def check_outgoing(
         location = check_location(location)
     if not text and not attachments and location is None:
         raise InvalidInput({"payload": "Write a message, attach a file or share a location"})
-    if message_type == MESSAGE_TYPE_BANNER:
-        if sender_type is None or sender_type > USER_TYPE_ADMIN:
-            raise Forbidden("Only admins can post banners")
-    elif message_type != MESSAGE_TYPE_CHAT:
+    if message_type not in (MESSAGE_TYPE_CHAT, MESSAGE_TYPE_BANNER):
         raise InvalidInput({"_type": "Unsupported message type"})
     return Outgoing(
         session_id=session_id,

@@ -9,6 +9,7 @@ from typing import Any
 from agora.actors.client import SessionShards
 from agora.core.accounts import user_card
 from agora.core.chat import (
+    NO_SUCH_CHAT,
     check_make_public,
     check_outgoing,
     is_muted,
@@ -57,7 +58,6 @@ from agora.store.users import UserStore
 
 log = logging.getLogger("agora.chat")
 
-NO_CHAT = "This chat does not exist"
 DELIVERY_STATUSES = ("delivered", "read")
 
 
@@ -151,39 +151,40 @@ class ChatService:
             return {"type": SEND_REPLY_REFUSED, "errors": error.errors}
 
     async def _send(self, session: Session, data: SendInput) -> dict[str, Any]:
+        """Checks the message and hands it to the session's shard, which knows the session and
+        its members and says whether the sender may post; an item chat that is still a dummy
+        becomes real with its first message."""
         user_id = session.user["_id"]
-        chat = await self.sessions.get(data.dest_session_id)
-        created = False
-        if chat is None:
-            chat, created = await self._make_real(data.dest_session_id, user_id)
-        membership = await self.sessions.membership(chat["_id"], user_id)
-        sender_type = membership["session_user_type"] if membership else None
         outgoing = check_outgoing(
-            session_id=chat["_id"],
+            session_id=data.dest_session_id,
             src_id=user_id,
             local_id=data.local_id,
             message_type=data.type,
             payload=data.payload,
             attachments=list(data.payload1),
             client_created_at=data.created_at,
-            sender_type=sender_type,
             location=data.location,
         )
         files = await self.uploads.stored_files(user_id, list(outgoing.attachments))
         if any(f["mime_type"] not in CHAT_ATTACHMENT_TYPES for f in files):
             raise InvalidInput({"payload1": "Attach jpeg, png, pdf, docx or mp4 files"})
-        reply = await self.shards.send(
-            {
-                "session_id": outgoing.session_id,
-                "src_id": user_id,
-                "local_id": outgoing.local_id,
-                "type": outgoing.type,
-                "payload": outgoing.payload,
-                "payload1": files,
-                "client_created_at": outgoing.client_created_at,
-                "data": {"location": outgoing.location} if outgoing.location else {},
-            }
-        )
+        request = {
+            "session_id": outgoing.session_id,
+            "src_id": user_id,
+            "local_id": outgoing.local_id,
+            "type": outgoing.type,
+            "payload": outgoing.payload,
+            "payload1": files,
+            "client_created_at": outgoing.client_created_at,
+            **({"data": {"location": outgoing.location}} if outgoing.location else {}),
+        }
+        reply = await self.shards.send(request)
+        created = False
+        if reply.pop("no_such_chat", False):
+            created = await self._make_real(outgoing.session_id, user_id)
+            reply = await self.shards.send(request)
+            if reply.pop("no_such_chat", False):
+                raise NotFound({"dest_session_id": NO_SUCH_CHAT})
         if reply["type"] != SEND_REPLY_OK:
             return reply
         return {**reply, "new_session_created": created, "is_user_in_session": True}
@@ -204,23 +205,24 @@ class ChatService:
             }
         )
 
-    async def _make_real(self, session_id: str, user_id: str) -> tuple[dict[str, Any], bool]:
-        """A dummy item chat becomes a stored one with its first message."""
+    async def _make_real(self, session_id: str, user_id: str) -> bool:
+        """A dummy item chat becomes a stored one with its first message; says whether this
+        call stored it (a concurrent first message may have)."""
         parsed = parse_item_chat_id(session_id)
         if parsed is None or parsed[1] != user_id:
-            raise NotFound({"dest_session_id": NO_CHAT})
+            raise NotFound({"dest_session_id": NO_SUCH_CHAT})
         item = await self.items.get(parsed[0])
         if item is None or not is_visible(item) or item["user_id"] == user_id:
-            raise NotFound({"dest_session_id": NO_CHAT})
+            raise NotFound({"dest_session_id": NO_SUCH_CHAT})
         route_id = await self.hints.route(session_id) or item["route_id"]
         chat = item_chat_session(item, user_id, route_id, now_ms())
         members = item_chat_members(item, user_id)
-        stored, created = await self.sessions.create_once(chat, members)
+        _, created = await self.sessions.create_once(chat, members)
         if created:
             # The poster hears of the chat on whatever screen they have open.
             for member_id in members:
                 await self.emitter.follow(member_id, [session_id])
-        return stored, created
+        return created
 
     # Reading ------------------------------------------------------------------
 
@@ -229,7 +231,7 @@ class ChatService:
     ) -> tuple[dict[str, Any], dict[str, Any] | None]:
         chat = await self.sessions.get(session_id)
         if chat is None:
-            raise NotFound({"session_id": NO_CHAT})
+            raise NotFound({"session_id": NO_SUCH_CHAT})
         membership = (
             await self.sessions.membership(session_id, session.user["_id"]) if session else None
         )

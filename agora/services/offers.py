@@ -4,7 +4,7 @@ import logging
 from decimal import Decimal
 from typing import Any
 
-from agora.core.chat import parse_item_chat_id
+from agora.core.chat import NO_SUCH_CHAT, parse_item_chat_id
 from agora.core.clock import now_ms
 from agora.core.constants import (
     CURRENCY_POINTS,
@@ -34,8 +34,6 @@ from agora.store.users import UserStore
 
 log = logging.getLogger("agora.offers")
 
-NO_CHAT = "This chat does not exist"
-
 
 class OfferService:
     def __init__(
@@ -64,7 +62,7 @@ class OfferService:
         cents, currency = self._amount(item, offer_amount)
         participant = await self.users.get(participant_id)
         if participant is None:
-            raise NotFound({"cs_id": NO_CHAT})
+            raise NotFound({"cs_id": NO_SUCH_CHAT})
         # Without a request_id, the same offer in the same chat within the window is a retry.
         window = now_ms() // OFFER_RETRY_WINDOW_MS
         key = (
@@ -107,7 +105,7 @@ class OfferService:
         parsed = parse_item_chat_id(cs_id)
         chat = await self.sessions.get(cs_id) if parsed else None
         if parsed is None or chat is None:
-            raise NotFound({"cs_id": NO_CHAT})
+            raise NotFound({"cs_id": NO_SUCH_CHAT})
         item_id, participant_id = parsed
         item = await self.items.get(item_id)
         if item is None or not is_visible(item):

@@ -162,6 +162,8 @@ class UploadService:
 
     async def stored_files(self, user_id: str, urls: list[str]) -> list[dict[str, Any]]:
         """The media items for files a user attaches; each must be that user's stored upload."""
+        if not urls:
+            return []  # most messages attach nothing: no lookup
         ids = [upload_id_of(url) for url in urls]
         known = [upload_id for upload_id in ids if upload_id]
         stored = {upload["_id"]: upload for upload in await self.uploads.stored_of(user_id, known)}

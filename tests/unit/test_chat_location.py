@@ -19,7 +19,6 @@ def _outgoing(**fields):
         "payload": "",
         "attachments": [],
         "client_created_at": None,
-        "sender_type": 10,
         **fields,
     }
     return check_outgoing(**message)

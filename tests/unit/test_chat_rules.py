@@ -1,0 +1,51 @@
+"""Who may post what where (the shard asks `posting_refusal` for every message)."""
+
+import pytest
+
+from agora.core.chat import BANNER_ADMINS_ONLY, CANNOT_SEND, posting_refusal
+from agora.core.constants import MESSAGE_TYPE_BANNER, MESSAGE_TYPE_CHAT, MESSAGE_TYPE_SYSTEM
+
+PRIVATE = {"is_public": False, "write_permission": 20}
+ADMINS_WRITE = {"is_public": False, "write_permission": 10}
+PUBLIC = {"is_public": True, "write_permission": 10}
+
+
+@pytest.mark.parametrize(
+    ("session", "user_type", "refusal"),
+    [
+        (PRIVATE, 10, None),
+        (PRIVATE, 15, None),
+        (PRIVATE, 20, None),
+        (PRIVATE, 29, CANNOT_SEND),  # blocked-adjacent
+        (PRIVATE, 30, CANNOT_SEND),  # awaiting approval
+        (PRIVATE, 40, CANNOT_SEND),  # blocked
+        (PRIVATE, None, CANNOT_SEND),  # not a member
+        (ADMINS_WRITE, 10, None),
+        (ADMINS_WRITE, 15, CANNOT_SEND),
+        (ADMINS_WRITE, 20, CANNOT_SEND),
+        (PUBLIC, None, None),  # anyone signed in writes in a public session
+        (PUBLIC, 20, None),
+        (PUBLIC, 30, CANNOT_SEND),
+        (PUBLIC, 40, CANNOT_SEND),
+        ({**PRIVATE, "is_inactive": True}, 10, CANNOT_SEND),
+    ],
+)
+def test_chat_messages_follow_membership_and_write_permission(session, user_type, refusal):
+    assert posting_refusal(session, user_type, MESSAGE_TYPE_CHAT) == refusal
+
+
+@pytest.mark.parametrize(
+    ("user_type", "refusal"),
+    [(10, None), (15, BANNER_ADMINS_ONLY), (20, BANNER_ADMINS_ONLY), (None, BANNER_ADMINS_ONLY)],
+)
+def test_only_admins_post_banners(user_type, refusal):
+    assert posting_refusal(PUBLIC, user_type, MESSAGE_TYPE_BANNER) == refusal
+
+
+def test_not_even_an_admin_posts_a_banner_in_an_inactive_session():
+    inactive = {**PUBLIC, "is_inactive": True}
+    assert posting_refusal(inactive, 10, MESSAGE_TYPE_BANNER) == CANNOT_SEND
+
+
+def test_system_notices_are_not_bound_by_membership():
+    assert posting_refusal(PRIVATE, None, MESSAGE_TYPE_SYSTEM) is None
