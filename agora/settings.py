@@ -33,8 +33,10 @@ class Settings(BaseSettings):
     # Empty means: start a local Ray in the edge process (the embedded default).
     ray_address: str = ""
     ray_dashboard: bool = True
-    # Chat sessions are spread over this many Ray actors (one process each).
-    session_shards: int = Field(default=4, ge=1, le=256)
+    # Chat sessions are spread over this many Ray actors (one process each). Every edge of a
+    # deployment must use the same number (it places sessions). About one per core: on two
+    # cores, 2 shards carried 320 msgs/s at p99 319 ms where 4 idled at 0.18 cores.
+    session_shards: int = Field(default=2, ge=1, le=256)
     ray_dashboard_port: int = 8265
 
     smtp_url: str = ""
