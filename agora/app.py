@@ -147,12 +147,14 @@ def stripe_gateway(settings: Settings) -> StripeGateway | None:
     )
 
 
-async def finish_stalled_moves(wallets: WalletService) -> None:
-    """Every edge sweeps: a move an edge died in the middle of is finished by another."""
+async def finish_stalled_moves(wallets: WalletService, payments: PaymentService) -> None:
+    """Every edge sweeps: a move an edge died in the middle of is finished by another, and a
+    withdrawal debited but never paid out is paid."""
     while True:
         await asyncio.sleep(MOVE_SWEEP_SECONDS)
         try:
             await wallets.recover()
+            await payments.resume_stalled_payouts()
         except Exception:
             log.warning("the sweep of stalled money moves failed", exc_info=True)
 
@@ -182,7 +184,7 @@ def build_app(
             await seed_demo_city(services, built.users)
         if with_ray:
             await asyncio.get_running_loop().run_in_executor(None, start_ray, settings)
-        sweeper = asyncio.create_task(finish_stalled_moves(services.wallets))
+        sweeper = asyncio.create_task(finish_stalled_moves(services.wallets, services.payments))
         stop_listening = asyncio.Event()
         listeners = [
             asyncio.create_task(hear_changes(store, stop_listening)) for store in built.copied

@@ -27,7 +27,14 @@ from agora.core.constants import (
     RECHARGE_PATH,
     SUBSCRIPTION_ACTIVE,
 )
-from agora.core.errors import Conflict, Forbidden, InvalidInput, NotFound, Unavailable
+from agora.core.errors import (
+    AgoraError,
+    Conflict,
+    Forbidden,
+    InvalidInput,
+    NotFound,
+    Unavailable,
+)
 from agora.core.groups import is_admin
 from agora.core.money import format_amount
 from agora.core.payments import (
@@ -216,7 +223,8 @@ class PaymentService:
         account = await self._connected_account(user)
         if not payouts_ready(account):
             return {"redirect": await self._onboarding_url(account["id"])}
-        await self._resume_payouts(user["_id"], currency, account["id"])
+        started_before = now_ms() - MOVE_RECOVERY_AFTER_MS
+        await self._resume_payouts(user["_id"], currency, account["id"], started_before)
         key = f"withdraw:{user['_id']}:{currency}:{request_id or new_id()}"
         move = await self._debited_move(key, user["_id"], currency)
         if move is None:
@@ -294,13 +302,33 @@ class PaymentService:
             raise PaymentFailed(error.message) from error
         return await self.wallets.finish_withdrawal(move_id, transfer["id"])
 
-    async def _resume_payouts(self, user_id: str, currency: str, destination: str) -> None:
+    async def resume_stalled_payouts(self, older_than_ms: int = MOVE_RECOVERY_AFTER_MS) -> int:
+        """Pays out withdrawals whose edge died (or lost Stripe) between debit and payout,
+        without waiting for their owner to withdraw again; every edge sweeps with this.
+        Returns how many owners' payouts it resumed."""
+        if self.gateway is None:
+            return 0
+        started_before = now_ms() - older_than_ms
+        stalled = await self.wallets.stalled_payouts(started_before)
+        owners = sorted({(move["user_id"], move["currency"]) for move in stalled})
+        for user_id, currency in owners:
+            account = await self.store.connect_account(user_id)
+            if not payouts_ready(account):
+                continue  # paid once the owner's account can receive (their next withdrawal)
+            try:
+                await self._resume_payouts(user_id, currency, account["id"], started_before)
+            except AgoraError:
+                log.warning("resuming payouts of %s failed", user_id, exc_info=True)
+        return len(owners)
+
+    async def _resume_payouts(
+        self, user_id: str, currency: str, destination: str, started_before: int
+    ) -> None:
         """Finishes payouts an earlier request left unanswered (an edge died, Stripe was down).
 
         A withdrawal move stays 'paying' from its debit until Stripe answered, so it is the
         record of what is owed, whatever moment an edge died at.
         """
-        started_before = now_ms() - MOVE_RECOVERY_AFTER_MS
         for move in await self.wallets.unpaid_withdrawals(user_id, currency, started_before):
             # Idempotency keys expire after a day; the transfer group does not.
             made = await self._provider(self._stripe().transfers_in_group(move["_id"]))

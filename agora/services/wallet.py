@@ -203,6 +203,10 @@ class WalletService:
     ) -> list[dict[str, Any]]:
         return await self.store.moves_of(user_id, currency, PAYING, started_before)
 
+    async def stalled_payouts(self, started_before: int) -> list[dict[str, Any]]:
+        """Withdrawals of anyone debited before `started_before` and still not paid out."""
+        return await self.store.stalled_moves(PAYING, started_before, RECOVERY_BATCH)
+
     async def finish_withdrawal(self, move_id: str, external_ref: str) -> dict[str, Any]:
         move = await self._move(move_id)
         await self.store.set_move_state(move_id, (PAYING,), DONE, {"external_ref": external_ref})

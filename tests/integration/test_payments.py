@@ -9,11 +9,15 @@ import uuid
 import pytest
 from aiohttp.test_utils import TestClient
 
+from agora.app import build_services
+from agora.store.mongo import connect_mongo, database
+from agora.store.redis import connect_redis
 from tests.integration.helpers import Member, bearer, member, new_group
 from tests.stripe_standin import DECLINE_MESSAGE, SECRET_KEY, WEBHOOK_SECRET, StripeStandin
 
 BASE = "http://127.0.0.1:8080"
 UNAVAILABLE = "Card payments are not available"
+PAYMENT_SETTINGS = {"stripe_secret_key": SECRET_KEY, "stripe_webhook_secret": WEBHOOK_SECRET}
 
 
 @pytest.fixture(scope="session")
@@ -26,11 +30,7 @@ async def standin():
 @pytest.fixture
 async def pay_client(client_for, standin) -> TestClient:
     """An edge with card payments on; hosted pages report to its webhook."""
-    client = await client_for(
-        stripe_secret_key=SECRET_KEY,
-        stripe_webhook_secret=WEBHOOK_SECRET,
-        stripe_api_base=standin.base_url,
-    )
+    client = await client_for(**PAYMENT_SETTINGS, stripe_api_base=standin.base_url)
     standin.webhook_url = webhook_url(client)
     return client
 
@@ -459,3 +459,37 @@ async def test_without_a_stripe_key_card_calls_say_so_and_the_rest_works(
     assert (status, reply["errors"]) == (503, UNAVAILABLE)
     assert await balance(ada, "POINTS") > 0
     assert await ledger(ada, "USD") == []
+
+
+async def test_a_payout_an_edge_died_before_is_paid_by_the_sweep(
+    pay_client, smtp_sink, standin, settings_for
+):
+    ada = await member(pay_client, smtp_sink)
+    account_id = await connected(ada, standin)
+    await recharged(ada, standin, 30, "EUR")
+    # Another edge of the deployment debits a withdrawal, then dies before paying it out.
+    settings = settings_for(**PAYMENT_SETTINGS, stripe_api_base=standin.base_url)
+    mongo, redis = connect_mongo(settings), connect_redis(settings)
+    edges = [build_services(settings, database(mongo, settings), redis).services for _ in "ab"]
+    dead, sweeper = edges
+    try:
+        move = await dead.wallets.begin_withdrawal(
+            key=f"withdraw:{ada.id}:EUR:lost", user_id=ada.id, currency="EUR"
+        )
+        assert move is not None and move["state"] == "paying"
+        assert await balance(ada, "EUR") == 0
+        assert not [t for t in standin.transfers() if t["destination"] == account_id]
+
+        assert await sweeper.payments.resume_stalled_payouts(older_than_ms=0) == 1
+        assert await sweeper.payments.resume_stalled_payouts(older_than_ms=0) == 0
+    finally:
+        for edge in edges:
+            await edge.payments.gateway.close()
+        await redis.aclose()
+        await mongo.close()
+    transfers = [t for t in standin.transfers() if t["destination"] == account_id]
+    assert [(t["amount"], t["currency"]) for t in transfers] == [(3000, "eur")]
+    assert [(e["ref_type"], e["diff"]) for e in await ledger(ada, "EUR")] == [
+        ("withdraw", -30),
+        ("recharge", 30),
+    ]
