@@ -192,7 +192,8 @@ def build_app(
         yield
         sweeper.cancel()
         stop_listening.set()
-        await asyncio.gather(*listeners)
+        # A listener cancelled by the shutdown has nothing left to do.
+        await asyncio.gather(*listeners, return_exceptions=True)
         if services.payments.gateway is not None:
             await services.payments.gateway.close()
         await redis.aclose()
