@@ -46,11 +46,10 @@ from agora.core.groups import (
     clean_group_title,
     membership_view,
 )
-from agora.core.items import is_visible, item_view
+from agora.core.items import item_view
 from agora.services.accounts import Session
-from agora.services.items import StoredFiles
+from agora.services.items import PostReader, StoredFiles
 from agora.store.chat_hints import ChatHints
-from agora.store.items import ItemStore
 from agora.store.messages import MessageStore
 from agora.store.realtime import RealtimeEmitter
 from agora.store.sessions import SessionStore
@@ -80,7 +79,7 @@ class ChatService:
         shards: SessionShards,
         sessions: SessionStore,
         messages: MessageStore,
-        items: ItemStore,
+        posts: PostReader,
         users: UserStore,
         uploads: StoredFiles,
         hints: ChatHints,
@@ -89,7 +88,7 @@ class ChatService:
         self.shards = shards
         self.sessions = sessions
         self.messages = messages
-        self.items = items
+        self.posts = posts
         self.users = users
         self.uploads = uploads
         self.hints = hints
@@ -105,10 +104,9 @@ class ChatService:
     async def item_chats(
         self, session: Session, item_id: str, route_id: str | None
     ) -> dict[str, Any]:
-        """The owner gets every chat about the post; anyone else their own, maybe a dummy."""
-        item = await self.items.get(item_id)
-        if item is None or not is_visible(item):
-            raise NotFound({"item_id": "This post does not exist or was deleted"})
+        """The owner gets every chat about the post; anyone else their own, maybe a dummy,
+        if they may read the post."""
+        item, _, _ = await self.posts.readable(session, item_id)
         user_id = session.user["_id"]
         is_owner = item["user_id"] == user_id
         if is_owner:
@@ -181,7 +179,7 @@ class ChatService:
         reply = await self.shards.send(request)
         created = False
         if reply.pop("no_such_chat", False):
-            created = await self._make_real(outgoing.session_id, user_id)
+            created = await self._make_real(outgoing.session_id, session)
             reply = await self.shards.send(request)
             if reply.pop("no_such_chat", False):
                 raise NotFound({"dest_session_id": NO_SUCH_CHAT})
@@ -205,14 +203,19 @@ class ChatService:
             }
         )
 
-    async def _make_real(self, session_id: str, user_id: str) -> bool:
+    async def _make_real(self, session_id: str, session: Session) -> bool:
         """A dummy item chat becomes a stored one with its first message; says whether this
         call stored it (a concurrent first message may have)."""
+        user_id = session.user["_id"]
         parsed = parse_item_chat_id(session_id)
         if parsed is None or parsed[1] != user_id:
             raise NotFound({"dest_session_id": NO_SUCH_CHAT})
-        item = await self.items.get(parsed[0])
-        if item is None or not is_visible(item) or item["user_id"] == user_id:
+        try:
+            item, _, _ = await self.posts.readable(session, parsed[0])
+        except AgoraError as error:
+            # A post the sender may not read has no chat they could open.
+            raise NotFound({"dest_session_id": NO_SUCH_CHAT}) from error
+        if item["user_id"] == user_id:
             raise NotFound({"dest_session_id": NO_SUCH_CHAT})
         route_id = await self.hints.route(session_id) or item["route_id"]
         chat = item_chat_session(item, user_id, route_id, now_ms())
@@ -405,13 +408,13 @@ class ChatService:
                         for u, t in members.items()
                     ],
                 }
-        items = await self.items.by_ids(item_ids)
+        items = await self.posts.readable_many(session, item_ids)
         logged_in = session is not None
         return {
             "users": {u["_id"]: user_card(u) for u in users},
             "sessions": {sid: readable[sid] for sid in session_ids if sid in readable},
             "session_with_users": with_users,
-            "items": {i["_id"]: item_view(i, logged_in=logged_in) for i in items if is_visible(i)},
+            "items": {i["_id"]: item_view(i, logged_in=logged_in) for i in items},
         }
 
     async def members(
