@@ -157,9 +157,12 @@ def attach(
             }
         try:
             body = SendBody.model_validate(data)
+            return await chat.send(session, body.send_input())
         except ValidationError as exc:
             return {"type": SEND_REPLY_REFUSED, "errors": field_errors(exc)}
-        return await chat.send(session, body.send_input())
+        except AgoraError as error:
+            # A reply, never silence: the client would wait for its acknowledgement.
+            return {"type": SEND_REPLY_REFUSED, "errors": error.errors, **error.extra}
 
     async def disconnect_revoked(stop: asyncio.Event) -> None:
         """A logout anywhere closes the sockets that used that key on this edge."""

@@ -39,7 +39,7 @@ from agora.core.constants import (
     USER_TYPE_ADMIN,
     USER_TYPE_MODERATOR,
 )
-from agora.core.errors import AgoraError, Forbidden, InvalidInput, NotFound
+from agora.core.errors import AgoraError, Forbidden, InvalidInput, NotFound, Unavailable
 from agora.core.groups import (
     can_read,
     clean_group_description,
@@ -144,7 +144,9 @@ class ChatService:
         try:
             return await self._send(session, data)
         except AgoraError as error:
-            if error.status in (401,):
+            # Refusals are replies of their own (type -1); a caller who must log in, or a
+            # store that failed (send again later), is told by the status.
+            if error.status in (401, 503):
                 raise
             return {"type": SEND_REPLY_REFUSED, "errors": error.errors}
 
@@ -176,16 +178,22 @@ class ChatService:
             "client_created_at": outgoing.client_created_at,
             **({"data": {"location": outgoing.location}} if outgoing.location else {}),
         }
-        reply = await self.shards.send(request)
+        reply = await self._to_shard(request)
         created = False
         if reply.pop("no_such_chat", False):
             created = await self._make_real(outgoing.session_id, session)
-            reply = await self.shards.send(request)
+            reply = await self._to_shard(request)
             if reply.pop("no_such_chat", False):
                 raise NotFound({"dest_session_id": NO_SUCH_CHAT})
         if reply["type"] != SEND_REPLY_OK:
             return reply
         return {**reply, "new_session_created": created, "is_user_in_session": True}
+
+    async def _to_shard(self, request: dict[str, Any]) -> dict[str, Any]:
+        reply = await self.shards.send(request)
+        if reply.pop("unavailable", False):
+            raise Unavailable(reply["errors"])
+        return reply
 
     async def post_notice(
         self, session_id: str, src_id: str, local_id: str, text: str, data: dict[str, Any]
