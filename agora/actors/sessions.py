@@ -18,7 +18,13 @@ from typing import Any
 
 import ray
 
-from agora.core.chat import NO_SUCH_CHAT, message_view, next_created_at, posting_refusal
+from agora.core.chat import (
+    NO_SUCH_CHAT,
+    announced_seq,
+    message_view,
+    next_created_at,
+    posting_refusal,
+)
 from agora.core.clock import now_ms
 from agora.core.constants import (
     SEND_REPLY_OK,
@@ -52,7 +58,9 @@ class SessionState:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     # The latest announcement; each waits for the one before, so events keep message order.
     announced: asyncio.Future | None = None
-    # Ids of the remembered messages this shard has handed to the fan-out.
+    # How far the session's messages were announced when it was loaded, and the ids of the
+    # remembered messages announced since (or known announced).
+    announced_floor: int = 0
     told: set[str] = field(default_factory=set)
 
     def remember(self, message: dict[str, Any]) -> None:
@@ -102,9 +110,16 @@ class SessionShardLogic:
             # The stored messages know their numbers even when a shard died before the
             # session's counter was written.
             last_seq=max([session.get("message_seq", 0), *(m.get("seq", 0) for m in newest)]),
+            announced_floor=announced_seq(session),
         )
         for message in newest:
             state.remember(message)
+        # Messages after the recorded announcements were stored, maybe acknowledged, by a
+        # shard that died before announcing them: announced now (clients drop what they have).
+        state.told.update(m["_id"] for m in newest if m.get("seq", 0) <= state.announced_floor)
+        self._announce_in_turn(
+            state, [m for m in newest if m.get("seq", 0) > state.announced_floor]
+        )
         self.states[session_id] = state
         while len(self.states) > SESSIONS_PER_SHARD:
             self.states.popitem(last=False)
@@ -176,17 +191,25 @@ class SessionShardLogic:
                 if new:
                     # Counted before the acknowledgement, so the sender's next read sees them.
                     await self._count(session_id, new)
-            # A resend of a message this shard did not announce (stored by the shard before a
-            # restart, say) is announced now: its first announcement may never have happened,
-            # and clients drop a message they already have by its id.
-            unheard = list({m["_id"]: m for m in resent if m["_id"] not in state.told}.values())
-            to_announce = unheard + new
-            if to_announce:
-                state.told.update(m["_id"] for m in to_announce)
-                # The fan-out follows, off the ack path.
-                state.announced = asyncio.ensure_future(
-                    self._announce_after(state.announced, state, to_announce)
-                )
+            # A resend of a message whose announcement is not known to have happened (stored
+            # by the shard before a restart, which died first) is announced now: clients drop
+            # a message they already have by its id.
+            unheard = list(
+                {
+                    m["_id"]: m
+                    for m in resent
+                    if m["_id"] not in state.told and m.get("seq", 0) > state.announced_floor
+                }.values()
+            )
+            self._announce_in_turn(state, unheard + new)
+
+    def _announce_in_turn(self, state: SessionState, messages: list[dict[str, Any]]) -> None:
+        """The fan-out, off the ack path, after the session's earlier announcements."""
+        if messages:
+            state.told.update(m["_id"] for m in messages)
+            state.announced = asyncio.ensure_future(
+                self._announce_after(state.announced, state, messages)
+            )
 
     async def _store(
         self,
@@ -253,10 +276,13 @@ class SessionShardLogic:
     ) -> None:
         if previous is not None:
             await asyncio.wait([previous])
+        session_id = state.session["_id"]
         try:
             await self._announce(state, new)
+            # Recorded, so a shard that reloads the session announces only what came after.
+            await self.sessions.announced(session_id, max(m.get("seq", 0) for m in new))
         except Exception:
-            log.exception("announcing %d messages of %s failed", len(new), state.session["_id"])
+            log.exception("announcing %d messages of %s failed", len(new), session_id)
 
     async def _stored_before(
         self, messages: list[dict[str, Any]]

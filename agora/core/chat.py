@@ -238,6 +238,13 @@ def check_outgoing(
     )
 
 
+def announced_seq(session: dict[str, Any]) -> int:
+    """How far the session's messages are known to have been announced; messages after it
+    were stored by a shard that may have died before its fan-out. A session stored before
+    announcements were recorded counts as announced up to its last message."""
+    return session.get("announced_seq", session.get("message_seq", 0))
+
+
 def next_created_at(now: int, last: int) -> int:
     """Strictly increasing within a session, whatever the clock does."""
     return max(now, last + 1)

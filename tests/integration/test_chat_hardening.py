@@ -1,6 +1,7 @@
 """Sends that a careless or hostile client makes: numbers out of range, a message that cannot
 be stored among others' messages, a local id reused in another chat, `payload1` as text."""
 
+import asyncio
 import json
 import uuid
 from collections import defaultdict
@@ -36,6 +37,13 @@ async def _socket_call(client, person, event: str, body: dict) -> dict:
         return await sio.call(event, body, timeout=10)
     finally:
         await sio.disconnect()
+
+
+async def _until(condition, seconds: float = 10.0) -> None:
+    for _ in range(int(seconds / 0.05)):
+        if condition():
+            return
+        await asyncio.sleep(0.05)
 
 
 async def _chats(client, sink, count: int):
@@ -218,3 +226,48 @@ async def test_payload1_may_be_a_json_string_holding_the_list(chat_client, smtp_
             as_list = await _send(asker, chat_id, "x", payload1=json.loads(bad), status=status)
             assert refused["errors"] == as_list["errors"]
     assert await _payloads(asker, chat_id) == ["first", "none", "", ""]
+
+
+async def test_a_message_stored_but_never_announced_is_announced_when_loaded_or_sent_again(
+    chat_client, smtp_sink, chat_prefix, mongo_url
+):
+    owner, asker, [chat_id] = await _chats(chat_client, smtp_sink, 1)
+    heard: list[str] = []
+    screen = socketio.AsyncClient(reconnection=False)
+    screen.on("message", lambda message: heard.append(message["local_id"]))
+    screen.on("messages", lambda messages: heard.extend(m["local_id"] for m in messages))
+    await screen.connect(
+        str(chat_client.make_url("/")), auth={"auth_key": owner.key}, transports=["websocket"]
+    )
+    # What a shard leaves that stored, counted and acknowledged a message and died before
+    # announcing it: the message and its number, nothing recorded as announced.
+    client = AsyncMongoClient(mongo_url)
+    db = client["agora_test"]
+    session = await db["sessions"].find_one({"_id": chat_id})
+    seq = session["message_seq"] + 1
+    lost = {
+        "_id": uuid.uuid4().hex[:24],
+        "dest_session_id": chat_id,
+        "src_id": asker.id,
+        "local_id": "lost",
+        "created_at": 4_000_000_000_000,
+        "seq": seq,
+        "type": 1003,
+        "payload": "stored, never announced",
+        "payload1": [],
+        "data": {},
+        "flags": {"status": "sent"},
+        "info": {},
+    }
+    await db["messages"].insert_one(lost)
+    await db["sessions"].update_one({"_id": chat_id}, {"$max": {"message_seq": seq}})
+    await client.close()
+    namespace = f"agora-agora_test-{chat_prefix}"
+    shard = ray.get_actor(f"session-shard-{shard_of(chat_id, 2)}", namespace=namespace)
+    await shard.forget.remote(chat_id)  # as a restarted shard, which remembers nothing
+
+    again = await _send(asker, chat_id, "stored, never announced", local_id="lost")
+    assert again["inbox_message"]["id"] == lost["_id"]
+    await _until(lambda: "lost" in heard)
+    await screen.disconnect()
+    assert heard.count("lost") == 1
