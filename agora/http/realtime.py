@@ -120,10 +120,18 @@ def attach(
         return await chat.unseen_summary(session.user["_id"])
 
     @sio.on("typing")
-    async def typing(sid: str, data: Any) -> None:
+    async def typing(sid: str, data: Any) -> dict[str, Any]:
         session = await caller(sid)
-        if session and isinstance(data, dict) and isinstance(data.get("session_id"), str):
-            await chat.typing(session, data["session_id"])
+        if session is None:
+            return {"errors": "Please login to continue", "need_user": True}
+        session_id = data.get("session_id") if isinstance(data, dict) else None
+        if not isinstance(session_id, str):
+            return {"errors": {"session_id": "This field is required"}}
+        try:
+            await chat.typing(session, session_id)
+        except AgoraError as error:
+            return {"errors": error.errors}
+        return {"ok": True}
 
     async def mark(sid: str, data: Any, status: str) -> dict[str, Any]:
         session = await caller(sid)

@@ -559,8 +559,7 @@ class ChatService:
         if status not in DELIVERY_STATUSES:
             raise InvalidInput({"status": "Unknown delivery status"})
         user_id = session.user["_id"]
-        if await self.sessions.membership(session_id, user_id) is None:
-            raise Forbidden("You are not in this chat")
+        await self._following(session_id, user_id)
         message = await self.messages.mark(session_id, created_at, status, user_id, now_ms())
         if status == "read" and message is not None:
             await self._read_up_to(session_id, user_id, message)
@@ -583,10 +582,16 @@ class ChatService:
             seq = (chat or {}).get("message_seq", 0)
         await self.sessions.advance_reading(session_id, user_id, seq)
 
+    async def _following(self, session_id: str, user_id: str) -> None:
+        """Receipts and typing come from members who follow the chat: not from those blocked
+        or still awaiting approval, who may not read it."""
+        membership = await self.sessions.membership(session_id, user_id)
+        if membership is None or not is_reader(membership["session_user_type"]):
+            raise Forbidden("You are not in this chat")
+
     async def typing(self, session: Session, session_id: str) -> None:
         user_id = session.user["_id"]
-        if await self.sessions.membership(session_id, user_id) is None:
-            return
+        await self._following(session_id, user_id)
         if await self.hints.allow_typing(session_id, user_id, TYPING_INTERVAL_SECONDS):
             await self.emitter.to_session(
                 session_id,
