@@ -42,6 +42,7 @@ class World:
     group_id: str
     item: dict[str, Any]
     chat_id: str
+    chat_message_at: int
     group_message_at: int
     checkout_id: str
     mongo_url: str
@@ -262,6 +263,17 @@ ROWS = [
         post("/session/send", lambda w, r: {"dest_session_id": w.chat_id, **text(w, r)}),
         PARTICIPANTS,
     ),
+    Row("chat by id", lookup("session_ids", "sessions", lambda w: w.chat_id), PARTICIPANTS),
+    Row(
+        "chat join room (socket)",
+        emit("join", lambda w, r: {"session_id": w.chat_id}),
+        PARTICIPANTS,
+    ),
+    Row(
+        "chat message info",
+        get(lambda w, r: f"/session/im_info?session_id={w.chat_id}&created_at={w.chat_message_at}"),
+        PARTICIPANTS,  # the owner administers the chat, the member sent it
+    ),
     Row(
         "chat made public",
         post("/session/update", lambda w, r: {"session_id": w.chat_id, "is_read_allowed": True}),
@@ -321,10 +333,10 @@ async def _world(client, sink, mongo_url, chat_prefix) -> World:
         f"session-shard-{shard_of(group_id, 2)}", namespace=namespace
     ).forget.remote(group_id)
     item = await owner.post_item(group_id, "Secret plans", offer_amount=5, offer_currency="POINTS")
-    world = World(client, people, group_id, item, "", 0, "", mongo_url)
+    world = World(client, people, group_id, item, "", 0, 0, "", mongo_url)
     await _until_memberships_show(world)
     chat_id = f"r_{item['_id']}_{people['member'].id}"
-    await people["member"].call(
+    asked = await people["member"].call(
         "/session/send", {"dest_session_id": chat_id, "payload": "still there?", "local_id": "q"}
     )
     said = await people["member"].call(
@@ -332,6 +344,7 @@ async def _world(client, sink, mongo_url, chat_prefix) -> World:
     )
     recharge = await owner.call("/api/recharge", {"amount": 10, "currency": "USD"})
     world.chat_id = chat_id
+    world.chat_message_at = asked["inbox_message"]["created_at"]
     world.group_message_at = said["inbox_message"]["created_at"]
     world.checkout_id = recharge["stripe_checkout_data"]["id"]
     return world
