@@ -14,6 +14,7 @@ from agora.core.constants import (
     MESSAGE_TYPE_SYSTEM,
     NOTIFICATION_MUTED,
     NOTIFICATION_UNMUTED,
+    SESSION_KIND_ITEM_CHAT,
     USER_TYPE_ADMIN,
     USER_TYPE_AWAITING_APPROVAL,
     USER_TYPE_BLOCKED,
@@ -300,7 +301,7 @@ def item_chat_session(
     files = item.get("files") or []
     return {
         "_id": item_chat_id(item["_id"], asker_id),
-        "kind": "item_chat",
+        "kind": SESSION_KIND_ITEM_CHAT,
         "title": item.get("title", ""),
         "description": (item.get("description") or "")[:140],
         "image": files[0].get("thumbnail") or files[0].get("url") if files else "",

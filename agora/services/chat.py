@@ -35,6 +35,7 @@ from agora.core.constants import (
     MESSAGES_PAGE,
     SEND_REPLY_OK,
     SEND_REPLY_REFUSED,
+    SESSION_KIND_ITEM_CHAT,
     TYPING_INTERVAL_SECONDS,
     USER_TYPE_ADMIN,
     USER_TYPE_MODERATOR,
@@ -44,6 +45,7 @@ from agora.core.groups import (
     can_read,
     clean_group_description,
     clean_group_title,
+    is_member,
     membership_view,
 )
 from agora.core.items import item_view
@@ -246,9 +248,25 @@ class ChatService:
         membership = (
             await self.sessions.membership(session_id, session.user["_id"]) if session else None
         )
-        if not can_read(chat, membership):
+        if not await self._may_read(session, chat, membership):
             raise Forbidden({"session_id": "You cannot read this chat"})
         return chat, membership
+
+    async def _may_read(
+        self, session: Session | None, chat: dict[str, Any], membership: dict[str, Any] | None
+    ) -> bool:
+        """A chat's readers, its members or anyone when it is public; an item chat shows its
+        post (title, description, picture), so a public one only to those who may read the
+        post: a private group's posts stay with its members."""
+        if not can_read(chat, membership):
+            return False
+        if is_member(membership) or chat.get("kind") != SESSION_KIND_ITEM_CHAT:
+            return True
+        try:
+            await self.posts.readable(session, (chat.get("data") or {}).get("item_id", ""))
+        except AgoraError:
+            return False
+        return True
 
     async def can_join(self, session: Session | None, session_id: str) -> bool:
         try:
@@ -402,7 +420,7 @@ class ChatService:
                 if session
                 else None
             )
-            if can_read(chat, membership):
+            if await self._may_read(session, chat, membership):
                 readable[chat["_id"]] = session_view(chat, membership)
         with_users = {}
         for session_id in session_with_user_ids:

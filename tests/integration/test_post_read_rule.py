@@ -30,7 +30,13 @@ async def _private_post(client, sink):
     item = await owner.post_item(group_id, SECRET, description="only for members")
     # Moderation reaches the edge's copies of memberships within a second.
     await _until_settled(client, viewers, group_id)
-    return owner, viewers, group_id, item
+    # The member asked about the post; the owner made that chat public. Its session shows
+    # the post's title and description, so it is read under the post's rule.
+    public_chat = f"r_{item['_id']}_{viewers['member'].id}"
+    first = {"dest_session_id": public_chat, "payload": "hi", "local_id": "first"}
+    assert (await viewers["member"].call("/session/send", first))["type"] == 13
+    await owner.call("/session/update", {"session_id": public_chat, "is_read_allowed": True})
+    return owner, viewers, group_id, {**item, "public_chat": public_chat}
 
 
 async def _until_settled(client, viewers, group_id: str) -> None:
@@ -55,12 +61,12 @@ async def _call(client, viewer, method: str, path: str, body: dict | None = None
     return reply.status, await reply.json()
 
 
-async def _socket_send(client, viewer, body: dict) -> dict:
+async def _socket_call(client, viewer, event: str, body: dict) -> dict:
     sio = socketio.AsyncClient(reconnection=False)
     auth = {"auth_key": viewer.key} if viewer else None
     await sio.connect(str(client.make_url("/")), auth=auth, transports=["websocket"])
     try:
-        return await sio.call("send", body, timeout=10)
+        return await sio.call(event, body, timeout=10)
     finally:
         await sio.disconnect()
 
@@ -75,6 +81,9 @@ def _paths(item: dict, group_id: str, viewer) -> list[tuple[str, str, str, dict 
         ("feed", "POST", "/api/feed", {"group_id": group_id}),
         ("lookup by id", "POST", "/get_by_ids", {"item_ids": [item["_id"]]}),
         ("item chats", "POST", f"/api/chats/{item['_id']}", {"route_id": item["route_id"]}),
+        ("public chat by id", "POST", "/get_by_ids", {"session_ids": [item["public_chat"]]}),
+        ("public chat messages", "POST", "/session/messages", {"session_id": item["public_chat"]}),
+        ("public chat members", "POST", "/session/users", {"session_id": item["public_chat"]}),
     ]
 
 
@@ -87,6 +96,10 @@ def _shows_post(name: str, status: int, reply: dict, item: dict) -> bool:
         return item["_id"] in reply["items"]
     if name == "share link":
         return bool(reply.get("url"))
+    if name == "public chat by id":
+        return item["public_chat"] in reply["sessions"]
+    if name.startswith("public chat"):
+        return True
     return reply["item"]["title"] == SECRET
 
 
@@ -102,12 +115,15 @@ async def test_every_path_to_a_post_applies_the_groups_read_rule(
         assert _shows_post(name, status, reply, item) is allowed, (name, status, reply)
         assert SECRET not in str(reply) or allowed, (name, reply)
 
+    joined = await _socket_call(chat_client, viewer, "join", {"session_id": item["public_chat"]})
+    assert ("errors" not in joined) is allowed, joined
+
     # Sending the first message of an item chat (over HTTP and the socket) opens a chat
     # about the post: only for those who may read it.
     chat_id = f"r_{item['_id']}_{viewer.id if viewer else 'guest'}"
     for local_id, send in (
         ("over-http", lambda b: _call(chat_client, viewer, "POST", "/session/send", b)),
-        ("over-socket", lambda b: _socket_send(chat_client, viewer, b)),
+        ("over-socket", lambda b: _socket_call(chat_client, viewer, "send", b)),
     ):
         body = {"dest_session_id": chat_id, "payload": "is it still there?", "local_id": local_id}
         reply = await send(body)
@@ -115,6 +131,7 @@ async def test_every_path_to_a_post_applies_the_groups_read_rule(
         assert (reply.get("type") == 13) is allowed, (local_id, reply)
         assert SECRET not in str(reply) or allowed
     owner_chats = await owner.call(f"/api/chats/{item['_id']}", {})
-    assert [c["session"]["_id"] for c in owner_chats["chats"]] == ([chat_id] if allowed else [])
+    asked = [c["session"]["_id"] for c in owner_chats["chats"] if c["session"]["_id"] == chat_id]
+    assert asked == ([chat_id] if allowed else [])
     lookup = await owner.call("/get_by_ids", {"session_ids": [chat_id]})
     assert (chat_id in lookup["sessions"]) is allowed
