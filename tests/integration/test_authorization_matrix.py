@@ -216,7 +216,9 @@ ROWS = [
     ),
     Row("approve waiting", moderate("approve", "waiting"), OWNER),
     Row("unblock blocked", moderate("unblock", "blocked"), OWNER),
+    Row("reject waiting", moderate("reject", "waiting"), OWNER),
     Row("block member", moderate("block", "member"), OWNER),
+    Row("make member moderator", moderate("make_moderator", "member"), OWNER),
     Row("group by id", lookup("session_ids", "sessions", lambda w: w.group_id), PARTICIPANTS),
     Row(
         "group with members by id",
