@@ -75,9 +75,9 @@ async def drop_index(collection: AsyncCollection, keys: list[tuple[str, Any]]) -
     (`idx_<collection>_<fields>`) and silently ignores a drop by the name they were created
     with. Another edge dropping it at the same time is not an error.
     """
-    wanted = [(field, int(kind)) for field, kind in keys]
+    wanted = _key_spec(keys)
     for name, index in (await collection.index_information()).items():
-        if [(field, int(kind)) for field, kind in index["key"]] != wanted:
+        if _key_spec(index["key"]) != wanted:
             continue
         try:
             await collection.drop_index(name)
@@ -88,3 +88,8 @@ async def drop_index(collection: AsyncCollection, keys: list[tuple[str, Any]]) -
     await collection.database["schema_indexes"].delete_one(
         {"_id": f"{collection.name}.{default_name}"}
     )
+
+
+def _key_spec(keys: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """Index keys comparable whatever the server reports (MongoDB may say 1.0 for 1)."""
+    return [(field, kind if isinstance(kind, str) else int(kind)) for field, kind in keys]
