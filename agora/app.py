@@ -20,7 +20,7 @@ from agora.services.client_errors import ClientErrorService
 from agora.services.feed import FeedService
 from agora.services.geo import GeoService
 from agora.services.groups import GroupService
-from agora.services.items import ItemService
+from agora.services.items import ItemService, PostReader
 from agora.services.link_previews import LinkPreviewService
 from agora.services.offers import OfferService
 from agora.services.payments import PaymentService
@@ -81,11 +81,12 @@ def build_services(settings: Settings, db, redis, page_fetcher: PageFetcher | No
     payments = PaymentService(settings, stripe_gateway(settings), payment_store, wallets, groups)
     # Wallets show whether their owner can withdraw (a connected Stripe account).
     wallets.charge_enabled = payments.charge_enabled
+    posts = PostReader(item_store, groups)
     chat = ChatService(
         SessionShards(settings),
         sessions,
         messages,
-        item_store,
+        posts,
         users,
         uploads,
         ChatHints(redis, keys),
@@ -111,6 +112,7 @@ def build_services(settings: Settings, db, redis, page_fetcher: PageFetcher | No
         items=ItemService(
             settings.public_base_url,
             item_store,
+            posts,
             groups,
             group_store,
             users,

@@ -4,8 +4,8 @@ A shard keeps, for each session it has seen lately, the session's permissions, i
 types, the time and number of its last message and its newest messages. Messages of one
 session are handled one batch at a time, so their `created_at` and `seq` strictly increase;
 each is stored in MongoDB before it is acknowledged, and resends are recognised by
-(src_id, local_id). A batch costs the same few writes however many members the session has:
-unseen counts are derived from the session's message number when they are read.
+(src_id, local_id) within the session. A batch costs the same few writes however many members
+the session has: unseen counts are derived from the session's message number when read.
 """
 
 import asyncio
@@ -18,7 +18,13 @@ from typing import Any
 
 import ray
 
-from agora.core.chat import NO_SUCH_CHAT, message_view, next_created_at, posting_refusal
+from agora.core.chat import (
+    NO_SUCH_CHAT,
+    announced_seq,
+    message_view,
+    next_created_at,
+    posting_refusal,
+)
 from agora.core.clock import now_ms
 from agora.core.constants import (
     SEND_REPLY_OK,
@@ -26,7 +32,8 @@ from agora.core.constants import (
     SESSION_BUFFER_MESSAGES,
 )
 from agora.settings import Settings
-from agora.store.messages import MessageStore
+from agora.store.batched_writes import UNENCODABLE
+from agora.store.messages import MessageStore, resend_key
 from agora.store.mongo import connect_mongo, database, new_id
 from agora.store.realtime import RealtimeEmitter
 from agora.store.sessions import SessionStore
@@ -34,6 +41,8 @@ from agora.store.sessions import SessionStore
 log = logging.getLogger("agora.actors.sessions")
 
 SESSIONS_PER_SHARD = 20_000
+STORE_UNAVAILABLE = "Could not send the message now, please try again"
+CANNOT_STORE = "This message cannot be stored"
 RECENT_LOCAL_IDS = 2_000
 
 
@@ -49,12 +58,17 @@ class SessionState:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     # The latest announcement; each waits for the one before, so events keep message order.
     announced: asyncio.Future | None = None
+    # How far the session's messages were announced when it was loaded, and the ids of the
+    # remembered messages announced since (or known announced).
+    announced_floor: int = 0
+    told: set[str] = field(default_factory=set)
 
     def remember(self, message: dict[str, Any]) -> None:
         self.buffer.append(message)
         self.sent[(message["src_id"], message.get("local_id"))] = message
         while len(self.sent) > RECENT_LOCAL_IDS:
-            self.sent.popitem(last=False)
+            _, forgotten = self.sent.popitem(last=False)
+            self.told.discard(forgotten["_id"])
 
 
 class SessionShardLogic:
@@ -96,9 +110,16 @@ class SessionShardLogic:
             # The stored messages know their numbers even when a shard died before the
             # session's counter was written.
             last_seq=max([session.get("message_seq", 0), *(m.get("seq", 0) for m in newest)]),
+            announced_floor=announced_seq(session),
         )
         for message in newest:
             state.remember(message)
+        # Messages after the recorded announcements were stored, maybe acknowledged, by a
+        # shard that died before announcing them: announced now (clients drop what they have).
+        state.told.update(m["_id"] for m in newest if m.get("seq", 0) <= state.announced_floor)
+        self._announce_in_turn(
+            state, [m for m in newest if m.get("seq", 0) > state.announced_floor]
+        )
         self.states[session_id] = state
         while len(self.states) > SESSIONS_PER_SHARD:
             self.states.popitem(last=False)
@@ -108,14 +129,30 @@ class SessionShardLogic:
         self.states.pop(session_id, None)
 
     async def send_batch(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """One reply per request, in order. Each session's messages are handled on their
+        own: whatever fails in one session, or for one message, leaves the others' replies."""
         replies: list[dict[str, Any] | None] = [None] * len(requests)
         by_session: dict[str, list[int]] = {}
         for index, request in enumerate(requests):
             by_session.setdefault(request["session_id"], []).append(index)
         await asyncio.gather(
-            *(self._send_session(sid, idx, requests, replies) for sid, idx in by_session.items())
+            *(self._send_isolated(sid, idx, requests, replies) for sid, idx in by_session.items())
         )
-        return [reply or _refused("Could not send") for reply in replies]
+        return [reply or _unavailable() for reply in replies]
+
+    async def _send_isolated(
+        self,
+        session_id: str,
+        indexes: list[int],
+        requests: list[dict[str, Any]],
+        replies: list[dict[str, Any] | None],
+    ) -> None:
+        try:
+            await self._send_session(session_id, indexes, requests, replies)
+        except Exception:
+            log.exception("sending %d messages to %s failed", len(indexes), session_id)
+            # Numbers may have been handed out: the session is read again from MongoDB.
+            self.forget(session_id)
 
     async def _send_session(
         self,
@@ -132,11 +169,13 @@ class SessionShardLogic:
             return
         async with state.lock:
             fresh: list[tuple[int, dict[str, Any]]] = []
+            resent: list[dict[str, Any]] = []
             for i in indexes:
                 request = requests[i]
                 known = state.sent.get((request["src_id"], request["local_id"]))
                 if known is not None:
                     replies[i] = _accepted(known)
+                    resent.append(known)
                 elif refusal := posting_refusal(
                     state.session, state.members.get(request["src_id"]), request["type"]
                 ):
@@ -145,30 +184,71 @@ class SessionShardLogic:
                     state.last_created_at = next_created_at(now_ms(), state.last_created_at)
                     state.last_seq += 1
                     fresh.append((i, _message(request, state.last_created_at, state.last_seq)))
-            if not fresh:
-                return
-            resent = await self.messages.insert([m for _, m in fresh])
-            new = [m for pos, (_, m) in enumerate(fresh) if pos not in resent]
-            if resent:
-                await self._close_gaps(state, fresh[0][1]["seq"], new)
-            stored = await self._resolve_resends(fresh, resent)
-            for (i, _), message in zip(fresh, stored, strict=True):
-                state.remember(message)
-                replies[i] = _accepted(message)
-            if new:
-                # Counted before the acknowledgement, so the sender's next read sees them.
-                await self._count(session_id, new)
-                # The fan-out follows, off the ack path.
-                state.announced = asyncio.ensure_future(
-                    self._announce_after(state.announced, state, new)
-                )
+            new: list[dict[str, Any]] = []
+            if fresh:
+                new, stored_before = await self._store(state, fresh, replies)
+                resent += stored_before
+                if new:
+                    # Counted before the acknowledgement, so the sender's next read sees them.
+                    await self._count(session_id, new)
+            # A resend of a message whose announcement is not known to have happened (stored
+            # by the shard before a restart, which died first) is announced now: clients drop
+            # a message they already have by its id.
+            unheard = list(
+                {
+                    m["_id"]: m
+                    for m in resent
+                    if m["_id"] not in state.told and m.get("seq", 0) > state.announced_floor
+                }.values()
+            )
+            self._announce_in_turn(state, unheard + new)
+
+    def _announce_in_turn(self, state: SessionState, messages: list[dict[str, Any]]) -> None:
+        """The fan-out, off the ack path, after the session's earlier announcements."""
+        if messages:
+            state.told.update(m["_id"] for m in messages)
+            state.announced = asyncio.ensure_future(
+                self._announce_after(state.announced, state, messages)
+            )
+
+    async def _store(
+        self,
+        state: SessionState,
+        fresh: list[tuple[int, dict[str, Any]]],
+        replies: list[dict[str, Any] | None],
+    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """Stores the batch's new messages and answers each: accepted, accepted as the message
+        stored before (a resend only MongoDB recognised), or refused when it alone could not
+        be stored. Returns the new messages and the ones stored before."""
+        inserted = await self.messages.insert([m for _, m in fresh])
+        new = [
+            m
+            for pos, (_, m) in enumerate(fresh)
+            if pos not in inserted.resent and pos not in inserted.failed
+        ]
+        if len(new) < len(fresh):
+            await self._close_gaps(state, fresh[0][1]["seq"], new)
+        found = await self._stored_before([fresh[pos][1] for pos in inserted.resent])
+        stored_before = []
+        for pos, (i, message) in enumerate(fresh):
+            if pos in inserted.failed:
+                replies[i] = _not_stored(inserted.failed[pos])
+                continue
+            if pos in inserted.resent:
+                message = found.get(resend_key(message))
+                if message is None:
+                    continue
+                stored_before.append(message)
+            state.remember(message)
+            replies[i] = _accepted(message)
+        return new, stored_before
 
     async def _close_gaps(
         self, state: SessionState, first_seq: int, new: list[dict[str, Any]]
     ) -> None:
-        """Resends only MongoDB recognised took numbers of their own: the batch's new messages
-        are numbered again without them, before anyone is told of them, so every number
-        counted as unseen is a message."""
+        """Resends only MongoDB recognised, and messages that could not be stored, took
+        numbers of their own: the batch's new messages are numbered again without them,
+        before anyone is told of them, so every number counted as unseen is a message."""
         for seq, message in enumerate(new, start=first_seq):
             if message["seq"] != seq:
                 message["seq"] = seq
@@ -196,23 +276,20 @@ class SessionShardLogic:
     ) -> None:
         if previous is not None:
             await asyncio.wait([previous])
+        session_id = state.session["_id"]
         try:
             await self._announce(state, new)
+            # Recorded, so a shard that reloads the session announces only what came after.
+            await self.sessions.announced(session_id, max(m.get("seq", 0) for m in new))
         except Exception:
-            log.exception("announcing %d messages of %s failed", len(new), state.session["_id"])
+            log.exception("announcing %d messages of %s failed", len(new), session_id)
 
-    async def _resolve_resends(
-        self, fresh: list[tuple[int, dict[str, Any]]], resent: set[int]
-    ) -> list[dict[str, Any]]:
+    async def _stored_before(
+        self, messages: list[dict[str, Any]]
+    ) -> dict[tuple[str, str, str], dict[str, Any]]:
         """Messages a restarted shard did not remember are answered from MongoDB."""
-        if not resent:
-            return [m for _, m in fresh]
-        keys = [(fresh[p][1]["src_id"], fresh[p][1]["local_id"]) for p in resent]
-        found = {(m["src_id"], m["local_id"]): m for m in await self.messages.by_local_ids(keys)}
-        return [
-            found[(m["src_id"], m["local_id"])] if pos in resent else m
-            for pos, (_, m) in enumerate(fresh)
-        ]
+        found = await self.messages.resent([resend_key(m) for m in messages])
+        return {resend_key(m): m for m in found}
 
     async def _announce(self, state: SessionState, new: list[dict[str, Any]]) -> None:
         """One event per message to the session's room, where every reader's sockets are;
@@ -254,6 +331,17 @@ def _accepted(message: dict[str, Any]) -> dict[str, Any]:
 
 def _refused(errors: str) -> dict[str, Any]:
     return {"type": SEND_REPLY_REFUSED, "errors": errors}
+
+
+def _unavailable() -> dict[str, Any]:
+    """The store failed: the edge answers 503, and the sender may send again."""
+    return {**_refused(STORE_UNAVAILABLE), "unavailable": True}
+
+
+def _not_stored(error: Exception) -> dict[str, Any]:
+    if isinstance(error, UNENCODABLE):
+        return _refused(CANNOT_STORE)
+    return _unavailable()
 
 
 @ray.remote(max_restarts=-1, max_task_retries=-1)

@@ -14,6 +14,7 @@ from agora.core.constants import (
     MESSAGE_TYPE_SYSTEM,
     NOTIFICATION_MUTED,
     NOTIFICATION_UNMUTED,
+    SESSION_KIND_ITEM_CHAT,
     USER_TYPE_ADMIN,
     USER_TYPE_AWAITING_APPROVAL,
     USER_TYPE_BLOCKED,
@@ -238,6 +239,13 @@ def check_outgoing(
     )
 
 
+def announced_seq(session: dict[str, Any]) -> int:
+    """How far the session's messages are known to have been announced; messages after it
+    were stored by a shard that may have died before its fan-out. A session stored before
+    announcements were recorded counts as announced up to its last message."""
+    return session.get("announced_seq", session.get("message_seq", 0))
+
+
 def next_created_at(now: int, last: int) -> int:
     """Strictly increasing within a session, whatever the clock does."""
     return max(now, last + 1)
@@ -293,7 +301,7 @@ def item_chat_session(
     files = item.get("files") or []
     return {
         "_id": item_chat_id(item["_id"], asker_id),
-        "kind": "item_chat",
+        "kind": SESSION_KIND_ITEM_CHAT,
         "title": item.get("title", ""),
         "description": (item.get("description") or "")[:140],
         "image": files[0].get("thumbnail") or files[0].get("url") if files else "",

@@ -132,6 +132,13 @@ MESSAGE_TEXT_MAX_LENGTH = 4000
 # A street address with a landmark or two fits; a pasted essay does not.
 LOCATION_ADDRESS_MAX_LENGTH = 300
 LOCAL_ID_MAX_LENGTH = 64
+# A sent message's `created_at` is the sender's clock, kept beside the server's time: a
+# window from 2001-09-09 to 2286-11-20 (ms) takes any real clock, even a wrong one, and keeps
+# numbers MongoDB cannot store (beyond 8 bytes) or that mean nothing out of the message.
+CLIENT_CREATED_AT_MIN = 1_000_000_000_000
+CLIENT_CREATED_AT_MAX = 9_999_999_999_999
+# Message types a client may name (`_type`); which of them it may send is the chat rules'.
+MESSAGE_TYPE_MAX = 9_999
 MESSAGES_PAGE = 30
 CHATS_PAGE = 20
 MEMBERS_PAGE = 30

@@ -19,7 +19,7 @@ from agora.core.constants import (
     POST_FILES_MAX,
 )
 from agora.core.errors import InvalidInput
-from agora.core.groups import clean_tags
+from agora.core.groups import can_read, clean_tags
 from agora.core.money import decimal_number, parse_amount
 from agora.core.text import clean_line, clean_text
 
@@ -126,6 +126,15 @@ def search_words(text: str) -> list[str]:
 
 def is_visible(item: dict[str, Any]) -> bool:
     return item.get("sort_order", 0) != ITEM_HIDDEN_SORT_ORDER
+
+
+def can_read_post(
+    item: dict[str, Any], group: dict[str, Any] | None, membership: dict[str, Any] | None
+) -> bool:
+    """The one read rule for posts: a post not hidden, in a group the viewer may read (a
+    private group that hides its posts shows them to its members only). Every path that
+    shows a post or opens a chat about one applies it (`services.items.PostReader`)."""
+    return is_visible(item) and group is not None and can_read(group, membership)
 
 
 def _offer_number(amount: str | None) -> float | int | None:

@@ -1,11 +1,17 @@
 """Chat over HTTP: item chats, send, messages, chat list, lookups, settings, moderation."""
 
-from typing import Any
+import json
+from typing import Annotated, Any
 
 from aiohttp import web
-from pydantic import Field
+from pydantic import BeforeValidator, Field
 
-from agora.core.constants import MESSAGE_TYPE_CHAT
+from agora.core.constants import (
+    CLIENT_CREATED_AT_MAX,
+    CLIENT_CREATED_AT_MIN,
+    MESSAGE_TYPE_CHAT,
+    MESSAGE_TYPE_MAX,
+)
 from agora.core.errors import InvalidInput
 from agora.http.replies import ok
 from agora.http.requests import Body, optional_session, read_body, require_session
@@ -27,14 +33,36 @@ class MessageDataBody(Body):
     location: Any = None
 
 
+FILE_LIST_TEXT_MAX_LENGTH = 4_000
+
+
+def _json_list_text(value: Any) -> Any:
+    """The spec calls `payload1` "a JSON list of files": some clients send the list itself,
+    others a JSON string holding it (`"[]"`). Both are read as the list, then checked alike."""
+    if not isinstance(value, str):
+        return value
+    try:
+        # A list of three file paths is short; a long text is not one (and deep nesting in
+        # it would exhaust the parser's recursion).
+        if len(value) > FILE_LIST_TEXT_MAX_LENGTH:
+            raise ValueError
+        return json.loads(value)
+    except (ValueError, RecursionError):
+        raise ValueError("Must be a list, or a JSON string holding one") from None
+
+
+FileList = Annotated[list[str], BeforeValidator(_json_list_text)]
+
+
 class SendBody(Body):
     dest_session_id: str = ID
     payload: str = ""
-    payload1: list[str] = Field(default_factory=list, max_length=10)
+    payload1: FileList = Field(default_factory=list, max_length=10)
     # The spec names it `_type`, which pydantic would take for a private attribute.
-    message_type: int = Field(default=MESSAGE_TYPE_CHAT, alias="_type")
+    message_type: int = Field(default=MESSAGE_TYPE_CHAT, alias="_type", ge=0, le=MESSAGE_TYPE_MAX)
     is_dummy_session: bool = False
-    created_at: int | None = None
+    # The sender's clock (ms), kept as the message's `client_created_at`: see the constants.
+    created_at: int | None = Field(default=None, ge=CLIENT_CREATED_AT_MIN, le=CLIENT_CREATED_AT_MAX)
     local_id: str = Field(max_length=64)
     data: MessageDataBody | None = None
 

@@ -120,10 +120,18 @@ def attach(
         return await chat.unseen_summary(session.user["_id"])
 
     @sio.on("typing")
-    async def typing(sid: str, data: Any) -> None:
+    async def typing(sid: str, data: Any) -> dict[str, Any]:
         session = await caller(sid)
-        if session and isinstance(data, dict) and isinstance(data.get("session_id"), str):
-            await chat.typing(session, data["session_id"])
+        if session is None:
+            return {"errors": "Please login to continue", "need_user": True}
+        session_id = data.get("session_id") if isinstance(data, dict) else None
+        if not isinstance(session_id, str):
+            return {"errors": {"session_id": "This field is required"}}
+        try:
+            await chat.typing(session, session_id)
+        except AgoraError as error:
+            return {"errors": error.errors}
+        return {"ok": True}
 
     async def mark(sid: str, data: Any, status: str) -> dict[str, Any]:
         session = await caller(sid)
@@ -157,9 +165,12 @@ def attach(
             }
         try:
             body = SendBody.model_validate(data)
+            return await chat.send(session, body.send_input())
         except ValidationError as exc:
             return {"type": SEND_REPLY_REFUSED, "errors": field_errors(exc)}
-        return await chat.send(session, body.send_input())
+        except AgoraError as error:
+            # A reply, never silence: the client would wait for its acknowledgement.
+            return {"type": SEND_REPLY_REFUSED, "errors": error.errors, **error.extra}
 
     async def disconnect_revoked(stop: asyncio.Event) -> None:
         """A logout anywhere closes the sockets that used that key on this edge."""

@@ -35,22 +35,23 @@ from agora.core.constants import (
     MESSAGES_PAGE,
     SEND_REPLY_OK,
     SEND_REPLY_REFUSED,
+    SESSION_KIND_ITEM_CHAT,
     TYPING_INTERVAL_SECONDS,
     USER_TYPE_ADMIN,
     USER_TYPE_MODERATOR,
 )
-from agora.core.errors import AgoraError, Forbidden, InvalidInput, NotFound
+from agora.core.errors import AgoraError, Forbidden, InvalidInput, NotFound, Unavailable
 from agora.core.groups import (
     can_read,
     clean_group_description,
     clean_group_title,
+    is_member,
     membership_view,
 )
-from agora.core.items import is_visible, item_view
+from agora.core.items import item_view
 from agora.services.accounts import Session
-from agora.services.items import StoredFiles
+from agora.services.items import PostReader, StoredFiles
 from agora.store.chat_hints import ChatHints
-from agora.store.items import ItemStore
 from agora.store.messages import MessageStore
 from agora.store.realtime import RealtimeEmitter
 from agora.store.sessions import SessionStore
@@ -80,7 +81,7 @@ class ChatService:
         shards: SessionShards,
         sessions: SessionStore,
         messages: MessageStore,
-        items: ItemStore,
+        posts: PostReader,
         users: UserStore,
         uploads: StoredFiles,
         hints: ChatHints,
@@ -89,7 +90,7 @@ class ChatService:
         self.shards = shards
         self.sessions = sessions
         self.messages = messages
-        self.items = items
+        self.posts = posts
         self.users = users
         self.uploads = uploads
         self.hints = hints
@@ -105,10 +106,9 @@ class ChatService:
     async def item_chats(
         self, session: Session, item_id: str, route_id: str | None
     ) -> dict[str, Any]:
-        """The owner gets every chat about the post; anyone else their own, maybe a dummy."""
-        item = await self.items.get(item_id)
-        if item is None or not is_visible(item):
-            raise NotFound({"item_id": "This post does not exist or was deleted"})
+        """The owner gets every chat about the post; anyone else their own, maybe a dummy,
+        if they may read the post."""
+        item, _, _ = await self.posts.readable(session, item_id)
         user_id = session.user["_id"]
         is_owner = item["user_id"] == user_id
         if is_owner:
@@ -146,7 +146,9 @@ class ChatService:
         try:
             return await self._send(session, data)
         except AgoraError as error:
-            if error.status in (401,):
+            # Refusals are replies of their own (type -1); a caller who must log in, or a
+            # store that failed (send again later), is told by the status.
+            if error.status in (401, 503):
                 raise
             return {"type": SEND_REPLY_REFUSED, "errors": error.errors}
 
@@ -178,16 +180,22 @@ class ChatService:
             "client_created_at": outgoing.client_created_at,
             **({"data": {"location": outgoing.location}} if outgoing.location else {}),
         }
-        reply = await self.shards.send(request)
+        reply = await self._to_shard(request)
         created = False
         if reply.pop("no_such_chat", False):
-            created = await self._make_real(outgoing.session_id, user_id)
-            reply = await self.shards.send(request)
+            created = await self._make_real(outgoing.session_id, session)
+            reply = await self._to_shard(request)
             if reply.pop("no_such_chat", False):
                 raise NotFound({"dest_session_id": NO_SUCH_CHAT})
         if reply["type"] != SEND_REPLY_OK:
             return reply
         return {**reply, "new_session_created": created, "is_user_in_session": True}
+
+    async def _to_shard(self, request: dict[str, Any]) -> dict[str, Any]:
+        reply = await self.shards.send(request)
+        if reply.pop("unavailable", False):
+            raise Unavailable(reply["errors"])
+        return reply
 
     async def post_notice(
         self, session_id: str, src_id: str, local_id: str, text: str, data: dict[str, Any]
@@ -205,14 +213,19 @@ class ChatService:
             }
         )
 
-    async def _make_real(self, session_id: str, user_id: str) -> bool:
+    async def _make_real(self, session_id: str, session: Session) -> bool:
         """A dummy item chat becomes a stored one with its first message; says whether this
         call stored it (a concurrent first message may have)."""
+        user_id = session.user["_id"]
         parsed = parse_item_chat_id(session_id)
         if parsed is None or parsed[1] != user_id:
             raise NotFound({"dest_session_id": NO_SUCH_CHAT})
-        item = await self.items.get(parsed[0])
-        if item is None or not is_visible(item) or item["user_id"] == user_id:
+        try:
+            item, _, _ = await self.posts.readable(session, parsed[0])
+        except AgoraError as error:
+            # A post the sender may not read has no chat they could open.
+            raise NotFound({"dest_session_id": NO_SUCH_CHAT}) from error
+        if item["user_id"] == user_id:
             raise NotFound({"dest_session_id": NO_SUCH_CHAT})
         route_id = await self.hints.route(session_id) or item["route_id"]
         chat = item_chat_session(item, user_id, route_id, now_ms())
@@ -235,9 +248,25 @@ class ChatService:
         membership = (
             await self.sessions.membership(session_id, session.user["_id"]) if session else None
         )
-        if not can_read(chat, membership):
+        if not await self._may_read(session, chat, membership):
             raise Forbidden({"session_id": "You cannot read this chat"})
         return chat, membership
+
+    async def _may_read(
+        self, session: Session | None, chat: dict[str, Any], membership: dict[str, Any] | None
+    ) -> bool:
+        """A chat's readers, its members or anyone when it is public; an item chat shows its
+        post (title, description, picture), so a public one only to those who may read the
+        post: a private group's posts stay with its members."""
+        if not can_read(chat, membership):
+            return False
+        if is_member(membership) or chat.get("kind") != SESSION_KIND_ITEM_CHAT:
+            return True
+        try:
+            await self.posts.readable(session, (chat.get("data") or {}).get("item_id", ""))
+        except AgoraError:
+            return False
+        return True
 
     async def can_join(self, session: Session | None, session_id: str) -> bool:
         try:
@@ -391,7 +420,7 @@ class ChatService:
                 if session
                 else None
             )
-            if can_read(chat, membership):
+            if await self._may_read(session, chat, membership):
                 readable[chat["_id"]] = session_view(chat, membership)
         with_users = {}
         for session_id in session_with_user_ids:
@@ -405,13 +434,13 @@ class ChatService:
                         for u, t in members.items()
                     ],
                 }
-        items = await self.items.by_ids(item_ids)
+        items = await self.posts.readable_many(session, item_ids)
         logged_in = session is not None
         return {
             "users": {u["_id"]: user_card(u) for u in users},
             "sessions": {sid: readable[sid] for sid in session_ids if sid in readable},
             "session_with_users": with_users,
-            "items": {i["_id"]: item_view(i, logged_in=logged_in) for i in items if is_visible(i)},
+            "items": {i["_id"]: item_view(i, logged_in=logged_in) for i in items},
         }
 
     async def members(
@@ -548,8 +577,7 @@ class ChatService:
         if status not in DELIVERY_STATUSES:
             raise InvalidInput({"status": "Unknown delivery status"})
         user_id = session.user["_id"]
-        if await self.sessions.membership(session_id, user_id) is None:
-            raise Forbidden("You are not in this chat")
+        await self._following(session_id, user_id)
         message = await self.messages.mark(session_id, created_at, status, user_id, now_ms())
         if status == "read" and message is not None:
             await self._read_up_to(session_id, user_id, message)
@@ -572,10 +600,16 @@ class ChatService:
             seq = (chat or {}).get("message_seq", 0)
         await self.sessions.advance_reading(session_id, user_id, seq)
 
+    async def _following(self, session_id: str, user_id: str) -> None:
+        """Receipts and typing come from members who follow the chat: not from those blocked
+        or still awaiting approval, who may not read it."""
+        membership = await self.sessions.membership(session_id, user_id)
+        if membership is None or not is_reader(membership["session_user_type"]):
+            raise Forbidden("You are not in this chat")
+
     async def typing(self, session: Session, session_id: str) -> None:
         user_id = session.user["_id"]
-        if await self.sessions.membership(session_id, user_id) is None:
-            return
+        await self._following(session_id, user_id)
         if await self.hints.allow_typing(session_id, user_id, TYPING_INTERVAL_SECONDS):
             await self.emitter.to_session(
                 session_id,

@@ -7,9 +7,10 @@ from agora.core.accounts import user_card
 from agora.core.clock import now_ms
 from agora.core.constants import ITEM_HIDDEN_SORT_ORDER
 from agora.core.errors import Forbidden, NotFound
-from agora.core.groups import can_write, group_view, joining_type
+from agora.core.groups import NOT_VIEWABLE, can_write, group_view, joining_type
 from agora.core.items import (
     build_draft,
+    can_read_post,
     check_post_files,
     feed_key,
     is_visible,
@@ -44,11 +45,53 @@ class ItemInput:
     need_user_to_view: bool = False
 
 
+class PostReader:
+    """Posts as one viewer may read them (`core.items.can_read_post`): the one gate of every
+    path that shows a post or opens a chat about it (the post itself, its share links, the
+    lookups by id, its chats), so none can show what another refuses."""
+
+    def __init__(self, items: ItemStore, groups: GroupService) -> None:
+        self.items = items
+        self.groups = groups
+
+    async def readable(
+        self,
+        session: Session | None,
+        item_id: str,
+        *,
+        group_id: str | None = None,
+        field: str = "item_id",
+    ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None]:
+        """The post, its group and the viewer's membership; NotFound (naming `field`) for a
+        missing or hidden post, the spec's not-viewable error for a group they cannot read."""
+        item = await self.items.get(item_id)
+        if item is None or not is_visible(item) or group_id not in (None, item["group_id"]):
+            raise NotFound({field: ITEM_NOT_FOUND})
+        group, membership = await self.groups.found(item["group_id"], session)
+        if not can_read_post(item, group, membership):
+            raise Forbidden({"invalid_group": NOT_VIEWABLE})
+        return item, group, membership
+
+    async def readable_many(
+        self, session: Session | None, item_ids: list[str]
+    ) -> list[dict[str, Any]]:
+        """Those of the posts the viewer may read; the others are left out."""
+        found = await self.items.by_ids(item_ids)
+        groups: dict[str, tuple[dict[str, Any] | None, dict[str, Any] | None]] = {}
+        for group_id in {item["group_id"] for item in found}:
+            try:
+                groups[group_id] = await self.groups.found(group_id, session)
+            except NotFound:
+                groups[group_id] = (None, None)
+        return [item for item in found if can_read_post(item, *groups[item["group_id"]])]
+
+
 class ItemService:
     def __init__(
         self,
         base_url: str,
         items: ItemStore,
+        posts: PostReader,
         groups: GroupService,
         group_store: GroupStore,
         users: UserStore,
@@ -57,6 +100,7 @@ class ItemService:
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.items = items
+        self.posts = posts
         self.groups = groups
         self.group_store = group_store
         self.users = users
@@ -136,10 +180,7 @@ class ItemService:
     async def get(
         self, session: Session | None, item_id: str, group_id: str | None
     ) -> dict[str, Any]:
-        item = await self.items.get(item_id)
-        if item is None or not is_visible(item) or group_id not in (None, item["group_id"]):
-            raise NotFound({"item_id": ITEM_NOT_FOUND})
-        group, membership = await self.groups.readable(item["group_id"], session)
+        item, group, membership = await self.posts.readable(session, item_id, group_id=group_id)
         return {
             "item": self._view(item, logged_in=session is not None),
             "group": group_view(group, membership),
@@ -150,11 +191,10 @@ class ItemService:
         return {"items": [self._view(item) for item in found]}
 
     async def by_route(self, session: Session | None, route_id: str) -> dict[str, Any]:
-        route = await self.items.route(route_id)
-        item = await self.items.get(route["item_id"]) if route else None
-        if item is None or not is_visible(item):
-            raise NotFound({"route_id": ITEM_NOT_FOUND})
-        group, membership = await self.groups.readable(item["group_id"], session)
+        route = await self._route(route_id)
+        item, group, membership = await self.posts.readable(
+            session, route["item_id"], field="route_id"
+        )
         people = {u["_id"]: u for u in await self.users.by_ids(chain(route))}
         return {
             "item": self._view(item, route, logged_in=session is not None),
@@ -164,16 +204,19 @@ class ItemService:
 
     async def share(self, session: Session, route_id: str) -> dict[str, Any]:
         """The sharer's own link: the same one every time, extending the chain they came by."""
-        route = await self.items.route(route_id)
-        item = await self.items.get(route["item_id"]) if route else None
-        if route is None or item is None or not is_visible(item):
-            raise NotFound({"route_id": ITEM_NOT_FOUND})
-        await self.groups.readable(item["group_id"], session)
+        route = await self._route(route_id)
+        item, _, _ = await self.posts.readable(session, route["item_id"], field="route_id")
         user_id = session.user["_id"]
         own = await self.items.route_of(item["_id"], user_id)
         if own is None:
             own = await self.items.add_route(extended_route(route, user_id, now_ms()))
         return {"url": f"{self.base_url}/r/{own['_id']}", "route_id": own["_id"]}
+
+    async def _route(self, route_id: str) -> dict[str, Any]:
+        route = await self.items.route(route_id)
+        if route is None:
+            raise NotFound({"route_id": ITEM_NOT_FOUND})
+        return route
 
     def _view(
         self,

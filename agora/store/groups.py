@@ -13,6 +13,9 @@ from agora.store.local_copies import LocalCopies
 from agora.store.mongo import ensure_index
 
 GROUP_KIND = "group"
+# A session stored from now on records how far its messages were announced (`announced_seq`):
+# one without the field predates it, and counts as announced up to its last message.
+NEW_SESSION_COUNTERS = {"announced_seq": 0}
 # Another edge's change to a group or a membership shows here within this bound.
 COPY_SECONDS = 1.0
 # Steadily read copies are reloaded in the background from this age on, so no read waits.
@@ -78,7 +81,9 @@ class GroupStore:
         fields = {k: v for k, v in group.items() if k != "_id"}
         # update_one, not find_one_and_update: nx-27017 drops $setOnInsert in the latter.
         await self.sessions.update_one(
-            {"_id": group["_id"]}, {"$setOnInsert": {**fields, "kind": GROUP_KIND}}, upsert=True
+            {"_id": group["_id"]},
+            {"$setOnInsert": {**fields, **NEW_SESSION_COUNTERS, "kind": GROUP_KIND}},
+            upsert=True,
         )
         stored = await self._read_group(group["_id"])
         self._groups.put(group["_id"], stored)

@@ -1,6 +1,8 @@
-"""Chat messages. A unique (src_id, local_id) index makes a resent message a no-op."""
+"""Chat messages. A unique (src_id, dest_session_id, local_id) index makes a resent message a
+no-op; the same local id in another chat is another message."""
 
 import asyncio
+from dataclasses import dataclass, field
 from typing import Any
 
 from pymongo import ReturnDocument
@@ -8,7 +10,25 @@ from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import DuplicateKeyError
 
 from agora.store.batched_writes import BatchedWrites
-from agora.store.mongo import ensure_index
+from agora.store.mongo import drop_index, ensure_index
+
+# The local id a sender gives a message is theirs within one chat (clients number messages
+# per chat): the index before, across all of a sender's chats, is dropped at startup.
+RESEND_KEY = [("src_id", 1), ("dest_session_id", 1), ("local_id", 1)]
+SENDER_WIDE_RESEND_KEY = [("src_id", 1), ("local_id", 1)]
+
+
+def resend_key(message: dict[str, Any]) -> tuple[str, str, str]:
+    """What makes two sends the same message."""
+    return message["src_id"], message["dest_session_id"], message["local_id"]
+
+
+@dataclass(frozen=True)
+class Inserted:
+    """What became of a batch of messages, by position."""
+
+    resent: set[int] = field(default_factory=set)  # stored before: the same message again
+    failed: dict[int, Exception] = field(default_factory=dict)  # not stored
 
 
 class MessageStore:
@@ -19,30 +39,43 @@ class MessageStore:
 
     async def ensure_indexes(self) -> None:
         await ensure_index(self.messages, [("dest_session_id", 1), ("created_at", -1)])
+        # The new index first, so resends are recognised throughout the change.
         await ensure_index(
             self.messages,
-            [("src_id", 1), ("local_id", 1)],
+            RESEND_KEY,
             unique=True,
             partialFilterExpression={"local_id": {"$type": "string"}},
         )
+        await drop_index(self.messages, SENDER_WIDE_RESEND_KEY)
 
-    async def insert(self, messages: list[dict[str, Any]]) -> set[int]:
-        """Stores the messages; returns the positions that were already stored (resends)."""
+    async def insert(self, messages: list[dict[str, Any]]) -> Inserted:
+        """Stores the messages, each on its own: one that fails leaves the others stored."""
         outcomes = await asyncio.gather(
             *(self._writes.insert(m) for m in messages), return_exceptions=True
         )
-        for outcome in outcomes:
-            if isinstance(outcome, BaseException) and not isinstance(outcome, DuplicateKeyError):
+        inserted = Inserted()
+        for position, outcome in enumerate(outcomes):
+            if isinstance(outcome, DuplicateKeyError):
+                inserted.resent.add(position)
+            elif isinstance(outcome, Exception):
+                inserted.failed[position] = outcome
+            elif isinstance(outcome, BaseException):
                 raise outcome
-        return {i for i, outcome in enumerate(outcomes) if isinstance(outcome, DuplicateKeyError)}
+        return inserted
 
     async def renumber(self, message_id: str, seq: int) -> None:
         await self._writes.update({"_id": message_id}, {"$set": {"seq": seq}})
 
-    async def by_local_ids(self, keys: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    async def resent(self, keys: list[tuple[str, str, str]]) -> list[dict[str, Any]]:
+        """The stored messages of these resend keys (`resend_key`)."""
         if not keys:
             return []
-        query = {"$or": [{"src_id": src, "local_id": local} for src, local in keys]}
+        query = {
+            "$or": [
+                {"src_id": src, "dest_session_id": session, "local_id": local}
+                for src, session, local in keys
+            ]
+        }
         return await self.messages.find(query).to_list()
 
     async def newest(self, session_id: str, limit: int) -> list[dict[str, Any]]:

@@ -6,8 +6,11 @@ from bson import ObjectId
 from pymongo import AsyncMongoClient
 from pymongo.asynchronous.collection import AsyncCollection
 from pymongo.asynchronous.database import AsyncDatabase
+from pymongo.errors import OperationFailure
 
 from agora.settings import Settings
+
+INDEX_NOT_FOUND = 27
 
 
 def connect_mongo(settings: Settings) -> AsyncMongoClient:
@@ -63,3 +66,30 @@ async def _ensure_one(collection: AsyncCollection, keys: list[tuple[str, Any]], 
         return
     await collection.create_index(keys, name=name, **options)
     await created.update_one({"_id": record}, {"$set": {"keys": keys}}, upsert=True)
+
+
+async def drop_index(collection: AsyncCollection, keys: list[tuple[str, Any]]) -> None:
+    """Drops the index on `keys` if there is one (a replaced index, at startup).
+
+    Found by its keys, not its name: nx-27017 lists and drops indexes under names of its own
+    (`idx_<collection>_<fields>`) and silently ignores a drop by the name they were created
+    with. Another edge dropping it at the same time is not an error.
+    """
+    wanted = _key_spec(keys)
+    for name, index in (await collection.index_information()).items():
+        if _key_spec(index["key"]) != wanted:
+            continue
+        try:
+            await collection.drop_index(name)
+        except OperationFailure as error:
+            if error.code != INDEX_NOT_FOUND:
+                raise
+    default_name = "_".join(f"{field}_{kind}" for field, kind in keys)
+    await collection.database["schema_indexes"].delete_one(
+        {"_id": f"{collection.name}.{default_name}"}
+    )
+
+
+def _key_spec(keys: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """Index keys comparable whatever the server reports (MongoDB may say 1.0 for 1)."""
+    return [(field, kind if isinstance(kind, str) else int(kind)) for field, kind in keys]

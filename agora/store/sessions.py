@@ -6,7 +6,7 @@ from pymongo import ReturnDocument, UpdateOne
 from pymongo.asynchronous.database import AsyncDatabase
 
 from agora.store.batched_writes import BatchedWrites
-from agora.store.groups import add_membership, membership_id
+from agora.store.groups import NEW_SESSION_COUNTERS, add_membership, membership_id
 from agora.store.mongo import count_matching, ensure_index
 
 
@@ -32,7 +32,7 @@ class SessionStore:
         self, session: dict[str, Any], members: dict[str, int]
     ) -> tuple[dict[str, Any], bool]:
         """Creates the session with its members unless it exists; says whether it created it."""
-        fields = {k: v for k, v in session.items() if k != "_id"}
+        fields = {**{k: v for k, v in session.items() if k != "_id"}, **NEW_SESSION_COUNTERS}
         result = await self.sessions.update_one(
             {"_id": session["_id"]}, {"$setOnInsert": fields}, upsert=True
         )
@@ -95,6 +95,10 @@ class SessionStore:
         await self._counts.update(
             {"_id": session_id}, {"$max": {"message_seq": last_seq, "updated_at": at}}
         )
+
+    async def announced(self, session_id: str, seq: int) -> None:
+        """The session's messages up to number `seq` were handed to the fan-out."""
+        await self._counts.update({"_id": session_id}, {"$max": {"announced_seq": seq}})
 
     async def advance_reading(self, session_id: str, user_id: str, seq: int) -> None:
         """The member has read the session's messages up to number `seq` (never back)."""

@@ -37,3 +37,13 @@ async def test_updates_in_one_batch_all_apply(collection):
         *(writes.update({"_id": n}, {"$inc": {"seen": 1}}) for n in range(20) for _ in range(3))
     )
     assert sorted([d["seen"] async for d in collection.find({})]) == [3] * 20
+
+
+async def test_a_document_bson_cannot_hold_fails_alone(collection):
+    writes = BatchedWrites(collection)
+    docs = [{"_id": f"d{n}", "at": 10**20 if n == 3 else n} for n in range(10)]
+    outcomes = await asyncio.gather(*(writes.insert(d) for d in docs), return_exceptions=True)
+    assert isinstance(outcomes[3], OverflowError)
+    assert [o for n, o in enumerate(outcomes) if n != 3] == [None] * 9
+    stored = sorted([d["_id"] async for d in collection.find({})])
+    assert stored == sorted(f"d{n}" for n in range(10) if n != 3)

@@ -471,6 +471,14 @@ async def test_killing_a_shard_mid_burst_loses_and_doubles_nothing(
     namespace = f"agora-agora_test-{chat_prefix}"
     shard = ray.get_actor(f"session-shard-{shard_of(session_id, 2)}", namespace=namespace)
     pid_before = await shard.pid.remote()
+    # The owner's screen: every acknowledged message must reach it, the kill notwithstanding.
+    heard: set[str] = set()
+    screen = socketio.AsyncClient(reconnection=False)
+    screen.on("message", lambda message: heard.add(message["id"]))
+    screen.on("messages", lambda messages: heard.update(m["id"] for m in messages))
+    await screen.connect(
+        str(chat_client.make_url("/")), auth={"auth_key": owner.key}, transports=["websocket"]
+    )
     gate = asyncio.Semaphore(64)
     acked: dict[str, dict] = {}
     midway = asyncio.Event()
@@ -497,6 +505,10 @@ async def test_killing_a_shard_mid_burst_loses_and_doubles_nothing(
     assert {m["local_id"]: m["id"] for m in stored} == {k: m["id"] for k, m in acked.items()}
     stamps = [m["created_at"] for m in stored]
     assert stamps == sorted(stamps) and len(set(stamps)) == len(stamps)
+    announced = {m["id"] for m in acked.values()}
+    await _until(lambda: announced <= heard, seconds=20)
+    await screen.disconnect()
+    assert announced - heard == set()
 
 
 async def test_a_client_that_lost_its_socket_catches_up_by_polling(chat_client, smtp_sink):

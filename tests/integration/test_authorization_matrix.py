@@ -1,0 +1,413 @@
+"""Who may do what with an id: every HTTP endpoint and socket event that takes one (group,
+session, post, share route, user, wallet, payment, member) called as each kind of caller.
+
+The world: a private group that hides its posts, owned by `owner`, with a `member`, a member
+awaiting approval (`waiting`, type 30), a blocked member (`blocked`, 29), a banned one
+(`banned`, 40); a signed-in `stranger` and a `guest`. The owner posted in it; the member
+opened a chat about the post and wrote in the group. Each row names the callers allowed;
+everyone else is refused, and a refused call changes nothing stored.
+"""
+
+import asyncio
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+import ray
+import socketio
+from pymongo import AsyncMongoClient
+
+from agora.actors.client import shard_of
+from tests.integration.helpers import Member, bearer, member, new_group
+from tests.integration.test_payments import PAYMENT_SETTINGS
+
+# The session-wide Stripe stand-in fixture, shared with the payment tests.
+from tests.integration.test_payments import standin as standin
+
+pytestmark = pytest.mark.usefixtures("ray_cluster")
+
+ROLES = ("owner", "member", "stranger", "guest", "blocked", "banned", "waiting")
+OWNER = {"owner"}
+PARTICIPANTS = {"owner", "member"}
+SIGNED_IN = set(ROLES) - {"guest"}
+MEMBERSHIPS = {"owner", "member", "blocked", "banned", "waiting"}
+
+
+@dataclass
+class World:
+    client: Any
+    people: dict[str, Member | None]
+    group_id: str
+    item: dict[str, Any]
+    chat_id: str
+    chat_message_at: int
+    group_message_at: int
+    checkout_id: str
+    mongo_url: str
+
+    def id_of(self, role: str) -> str:
+        person = self.people[role]
+        return person.id if person else "guest"
+
+
+Outcome = tuple[bool, Any]  # (allowed, reply)
+Call = Callable[[World, str], Awaitable[Outcome]]
+
+
+async def http(world: World, role: str, method: str, path: str, body: dict | None = None):
+    person = world.people[role]
+    headers = bearer(person.key) if person else {}
+    if method == "GET":
+        reply = await world.client.get(path, headers=headers)
+    else:
+        reply = await world.client.post(path, json=body or {}, headers=headers)
+    data = await reply.json()
+    allowed = reply.status == 200 and not (isinstance(data, dict) and data.get("type") == -1)
+    return allowed, (reply.status, data)
+
+
+async def socket(world: World, role: str, event: str, body: dict) -> Outcome:
+    person = world.people[role]
+    sio = socketio.AsyncClient(reconnection=False)
+    auth = {"auth_key": person.key} if person else None
+    await sio.connect(str(world.client.make_url("/")), auth=auth, transports=["websocket"])
+    try:
+        reply = await sio.call(event, body, timeout=10)
+    finally:
+        await sio.disconnect()
+    return "errors" not in reply and reply.get("type") != -1, reply
+
+
+def post(path: str | Callable[[World], str], body: Callable[[World, str], dict]) -> Call:
+    def call(world: World, role: str) -> Awaitable[Outcome]:
+        where = path(world) if callable(path) else path
+        return http(world, role, "POST", where, body(world, role))
+
+    return call
+
+
+def get(path: Callable[[World, str], str]) -> Call:
+    return lambda world, role: http(world, role, "GET", path(world, role))
+
+
+def emit(event: str, body: Callable[[World, str], dict]) -> Call:
+    return lambda world, role: socket(world, role, event, body(world, role))
+
+
+def lookup(field: str, shown: str, wanted: Callable[[World], str]) -> Call:
+    """/get_by_ids answers everyone; what the caller may not see is left out of the reply."""
+
+    async def call(world: World, role: str) -> Outcome:
+        body = {field: [wanted(world)]}
+        ok, (status, reply) = await http(world, role, "POST", "/get_by_ids", body)
+        assert status == 200 and "email_id" not in str(reply), reply
+        return ok and wanted(world) in reply[shown], reply
+
+    return call
+
+
+def text(world: World, role: str) -> dict:
+    return {"payload": f"from {role}", "local_id": uuid.uuid4().hex}
+
+
+def moderate(action: str, target: str) -> Call:
+    return post(
+        "/session/user/update",
+        lambda w, r: {"session_id": w.group_id, "for_user_id": w.id_of(target), "action": action},
+    )
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    call: Call
+    allowed: set[str]
+    # Allowed callers whose call changes nothing either (asking to join a group one is in).
+    unchanged: frozenset[str] = frozenset()
+
+
+ROWS = [
+    # Groups (a group is also a chat session).
+    Row("group view", post("/api/group", lambda w, r: {"group_id": w.group_id}), PARTICIPANTS),
+    Row("group feed", post("/api/feed", lambda w, r: {"group_id": w.group_id}), PARTICIPANTS),
+    Row(
+        "group update",
+        post("/api/group?action=update", lambda w, r: {"group_id": w.group_id, "title": "Ours"}),
+        OWNER,
+    ),
+    Row(
+        "group join",
+        post("/api/group?action=join", lambda w, r: {"group_id": w.group_id}),
+        SIGNED_IN,
+        unchanged=frozenset(MEMBERSHIPS),
+    ),
+    Row(
+        "group subscription",
+        post("/api/group?action=manage_subscription", lambda w, r: {"group_id": w.group_id}),
+        OWNER,
+    ),
+    Row(
+        "post in group",
+        post("/api/item?action=create", lambda w, r: {"group_id": w.group_id, "title": "Mine"}),
+        PARTICIPANTS,
+    ),
+    Row(
+        "group messages",
+        post("/session/messages", lambda w, r: {"session_id": w.group_id}),
+        PARTICIPANTS,
+    ),
+    Row(
+        "group members",
+        post("/session/users", lambda w, r: {"session_id": w.group_id}),
+        PARTICIPANTS,
+    ),
+    Row(
+        "group send",
+        post("/session/send", lambda w, r: {"dest_session_id": w.group_id, **text(w, r)}),
+        PARTICIPANTS,
+    ),
+    Row(
+        "group send (socket)",
+        emit("send", lambda w, r: {"dest_session_id": w.group_id, **text(w, r)}),
+        PARTICIPANTS,
+    ),
+    Row(
+        "group join room (socket)",
+        emit("join", lambda w, r: {"session_id": w.group_id}),
+        PARTICIPANTS,
+    ),
+    Row(
+        "group delivered (socket)",
+        emit(
+            "delivered", lambda w, r: {"session_id": w.group_id, "created_at": w.group_message_at}
+        ),
+        PARTICIPANTS,
+    ),
+    Row(
+        "group read (socket)",
+        emit("read", lambda w, r: {"session_id": w.group_id, "created_at": w.group_message_at}),
+        PARTICIPANTS,
+    ),
+    Row(
+        "group typing (socket)",
+        emit("typing", lambda w, r: {"session_id": w.group_id}),
+        PARTICIPANTS,
+    ),
+    Row(
+        "group message info",
+        get(
+            lambda w, r: f"/session/im_info?session_id={w.group_id}&created_at={w.group_message_at}"
+        ),
+        PARTICIPANTS,  # the owner moderates, the member sent it
+    ),
+    Row(
+        "group rename",
+        post("/session/update", lambda w, r: {"session_id": w.group_id, "title": "Renamed"}),
+        OWNER,
+    ),
+    Row(
+        "mute group",
+        post(
+            "/session/user/update", lambda w, r: {"session_id": w.group_id, "notification_flag": 30}
+        ),
+        MEMBERSHIPS,  # one's own membership, whatever its type
+    ),
+    Row("approve waiting", moderate("approve", "waiting"), OWNER),
+    Row("unblock blocked", moderate("unblock", "blocked"), OWNER),
+    Row("reject waiting", moderate("reject", "waiting"), OWNER),
+    Row("block member", moderate("block", "member"), OWNER),
+    Row("make member moderator", moderate("make_moderator", "member"), OWNER),
+    Row("group by id", lookup("session_ids", "sessions", lambda w: w.group_id), PARTICIPANTS),
+    Row(
+        "group with members by id",
+        lookup("session_with_user_ids", "session_with_users", lambda w: w.group_id),
+        PARTICIPANTS,
+    ),
+    # The post and its share route.
+    Row("post", post("/api/item", lambda w, r: {"item_id": w.item["_id"]}), PARTICIPANTS),
+    Row(
+        "post update",
+        post(
+            "/api/item?action=update", lambda w, r: {"item_id": w.item["_id"], "title": "Changed"}
+        ),
+        OWNER,
+    ),
+    Row(
+        "post delete",
+        post("/api/item?action=delete", lambda w, r: {"item_id": w.item["_id"]}),
+        OWNER,
+    ),
+    Row("post by id", lookup("item_ids", "items", lambda w: w.item["_id"]), PARTICIPANTS),
+    Row("share route", get(lambda w, r: f"/api/r/{w.item['route_id']}"), PARTICIPANTS),
+    Row("share link", get(lambda w, r: f"/api/r/{w.item['route_id']}?action=share"), PARTICIPANTS),
+    Row("post chats", post(lambda w: f"/api/chats/{w.item['_id']}", lambda w, r: {}), PARTICIPANTS),
+    Row(
+        "chat about post",
+        post(
+            "/session/send",
+            lambda w, r: {"dest_session_id": f"r_{w.item['_id']}_{w.id_of(r)}", **text(w, r)},
+        ),
+        {"member"},  # the owner does not ask about their own post
+    ),
+    # The member's chat with the owner about the post.
+    Row(
+        "chat messages",
+        post("/session/messages", lambda w, r: {"session_id": w.chat_id}),
+        PARTICIPANTS,
+    ),
+    Row(
+        "chat members", post("/session/users", lambda w, r: {"session_id": w.chat_id}), PARTICIPANTS
+    ),
+    Row(
+        "chat send",
+        post("/session/send", lambda w, r: {"dest_session_id": w.chat_id, **text(w, r)}),
+        PARTICIPANTS,
+    ),
+    Row("chat by id", lookup("session_ids", "sessions", lambda w: w.chat_id), PARTICIPANTS),
+    Row(
+        "chat join room (socket)",
+        emit("join", lambda w, r: {"session_id": w.chat_id}),
+        PARTICIPANTS,
+    ),
+    Row(
+        "chat message info",
+        get(lambda w, r: f"/session/im_info?session_id={w.chat_id}&created_at={w.chat_message_at}"),
+        PARTICIPANTS,  # the owner administers the chat, the member sent it
+    ),
+    Row(
+        "chat made public",
+        post("/session/update", lambda w, r: {"session_id": w.chat_id, "is_read_allowed": True}),
+        OWNER,
+    ),
+    Row(
+        "offer in chat",
+        post("/api/giveoffer", lambda w, r: {"cs_id": w.chat_id, "request_id": uuid.uuid4().hex}),
+        OWNER,
+    ),
+    # A person's wallet and payments.
+    Row(
+        "wallet ledger",
+        get(
+            lambda w, r: (
+                f"/api/wallet/ledger?wallet_user_id={w.id_of('owner')}"
+                "&wallet_for=user&wallet_currency=POINTS"
+            )
+        ),
+        OWNER,
+    ),
+    Row(
+        "recharge status",
+        get(lambda w, r: f"/api/recharge/status?session_id={w.checkout_id}"),
+        OWNER,
+    ),
+    Row("user by id", lookup("user_ids", "users", lambda w: w.id_of("owner")), set(ROLES)),
+]
+
+
+async def _world(client, sink, mongo_url, chat_prefix) -> World:
+    owner = await member(client, sink, "Owner")
+    group_id = await new_group(owner)
+    people: dict[str, Member | None] = {"owner": owner, "guest": None}
+    for role in ("member", "stranger", "blocked", "banned", "waiting"):
+        people[role] = await member(client, sink, role.title())
+    for role in ("member", "blocked", "banned", "waiting"):
+        await people[role].call("/api/group?action=join", {"group_id": group_id})
+    for role in ("member", "blocked", "banned"):
+        await owner.call(
+            "/session/user/update",
+            {"session_id": group_id, "for_user_id": people[role].id, "action": "approve"},
+        )
+    await owner.call(
+        "/session/user/update",
+        {"session_id": group_id, "for_user_id": people["blocked"].id, "action": "block"},
+    )
+    # Type 40 has no action of its own in the API: set as an operator would.
+    mongo = AsyncMongoClient(mongo_url)
+    await mongo["agora_test"]["session_users"].update_one(
+        {"session_id": group_id, "user_id": people["banned"].id},
+        {"$set": {"session_user_type": 40}},
+    )
+    await mongo.close()
+    namespace = f"agora-agora_test-{chat_prefix}"
+    await ray.get_actor(
+        f"session-shard-{shard_of(group_id, 2)}", namespace=namespace
+    ).forget.remote(group_id)
+    item = await owner.post_item(group_id, "Secret plans", offer_amount=5, offer_currency="POINTS")
+    world = World(client, people, group_id, item, "", 0, 0, "", mongo_url)
+    await _until_memberships_show(world)
+    chat_id = f"r_{item['_id']}_{people['member'].id}"
+    asked = await people["member"].call(
+        "/session/send", {"dest_session_id": chat_id, "payload": "still there?", "local_id": "q"}
+    )
+    said = await people["member"].call(
+        "/session/send", {"dest_session_id": group_id, "payload": "hello all", "local_id": "h"}
+    )
+    recharge = await owner.call("/api/recharge", {"amount": 10, "currency": "USD"})
+    world.chat_id = chat_id
+    world.chat_message_at = asked["inbox_message"]["created_at"]
+    world.group_message_at = said["inbox_message"]["created_at"]
+    world.checkout_id = recharge["stripe_checkout_data"]["id"]
+    return world
+
+
+async def _until_memberships_show(world: World) -> None:
+    """Edges keep memberships for up to a second: wait until every type shows."""
+    for _ in range(100):
+        seen = [
+            (await http(world, role, "POST", "/api/feed", {"group_id": world.group_id}))[0]
+            for role in ("member", "blocked", "banned", "waiting")
+        ]
+        if seen == [True, False, False, False]:
+            return
+        await asyncio.sleep(0.05)
+
+
+async def _stored(world: World) -> dict[str, list]:
+    """Everything stored about the world, to show a refused call changed nothing."""
+    ids = [p.id for p in world.people.values() if p]
+    sessions = [world.group_id, world.chat_id] + [f"r_{world.item['_id']}_{i}" for i in ids]
+    mongo = AsyncMongoClient(world.mongo_url)
+    db = mongo["agora_test"]
+    queries = {
+        "sessions": {"_id": {"$in": sessions}},
+        "session_users": {"session_id": {"$in": sessions}},
+        "messages": {"dest_session_id": {"$in": sessions}},
+        "items": {"group_id": world.group_id},
+        "routes": {"item_id": world.item["_id"]},
+        "wallets": {"user_id": {"$in": ids}},
+        "ledger_entries": {"user_id": {"$in": ids}},
+        "recharges": {"user_id": {"$in": ids}},
+    }
+    stored = {}
+    for name, query in queries.items():
+        found = await db[name].find(query).sort("_id", 1).to_list()
+        # How far a session's messages were announced moves after the fact, by itself.
+        stored[name] = [{k: v for k, v in doc.items() if k != "announced_seq"} for doc in found]
+    await mongo.close()
+    return stored
+
+
+@pytest.fixture
+async def world(client_for, standin, smtp_sink, mongo_url, chat_prefix) -> World:
+    client = await client_for(
+        session_shards=2,
+        redis_prefix=chat_prefix,
+        stripe_api_base=standin.base_url,
+        **PAYMENT_SETTINGS,
+    )
+    return await _world(client, smtp_sink, mongo_url, chat_prefix)
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[row.name for row in ROWS])
+async def test_authorization_matrix(world: World, row: Row):
+    # Refused callers first: the allowed ones may change what the others would see.
+    for role in sorted(set(ROLES) - row.allowed) + sorted(row.unchanged & row.allowed):
+        before = await _stored(world)
+        allowed, reply = await row.call(world, role)
+        assert allowed is (role in row.allowed), (row.name, role, reply)
+        assert await _stored(world) == before, (row.name, role, "changed something")
+    for role in sorted(row.allowed - row.unchanged):
+        allowed, reply = await row.call(world, role)
+        assert allowed, (row.name, role, reply)
