@@ -54,12 +54,20 @@ async def public(internal):
     async def to_internal(request: web.Request) -> web.Response:
         raise web.HTTPFound(f"http://127.0.0.1:{internal_port}/admin")
 
+    async def to_internal_fullwidth(request: web.Request) -> web.Response:
+        raise web.HTTPFound(f"http://\uff11\uff12\uff17.0.0.1:{internal_port}/admin")
+
+    async def to_internal_name(request: web.Request) -> web.Response:
+        raise web.HTTPFound(f"http://localhost:{internal_port}/admin")
+
     async def pdf(request: web.Request) -> web.Response:
         return web.Response(body=b"%PDF-", content_type="application/pdf")
 
     app = web.Application()
     app.router.add_get("/page", page)
     app.router.add_get("/redirect", to_internal)
+    app.router.add_get("/redirect-fullwidth", to_internal_fullwidth)
+    app.router.add_get("/redirect-name", to_internal_name)
     app.router.add_get("/file.pdf", pdf)
     runner, port = await _serve(app, PUBLIC_STAND_IN)
     yield f"http://{PUBLIC_STAND_IN}:{port}"
@@ -93,12 +101,29 @@ async def test_a_public_page_is_previewed(user, public):
         "127.1",
         "[::ffff:127.0.0.1]",
         "localhost",
+        "LOCALHOST.",
+        # Forms the URL library normalises to 127.0.0.1 only after a name-based check.
+        "\uff11\uff12\uff17.\uff10.\uff10.\uff11",  # fullwidth digits
+        "\u2460\u2461\u2466.0.0.1",  # circled digits
+        "127\u30020\u30020\u30021",  # ideographic full stops
+        "127\uff0e0\uff0e0\uff0e1",  # fullwidth full stops
+        "\uff4c\uff4f\uff43\uff41\uff4c\uff48\uff4f\uff53\uff54",  # fullwidth "localhost"
+        "0177.0.0.1",
+        "0x7f000001",
+        "017700000001",
+        "127.0.0.1.",
+        "[0:0:0:0:0:0:0:1]",
+        "[::ffff:7f00:1]",
+        "[::127.0.0.1]",
+        "[64:ff9b::7f00:1]",
+        "[2002:7f00:1::]",
     ],
 )
 async def test_internal_addresses_are_refused_without_connecting(user, internal, address):
     port, hits = internal
     reply = await user.client.get(
-        f"/url_preview?url=http://{address}:{port}/admin",
+        "/url_preview",
+        params={"url": f"http://{address}:{port}/admin"},
         headers={"Authorization": f"Bearer {user.key}"},
     )
     assert reply.status == 400
@@ -106,10 +131,22 @@ async def test_internal_addresses_are_refused_without_connecting(user, internal,
     assert hits == []
 
 
-async def test_a_redirect_to_an_internal_address_is_not_followed(user, public, internal):
+@pytest.mark.parametrize("url", ["http://[", "http://[::1", "https://[zz]/", "http://:80/"])
+async def test_malformed_links_are_refused(user, url):
+    reply = await user.client.get(
+        "/url_preview", params={"url": url}, headers={"Authorization": f"Bearer {user.key}"}
+    )
+    assert reply.status == 400
+    assert "url" in (await reply.json())["errors"]
+
+
+@pytest.mark.parametrize("path", ["/redirect", "/redirect-fullwidth", "/redirect-name"])
+async def test_a_redirect_to_an_internal_address_is_not_followed(user, public, internal, path):
     _, hits = internal
     reply = await user.client.get(
-        f"/url_preview?url={public}/redirect", headers={"Authorization": f"Bearer {user.key}"}
+        "/url_preview",
+        params={"url": f"{public}{path}"},
+        headers={"Authorization": f"Bearer {user.key}"},
     )
     assert reply.status == 400
     assert hits == []
