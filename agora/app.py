@@ -27,7 +27,7 @@ from agora.services.payments import PaymentService
 from agora.services.registry import Services
 from agora.services.uploads import UploadService
 from agora.services.wallet import WalletService
-from agora.settings import Settings
+from agora.settings import Settings, require_secret
 from agora.store.auth_keys import AuthKeyStore
 from agora.store.chat_hints import ChatHints
 from agora.store.client_errors import ClientErrorStore
@@ -170,6 +170,7 @@ def build_app(
     settings: Settings, *, with_ray: bool = True, page_fetcher: PageFetcher | None = None
 ) -> web.Application:
     """`page_fetcher` lets tests stand a loopback alias in for the public internet."""
+    require_secret(settings)
     mongo = connect_mongo(settings)
     db = database(mongo, settings)
     redis = connect_redis(settings)

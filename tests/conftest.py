@@ -1,4 +1,5 @@
 import os
+import secrets
 import uuid
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -52,6 +53,8 @@ def settings_for(mongo_url, redis_url, smtp_sink, web_dist) -> Callable[..., Set
             "redis_prefix": f"test:{uuid.uuid4().hex[:12]}:",
             "smtp_url": smtp_sink.url,
             "web_dist": web_dist,
+            # Tests sign with a fresh random secret; an edge refuses to start without one.
+            "secret_key": secrets.token_urlsafe(32),
             "login_attempts_per_ip": 1000,
             "otp_sends_per_ip": 1000,
         }
