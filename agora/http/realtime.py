@@ -7,8 +7,10 @@ unseen badges from those events and asks for exact counts (`unseen`) when it con
 
 import asyncio
 import contextlib
+import functools
 import gc
 import logging
+from collections.abc import Awaitable, Callable
 from http.cookies import SimpleCookie
 from typing import Any
 
@@ -18,10 +20,10 @@ from pydantic import ValidationError
 
 from agora.core.chat import session_room, user_room
 from agora.core.constants import SEND_REPLY_REFUSED
-from agora.core.errors import AgoraError, NeedLogin
+from agora.core.errors import AgoraError, InvalidInput, NeedLogin
 from agora.http.accounts import GUEST_COOKIE
 from agora.http.chat import DeliveryBody, SendBody
-from agora.http.replies import ok
+from agora.http.replies import UNEXPECTED_FAILURE, ok
 from agora.http.requests import field_errors, optional_session
 from agora.services.accounts import AccountService, Session
 from agora.services.chat import ChatService
@@ -66,6 +68,40 @@ def _guest_cookie(environ: dict[str, Any]) -> str | None:
     return morsel.value if morsel else None
 
 
+def signed_in(session: Session | None, refusal: str = "Please login to continue") -> Session:
+    if session is None:
+        raise NeedLogin(refusal)
+    return session
+
+
+SocketHandler = Callable[[str, Any], Awaitable[dict[str, Any]]]
+
+
+def answering(**refusal: Any) -> Callable[[SocketHandler], Callable[..., Awaitable[dict]]]:
+    """Every event that takes an acknowledgement gets one: bad, missing or extra arguments
+    and every failure answer `{errors}` (with `refusal`'s fields), as an HTTP call would,
+    instead of leaving the client waiting for an answer that never comes."""
+
+    def wrap(handler: SocketHandler) -> Callable[..., Awaitable[dict]]:
+        @functools.wraps(handler)
+        async def answer(sid: str, *args: Any) -> dict[str, Any]:
+            try:
+                if len(args) > 1:
+                    raise InvalidInput("Send one object with the event")
+                return await handler(sid, args[0] if args else None)
+            except ValidationError as exc:
+                return {**refusal, "errors": field_errors(exc)}
+            except AgoraError as error:
+                return {**refusal, "errors": error.errors, **error.extra}
+            except Exception:
+                log.exception("socket event %s failed", handler.__name__)
+                return {**refusal, "errors": UNEXPECTED_FAILURE}
+
+        return answer
+
+    return wrap
+
+
 def attach(
     app: web.Application,
     sio: socketio.AsyncServer,
@@ -95,6 +131,7 @@ def attach(
         return (await sio.get_session(sid)).get("session")
 
     @sio.on("join")
+    @answering()
     async def join(sid: str, data: Any) -> dict[str, Any]:
         session_id = data.get("session_id") if isinstance(data, dict) else None
         if not isinstance(session_id, str) or not await chat.can_join(
@@ -105,61 +142,45 @@ def attach(
         return {"ok": True}
 
     @sio.on("leave")
-    async def leave(sid: str, data: Any) -> None:
+    async def leave(sid: str, data: Any = None) -> None:
         """A closed chat window; the socket stays in the rooms of chats its user follows."""
         session_id = data.get("session_id") if isinstance(data, dict) else None
         if isinstance(session_id, str) and not await chat.follows(await caller(sid), session_id):
             await sio.leave_room(sid, session_room(session_id))
 
     @sio.on("unseen")
+    @answering()
     async def unseen(sid: str, data: Any) -> dict[str, Any]:
         """Exact counts for a screen that (re)connected: the red dot and the muted chats."""
-        session = await caller(sid)
-        if session is None:
-            return {"errors": "Please login to continue", "need_user": True}
-        return await chat.unseen_summary(session.user["_id"])
+        return await chat.unseen_summary(signed_in(await caller(sid)).user["_id"])
 
     @sio.on("typing")
-    async def typing(sid: str, data: Any) -> None:
+    async def typing(sid: str, data: Any = None) -> None:
         session = await caller(sid)
         if session and isinstance(data, dict) and isinstance(data.get("session_id"), str):
             await chat.typing(session, data["session_id"])
 
     async def mark(sid: str, data: Any, status: str) -> dict[str, Any]:
-        session = await caller(sid)
-        if session is None:
-            return {"errors": "Please login to continue", "need_user": True}
-        try:
-            body = DeliveryBody.model_validate(data)
-            await chat.mark(session, body.session_id, body.created_at, status)
-        except ValidationError as exc:
-            return {"errors": field_errors(exc)}
-        except AgoraError as error:
-            return {"errors": error.errors}
+        session = signed_in(await caller(sid))
+        body = DeliveryBody.model_validate(data)
+        await chat.mark(session, body.session_id, body.created_at, status)
         return {"ok": True}
 
     @sio.on("delivered")
+    @answering()
     async def delivered(sid: str, data: Any) -> dict[str, Any]:
         return await mark(sid, data, "delivered")
 
     @sio.on("read")
+    @answering()
     async def read(sid: str, data: Any) -> dict[str, Any]:
         return await mark(sid, data, "read")
 
     @sio.on("send")
+    @answering(type=SEND_REPLY_REFUSED)
     async def send(sid: str, data: Any) -> dict[str, Any]:
-        session = await caller(sid)
-        if session is None:
-            return {
-                "type": SEND_REPLY_REFUSED,
-                "errors": "You need Login to chat.",
-                "need_user": True,
-            }
-        try:
-            body = SendBody.model_validate(data)
-        except ValidationError as exc:
-            return {"type": SEND_REPLY_REFUSED, "errors": field_errors(exc)}
-        return await chat.send(session, body.send_input())
+        session = signed_in(await caller(sid), "You need Login to chat.")
+        return await chat.send(session, SendBody.model_validate(data).send_input())
 
     async def disconnect_revoked(stop: asyncio.Event) -> None:
         """A logout anywhere closes the sockets that used that key on this edge."""

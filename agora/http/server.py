@@ -24,7 +24,11 @@ from agora.settings import Settings
 
 def create_app(settings: Settings, services: Services) -> web.Application:
     app = web.Application(
-        middlewares=[errors_middleware, auth_middleware], client_max_size=settings.max_body_bytes
+        middlewares=[errors_middleware, auth_middleware],
+        client_max_size=settings.max_body_bytes,
+        # Compressed bodies are inflated by `requests.read_bytes`: aiohttp's own decoding
+        # answers a body that is not what its header says with a 500 and a closed connection.
+        handler_args={"auto_decompress": False},
     )
     app[ACCOUNTS] = services.accounts
     app[TRUSTED_PROXY_HOPS] = settings.trusted_proxy_hops
