@@ -32,7 +32,8 @@ export function launch() {
   });
 }
 
-/** A page in a fresh context (no shared storage) at the given viewport; page errors fail the test. */
+/** A page in a fresh context (no shared storage) at the given viewport; page errors and CSP
+ * violations (collected in `page.errors`) fail the test. */
 export async function newPage(browser, viewport = VIEWPORTS.desktop) {
   const context = await browser.newContext({
     viewport,
@@ -43,6 +44,12 @@ export async function newPage(browser, viewport = VIEWPORTS.desktop) {
   const page = await context.newPage();
   page.errors = [];
   page.on('pageerror', (error) => page.errors.push(error));
+  // Content-Security-Policy violations are logged to the console: they fail the test too.
+  page.on('console', (message) => {
+    if (message.type() === 'error' && message.text().includes('Content Security Policy')) {
+      page.errors.push(new Error(message.text()));
+    }
+  });
   return page;
 }
 
