@@ -75,8 +75,11 @@ def build_services(settings: Settings, db, redis, page_fetcher: PageFetcher | No
     emitter = RealtimeEmitter(settings)
     wallets = WalletService(wallet_store, emitter)
 
-    uploads = UploadService(settings, upload_store, UploadFiles(settings.uploads_dir), limits)
-    groups = GroupService(group_store, feed_cache, city_index)
+    fetcher = page_fetcher or PageFetcher()
+    uploads = UploadService(
+        settings, upload_store, UploadFiles(settings.uploads_dir), limits, fetcher
+    )
+    groups = GroupService(group_store, feed_cache, city_index, uploads.kept_image)
     payment_store = PaymentStore(db, users)
     payments = PaymentService(settings, stripe_gateway(settings), payment_store, wallets, groups)
     # Wallets show whether their owner can withdraw (a connected Stripe account).
@@ -103,6 +106,7 @@ def build_services(settings: Settings, db, redis, page_fetcher: PageFetcher | No
             email=email_sender(settings.smtp_url, settings.smtp_from),
             sms=sms_sender(),
             wallets=wallets,
+            kept_image=uploads.kept_image,
         ),
         client_errors=ClientErrorService(settings, ClientErrorStore(db), limits),
         groups=groups,
@@ -120,7 +124,7 @@ def build_services(settings: Settings, db, redis, page_fetcher: PageFetcher | No
         uploads=uploads,
         chat=chat,
         link_previews=LinkPreviewService(
-            page_fetcher or PageFetcher(), LinkPreviewCache(redis, keys), limits
+            fetcher, LinkPreviewCache(redis, keys), limits, uploads.kept_image
         ),
         wallets=wallets,
         offers=OfferService(wallets, chat, sessions, item_store, users),

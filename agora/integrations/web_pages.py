@@ -13,6 +13,7 @@ import asyncio
 import ipaddress
 import socket
 from collections.abc import Callable
+from dataclasses import dataclass
 from html.parser import HTMLParser
 from urllib.parse import urljoin, urlsplit
 
@@ -22,6 +23,7 @@ from yarl import URL
 
 MAX_REDIRECTS = 3
 MAX_BYTES = 512 * 1024
+PAGE_TYPES = frozenset({"text/html"})
 TIMEOUT_SECONDS = 5
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 AddressCheck = Callable[[Address], bool]
@@ -146,14 +148,44 @@ class _Meta(HTMLParser):
         }
 
 
+async def _read_at_most(reply: aiohttp.ClientResponse, max_bytes: int) -> bytes:
+    """The body up to `max_bytes`: the rest is never read, however much the server sends."""
+    body = bytearray()
+    async for chunk in reply.content.iter_chunked(64 * 1024):
+        body += chunk
+        if len(body) >= max_bytes:
+            break
+    return bytes(body[:max_bytes])
+
+
+@dataclass(frozen=True)
+class Fetched:
+    url: str  # after redirects
+    content_type: str
+    charset: str | None
+    body: bytes
+
+
 class PageFetcher:
+    """Fetches web pages (for previews) and pictures (kept as uploads) from the internet."""
+
     def __init__(self, allowed: AddressCheck = public_address) -> None:
         self.allowed = allowed
 
     async def preview(self, url: str) -> dict[str, str]:
+        page = await self.fetch(url, PAGE_TYPES, MAX_BYTES, cut=True)
+        parser = _Meta()
+        parser.feed(page.body.decode(page.charset or "utf-8", errors="replace"))
+        return parser.preview(page.url)
+
+    async def fetch(
+        self, url: str, content_types: frozenset[str], max_bytes: int, cut: bool = False
+    ) -> Fetched:
+        """The body of `url` if it is of one of `content_types`; beyond `max_bytes` it is cut
+        there when `cut` (the head of a page is enough), refused otherwise."""
         connector = aiohttp.TCPConnector(resolver=_NoResolver(), limit=4)
         timeout = aiohttp.ClientTimeout(total=TIMEOUT_SECONDS)
-        headers = {"User-Agent": "AgoraLinkPreview/1.0", "Accept": "text/html"}
+        headers = {"User-Agent": "AgoraLinkPreview/1.0", "Accept": ", ".join(content_types)}
         async with aiohttp.ClientSession(
             connector=connector, timeout=timeout, headers=headers
         ) as client:
@@ -171,12 +203,14 @@ class PageFetcher:
                             target = urljoin(str(current), reply.headers.get("Location", ""))
                             current = check_url(target, self.allowed)
                             continue
-                        if reply.status != 200 or reply.content_type != "text/html":
-                            raise Refused("The link is not a web page")
-                        body = await reply.content.read(MAX_BYTES)
-                        parser = _Meta()
-                        parser.feed(body.decode(reply.charset or "utf-8", errors="replace"))
-                        return parser.preview(str(current))
+                        if reply.status != 200 or reply.content_type not in content_types:
+                            raise Refused("The link is not of a kind that can be shown")
+                        body = await _read_at_most(reply, max_bytes + 1)
+                        if len(body) > max_bytes and not cut:
+                            raise Refused("The file behind the link is too large")
+                        return Fetched(
+                            str(current), reply.content_type, reply.charset, body[:max_bytes]
+                        )
                 except (aiohttp.ClientError, TimeoutError, UnicodeError) as error:
-                    raise Refused("The page could not be read") from error
+                    raise Refused("The link could not be read") from error
             raise Refused("Too many redirects")

@@ -22,6 +22,7 @@ from agora.core.constants import OTP_LENGTH, REQUIRE_IDENTIFIER
 from agora.core.errors import InvalidInput, NeedLogin, Unavailable
 from agora.core.signing import digest, hash_secret, sign, unsign
 from agora.integrations.messaging import CodeSender
+from agora.services.uploads import KeptImage
 from agora.services.wallet import WalletService
 from agora.settings import Settings
 from agora.store.auth_keys import AuthKeyStore
@@ -63,6 +64,7 @@ class AccountService:
         email: CodeSender,
         sms: CodeSender,
         wallets: WalletService,
+        kept_image: KeptImage,
     ) -> None:
         self.settings = settings
         self.users = users
@@ -71,6 +73,7 @@ class AccountService:
         self.limits = limits
         self.senders = {EMAIL_FIELD: email, PHONE_FIELD: sms}
         self.wallets = wallets
+        self.kept_image = kept_image
         self.secret = settings.secret_key.get_secret_value()
 
     # Login -------------------------------------------------------------------
@@ -177,7 +180,7 @@ class AccountService:
         if changes.name is not None:
             fields["name"] = clean_name(changes.name)
         if changes.image is not None:
-            fields["image"] = clean_image_url(changes.image)
+            fields["image"] = await self.kept_image(user["_id"], clean_image_url(changes.image))
         ident = identifier_from(changes.email_id, changes.phone_number)
         reply: dict[str, Any] = {}
         if ident is not None and ident.value != user.get(ident.field):

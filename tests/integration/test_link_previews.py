@@ -4,13 +4,15 @@
 127.0.0.1 stands for the internal network, where a counting server must never be reached.
 """
 
+import io
 import ipaddress
 
 import pytest
 from aiohttp import web
+from PIL import Image
 
 from agora.integrations.web_pages import PageFetcher
-from tests.integration.helpers import member
+from tests.integration.helpers import member, new_group
 from tests.services import free_port
 
 PUBLIC_STAND_IN = "127.0.0.2"
@@ -44,8 +46,19 @@ async def internal():
     await runner.cleanup()
 
 
+def _jpeg() -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (40, 40), "orange").save(out, "JPEG")
+    return out.getvalue()
+
+
 @pytest.fixture
-async def public(internal):
+def picture_hits() -> list[str]:
+    return []
+
+
+@pytest.fixture
+async def public(internal, picture_hits):
     internal_port, _ = internal
 
     async def page(request: web.Request) -> web.Response:
@@ -63,12 +76,18 @@ async def public(internal):
     async def pdf(request: web.Request) -> web.Response:
         return web.Response(body=b"%PDF-", content_type="application/pdf")
 
+    async def picture(request: web.Request) -> web.Response:
+        picture_hits.append(request.path)
+        return web.Response(body=_jpeg(), content_type="image/jpeg")
+
     app = web.Application()
     app.router.add_get("/page", page)
     app.router.add_get("/redirect", to_internal)
     app.router.add_get("/redirect-fullwidth", to_internal_fullwidth)
     app.router.add_get("/redirect-name", to_internal_name)
     app.router.add_get("/file.pdf", pdf)
+    app.router.add_get("/bike.jpg", picture)
+    app.router.add_get("/avatar.jpg", picture)
     runner, port = await _serve(app, PUBLIC_STAND_IN)
     yield f"http://{PUBLIC_STAND_IN}:{port}"
     await runner.cleanup()
@@ -81,13 +100,49 @@ async def user(client_for, smtp_sink):
     return await member(client, smtp_sink)
 
 
-async def test_a_public_page_is_previewed(user, public):
+async def _is_kept_picture(client, url: str) -> None:
+    """A picture the edge keeps and serves itself: readers never ask the outside host."""
+    assert url.startswith("/uploads/"), url
+    reply = await client.get(url)
+    assert reply.status == 200
+    assert reply.content_type == "image/jpeg"
+    assert Image.open(io.BytesIO(await reply.read())).size == (40, 40)
+
+
+async def test_a_public_page_is_previewed_with_its_picture_kept_by_the_edge(
+    user, public, picture_hits
+):
     preview = await user.get(f"/url_preview?url={public}/page")
-    assert preview == {
+    assert {k: preview[k] for k in ("title", "description")} == {
         "title": "Bike for sale",
         "description": "Barely used, Amsterdam",
-        "image": f"{public}/bike.jpg",
     }
+    await _is_kept_picture(user.client, preview["image"])
+    assert picture_hits == ["/bike.jpg"]
+
+
+async def test_outside_avatars_and_group_images_are_kept_by_the_edge(user, public):
+    profile = await user.call("/api/user/profile?action=update", {"image": f"{public}/avatar.jpg"})
+    await _is_kept_picture(user.client, profile["user"]["image"])
+    group_id = await new_group(user)
+    changed = await user.call(
+        "/api/group?action=update", {"group_id": group_id, "image": f"{public}/avatar.jpg"}
+    )
+    await _is_kept_picture(user.client, changed["group"]["image"])
+
+
+@pytest.mark.parametrize("path", ["/page", "/file.pdf", "/missing.jpg", "/redirect"])
+async def test_avatar_links_to_anything_but_a_reachable_picture_are_refused(
+    user, public, internal, path
+):
+    reply = await user.client.post(
+        "/api/user/profile?action=update",
+        json={"image": f"{public}{path}"},
+        headers={"Authorization": f"Bearer {user.key}"},
+    )
+    assert reply.status == 400
+    assert "image" in (await reply.json())["errors"]
+    assert internal[1] == []
 
 
 @pytest.mark.parametrize(
