@@ -23,6 +23,7 @@ from agora.core.constants import (
 )
 from agora.core.errors import AgoraError, Forbidden, InvalidInput, PayloadTooLarge
 from agora.core.signing import sign, unsign
+from agora.core.text import without_format_characters
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ def clean_title(hint: str | None, kind: FileType) -> str:
     """A display name from the client's hint: its last path part, without control or
     direction-override characters (which can disguise 'exe.pdf' as 'fdp.exe')."""
     name = re.split(r"[\\/]", hint or "")[-1]
-    name = "".join(ch for ch in name if unicodedata.category(ch) not in ("Cc", "Cf"))
+    name = "".join(ch for ch in without_format_characters(name) if unicodedata.category(ch) != "Cc")
     name = " ".join(name.split())[:UPLOAD_TITLE_MAX_LENGTH].rstrip()
     return name if name.strip(".") else f"file.{kind.extension}"
 
