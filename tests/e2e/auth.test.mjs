@@ -61,7 +61,6 @@ test('a wrong code is shown next to the code field', async () => {
   const dialog = loginDialog(page);
   await dialog.getByLabel('E-mail or phone number').fill(email);
   await dialog.getByRole('button', { name: 'Next' }).click();
-  await dialog.getByLabel('Your name').fill('Grace');
   await dialog.getByLabel('Code').fill('000000');
   await dialog.getByRole('button', { name: 'Next' }).click();
   const message = dialog.locator('#login-otp-error');

@@ -101,18 +101,20 @@ export function loginDialog(page) {
 }
 
 /**
- * Logs a new user in through the popup: e-mail, then name and the mailed code.
- * `beforeCode` runs once the code fields show (to take a screenshot of the dialog).
+ * Logs a new user in through the popup: e-mail, then the mailed code, then the name (asked
+ * only once the code proved the address, so the dialog never tells who has an account).
+ * `beforeCode` runs once the code field shows (to take a screenshot of the dialog).
  */
 export async function signUpThroughPopup(page, { email, name }, { beforeCode } = {}) {
   const dialog = loginDialog(page);
   await dialog.waitFor();
   await dialog.getByLabel('E-mail or phone number').fill(email);
   await dialog.getByRole('button', { name: 'Next' }).click();
-  await dialog.getByLabel('Your name').waitFor();
+  await dialog.getByLabel('Code').waitFor();
   if (beforeCode) await beforeCode();
-  await dialog.getByLabel('Your name').fill(name);
   await dialog.getByLabel('Code').fill(await readOtp(email));
+  await dialog.getByRole('button', { name: 'Next' }).click();
+  await dialog.getByLabel('Your name').fill(name);
   await dialog.getByRole('button', { name: 'Next' }).click();
   await dialog.waitFor({ state: 'detached' });
 }
