@@ -53,7 +53,7 @@ export function GroupEditor({ group, onSaved, onClose }: { group: Group; onSaved
 
   return (
     <Modal title="Edit group" onClose={onClose}>
-      <form onSubmit={onSubmit} className="space-y-4">
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
         <TextField id="group-title" label="Title" value={title} onChange={(event) => setTitle(event.target.value)} />
         <Field id="group-description" label="Description">
           <textarea
