@@ -69,7 +69,7 @@ export function GroupEditor({ group, onSaved, onClose }: { group: Group; onSaved
           label="Image"
           type="url"
           placeholder="https://"
-          hint="A link, or a picture you upload"
+          hint="A picture you upload, or a link (we keep a copy)"
           error={imageError}
           value={image}
           onChange={(event) => setImage(event.target.value)}
