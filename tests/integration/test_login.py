@@ -169,19 +169,21 @@ async def test_invalid_identifiers_and_codes_are_explained(client):
     assert (await bad_code.json())["errors"] == {"otp": "Enter the 6-digit code"}
 
 
-async def test_the_login_replies_do_not_tell_whether_an_address_has_an_account(
-    client, smtp_sink
-):
+async def test_the_login_replies_do_not_tell_whether_an_address_has_an_account(client, smtp_sink):
     known = new_email()
     await login(client, smtp_sink, known)
     unknown = new_email()
     replies = [await request_code(client, address) for address in (known, unknown)]
     for reply in replies:
         reply["data"].pop("sent_to")
-    assert replies[0] == replies[1] == {
-        "require": ["otp"],
-        "data": {"otp_length": 6, "otp_expires_in": 600},
-    }
+    assert (
+        replies[0]
+        == replies[1]
+        == {
+            "require": ["otp"],
+            "data": {"otp_length": 6, "otp_expires_in": 600},
+        }
+    )
     # A wrong code is a wrong code for both: a new address is not asked for a name first.
     for address in (known, unknown):
         wrong = _wrong(smtp_sink.last_code(address))
