@@ -217,3 +217,31 @@ async def test_only_web_pages_and_web_schemes_are_previewed(user, public):
 
 async def test_visitors_cannot_use_previews(client):
     assert (await client.get("/url_preview?url=http://example.com/")).status == 401
+
+
+async def test_a_name_is_resolved_once_and_the_checked_address_is_connected_to():
+    """The request goes to the address the check saw; the server still sees the name."""
+    hosts: list[str] = []
+
+    async def record(request: web.Request) -> web.Response:
+        hosts.append(request.headers["Host"])
+        return web.Response(text="<title>named</title>", content_type="text/html")
+
+    app = web.Application()
+    app.router.add_get("/named", record)
+    runner, port = await _serve(app, "127.0.0.1")
+    checked: list = []
+
+    def allowed(address) -> bool:
+        checked.append(address)
+        return address.is_loopback
+
+    try:
+        fetched = await PageFetcher(allowed=allowed).fetch(
+            f"http://localhost:{port}/named", frozenset({"text/html"}), 1024
+        )
+    finally:
+        await runner.cleanup()
+    assert fetched.body == b"<title>named</title>"
+    assert hosts == [f"localhost:{port}"]
+    assert ipaddress.ip_address("127.0.0.1") in checked
