@@ -1,6 +1,6 @@
 """Previews (title, description, image) of links people send in chats."""
 
-from agora.core.errors import InvalidInput
+from agora.core.errors import AgoraError, InvalidInput
 from agora.integrations.web_pages import PageFetcher, Refused
 from agora.services.accounts import Session
 from agora.services.uploads import KeptImage
@@ -47,10 +47,11 @@ class LinkPreviewService:
 
     async def _kept_image(self, session: Session, image: str) -> str:
         """The page's picture as an upload of the first person to preview it; none if it
-        cannot be kept (readers never load it from the page's host)."""
+        cannot be kept, or not now (the person's upload limit): readers never load it from
+        the page's host, and a preview never fails for its picture."""
         if not image:
             return ""
         try:
             return await self.kept_image(session.user["_id"], image)
-        except InvalidInput:
+        except AgoraError:
             return ""
