@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import functools
 import gc
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from http.cookies import SimpleCookie
@@ -24,7 +25,7 @@ from agora.core.errors import AgoraError, InvalidInput, NeedLogin
 from agora.http.accounts import GUEST_COOKIE
 from agora.http.chat import DeliveryBody, SendBody
 from agora.http.replies import UNEXPECTED_FAILURE, ok
-from agora.http.requests import field_errors, optional_session
+from agora.http.requests import field_errors, optional_session, parse_json
 from agora.services.accounts import AccountService, Session
 from agora.services.chat import ChatService
 from agora.settings import Settings
@@ -37,11 +38,35 @@ RETRY_MS = 5000
 SOCKET_SERVER = web.AppKey("socket_server", socketio.AsyncServer)
 
 
+# What a packet whose data cannot be read becomes: an event answered with `{errors}`.
+MALFORMED_EVENT = "malformed"
+
+
+class _PacketJson:
+    """JSON of Socket.IO packets, read like request bodies (depth-capped). Data that is not
+    JSON, or nests too deeply, becomes the event MALFORMED_EVENT, so the sender's ack gets an
+    answer instead of the packet failing inside the library with none."""
+
+    dumps = staticmethod(json.dumps)
+
+    @staticmethod
+    def loads(text: str | bytes) -> Any:
+        try:
+            return parse_json(text)
+        except InvalidInput:
+            return [MALFORMED_EVENT]
+
+
+class _Packet(socketio.packet.Packet):
+    json = _PacketJson
+
+
 def create_socket_server(
     settings: Settings, client_manager: socketio.AsyncManager | None = None
 ) -> socketio.AsyncServer:
     return socketio.AsyncServer(
         async_mode="aiohttp",
+        serializer=_Packet,
         # One Redis channel per room: an edge decodes only events for rooms it serves.
         client_manager=client_manager or socket_manager(settings),
         cors_allowed_origins=sorted({settings.public_base_url, *settings.cors_origins}),
@@ -129,6 +154,11 @@ def attach(
 
     async def caller(sid: str) -> Session | None:
         return (await sio.get_session(sid)).get("session")
+
+    @sio.on(MALFORMED_EVENT)
+    @answering()
+    async def malformed(sid: str, data: Any) -> dict[str, Any]:
+        raise InvalidInput("The event's data is not valid JSON or nests too deeply")
 
     @sio.on("join")
     @answering()

@@ -112,7 +112,7 @@ def _too_deep(data: Any) -> bool:
     return True
 
 
-def parse_json(raw: bytes) -> Any:
+def parse_json(raw: bytes | str) -> Any:
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:

@@ -5,6 +5,7 @@ import base64
 import gzip
 import json
 
+import aiohttp
 import pytest
 import socketio
 
@@ -215,3 +216,22 @@ async def test_visitors_sockets_are_told_to_sign_in(client):
         answer = await visitor.call(event, {"session_id": "x", "created_at": 1}, timeout=5)
         assert answer["need_user"] is True
     await visitor.disconnect()
+
+
+@pytest.mark.parametrize(
+    "data", ["[" * 100_000 + "]" * 100_000, "[" * 40 + "]" * 40, "{not json", '"x"]']
+)
+async def test_socket_events_with_unreadable_data_are_answered(client, data):
+    url = str(client.make_url("/socket.io/?EIO=4&transport=websocket")).replace("http", "ws")
+    async with aiohttp.ClientSession() as session, session.ws_connect(url) as socket:
+        await socket.receive()  # Engine.IO open
+        await socket.send_str("40")
+        assert (await socket.receive()).data.startswith("40")
+        await socket.send_str(f'421["unseen",{data}]')
+        answer = await asyncio.wait_for(socket.receive(), 5)
+        assert answer.data.startswith("431[")
+        assert "errors" in json.loads(answer.data[3:])[0]
+        # The socket still works.
+        await socket.send_str('422["unseen",{}]')
+        answer = await asyncio.wait_for(socket.receive(), 5)
+        assert answer.data.startswith("432[")
