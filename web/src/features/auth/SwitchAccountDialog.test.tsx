@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { mockFetch } from '../../test/fetchMock';
@@ -22,6 +22,8 @@ describe('switching accounts from a link', () => {
   it('asks first, and staying keeps the signed-in account', async () => {
     const dialog = openLinkOfAnotherAccount();
     expect(dialog.textContent).toContain('signs in to a different account');
+    // A hasty Enter keeps the account: staying has the focus.
+    await waitFor(() => expect(document.activeElement?.textContent).toMatch(/^Stay/));
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Stay as Ada' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(getAuthKey()).toBe('mine');

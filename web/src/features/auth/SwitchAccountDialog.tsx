@@ -24,6 +24,7 @@ export function SwitchAccountHost() {
       cancelLabel={user ? `Stay as ${user.name}` : 'Stay signed in'}
       onConfirm={() => close(true)}
       onCancel={() => close(false)}
+      focusCancel
     >
       <p>The link you opened signs in to a different account than the one you use here.</p>
       <p className="mt-2">Only switch if you expected this link to sign you in to another account.</p>
