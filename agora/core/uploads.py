@@ -19,6 +19,7 @@ from agora.core.constants import (
     UPLOAD_THUMBNAIL_PX,
     UPLOAD_TITLE_MAX_LENGTH,
     UPLOAD_TYPES,
+    UPLOAD_URL_TTL_SECONDS,
     UPLOADS_PATH,
 )
 from agora.core.errors import AgoraError, Forbidden, InvalidInput, PayloadTooLarge
@@ -155,7 +156,10 @@ def grant_token(secret: str, grant: UploadGrant) -> str:
 def read_grant(secret: str, token: str, now_ms: int) -> UploadGrant:
     value = unsign(secret, token)
     grant = _decode_grant(value) if value else None
-    if grant is None:
+    # Bounds as the edge mints them, checked too: a link signed with a leaked secret still
+    # cannot carry a bigger file or live longer than any real one.
+    ceiling = now_ms + UPLOAD_URL_TTL_SECONDS * 1000
+    if grant is None or grant.max_bytes > UPLOAD_MAX_BYTES or grant.expires_at > ceiling:
         raise Forbidden("This upload link is not valid")
     if grant.expires_at <= now_ms:
         raise Forbidden("This upload link has expired, please upload the file again")
