@@ -15,7 +15,7 @@ from aiohttp import web
 from agora import embedded
 from agora.actors.runtime import stop_ray
 from agora.app import build_app
-from agora.settings import Settings
+from agora.settings import MissingSecret, Settings
 
 log = logging.getLogger("agora")
 
@@ -37,7 +37,10 @@ def serve(settings: Settings) -> None:
             time.monotonic() - started,
         )
 
-    app = build_app(settings)
+    try:
+        app = build_app(settings)
+    except MissingSecret as refusal:
+        sys.exit(f"agora: not starting: {refusal}")
     app.on_startup.append(report_ready)
     try:
         web.run_app(app, host=settings.host, port=settings.port, print=None)
@@ -79,6 +82,8 @@ def run_embedded(settings: Settings) -> int:
             ray_started = True
             ray_address = f"127.0.0.1:{LOCAL_RAY_PORT}"
         env = {**os.environ, "AGORA_RAY_ADDRESS": ray_address, "AGORA_SEED_DEMO": "true"}
+        if not settings.secret_key.get_secret_value():
+            env["AGORA_SECRET_KEY"] = embedded.kept_secret_key(var / "secret_key")
         edge = subprocess.Popen([sys.executable, "-m", "agora", "serve"], env=env)
         started.insert(0, edge)
         exit_code = edge.wait()

@@ -27,7 +27,7 @@ from agora.services.payments import PaymentService
 from agora.services.registry import Services
 from agora.services.uploads import UploadService
 from agora.services.wallet import WalletService
-from agora.settings import Settings
+from agora.settings import Settings, require_secret
 from agora.store.auth_keys import AuthKeyStore
 from agora.store.chat_hints import ChatHints
 from agora.store.client_errors import ClientErrorStore
@@ -75,8 +75,11 @@ def build_services(settings: Settings, db, redis, page_fetcher: PageFetcher | No
     emitter = RealtimeEmitter(settings)
     wallets = WalletService(wallet_store, emitter)
 
-    uploads = UploadService(settings, upload_store, UploadFiles(settings.uploads_dir), limits)
-    groups = GroupService(group_store, feed_cache, city_index)
+    fetcher = page_fetcher or PageFetcher()
+    uploads = UploadService(
+        settings, upload_store, UploadFiles(settings.uploads_dir), limits, fetcher
+    )
+    groups = GroupService(group_store, feed_cache, city_index, uploads.kept_image)
     payment_store = PaymentStore(db, users)
     payments = PaymentService(settings, stripe_gateway(settings), payment_store, wallets, groups)
     # Wallets show whether their owner can withdraw (a connected Stripe account).
@@ -104,6 +107,7 @@ def build_services(settings: Settings, db, redis, page_fetcher: PageFetcher | No
             email=email_sender(settings.smtp_url, settings.smtp_from),
             sms=sms_sender(),
             wallets=wallets,
+            kept_image=uploads.kept_image,
         ),
         client_errors=ClientErrorService(settings, ClientErrorStore(db), limits),
         groups=groups,
@@ -122,7 +126,7 @@ def build_services(settings: Settings, db, redis, page_fetcher: PageFetcher | No
         uploads=uploads,
         chat=chat,
         link_previews=LinkPreviewService(
-            page_fetcher or PageFetcher(), LinkPreviewCache(redis, keys), limits
+            fetcher, LinkPreviewCache(redis, keys), limits, uploads.kept_image
         ),
         wallets=wallets,
         offers=OfferService(wallets, chat, sessions, item_store, users),
@@ -172,6 +176,7 @@ def build_app(
     settings: Settings, *, with_ray: bool = True, page_fetcher: PageFetcher | None = None
 ) -> web.Application:
     """`page_fetcher` lets tests stand a loopback alias in for the public internet."""
+    require_secret(settings)
     mongo = connect_mongo(settings)
     db = database(mongo, settings)
     redis = connect_redis(settings)

@@ -3,6 +3,7 @@
 import contextlib
 import logging
 import os
+import secrets
 import shutil
 import socket
 import subprocess
@@ -90,6 +91,25 @@ def ensure_redis(redis_url: str, log_file: Path) -> subprocess.Popen | None:
     wait_for_port(host, port, 15, process)
     log.info("started redis-server on %s:%d", host, port)
     return process
+
+
+def kept_secret_key(path: Path) -> str:
+    """The signing secret of this machine's `make run`: made at random on the first start,
+    readable by its owner only, and the same on every later start (signed links and guest
+    cookies stay valid across restarts)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        secret = path.read_text().strip()
+        if not secret:
+            raise ServiceError(f"{path} is empty: delete it to have a new secret made") from None
+        return secret
+    secret = secrets.token_urlsafe(48)
+    with os.fdopen(descriptor, "w") as file:
+        file.write(secret + "\n")
+    log.info("made a new signing secret in %s", path)
+    return secret
 
 
 def stop(processes: list[subprocess.Popen]) -> None:

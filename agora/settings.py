@@ -45,7 +45,9 @@ class Settings(BaseSettings):
     # `python -m agora run` turns this on: a demo city with a few posts for newcomers.
     seed_demo: bool = False
 
-    secret_key: SecretStr = SecretStr("dev-only-secret-change-me")
+    # Signs guest cookies and upload links and hashes one-time codes. No default: `python -m
+    # agora run` keeps a random one under var/; any other start must be given one.
+    secret_key: SecretStr = SecretStr("")
     dev_mode: bool = True
 
     web_dist: Path = REPO_ROOT / "web" / "dist"
@@ -85,6 +87,27 @@ class Settings(BaseSettings):
     @property
     def uploads_dir(self) -> Path:
         return self.var_dir / "uploads"
+
+
+class MissingSecret(RuntimeError):
+    """The edge would sign with a secret others may know; it refuses to start."""
+
+
+SECRET_KEY_MIN_LENGTH = 32
+# The constant earlier versions signed with when none was set: known to anyone.
+KNOWN_SECRETS = frozenset({"dev-only-secret-change-me"})
+
+
+def require_secret(settings: Settings) -> str:
+    secret = settings.secret_key.get_secret_value()
+    if len(secret) < SECRET_KEY_MIN_LENGTH or secret in KNOWN_SECRETS:
+        raise MissingSecret(
+            "AGORA_SECRET_KEY must be set to a random secret of at least "
+            f"{SECRET_KEY_MIN_LENGTH} characters, the same on every edge (for example "
+            "`python -c 'import secrets; print(secrets.token_urlsafe(48))'`). "
+            "`python -m agora run` creates one under var/ by itself."
+        )
+    return secret
 
 
 def load_settings(**overrides) -> Settings:

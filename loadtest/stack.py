@@ -7,6 +7,7 @@ starts its own local Ray, as an edge without AGORA_RAY_ADDRESS does).
 
 import json
 import os
+import secrets
 import subprocess
 import sys
 import uuid
@@ -95,6 +96,7 @@ def running_stack(work: Path) -> Iterator[Stack]:
             "AGORA_REDIS_PREFIX": prefix,
             "AGORA_SMTP_URL": mail.url,
             "AGORA_RAY_DASHBOARD": "false",
+            "AGORA_SECRET_KEY": secrets.token_urlsafe(32),
             "AGORA_VAR_DIR": str(work / "var"),
             # The load comes from one address; the per-IP login limits are not under test.
             "AGORA_LOGIN_ATTEMPTS_PER_IP": "100000",

@@ -1,4 +1,5 @@
 import os
+import secrets
 import uuid
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -44,6 +45,9 @@ def web_dist(tmp_path: Path) -> Path:
 def settings_for(mongo_url, redis_url, smtp_sink, web_dist) -> Callable[..., Settings]:
     """Settings for one test: its own Redis prefix, so counters and codes never leak across."""
 
+    # One fresh random secret per test (its edges share it); an edge refuses to start without.
+    secret_key = secrets.token_urlsafe(32)
+
     def make(**overrides) -> Settings:
         values = {
             "mongo_url": mongo_url,
@@ -52,6 +56,7 @@ def settings_for(mongo_url, redis_url, smtp_sink, web_dist) -> Callable[..., Set
             "redis_prefix": f"test:{uuid.uuid4().hex[:12]}:",
             "smtp_url": smtp_sink.url,
             "web_dist": web_dist,
+            "secret_key": secret_key,
             "login_attempts_per_ip": 1000,
             "otp_sends_per_ip": 1000,
         }

@@ -24,7 +24,7 @@ from agora.core.constants import (
 )
 from agora.core.errors import Forbidden, InvalidInput
 from agora.core.geo import COORDINATE_LIMITS, check_coordinate
-from agora.core.text import CONTROL_CHARACTERS
+from agora.core.text import CONTROL_CHARACTERS, without_format_characters
 
 CANNOT_SEND = "You cannot send messages here."
 BANNER_ADMINS_ONLY = "Only admins can post banners"
@@ -184,7 +184,7 @@ def check_location(raw: Any) -> dict[str, Any]:
     address = raw.get("address")
     if not isinstance(address, str) or not address.strip():
         raise InvalidInput({"location": "Enter an address"})
-    address = address.strip()
+    address = without_format_characters(address).strip()
     if len(address) > LOCATION_ADDRESS_MAX_LENGTH:
         raise InvalidInput({"location": f"At most {LOCATION_ADDRESS_MAX_LENGTH} characters"})
     if CONTROL_CHARACTERS.search(address):
@@ -212,7 +212,7 @@ def check_outgoing(
         raise InvalidInput(
             {"local_id": f"Give each message an id of 1-{LOCAL_ID_MAX_LENGTH} chars"}
         )
-    text = payload.strip()
+    text = without_format_characters(payload).strip()
     if len(text) > MESSAGE_TEXT_MAX_LENGTH:
         raise InvalidInput({"payload": f"At most {MESSAGE_TEXT_MAX_LENGTH} characters"})
     if CONTROL_CHARACTERS.search(text):

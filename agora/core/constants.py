@@ -58,8 +58,6 @@ DAILY_POINTS_SINCE = "2024-01-01"
 LEDGER_PAGE = 30
 OFFER_MIN_DISPLAY = 0.5
 OFFER_PROMPT_DEFAULT = 10
-# Identical offers without a request_id within this window are one offer (a retry).
-OFFER_RETRY_WINDOW_MS = 10 * 60 * 1000
 REQUEST_ID_MAX_LENGTH = 64
 # Money moves left pending this long (an edge died mid-move) are driven to the end.
 MOVE_RECOVERY_AFTER_MS = 60 * 1000

@@ -13,7 +13,12 @@ from agora.core.constants import (
     USER_TYPE_MEMBER,
 )
 from agora.core.errors import InvalidInput
-from agora.core.text import CONTROL_CHARACTERS, clean_line, clean_text
+from agora.core.text import (
+    CONTROL_CHARACTERS,
+    clean_line,
+    clean_text,
+    without_format_characters,
+)
 
 NOT_VIEWABLE = "Cannot view group, not authorized or invalid"
 
@@ -53,7 +58,7 @@ def clean_tags(raw: list[str], limit: int = GROUP_TAGS_MAX) -> list[str]:
     tags: list[str] = []
     seen: set[str] = set()
     for tag in raw:
-        clean = " ".join(tag.split())
+        clean = " ".join(without_format_characters(tag).split())
         if not clean:
             continue
         if len(clean) > TAG_MAX_LENGTH or CONTROL_CHARACTERS.search(clean):

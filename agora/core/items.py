@@ -21,6 +21,7 @@ from agora.core.constants import (
 from agora.core.errors import InvalidInput
 from agora.core.groups import can_read, clean_tags
 from agora.core.money import decimal_number, parse_amount
+from agora.core.numbers import bounded_int
 from agora.core.text import clean_line, clean_text
 
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -109,11 +110,12 @@ def encode_cursor(key: str) -> str:
 def decode_cursor(cursor: str) -> str:
     try:
         key = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-    except (binascii.Error, UnicodeDecodeError, ValueError) as exc:
+        created, sep, item_id = key.partition(":")
+        if not sep or len(created) != 15 or not item_id:
+            raise ValueError("not a feed key")
+        bounded_int(created, "cursor")
+    except (binascii.Error, UnicodeDecodeError, ValueError, InvalidInput) as exc:
         raise InvalidInput({"cursor": "This list position is not valid, reload the feed"}) from exc
-    created, sep, item_id = key.partition(":")
-    if not sep or not created.isdigit() or len(created) != 15 or not item_id:
-        raise InvalidInput({"cursor": "This list position is not valid, reload the feed"})
     return key
 
 

@@ -87,6 +87,23 @@ class Posting:
     title: str
 
 
+def same_terms(earlier: dict[str, Any], requested: dict[str, Any]) -> bool:
+    """Whether a move asked for again under an existing key asks for what the earlier one did:
+    the same kind, the same wallets changing by the same amounts, the same details (titles
+    may differ: a name may have changed between a request and its retry)."""
+
+    def changes(move: dict[str, Any]) -> list[tuple[str, int]]:
+        return [(p["wallet_id"], p["diff_cents"]) for p in move["postings"]]
+
+    fixed = ("_id", "key", "state", "created_at", "user_id", "currency", "postings")
+    details = {k: v for k, v in requested.items() if k not in fixed}
+    return (
+        earlier["ref_type"] == requested["ref_type"]
+        and changes(earlier) == changes(requested)
+        and all(earlier.get(name) == value for name, value in details.items())
+    )
+
+
 def ledger_entry_view(entry: dict[str, Any]) -> dict[str, Any]:
     return {
         "_id": entry["_id"],

@@ -19,10 +19,12 @@ from agora.core.constants import (
     UPLOAD_THUMBNAIL_PX,
     UPLOAD_TITLE_MAX_LENGTH,
     UPLOAD_TYPES,
+    UPLOAD_URL_TTL_SECONDS,
     UPLOADS_PATH,
 )
 from agora.core.errors import AgoraError, Forbidden, InvalidInput, PayloadTooLarge
 from agora.core.signing import sign, unsign
+from agora.core.text import without_format_characters
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,7 @@ def clean_title(hint: str | None, kind: FileType) -> str:
     """A display name from the client's hint: its last path part, without control or
     direction-override characters (which can disguise 'exe.pdf' as 'fdp.exe')."""
     name = re.split(r"[\\/]", hint or "")[-1]
-    name = "".join(ch for ch in name if unicodedata.category(ch) not in ("Cc", "Cf"))
+    name = "".join(ch for ch in without_format_characters(name) if unicodedata.category(ch) != "Cc")
     name = " ".join(name.split())[:UPLOAD_TITLE_MAX_LENGTH].rstrip()
     return name if name.strip(".") else f"file.{kind.extension}"
 
@@ -154,7 +156,10 @@ def grant_token(secret: str, grant: UploadGrant) -> str:
 def read_grant(secret: str, token: str, now_ms: int) -> UploadGrant:
     value = unsign(secret, token)
     grant = _decode_grant(value) if value else None
-    if grant is None:
+    # Bounds as the edge mints them, checked too: a link signed with a leaked secret still
+    # cannot carry a bigger file or live longer than any real one.
+    ceiling = now_ms + UPLOAD_URL_TTL_SECONDS * 1000
+    if grant is None or grant.max_bytes > UPLOAD_MAX_BYTES or grant.expires_at > ceiling:
         raise Forbidden("This upload link is not valid")
     if grant.expires_at <= now_ms:
         raise Forbidden("This upload link has expired, please upload the file again")

@@ -12,9 +12,9 @@ from agora.core.constants import (
     MESSAGE_TYPE_CHAT,
     MESSAGE_TYPE_MAX,
 )
-from agora.core.errors import InvalidInput
+from agora.core.numbers import bounded_int
 from agora.http.replies import ok
-from agora.http.requests import Body, optional_session, read_body, require_session
+from agora.http.requests import Body, Timestamp, optional_session, read_body, require_session
 from agora.services.chat import ChatService, SendInput
 from agora.services.link_previews import LinkPreviewService
 
@@ -81,8 +81,8 @@ class SendBody(Body):
 
 class MessagesBody(Body):
     session_id: str = ID
-    greater_than_timestamp: int | None = None
-    less_than_timestamp: int | None = None
+    greater_than_timestamp: Timestamp | None = None
+    less_than_timestamp: Timestamp | None = None
 
 
 class MembersBody(Body):
@@ -92,7 +92,7 @@ class MembersBody(Body):
 
 class DeliveryBody(Body):
     session_id: str = ID
-    created_at: int
+    created_at: Timestamp
 
 
 class ChatsBody(Body):
@@ -183,10 +183,8 @@ def routes(chat: ChatService, previews: LinkPreviewService) -> list[web.RouteDef
 
     async def message_info(request: web.Request) -> web.Response:
         session_id = request.query.get("session_id", "")[:200]
-        created_at = request.query.get("created_at", "")
-        if not created_at.isdigit():
-            raise InvalidInput({"created_at": "Must be a whole number"})
-        return ok(await chat.message_info(require_session(request), session_id, int(created_at)))
+        created_at = bounded_int(request.query.get("created_at"), "created_at")
+        return ok(await chat.message_info(require_session(request), session_id, created_at))
 
     async def url_preview(request: web.Request) -> web.Response:
         session = require_session(request)

@@ -6,7 +6,7 @@ from pydantic import Field
 from agora.core.constants import REQUEST_ID_MAX_LENGTH, WALLET_FOR_USER
 from agora.core.errors import InvalidInput
 from agora.http.replies import ok
-from agora.http.requests import AmountText, Body, read_body, require_session
+from agora.http.requests import AmountText, Body, read_body, read_bytes, require_session
 from agora.services.payments import PaymentService
 
 SIGNATURE_HEADER = "Stripe-Signature"
@@ -46,7 +46,7 @@ def routes(payments: PaymentService) -> list[web.RouteDef]:
 
     async def webhook(request: web.Request) -> web.Response:
         # The signature covers the exact bytes Stripe sent, so the body is not parsed here.
-        payload = await request.read()
+        payload = await read_bytes(request)
         return ok(await payments.handle_webhook(payload, request.headers.get(SIGNATURE_HEADER)))
 
     return [

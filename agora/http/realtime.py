@@ -7,8 +7,11 @@ unseen badges from those events and asks for exact counts (`unseen`) when it con
 
 import asyncio
 import contextlib
+import functools
 import gc
+import json
 import logging
+from collections.abc import Awaitable, Callable
 from http.cookies import SimpleCookie
 from typing import Any
 
@@ -18,11 +21,11 @@ from pydantic import ValidationError
 
 from agora.core.chat import session_room, user_room
 from agora.core.constants import SEND_REPLY_REFUSED
-from agora.core.errors import AgoraError, NeedLogin
+from agora.core.errors import AgoraError, InvalidInput, NeedLogin
 from agora.http.accounts import GUEST_COOKIE
 from agora.http.chat import DeliveryBody, SendBody
-from agora.http.replies import ok
-from agora.http.requests import field_errors, optional_session
+from agora.http.replies import UNEXPECTED_FAILURE, ok
+from agora.http.requests import field_errors, optional_session, parse_json
 from agora.services.accounts import AccountService, Session
 from agora.services.chat import ChatService
 from agora.settings import Settings
@@ -35,11 +38,35 @@ RETRY_MS = 5000
 SOCKET_SERVER = web.AppKey("socket_server", socketio.AsyncServer)
 
 
+# What a packet whose data cannot be read becomes: an event answered with `{errors}`.
+MALFORMED_EVENT = "malformed"
+
+
+class _PacketJson:
+    """JSON of Socket.IO packets, read like request bodies (depth-capped). Data that is not
+    JSON, or nests too deeply, becomes the event MALFORMED_EVENT, so the sender's ack gets an
+    answer instead of the packet failing inside the library with none."""
+
+    dumps = staticmethod(json.dumps)
+
+    @staticmethod
+    def loads(text: str | bytes) -> Any:
+        try:
+            return parse_json(text)
+        except InvalidInput:
+            return [MALFORMED_EVENT]
+
+
+class _Packet(socketio.packet.Packet):
+    json = _PacketJson
+
+
 def create_socket_server(
     settings: Settings, client_manager: socketio.AsyncManager | None = None
 ) -> socketio.AsyncServer:
     return socketio.AsyncServer(
         async_mode="aiohttp",
+        serializer=_Packet,
         # One Redis channel per room: an edge decodes only events for rooms it serves.
         client_manager=client_manager or socket_manager(settings),
         cors_allowed_origins=sorted({settings.public_base_url, *settings.cors_origins}),
@@ -64,6 +91,40 @@ def _guest_cookie(environ: dict[str, Any]) -> str | None:
         cookie.load(environ.get("HTTP_COOKIE", ""))
     morsel = cookie.get(GUEST_COOKIE)
     return morsel.value if morsel else None
+
+
+def signed_in(session: Session | None, refusal: str = "Please login to continue") -> Session:
+    if session is None:
+        raise NeedLogin(refusal)
+    return session
+
+
+SocketHandler = Callable[[str, Any], Awaitable[dict[str, Any]]]
+
+
+def answering(**refusal: Any) -> Callable[[SocketHandler], Callable[..., Awaitable[dict]]]:
+    """Every event that takes an acknowledgement gets one: bad, missing or extra arguments
+    and every failure answer `{errors}` (with `refusal`'s fields), as an HTTP call would,
+    instead of leaving the client waiting for an answer that never comes."""
+
+    def wrap(handler: SocketHandler) -> Callable[..., Awaitable[dict]]:
+        @functools.wraps(handler)
+        async def answer(sid: str, *args: Any) -> dict[str, Any]:
+            try:
+                if len(args) > 1:
+                    raise InvalidInput("Send one object with the event")
+                return await handler(sid, args[0] if args else None)
+            except ValidationError as exc:
+                return {**refusal, "errors": field_errors(exc)}
+            except AgoraError as error:
+                return {**refusal, "errors": error.errors, **error.extra}
+            except Exception:
+                log.exception("socket event %s failed", handler.__name__)
+                return {**refusal, "errors": UNEXPECTED_FAILURE}
+
+        return answer
+
+    return wrap
 
 
 def attach(
@@ -94,7 +155,13 @@ def attach(
     async def caller(sid: str) -> Session | None:
         return (await sio.get_session(sid)).get("session")
 
+    @sio.on(MALFORMED_EVENT)
+    @answering()
+    async def malformed(sid: str, data: Any) -> dict[str, Any]:
+        raise InvalidInput("The event's data is not valid JSON or nests too deeply")
+
     @sio.on("join")
+    @answering()
     async def join(sid: str, data: Any) -> dict[str, Any]:
         session_id = data.get("session_id") if isinstance(data, dict) else None
         if not isinstance(session_id, str) or not await chat.can_join(
@@ -105,72 +172,49 @@ def attach(
         return {"ok": True}
 
     @sio.on("leave")
-    async def leave(sid: str, data: Any) -> None:
+    async def leave(sid: str, data: Any = None) -> None:
         """A closed chat window; the socket stays in the rooms of chats its user follows."""
         session_id = data.get("session_id") if isinstance(data, dict) else None
         if isinstance(session_id, str) and not await chat.follows(await caller(sid), session_id):
             await sio.leave_room(sid, session_room(session_id))
 
     @sio.on("unseen")
+    @answering()
     async def unseen(sid: str, data: Any) -> dict[str, Any]:
         """Exact counts for a screen that (re)connected: the red dot and the muted chats."""
-        session = await caller(sid)
-        if session is None:
-            return {"errors": "Please login to continue", "need_user": True}
-        return await chat.unseen_summary(session.user["_id"])
+        return await chat.unseen_summary(signed_in(await caller(sid)).user["_id"])
 
     @sio.on("typing")
+    @answering()
     async def typing(sid: str, data: Any) -> dict[str, Any]:
-        session = await caller(sid)
-        if session is None:
-            return {"errors": "Please login to continue", "need_user": True}
+        session = signed_in(await caller(sid))
         session_id = data.get("session_id") if isinstance(data, dict) else None
         if not isinstance(session_id, str):
-            return {"errors": {"session_id": "This field is required"}}
-        try:
-            await chat.typing(session, session_id)
-        except AgoraError as error:
-            return {"errors": error.errors}
+            raise InvalidInput({"session_id": "This field is required"})
+        await chat.typing(session, session_id)
         return {"ok": True}
 
     async def mark(sid: str, data: Any, status: str) -> dict[str, Any]:
-        session = await caller(sid)
-        if session is None:
-            return {"errors": "Please login to continue", "need_user": True}
-        try:
-            body = DeliveryBody.model_validate(data)
-            await chat.mark(session, body.session_id, body.created_at, status)
-        except ValidationError as exc:
-            return {"errors": field_errors(exc)}
-        except AgoraError as error:
-            return {"errors": error.errors}
+        session = signed_in(await caller(sid))
+        body = DeliveryBody.model_validate(data)
+        await chat.mark(session, body.session_id, body.created_at, status)
         return {"ok": True}
 
     @sio.on("delivered")
+    @answering()
     async def delivered(sid: str, data: Any) -> dict[str, Any]:
         return await mark(sid, data, "delivered")
 
     @sio.on("read")
+    @answering()
     async def read(sid: str, data: Any) -> dict[str, Any]:
         return await mark(sid, data, "read")
 
     @sio.on("send")
+    @answering(type=SEND_REPLY_REFUSED)
     async def send(sid: str, data: Any) -> dict[str, Any]:
-        session = await caller(sid)
-        if session is None:
-            return {
-                "type": SEND_REPLY_REFUSED,
-                "errors": "You need Login to chat.",
-                "need_user": True,
-            }
-        try:
-            body = SendBody.model_validate(data)
-            return await chat.send(session, body.send_input())
-        except ValidationError as exc:
-            return {"type": SEND_REPLY_REFUSED, "errors": field_errors(exc)}
-        except AgoraError as error:
-            # A reply, never silence: the client would wait for its acknowledgement.
-            return {"type": SEND_REPLY_REFUSED, "errors": error.errors, **error.extra}
+        session = signed_in(await caller(sid), "You need Login to chat.")
+        return await chat.send(session, SendBody.model_validate(data).send_input())
 
     async def disconnect_revoked(stop: asyncio.Event) -> None:
         """A logout anywhere closes the sockets that used that key on this edge."""

@@ -10,6 +10,8 @@ from agora.core.errors import AgoraError, RateLimited
 
 log = logging.getLogger("agora.http")
 
+UNEXPECTED_FAILURE = "Something went wrong on our side, please try again"
+
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
@@ -45,4 +47,4 @@ async def errors_middleware(request: web.Request, handler) -> web.StreamResponse
         return failure(exc.status, exc.reason)
     except Exception:
         log.exception("unhandled error on %s %s", request.method, request.path)
-        return failure(500, "Something went wrong on our side, please try again")
+        return failure(500, UNEXPECTED_FAILURE)

@@ -1,12 +1,14 @@
 """Request parsing: JSON bodies into typed models, the caller's identity and address."""
 
 import json
+import zlib
 from typing import Annotated, Any, TypeVar
 
 from aiohttp import web
-from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from agora.core.errors import InvalidInput, NeedLogin, PayloadTooLarge
+from agora.core.numbers import WHOLE_NUMBER_MAX
 from agora.services.accounts import Session
 
 SESSION = web.RequestKey("session", Session)
@@ -29,6 +31,8 @@ def _amount_text(value: Any) -> Any:
 
 
 AmountText = Annotated[str | None, BeforeValidator(_amount_text)]
+# A time in milliseconds (or any count) a client sends in a body: bounded like query numbers.
+Timestamp = Annotated[int, Field(ge=0, le=WHOLE_NUMBER_MAX)]
 
 _MESSAGES = {
     "extra_forbidden": "Unknown field",
@@ -38,6 +42,8 @@ _MESSAGES = {
     "bool_type": "Must be true or false",
     "list_type": "Must be a list",
     "string_too_long": "Too long",
+    "less_than_equal": f"Must be a whole number from 0 to {WHOLE_NUMBER_MAX}",
+    "greater_than_equal": f"Must be a whole number from 0 to {WHOLE_NUMBER_MAX}",
 }
 
 
@@ -50,23 +56,82 @@ def field_errors(error: ValidationError) -> dict[str, str]:
     return errors
 
 
+# Bodies are objects of fields holding lists of plain values; nothing needs deeper nesting.
+JSON_MAX_DEPTH = 32
+# Formats the edge inflates itself (the server's own decoding would close the connection on a
+# body that is not what its header says); wbits select the gzip or zlib wrapper.
+CONTENT_ENCODINGS = {"gzip": 31, "x-gzip": 31, "deflate": 15}
+
+
+def _inflate(raw: bytes, encoding: str, max_bytes: int) -> bytes:
+    wbits = CONTENT_ENCODINGS.get(encoding)
+    if wbits is None:
+        raise InvalidInput("Send the body uncompressed or compressed with gzip")
+    inflater = zlib.decompressobj(wbits)
+    try:
+        body = inflater.decompress(raw, max_bytes + 1)
+    except zlib.error as exc:
+        raise InvalidInput(f"The request body is not valid {encoding}") from exc
+    if len(body) > max_bytes:
+        raise PayloadTooLarge("The request body is too large")
+    if not inflater.eof:
+        raise InvalidInput(f"The request body is not valid {encoding}")
+    return body
+
+
+def content_encoding(request: web.Request) -> str:
+    return request.headers.get("Content-Encoding", "").strip().lower() or "identity"
+
+
+async def read_bytes(request: web.Request, max_bytes: int | None = None) -> bytes:
+    """The body, inflated if it says it is compressed; at most `max_bytes` (or the edge-wide
+    limit) either way."""
+    limit = min(max_bytes or request.client_max_size, request.client_max_size)
+    if (request.content_length or 0) > limit:
+        raise PayloadTooLarge("The request body is too large")
+    raw = await request.read()
+    encoding = content_encoding(request)
+    body = raw if encoding == "identity" or not raw else _inflate(raw, encoding, limit)
+    if len(body) > limit:
+        raise PayloadTooLarge("The request body is too large")
+    return body
+
+
+def _too_deep(data: Any) -> bool:
+    """Whether lists and objects nest deeper than JSON_MAX_DEPTH (walked without recursion)."""
+    level: list[Any] = [data]
+    for _ in range(JSON_MAX_DEPTH):
+        level = [
+            child
+            for value in level
+            for child in (value.values() if isinstance(value, dict) else value)
+            if isinstance(child, dict | list)
+        ]
+        if not level:
+            return False
+    return True
+
+
+def parse_json(raw: bytes | str) -> Any:
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        raise InvalidInput("The request body is not valid JSON") from exc
+    if isinstance(data, dict | list) and _too_deep(data):
+        raise InvalidInput(f"The request body nests deeper than {JSON_MAX_DEPTH} levels")
+    return data
+
+
 async def read_body(
     request: web.Request, model: type[Model], max_bytes: int | None = None
 ) -> Model:
     """The body as `model`; `max_bytes` tightens the edge-wide body limit for one call."""
-    if max_bytes is not None and (request.content_length or 0) > max_bytes:
-        raise PayloadTooLarge("The request body is too large")
-    raw = await request.read()
-    if max_bytes is not None and len(raw) > max_bytes:
-        raise PayloadTooLarge("The request body is too large")
+    raw = await read_bytes(request, max_bytes)
     data: Any = {}
     if raw.strip():
         if request.content_type != "application/json":
             raise InvalidInput("Send the body as JSON with Content-Type: application/json")
-        try:
-            data = json.loads(raw)
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise InvalidInput("The request body is not valid JSON") from exc
+        data = parse_json(raw)
     if not isinstance(data, dict):
         raise InvalidInput("The request body must be a JSON object")
     try:

@@ -18,14 +18,20 @@ from agora.http import (
 from agora.http.auth import ACCOUNTS, auth_middleware
 from agora.http.replies import errors_middleware
 from agora.http.requests import TRUSTED_PROXY_HOPS
+from agora.http.security_headers import security_headers
 from agora.services.registry import Services
 from agora.settings import Settings
 
 
 def create_app(settings: Settings, services: Services) -> web.Application:
     app = web.Application(
-        middlewares=[errors_middleware, auth_middleware], client_max_size=settings.max_body_bytes
+        middlewares=[errors_middleware, auth_middleware],
+        client_max_size=settings.max_body_bytes,
+        # Compressed bodies are inflated by `requests.read_bytes`: aiohttp's own decoding
+        # answers a body that is not what its header says with a 500 and a closed connection.
+        handler_args={"auto_decompress": False},
     )
+    app.on_response_prepare.append(security_headers(settings.public_base_url))
     app[ACCOUNTS] = services.accounts
     app[TRUSTED_PROXY_HOPS] = settings.trusted_proxy_hops
     secure = settings.public_base_url.startswith("https://")

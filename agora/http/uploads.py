@@ -3,8 +3,9 @@
 from aiohttp import web
 
 from agora.core.constants import UPLOAD_PUT_PATH, UPLOAD_READ_CHUNK_BYTES, UPLOADS_PATH
+from agora.core.errors import InvalidInput
 from agora.http.replies import ok
-from agora.http.requests import Body, read_body, require_session
+from agora.http.requests import Body, content_encoding, read_body, require_session
 from agora.http.web_app import IMMUTABLE
 from agora.services.uploads import UploadService
 
@@ -23,6 +24,8 @@ def routes(uploads: UploadService) -> list[web.RouteDef]:
 
     async def put(request: web.Request) -> web.Response:
         # Streamed, not read whole: the edge-wide body limit is far below a file's.
+        if content_encoding(request) != "identity":
+            raise InvalidInput("Send the file as it is, without a Content-Encoding")
         reply = await uploads.receive(
             request.match_info["token"],
             content_type=request.content_type,

@@ -5,6 +5,7 @@ from pydantic import Field
 
 from agora.core.constants import REQUEST_ID_MAX_LENGTH
 from agora.core.errors import InvalidInput
+from agora.core.numbers import bounded_int
 from agora.http.replies import ok
 from agora.http.requests import AmountText, Body, read_body, require_session
 from agora.services.offers import OfferService
@@ -26,11 +27,7 @@ def _query_text(request: web.Request, name: str) -> str:
 
 def _before(request: web.Request) -> int | None:
     raw = request.query.get("before")
-    if raw in (None, ""):
-        return None
-    if not raw.isdigit() or len(raw) > 12:
-        raise InvalidInput({"before": "Must be a whole number"})
-    return int(raw)
+    return None if raw in (None, "") else bounded_int(raw, "before")
 
 
 def routes(wallets: WalletService, offers: OfferService) -> list[web.RouteDef]:

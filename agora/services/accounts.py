@@ -22,6 +22,7 @@ from agora.core.constants import OTP_LENGTH, REQUIRE_IDENTIFIER
 from agora.core.errors import InvalidInput, NeedLogin, Unavailable
 from agora.core.signing import digest, hash_secret, sign, unsign
 from agora.integrations.messaging import CodeSender
+from agora.services.uploads import KeptImage
 from agora.services.wallet import WalletService
 from agora.settings import Settings
 from agora.store.auth_keys import AuthKeyStore
@@ -63,6 +64,7 @@ class AccountService:
         email: CodeSender,
         sms: CodeSender,
         wallets: WalletService,
+        kept_image: KeptImage,
     ) -> None:
         self.settings = settings
         self.users = users
@@ -71,6 +73,7 @@ class AccountService:
         self.limits = limits
         self.senders = {EMAIL_FIELD: email, PHONE_FIELD: sms}
         self.wallets = wallets
+        self.kept_image = kept_image
         self.secret = settings.secret_key.get_secret_value()
 
     # Login -------------------------------------------------------------------
@@ -92,12 +95,13 @@ class AccountService:
         clean = clean_name(name) if name is not None else None
         user = await self.users.find_by_identifier(ident)
         if otp is None:
-            sent = await self._send_code(LOGIN_PURPOSE, ident, ip)
-            require = ["otp"] if user else ["name", "otp"]
-            return {"require": require, "data": {**sent, "is_new_user": user is None}}
+            # The same answer whether or not the address has an account: only its owner, with
+            # the code, learns that (a new account's name is asked for after the code).
+            return {"require": ["otp"], "data": await self._send_code(LOGIN_PURPOSE, ident, ip)}
         code = check_otp_format(otp)
         if user is None and clean is None:
-            # Asked before the code is checked, so the code is not used up.
+            # The code was right; it stays usable for the step that brings the name.
+            await self._verify_code(LOGIN_PURPOSE, ident, code, keep=True)
             return {"require": ["name"]}
         await self._verify_code(LOGIN_PURPOSE, ident, code)
         if user is None:
@@ -126,9 +130,15 @@ class AccountService:
             "otp_expires_in": s.otp_ttl_seconds,
         }
 
-    async def _verify_code(self, purpose: str, ident: Identifier, code: str) -> None:
+    async def _verify_code(
+        self, purpose: str, ident: Identifier, code: str, keep: bool = False
+    ) -> None:
         outcome, remaining = await self.otps.check(
-            purpose, ident.key, self._code_hash(ident, code), self.settings.otp_max_wrong_tries
+            purpose,
+            ident.key,
+            self._code_hash(ident, code),
+            self.settings.otp_max_wrong_tries,
+            keep=keep,
         )
         if outcome is OtpCheck.OK:
             return
@@ -177,18 +187,20 @@ class AccountService:
         if changes.name is not None:
             fields["name"] = clean_name(changes.name)
         if changes.image is not None:
-            fields["image"] = clean_image_url(changes.image)
+            fields["image"] = await self.kept_image(user["_id"], clean_image_url(changes.image))
         ident = identifier_from(changes.email_id, changes.phone_number)
         reply: dict[str, Any] = {}
         if ident is not None and ident.value != user.get(ident.field):
-            owner = await self.users.find_by_identifier(ident)
-            if owner is not None and owner["_id"] != user["_id"]:
-                raise identifier_in_use(ident.field)
             purpose = f"change:{user['_id']}"
             if changes.otp is None:
+                # Sent whether or not another account holds the address: the reply must not
+                # tell. Only who proves to hold the address with the code learns it.
                 reply = {"require": ["otp"], "data": await self._send_code(purpose, ident, ip)}
             else:
                 await self._verify_code(purpose, ident, check_otp_format(changes.otp))
+                owner = await self.users.find_by_identifier(ident)
+                if owner is not None and owner["_id"] != user["_id"]:
+                    raise identifier_in_use(ident.field)
                 fields[ident.field] = ident.value
         if fields:
             user = await self.users.update_fields(user["_id"], fields) or user

@@ -49,6 +49,7 @@ from agora.core.groups import (
     membership_view,
 )
 from agora.core.items import item_view
+from agora.core.numbers import bounded_int
 from agora.services.accounts import Session
 from agora.services.items import PostReader, StoredFiles
 from agora.store.chat_hints import ChatHints
@@ -631,6 +632,8 @@ def _encode_chats_cursor(session: dict[str, Any]) -> str:
 def _decode_chats_cursor(cursor: str) -> tuple[int, str]:
     try:
         updated_at, session_id = json.loads(base64.urlsafe_b64decode(cursor.encode()))
-        return int(updated_at), str(session_id)
     except (ValueError, TypeError) as exc:
         raise InvalidInput({"cursor": "This list position is not valid"}) from exc
+    if not isinstance(session_id, str):
+        raise InvalidInput({"cursor": "This list position is not valid"})
+    return bounded_int(updated_at, "cursor"), session_id

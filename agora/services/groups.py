@@ -28,6 +28,7 @@ from agora.core.groups import (
 )
 from agora.integrations.geonames import City, CityIndex
 from agora.services.accounts import Session
+from agora.services.uploads import KeptImage
 from agora.store.feed_cache import FeedCache
 from agora.store.groups import GroupStore
 from agora.store.mongo import new_id
@@ -69,8 +70,11 @@ def city_group(city: City) -> dict[str, Any]:
 
 
 class GroupService:
-    def __init__(self, groups: GroupStore, feed_cache: FeedCache, cities) -> None:
+    def __init__(
+        self, groups: GroupStore, feed_cache: FeedCache, cities, kept_image: KeptImage
+    ) -> None:
         self.groups = groups
+        self.kept_image = kept_image
         self.feed_cache = feed_cache
         # Loading the city list takes about a second, so it happens on first use, off the loop.
         self._cities_loader = cities
@@ -197,7 +201,8 @@ class GroupService:
         if changes.description is not None:
             fields["description"] = clean_group_description(changes.description)
         if changes.image is not None:
-            fields["image"] = clean_image_url(changes.image)
+            image = clean_image_url(changes.image)
+            fields["image"] = await self.kept_image(session.user["_id"], image)
         for flag in ("is_public", "is_read_allowed"):
             if getattr(changes, flag) is not None:
                 fields[flag] = getattr(changes, flag)

@@ -1,8 +1,9 @@
 """Previews (title, description, image) of links people send in chats."""
 
-from agora.core.errors import InvalidInput
+from agora.core.errors import AgoraError, InvalidInput
 from agora.integrations.web_pages import PageFetcher, Refused
 from agora.services.accounts import Session
+from agora.services.uploads import KeptImage
 from agora.store.link_previews import LinkPreviewCache
 from agora.store.rate_limits import RateLimiter
 
@@ -13,10 +14,17 @@ EMPTY = {"image": "", "title": "", "description": ""}
 
 
 class LinkPreviewService:
-    def __init__(self, fetcher: PageFetcher, cache: LinkPreviewCache, limits: RateLimiter) -> None:
+    def __init__(
+        self,
+        fetcher: PageFetcher,
+        cache: LinkPreviewCache,
+        limits: RateLimiter,
+        kept_image: KeptImage,
+    ) -> None:
         self.fetcher = fetcher
         self.cache = cache
         self.limits = limits
+        self.kept_image = kept_image
 
     async def preview(self, session: Session, url: str) -> dict[str, str]:
         url = url.strip()
@@ -33,5 +41,17 @@ class LinkPreviewService:
         except Refused as refusal:
             await self.cache.put(url, EMPTY, found=False)
             raise InvalidInput({"url": str(refusal)}) from refusal
+        preview["image"] = await self._kept_image(session, preview["image"])
         await self.cache.put(url, preview, found=True)
         return preview
+
+    async def _kept_image(self, session: Session, image: str) -> str:
+        """The page's picture as an upload of the first person to preview it; none if it
+        cannot be kept, or not now (the person's upload limit): readers never load it from
+        the page's host, and a preview never fails for its picture."""
+        if not image:
+            return ""
+        try:
+            return await self.kept_image(session.user["_id"], image)
+        except AgoraError:
+            return ""

@@ -5,11 +5,9 @@ from decimal import Decimal
 from typing import Any
 
 from agora.core.chat import NO_SUCH_CHAT, parse_item_chat_id
-from agora.core.clock import now_ms
 from agora.core.constants import (
     CURRENCY_POINTS,
     LEDGER_REF_OFFER,
-    OFFER_RETRY_WINDOW_MS,
     RECHARGE_MIN_AMOUNT,
 )
 from agora.core.errors import Forbidden, InvalidInput, NotFound, PaymentRequired
@@ -29,6 +27,7 @@ from agora.services.accounts import Session
 from agora.services.chat import ChatService
 from agora.services.wallet import REFUSED, WalletService
 from agora.store.items import ItemStore
+from agora.store.mongo import new_id
 from agora.store.sessions import SessionStore
 from agora.store.users import UserStore
 
@@ -63,13 +62,9 @@ class OfferService:
         participant = await self.users.get(participant_id)
         if participant is None:
             raise NotFound({"cs_id": NO_SUCH_CHAT})
-        # Without a request_id, the same offer in the same chat within the window is a retry.
-        window = now_ms() // OFFER_RETRY_WINDOW_MS
-        key = (
-            f"offer:{owner['_id']}:{request_id}"
-            if request_id
-            else f"offer:{cs_id}:{cents}:{currency}:{window}"
-        )
+        # Each call without a request_id is an offer of its own (as in the spec); a retry
+        # that must not pay twice sends one (the web app always does).
+        key = f"offer:{owner['_id']}:{request_id or new_id()}"
         title = f"Offer for '{item['title']}'"
         move = await self.wallets.transfer(
             key=key,

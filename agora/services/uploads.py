@@ -1,7 +1,7 @@
 """Uploads: signed upload links, receiving and checking files, serving them, attaching them."""
 
 import asyncio
-from collections.abc import AsyncIterable
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -13,7 +13,7 @@ from agora.core.constants import (
     UPLOAD_URL_TTL_SECONDS,
     UPLOAD_URLS_PER_USER,
 )
-from agora.core.errors import Conflict, InvalidInput, NotFound
+from agora.core.errors import Conflict, InvalidInput, NotFound, PayloadTooLarge
 from agora.core.uploads import (
     CheckedFile,
     FileType,
@@ -33,10 +33,20 @@ from agora.core.uploads import (
     upload_limit,
     url_of,
 )
+from agora.integrations.web_pages import PageFetcher, Refused
 from agora.settings import Settings
 from agora.store.mongo import new_id
 from agora.store.rate_limits import RateLimiter
 from agora.store.uploads import IncomingFile, UploadFiles, UploadStore
+
+# Pictures behind outside links (avatars, group images, link previews) kept as uploads.
+KEPT_IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/webp"})
+KEPT_IMAGE_MAX_BYTES = 5 * 1024 * 1024
+KEPT_IMAGE_REFUSAL = "The picture could not be fetched: link a jpeg, png or webp of at most 5 MB"
+
+
+# UploadService.kept_image, as the services that store picture links receive it.
+KeptImage = Callable[[str, str], Awaitable[str]]
 
 
 @dataclass(frozen=True)
@@ -47,9 +57,15 @@ class StoredFile:
 
 class UploadService:
     def __init__(
-        self, settings: Settings, uploads: UploadStore, files: UploadFiles, limits: RateLimiter
+        self,
+        settings: Settings,
+        uploads: UploadStore,
+        files: UploadFiles,
+        limits: RateLimiter,
+        fetcher: PageFetcher,
     ) -> None:
         self.uploads = uploads
+        self.fetcher = fetcher
         self.files = files
         self.limits = limits
         self.secret = settings.secret_key.get_secret_value()
@@ -97,6 +113,28 @@ class UploadService:
                 "headers": {"Content-Type": kind.mime_type},
             },
         }
+
+    async def kept_image(self, user_id: str, url: str) -> str:
+        """A picture link as it is stored: empty or an upload path as given; an outside link
+        is fetched once (through the link guard) and kept as the user's own upload, checked
+        and re-encoded like one, so readers load pictures from the edge and never tell an
+        outside host their address."""
+        if not url.startswith(("http://", "https://")):
+            return url
+        try:
+            picture = await self.fetcher.fetch(url, KEPT_IMAGE_TYPES, KEPT_IMAGE_MAX_BYTES)
+            link = await self.upload_url(
+                user_id, file_mime_type=picture.content_type, file_size=len(picture.body)
+            )
+            stored = await self.receive(
+                link["upload_data"]["url"].removeprefix(UPLOAD_PUT_PATH),
+                content_type=picture.content_type,
+                content_length=len(picture.body),
+                chunks=_one_chunk(picture.body),
+            )
+        except (Refused, InvalidInput, PayloadTooLarge) as error:
+            raise InvalidInput({"image": KEPT_IMAGE_REFUSAL}) from error
+        return stored["file_url"]
 
     async def receive(
         self,
@@ -174,6 +212,10 @@ class UploadService:
                 raise InvalidInput({"files": f"Unknown or unfinished upload: {url}"})
             items.append(media_item(upload))
         return items
+
+
+async def _one_chunk(data: bytes) -> AsyncIterator[bytes]:
+    yield data
 
 
 async def _receive_into(part: IncomingFile, chunks: AsyncIterable[bytes], max_bytes: int) -> int:

@@ -23,12 +23,13 @@ from agora.core.constants import (
     STARTER_POINTS,
     WALLET_FOR_USER,
 )
-from agora.core.errors import Forbidden, InvalidInput
+from agora.core.errors import Conflict, Forbidden, InvalidInput
 from agora.core.money import (
     CENTS_PER_UNIT,
     Posting,
     ledger_entry_view,
     points_day,
+    same_terms,
     wallet_id,
     wallet_view,
     wallets_in_order,
@@ -154,9 +155,14 @@ class WalletService:
         Returns the move: state 'done', or 'refused' with `short_balance` when the payer is
         short (a refused move appended nothing, so a later retry with the key may succeed).
         """
-        move, created = await self.store.start_move(
-            self._new_move(key, ref_type, postings, details)
-        )
+        requested = self._new_move(key, ref_type, postings, details)
+        move, created = await self.store.start_move(requested)
+        if not created and not same_terms(move, requested):
+            # A retry must ask for what the first request did; anything else is a client
+            # reusing an id, told so rather than handed the earlier move as if it were this.
+            raise Conflict(
+                {"request_id": "This request_id was already used for a different request"}
+            )
         if move["state"] in (PENDING, REFUSED):
             move = await self._drive(move, maybe_applied=not created)
         return move

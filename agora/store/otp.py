@@ -6,7 +6,8 @@ from redis.asyncio import Redis
 
 from agora.store.redis import Keys
 
-# Check and count in one atomic step, so parallel guesses cannot exceed the try limit.
+# Check and count in one atomic step, so parallel guesses cannot exceed the try limit. A right
+# code is used up unless ARGV[3] is 'keep' (it was right, but the step needs one more field).
 _VERIFY = """
 local h = redis.call('HGET', KEYS[1], 'h')
 if not h then return {-1, 0} end
@@ -14,7 +15,7 @@ local tries = tonumber(redis.call('HGET', KEYS[1], 'tries') or '0')
 local limit = tonumber(ARGV[2])
 if tries >= limit then return {-2, 0} end
 if h == ARGV[1] then
-  redis.call('DEL', KEYS[1])
+  if ARGV[3] ~= 'keep' then redis.call('DEL', KEYS[1]) end
   return {1, 0}
 end
 tries = redis.call('HINCRBY', KEYS[1], 'tries', 1)
@@ -48,10 +49,12 @@ class OtpStore:
             await pipe.execute()
 
     async def check(
-        self, purpose: str, subject: str, code_hash: str, max_tries: int
+        self, purpose: str, subject: str, code_hash: str, max_tries: int, keep: bool = False
     ) -> tuple[OtpCheck, int]:
-        """The outcome and, for a wrong code, how many tries are left."""
+        """The outcome and, for a wrong code, how many tries are left; a right code is used up
+        unless `keep`."""
         status, remaining = await self._verify(
-            keys=[self._key(purpose, subject)], args=[code_hash, max_tries]
+            keys=[self._key(purpose, subject)],
+            args=[code_hash, max_tries, "keep" if keep else "use"],
         )
         return OtpCheck(int(status)), int(remaining)

@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import {
   BASE_URL,
   VIEWPORTS,
+  apiLogin,
   launch,
   loginDialog,
   newPage,
@@ -61,7 +62,6 @@ test('a wrong code is shown next to the code field', async () => {
   const dialog = loginDialog(page);
   await dialog.getByLabel('E-mail or phone number').fill(email);
   await dialog.getByRole('button', { name: 'Next' }).click();
-  await dialog.getByLabel('Your name').fill('Grace');
   await dialog.getByLabel('Code').fill('000000');
   await dialog.getByRole('button', { name: 'Next' }).click();
   const message = dialog.locator('#login-otp-error');
@@ -94,3 +94,28 @@ test('a profile change is saved, and a new e-mail address is confirmed with a co
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+for (const [label, viewport] of Object.entries(VIEWPORTS)) {
+  test(`a link with another account's key asks before switching accounts (${label})`, async () => {
+    const page = await newPage(browser, viewport);
+    const mine = await apiLogin('Mina');
+    const theirs = await apiLogin('Theo');
+    await page.goto(`${BASE_URL}/landing`);
+    await page.evaluate((key) => localStorage.setItem('agora.auth_key', key), mine);
+
+    await page.goto(`${BASE_URL}/profile?auth_key=${encodeURIComponent(theirs)}`);
+    const dialog = page.getByRole('dialog', { name: 'Switch accounts?' });
+    await dialog.waitFor();
+    assert.equal(new URL(page.url()).search, '');
+    await screenshot(page, 'switch-account', { fullPage: false });
+    await dialog.getByRole('button', { name: 'Stay as Mina' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('main').getByText('Mina', { exact: true }).first().waitFor();
+
+    await page.goto(`${BASE_URL}/profile?auth_key=${encodeURIComponent(theirs)}`);
+    await page.getByRole('dialog', { name: 'Switch accounts?' }).getByRole('button', { name: 'Switch account' }).click();
+    await page.getByRole('main').getByText('Theo', { exact: true }).first().waitFor();
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}

@@ -2,7 +2,7 @@
 // show up among the members, and a poster deletes a post from its page.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { BASE_URL, VIEWPORTS, launch, newPage, screenshot, signUpThroughPopup, uniqueEmail } from './helpers.mjs';
+import { BASE_URL, VIEWPORTS, launch, newPage, png, screenshot, signUpThroughPopup, uniqueEmail } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -68,6 +68,10 @@ test('an admin edits the title, description, tags and who may read the group', a
   await editor.getByLabel('Title').fill('Sunday book club');
   await editor.getByLabel('Description').fill('We swap novels every Sunday at the library.');
   await editor.getByLabel('Tags').fill('Books, Films, Swaps');
+  // An uploaded picture is kept as the server stores it (`/uploads/...`) and can be saved.
+  await editor.getByLabel('Upload picture').setInputFiles({ name: 'club.png', mimeType: 'image/png', buffer: png(48, 48, [20, 120, 90]) });
+  await editor.getByText('Upload picture', { exact: true }).waitFor();
+  assert.match(await editor.getByLabel('Image').inputValue(), /^\/uploads\//);
 
   // Opening the group up asks first: declined once, then accepted.
   const asked = answerConfirmations(page, [true, false, true]);
@@ -97,6 +101,8 @@ test('an admin edits the title, description, tags and who may read the group', a
   await panel(page).getByRole('heading', { name: 'Sunday book club' }).waitFor();
   await panel(page).getByText('We swap novels every Sunday at the library.').waitFor();
   await panel(page).getByText('Public', { exact: true }).waitFor();
+  const { group } = await call(key, '/api/group', { group_id: groupId });
+  assert.match(group.image, /^\/uploads\//);
   const tagFilter = page.getByRole('group', { name: 'Tags' });
   for (const tag of ['Books', 'Films', 'Swaps']) await tagFilter.getByRole('button', { name: `#${tag}` }).waitFor();
   assert.deepEqual(page.errors, []);

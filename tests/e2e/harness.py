@@ -10,6 +10,7 @@ afterwards.
 import asyncio
 import contextlib
 import os
+import secrets
 import signal
 import sys
 import tempfile
@@ -78,6 +79,7 @@ async def run(command: list[str], work: Path, mongo_url: str, redis_url: str) ->
             "AGORA_REDIS_PREFIX": f"e2e:{uuid.uuid4().hex[:10]}:",
             "AGORA_SMTP_URL": sink.url,
             "AGORA_RAY_DASHBOARD": "false",
+            "AGORA_SECRET_KEY": secrets.token_urlsafe(32),
             "AGORA_VAR_DIR": str(work / "var"),
             "AGORA_LOGIN_ATTEMPTS_PER_IP": "10000",
             "AGORA_OTP_SENDS_PER_IP": "10000",

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { deflateSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 export const BASE_URL = (process.env.AGORA_E2E_BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
@@ -32,7 +33,8 @@ export function launch() {
   });
 }
 
-/** A page in a fresh context (no shared storage) at the given viewport; page errors fail the test. */
+/** A page in a fresh context (no shared storage) at the given viewport; page errors and CSP
+ * violations (collected in `page.errors`) fail the test. */
 export async function newPage(browser, viewport = VIEWPORTS.desktop) {
   const context = await browser.newContext({
     viewport,
@@ -43,6 +45,12 @@ export async function newPage(browser, viewport = VIEWPORTS.desktop) {
   const page = await context.newPage();
   page.errors = [];
   page.on('pageerror', (error) => page.errors.push(error));
+  // Content-Security-Policy violations are logged to the console: they fail the test too.
+  page.on('console', (message) => {
+    if (message.type() === 'error' && message.text().includes('Content Security Policy')) {
+      page.errors.push(new Error(message.text()));
+    }
+  });
   return page;
 }
 
@@ -94,18 +102,54 @@ export function loginDialog(page) {
 }
 
 /**
- * Logs a new user in through the popup: e-mail, then name and the mailed code.
- * `beforeCode` runs once the code fields show (to take a screenshot of the dialog).
+ * Logs a new user in through the popup: e-mail, then the mailed code, then the name (asked
+ * only once the code proved the address, so the dialog never tells who has an account).
+ * `beforeCode` runs once the code field shows (to take a screenshot of the dialog).
  */
 export async function signUpThroughPopup(page, { email, name }, { beforeCode } = {}) {
   const dialog = loginDialog(page);
   await dialog.waitFor();
   await dialog.getByLabel('E-mail or phone number').fill(email);
   await dialog.getByRole('button', { name: 'Next' }).click();
-  await dialog.getByLabel('Your name').waitFor();
+  await dialog.getByLabel('Code').waitFor();
   if (beforeCode) await beforeCode();
-  await dialog.getByLabel('Your name').fill(name);
   await dialog.getByLabel('Code').fill(await readOtp(email));
   await dialog.getByRole('button', { name: 'Next' }).click();
+  await dialog.getByLabel('Your name').fill(name);
+  await dialog.getByRole('button', { name: 'Next' }).click();
   await dialog.waitFor({ state: 'detached' });
+}
+
+function crc32(bytes) {
+  let crc = ~0;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let bit = 0; bit < 8; bit++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
+  }
+  return ~crc >>> 0;
+}
+
+function chunk(type, data) {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A solid-colour RGB PNG, small enough to build here and real enough for the browser to decode. */
+export function png(width, height, [r, g, b]) {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => [r, g, b]).flat())]);
+  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(pixels)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

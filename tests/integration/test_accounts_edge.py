@@ -6,7 +6,7 @@ import uuid
 import pytest
 import socketio
 
-from tests.integration.helpers import bearer, login, new_email, request_code
+from tests.integration.helpers import bearer, login, new_email
 
 
 async def _socket(client, auth: dict | None) -> socketio.AsyncClient:
@@ -113,16 +113,31 @@ async def test_email_change_is_confirmed_by_a_code_sent_to_the_new_address(clien
         headers=bearer(key),
     )
     assert (await confirmed.json())["user"]["email_id"] == new_address
-    sent = await request_code(client, new_address)
-    assert sent["data"]["is_new_user"] is False
+    again = await login(client, smtp_sink, new_address)
+    assert again["user"]["email_id"] == new_address
 
 
-async def test_email_of_another_account_cannot_be_taken(client, smtp_sink):
-    taken = new_email()
+async def test_email_of_another_account_cannot_be_taken_nor_be_told_before_the_code(
+    client, smtp_sink
+):
+    taken, free = new_email(), new_email()
     await login(client, smtp_sink, taken)
     key = (await login(client, smtp_sink, new_email()))["allspark_auth_key"]
+    asked = {}
+    for address in (taken, free):
+        reply = await client.post(
+            "/api/user/profile?action=update", json={"email_id": address}, headers=bearer(key)
+        )
+        assert reply.status == 200
+        body = await reply.json()
+        body["data"].pop("sent_to")
+        asked[address] = body
+    assert asked[taken] == asked[free]
+    # Who proves to hold the address learns that it belongs to another account.
     reply = await client.post(
-        "/api/user/profile?action=update", json={"email_id": taken}, headers=bearer(key)
+        "/api/user/profile?action=update",
+        json={"email_id": taken, "otp": smtp_sink.last_code(taken)},
+        headers=bearer(key),
     )
     assert reply.status == 409
     assert "email_id" in (await reply.json())["errors"]

@@ -9,11 +9,11 @@ async def test_new_user_is_asked_for_each_missing_step_then_logged_in(client, sm
 
     email = new_email()
     sent = await request_code(client, email.upper())
-    assert sent["require"] == ["name", "otp"]
-    assert sent["data"]["is_new_user"] is True
+    assert sent["require"] == ["otp"]
     assert sent["data"]["sent_to"].endswith("@example.org")
     code = smtp_sink.last_code(email)
 
+    # The name is asked for once the code proved the address; the code stays usable.
     no_name = await client.post("/api/user/login", json={"email_id": email, "otp": code})
     assert (await no_name.json()) == {"require": ["name"]}
 
@@ -35,7 +35,6 @@ async def test_returning_user_needs_only_the_code_and_keeps_their_account(client
     first = await login(client, smtp_sink, email, name="Grace")
     sent = await request_code(client, email)
     assert sent["require"] == ["otp"]
-    assert sent["data"]["is_new_user"] is False
     again = await client.post(
         "/api/user/login", json={"email_id": email, "otp": smtp_sink.last_code(email)}
     )
@@ -148,7 +147,7 @@ async def test_code_requests_are_rate_limited_per_address(client_for):
 async def test_phone_login_normalizes_the_number(client, caplog):
     caplog.set_level("WARNING", logger="agora.messaging")
     sent = await client.post("/api/user/login", json={"phone_number": "+31 (6) 1234-5678"})
-    assert (await sent.json())["require"] == ["name", "otp"]
+    assert (await sent.json())["require"] == ["otp"]
     line = next(r.getMessage() for r in caplog.records if "+31612345678" in r.getMessage())
     code = line.split(": ")[1].split()[0]
     done = await client.post(
@@ -168,3 +167,26 @@ async def test_invalid_identifiers_and_codes_are_explained(client):
     assert "phone_number" in (await bad_phone.json())["errors"]
     bad_code = await client.post("/api/user/login", json={"email_id": new_email(), "otp": "12"})
     assert (await bad_code.json())["errors"] == {"otp": "Enter the 6-digit code"}
+
+
+async def test_the_login_replies_do_not_tell_whether_an_address_has_an_account(client, smtp_sink):
+    known = new_email()
+    await login(client, smtp_sink, known)
+    unknown = new_email()
+    replies = [await request_code(client, address) for address in (known, unknown)]
+    for reply in replies:
+        reply["data"].pop("sent_to")
+    assert (
+        replies[0]
+        == replies[1]
+        == {
+            "require": ["otp"],
+            "data": {"otp_length": 6, "otp_expires_in": 600},
+        }
+    )
+    # A wrong code is a wrong code for both: a new address is not asked for a name first.
+    for address in (known, unknown):
+        wrong = _wrong(smtp_sink.last_code(address))
+        reply = await client.post("/api/user/login", json={"email_id": address, "otp": wrong})
+        assert reply.status == 400
+        assert "Wrong code" in (await reply.json())["errors"]["otp"]

@@ -17,6 +17,7 @@ from agora.core.clock import now_ms
 from agora.core.constants import UPLOAD_PUT_PATH, UPLOAD_URLS_PER_USER
 from agora.core.errors import InvalidInput
 from agora.core.uploads import grant_token, read_grant
+from agora.integrations.web_pages import PageFetcher
 from agora.services.uploads import UploadService
 from agora.store.mongo import connect_mongo, database
 from agora.store.rate_limits import RateLimiter
@@ -37,7 +38,9 @@ async def edge(settings_for, client_for, tmp_path):
     db = database(mongo, settings)
     redis = connect_redis(settings)
     limits = RateLimiter(redis, Keys(settings.redis_prefix))
-    uploads = UploadService(settings, UploadStore(db), UploadFiles(settings.uploads_dir), limits)
+    uploads = UploadService(
+        settings, UploadStore(db), UploadFiles(settings.uploads_dir), limits, PageFetcher()
+    )
     yield SimpleNamespace(client=client, uploads=uploads, settings=settings)
     await redis.aclose()
     await mongo.close()

@@ -135,13 +135,27 @@ async def test_a_retried_offer_is_applied_once(chat_client, smtp_sink):
     await _points(asker)
     with_key = await asyncio.gather(*(_offer(owner, chat_id, request_id="r1") for _ in range(20)))
     assert len({r["move_id"] for r in with_key}) == 1
-    # Without a request_id, the same offer in the same chat soon after is the same request.
-    without_key = await asyncio.gather(*(_offer(owner, chat_id, offer_amount=4) for _ in range(20)))
-    assert len({r["move_id"] for r in without_key}) == 1
-    assert await _points(asker) == STARTER_AND_FIRST_DAY + 3 + 4
-    assert await _points(owner) == STARTER_AND_FIRST_DAY - 7
+    # Without a request_id each call is an offer of its own, the same amount or not.
+    without_key = [await _offer(owner, chat_id, offer_amount=4) for _ in range(2)]
+    assert len({r["move_id"] for r in without_key}) == 2
+    assert await _points(asker) == STARTER_AND_FIRST_DAY + 3 + 4 + 4
+    assert await _points(owner) == STARTER_AND_FIRST_DAY - 11
     messages = (await asker.call("/session/messages", {"session_id": chat_id}))["inbox_messages"]
-    assert [m["type"] for m in messages].count(1010) == 2
+    assert [m["type"] for m in messages].count(1010) == 3
+
+
+async def test_a_request_id_reused_for_another_offer_is_refused(chat_client, smtp_sink):
+    owner, asker, chat_id = await _item_chat(
+        chat_client, smtp_sink, offer_amount=3, offer_currency="POINTS"
+    )
+    first = await _offer(owner, chat_id, request_id="r1")
+    assert (await _offer(owner, chat_id, request_id="r1"))["move_id"] == first["move_id"]
+    reply = await _offer(owner, chat_id, status=409, request_id="r1", offer_amount=5)
+    assert reply["errors"] == {
+        "request_id": "This request_id was already used for a different request"
+    }
+    assert await _points(asker) == STARTER_AND_FIRST_DAY + 3
+    assert await _points(owner) == STARTER_AND_FIRST_DAY - 3
 
 
 async def test_a_short_balance_in_a_card_currency_asks_for_a_recharge(chat_client, smtp_sink):

@@ -143,6 +143,16 @@ def test_tampered_or_foreign_links_are_refused():
             read_grant("secret", token, now_ms=0)
 
 
+def test_links_beyond_what_the_edge_mints_are_refused_even_when_signed():
+    """A link signed with a leaked secret still cannot carry more or live longer."""
+    for grant in (
+        dataclasses.replace(GRANT, max_bytes=UPLOAD_MAX_BYTES + 1),
+        dataclasses.replace(GRANT, expires_at=10 * 365 * 24 * 3600 * 1000),
+    ):
+        with pytest.raises(Forbidden, match="not valid"):
+            read_grant("secret", grant_token("secret", grant), now_ms=1_000)
+
+
 def test_other_signed_values_do_not_pass_as_links():
     with pytest.raises(Forbidden):
         read_grant("secret", sign("secret", "guest_abc"), now_ms=0)

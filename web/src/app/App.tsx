@@ -1,5 +1,6 @@
 import { RouterProvider, createBrowserRouter } from 'react-router';
 import { LoginDialogHost } from '../features/auth/LoginDialog';
+import { SwitchAccountHost } from '../features/auth/SwitchAccountDialog';
 import { UiProvider } from '../shared/ui/UiProvider';
 import { routes } from './routes';
 
@@ -10,6 +11,7 @@ export function App() {
     <UiProvider>
       <RouterProvider router={router} />
       <LoginDialogHost />
+      <SwitchAccountHost />
     </UiProvider>
   );
 }

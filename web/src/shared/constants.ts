@@ -43,6 +43,8 @@ export const JSERROR_WINDOW_MS = 60_000;
 // --- Browser storage ---
 export const STORAGE_KEYS = {
   authKey: 'agora.auth_key',
+  /** A key a link handed over while another account was signed in (this tab only). */
+  pendingAuthKey: 'agora.pending_auth_key',
   groupId: 'agora.group_id',
   recentGroups: 'agora.recent_groups',
   /** The spec's local cache name, kept so that a cache of another shape is never read. */

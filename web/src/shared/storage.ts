@@ -1,25 +1,30 @@
 // localStorage throws in some privacy modes and when storage is full; the app then
-// behaves as if nothing was remembered rather than crashing.
+// behaves as if nothing was remembered rather than crashing. `session` keeps a value for
+// this tab only (sessionStorage).
 
-export function readStored(key: string): string | null {
+type Area = 'local' | 'session';
+
+const storageOf = (area: Area): Storage => (area === 'local' ? window.localStorage : window.sessionStorage);
+
+export function readStored(key: string, area: Area = 'local'): string | null {
   try {
-    return window.localStorage.getItem(key);
+    return storageOf(area).getItem(key);
   } catch {
     return null;
   }
 }
 
-export function writeStored(key: string, value: string): void {
+export function writeStored(key: string, value: string, area: Area = 'local'): void {
   try {
-    window.localStorage.setItem(key, value);
+    storageOf(area).setItem(key, value);
   } catch {
     // Not persisting is acceptable: the value stays valid for this page's lifetime.
   }
 }
 
-export function removeStored(key: string): void {
+export function removeStored(key: string, area: Area = 'local'): void {
   try {
-    window.localStorage.removeItem(key);
+    storageOf(area).removeItem(key);
   } catch {
     // Nothing was persisted if storage is unavailable.
   }

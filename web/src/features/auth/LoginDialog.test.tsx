@@ -8,7 +8,7 @@ import { UiProvider } from '../../shared/ui/UiProvider';
 import { LoginDialogHost } from './LoginDialog';
 
 const user = { _id: 'u1', name: 'Ada', image: '', phone_number: null, email_id: 'ada@example.com', data: { notifications_unseen_count: 0 }, created_at: 0 };
-const codeSent = { sent_to: 'a**@example.com', is_new_user: true, otp_length: 6, otp_expires_in: 600 };
+const codeSent = { sent_to: 'a**@example.com', otp_length: 6, otp_expires_in: 600 };
 
 function openDialog(answer: (call: FetchCall) => FakeReply | Promise<FakeReply>) {
   const calls = mockFetch((call) => (call.url.pathname === '/user/me' ? { body: { user: null, guest_user: {} } } : answer(call)));
@@ -34,10 +34,11 @@ describe('login dialog', () => {
     expect(screen.getByRole('dialog', { name: LOGIN_TITLE })).toBeTruthy();
   });
 
-  it('signs up a new user by e-mail: identifier, then name and code, then stores the key', async () => {
+  it('signs up a new user by e-mail: identifier, then code, then name, then stores the key', async () => {
     const { loginCalls } = openDialog((call) => {
       const body = call.body as Record<string, string>;
-      if (!body.otp) return { body: { require: ['name', 'otp'], data: codeSent } };
+      if (!body.otp) return { body: { require: ['otp'], data: codeSent } };
+      if (!body.name) return { body: { require: ['name'] } };
       return { body: { user, allspark_auth_key: 'key-123' } };
     });
     const ui = userEvent.setup();
@@ -46,14 +47,18 @@ describe('login dialog', () => {
     expect(screen.queryByLabelText('Country code')).toBeNull();
     await ui.click(screen.getByRole('button', { name: 'Next' }));
 
-    await ui.type(await screen.findByLabelText('Your name'), 'Ada');
-    expect(screen.getByText('We sent a code to a**@example.com')).toBeTruthy();
+    expect(await screen.findByText('We sent a code to a**@example.com')).toBeTruthy();
+    expect(screen.queryByLabelText('Your name')).toBeNull();
     await ui.type(screen.getByLabelText('Code'), '123456');
+    await ui.click(screen.getByRole('button', { name: 'Next' }));
+    await ui.type(await screen.findByLabelText('Your name'), 'Ada');
+    expect(screen.getByText('Welcome! This is how others will see you.')).toBeTruthy();
     await ui.click(screen.getByRole('button', { name: 'Next' }));
 
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(loginCalls().map((call) => call.body)).toEqual([
       { email_id: 'ada@example.com' },
+      { email_id: 'ada@example.com', otp: '123456' },
       { email_id: 'ada@example.com', name: 'Ada', otp: '123456' },
     ]);
     expect(localStorage.getItem('agora.auth_key')).toBe('key-123');
@@ -61,7 +66,7 @@ describe('login dialog', () => {
   });
 
   it('sends a phone number with the chosen country code', async () => {
-    const { loginCalls } = openDialog(() => ({ body: { require: ['otp'], data: { ...codeSent, is_new_user: false } } }));
+    const { loginCalls } = openDialog(() => ({ body: { require: ['otp'], data: codeSent } }));
     const ui = userEvent.setup();
     await ui.type(screen.getByLabelText('E-mail or phone number'), '0612345678');
     await ui.selectOptions(screen.getByLabelText('Country code'), '44');

@@ -38,7 +38,8 @@ export function LoginDialogHost() {
 
 /**
  * The server drives the steps: each reply lists what it still requires (an identifier,
- * a name, the one-time code) until it returns the user and an auth key.
+ * the one-time code, then a name for a new account) until it returns the user and an auth
+ * key. Whether an address has an account is not told before its code is entered.
  */
 export function LoginDialog({ onClose }: { onClose: () => void }) {
   const ui = useUi();
@@ -135,7 +136,7 @@ export function LoginDialog({ onClose }: { onClose: () => void }) {
             value={name}
             onChange={(event) => setName(event.target.value)}
             error={fieldErrors.name}
-            hint={code?.is_new_user ? 'Welcome! This is how others will see you.' : undefined}
+            hint="Welcome! This is how others will see you."
             autoFocus
           />
         )}

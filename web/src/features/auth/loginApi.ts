@@ -7,7 +7,6 @@ export type LoginField = 'email_id_or_phone_number' | 'name' | 'otp';
 export interface LoginCodeInfo {
   /** Masked address the code went to. */
   sent_to: string;
-  is_new_user: boolean;
   otp_length: number;
   /** Seconds. */
   otp_expires_in: number;

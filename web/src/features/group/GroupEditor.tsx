@@ -53,7 +53,7 @@ export function GroupEditor({ group, onSaved, onClose }: { group: Group; onSaved
 
   return (
     <Modal title="Edit group" onClose={onClose}>
-      <form onSubmit={onSubmit} className="space-y-4">
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
         <TextField id="group-title" label="Title" value={title} onChange={(event) => setTitle(event.target.value)} />
         <Field id="group-description" label="Description">
           <textarea
@@ -69,7 +69,7 @@ export function GroupEditor({ group, onSaved, onClose }: { group: Group; onSaved
           label="Image"
           type="url"
           placeholder="https://"
-          hint="A link, or a picture you upload"
+          hint="A picture you upload, or a link (we keep a copy)"
           error={imageError}
           value={image}
           onChange={(event) => setImage(event.target.value)}

@@ -1,6 +1,9 @@
-/** Whether a group image value is an http(s) link; empty means no image and passes. */
+/**
+ * Whether a group image value is an uploaded picture (`/uploads/...`, what the server stores,
+ * also for a link it fetched) or an http(s) link; empty means no image and passes.
+ */
 export function isImageLink(value: string): boolean {
-  if (value === '') return true;
+  if (value === '' || /^\/uploads\/[^/\s]+$/.test(value)) return true;
   try {
     return ['http:', 'https:'].includes(new URL(value).protocol);
   } catch {

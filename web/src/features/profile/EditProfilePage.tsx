@@ -107,7 +107,7 @@ function EditProfileForm({ user }: { user: User }) {
           value={form.image}
           onChange={(event) => edit('image', event.target.value)}
           error={fieldErrors.image}
-          hint="A link to a square picture. Leave empty to show your initials."
+          hint="A link to a square picture: we keep a copy, so the site it is on never sees who looks. Leave empty to show your initials."
         />
         <TextField
           id="profile-email"

@@ -1,0 +1,237 @@
+"""Malformed input from outside gets a 400 with `errors`, never a 500 or a silent socket."""
+
+import asyncio
+import base64
+import gzip
+import json
+
+import aiohttp
+import pytest
+import socketio
+
+from tests.integration.helpers import bearer, member, new_group
+
+ANY_POSTS = ["/user/chats", "/get_by_ids", "/session/send", "/api/giveoffer", "/api/feed"]
+
+
+@pytest.fixture
+async def ada(client, smtp_sink):
+    return await member(client, smtp_sink)
+
+
+async def _refused(reply, field: str | None = None) -> dict:
+    assert reply.status == 400, await reply.text()
+    errors = (await reply.json())["errors"]
+    if field is not None:
+        assert field in errors
+    return errors
+
+
+@pytest.mark.parametrize("path", ANY_POSTS)
+@pytest.mark.parametrize("opening", [b"[", b'{"a":'])
+async def test_deeply_nested_json_is_refused(ada, path, opening):
+    body = opening * (250_000 // len(opening))  # 100,000 levels and more, under the size limit
+    reply = await ada.client.post(
+        path, data=body, headers={**bearer(ada.key), "Content-Type": "application/json"}
+    )
+    await _refused(reply)
+
+
+async def test_json_nested_past_the_limit_is_refused_even_when_it_parses(ada):
+    body = {"cursor": None, "x": json.loads("[" * 40 + "]" * 40)}
+    await _refused(await ada.client.post("/user/chats", json=body, headers=bearer(ada.key)))
+
+
+async def _raw_exchange(port: int, requests: bytes) -> bytes:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(requests)
+    await writer.drain()
+    data = b""
+    while data.count(b"HTTP/1.1 ") < 2 or not data.rstrip().endswith(b"}"):
+        chunk = await asyncio.wait_for(reader.read(65536), 10)
+        if not chunk:
+            break
+        data += chunk
+    writer.close()
+    return data
+
+
+def _post(body: bytes, encoding: str) -> bytes:
+    return (
+        b"POST /get_by_ids HTTP/1.1\r\nHost: edge\r\nContent-Type: application/json\r\n"
+        + f"Content-Encoding: {encoding}\r\nContent-Length: {len(body)}\r\n\r\n".encode()
+        + body
+    )
+
+
+async def test_a_body_that_is_not_what_its_encoding_says_is_refused_and_the_connection_lives(
+    client,
+):
+    second = b"GET /realtime/connect HTTP/1.1\r\nHost: edge\r\n\r\n"
+    answer = await _raw_exchange(client.server.port, _post(b'{"user_ids": []}', "gzip") + second)
+    first, _, rest = answer.partition(b"\r\n\r\n")
+    assert first.startswith(b"HTTP/1.1 400 ")
+    assert b'"errors"' in rest
+    # The same connection still answers the next request.
+    assert b"HTTP/1.1 200 OK" in rest
+    assert b'"path":"/socket.io"' in rest
+
+
+async def test_gzip_bodies_are_inflated_and_bounded(client):
+    reply = await client.post(
+        "/get_by_ids",
+        data=gzip.compress(b'{"user_ids": []}'),
+        headers={"Content-Type": "application/json", "Content-Encoding": "gzip"},
+    )
+    assert reply.status == 200
+    bomb = gzip.compress(b'{"user_ids": ["' + b"a" * 2_000_000 + b'"]}')
+    reply = await client.post(
+        "/get_by_ids",
+        data=bomb,
+        headers={"Content-Type": "application/json", "Content-Encoding": "gzip"},
+    )
+    assert reply.status == 413
+    reply = await client.post(
+        "/get_by_ids",
+        data=b"{}",
+        headers={"Content-Type": "application/json", "Content-Encoding": "br"},
+    )
+    await _refused(reply)
+
+
+BAD_NUMBERS = ["\u00b2", "1\u00b2", "\u0661\u0662", "1" * 25, "-1", "1e3", " 12", "1_000", ""]
+
+
+@pytest.mark.parametrize("number", BAD_NUMBERS)
+async def test_query_numbers_are_plain_bounded_digits(ada, number):
+    await _refused(
+        await ada.client.get(
+            "/session/im_info",
+            params={"session_id": "x", "created_at": number},
+            headers=bearer(ada.key),
+        ),
+        "created_at",
+    )
+    if number:  # an empty `before` means the first page
+        await _refused(
+            await ada.client.get(
+                "/api/wallet/ledger",
+                params={
+                    "wallet_user_id": ada.id,
+                    "wallet_for": "user",
+                    "wallet_currency": "POINTS",
+                    "before": number,
+                },
+                headers=bearer(ada.key),
+            ),
+            "before",
+        )
+
+
+@pytest.mark.parametrize("field", ["greater_than_timestamp", "less_than_timestamp"])
+async def test_body_timestamps_are_bounded(ada, field):
+    body = {"session_id": "x", field: 10**25}
+    await _refused(
+        await ada.client.post("/session/messages", json=body, headers=bearer(ada.key)), field
+    )
+
+
+def _b64(raw: str, strip: bool = False) -> str:
+    encoded = base64.urlsafe_b64encode(raw.encode()).decode()
+    return encoded.rstrip("=") if strip else encoded
+
+
+@pytest.mark.parametrize(
+    "cursor",
+    [
+        _b64('[1e400, "x"]'),
+        _b64('[-1e400, "x"]'),
+        _b64('[NaN, "x"]'),
+        _b64(f'[{10**30}, "x"]'),
+        _b64("[1, 2]"),
+        _b64('[true, "x"]'),
+        "%%%",
+    ],
+)
+async def test_chat_list_cursors_are_checked(ada, cursor):
+    reply = await ada.client.post("/user/chats", json={"cursor": cursor}, headers=bearer(ada.key))
+    await _refused(reply, "cursor")
+
+
+@pytest.mark.parametrize(
+    "key", ["\u00b2" * 15 + ":abc", "0" * 14 + "\u0661:abc", "1" * 15 + ":", "x:abc"]
+)
+async def test_feed_cursors_are_checked(ada, key):
+    body = {"group_id": await new_group(ada), "cursor": _b64(key, strip=True)}
+    reply = await ada.client.post("/api/feed", json=body, headers=bearer(ada.key))
+    await _refused(reply, "cursor")
+
+
+@pytest.fixture
+async def ada_socket(ada):
+    sio = socketio.AsyncClient(reconnection=False)
+    await sio.connect(
+        str(ada.client.make_url("/")), auth={"auth_key": ada.key}, transports=["websocket"]
+    )
+    yield sio
+    await sio.disconnect()
+
+
+BAD_SOCKET_DATA = [None, [], "x", 7, {}, {"session_id": 5, "created_at": "1"}]
+
+
+@pytest.mark.parametrize("event", ["read", "delivered"])
+@pytest.mark.parametrize(
+    "data",
+    [
+        *BAD_SOCKET_DATA,
+        {"session_id": "x", "created_at": 10**25},
+        {"session_id": "x", "created_at": 1e20},
+        {"session_id": "nothing-here", "created_at": 5},
+    ],
+)
+async def test_delivery_events_answer_errors_for_bad_data(ada_socket, event, data):
+    answer = await ada_socket.call(event, data, timeout=5)
+    assert "errors" in answer
+
+
+@pytest.mark.parametrize("event", ["read", "delivered", "unseen", "send", "join"])
+async def test_events_without_data_or_with_extra_arguments_are_answered(ada_socket, event):
+    assert "errors" in await ada_socket.call(event, timeout=5) or event == "unseen"
+    answer = await ada_socket.call(event, ("a", "b"), timeout=5)
+    assert "errors" in answer
+
+
+@pytest.mark.parametrize("data", BAD_SOCKET_DATA)
+async def test_socket_sends_with_a_bad_envelope_are_refused(ada_socket, data):
+    answer = await ada_socket.call("send", data, timeout=5)
+    assert answer["type"] == -1
+    assert "errors" in answer
+
+
+async def test_visitors_sockets_are_told_to_sign_in(client):
+    visitor = socketio.AsyncClient(reconnection=False)
+    await visitor.connect(str(client.make_url("/")), transports=["websocket"])
+    for event in ("read", "delivered", "unseen", "send"):
+        answer = await visitor.call(event, {"session_id": "x", "created_at": 1}, timeout=5)
+        assert answer["need_user"] is True
+    await visitor.disconnect()
+
+
+@pytest.mark.parametrize(
+    "data", ["[" * 100_000 + "]" * 100_000, "[" * 40 + "]" * 40, "{not json", '"x"]']
+)
+async def test_socket_events_with_unreadable_data_are_answered(client, data):
+    url = str(client.make_url("/socket.io/?EIO=4&transport=websocket")).replace("http", "ws")
+    async with aiohttp.ClientSession() as session, session.ws_connect(url) as socket:
+        await socket.receive()  # Engine.IO open
+        await socket.send_str("40")
+        assert (await socket.receive()).data.startswith("40")
+        await socket.send_str(f'421["unseen",{data}]')
+        answer = await asyncio.wait_for(socket.receive(), 5)
+        assert answer.data.startswith("431[")
+        assert "errors" in json.loads(answer.data[3:])[0]
+        # The socket still works.
+        await socket.send_str('422["unseen",{}]')
+        answer = await asyncio.wait_for(socket.receive(), 5)
+        assert answer.data.startswith("432[")
