@@ -5,8 +5,12 @@ export function seedColor(seed: string): string {
   return `hsl(${Math.abs(hash) % 360} 55% 45%)`;
 }
 
+/**
+ * The first letters of the first and last words that start with a letter or digit: a
+ * bracketed or punctuated word ('(Amsterdam)', '-') is decoration, not a name.
+ */
 export function initials(name: string): string {
-  const words = name.trim().split(/\s+/).filter(Boolean);
+  const words = name.split(/\s+/).filter((word) => /^[\p{L}\p{N}]/u.test(word));
   const letters = words.length > 1 ? [words[0], words[words.length - 1]] : words;
-  return letters.map((word) => Array.from(word as string)[0]?.toUpperCase() ?? '').join('') || '?';
+  return letters.map((word) => Array.from(word)[0].toUpperCase()).join('') || '?';
 }
