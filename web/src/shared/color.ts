@@ -12,5 +12,5 @@ export function seedColor(seed: string): string {
 export function initials(name: string): string {
   const words = name.split(/\s+/).filter((word) => /^[\p{L}\p{N}]/u.test(word));
   const letters = words.length > 1 ? [words[0], words[words.length - 1]] : words;
-  return letters.map((word) => Array.from(word)[0].toUpperCase()).join('') || '?';
+  return letters.map((word) => Array.from(word ?? '')[0]?.toUpperCase() ?? '').join('') || '?';
 }

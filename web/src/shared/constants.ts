@@ -149,6 +149,7 @@ export const OFFER_CURRENCIES = [POINTS_CURRENCY, 'USD', 'EUR', 'INR', 'GBP', 'C
 export const POINTS_FORM_LABEL = 'pts';
 export const NEED_USER_TO_VIEW_LABEL = 'Only logged-in members can see this';
 export const POST_FORM_INVALID_GROUP_TEXT = 'Cannot View group or invalid';
+export const NOT_ITEM_OWNER_TEXT = 'Only the person who posted this can edit it.';
 export const DELETE_ITEM_CONFIRM = 'Are you sure you want to delete this item ?';
 export const LINK_COPIED_TEXT = 'Link Copied';
 export const LINK_COPIED_MS = 1000;
@@ -157,6 +158,16 @@ export const LINK_COPIED_MS = 1000;
 export const MB = 1024 * 1024;
 export const POST_MAX_FILES = 2;
 export const POST_MAX_FILE_BYTES = 10 * MB;
+/** How an error names a file type: by the extension people know, not the mime type. */
+export const MIME_EXTENSIONS: Readonly<Record<string, string>> = {
+  'image/jpeg': 'jpeg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'application/pdf': 'pdf',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+  'video/mp4': 'mp4',
+};
 export const UPLOAD_ALLOWED_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 export const IMAGE_MAX_WIDTH_PX = 1200;
 export const IMAGE_QUALITY = 0.8;
