@@ -9,7 +9,7 @@ import { canMakePublic, isLocked } from './rules';
 export function LockButton({ session, onSession }: { session: Session; onSession: (session: Session) => void }) {
   const ui = useUi();
   const open = useAsyncAction(async () => {
-    if (!window.confirm(MAKE_PUBLIC_CONFIRM)) return;
+    if (!(await ui.confirm(MAKE_PUBLIC_CONFIRM))) return;
     try {
       const reply = await updateSession(session._id, { is_read_allowed: true });
       onSession({ ...session, ...reply.session });

@@ -79,7 +79,7 @@ function ActionBar({ item }: { item: Item }) {
   const navigate = useNavigate();
 
   const remove = useAsyncAction(async () => {
-    if (!window.confirm(DELETE_ITEM_CONFIRM)) return;
+    if (!(await ui.confirm(DELETE_ITEM_CONFIRM))) return;
     try {
       await deleteItem(item._id);
       navigate(groupFeedPath(item.group_id));

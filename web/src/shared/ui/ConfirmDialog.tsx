@@ -10,12 +10,14 @@ interface ConfirmDialogProps {
   cancelLabel?: string;
   onConfirm: () => void;
   onCancel: () => void;
+  /** Over another dialog (a question asked from inside a form in a dialog). */
+  elevated?: boolean;
 }
 
 /** A yes/no question in a dialog, for steps worth a second look (money moving). */
-export function ConfirmDialog({ title, children, confirmLabel = 'Confirm', cancelLabel = 'Cancel', onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({ title, children, confirmLabel = 'Confirm', cancelLabel = 'Cancel', onConfirm, onCancel, elevated }: ConfirmDialogProps) {
   return (
-    <Modal title={title} onClose={onCancel}>
+    <Modal title={title} onClose={onCancel} elevated={elevated}>
       {children && <div className="text-sm text-slate-600">{children}</div>}
       <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
         <Button variant="secondary" onClick={onCancel}>

@@ -2,9 +2,15 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import { TOAST_DURATION_MS } from '../constants';
 import { describeError } from '../errors';
 import { BlockingOverlay } from './BlockingOverlay';
+import { ConfirmDialog } from './ConfirmDialog';
 import { ErrorPopup } from './ErrorPopup';
 import { ToastViewport, type Toast } from './Toasts';
 import { UiContext, type Ui } from './uiContext';
+
+interface Question {
+  text: string;
+  answer: (yes: boolean) => void;
+}
 
 interface ShownError {
   lines: string[];
@@ -15,6 +21,7 @@ interface ShownError {
 export function UiProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const [error, setError] = useState<ShownError | null>(null);
+  const [question, setQuestion] = useState<Question | null>(null);
   const [blockers, setBlockers] = useState<Array<{ id: number; title?: string }>>([]);
   const nextId = useRef(0);
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
@@ -47,15 +54,37 @@ export function UiProvider({ children }: { children: ReactNode }) {
         work.then(unblock, unblock);
         return work;
       },
+      confirm(text) {
+        return new Promise<boolean>((resolve) => {
+          setQuestion((earlier) => {
+            // A new question replaces one left open; the earlier asker hears "no".
+            earlier?.answer(false);
+            return { text, answer: resolve };
+          });
+        });
+      },
     }),
     [dismissToast],
   );
+
+  const answer = (yes: boolean) => {
+    question?.answer(yes);
+    setQuestion(null);
+  };
 
   const topBlocker = blockers[blockers.length - 1];
   return (
     <UiContext.Provider value={ui}>
       {children}
       {topBlocker && <BlockingOverlay title={topBlocker.title} />}
+      {question && (
+        <ConfirmDialog
+          title={question.text}
+          elevated
+          onConfirm={() => answer(true)}
+          onCancel={() => answer(false)}
+        />
+      )}
       {error && <ErrorPopup lines={error.lines} title={error.title} onClose={() => setError(null)} />}
       <ToastViewport toasts={toasts} onDismiss={dismissToast} />
     </UiContext.Provider>
