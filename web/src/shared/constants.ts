@@ -278,6 +278,7 @@ export const MESSAGE_PLACEHOLDER = 'Type a message';
 export const NO_MESSAGES_TEXT = 'No messages yet. Say hello!';
 export const NO_ITEM_CHATS_TEXT = 'No chats about this post yet.';
 export const CHATS_TITLE = 'Your Chats';
+export const CHATS_LOGIN_TEXT = 'Log in to see your chats and the people you talk with.';
 export const NO_CHATS_TEXT = 'No chats yet.';
 export const SEND_FAILED_TEXT = 'Not sent. Tap to retry.';
 

@@ -1,4 +1,4 @@
-import { CHATS_TITLE, NO_CHATS_TEXT } from '../../shared/constants';
+import { CHATS_LOGIN_TEXT, CHATS_TITLE, NO_CHATS_TEXT } from '../../shared/constants';
 import { useCursorPages } from '../../shared/hooks/useCursorPages';
 import { useLoadMoreOnScroll } from '../../shared/hooks/useLoadMoreOnScroll';
 import { relativeTime } from '../../shared/relativeTime';
@@ -22,7 +22,7 @@ export function ChatsPage() {
   return (
     <div className="mx-auto max-w-2xl px-4 py-6 sm:py-10">
       <h1 className="mb-5 text-2xl font-bold tracking-tight">{CHATS_TITLE}</h1>
-      <RequireUser>{(user) => <ChatList user={user} />}</RequireUser>
+      <RequireUser loginMessage={CHATS_LOGIN_TEXT}>{(user) => <ChatList user={user} />}</RequireUser>
     </div>
   );
 }
