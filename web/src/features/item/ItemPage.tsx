@@ -28,15 +28,25 @@ import { deleteItem, fetchRoute, shareRoute, type RouteReply } from './itemApi';
 /** /r/:routeId: a shared post with its chain of owners. */
 export function ItemPage() {
   const { routeId = '' } = useParams();
-  const { user } = useCurrentUser();
-  // Reloaded on login: a signed-in viewer may see content a visitor may not.
-  const route = useAsyncData(`${routeId}/${user?._id ?? ''}`, (signal) => fetchRoute(routeId, signal));
+  const { status, user } = useCurrentUser();
+  // Who is viewing is known first: loading at once and again once the user arrived read the post twice.
+  const known = status === 'ready' || status === 'error';
   return (
     <div className="mx-auto max-w-2xl px-4 py-6 sm:py-10">
+      {known ? <RoutePost key={`${routeId}/${user?._id ?? ''}`} routeId={routeId} /> : <Loading />}
+    </div>
+  );
+}
+
+/** Keyed by the viewer: a login reloads it, as a signed-in viewer may see content a visitor may not. */
+function RoutePost({ routeId }: { routeId: string }) {
+  const route = useAsyncData(routeId, (signal) => fetchRoute(routeId, signal));
+  return (
+    <>
       {route.status === 'loading' && <Loading />}
       {route.status === 'error' && <EmptyState icon="🔍" title="This post cannot be shown" />}
       {route.status === 'success' && <Post reply={route.data} />}
-    </div>
+    </>
   );
 }
 
