@@ -280,6 +280,7 @@ export const NO_ITEM_CHATS_TEXT = 'No chats about this post yet.';
 export const CHATS_TITLE = 'Your Chats';
 export const CHATS_LOGIN_TEXT = 'Log in to see your chats and the people you talk with.';
 export const NO_CHATS_TEXT = 'No chats yet.';
+export const CHAT_ROW_NO_MESSAGES_TEXT = 'No messages yet';
 export const SEND_FAILED_TEXT = 'Not sent. Tap to retry.';
 
 export const MESSAGE_TYPES = { chat: 1003, notice: 1010, banner: 1100 } as const;

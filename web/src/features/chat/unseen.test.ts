@@ -141,7 +141,7 @@ describe('badges of a shown list', () => {
           sessions = typeof change === 'function' ? change(sessions) : change;
         },
         true,
-        (id) => missing.push(id),
+        (news) => missing.push(news.dest_session_id),
       ),
     );
     act(() => {
