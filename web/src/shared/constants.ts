@@ -221,6 +221,10 @@ export const GIVE_OFFER_TEXT = 'Give offer';
 export const NEED_RECHARGE_TEXT = 'Need Recharge';
 export const RECHARGE_DEFAULT_AMOUNT = 10;
 export const RECHARGE_DEFAULT_CURRENCY = 'USD';
+/** What a card can top up (the server's CARD_CURRENCIES); points are earned, never bought. */
+export const CARD_CURRENCIES: readonly string[] = ['USD', 'EUR', 'INR', 'GBP', 'CAD'];
+export const RECHARGE_TEXT = 'Recharge';
+export const CANNOT_WITHDRAW_POINTS_TEXT = 'You cannot withdraw points';
 /** Kept as the spec spells it ('Reacharging'): the page title is part of the contract. */
 export const rechargeTitle = (amount: number, currency: string) => `Reacharging ${amount} ${currency}`;
 export const PAYMENT_SUCCESS_TEXT = 'Payment successful';

@@ -30,9 +30,9 @@ export function ProfilePage() {
 
 function Profile({ user }: { user: User }) {
   const [params] = useSearchParams();
-  const hint = profileHint(params);
   const profile = useAsyncData(user._id, fetchProfile);
   const live = useLiveWallets(profile.status === 'success' ? profile.data.user_wallets : null);
+  const hint = profileHint(params, live.wallets);
 
   const freshUser = profile.status === 'success' ? profile.data.user : null;
   useEffect(() => {
