@@ -105,7 +105,7 @@ function Header({ pinned, menuOpen, onToggle }: { pinned: boolean; menuOpen: boo
         ) : (
           status !== 'idle' &&
           status !== 'loading' && (
-            <button type="button" onClick={openLogin} className={buttonClass('primary', 'sm')}>
+            <button type="button" onClick={() => openLogin()} className={buttonClass('primary', 'sm')}>
               Login
             </button>
           )

@@ -18,6 +18,7 @@ import { Loading } from '../../shared/ui/Loading';
 import { useUi } from '../../shared/ui/uiContext';
 import { openLogin } from '../auth/apiAuth';
 import { useCurrentUser } from '../auth/currentUser';
+import { useResumeAfterLogin } from '../auth/useResumeAfterLogin';
 import type { Item } from '../feed/feedApi';
 import { fetchItemChats } from '../chat/chatApi';
 import { useChatWindow } from '../chat/chatContext';
@@ -60,7 +61,7 @@ function Post({ reply: { item, group, route_users } }: { reply: RouteReply }) {
         </nav>
       )}
       {item.title === undefined && item.need_user_to_view ? (
-        <button type="button" onClick={openLogin} className={buttonClass('secondary', 'lg')}>
+        <button type="button" onClick={() => openLogin()} className={buttonClass('secondary', 'lg')}>
           {LOGIN_TO_VIEW_TEXT}
         </button>
       ) : (
@@ -134,8 +135,10 @@ function ChatButton({ item, className = '', children }: { item: Item; className?
       ui.showError(error);
     }
   });
+  const resumeName = `chat:${item._id}`;
+  useResumeAfterLogin(resumeName, Boolean(user), () => void open.run());
   return (
-    <Button className={className} busy={open.busy} onClick={() => (user ? void open.run() : openLogin())}>
+    <Button className={className} busy={open.busy} onClick={() => (user ? void open.run() : openLogin(resumeName))}>
       {children}
     </Button>
   );
@@ -160,8 +163,10 @@ function ShareButton({ routeId, signedIn }: { routeId: string; signedIn: boolean
     }
   });
 
+  const resumeName = `share:${routeId}`;
+  useResumeAfterLogin(resumeName, signedIn, () => void share.run());
   return (
-    <Button variant="secondary" busy={share.busy} onClick={() => (signedIn ? void share.run() : openLogin())}>
+    <Button variant="secondary" busy={share.busy} onClick={() => (signedIn ? void share.run() : openLogin(resumeName))}>
       {copied ? LINK_COPIED_TEXT : 'Share'}
     </Button>
   );

@@ -141,7 +141,7 @@ export function LandingPage() {
               Post something
             </Link>
           ) : (
-            <Button size="lg" onClick={openLogin}>
+            <Button size="lg" onClick={() => openLogin()}>
               Join now
             </Button>
           )}
