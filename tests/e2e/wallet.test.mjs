@@ -153,6 +153,14 @@ test('a short dollar balance shows Need Recharge; a card payment credits the wal
 
   await rechargeTab.getByRole('link', { name: 'Go to your wallets' }).click();
   await rechargeTab.getByTestId('wallet').filter({ hasText: 'US Dollar' }).getByText(`$${amount}`).waitFor();
+  // Each money wallet recharges from its card; points say they cannot be withdrawn.
+  const ownerDollars = rechargeTab.getByTestId('wallet').filter({ hasText: 'US Dollar' });
+  await rechargeTab.getByTestId('wallet').filter({ hasText: 'Points' }).getByText('You cannot withdraw points').waitFor();
+  await screenshotBoth(rechargeTab, 'profile-wallet-actions');
+  await ownerDollars.getByRole('link', { name: 'Recharge US Dollar' }).click();
+  await rechargeTab.getByRole('heading', { level: 1, name: 'Reacharging 10 USD' }).waitFor();
+  await rechargeTab.getByRole('button', { name: 'Confirm' }).click();
+  await rechargeTab.waitForURL(`${STRIPE_URL}/**`);
 
   // Back in the chat tab: the same offer now goes through.
   await giveOffer.click();
@@ -166,6 +174,7 @@ test('a short dollar balance shows Need Recharge; a card payment credits the wal
 
   // The asker withdraws the dollars: the provider's payout onboarding first, then the transfer.
   const dollars = asker.getByTestId('wallet').filter({ hasText: 'US Dollar' });
+  await asker.getByTestId('wallet').filter({ hasText: 'Points' }).getByText('You cannot withdraw points').waitFor();
   assert.equal(await asker.getByTestId('wallet').filter({ hasText: 'Points' }).getByRole('button', { name: 'Withdraw' }).count(), 0);
   await dollars.getByRole('button', { name: 'Withdraw' }).click();
   await asker.waitForURL(`${STRIPE_URL}/**`);
@@ -179,4 +188,17 @@ test('a short dollar balance shows Need Recharge; a card payment credits the wal
   await dollars.getByText('$0').waitFor();
 
   for (const page of [owner, asker, rechargeTab]) assert.deepEqual(page.errors, []);
+});
+
+test("someone holding only points is not told they can withdraw money", async () => {
+  const page = await newPage(browser, VIEWPORTS.phone);
+  await page.goto(`${BASE_URL}/profile?can_withdraw=1`);
+  await page.getByRole('button', { name: 'Login', exact: true }).last().click();
+  await signUpThroughPopup(page, { email: uniqueEmail('points'), name: 'Petra Points' });
+  const points = page.getByTestId('wallet').filter({ hasText: 'Points' });
+  await points.getByText('You cannot withdraw points').waitFor();
+  assert.equal(await page.getByText('You can withdraw your money now').count(), 0);
+  assert.equal(await points.getByRole('button', { name: 'Withdraw' }).count(), 0);
+  await screenshotBoth(page, 'profile-points-only');
+  assert.deepEqual(page.errors, []);
 });
