@@ -67,7 +67,7 @@ function ChatList({ user }: { user: User }) {
       </ul>
       {chats.loading && (
         <div className="flex justify-center py-4">
-          <Spinner className="size-5 text-slate-400" />
+          <Spinner className="size-5 text-slate-500" />
         </div>
       )}
     </>
@@ -84,7 +84,7 @@ function ChatRow({ session, meId, onOpen }: { session: Session; meId: string; on
         <span className="flex items-baseline gap-2">
           <span className="truncate font-semibold text-slate-900">{session.title}</span>
           {tabTitle && <span className="shrink-0 rounded-full bg-brand-50 px-2 text-xs font-medium text-brand-800">{tabTitle}</span>}
-          <span className="ml-auto shrink-0 text-xs text-slate-400">{relativeTime(session.updated_at)}</span>
+          <span className="ml-auto shrink-0 text-xs text-slate-500">{relativeTime(session.updated_at)}</span>
         </span>
         <span className="flex items-center gap-2">
           {/* Always the newest message, as messengers do, however the row was loaded. */}

@@ -20,7 +20,7 @@ export function LockButton({ session, onSession }: { session: Session; onSession
   if (!isLocked(session)) return null;
   if (!canMakePublic(session)) {
     return (
-      <span role="img" aria-label="Private chat" className="text-slate-400">
+      <span role="img" aria-label="Private chat" className="text-slate-500">
         <LockIcon />
       </span>
     );

@@ -31,7 +31,7 @@ export function ItemCard({ item }: { item: Item }) {
         <TagList tags={item.tags ?? []} />
         <div className="flex items-center justify-between gap-3 text-sm">
           <Offer item={item} className="truncate" />
-          <time dateTime={new Date(item.created_at).toISOString()} className="ml-auto shrink-0 text-xs text-slate-400">
+          <time dateTime={new Date(item.created_at).toISOString()} className="ml-auto shrink-0 text-xs text-slate-500">
             {relativeTime(item.created_at)}
           </time>
         </div>

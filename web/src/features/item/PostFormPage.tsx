@@ -131,7 +131,7 @@ function PostForm({ group, item }: { group: Group; item: Item | null }) {
               role="radio"
               aria-checked={form.offerType === type}
               onClick={() => edit('offerType', type)}
-              className={`rounded-lg px-4 py-1.5 text-sm font-semibold ${form.offerType === type ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-500'}`}
+              className={`rounded-lg px-4 py-1.5 text-sm font-semibold ${form.offerType === type ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-600'}`}
             >
               {type}
             </button>

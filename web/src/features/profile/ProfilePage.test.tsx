@@ -113,7 +113,7 @@ describe('profile wallets', () => {
     );
     const spent = within(dialog).getByText('-🪙 5');
     expect(spent.className).toContain('text-red-600');
-    expect(within(dialog).getByText('+🪙 6').className).toContain('text-emerald-600');
+    expect(within(dialog).getByText('+🪙 6').className).toContain('text-emerald-700');
     expect(within(dialog).queryByText('EOF')).toBeNull();
 
     fireEvent.scroll(within(dialog).getByTestId('ledger-scroll'));

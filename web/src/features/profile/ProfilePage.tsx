@@ -151,11 +151,11 @@ function ProfileHeader({ user }: { user: User }) {
 function ContactLine({ icon, label, value }: { icon: ReactNode; label: string; value: string | null }) {
   return (
     <li className="flex min-w-0 items-center justify-center gap-2 sm:justify-start">
-      <span className="shrink-0 text-slate-400" title={label}>
+      <span className="shrink-0 text-slate-500" title={label}>
         {icon}
         <span className="sr-only">{label}</span>
       </span>
-      <span className={`truncate ${value ? 'font-medium text-slate-800' : 'text-slate-400'}`}>{value ?? 'Not added'}</span>
+      <span className={`truncate ${value ? 'font-medium text-slate-800' : 'text-slate-500'}`}>{value ?? 'Not added'}</span>
     </li>
   );
 }
