@@ -76,7 +76,7 @@ export function useLiveBadges(
     () =>
       onUnseenChange((change) => {
         const { sessions: shown, setSessions: update, onMissing: missing } = latest.current;
-        if (change.kind === 'unseen' && !shown.some((entry) => entry._id === change.message.dest_session_id)) {
+        if (change.kind !== 'viewed' && !shown.some((entry) => entry._id === change.message.dest_session_id)) {
           missing?.(change.message);
           return;
         }
