@@ -89,6 +89,9 @@ test('an admin edits the title, description, tags and who may read the group', a
   await isPublic.click();
   await page.getByRole('dialog', { name: 'Are you sure you want make this group public ?' }).waitFor();
   await screenshot(page, 'group-confirm', { fullPage: false });
+  await page.setViewportSize(VIEWPORTS.phone);
+  await screenshot(page, 'group-confirm', { fullPage: false });
+  await page.setViewportSize(VIEWPORTS.desktop);
   await answer(page, 'Are you sure you want make this group public ?', true);
   assert.equal(await isPublic.isChecked(), true);
   assert.equal(await readAllowed.isDisabled(), true);

@@ -136,6 +136,9 @@ test('the read tick stands out on the own bubble; making a chat public asks in t
   await question.waitFor({ state: 'detached' });
   await makePublic.click();
   await screenshot(owner, 'chat-make-public', { fullPage: false });
+  await owner.setViewportSize(VIEWPORTS.phone);
+  await screenshot(owner, 'chat-make-public', { fullPage: false });
+  await owner.setViewportSize(VIEWPORTS.desktop);
   await question.getByRole('button', { name: 'Confirm' }).click();
   await makePublic.waitFor({ state: 'detached' });
   assert.deepEqual(browserDialogs, []);
