@@ -7,11 +7,6 @@ import { ErrorPopup } from './ErrorPopup';
 import { ToastViewport, type Toast } from './Toasts';
 import { UiContext, type Ui } from './uiContext';
 
-interface Question {
-  text: string;
-  answer: (yes: boolean) => void;
-}
-
 interface ShownError {
   lines: string[];
   title?: string;
@@ -21,7 +16,8 @@ interface ShownError {
 export function UiProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const [error, setError] = useState<ShownError | null>(null);
-  const [question, setQuestion] = useState<Question | null>(null);
+  const [question, setQuestion] = useState<string | null>(null);
+  const answerQuestion = useRef<((yes: boolean) => void) | null>(null);
   const [blockers, setBlockers] = useState<Array<{ id: number; title?: string }>>([]);
   const nextId = useRef(0);
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
@@ -55,12 +51,11 @@ export function UiProvider({ children }: { children: ReactNode }) {
         return work;
       },
       confirm(text) {
+        // A new question replaces one left open; the earlier asker hears "no".
+        answerQuestion.current?.(false);
         return new Promise<boolean>((resolve) => {
-          setQuestion((earlier) => {
-            // A new question replaces one left open; the earlier asker hears "no".
-            earlier?.answer(false);
-            return { text, answer: resolve };
-          });
+          answerQuestion.current = resolve;
+          setQuestion(text);
         });
       },
     }),
@@ -68,7 +63,8 @@ export function UiProvider({ children }: { children: ReactNode }) {
   );
 
   const answer = (yes: boolean) => {
-    question?.answer(yes);
+    answerQuestion.current?.(yes);
+    answerQuestion.current = null;
     setQuestion(null);
   };
 
@@ -77,14 +73,7 @@ export function UiProvider({ children }: { children: ReactNode }) {
     <UiContext.Provider value={ui}>
       {children}
       {topBlocker && <BlockingOverlay title={topBlocker.title} />}
-      {question && (
-        <ConfirmDialog
-          title={question.text}
-          elevated
-          onConfirm={() => answer(true)}
-          onCancel={() => answer(false)}
-        />
-      )}
+      {question !== null && <ConfirmDialog title={question} elevated onConfirm={() => answer(true)} onCancel={() => answer(false)} />}
       {error && <ErrorPopup lines={error.lines} title={error.title} onClose={() => setError(null)} />}
       <ToastViewport toasts={toasts} onDismiss={dismissToast} />
     </UiContext.Provider>
