@@ -321,11 +321,18 @@ class ChatService:
             followed = [pair for pair in followed if _activity(pair[0]) < before]
         page = followed[:CHATS_PAGE]
         has_more = len(followed) > CHATS_PAGE
-        chats = {c["_id"]: c for c in await self.sessions.by_ids([c["_id"] for c, _ in page])}
+        page_ids = [c["_id"] for c, _ in page]
+        chats = {c["_id"]: c for c in await self.sessions.by_ids(page_ids)}
+        # Each row shows its newest message, as the realtime update of a row does.
+        latest = await self.messages.latest(page_ids)
         if cursor is None:
             await self._notifications_seen(user_id, followed)
         return {
-            "sessions": [session_view(chats[c["_id"]], m) for c, m in page if c["_id"] in chats],
+            "sessions": [
+                _with_last_message(session_view(chats[c["_id"]], m), latest.get(c["_id"]))
+                for c, m in page
+                if c["_id"] in chats
+            ],
             "cursor": _encode_chats_cursor(page[-1][0]) if has_more else None,
             "has_more": has_more,
         }
@@ -627,6 +634,10 @@ def _activity(session: dict[str, Any]) -> tuple[int, str]:
 def _encode_chats_cursor(session: dict[str, Any]) -> str:
     raw = json.dumps(list(_activity(session)))
     return base64.urlsafe_b64encode(raw.encode()).decode()
+
+
+def _with_last_message(view: dict[str, Any], message: dict[str, Any] | None) -> dict[str, Any]:
+    return {**view, "last_message": message_view(message)} if message else view
 
 
 def _decode_chats_cursor(cursor: str) -> tuple[int, str]:

@@ -88,6 +88,12 @@ class MessageStore:
         )
         return found[::-1]
 
+    async def latest(self, session_ids: list[str]) -> dict[str, dict[str, Any]]:
+        """Each session's newest message by session id; sessions without one are left out.
+        One indexed read per session: a page of chats is a few dozen sessions."""
+        found = await asyncio.gather(*(self.newest(s, 1) for s in set(session_ids)))
+        return {page[0]["dest_session_id"]: page[0] for page in found if page}
+
     async def page(
         self,
         session_id: str,

@@ -39,14 +39,21 @@ async function createGroup(key, fields) {
   return (await call(key, '/api/group?action=create', { description: '', ...fields })).group._id;
 }
 
-/** Answers every confirmation on the page with the next of `answers`; returns the questions asked. */
-function answerConfirmations(page, answers) {
-  const asked = [];
+/** Collects the browser's own dialogs (confirm boxes), which the app must never use. */
+function browserDialogs(page) {
+  const shown = [];
   page.on('dialog', async (dialog) => {
-    asked.push(`${dialog.type()}: ${dialog.message()}`);
-    await (answers.shift() ? dialog.accept() : dialog.dismiss());
+    shown.push(`${dialog.type()}: ${dialog.message()}`);
+    await dialog.dismiss();
   });
-  return asked;
+  return shown;
+}
+
+/** Answers the app's styled question dialog. */
+async function answer(page, question, yes) {
+  const dialog = page.getByRole('dialog', { name: question });
+  await dialog.getByRole('button', { name: yes ? 'Confirm' : 'Cancel' }).click();
+  await dialog.waitFor({ state: 'detached' });
 }
 
 const panel = (page) => page.getByRole('complementary');
@@ -73,22 +80,26 @@ test('an admin edits the title, description, tags and who may read the group', a
   await editor.getByText('Upload picture', { exact: true }).waitFor();
   assert.match(await editor.getByLabel('Image').inputValue(), /^\/uploads\//);
 
-  // Opening the group up asks first: declined once, then accepted.
-  const asked = answerConfirmations(page, [true, false, true]);
+  // Opening the group up asks first (in the styled dialog, over the editor): declined once, then accepted.
+  const shown = browserDialogs(page);
   const readAllowed = editor.getByRole('switch', { name: 'Non members can read' });
   const isPublic = editor.getByRole('switch', { name: 'Public group' });
   await readAllowed.click();
+  await answer(page, 'Are you sure you want to allow non members to read ?', true);
   assert.equal(await readAllowed.isChecked(), true);
   await isPublic.click();
+  await answer(page, 'Are you sure you want make this group public ?', false);
   assert.equal(await isPublic.isChecked(), false);
   await isPublic.click();
+  await page.getByRole('dialog', { name: 'Are you sure you want make this group public ?' }).waitFor();
+  await screenshot(page, 'group-confirm', { fullPage: false });
+  await page.setViewportSize(VIEWPORTS.phone);
+  await screenshot(page, 'group-confirm', { fullPage: false });
+  await page.setViewportSize(VIEWPORTS.desktop);
+  await answer(page, 'Are you sure you want make this group public ?', true);
   assert.equal(await isPublic.isChecked(), true);
   assert.equal(await readAllowed.isDisabled(), true);
-  assert.deepEqual(asked, [
-    'confirm: Are you sure you want to allow non members to read ?',
-    'confirm: Are you sure you want make this group public ?',
-    'confirm: Are you sure you want make this group public ?',
-  ]);
+  assert.deepEqual(shown, []);
   await screenshot(page, 'group-editor', { fullPage: false });
   await page.setViewportSize(VIEWPORTS.phone);
   await screenshot(page, 'group-editor', { fullPage: false });
@@ -152,17 +163,19 @@ test('a poster deletes a post after confirming, and it leaves the feed', async (
 
   await page.goto(`${BASE_URL}/r/${item.route_id}`);
   await page.getByRole('heading', { level: 1, name: 'Sofa to give away' }).waitFor();
-  const asked = answerConfirmations(page, [false, true]);
+  const shown = browserDialogs(page);
   await page.getByRole('button', { name: 'Delete' }).click();
+  await answer(page, 'Are you sure you want to delete this item ?', false);
   // Declined: nothing happens.
   await page.getByRole('heading', { level: 1, name: 'Sofa to give away' }).waitFor();
   assert.equal(new URL(page.url()).pathname, `/r/${item.route_id}`);
   await page.getByRole('button', { name: 'Delete' }).click();
+  await answer(page, 'Are you sure you want to delete this item ?', true);
   await page.waitForURL(`${BASE_URL}/${groupId}`);
   await page.getByText('Ladder to lend').waitFor();
   assert.equal(await page.getByText('Sofa to give away').count(), 0);
   await page.getByText('1 post', { exact: true }).waitFor();
-  assert.deepEqual(asked, ['confirm: Are you sure you want to delete this item ?', 'confirm: Are you sure you want to delete this item ?']);
+  assert.deepEqual(shown, []);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

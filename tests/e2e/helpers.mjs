@@ -153,3 +153,22 @@ export function png(width, height, [r, g, b]) {
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }
+
+/** A page already logged in as the holder of `authKey` (the app reads the key at start). */
+export async function pageAs(browser, authKey, viewport = VIEWPORTS.desktop) {
+  const page = await newPage(browser, viewport);
+  await page.context().addInitScript((key) => localStorage.setItem('agora.auth_key', key), authKey);
+  return page;
+}
+
+/** A set-up call through the API as the holder of `authKey`; fails the test on an error reply. */
+export async function apiCall(authKey, path, body) {
+  const reply = await fetch(`${BASE_URL}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${authKey}` },
+    body: JSON.stringify(body),
+  });
+  const data = await reply.json();
+  assert.equal(reply.status, 200, `${path}: ${JSON.stringify(data)}`);
+  return data;
+}

@@ -36,7 +36,8 @@ async function itemChat({ title, offerAmount, offerCurrency, ownerName, askerNam
   await owner.getByRole('list', { name: 'Cities' }).getByRole('button', { name: /^Amsterdam/ }).first().click();
   await owner.getByRole('button', { name: 'New post' }).click();
   await signUpThroughPopup(owner, { email: uniqueEmail('owner'), name: ownerName });
-  await owner.getByRole('button', { name: 'New post' }).click();
+  // The login carries the click through: the form opens without a second one.
+  await owner.waitForURL(/\/create\/item\//);
   await owner.getByPlaceholder('What do you need to get done today ?').fill(title);
   await owner.getByLabel('Offer amount').fill(String(offerAmount));
   await owner.getByLabel('Offer currency').selectOption(offerCurrency);
@@ -47,7 +48,7 @@ async function itemChat({ title, offerAmount, offerCurrency, ownerName, askerNam
   await asker.goto(owner.url());
   await asker.getByRole('button', { name: 'Chat' }).click();
   await signUpThroughPopup(asker, { email: uniqueEmail('asker'), name: askerName });
-  await asker.getByRole('button', { name: 'Chat' }).click();
+  // The login carries the click through: the chat opens without a second one.
   const askerWindow = chatWindow(asker);
   await askerWindow.getByRole('textbox', { name: 'Message' }).fill('I can do it this afternoon.');
   await askerWindow.getByRole('button', { name: 'Send', exact: true }).click();
@@ -152,6 +153,14 @@ test('a short dollar balance shows Need Recharge; a card payment credits the wal
 
   await rechargeTab.getByRole('link', { name: 'Go to your wallets' }).click();
   await rechargeTab.getByTestId('wallet').filter({ hasText: 'US Dollar' }).getByText(`$${amount}`).waitFor();
+  // Each money wallet recharges from its card; points say they cannot be withdrawn.
+  const ownerDollars = rechargeTab.getByTestId('wallet').filter({ hasText: 'US Dollar' });
+  await rechargeTab.getByTestId('wallet').filter({ hasText: 'Points' }).getByText('You cannot withdraw points').waitFor();
+  await screenshotBoth(rechargeTab, 'profile-wallet-actions');
+  await ownerDollars.getByRole('link', { name: 'Recharge US Dollar' }).click();
+  await rechargeTab.getByRole('heading', { level: 1, name: 'Reacharging 10 USD' }).waitFor();
+  await rechargeTab.getByRole('button', { name: 'Confirm' }).click();
+  await rechargeTab.waitForURL(`${STRIPE_URL}/**`);
 
   // Back in the chat tab: the same offer now goes through.
   await giveOffer.click();
@@ -165,6 +174,7 @@ test('a short dollar balance shows Need Recharge; a card payment credits the wal
 
   // The asker withdraws the dollars: the provider's payout onboarding first, then the transfer.
   const dollars = asker.getByTestId('wallet').filter({ hasText: 'US Dollar' });
+  await asker.getByTestId('wallet').filter({ hasText: 'Points' }).getByText('You cannot withdraw points').waitFor();
   assert.equal(await asker.getByTestId('wallet').filter({ hasText: 'Points' }).getByRole('button', { name: 'Withdraw' }).count(), 0);
   await dollars.getByRole('button', { name: 'Withdraw' }).click();
   await asker.waitForURL(`${STRIPE_URL}/**`);
@@ -178,4 +188,17 @@ test('a short dollar balance shows Need Recharge; a card payment credits the wal
   await dollars.getByText('$0').waitFor();
 
   for (const page of [owner, asker, rechargeTab]) assert.deepEqual(page.errors, []);
+});
+
+test("someone holding only points is not told they can withdraw money", async () => {
+  const page = await newPage(browser, VIEWPORTS.phone);
+  await page.goto(`${BASE_URL}/profile?can_withdraw=1`);
+  await page.getByRole('button', { name: 'Login', exact: true }).last().click();
+  await signUpThroughPopup(page, { email: uniqueEmail('points'), name: 'Petra Points' });
+  const points = page.getByTestId('wallet').filter({ hasText: 'Points' });
+  await points.getByText('You cannot withdraw points').waitFor();
+  assert.equal(await page.getByText('You can withdraw your money now').count(), 0);
+  assert.equal(await points.getByRole('button', { name: 'Withdraw' }).count(), 0);
+  await screenshotBoth(page, 'profile-points-only');
+  assert.deepEqual(page.errors, []);
 });

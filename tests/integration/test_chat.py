@@ -94,6 +94,10 @@ async def test_unseen_counts_rise_and_opening_chats_resets_the_red_dot(chat_clie
     # The newest activity first; the group the owner created is a chat of theirs too.
     listed = [(s["_id"], s["unseen_count"]) for s in chats["sessions"]]
     assert listed == [(session_id, 3), (item["group_id"], 0)]
+    # Every row carries its newest message; a chat without messages has none.
+    rows = {s["_id"]: s for s in chats["sessions"]}
+    assert rows[session_id]["last_message"]["payload"] == "three"
+    assert "last_message" not in rows[item["group_id"]]
     assert (await owner.get("/user/me"))["user"]["data"]["notifications_unseen_count"] == 0
     await owner.call("/session/messages", {"session_id": session_id})
     chats = await owner.call("/user/chats", {})

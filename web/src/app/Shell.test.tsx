@@ -5,11 +5,11 @@ import { mockFetch } from '../test/fetchMock';
 import { UiProvider } from '../shared/ui/UiProvider';
 import { routes } from './routes';
 
-function renderShell() {
+function renderShell(path = '/profile') {
   mockFetch(() => ({ body: { user: null, guest_user: { _id: 'g', name: 'Guest', is_guest: true } } }));
   render(
     <UiProvider>
-      <RouterProvider router={createMemoryRouter(routes, { initialEntries: ['/profile'] })} />
+      <RouterProvider router={createMemoryRouter(routes, { initialEntries: [path] })} />
     </UiProvider>,
   );
   return {
@@ -58,5 +58,21 @@ describe('shell on a narrow screen', () => {
     fireEvent.click(screen.getByRole('link', { name: 'About' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Find customers in your city' })).toBeTruthy();
     expect(toggle().getAttribute('aria-expanded')).toBe('false');
+  });
+});
+
+describe('side menu', () => {
+  it('lights only Change Location when no city is remembered (Feed leads to the same page)', async () => {
+    renderShell('/select/city');
+    await screen.findByRole('heading', { name: 'Please Select your City' });
+    const menu = screen.getByRole('navigation', { name: 'Main menu', hidden: true });
+    const current = Array.from(menu.querySelectorAll('[aria-current="page"]')).map((link) => link.textContent);
+    expect(current).toEqual(['Change Location']);
+  });
+
+  it('tells a visitor on Chats that logging in shows their chats', async () => {
+    renderShell('/chats');
+    await screen.findByRole('heading', { name: 'You are not logged in' });
+    expect(screen.getByText('Log in to see your chats and the people you talk with.')).toBeTruthy();
   });
 });

@@ -99,13 +99,14 @@ function Header({ pinned, menuOpen, onToggle }: { pinned: boolean; menuOpen: boo
       <Brand />
       <div className="ml-auto">
         {pinned ? null : user ? (
-          <Link to={PATHS.profile} aria-label="Your profile" className="block rounded-full">
+          <Link to={PATHS.profile} className="block rounded-full">
             <Avatar name={user.name} image={user.image} size={36} />
+            <span className="sr-only">Your profile</span>
           </Link>
         ) : (
           status !== 'idle' &&
           status !== 'loading' && (
-            <button type="button" onClick={openLogin} className={buttonClass('primary', 'sm')}>
+            <button type="button" onClick={() => openLogin()} className={buttonClass('primary', 'sm')}>
               Login
             </button>
           )

@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
-import { NavLink } from 'react-router';
+import { Link, NavLink } from 'react-router';
 import { PATHS } from '../shared/constants';
 import { Avatar } from '../shared/ui/Avatar';
 import { openLogin } from '../features/auth/apiAuth';
 import { updateCurrentUser, useCurrentUser } from '../features/auth/currentUser';
-import { feedPath } from '../features/feed/rememberedGroup';
+import { feedPath, rememberedGroupId } from '../features/feed/rememberedGroup';
 import { AboutIcon, ChatIcon, FeedIcon, LocationIcon, LoginIcon } from '../shared/ui/icons';
 
 const itemClass = ({ isActive }: { isActive: boolean }) =>
@@ -12,13 +12,33 @@ const itemClass = ({ isActive }: { isActive: boolean }) =>
     isActive ? 'bg-brand-50 text-brand-800' : 'text-slate-700 hover:bg-slate-100'
   }`;
 
-function MenuLink({ to, icon, children, onClick }: { to: string; icon: ReactNode; children: ReactNode; onClick: () => void }) {
+interface MenuLinkProps {
+  to: string;
+  icon: ReactNode;
+  children: ReactNode;
+  onClick: () => void;
+  /** False for an item that only borrows another item's page, so that one item is lit at a time. */
+  highlights?: boolean;
+}
+
+function MenuLink({ to, icon, children, onClick, highlights = true }: MenuLinkProps) {
+  const content = (
+    <>
+      {icon}
+      {children}
+    </>
+  );
   return (
     <li>
-      <NavLink to={to} onClick={onClick} className={itemClass} end>
-        {icon}
-        {children}
-      </NavLink>
+      {highlights ? (
+        <NavLink to={to} onClick={onClick} className={itemClass} end>
+          {content}
+        </NavLink>
+      ) : (
+        <Link to={to} onClick={onClick} className={itemClass({ isActive: false })}>
+          {content}
+        </Link>
+      )}
     </li>
   );
 }
@@ -65,7 +85,8 @@ export function SideMenu({ onNavigate }: { onNavigate: () => void }) {
       )}
 
       <ul className="space-y-1">
-        <MenuLink to={feedPath()} icon={<FeedIcon />} onClick={onNavigate}>
+        {/* With no city chosen yet, Feed leads to Change Location's page: that item is the lit one. */}
+        <MenuLink to={feedPath()} icon={<FeedIcon />} onClick={onNavigate} highlights={rememberedGroupId() !== null}>
           Feed
         </MenuLink>
         <MenuLink to={PATHS.chats} icon={<ChatIcon />} onClick={openChats}>

@@ -100,7 +100,7 @@ describe('routes', () => {
       '/api/user/items': { body: { items: [] } },
     });
     expect(await screen.findByRole('heading', { level: 1, name: 'Ada Lovelace' })).toBeTruthy();
-    expect(screen.getByText('You can withdraw your money now')).toBeTruthy();
+    expect(await screen.findByText('You can withdraw your money now')).toBeTruthy();
     expect(screen.getByText('+31612345678')).toBeTruthy();
     expect(await screen.findByText('🪙 40')).toBeTruthy();
     expect(screen.getByText('€12.50')).toBeTruthy();

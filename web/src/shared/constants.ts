@@ -151,6 +151,7 @@ export const OFFER_CURRENCIES = [POINTS_CURRENCY, 'USD', 'EUR', 'INR', 'GBP', 'C
 export const POINTS_FORM_LABEL = 'pts';
 export const NEED_USER_TO_VIEW_LABEL = 'Only logged-in members can see this';
 export const POST_FORM_INVALID_GROUP_TEXT = 'Cannot View group or invalid';
+export const NOT_ITEM_OWNER_TEXT = 'Only the person who posted this can edit it.';
 export const DELETE_ITEM_CONFIRM = 'Are you sure you want to delete this item ?';
 export const LINK_COPIED_TEXT = 'Link Copied';
 export const LINK_COPIED_MS = 1000;
@@ -159,6 +160,16 @@ export const LINK_COPIED_MS = 1000;
 export const MB = 1024 * 1024;
 export const POST_MAX_FILES = 2;
 export const POST_MAX_FILE_BYTES = 10 * MB;
+/** How an error names a file type: by the extension people know, not the mime type. */
+export const MIME_EXTENSIONS: Readonly<Record<string, string>> = {
+  'image/jpeg': 'jpeg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'application/pdf': 'pdf',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+  'video/mp4': 'mp4',
+};
 export const UPLOAD_ALLOWED_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 export const IMAGE_MAX_WIDTH_PX = 1200;
 export const IMAGE_QUALITY = 0.8;
@@ -212,6 +223,10 @@ export const GIVE_OFFER_TEXT = 'Give offer';
 export const NEED_RECHARGE_TEXT = 'Need Recharge';
 export const RECHARGE_DEFAULT_AMOUNT = 10;
 export const RECHARGE_DEFAULT_CURRENCY = 'USD';
+/** What a card can top up (the server's CARD_CURRENCIES); points are earned, never bought. */
+export const CARD_CURRENCIES: readonly string[] = ['USD', 'EUR', 'INR', 'GBP', 'CAD'];
+export const RECHARGE_TEXT = 'Recharge';
+export const CANNOT_WITHDRAW_POINTS_TEXT = 'You cannot withdraw points';
 /** Kept as the spec spells it ('Reacharging'): the page title is part of the contract. */
 export const rechargeTitle = (amount: number, currency: string) => `Reacharging ${amount} ${currency}`;
 export const PAYMENT_SUCCESS_TEXT = 'Payment successful';
@@ -269,7 +284,9 @@ export const MESSAGE_PLACEHOLDER = 'Type a message';
 export const NO_MESSAGES_TEXT = 'No messages yet. Say hello!';
 export const NO_ITEM_CHATS_TEXT = 'No chats about this post yet.';
 export const CHATS_TITLE = 'Your Chats';
+export const CHATS_LOGIN_TEXT = 'Log in to see your chats and the people you talk with.';
 export const NO_CHATS_TEXT = 'No chats yet.';
+export const CHAT_ROW_NO_MESSAGES_TEXT = 'No messages yet';
 export const SEND_FAILED_TEXT = 'Not sent. Tap to retry.';
 
 export const MESSAGE_TYPES = { chat: 1003, notice: 1010, banner: 1100 } as const;

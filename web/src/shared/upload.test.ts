@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MB } from './constants';
+import { CHAT_ATTACHMENT_TYPES, MB } from './constants';
 import { checkFile, compressedType } from './upload';
 
 describe('checkFile', () => {
@@ -12,6 +12,12 @@ describe('checkFile', () => {
       title: 'Invalid File Type',
       message: 'Invalid file type, allowed: jpeg, png, webp',
     });
+  });
+
+  it('names the chat attachment types by their extensions', () => {
+    expect(checkFile({ type: 'text/plain', size: 1 }, 10 * MB, CHAT_ATTACHMENT_TYPES)?.message).toBe(
+      'Invalid file type, allowed: jpeg, png, pdf, docx, mp4',
+    );
   });
 
   it('refuses files over the limit, in KB', () => {

@@ -4,6 +4,7 @@ import {
   IMAGE_MAX_WIDTH_PX,
   IMAGE_QUALITY,
   INVALID_FILE_TYPE_TITLE,
+  MIME_EXTENSIONS,
   MISMATCHING_MIME_TEXT,
   PNG_TO_JPEG_ABOVE_BYTES,
   UPLOAD_ALLOWED_TYPES,
@@ -16,6 +17,11 @@ export interface FileCheckFailure {
   message: string;
 }
 
+/** 'docx' for a Word document's long mime type; the subtype for a type without a known extension. */
+export function fileTypeName(mimeType: string): string {
+  return MIME_EXTENSIONS[mimeType] ?? mimeType.replace(/^.*\//, '');
+}
+
 /** The client-side checks before an upload; null when the file may go. */
 export function checkFile(
   file: Pick<File, 'type' | 'size'>,
@@ -23,7 +29,7 @@ export function checkFile(
   allowedTypes: readonly string[] = UPLOAD_ALLOWED_TYPES,
 ): FileCheckFailure | null {
   if (!allowedTypes.includes(file.type)) {
-    return { title: INVALID_FILE_TYPE_TITLE, message: invalidFileTypeText(allowedTypes.map((type) => type.replace(/^.*\//, ''))) };
+    return { title: INVALID_FILE_TYPE_TITLE, message: invalidFileTypeText(allowedTypes.map(fileTypeName)) };
   }
   if (file.size > maxBytes) return { title: FILE_TOO_LARGE_TITLE, message: fileTooLargeText(maxBytes) };
   return null;

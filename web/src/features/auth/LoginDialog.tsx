@@ -9,6 +9,7 @@ import { ContactField } from '../../shared/ui/ContactField';
 import { Modal } from '../../shared/ui/Modal';
 import { TextField } from '../../shared/ui/TextField';
 import { useUi } from '../../shared/ui/uiContext';
+import { dropPendingAction } from './apiAuth';
 import { setAuthKey } from './authKey';
 import { postLogin, type LoginCodeInfo, type LoginField, type LoginRequest } from './loginApi';
 
@@ -33,7 +34,11 @@ export function LoginDialogHost() {
       offDoLogin();
     };
   }, []);
-  return open ? <LoginDialog onClose={() => setOpen(false)} /> : null;
+  const cancel = () => {
+    dropPendingAction();
+    setOpen(false);
+  };
+  return open ? <LoginDialog onClose={cancel} onLoggedIn={() => setOpen(false)} /> : null;
 }
 
 /**
@@ -41,7 +46,7 @@ export function LoginDialogHost() {
  * the one-time code, then a name for a new account) until it returns the user and an auth
  * key. Whether an address has an account is not told before its code is entered.
  */
-export function LoginDialog({ onClose }: { onClose: () => void }) {
+export function LoginDialog({ onClose, onLoggedIn }: { onClose: () => void; onLoggedIn: () => void }) {
   const ui = useUi();
   const [contact, setContact] = useState<ContactEntry>(emptyContact);
   const [name, setName] = useState('');
@@ -61,7 +66,7 @@ export function LoginDialog({ onClose }: { onClose: () => void }) {
       if ('allspark_auth_key' in reply) {
         setAuthKey(reply.allspark_auth_key);
         ui.toast(`Welcome, ${reply.user.name}`);
-        onClose();
+        onLoggedIn();
         return;
       }
       setRequire(reply.require);

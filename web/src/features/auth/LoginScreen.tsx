@@ -11,7 +11,7 @@ export function LoginScreen({ message = 'Log in to see your profile, wallets and
         </div>
         <h1 className="text-xl font-bold tracking-tight">You are not logged in</h1>
         <p className="mt-2 text-sm text-slate-500">{message}</p>
-        <Button size="lg" className="mt-6 w-full" onClick={openLogin}>
+        <Button size="lg" className="mt-6 w-full" onClick={() => openLogin()}>
           Login
         </Button>
       </div>

@@ -113,7 +113,7 @@ function Members({ session }: { session: Session }) {
           </li>
         ))}
       </ul>
-      {members.loading && <Spinner className="size-4 text-slate-400" />}
+      {members.loading && <Spinner className="size-4 text-slate-500" />}
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { CHATS_TITLE, NO_CHATS_TEXT } from '../../shared/constants';
+import { CHAT_ROW_NO_MESSAGES_TEXT, CHATS_LOGIN_TEXT, CHATS_TITLE, NO_CHATS_TEXT } from '../../shared/constants';
 import { useCursorPages } from '../../shared/hooks/useCursorPages';
 import { useLoadMoreOnScroll } from '../../shared/hooks/useLoadMoreOnScroll';
 import { relativeTime } from '../../shared/relativeTime';
@@ -22,7 +22,7 @@ export function ChatsPage() {
   return (
     <div className="mx-auto max-w-2xl px-4 py-6 sm:py-10">
       <h1 className="mb-5 text-2xl font-bold tracking-tight">{CHATS_TITLE}</h1>
-      <RequireUser>{(user) => <ChatList user={user} />}</RequireUser>
+      <RequireUser loginMessage={CHATS_LOGIN_TEXT}>{(user) => <ChatList user={user} />}</RequireUser>
     </div>
   );
 }
@@ -38,9 +38,12 @@ function ChatList({ user }: { user: User }) {
   useLoadMoreOnScroll(chats.hasMore && !chats.loading, chats.loadMore);
   const { openChat } = useChatWindow();
   // News moves a chat to the top with its badge; a chat new to the list comes from the server.
-  useLiveBadges(chats.items, chats.setItems, true, (sessionId) => {
-    void lookupSession(sessionId).then((found) => {
-      if (found) chats.setItems((current) => (current.some((entry) => entry._id === found._id) ? current : [found, ...current]));
+  useLiveBadges(chats.items, chats.setItems, true, (news) => {
+    void lookupSession(news.dest_session_id).then((found) => {
+      if (!found) return;
+      // A looked-up session has no last message: the one that announced it is the newest.
+      const row = { ...found, last_message: news };
+      chats.setItems((current) => (current.some((entry) => entry._id === found._id) ? current : [row, ...current]));
     });
   });
 
@@ -64,7 +67,7 @@ function ChatList({ user }: { user: User }) {
       </ul>
       {chats.loading && (
         <div className="flex justify-center py-4">
-          <Spinner className="size-5 text-slate-400" />
+          <Spinner className="size-5 text-slate-500" />
         </div>
       )}
     </>
@@ -81,10 +84,11 @@ function ChatRow({ session, meId, onOpen }: { session: Session; meId: string; on
         <span className="flex items-baseline gap-2">
           <span className="truncate font-semibold text-slate-900">{session.title}</span>
           {tabTitle && <span className="shrink-0 rounded-full bg-brand-50 px-2 text-xs font-medium text-brand-800">{tabTitle}</span>}
-          <span className="ml-auto shrink-0 text-xs text-slate-400">{relativeTime(session.updated_at)}</span>
+          <span className="ml-auto shrink-0 text-xs text-slate-500">{relativeTime(session.updated_at)}</span>
         </span>
         <span className="flex items-center gap-2">
-          <span className="truncate text-sm text-slate-500">{(session.last_message && messagePreview(session.last_message)) || session.description}</span>
+          {/* Always the newest message, as messengers do, however the row was loaded. */}
+          <span className="truncate text-sm text-slate-500">{session.last_message ? messagePreview(session.last_message) : CHAT_ROW_NO_MESSAGES_TEXT}</span>
           {unseen > 0 && (
             <span aria-label={`${unseen} unseen`} className="ml-auto shrink-0 rounded-full bg-red-500 px-2 py-0.5 text-xs font-semibold text-white">
               {unseen}

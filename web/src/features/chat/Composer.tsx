@@ -44,7 +44,7 @@ export function Composer({ session, signedIn, canSendBanner, onSend, onTyping }:
 
   if (!signedIn) {
     return (
-      <button type="button" onClick={openLogin} className="border-t border-slate-200 bg-white px-4 py-4 text-sm font-semibold text-brand-700 hover:bg-slate-50">
+      <button type="button" onClick={() => openLogin()} className="border-t border-slate-200 bg-white px-4 py-4 text-sm font-semibold text-brand-700 hover:bg-slate-50">
         {NEED_LOGIN_TO_CHAT_TEXT}
       </button>
     );

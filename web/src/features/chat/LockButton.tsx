@@ -9,7 +9,7 @@ import { canMakePublic, isLocked } from './rules';
 export function LockButton({ session, onSession }: { session: Session; onSession: (session: Session) => void }) {
   const ui = useUi();
   const open = useAsyncAction(async () => {
-    if (!window.confirm(MAKE_PUBLIC_CONFIRM)) return;
+    if (!(await ui.confirm(MAKE_PUBLIC_CONFIRM))) return;
     try {
       const reply = await updateSession(session._id, { is_read_allowed: true });
       onSession({ ...session, ...reply.session });
@@ -20,7 +20,7 @@ export function LockButton({ session, onSession }: { session: Session; onSession
   if (!isLocked(session)) return null;
   if (!canMakePublic(session)) {
     return (
-      <span role="img" aria-label="Private chat" className="text-slate-400">
+      <span role="img" aria-label="Private chat" className="text-slate-500">
         <LockIcon />
       </span>
     );

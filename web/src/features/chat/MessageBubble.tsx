@@ -93,7 +93,7 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry }: Message
   const tone = banner
     ? 'animate-banner bg-gradient-to-r from-amber-400 via-rose-400 to-fuchsia-500 text-white'
     : own
-      ? 'bg-brand-600 text-white'
+      ? 'bg-brand-100 text-slate-900 ring-1 ring-brand-200'
       : 'bg-white text-slate-900 ring-1 ring-slate-200';
 
   return (
@@ -115,7 +115,7 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry }: Message
           </div>
         )}
         {link && <LinkPreview url={link} />}
-        <p className={`mt-1 flex items-center justify-end gap-1 text-[11px] ${own || banner ? 'text-white/80' : 'text-slate-400'}`}>
+        <p className={`mt-1 flex items-center justify-end gap-1 text-[11px] ${banner ? 'text-white' : 'text-slate-600'}`}>
           <time dateTime={new Date(message.created_at).toISOString()}>{relativeTime(message.created_at)}</time>
           {own && <DeliveryTicks icon={icon} />}
         </p>

@@ -53,7 +53,7 @@ export function MessageList({ chat, meId, moderator, onInfo }: MessageListProps)
     <div ref={box} onScroll={onScroll} data-testid="message-list" className="min-h-0 flex-1 space-y-1.5 overflow-y-auto bg-slate-50 px-3 py-3">
       {chat.loadingOlder && (
         <div className="flex justify-center py-1">
-          <Spinner className="size-4 text-slate-400" />
+          <Spinner className="size-4 text-slate-500" />
         </div>
       )}
       {chat.loading ? (
@@ -67,7 +67,7 @@ export function MessageList({ chat, meId, moderator, onInfo }: MessageListProps)
         return (
           <div key={message.local_id || message.id}>
             {(!previous || !isSameDay(previous.created_at, message.created_at)) && (
-              <p role="separator" className="my-3 text-center text-xs font-medium text-slate-400">
+              <p role="separator" className="my-3 text-center text-xs font-medium text-slate-500">
                 {dayFormat.format(message.created_at)}
               </p>
             )}

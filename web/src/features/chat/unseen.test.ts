@@ -129,6 +129,23 @@ describe('badges of a shown list', () => {
     expect(applyToList(sessions, { kind: 'unseen', message: message('zz'), raisesDot: true }, true)).toBe(sessions);
   });
 
+  it('makes every message its chat’s last one: one’s own and one in a chat on screen raise no badge', async () => {
+    const { applyToList, onUnseenChange, received, showing } = await import('./unseen');
+    let sessions = [listed('a'), listed('b')] as Session[];
+    const off = onUnseenChange((change) => {
+      sessions = applyToList(sessions, change, true);
+    });
+    const hide = showing('a');
+    received({ ...message('a'), payload: 'read at once' }, me._id);
+    received({ ...message('b', me._id), payload: 'my own reply' }, me._id);
+    expect(sessions.map((s) => [s._id, s.unseen_count, s.last_message?.payload])).toEqual([
+      ['b', 0, 'my own reply'],
+      ['a', 0, 'read at once'],
+    ]);
+    hide();
+    off();
+  });
+
   it('keeps a mounted list in step and asks for chats it lacks', async () => {
     const { useLiveBadges } = await import('./useUnseenSync');
     const { received } = await import('./unseen');
@@ -141,7 +158,7 @@ describe('badges of a shown list', () => {
           sessions = typeof change === 'function' ? change(sessions) : change;
         },
         true,
-        (id) => missing.push(id),
+        (news) => missing.push(news.dest_session_id),
       ),
     );
     act(() => {

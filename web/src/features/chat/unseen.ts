@@ -12,7 +12,9 @@ export type UnseenChange =
   /** Another's message arrived in a chat this screen is not showing. */
   | { kind: 'unseen'; message: InboxMessage; raisesDot: boolean }
   /** The chat is on screen now: whatever it had is read. */
-  | { kind: 'viewed'; sessionId: string };
+  | { kind: 'viewed'; sessionId: string }
+  /** A message that counts for no badge (one's own, or in a chat on screen) is still a chat's newest. */
+  | { kind: 'latest'; message: InboxMessage };
 
 export interface UnseenSummary {
   notifications_unseen_count: number;
@@ -62,7 +64,11 @@ export function showing(sessionId: string): () => void {
 
 /** Counts a message from the socket; says whether it raised the red dot. */
 export function received(message: InboxMessage, meId: string | null): boolean {
-  if (message.src_id === meId || viewing.has(message.dest_session_id) || counted.has(message.id)) return false;
+  if (counted.has(message.id)) return false;
+  if (message.src_id === meId || viewing.has(message.dest_session_id)) {
+    emit({ kind: 'latest', message });
+    return false;
+  }
   counted.add(message.id);
   if (counted.size > RECENT_IDS_MAX) counted.delete(counted.values().next().value as string);
   const raisesDot = !muted.has(message.dest_session_id);
@@ -72,7 +78,8 @@ export function received(message: InboxMessage, meId: string | null): boolean {
 
 /**
  * A shown list of chats after a change: another's message raises its chat's badge (and, in
- * a list ordered by activity, moves it to the top); a chat on screen has none.
+ * a list ordered by activity, moves it to the top); a chat on screen has none. Every message
+ * becomes its chat's last message, as on the server's list.
  */
 export function applyToList<T extends { _id: string; unseen_count: number; updated_at: number; last_message?: InboxMessage }>(
   sessions: T[],
@@ -86,7 +93,12 @@ export function applyToList<T extends { _id: string; unseen_count: number; updat
   const index = sessions.findIndex((entry) => entry._id === message.dest_session_id);
   if (index < 0) return sessions;
   const current = sessions[index] as T;
-  const updated = { ...current, unseen_count: current.unseen_count + 1, updated_at: Math.max(current.updated_at, message.created_at), last_message: message };
+  const updated = {
+    ...current,
+    unseen_count: current.unseen_count + (change.kind === 'unseen' ? 1 : 0),
+    updated_at: Math.max(current.updated_at, message.created_at),
+    last_message: message,
+  };
   if (!byActivity) return sessions.map((entry, at) => (at === index ? updated : entry));
   return [updated, ...sessions.slice(0, index), ...sessions.slice(index + 1)];
 }

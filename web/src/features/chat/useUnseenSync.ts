@@ -61,13 +61,14 @@ export function useUnseenSync(meId: string | null) {
 
 /**
  * Keeps the unseen badges of shown chats in step with incoming messages. A list ordered
- * by activity also moves a chat with news to the top; `onMissing` hears of chats it lacks.
+ * by activity also moves a chat with news to the top; `onMissing` hears of a chat it lacks
+ * by that chat's newest message.
  */
 export function useLiveBadges(
   sessions: Session[],
   setSessions: Dispatch<SetStateAction<Session[]>>,
   byActivity: boolean,
-  onMissing?: (sessionId: string) => void,
+  onMissing?: (message: InboxMessage) => void,
 ) {
   const latest = useRef({ sessions, setSessions, onMissing });
   latest.current = { sessions, setSessions, onMissing };
@@ -75,8 +76,8 @@ export function useLiveBadges(
     () =>
       onUnseenChange((change) => {
         const { sessions: shown, setSessions: update, onMissing: missing } = latest.current;
-        if (change.kind === 'unseen' && !shown.some((entry) => entry._id === change.message.dest_session_id)) {
-          missing?.(change.message.dest_session_id);
+        if (change.kind !== 'viewed' && !shown.some((entry) => entry._id === change.message.dest_session_id)) {
+          missing?.(change.message);
           return;
         }
         update((current) => applyToList(current, change, byActivity));

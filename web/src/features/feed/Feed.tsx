@@ -15,6 +15,7 @@ import { EmptyState } from '../../shared/ui/EmptyState';
 import { Loading } from '../../shared/ui/Loading';
 import { inputClass } from '../../shared/ui/TextField';
 import { openLogin } from '../auth/apiAuth';
+import { useResumeAfterLogin } from '../auth/useResumeAfterLogin';
 import { useCurrentUser } from '../auth/currentUser';
 import type { Group } from './feedApi';
 import { ItemCard } from './ItemCard';
@@ -104,12 +105,14 @@ function postCount(count: number): string {
 function CreateButton({ groupId, group }: { groupId: string; group: Group | null }) {
   const navigate = useNavigate();
   const { user } = useCurrentUser();
+  const resumeName = `create:${groupId}`;
+  useResumeAfterLogin(resumeName, Boolean(user), () => navigate(createItemPath(groupId)));
   if (user && !group?.can_write) return null;
   return (
     <button
       type="button"
       aria-label="New post"
-      onClick={() => (user ? navigate(createItemPath(groupId)) : openLogin())}
+      onClick={() => (user ? navigate(createItemPath(groupId)) : openLogin(resumeName))}
       className="flex size-12 shrink-0 items-center justify-center rounded-full bg-brand-600 text-3xl leading-none font-light text-white shadow-md hover:bg-brand-700"
     >
       +

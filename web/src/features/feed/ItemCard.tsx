@@ -12,7 +12,7 @@ const cardClass = 'block overflow-hidden rounded-2xl bg-white shadow-sm ring-1 r
 export function ItemCard({ item }: { item: Item }) {
   if (item.title === undefined && item.need_user_to_view) {
     return (
-      <button type="button" onClick={openLogin} className={`${cardClass} relative w-full p-4 text-left`}>
+      <button type="button" onClick={() => openLogin()} className={`${cardClass} relative w-full p-4 text-left`}>
         <div aria-hidden="true" className="space-y-2 blur-sm select-none">
           <div className="h-4 w-2/3 rounded bg-slate-300" />
           <div className="h-3 w-full rounded bg-slate-200" />
@@ -31,7 +31,7 @@ export function ItemCard({ item }: { item: Item }) {
         <TagList tags={item.tags ?? []} />
         <div className="flex items-center justify-between gap-3 text-sm">
           <Offer item={item} className="truncate" />
-          <time dateTime={new Date(item.created_at).toISOString()} className="ml-auto shrink-0 text-xs text-slate-400">
+          <time dateTime={new Date(item.created_at).toISOString()} className="ml-auto shrink-0 text-xs text-slate-500">
             {relativeTime(item.created_at)}
           </time>
         </div>

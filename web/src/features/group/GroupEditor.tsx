@@ -13,7 +13,7 @@ import { useFileUploads } from '../../shared/hooks/useFileUploads';
 import { Button } from '../../shared/ui/Button';
 import { Modal } from '../../shared/ui/Modal';
 import { Field, TextField, inputClass } from '../../shared/ui/TextField';
-import { useUi } from '../../shared/ui/uiContext';
+import { useUi, type Ui } from '../../shared/ui/uiContext';
 import type { Group } from '../feed/feedApi';
 import { updateGroup } from './groupApi';
 import { isImageLink, parseTags } from './groupForm';
@@ -91,14 +91,14 @@ export function GroupEditor({ group, onSaved, onClose }: { group: Group; onSaved
             }}
           />
         </label>
-        <Switch id="group-public" label={PUBLIC_GROUP_LABEL} checked={isPublic} onChange={confirmingOn(setIsPublic, MAKE_GROUP_PUBLIC_CONFIRM)} />
+        <Switch id="group-public" label={PUBLIC_GROUP_LABEL} checked={isPublic} onChange={confirmingOn(ui, setIsPublic, MAKE_GROUP_PUBLIC_CONFIRM)} />
         {/* Anyone can read a public group, so the switch only matters for private ones. */}
         <Switch
           id="group-read-allowed"
           label={NON_MEMBERS_CAN_READ_TEXT}
           checked={isReadAllowed}
           disabled={isPublic}
-          onChange={confirmingOn(setIsReadAllowed, ALLOW_NON_MEMBERS_READ_CONFIRM)}
+          onChange={confirmingOn(ui, setIsReadAllowed, ALLOW_NON_MEMBERS_READ_CONFIRM)}
         />
         <TextField id="group-tags" label="Tags" hint="Separated by commas" value={tags} onChange={(event) => setTags(event.target.value)} />
         <div className="flex justify-end">
@@ -112,10 +112,10 @@ export function GroupEditor({ group, onSaved, onClose }: { group: Group; onSaved
 }
 
 /** Opening the group up to more readers asks first; closing it down does not. */
-function confirmingOn(set: (on: boolean) => void, question: string) {
+function confirmingOn(ui: Ui, set: (on: boolean) => void, question: string) {
   return (on: boolean) => {
-    if (on && !window.confirm(question)) return;
-    set(on);
+    if (!on) set(false);
+    else void ui.confirm(question).then((yes) => yes && set(true));
   };
 }
 

@@ -54,25 +54,28 @@ describe('group editor', () => {
   beforeEach(() => vi.resetModules());
   afterEach(() => vi.restoreAllMocks());
 
-  it('asks before making the group public and stays private when the admin declines', async () => {
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+  const question = () => screen.findByRole('dialog', { name: MAKE_GROUP_PUBLIC_CONFIRM });
+
+  it('asks in the styled dialog before making the group public and stays private when the admin declines', async () => {
+    const browserConfirm = vi.spyOn(window, 'confirm');
     const { dialog } = await openGroupPage();
     const toggle = within(dialog).getByRole('switch', { name: PUBLIC_GROUP_LABEL });
     await userEvent.click(toggle);
-    expect(confirm).toHaveBeenCalledWith(MAKE_GROUP_PUBLIC_CONFIRM);
+    await userEvent.click(within(await question()).getByRole('button', { name: 'Cancel' }));
     expect((toggle as HTMLInputElement).checked).toBe(false);
 
-    confirm.mockReturnValue(true);
     await userEvent.click(toggle);
+    await userEvent.click(within(await question()).getByRole('button', { name: 'Confirm' }));
     expect((toggle as HTMLInputElement).checked).toBe(true);
+    expect(browserConfirm).not.toHaveBeenCalled();
   });
 
   it('turns public off without asking, and saves the choice', async () => {
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
     const { calls, dialog } = await openGroupPage();
     await userEvent.click(within(dialog).getByRole('switch', { name: PUBLIC_GROUP_LABEL }));
+    await userEvent.click(within(await question()).getByRole('button', { name: 'Confirm' }));
     await userEvent.click(within(dialog).getByRole('switch', { name: PUBLIC_GROUP_LABEL }));
-    expect(confirm).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('dialog', { name: MAKE_GROUP_PUBLIC_CONFIRM })).toBeNull();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(updates(calls)).toHaveLength(1));
     expect(updates(calls)[0]?.body).toMatchObject({ group_id: 'g1', is_public: false, is_read_allowed: false });

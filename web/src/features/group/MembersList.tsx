@@ -32,7 +32,7 @@ export function MembersList({ groupId }: { groupId: string }) {
           );
         })}
       </ul>
-      {members.loading && <Spinner className="size-4 text-slate-400" />}
+      {members.loading && <Spinner className="size-4 text-slate-500" />}
     </section>
   );
 }

@@ -18,6 +18,7 @@ import { Loading } from '../../shared/ui/Loading';
 import { useUi } from '../../shared/ui/uiContext';
 import { openLogin } from '../auth/apiAuth';
 import { useCurrentUser } from '../auth/currentUser';
+import { useResumeAfterLogin } from '../auth/useResumeAfterLogin';
 import type { Item } from '../feed/feedApi';
 import { fetchItemChats } from '../chat/chatApi';
 import { useChatWindow } from '../chat/chatContext';
@@ -28,15 +29,25 @@ import { deleteItem, fetchRoute, shareRoute, type RouteReply } from './itemApi';
 /** /r/:routeId: a shared post with its chain of owners. */
 export function ItemPage() {
   const { routeId = '' } = useParams();
-  const { user } = useCurrentUser();
-  // Reloaded on login: a signed-in viewer may see content a visitor may not.
-  const route = useAsyncData(`${routeId}/${user?._id ?? ''}`, (signal) => fetchRoute(routeId, signal));
+  const { status, user } = useCurrentUser();
+  // Who is viewing is known first: loading at once and again once the user arrived read the post twice.
+  const known = status === 'ready' || status === 'error';
   return (
     <div className="mx-auto max-w-2xl px-4 py-6 sm:py-10">
+      {known ? <RoutePost key={`${routeId}/${user?._id ?? ''}`} routeId={routeId} /> : <Loading />}
+    </div>
+  );
+}
+
+/** Keyed by the viewer: a login reloads it, as a signed-in viewer may see content a visitor may not. */
+function RoutePost({ routeId }: { routeId: string }) {
+  const route = useAsyncData(routeId, (signal) => fetchRoute(routeId, signal));
+  return (
+    <>
       {route.status === 'loading' && <Loading />}
       {route.status === 'error' && <EmptyState icon="🔍" title="This post cannot be shown" />}
       {route.status === 'success' && <Post reply={route.data} />}
-    </div>
+    </>
   );
 }
 
@@ -50,7 +61,7 @@ function Post({ reply: { item, group, route_users } }: { reply: RouteReply }) {
         </nav>
       )}
       {item.title === undefined && item.need_user_to_view ? (
-        <button type="button" onClick={openLogin} className={buttonClass('secondary', 'lg')}>
+        <button type="button" onClick={() => openLogin()} className={buttonClass('secondary', 'lg')}>
           {LOGIN_TO_VIEW_TEXT}
         </button>
       ) : (
@@ -79,7 +90,7 @@ function ActionBar({ item }: { item: Item }) {
   const navigate = useNavigate();
 
   const remove = useAsyncAction(async () => {
-    if (!window.confirm(DELETE_ITEM_CONFIRM)) return;
+    if (!(await ui.confirm(DELETE_ITEM_CONFIRM))) return;
     try {
       await deleteItem(item._id);
       navigate(groupFeedPath(item.group_id));
@@ -124,8 +135,10 @@ function ChatButton({ item, className = '', children }: { item: Item; className?
       ui.showError(error);
     }
   });
+  const resumeName = `chat:${item._id}`;
+  useResumeAfterLogin(resumeName, Boolean(user), () => void open.run());
   return (
-    <Button className={className} busy={open.busy} onClick={() => (user ? void open.run() : openLogin())}>
+    <Button className={className} busy={open.busy} onClick={() => (user ? void open.run() : openLogin(resumeName))}>
       {children}
     </Button>
   );
@@ -150,8 +163,10 @@ function ShareButton({ routeId, signedIn }: { routeId: string; signedIn: boolean
     }
   });
 
+  const resumeName = `share:${routeId}`;
+  useResumeAfterLogin(resumeName, signedIn, () => void share.run());
   return (
-    <Button variant="secondary" busy={share.busy} onClick={() => (signedIn ? void share.run() : openLogin())}>
+    <Button variant="secondary" busy={share.busy} onClick={() => (signedIn ? void share.run() : openLogin(resumeName))}>
       {copied ? LINK_COPIED_TEXT : 'Share'}
     </Button>
   );

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import {
   NEED_USER_TO_VIEW_LABEL,
+  NOT_ITEM_OWNER_TEXT,
   OFFER_AMOUNT_PLACEHOLDER,
   OFFER_CURRENCIES,
   OFFER_DESCRIPTION_PLACEHOLDER,
@@ -14,7 +15,7 @@ import {
 } from '../../shared/constants';
 import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
 import { useAsyncData } from '../../shared/hooks/useAsyncData';
-import { Button } from '../../shared/ui/Button';
+import { Button, buttonClass } from '../../shared/ui/Button';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { Loading } from '../../shared/ui/Loading';
 import { Field, TextField, inputClass } from '../../shared/ui/TextField';
@@ -31,11 +32,13 @@ import { fieldsFromForm, formFromItem, type ItemForm, type OfferType } from './i
 export function PostFormPage() {
   const { groupId = '', itemId } = useParams();
   return (
-    <RequireUser>{() => <PostFormLoader key={`${groupId}/${itemId ?? ''}`} groupId={groupId} itemId={itemId} />}</RequireUser>
+    <RequireUser>
+      {(user) => <PostFormLoader key={`${groupId}/${itemId ?? ''}`} groupId={groupId} itemId={itemId} userId={user._id} />}
+    </RequireUser>
   );
 }
 
-function PostFormLoader({ groupId, itemId }: { groupId: string; itemId?: string }) {
+function PostFormLoader({ groupId, itemId, userId }: { groupId: string; itemId?: string; userId: string }) {
   const loaded = useAsyncData(`${groupId}/${itemId ?? ''}`, async (signal) => {
     if (itemId) return fetchItem(itemId, groupId, signal);
     const { group } = await fetchGroup(groupId, signal);
@@ -45,7 +48,17 @@ function PostFormLoader({ groupId, itemId }: { groupId: string; itemId?: string 
     <div className="mx-auto max-w-2xl px-4 py-6 sm:py-10">
       {loaded.status === 'loading' && <Loading />}
       {loaded.status === 'error' && <EmptyState icon="🔒" title={POST_FORM_INVALID_GROUP_TEXT} />}
-      {loaded.status === 'success' && <PostForm group={loaded.data.group} item={loaded.data.item} />}
+      {loaded.status === 'success' &&
+        (loaded.data.item && loaded.data.item.user_id !== userId ? (
+          // Only Save would fail: refusing at once spares filling in a form that cannot be sent.
+          <EmptyState icon="🔒" title={NOT_ITEM_OWNER_TEXT}>
+            <Link to={routePath(loaded.data.item.route_id)} className={buttonClass('secondary')}>
+              View the post
+            </Link>
+          </EmptyState>
+        ) : (
+          <PostForm group={loaded.data.group} item={loaded.data.item} />
+        ))}
     </div>
   );
 }
@@ -118,7 +131,7 @@ function PostForm({ group, item }: { group: Group; item: Item | null }) {
               role="radio"
               aria-checked={form.offerType === type}
               onClick={() => edit('offerType', type)}
-              className={`rounded-lg px-4 py-1.5 text-sm font-semibold ${form.offerType === type ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-500'}`}
+              className={`rounded-lg px-4 py-1.5 text-sm font-semibold ${form.offerType === type ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-600'}`}
             >
               {type}
             </button>

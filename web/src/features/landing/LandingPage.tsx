@@ -94,7 +94,7 @@ export function LandingPage() {
                 <span className="flex size-11 items-center justify-center rounded-2xl bg-white text-xl shadow-sm" aria-hidden="true">
                   {step.icon}
                 </span>
-                <span className="text-sm font-semibold text-slate-400">0{index + 1}</span>
+                <span className="text-sm font-semibold text-slate-500">0{index + 1}</span>
               </div>
               <h3 className="mt-5 text-xl font-bold">{step.title}</h3>
               <p className="mt-2 leading-relaxed text-slate-600">{step.text}</p>
@@ -141,7 +141,7 @@ export function LandingPage() {
               Post something
             </Link>
           ) : (
-            <Button size="lg" onClick={openLogin}>
+            <Button size="lg" onClick={() => openLogin()}>
               Join now
             </Button>
           )}

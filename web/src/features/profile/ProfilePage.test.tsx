@@ -56,17 +56,29 @@ describe('profile wallets', () => {
     leaveAppFor.mockClear();
   });
 
-  it('lists points first with currency symbols, and offers Withdraw only for money', async () => {
+  it('lists points first with currency symbols; money offers Withdraw and Recharge, points say why not', async () => {
     await openProfile(() => undefined);
     const cards = screen.getAllByTestId('wallet');
     expect(cards.map((card) => card.textContent)).toEqual([expect.stringContaining('🪙 101'), expect.stringContaining('$12.50')]);
-    expect(within(cards[0]!).queryByRole('button', { name: 'Withdraw' })).toBeNull();
-    expect(within(cards[1]!).getByRole('button', { name: 'Withdraw' })).toBeTruthy();
+    const [points, dollars] = cards as [HTMLElement, HTMLElement];
+    expect(within(points).queryByRole('button', { name: 'Withdraw' })).toBeNull();
+    expect(within(points).getByText('You cannot withdraw points')).toBeTruthy();
+    expect(within(points).queryByRole('link', { name: /Recharge/ })).toBeNull();
+    expect(within(dollars).getByRole('button', { name: 'Withdraw' })).toBeTruthy();
+    expect(within(dollars).getByRole('link', { name: 'Recharge US Dollar' }).getAttribute('href')).toBe('/recharge?amount=10&currency=USD');
   });
 
   it('shows the hint banner the payout onboarding returns with', async () => {
     await openProfile(() => undefined, '/profile?can_withdraw=1');
-    expect(screen.getByText('You can withdraw your money now')).toBeTruthy();
+    expect(await screen.findByText('You can withdraw your money now')).toBeTruthy();
+  });
+
+  it('does not tell someone holding only points that they can withdraw money', async () => {
+    await openProfile(
+      (call) => (call.url.pathname === '/api/user/profile' ? { body: { user: me, user_wallets: [wallet('POINTS', 101)] } } : undefined),
+      '/profile?can_withdraw=1',
+    );
+    expect(screen.queryByText('You can withdraw your money now')).toBeNull();
   });
 
   it('follows the socket: a changed wallet updates, a new one appears', async () => {
@@ -101,7 +113,7 @@ describe('profile wallets', () => {
     );
     const spent = within(dialog).getByText('-🪙 5');
     expect(spent.className).toContain('text-red-600');
-    expect(within(dialog).getByText('+🪙 6').className).toContain('text-emerald-600');
+    expect(within(dialog).getByText('+🪙 6').className).toContain('text-emerald-700');
     expect(within(dialog).queryByText('EOF')).toBeNull();
 
     fireEvent.scroll(within(dialog).getByTestId('ledger-scroll'));

@@ -30,9 +30,9 @@ export function ProfilePage() {
 
 function Profile({ user }: { user: User }) {
   const [params] = useSearchParams();
-  const hint = profileHint(params);
   const profile = useAsyncData(user._id, fetchProfile);
   const live = useLiveWallets(profile.status === 'success' ? profile.data.user_wallets : null);
+  const hint = profileHint(params, live.wallets);
 
   const freshUser = profile.status === 'success' ? profile.data.user : null;
   useEffect(() => {
@@ -151,11 +151,11 @@ function ProfileHeader({ user }: { user: User }) {
 function ContactLine({ icon, label, value }: { icon: ReactNode; label: string; value: string | null }) {
   return (
     <li className="flex min-w-0 items-center justify-center gap-2 sm:justify-start">
-      <span className="shrink-0 text-slate-400" title={label}>
+      <span className="shrink-0 text-slate-500" title={label}>
         {icon}
         <span className="sr-only">{label}</span>
       </span>
-      <span className={`truncate ${value ? 'font-medium text-slate-800' : 'text-slate-400'}`}>{value ?? 'Not added'}</span>
+      <span className={`truncate ${value ? 'font-medium text-slate-800' : 'text-slate-500'}`}>{value ?? 'Not added'}</span>
     </li>
   );
 }

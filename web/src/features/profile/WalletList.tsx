@@ -1,9 +1,13 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
+import { CANNOT_WITHDRAW_POINTS_TEXT, RECHARGE_DEFAULT_AMOUNT, RECHARGE_TEXT } from '../../shared/constants';
 import { currencyName, formatMoney } from '../../shared/currency';
+import { buttonClass } from '../../shared/ui/Button';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { LedgerDialog } from '../wallet/LedgerDialog';
 import type { Wallet } from '../wallet/walletApi';
-import { isPointsWallet, walletKey } from '../wallet/wallets';
+import { rechargePath } from '../wallet/recharge';
+import { canRecharge, canWithdraw, isPointsWallet, walletKey } from '../wallet/wallets';
 import { WithdrawButton } from '../wallet/WithdrawButton';
 
 interface WalletListProps {
@@ -12,7 +16,7 @@ interface WalletListProps {
   onWallet: (wallet: Wallet) => void;
 }
 
-/** The profile's wallets; each opens its Transaction History, and money (not points) can be withdrawn. */
+/** The profile's wallets; each opens its Transaction History, money can be withdrawn and card currencies recharged. */
 export function WalletList({ wallets, onWallet }: WalletListProps) {
   const [ledgerKey, setLedgerKey] = useState<string | null>(null);
   // Looked up on every render so the open ledger follows live balance changes.
@@ -33,19 +37,15 @@ export function WalletList({ wallets, onWallet }: WalletListProps) {
         {wallets.map((wallet) => {
           const isPoints = isPointsWallet(wallet);
           return (
-            <li
-              key={walletKey(wallet)}
-              data-testid="wallet"
-              className="flex items-center gap-3 rounded-2xl bg-white p-2 pr-4 shadow-sm ring-1 ring-slate-200"
-            >
+            <li key={walletKey(wallet)} data-testid="wallet" className="rounded-2xl bg-white p-2 shadow-sm ring-1 ring-slate-200">
               <button
                 type="button"
                 onClick={() => setLedgerKey(walletKey(wallet))}
-                className="flex min-w-0 flex-1 items-center gap-4 rounded-xl p-2 text-left hover:bg-slate-50"
+                className="flex w-full min-w-0 items-center gap-4 rounded-xl p-2 text-left hover:bg-slate-50"
               >
                 <span
                   aria-hidden="true"
-                  className={`flex size-11 shrink-0 items-center justify-center rounded-xl text-xs font-bold uppercase ${isPoints ? 'bg-amber-50 text-amber-700' : 'bg-brand-50 text-brand-700'}`}
+                  className={`flex size-11 shrink-0 items-center justify-center rounded-xl text-xs font-bold uppercase ${isPoints ? 'bg-amber-50 text-amber-800' : 'bg-brand-50 text-brand-800'}`}
                 >
                   {isPoints ? 'pts' : wallet.wallet_currency}
                 </span>
@@ -53,15 +53,37 @@ export function WalletList({ wallets, onWallet }: WalletListProps) {
                   <span className="block text-lg font-bold tracking-tight tabular-nums">
                     {formatMoney(wallet.wallet_amount, wallet.wallet_currency)}
                   </span>
-                  <span className="block truncate text-sm text-slate-500">{currencyName(wallet.wallet_currency)}</span>
+                  <span className="block truncate text-sm text-slate-600">{currencyName(wallet.wallet_currency)}</span>
                 </span>
+                <span className="ml-auto shrink-0 text-xs font-medium text-slate-600">History</span>
               </button>
-              {!isPoints && <WithdrawButton wallet={wallet} onWallet={onWallet} />}
+              <WalletActions wallet={wallet} onWallet={onWallet} />
             </li>
           );
         })}
       </ul>
       {ledgerWallet && <LedgerDialog wallet={ledgerWallet} onClose={() => setLedgerKey(null)} />}
     </>
+  );
+}
+
+/** Withdraw and Recharge under a wallet; a points wallet says why it cannot be withdrawn. */
+function WalletActions({ wallet, onWallet }: { wallet: Wallet; onWallet: WalletListProps['onWallet'] }) {
+  const withdrawable = canWithdraw(wallet);
+  const rechargeable = canRecharge(wallet);
+  return (
+    <div className="flex flex-wrap items-center justify-end gap-2 border-t border-slate-100 px-2 pt-2 pb-1">
+      {!withdrawable && <p className="mr-auto text-sm text-slate-600">{CANNOT_WITHDRAW_POINTS_TEXT}</p>}
+      {withdrawable && <WithdrawButton wallet={wallet} onWallet={onWallet} />}
+      {rechargeable && (
+        <Link
+          to={rechargePath(RECHARGE_DEFAULT_AMOUNT, wallet.wallet_currency)}
+          aria-label={`${RECHARGE_TEXT} ${currencyName(wallet.wallet_currency)}`}
+          className={buttonClass('secondary', 'sm')}
+        >
+          {RECHARGE_TEXT}
+        </Link>
+      )}
+    </div>
   );
 }

@@ -64,11 +64,11 @@ function LedgerRow({ entry, currency, stacked }: { entry: LedgerEntry; currency:
   const title = <span className="font-medium break-words text-slate-800">{entry.title}</span>;
   const date = (
     <time dateTime={new Date(entry.created_at).toISOString()} className="text-slate-500">
-      {dayFormat.format(entry.created_at)} <span className="text-xs text-slate-400">{timeFormat.format(entry.created_at)}</span>
+      {dayFormat.format(entry.created_at)} <span className="text-xs text-slate-500">{timeFormat.format(entry.created_at)}</span>
     </time>
   );
   const transaction = (
-    <span className={`font-semibold ${entry.diff < 0 ? 'text-red-600' : 'text-emerald-600'}`}>{formatLedgerDiff(entry.diff, currency)}</span>
+    <span className={`font-semibold ${entry.diff < 0 ? 'text-red-600' : 'text-emerald-700'}`}>{formatLedgerDiff(entry.diff, currency)}</span>
   );
   const balance = <span className="text-slate-700">{formatMoney(entry.change_to, currency)}</span>;
 
@@ -126,7 +126,7 @@ function LedgerFooter({ ledger, columns }: { ledger: ReturnType<typeof useCursor
   return (
     <>
       {ledger.items.length === 0 && cell('No transactions yet.', 'text-sm text-slate-500')}
-      {cell(LEDGER_EOF_TEXT, 'font-mono font-semibold tracking-widest text-slate-400')}
+      {cell(LEDGER_EOF_TEXT, 'font-mono font-semibold tracking-widest text-slate-500')}
     </>
   );
 }

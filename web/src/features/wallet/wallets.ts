@@ -1,9 +1,18 @@
-import { POINTS_CURRENCY } from '../../shared/constants';
+import { CARD_CURRENCIES, POINTS_CURRENCY } from '../../shared/constants';
 import { isApiError } from '../../shared/errors';
 import type { Wallet } from './walletApi';
 
 export function isPointsWallet(wallet: Pick<Wallet, 'wallet_currency'>): boolean {
   return wallet.wallet_currency.toUpperCase() === POINTS_CURRENCY;
+}
+
+/** Money can be paid out; points cannot. */
+export function canWithdraw(wallet: Pick<Wallet, 'wallet_currency'>): boolean {
+  return !isPointsWallet(wallet);
+}
+
+export function canRecharge(wallet: Pick<Wallet, 'wallet_currency'>): boolean {
+  return CARD_CURRENCIES.includes(wallet.wallet_currency.toUpperCase());
 }
 
 /** A user has one wallet per purpose and currency. */

@@ -12,6 +12,8 @@ interface ConfirmDialogProps {
   onCancel: () => void;
   /** Focus the cancel button first, for questions where a hasty Enter must change nothing. */
   focusCancel?: boolean;
+  /** Over another dialog (a question asked from inside a form in a dialog). */
+  elevated?: boolean;
 }
 
 /** A yes/no question in a dialog, for steps worth a second look (money moving). */
@@ -23,9 +25,10 @@ export function ConfirmDialog({
   onConfirm,
   onCancel,
   focusCancel = false,
+  elevated,
 }: ConfirmDialogProps) {
   return (
-    <Modal title={title} onClose={onCancel}>
+    <Modal title={title} onClose={onCancel} elevated={elevated}>
       {children && <div className="text-sm text-slate-600">{children}</div>}
       <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
         <Button variant="secondary" onClick={onCancel} data-autofocus={focusCancel || undefined}>

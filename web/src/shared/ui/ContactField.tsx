@@ -1,7 +1,7 @@
 import type { InputHTMLAttributes, ReactNode } from 'react';
 import { PHONE_COUNTRY_CODES } from '../constants';
 import { needsCountryCode, type ContactEntry } from '../contact';
-import { Field, describedBy, inputClass } from './TextField';
+import { Field, controlClass, describedBy, inputClass } from './TextField';
 
 interface ContactFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange'> {
   id: string;
@@ -25,7 +25,7 @@ export function ContactField({ id, label, value, onChange, error, hint, action, 
             value={value.countryCode}
             disabled={readOnly}
             onChange={(event) => onChange({ ...value, countryCode: event.target.value })}
-            className={`${inputClass} w-auto shrink-0 pr-8`}
+            className={`${controlClass} w-auto shrink-0 pr-8`}
           >
             {PHONE_COUNTRY_CODES.map((code) => (
               <option key={code} value={code}>
@@ -39,7 +39,7 @@ export function ContactField({ id, label, value, onChange, error, hint, action, 
           value={value.text}
           readOnly={readOnly}
           onChange={(event) => onChange({ ...value, text: event.target.value })}
-          className={inputClass}
+          className={`${inputClass} flex-1`}
           {...describedBy(id, error, hint)}
           {...input}
         />

@@ -14,9 +14,14 @@ interface ModalProps {
 
 const FOCUSABLE = 'input:not([disabled]):not([readonly]), select:not([disabled]), textarea:not([disabled]), button:not([disabled]), [href]';
 
-/** A dialog over a dimmed page: Escape and a click on the backdrop close it. */
+/**
+ * The dialog every popup is made of: focus moves in and stays in (the rest of the page is
+ * inert while it is open, and Tab wraps around inside it), Escape and a click on the backdrop close
+ * it, and focus goes back to where it was.
+ */
 export function Modal({ title, onClose, children, elevated = false, wide = false }: ModalProps) {
   const titleId = useId();
+  const backdrop = useRef<HTMLDivElement>(null);
   const panel = useRef<HTMLDivElement>(null);
   const latestOnClose = useRef(onClose);
   latestOnClose.current = onClose;
@@ -28,15 +33,20 @@ export function Modal({ title, onClose, children, elevated = false, wide = false
     (first ?? panel.current)?.focus();
 
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && panel.current?.contains(document.activeElement)) {
+      if (!panel.current?.contains(document.activeElement)) return;
+      if (event.key === 'Escape') {
         event.stopPropagation();
         latestOnClose.current();
+      } else if (event.key === 'Tab') {
+        wrapFocus(panel.current, event);
       }
     };
     document.addEventListener('keydown', onKeyDown);
     const { overflow } = document.body.style;
     document.body.style.overflow = 'hidden';
+    const madeInert = inertOutside(backdrop.current);
     return () => {
+      madeInert.forEach((element) => element.removeAttribute('inert'));
       document.removeEventListener('keydown', onKeyDown);
       document.body.style.overflow = overflow;
       previouslyFocused?.focus();
@@ -45,6 +55,7 @@ export function Modal({ title, onClose, children, elevated = false, wide = false
 
   return createPortal(
     <div
+      ref={backdrop}
       className={`fixed inset-0 flex animate-fade-in items-end justify-center bg-slate-900/50 p-0 sm:items-center sm:p-4 ${elevated ? 'z-[60]' : 'z-50'}`}
       onMouseDown={(event) => {
         if (event.target === event.currentTarget) onClose();
@@ -66,7 +77,7 @@ export function Modal({ title, onClose, children, elevated = false, wide = false
             type="button"
             onClick={onClose}
             aria-label="Close"
-            className="-mt-1 -mr-2 rounded-full p-2 text-slate-400 hover:bg-slate-100 hover:text-slate-700"
+            className="-mt-1 -mr-2 rounded-full p-2 text-slate-500 hover:bg-slate-100 hover:text-slate-700"
           >
             <CloseIcon />
           </button>
@@ -76,4 +87,32 @@ export function Modal({ title, onClose, children, elevated = false, wide = false
     </div>,
     document.body,
   );
+}
+
+/**
+ * Makes everything beside the dialog inert (unfocusable, hidden from assistive technology)
+ * and returns what it changed. A dialog opened over another one makes the lower one inert
+ * too, and gives it back when it closes.
+ */
+function inertOutside(dialog: HTMLElement | null): Element[] {
+  if (!dialog) return [];
+  const others = Array.from(document.body.children).filter((element) => element !== dialog && !element.hasAttribute('inert'));
+  others.forEach((element) => element.setAttribute('inert', ''));
+  return others;
+}
+
+/** Tab past the last control comes back to the first (and Shift+Tab the other way), not to the browser's own bar. */
+function wrapFocus(panel: HTMLElement, event: KeyboardEvent): void {
+  const controls = Array.from(panel.querySelectorAll<HTMLElement>(FOCUSABLE));
+  const first = controls[0];
+  const last = controls[controls.length - 1];
+  if (!first || !last) return;
+  const active = document.activeElement;
+  if (event.shiftKey && (active === first || active === panel)) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && active === last) {
+    event.preventDefault();
+    first.focus();
+  }
 }

@@ -1,7 +1,10 @@
 import type { InputHTMLAttributes, ReactNode } from 'react';
 
-export const inputClass =
-  'block h-11 w-full min-w-0 rounded-xl border border-slate-300 bg-white px-3 text-base text-slate-900 placeholder:text-slate-400 shadow-xs transition-colors focus:border-brand-500 focus:outline-none focus:ring-4 focus:ring-brand-500/15 disabled:bg-slate-100 read-only:bg-slate-50 aria-invalid:border-red-400 aria-invalid:focus:ring-red-500/15';
+/** A text control's look without its width, for controls that size to their content. */
+export const controlClass =
+  'block h-11 min-w-0 rounded-xl border border-slate-300 bg-white px-3 text-base text-slate-900 placeholder:text-slate-400 shadow-xs transition-colors focus:border-brand-500 focus:outline-none focus:ring-4 focus:ring-brand-500/15 disabled:bg-slate-100 read-only:bg-slate-50 aria-invalid:border-red-400 aria-invalid:focus:ring-red-500/15';
+
+export const inputClass = `${controlClass} w-full`;
 
 interface FieldProps {
   id: string;

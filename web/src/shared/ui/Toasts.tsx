@@ -23,7 +23,7 @@ export function ToastViewport({ toasts, onDismiss }: { toasts: readonly Toast[];
             type="button"
             onClick={() => onDismiss(toast.id)}
             aria-label="Dismiss"
-            className="-mr-1 rounded-full p-0.5 text-slate-400 hover:text-white"
+            className="-mr-1 rounded-full p-0.5 text-slate-500 hover:text-white"
           >
             <CloseIcon className="size-4" />
           </button>

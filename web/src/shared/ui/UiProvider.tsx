@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import { TOAST_DURATION_MS } from '../constants';
 import { describeError } from '../errors';
 import { BlockingOverlay } from './BlockingOverlay';
+import { ConfirmDialog } from './ConfirmDialog';
 import { ErrorPopup } from './ErrorPopup';
 import { ToastViewport, type Toast } from './Toasts';
 import { UiContext, type Ui } from './uiContext';
@@ -15,6 +16,8 @@ interface ShownError {
 export function UiProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const [error, setError] = useState<ShownError | null>(null);
+  const [question, setQuestion] = useState<string | null>(null);
+  const answerQuestion = useRef<((yes: boolean) => void) | null>(null);
   const [blockers, setBlockers] = useState<Array<{ id: number; title?: string }>>([]);
   const nextId = useRef(0);
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
@@ -47,15 +50,30 @@ export function UiProvider({ children }: { children: ReactNode }) {
         work.then(unblock, unblock);
         return work;
       },
+      confirm(text) {
+        // A new question replaces one left open; the earlier asker hears "no".
+        answerQuestion.current?.(false);
+        return new Promise<boolean>((resolve) => {
+          answerQuestion.current = resolve;
+          setQuestion(text);
+        });
+      },
     }),
     [dismissToast],
   );
+
+  const answer = (yes: boolean) => {
+    answerQuestion.current?.(yes);
+    answerQuestion.current = null;
+    setQuestion(null);
+  };
 
   const topBlocker = blockers[blockers.length - 1];
   return (
     <UiContext.Provider value={ui}>
       {children}
       {topBlocker && <BlockingOverlay title={topBlocker.title} />}
+      {question !== null && <ConfirmDialog title={question} elevated onConfirm={() => answer(true)} onCancel={() => answer(false)} />}
       {error && <ErrorPopup lines={error.lines} title={error.title} onClose={() => setError(null)} />}
       <ToastViewport toasts={toasts} onDismiss={dismissToast} />
     </UiContext.Provider>

@@ -7,6 +7,8 @@ export interface Ui {
   showError: (error: unknown, title?: string) => void;
   /** Blocks the page behind a loading overlay until the promise settles; returns it. */
   blockWhile: <T>(work: Promise<T>, title?: string) => Promise<T>;
+  /** Asks a yes/no question in the styled dialog (never the browser's confirm box); true for yes. */
+  confirm: (question: string) => Promise<boolean>;
 }
 
 export const UiContext = createContext<Ui | null>(null);

@@ -1,0 +1,82 @@
+import { act, render, screen, within } from '@testing-library/react';
+import { RouterProvider, createMemoryRouter } from 'react-router';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { mockFetch } from '../../test/fetchMock';
+import type { InboxMessage, Session } from './chatApi';
+
+const me = { _id: 'u1', name: 'Ada', image: '', phone_number: null, email_id: 'a@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
+
+const message = (sessionId: string, payload: string): InboxMessage => ({
+  id: `m-${sessionId}`,
+  dest_session_id: sessionId,
+  src_id: 'u2',
+  local_id: `l-${sessionId}`,
+  created_at: 5000,
+  type: 1003,
+  payload,
+  payload1: [],
+  flags: {},
+  data: {},
+});
+
+const session = (id: string, fields: Partial<Session> = {}): Session =>
+  ({
+    _id: id,
+    title: `Chat ${id}`,
+    description: `Post about ${id}`,
+    image: '',
+    files: [],
+    is_public: false,
+    is_read_allowed: false,
+    write_permission: 20,
+    created_at: 0,
+    is_inactive: false,
+    is_dummy: false,
+    session_user_type: 20,
+    can_send: true,
+    notification_flag: 20,
+    data: {},
+    unseen_count: 0,
+    updated_at: 1000,
+    ...fields,
+  }) as Session;
+
+async function renderChats() {
+  mockFetch((call) => {
+    const path = call.url.pathname;
+    if (path === '/user/me') return { body: { user: me, guest_user: {} } };
+    if (path === '/user/chats') {
+      return { body: { sessions: [session('a', { last_message: message('a', 'See you at six') }), session('b')], cursor: null, has_more: false } };
+    }
+    // A chat the list lacks, looked up when its first message arrives: no last message in it.
+    if (path === '/get_by_ids') return { body: { sessions: { c: session('c') } } };
+    return { body: {} };
+  });
+  const { routes } = await import('../../app/routes');
+  const { UiProvider } = await import('../../shared/ui/UiProvider');
+  render(
+    <UiProvider>
+      <RouterProvider router={createMemoryRouter(routes, { initialEntries: ['/chats'] })} />
+    </UiProvider>,
+  );
+}
+
+const row = async (title: string) => (await screen.findByText(title)).closest('[data-testid="chat-row"]') as HTMLElement;
+
+describe('chat list rows', () => {
+  beforeEach(() => vi.resetModules());
+
+  it('show the newest message, never the post description, however the row was loaded', async () => {
+    await renderChats();
+    expect(within(await row('Chat a')).getByText('See you at six')).toBeTruthy();
+    expect(within(await row('Chat b')).getByText('No messages yet')).toBeTruthy();
+    expect(screen.queryByText(/Post about/)).toBeNull();
+
+    const { received } = await import('./unseen');
+    act(() => {
+      received(message('c', 'Is the piano still there?'), me._id);
+    });
+    expect(within(await row('Chat c')).getByText('Is the piano still there?')).toBeTruthy();
+    expect(screen.queryByText(/Post about/)).toBeNull();
+  });
+});
