@@ -136,6 +136,8 @@ MESSAGES_PAGE = 30
 CHATS_PAGE = 20
 MEMBERS_PAGE = 30
 SESSION_BUFFER_MESSAGES = 200
+# Receipt times each membership keeps per status (the message info view's "at").
+RECEIPT_MARKS_KEPT = 20
 TYPING_INTERVAL_SECONDS = 10
 CHAT_ATTACHMENT_TYPES = (
     "image/jpeg",

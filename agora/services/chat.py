@@ -10,15 +10,17 @@ from agora.actors.client import SessionShards
 from agora.core.accounts import user_card
 from agora.core.chat import (
     NO_SUCH_CHAT,
+    RECEIPT_STATUSES,
     check_make_public,
     check_outgoing,
+    delivery,
     is_muted,
     is_reader,
     item_chat_id,
     item_chat_members,
     item_chat_session,
     member_notice,
-    message_view,
+    message_view_for,
     moderated_type,
     notification_count,
     notification_flag,
@@ -57,8 +59,6 @@ from agora.store.sessions import SessionStore
 from agora.store.users import UserStore
 
 log = logging.getLogger("agora.chat")
-
-DELIVERY_STATUSES = ("delivered", "read")
 
 
 @dataclass(frozen=True)
@@ -253,7 +253,7 @@ class ChatService:
         after: int | None,
         before: int | None,
     ) -> dict[str, Any]:
-        chat, _ = await self._readable(session, session_id)
+        chat, membership = await self._readable(session, session_id)
         found = None
         if after is not None:
             found = await self.shards.buffered(session_id, after, MESSAGES_PAGE + 1)
@@ -263,14 +263,16 @@ class ChatService:
             )
         has_more = len(found) > MESSAGES_PAGE
         page = found[:MESSAGES_PAGE] if after is not None else found[-MESSAGES_PAGE:]
-        if session is not None and after is None and before is None:
-            # The count was read before the page, so the page holds every message it counts.
-            await self.sessions.advance_reading(
-                session_id, session.user["_id"], chat.get("message_seq", 0)
-            )
+        if session is not None and membership is not None and page:
+            # The screen that fetched the newest page shows it; a poll only received it.
+            status = "read" if after is None and before is None else "delivered"
+            seq = chat.get("message_seq", 0) if status == "read" else page[-1].get("seq")
+            if seq:
+                await self._receipt(session_id, session.user["_id"], status, seq, page[-1])
+        marks = await self.sessions.furthest_marks(session_id)
         senders = await self.users.by_ids([m["src_id"] for m in page])
         return {
-            "inbox_messages": [message_view(m) for m in page],
+            "inbox_messages": [message_view_for(m, marks) for m in page],
             "refs": {"users": {u["_id"]: user_card(u) for u in senders}},
             "has_more": has_more,
             "next_less_than_timestamp": page[0]["created_at"] if page and has_more else None,
@@ -530,47 +532,42 @@ class ChatService:
         is_moderator = kind is not None and kind <= USER_TYPE_MODERATOR
         if not is_moderator and message["src_id"] != session.user["_id"]:
             raise Forbidden("Only moderators and the sender see delivery details")
-        info = message.get("info") or {}
-        return {
-            "info": {
-                status: [
-                    {"user_id": u, "at": at}
-                    for u, at in sorted((info.get(status) or {}).items(), key=lambda p: p[1])
-                ]
-                for status in DELIVERY_STATUSES
-            }
-        }
+        marks = await self.sessions.marks_covering(session_id, message.get("seq") or 0)
+        return {"info": delivery(message, marks).info()}
 
     # Live signals -----------------------------------------------------------------
 
     async def mark(self, session: Session, session_id: str, created_at: int, status: str) -> None:
-        """A recipient's screen got (or showed) the message: ticks move for the sender."""
-        if status not in DELIVERY_STATUSES:
+        """A recipient's screen got (or showed) the messages up to this one: ticks move."""
+        if status not in RECEIPT_STATUSES:
             raise InvalidInput({"status": "Unknown delivery status"})
         user_id = session.user["_id"]
         if await self.sessions.membership(session_id, user_id) is None:
             raise Forbidden("You are not in this chat")
-        message = await self.messages.mark(session_id, created_at, status, user_id, now_ms())
-        if status == "read" and message is not None:
-            await self._read_up_to(session_id, user_id, message)
-        if message is not None and message["src_id"] != user_id:
+        message = await self.messages.get(session_id, created_at)
+        if message is None:
+            raise NotFound({"created_at": "No such message"})
+        seq = message.get("seq")
+        if seq is None:  # stored before messages were numbered: everything up to now
+            seq = ((await self.sessions.get(session_id)) or {}).get("message_seq", 0)
+        await self._receipt(session_id, user_id, status, seq, message)
+
+    async def _receipt(
+        self, session_id: str, user_id: str, status: str, seq: int, last: dict[str, Any]
+    ) -> None:
+        """Moves the member's mark; when it moved, the senders' screens hear of it (one
+        event to the chat's room, covering every message up to `last`)."""
+        if await self.sessions.record_receipt(session_id, user_id, status, seq, now_ms()):
             await self.emitter.to_session(
                 session_id,
                 "message_status",
                 {
                     "session_id": session_id,
-                    "created_at": created_at,
+                    "created_at": last["created_at"],
                     "status": status,
                     "user_id": user_id,
                 },
             )
-
-    async def _read_up_to(self, session_id: str, user_id: str, message: dict[str, Any]) -> None:
-        seq = message.get("seq")
-        if seq is None:  # stored before messages were numbered: everything counts as read
-            chat = await self.sessions.get(session_id)
-            seq = (chat or {}).get("message_seq", 0)
-        await self.sessions.advance_reading(session_id, user_id, seq)
 
     async def typing(self, session: Session, session_id: str) -> None:
         user_id = session.user["_id"]

@@ -761,3 +761,77 @@ async def test_a_resend_only_mongodb_recognises_adds_no_unseen_message(
     chats = await owner.call("/user/chats", {})
     row = next(s for s in chats["sessions"] if s["_id"] == session_id)
     assert row["unseen_count"] == SESSION_BUFFER_MESSAGES + 2
+
+
+async def _ticks(person, session_id: str) -> dict[str, str]:
+    """What a reload shows: each message's tick, by text."""
+    page = await person.call("/session/messages", {"session_id": session_id})
+    return {m["payload"]: m["flags"]["status"] for m in page["inbox_messages"]}
+
+
+async def _info(person, session_id: str, message: dict) -> dict[str, list[str]]:
+    query = f"session_id={session_id}&created_at={message['created_at']}"
+    info = (await person.get(f"/session/im_info?{query}"))["info"]
+    return {status: [entry["user_id"] for entry in info[status]] for status in info}
+
+
+async def test_ticks_survive_a_reload_and_agree_with_the_info_view_in_an_item_chat(
+    chat_client, smtp_sink
+):
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    first = (await _send(asker, session_id, "first"))["inbox_message"]
+    second = (await _send(asker, session_id, "second"))["inbox_message"]
+    assert await _ticks(asker, session_id) == {"first": "sent", "second": "sent"}
+    assert await _info(asker, session_id, first) == {"read": [], "delivered": []}
+
+    # The owner's screen received the messages (the socket's receipt for the newest).
+    screen = await _socket(chat_client, owner)
+    receipt = {"session_id": session_id, "created_at": second["created_at"]}
+    assert await screen.call("delivered", receipt) == {"ok": True}
+    await screen.disconnect()
+    assert await _ticks(asker, session_id) == {"first": "delivered", "second": "delivered"}
+    assert await _info(asker, session_id, first) == {"read": [], "delivered": [owner.id]}
+
+    # The owner opens the chat: fetching its newest page shows (reads) every message.
+    await _ticks(owner, session_id)
+    assert await _ticks(asker, session_id) == {"first": "read", "second": "read"}
+    info = (
+        await asker.get(
+            f"/session/im_info?session_id={session_id}&created_at={first['created_at']}"
+        )
+    )["info"]
+    assert [(e["user_id"], isinstance(e["at"], int)) for e in info["read"]] == [(owner.id, True)]
+    await _send(asker, session_id, "third")
+    assert await _ticks(asker, session_id) == {"first": "read", "second": "read", "third": "sent"}
+
+
+async def test_group_ticks_follow_any_other_member_and_survive_a_reload(chat_client, smtp_sink):
+    admin = await member(chat_client, smtp_sink, "Admin")
+    group_id = await new_group(admin, is_public=True)
+    poller, reader = (
+        await member(chat_client, smtp_sink, "Poller"),
+        await member(chat_client, smtp_sink, "Reader"),
+    )
+    for person in (poller, reader):
+        await person.call("/api/group?action=join", {"group_id": group_id})
+    hello = (await _send(admin, group_id, "hello"))["inbox_message"]
+    assert (await _ticks(admin, group_id))["hello"] == "sent"
+
+    # A screen without a socket polls: what it fetched after a point was received, not read.
+    await poller.call(
+        "/session/messages",
+        {"session_id": group_id, "greater_than_timestamp": hello["created_at"] - 1},
+    )
+    assert (await _ticks(admin, group_id))["hello"] == "delivered"
+    assert await _info(admin, group_id, hello) == {"read": [], "delivered": [poller.id]}
+
+    screen = await _socket(chat_client, reader)
+    receipt = {"session_id": group_id, "created_at": hello["created_at"]}
+    assert await screen.call("read", receipt) == {"ok": True}
+    await screen.disconnect()
+    assert (await _ticks(admin, group_id))["hello"] == "read"
+    assert await _info(admin, group_id, hello) == {"read": [reader.id], "delivered": [poller.id]}
+    # The reader's own message is theirs to see ticked by others, not by themselves.
+    await _send(reader, group_id, "hi all")
+    assert (await _ticks(reader, group_id))["hi all"] == "sent"
