@@ -248,6 +248,8 @@ export const TYPING_THROTTLE_MS = 10_000;
 export const TYPING_IDLE_MS = 1000;
 /** How long "is typing" stays up without a fresh typing signal. */
 export const TYPING_SHOWN_MS = 4000;
+/** Messages of a chat received within this window are acknowledged in one `delivered` receipt. */
+export const DELIVERED_RECEIPT_MS = 500;
 export const CHAT_MAX_ATTACHMENTS = 3;
 export const CHAT_MAX_FILE_BYTES = 15 * MB;
 export const CHAT_ATTACHMENT_TYPES = [

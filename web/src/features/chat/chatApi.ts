@@ -114,9 +114,10 @@ export interface SessionUserReply {
   session_user: SessionUser;
 }
 
+/** Who received and who read a message; `at` is null when that time is no longer kept. */
 export interface MessageInfo {
-  delivered: Array<{ user_id: string; at: number }>;
-  read: Array<{ user_id: string; at: number }>;
+  delivered: Array<{ user_id: string; at: number | null }>;
+  read: Array<{ user_id: string; at: number | null }>;
 }
 
 export interface UrlPreview {

@@ -1,0 +1,40 @@
+// What a new user tripped over in chat (issue 13): ticks after a reload, live blocking,
+// unread counts on a minimized chat, message info on the desktop, image chats, deleted posts.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { chatWindow, itemChat, send } from './chatHelpers.mjs';
+import { VIEWPORTS, launch, screenshot } from './helpers.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+const tick = (bubble, name) => bubble.getByRole('img', { name, exact: true });
+
+/** The asker reloads the post and opens its chat again. */
+async function reopen(page) {
+  await page.reload();
+  await page.getByRole('button', { name: 'Chat' }).click();
+  await chatWindow(page).waitFor();
+}
+
+test('ticks: delivered while the other is online elsewhere, read once they open the chat, both after a reload', async () => {
+  const { owner, asker } = await itemChat(browser, 'Fix my bike', 'A flat tyre.');
+  // The owner's screen shows the post, not the chat: it receives the message all the same.
+  const question = await send(asker, 'Is it the front tyre?');
+  await tick(question, 'Delivered').waitFor();
+  await reopen(asker);
+  const reloaded = chatWindow(asker).getByTestId('chat-message').filter({ hasText: 'Is it the front tyre?' });
+  await tick(reloaded, 'Delivered').waitFor();
+
+  await owner.getByRole('button', { name: 'View Chats' }).click();
+  await chatWindow(owner).getByText('Is it the front tyre?').waitFor();
+  await tick(reloaded, 'Read').waitFor();
+  await reopen(asker);
+  await tick(chatWindow(asker).getByTestId('chat-message').filter({ hasText: 'Is it the front tyre?' }), 'Read').waitFor();
+  for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
+});
