@@ -287,6 +287,14 @@ def session_view(session: dict[str, Any], membership: dict[str, Any] | None) -> 
     }
 
 
+VIEWER_FIELDS = ("session_user_type", "can_send", "unseen_count", "notification_flag")
+
+
+def shared_session_view(view: dict[str, Any]) -> dict[str, Any]:
+    """A session view without what belongs to one viewer, for everyone in its room."""
+    return {key: value for key, value in view.items() if key not in VIEWER_FIELDS}
+
+
 def item_chat_session(
     item: dict[str, Any], asker_id: str, route_id: str | None, at: int
 ) -> dict[str, Any]:

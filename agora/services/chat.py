@@ -26,6 +26,7 @@ from agora.core.chat import (
     notification_flag,
     parse_item_chat_id,
     session_view,
+    shared_session_view,
 )
 from agora.core.clock import now_ms
 from agora.core.constants import (
@@ -463,7 +464,7 @@ class ChatService:
         updated = await self.sessions.update(session_id, fields) if fields else chat
         await self.shards.forget(session_id)
         view = session_view(updated or chat, membership)
-        await self.emitter.to_session(session_id, "session", view)
+        await self.emitter.to_session(session_id, "session", shared_session_view(view))
         return {"session": view}
 
     async def update_member(
@@ -508,6 +509,9 @@ class ChatService:
         if action == "approve" and new_type is not None:
             await self.announce_member(session_id, for_user_id, "approved", user_id)
         chat = await self.sessions.get(session_id) or {}
+        # Every screen of the member shows the chat as it now is for them (the composer
+        # gives way to 'You cannot send messages here.' at once, and comes back).
+        await self.emitter.to_user(for_user_id, "session", session_view(chat, changed))
         return {"is_user_in_session": True, "session_user": membership_view(changed, chat)}
 
     async def _moderated(

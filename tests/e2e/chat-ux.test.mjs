@@ -38,3 +38,27 @@ test('ticks: delivered while the other is online elsewhere, read once they open 
   await tick(chatWindow(asker).getByTestId('chat-message').filter({ hasText: 'Is it the front tyre?' }), 'Read').waitFor();
   for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
 });
+
+test('blocking is live: the blocked member\'s composer gives way at once and comes back on unblock', async () => {
+  const { owner, asker } = await itemChat(browser, 'Paint a fence', 'Ten metres, white.');
+  const offer = await send(asker, 'I can do it on Saturday.');
+  await tick(offer, 'Delivered').waitFor();
+  await owner.getByRole('button', { name: 'View Chats' }).click();
+  const ownerWindow = chatWindow(owner);
+  await ownerWindow.getByText('I can do it on Saturday.').waitFor();
+  await ownerWindow.getByRole('button', { name: 'Chat settings' }).click();
+  const settings = ownerWindow.getByRole('region', { name: 'Chat settings' });
+
+  await settings.getByRole('button', { name: 'Block', exact: true }).click();
+  const askerWindow = chatWindow(asker);
+  await askerWindow.getByText('You cannot send messages here.').waitFor();
+  assert.equal(await askerWindow.getByRole('textbox', { name: 'Message' }).count(), 0);
+  await screenshot(asker, 'chat-blocked', { fullPage: false });
+  await asker.setViewportSize(VIEWPORTS.phone);
+  await screenshot(asker, 'chat-blocked', { fullPage: false });
+
+  await settings.getByRole('button', { name: 'Unblock', exact: true }).click();
+  await askerWindow.getByRole('textbox', { name: 'Message' }).waitFor();
+  await send(asker, 'Thanks!');
+  for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
+});

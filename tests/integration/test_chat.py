@@ -835,3 +835,33 @@ async def test_group_ticks_follow_any_other_member_and_survive_a_reload(chat_cli
     # The reader's own message is theirs to see ticked by others, not by themselves.
     await _send(reader, group_id, "hi all")
     assert (await _ticks(reader, group_id))["hi all"] == "sent"
+
+
+async def test_a_member_blocked_or_unblocked_hears_it_on_every_screen_at_once(
+    chat_client, smtp_sink
+):
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    await _send(asker, session_id, "hello")
+    events: dict[str, list] = {"session": []}
+    screens = [await _socket(chat_client, asker, events, f"screen{n}") for n in (1, 2)]
+    watcher = await _socket(chat_client, owner, events, "owner")
+    for action, can_send in (("block", False), ("unblock", True)):
+        events["session"].clear()
+        await owner.call(
+            "/session/user/update",
+            {"session_id": session_id, "for_user_id": asker.id, "action": action},
+        )
+        await _until(lambda: len(events["session"]) >= 2)
+        assert sorted((n, d["_id"], d["can_send"]) for n, d in events["session"]) == [
+            ("screen1", session_id, can_send),
+            ("screen2", session_id, can_send),
+        ]
+    # An edit reaches everyone in the room, without one viewer's rights in it.
+    events["session"].clear()
+    await owner.call("/session/update", {"session_id": session_id, "is_read_allowed": True})
+    await _until(lambda: len(events["session"]) >= 3)
+    assert {n for n, _ in events["session"]} == {"screen1", "screen2", "owner"}
+    assert all("can_send" not in d and "session_user_type" not in d for _, d in events["session"])
+    for sio in (*screens, watcher):
+        await sio.disconnect()
