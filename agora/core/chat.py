@@ -258,8 +258,11 @@ def message_view(message: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def session_view(session: dict[str, Any], membership: dict[str, Any] | None) -> dict[str, Any]:
-    """A chat session for one viewer (spec section 3, Session)."""
+def session_view(
+    session: dict[str, Any], membership: dict[str, Any] | None, *, post_deleted: bool = False
+) -> dict[str, Any]:
+    """A chat session for one viewer (spec section 3, Session). An item chat whose post was
+    deleted says so (`data.item_deleted`): its history stays readable."""
     kind = membership["session_user_type"] if membership else None
     data = session.get("data") or {}
     return {
@@ -283,7 +286,8 @@ def session_view(session: dict[str, Any], membership: dict[str, Any] | None) -> 
             key: data[key]
             for key in ("item_id", "owner_id", "user_id", "route_id", "tags", "num_posts")
             if key in data
-        },
+        }
+        | ({"item_deleted": True} if post_deleted else {}),
     }
 
 

@@ -3,6 +3,7 @@
 import base64
 import json
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +39,7 @@ from agora.core.constants import (
     MESSAGES_PAGE,
     SEND_REPLY_OK,
     SEND_REPLY_REFUSED,
+    SESSION_KIND_ITEM_CHAT,
     TYPING_INTERVAL_SECONDS,
     USER_TYPE_ADMIN,
     USER_TYPE_MODERATOR,
@@ -297,11 +299,24 @@ class ChatService:
         chats = {c["_id"]: c for c in await self.sessions.by_ids([c["_id"] for c, _ in page])}
         if cursor is None:
             await self._notifications_seen(user_id, followed)
+        gone = await self._deleted_posts(chats.values())
         return {
-            "sessions": [session_view(chats[c["_id"]], m) for c, m in page if c["_id"] in chats],
+            "sessions": [
+                session_view(chats[c["_id"]], m, post_deleted=_about(chats[c["_id"]]) in gone)
+                for c, m in page
+                if c["_id"] in chats
+            ],
             "cursor": _encode_chats_cursor(page[-1][0]) if has_more else None,
             "has_more": has_more,
         }
+
+    async def _deleted_posts(self, chats: Iterable[dict[str, Any]]) -> set[str]:
+        """The posts of these item chats that were deleted (their chats stay readable)."""
+        item_ids = [item_id for chat in chats if (item_id := _about(chat))]
+        if not item_ids:
+            return set()
+        shown = {item["_id"] for item in await self.items.by_ids(item_ids) if is_visible(item)}
+        return set(item_ids) - shown
 
     async def _followed(self, user_id: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         """(session counters, membership) for each of the user's memberships."""
@@ -388,14 +403,18 @@ class ChatService:
         users = await self.users.by_ids(user_ids)
         wanted_sessions = list({*session_ids, *session_with_user_ids})
         readable = {}
-        for chat in await self.sessions.by_ids(wanted_sessions):
+        found = await self.sessions.by_ids(wanted_sessions)
+        gone = await self._deleted_posts(found)
+        for chat in found:
             membership = (
                 await self.sessions.membership(chat["_id"], session.user["_id"])
                 if session
                 else None
             )
             if can_read(chat, membership):
-                readable[chat["_id"]] = session_view(chat, membership)
+                readable[chat["_id"]] = session_view(
+                    chat, membership, post_deleted=_about(chat) in gone
+                )
         with_users = {}
         for session_id in session_with_user_ids:
             if session_id in readable:
@@ -583,6 +602,12 @@ class ChatService:
                 "typing",
                 {"session_id": session_id, "user_id": user_id, "name": session.user["name"]},
             )
+
+
+def _about(chat: dict[str, Any]) -> str | None:
+    """The post an item chat is about; None for groups."""
+    is_item_chat = chat.get("kind") == SESSION_KIND_ITEM_CHAT
+    return (chat.get("data") or {}).get("item_id") if is_item_chat else None
 
 
 def _activity(session: dict[str, Any]) -> tuple[int, str]:

@@ -62,3 +62,42 @@ test('blocking is live: the blocked member\'s composer gives way at once and com
   await send(asker, 'Thanks!');
   for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
 });
+
+/** Calls the API as the page's signed-in user (GET without a body). */
+function apiAs(page, path, body) {
+  return page.evaluate(
+    async ([target, payload]) => {
+      const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${localStorage.getItem('agora.auth_key')}` };
+      const reply = await fetch(target, payload ? { method: 'POST', headers, body: JSON.stringify(payload) } : { headers });
+      return { status: reply.status, body: await reply.json() };
+    },
+    [path, body],
+  );
+}
+
+test("a deleted post's chat: history readable, no offer button, a clear line, no 404", async () => {
+  const { owner, asker, postUrl } = await itemChat(browser, 'Sell my lamp', 'Brass, works.', { ownerFields: { 10: '5' } });
+  const question = await send(asker, 'Is the lamp still there?');
+  await tick(question, 'Delivered').waitFor();
+  const failures = [];
+  owner.on('response', (reply) => {
+    if (reply.status() >= 400) failures.push(`${reply.status()} ${reply.url()}`);
+  });
+  const route = await apiAs(owner, `/api/r/${postUrl.split('/r/')[1]}`);
+  const deleted = await apiAs(owner, '/api/item?action=delete', { item_id: route.body.item._id });
+  assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
+
+  for (const page of [owner, asker]) {
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: /Chats/ }).click();
+    await page.getByTestId('chat-row').filter({ hasText: 'Sell my lamp' }).click();
+    const window = chatWindow(page);
+    await window.getByText('This post was deleted').waitFor();
+    await window.getByText('Is the lamp still there?').waitFor();
+    assert.equal(await window.getByTestId('give-offer').count(), 0);
+  }
+  await screenshot(owner, 'chat-post-deleted', { fullPage: false });
+  await owner.setViewportSize(VIEWPORTS.phone);
+  await screenshot(owner, 'chat-post-deleted', { fullPage: false });
+  assert.deepEqual(failures, []);
+  for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
+});

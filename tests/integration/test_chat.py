@@ -865,3 +865,24 @@ async def test_a_member_blocked_or_unblocked_hears_it_on_every_screen_at_once(
     assert all("can_send" not in d and "session_user_type" not in d for _, d in events["session"])
     for sio in (*screens, watcher):
         await sio.disconnect()
+
+
+async def test_a_deleted_posts_chat_stays_readable_and_says_the_post_was_deleted(
+    chat_client, smtp_sink
+):
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    await _send(asker, session_id, "still for sale?")
+    await owner.call("/api/item?action=delete", {"item_id": item["_id"]})
+    for person in (owner, asker):
+        chats = (await person.call("/user/chats", {}))["sessions"]
+        [listed] = [s for s in chats if s["_id"] == session_id]
+        assert listed["data"]["item_deleted"] is True
+        found = await person.call("/get_by_ids", {"session_ids": [session_id]})
+        assert found["sessions"][session_id]["data"]["item_deleted"] is True
+        assert list(await _ticks(person, session_id)) == ["still for sale?"]
+    # Chats about posts still shown say nothing of the kind.
+    other = await owner.post_item(await new_group(owner, is_public=True), "Old chair")
+    await _send(asker, f"r_{other['_id']}_{asker.id}", "and the chair?")
+    listed = {s["title"]: s["data"] for s in (await asker.call("/user/chats", {}))["sessions"]}
+    assert "item_deleted" not in listed["Old chair"]

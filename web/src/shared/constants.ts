@@ -250,6 +250,8 @@ export const TYPING_IDLE_MS = 1000;
 export const TYPING_SHOWN_MS = 4000;
 /** Messages of a chat received within this window are acknowledged in one `delivered` receipt. */
 export const DELIVERED_RECEIPT_MS = 500;
+/** Shown in a chat whose post was deleted (its history stays readable). */
+export const POST_DELETED_TEXT = 'This post was deleted';
 export const CHAT_MAX_ATTACHMENTS = 3;
 export const CHAT_MAX_FILE_BYTES = 15 * MB;
 export const CHAT_ATTACHMENT_TYPES = [

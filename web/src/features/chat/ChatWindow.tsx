@@ -5,6 +5,7 @@ import {
   CHAT_WINDOW_WIDTH_PX,
   MEMBER_TYPES,
   NO_ITEM_CHATS_TEXT,
+  POST_DELETED_TEXT,
 } from '../../shared/constants';
 import { useMediaQuery } from '../../shared/hooks/useMediaQuery';
 import { swipeDirection, type TouchSample } from '../../shared/swipe';
@@ -130,6 +131,11 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
         </div>
       )}
 
+      {session?.data.item_deleted && (
+        <p role="status" className="border-b border-slate-100 bg-slate-100 px-3 py-2 text-center text-sm text-slate-700">
+          {POST_DELETED_TEXT}
+        </p>
+      )}
       {session && <GiveOfferBar session={session} meId={meId} />}
 
       {session ? (

@@ -137,7 +137,9 @@ export function useChatSession(session: Session, meId: string | null, visible: b
       typingTimer = setTimeout(() => setTypingName(null), TYPING_SHOWN_MS);
     };
     const onSessionUpdate = (update: Session) => {
-      if (update._id === sessionId) latest.current.onSession({ ...latest.current.session, ...update });
+      // An update may leave out what it does not change (the viewer's rights, facts in `data`).
+      const now = latest.current.session;
+      if (update._id === sessionId) latest.current.onSession({ ...now, ...update, data: { ...now.data, ...update.data } });
     };
     void getSocket().then((ready) => {
       if (cancelled) return;

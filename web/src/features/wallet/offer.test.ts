@@ -142,7 +142,7 @@ describe('offerReducer', () => {
 });
 
 describe('offerRecipient', () => {
-  const chat = (id: string, data: { item_id?: string; owner_id?: string; user_id?: string }) => ({ _id: id, data });
+  const chat = (id: string, data: { item_id?: string; owner_id?: string; user_id?: string; item_deleted?: boolean }) => ({ _id: id, data });
 
   it("lets the post's owner give to the other participant of an item chat", () => {
     expect(offerRecipient(chat('r_i1_u2', { item_id: 'i1', owner_id: 'u1', user_id: 'u2' }), 'u1')).toEqual({ itemId: 'i1', recipientId: 'u2' });
@@ -154,5 +154,9 @@ describe('offerRecipient', () => {
     expect(offerRecipient(itemChat, null)).toBeNull();
     expect(offerRecipient(chat('g1', { item_id: 'i1', owner_id: 'u1', user_id: 'u2' }), 'u1')).toBeNull();
     expect(offerRecipient(chat('r_i1_u1', { item_id: 'i1', owner_id: 'u1', user_id: 'u1' }), 'u1')).toBeNull();
+  });
+
+  it('offers nothing once the post was deleted', () => {
+    expect(offerRecipient(chat('r_i1_u2', { item_id: 'i1', owner_id: 'u1', user_id: 'u2', item_deleted: true }), 'u1')).toBeNull();
   });
 });

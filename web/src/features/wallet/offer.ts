@@ -103,16 +103,17 @@ export function offerReducer(state: OfferState, event: OfferEvent): OfferState {
 /** What an item chat says about its post and people (chatApi's Session carries more). */
 export interface ItemChatFacts {
   _id: string;
-  data: { item_id?: string; owner_id?: string; user_id?: string };
+  data: { item_id?: string; owner_id?: string; user_id?: string; item_deleted?: boolean };
 }
 
 /**
  * Who the viewer can give an offer to in this chat: in an item chat (id 'r_...') the
- * post's owner gives to the other participant. Null for anyone else and any other chat.
+ * post's owner gives to the other participant. Null for anyone else, any other chat and a
+ * chat whose post was deleted.
  */
 export function offerRecipient(session: ItemChatFacts, meId: string | null): { itemId: string; recipientId: string } | null {
   const { item_id: itemId, owner_id: ownerId, user_id: recipientId } = session.data;
-  if (!meId || !session._id.startsWith('r_') || !itemId || ownerId !== meId) return null;
+  if (!meId || !session._id.startsWith('r_') || !itemId || ownerId !== meId || session.data.item_deleted) return null;
   if (!recipientId || recipientId === meId) return null;
   return { itemId, recipientId };
 }
