@@ -101,3 +101,46 @@ test("a deleted post's chat: history readable, no offer button, a clear line, no
   assert.deepEqual(failures, []);
   for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
 });
+
+test('a minimized chat counts what arrives; message info opens from a hover menu and a right click', async () => {
+  const { owner, asker } = await itemChat(browser, 'Water my plants', 'While I am away for a week.');
+  const question = await send(asker, 'How many plants?');
+  await tick(question, 'Delivered').waitFor();
+  await owner.getByRole('button', { name: 'View Chats' }).click();
+  await chatWindow(owner).getByText('How many plants?').waitFor();
+
+  await chatWindow(asker).getByRole('button', { name: 'Minimize chat' }).click();
+  await send(owner, 'About twenty.');
+  await send(owner, 'Mostly ferns.');
+  const bar = asker.getByRole('button', { name: /^Open chat Water my plants/ });
+  await bar.getByTestId('minimized-unseen').filter({ hasText: '2' }).waitFor();
+  await screenshot(asker, 'chat-minimized-unseen', { fullPage: false });
+  await asker.setViewportSize(VIEWPORTS.phone);
+  await screenshot(asker, 'chat-minimized-unseen', { fullPage: false });
+  await asker.setViewportSize(VIEWPORTS.desktop);
+  await bar.click();
+  await chatWindow(asker).getByText('Mostly ferns.').waitFor();
+  await chatWindow(asker).getByRole('button', { name: 'Minimize chat' }).click();
+  assert.equal(await asker.getByTestId('minimized-unseen').count(), 0);
+  await asker.getByRole('button', { name: /^Open chat Water my plants/ }).click();
+
+  // Desktop: the menu button shows on hover, and its one entry opens the info.
+  const mine = chatWindow(asker).getByTestId('chat-message').filter({ hasText: 'How many plants?' });
+  await mine.hover();
+  await chatWindow(asker).getByRole('button', { name: 'Message menu' }).click();
+  await screenshot(asker, 'chat-message-menu', { fullPage: false });
+  await asker.getByRole('menuitem', { name: 'Message info' }).click();
+  const info = asker.getByRole('dialog', { name: 'Message info' });
+  await info.getByText('Read by').waitFor();
+  await info.getByText('Olga Owner').waitFor();
+  await info.getByRole('button', { name: /close/i }).first().click();
+  await info.waitFor({ state: 'detached' });
+  await mine.click({ button: 'right' });
+  await info.getByText('Read by').waitFor();
+  await asker.keyboard.press('Escape');
+  await asker.setViewportSize(VIEWPORTS.phone);
+  await mine.hover();
+  await chatWindow(asker).getByRole('button', { name: 'Message menu' }).click();
+  await screenshot(asker, 'chat-message-menu', { fullPage: false });
+  for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
+});

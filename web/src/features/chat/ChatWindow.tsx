@@ -62,6 +62,8 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
   };
 
   const title = session?.title || request.title;
+  // While minimized no chat of the window shows: others' messages raise their badges.
+  const unseen = sessions.reduce((total, entry) => total + entry.unseen_count, 0);
   const image = session?.image || request.image;
 
   const onTouchEnd = (event: TouchEvent) => {
@@ -79,11 +81,16 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
         <button
           type="button"
           onClick={onRestore}
-          aria-label={`Open chat ${title}`}
+          aria-label={unseen > 0 ? `Open chat ${title}, ${unseen} unseen` : `Open chat ${title}`}
           className="fixed right-4 bottom-4 z-40 flex max-w-72 items-center gap-2 rounded-full bg-white py-2 pr-4 pl-2 shadow-xl ring-1 ring-slate-200 hover:bg-slate-50"
         >
           <Avatar name={title} image={image} size={32} />
           <span className="truncate text-sm font-semibold">{title}</span>
+          {unseen > 0 && (
+            <span data-testid="minimized-unseen" className="min-w-5 shrink-0 rounded-full bg-red-600 px-1.5 text-center text-xs leading-5 font-semibold text-white">
+              {unseen}
+            </span>
+          )}
         </button>
       )}
       {/* Kept mounted while minimized, so messages keep arriving (and count as delivered, not read). */}
