@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { chatWindow, itemChat, send } from './chatHelpers.mjs';
 import { VIEWPORTS, launch, screenshot } from './helpers.mjs';
+import { png } from './png.mjs';
 
 let browser;
 before(async () => {
@@ -144,3 +145,54 @@ test('a minimized chat counts what arrives; message info opens from a hover menu
   await screenshot(asker, 'chat-message-menu', { fullPage: false });
   for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
 });
+
+for (const [label, viewport] of Object.entries(VIEWPORTS)) {
+  test(`a chat full of images opens at its newest message, and stays where a reader scrolled to (${label})`, async () => {
+    const { owner, asker } = await itemChat(browser, `Photos of my garden ${label}`, 'Which plants are these?', { viewport });
+    const window = chatWindow(asker);
+    for (const round of [1, 2]) {
+      const files = [1, 2, 3].map((n) => ({ name: `plant-${round}-${n}.png`, mimeType: 'image/png', buffer: png(90, 300, [40 * n, 140, 60]) }));
+      await window.getByLabel('Files', { exact: true }).setInputFiles(files);
+      await window.getByRole('button', { name: `Remove plant-${round}-3.png` }).waitFor();
+      await tick(await send(asker, `Photos, round ${round}`), 'Delivered').waitFor();
+    }
+    await tick(await send(asker, 'That is all of them.'), 'Delivered').waitFor();
+
+    // Images arrive late, as over a slow connection: the list must follow them down.
+    await asker.route('**/uploads/**', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      await route.continue();
+    });
+    await reopen(asker);
+    const list = window.getByTestId('message-list');
+    await window.getByText('That is all of them.').waitFor();
+    await asker.waitForFunction(() => {
+      const images = [...document.querySelectorAll('[data-testid="message-list"] img')];
+      return images.length === 6 && images.every((image) => image.complete && image.naturalHeight > 0);
+    });
+    await asker.waitForFunction(() => {
+      const element = document.querySelector('[data-testid="message-list"]');
+      return element.scrollHeight - element.scrollTop - element.clientHeight < 3;
+    });
+    await screenshot(asker, 'chat-images-newest', { fullPage: false });
+
+    // A reader who scrolled up keeps their place while a new photo comes in and loads.
+    await list.evaluate((element) => {
+      element.scrollTop = 0;
+    });
+    await asker.waitForTimeout(100);
+    await owner.getByRole('button', { name: 'View Chats' }).click();
+    const ownerWindow = chatWindow(owner);
+    await ownerWindow.getByText('That is all of them.').waitFor();
+    await ownerWindow.getByLabel('Files', { exact: true }).setInputFiles([{ name: 'answer.png', mimeType: 'image/png', buffer: png(90, 300, [200, 60, 60]) }]);
+    await ownerWindow.getByRole('button', { name: 'Remove answer.png' }).waitFor();
+    await send(owner, 'This one is a fern.');
+    await window.getByText('This one is a fern.').waitFor();
+    await asker.waitForFunction(() => {
+      const images = [...document.querySelectorAll('[data-testid="message-list"] img')];
+      return images.length === 7 && images.every((image) => image.complete && image.naturalHeight > 0);
+    });
+    assert.equal(await list.evaluate((element) => element.scrollTop), 0);
+    for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
+  });
+}
