@@ -284,7 +284,15 @@ def session_view(
         "notification_flag": membership.get("notification_flag") if membership else None,
         "data": {
             key: data[key]
-            for key in ("item_id", "owner_id", "user_id", "route_id", "tags", "num_posts")
+            for key in (
+                "item_id",
+                "owner_id",
+                "user_id",
+                "route_id",
+                "tags",
+                "num_posts",
+                "last_offer",
+            )
             if key in data
         }
         | ({"item_deleted": True} if post_deleted else {}),

@@ -56,7 +56,8 @@ STARTER_POINTS = 100
 DAILY_POINTS = 1
 DAILY_POINTS_SINCE = "2024-01-01"
 LEDGER_PAGE = 30
-OFFER_MIN_DISPLAY = 0.5
+# The smallest offer: a smaller one is refused, never raised to it.
+OFFER_MIN_AMOUNT = 0.5
 OFFER_PROMPT_DEFAULT = 10
 # Identical offers without a request_id within this window are one offer (a retry).
 OFFER_RETRY_WINDOW_MS = 10 * 60 * 1000

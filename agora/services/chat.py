@@ -486,6 +486,14 @@ class ChatService:
         await self.emitter.to_session(session_id, "session", shared_session_view(view))
         return {"session": view}
 
+    async def offer_given(self, cs_id: str, offer: dict[str, Any]) -> None:
+        """The chat remembers its latest offer (`data.last_offer`), so both people's screens
+        show it was given, now and after a reload."""
+        updated = await self.sessions.update(cs_id, {"data.last_offer": offer})
+        if updated is not None:
+            view = shared_session_view(session_view(updated, None))
+            await self.emitter.to_session(cs_id, "session", view)
+
     async def update_member(
         self,
         session: Session,

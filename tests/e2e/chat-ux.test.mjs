@@ -196,3 +196,42 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
   });
 }
+
+test('offers: an amount below the minimum is refused, a given offer shows (also after a reload), another is a deliberate choice', async () => {
+  const { owner, asker } = await itemChat(browser, 'Carry boxes upstairs', 'Ten boxes, third floor.');
+  await tick(await send(asker, 'I can help tonight.'), 'Delivered').waitFor();
+  await owner.getByRole('button', { name: 'View Chats' }).click();
+  const window = chatWindow(owner);
+  await window.getByText('I can help tonight.').waitFor();
+
+  await window.getByTestId('give-offer').click();
+  const prompt = owner.getByRole('dialog', { name: 'Enter offer amount' });
+  await prompt.getByRole('textbox').fill('0.2');
+  await prompt.getByRole('button', { name: 'OK' }).click();
+  await prompt.getByText('The smallest offer is 0.5').waitFor();
+  await screenshot(owner, 'offer-too-small', { fullPage: false });
+  await prompt.getByRole('textbox').fill('3');
+  await prompt.getByRole('button', { name: 'OK' }).click();
+  await owner.getByRole('dialog', { name: 'Confirm Again to proceed with offer.' }).getByRole('button', { name: 'Confirm' }).click();
+  await owner.getByText('Offer Successfully given').waitFor();
+  await window.getByTestId('offer-given').filter({ hasText: '3' }).waitFor();
+
+  await owner.reload();
+  await owner.getByRole('button', { name: 'View Chats' }).click();
+  await window.getByTestId('offer-given').filter({ hasText: '3' }).waitFor();
+  await window.getByRole('button', { name: /^Give another offer/ }).click();
+  const again = owner.getByRole('dialog', { name: 'Give another offer?' });
+  await again.waitFor();
+  await screenshot(owner, 'offer-give-another', { fullPage: false });
+  await again.getByRole('button', { name: 'Cancel' }).click();
+  await owner.setViewportSize(VIEWPORTS.phone);
+  await window.getByTestId('offer-given').waitFor();
+  await screenshot(owner, 'offer-give-another', { fullPage: false });
+  await window.getByTestId('give-offer').click();
+  await owner.getByRole('dialog', { name: 'Give another offer?' }).getByRole('button', { name: 'Give another offer' }).click();
+  await prompt.getByRole('textbox').fill('0.2');
+  await prompt.getByRole('button', { name: 'OK' }).click();
+  await prompt.getByText('The smallest offer is 0.5').waitFor();
+  await screenshot(owner, 'offer-too-small', { fullPage: false });
+  for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
+});

@@ -201,7 +201,10 @@ export const INVALID_IMAGE_LINK_TEXT = 'Enter an http:// or https:// link';
 export const GROUP_IMAGE_MAX_BYTES = POST_MAX_FILE_BYTES;
 
 // --- Wallets, offers and payments (spec sections 2, 4, 8 and 9) ---
-export const OFFER_MIN_DISPLAY_AMOUNT = 0.5;
+/** The smallest offer: a smaller amount is refused (here and by the server), never raised. */
+export const OFFER_MIN_AMOUNT = 0.5;
+export const OFFER_TOO_SMALL_TEXT = `The smallest offer is ${OFFER_MIN_AMOUNT}`;
+export const GIVE_ANOTHER_OFFER_TEXT = 'Give another offer';
 export const OFFER_PROMPT_DEFAULT_AMOUNT = 10;
 export const ENTER_OFFER_AMOUNT_TEXT = 'Enter offer amount';
 export const OFFER_CONFIRM_TEXT = 'Confirm Again to proceed with offer.';

@@ -3,7 +3,8 @@ import type { ApiError } from '../../shared/errors';
 import {
   initialOfferState,
   offerCurrency,
-  offerDisplayAmount,
+  latestOffer,
+  offerAmountError,
   offerFailure,
   offerRecipient,
   offerReducer,
@@ -19,15 +20,24 @@ const shortOfPoints: ApiError = { status: 402, errors: { need_recharge: 'You hav
 
 const run = (events: OfferEvent[], from: OfferState = initialOfferState) => events.reduce(offerReducer, from);
 
-describe('offerDisplayAmount', () => {
+describe('offerAmountError', () => {
   it.each([
-    [0.2, 0.5],
-    [0.5, 0.5],
-    [0.51, 0.51],
-    [12, 12],
-    [Number.NaN, 0.5],
-  ])('%s shows as %s', (amount, shown) => {
-    expect(offerDisplayAmount(amount)).toBe(shown);
+    [0.2, 'The smallest offer is 0.5'],
+    [0.49, 'The smallest offer is 0.5'],
+    [0.5, null],
+    [12, null],
+  ])('%s -> %s', (amount, error) => {
+    expect(offerAmountError(amount)).toBe(error);
+  });
+});
+
+describe('latestOffer', () => {
+  const given = (at: number) => ({ move_id: `m${at}`, amount: 5, currency: 'POINTS', at });
+  it('is the newer of the two, or whichever is known', () => {
+    expect(latestOffer(given(1), given(2))).toEqual(given(2));
+    expect(latestOffer(given(3), given(2))).toEqual(given(3));
+    expect(latestOffer(null, given(2))).toEqual(given(2));
+    expect(latestOffer(undefined, null)).toBeNull();
   });
 });
 
@@ -54,9 +64,9 @@ describe('offerFailure', () => {
 });
 
 describe('offerReducer', () => {
-  it("goes straight to the confirmation with the post's amount, raised to the minimum shown", () => {
+  it("goes straight to the confirmation with the post's amount, as it is", () => {
     const state = run([{ type: 'press', itemAmount: 0.2 }]);
-    expect(state).toMatchObject({ step: 'confirming', amount: 0.5 });
+    expect(state).toMatchObject({ step: 'confirming', amount: 0.2 });
   });
 
   it('prompts for an amount when the post has none, then confirms the typed one', () => {
