@@ -1,5 +1,6 @@
 """Chat: item chats, sending, reading, chat lists, lookups by id, settings and moderation."""
 
+import asyncio
 import base64
 import json
 import logging
@@ -300,15 +301,31 @@ class ChatService:
         if cursor is None:
             await self._notifications_seen(user_id, followed)
         gone = await self._deleted_posts(chats.values())
+        last = await self._last_messages(user_id, list(chats))
         return {
             "sessions": [
                 session_view(chats[c["_id"]], m, post_deleted=_about(chats[c["_id"]]) in gone)
+                | ({"last_message": last[c["_id"]]} if c["_id"] in last else {})
                 for c, m in page
                 if c["_id"] in chats
             ],
             "cursor": _encode_chats_cursor(page[-1][0]) if has_more else None,
             "has_more": has_more,
         }
+
+    async def _last_messages(self, user_id: str, session_ids: list[str]) -> dict[str, dict]:
+        """Each chat's newest message as a chat list row shows it, ticked like in the chat."""
+
+        async def newest(session_id: str) -> dict[str, Any] | None:
+            found = await self.messages.newest(session_id, 1)
+            if not found:
+                return None
+            mine = found[0]["src_id"] == user_id
+            marks = await self.sessions.furthest_marks(session_id) if mine else []
+            return message_view_for(found[0], marks)
+
+        views = await asyncio.gather(*(newest(s) for s in session_ids))
+        return {s: view for s, view in zip(session_ids, views, strict=True) if view is not None}
 
     async def _deleted_posts(self, chats: Iterable[dict[str, Any]]) -> set[str]:
         """The posts of these item chats that were deleted (their chats stay readable)."""

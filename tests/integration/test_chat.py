@@ -775,6 +775,12 @@ async def _info(person, session_id: str, message: dict) -> dict[str, list[str]]:
     return {status: [entry["user_id"] for entry in info[status]] for status in info}
 
 
+async def _listed_last(person, session_id: str) -> tuple[str, str]:
+    rows = (await person.call("/user/chats", {}))["sessions"]
+    [last] = [row["last_message"] for row in rows if row["_id"] == session_id]
+    return last["payload"], last["flags"]["status"]
+
+
 async def test_ticks_survive_a_reload_and_agree_with_the_info_view_in_an_item_chat(
     chat_client, smtp_sink
 ):
@@ -802,7 +808,10 @@ async def test_ticks_survive_a_reload_and_agree_with_the_info_view_in_an_item_ch
         )
     )["info"]
     assert [(e["user_id"], isinstance(e["at"], int)) for e in info["read"]] == [(owner.id, True)]
+    # The chat list's row shows the newest message with the same tick.
+    assert await _listed_last(asker, session_id) == ("second", "read")
     await _send(asker, session_id, "third")
+    assert await _listed_last(asker, session_id) == ("third", "sent")
     assert await _ticks(asker, session_id) == {"first": "read", "second": "read", "third": "sent"}
 
 
