@@ -37,6 +37,9 @@ test('ticks: delivered while the other is online elsewhere, read once they open 
   await tick(reloaded, 'Read').waitFor();
   await reopen(asker);
   await tick(chatWindow(asker).getByTestId('chat-message').filter({ hasText: 'Is it the front tyre?' }), 'Read').waitFor();
+  await screenshot(asker, 'chat-ticks-after-reload', { fullPage: false });
+  await asker.setViewportSize(VIEWPORTS.phone);
+  await screenshot(asker, 'chat-ticks-after-reload', { fullPage: false });
   for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
 });
 
@@ -134,12 +137,15 @@ test('a minimized chat counts what arrives; message info opens from a hover menu
   const info = asker.getByRole('dialog', { name: 'Message info' });
   await info.getByText('Read by').waitFor();
   await info.getByText('Olga Owner').waitFor();
+  await screenshot(asker, 'chat-message-info', { fullPage: false });
   await info.getByRole('button', { name: /close/i }).first().click();
   await info.waitFor({ state: 'detached' });
   await mine.click({ button: 'right' });
   await info.getByText('Read by').waitFor();
-  await asker.keyboard.press('Escape');
   await asker.setViewportSize(VIEWPORTS.phone);
+  await screenshot(asker, 'chat-message-info', { fullPage: false });
+  await asker.keyboard.press('Escape');
+  await info.waitFor({ state: 'detached' });
   await mine.hover();
   await chatWindow(asker).getByRole('button', { name: 'Message menu' }).click();
   await screenshot(asker, 'chat-message-menu', { fullPage: false });
