@@ -580,7 +580,8 @@ class ChatService:
         is_moderator = kind is not None and kind <= USER_TYPE_MODERATOR
         if not is_moderator and message["src_id"] != session.user["_id"]:
             raise Forbidden("Only moderators and the sender see delivery details")
-        marks = await self.sessions.marks_covering(session_id, message.get("seq") or 0)
+        seq = message.get("seq")
+        marks = await self.sessions.marks_covering(session_id, seq) if seq is not None else []
         return {"info": delivery(message, marks).info()}
 
     # Live signals -----------------------------------------------------------------
