@@ -52,10 +52,19 @@ test('blocking is live: the blocked member\'s composer gives way at once and com
   await ownerWindow.getByText('I can do it on Saturday.').waitFor();
   await ownerWindow.getByRole('button', { name: 'Chat settings' }).click();
   const settings = ownerWindow.getByRole('region', { name: 'Chat settings' });
+  // The asker's other tab shows Your Chats, loaded before the block.
+  const list = await asker.context().newPage();
+  list.errors = [];
+  list.on('pageerror', (error) => list.errors.push(error));
+  await list.goto(asker.url().replace(/\/r\/.*$/, '/chats'));
+  const row = list.getByTestId('chat-row').filter({ hasText: 'Paint a fence' });
+  await row.waitFor();
 
   await settings.getByRole('button', { name: 'Block', exact: true }).click();
   const askerWindow = chatWindow(asker);
   await askerWindow.getByText('You cannot send messages here.').waitFor();
+  await row.click();
+  await chatWindow(list).getByText('You cannot send messages here.').waitFor();
   assert.equal(await askerWindow.getByRole('textbox', { name: 'Message' }).count(), 0);
   await screenshot(asker, 'chat-blocked', { fullPage: false });
   await asker.setViewportSize(VIEWPORTS.phone);
@@ -63,8 +72,9 @@ test('blocking is live: the blocked member\'s composer gives way at once and com
 
   await settings.getByRole('button', { name: 'Unblock', exact: true }).click();
   await askerWindow.getByRole('textbox', { name: 'Message' }).waitFor();
+  await chatWindow(list).getByRole('textbox', { name: 'Message' }).waitFor();
   await send(asker, 'Thanks!');
-  for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
+  for (const page of [owner, asker, list]) assert.deepEqual(page.errors, []);
 });
 
 /** Calls the API as the page's signed-in user (GET without a body). */

@@ -25,6 +25,7 @@ import type { ChatMessage } from './messages';
 import { MuteButton } from './MuteButton';
 import { isModerator } from './rules';
 import { chatterId } from './tabTitle';
+import { useSessionUpdates } from './sessionUpdates';
 import { useChatSession } from './useChatSession';
 import { useLiveBadges } from './useUnseenSync';
 import { useUserName } from './UserName';
@@ -52,6 +53,7 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
   const session = sessions[active];
   const showTabs = sessions.some((entry) => chatterId(entry, meId) !== null);
   useLiveBadges(sessions, setSessions, false);
+  useSessionUpdates(setSessions);
 
   const replaceSession = (changed: Session) =>
     setSessions((current) => current.map((entry) => (entry._id === changed._id ? changed : entry)));

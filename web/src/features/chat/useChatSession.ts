@@ -33,7 +33,8 @@ interface TypingReport {
 /**
  * One session's messages: the newest page, older pages on demand, live updates from the
  * socket (or polling while there is none), sending through the outbox, and read receipts.
- * `onSession` receives the session's changes (a dummy that became real, server updates).
+ * `onSession` receives the session's changes (a dummy that became real); other server updates
+ * reach the window through useSessionUpdates.
  */
 export function useChatSession(session: Session, meId: string | null, visible: boolean, onSession: (session: Session) => void) {
   const ui = useUi();
@@ -136,11 +137,6 @@ export function useChatSession(session: Session, meId: string | null, visible: b
       clearTimeout(typingTimer);
       typingTimer = setTimeout(() => setTypingName(null), TYPING_SHOWN_MS);
     };
-    const onSessionUpdate = (update: Session) => {
-      // An update may leave out what it does not change (the viewer's rights, facts in `data`).
-      const now = latest.current.session;
-      if (update._id === sessionId) latest.current.onSession({ ...now, ...update, data: { ...now.data, ...update.data } });
-    };
     void getSocket().then((ready) => {
       if (cancelled) return;
       open = ready;
@@ -151,7 +147,6 @@ export function useChatSession(session: Session, meId: string | null, visible: b
       ready.on('messages', onMessages);
       ready.on('message_status', onStatus);
       ready.on('typing', onTyping);
-      ready.on('session', onSessionUpdate);
       if (ready.connected) join();
     });
     return () => {
@@ -164,7 +159,6 @@ export function useChatSession(session: Session, meId: string | null, visible: b
       open.off('messages', onMessages);
       open.off('message_status', onStatus);
       open.off('typing', onTyping);
-      open.off('session', onSessionUpdate);
       // The server keeps the socket in the rooms of chats its user follows (for their badges).
       if (!isDummy) open.emit('leave', { session_id: sessionId });
     };
