@@ -139,13 +139,16 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry }: Message
   );
 }
 
-/** The desktop's way to a message's info: a menu button shown while the pointer is over the message. */
+/**
+ * The desktop's way to a message's info: a menu button shown while the pointer is over the
+ * message (or it has keyboard focus). Touch screens, without hover, keep the long press.
+ */
 function MessageMenu({ onInfo }: { onInfo: () => void }) {
   const [open, setOpen] = useState(false);
   const menuId = useId();
   return (
     <div
-      className="relative shrink-0"
+      className="relative shrink-0 pointer-coarse:hidden"
       onBlur={(event) => {
         if (!event.currentTarget.contains(event.relatedTarget)) setOpen(false);
       }}
