@@ -266,8 +266,11 @@ def message_view(message: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def session_view(session: dict[str, Any], membership: dict[str, Any] | None) -> dict[str, Any]:
-    """A chat session for one viewer (spec section 3, Session)."""
+def session_view(
+    session: dict[str, Any], membership: dict[str, Any] | None, *, post_deleted: bool = False
+) -> dict[str, Any]:
+    """A chat session for one viewer (spec section 3, Session). An item chat whose post was
+    deleted says so (`data.item_deleted`): its history stays readable."""
     kind = membership["session_user_type"] if membership else None
     data = session.get("data") or {}
     return {
@@ -289,10 +292,27 @@ def session_view(session: dict[str, Any], membership: dict[str, Any] | None) -> 
         "notification_flag": membership.get("notification_flag") if membership else None,
         "data": {
             key: data[key]
-            for key in ("item_id", "owner_id", "user_id", "route_id", "tags", "num_posts")
+            for key in (
+                "item_id",
+                "owner_id",
+                "user_id",
+                "route_id",
+                "tags",
+                "num_posts",
+                "last_offer",
+            )
             if key in data
-        },
+        }
+        | ({"item_deleted": True} if post_deleted else {}),
     }
+
+
+VIEWER_FIELDS = ("session_user_type", "can_send", "unseen_count", "notification_flag")
+
+
+def shared_session_view(view: dict[str, Any]) -> dict[str, Any]:
+    """A session view without what belongs to one viewer, for everyone in its room."""
+    return {key: value for key, value in view.items() if key not in VIEWER_FIELDS}
 
 
 def item_chat_session(
@@ -325,3 +345,79 @@ def item_chat_session(
 def item_chat_members(item: dict[str, Any], asker_id: str) -> dict[str, int]:
     """The poster owns the chat (may make it public); the asker is a member."""
     return {item["user_id"]: USER_TYPE_ADMIN, asker_id: USER_TYPE_MEMBER}
+
+
+# Delivery ticks ------------------------------------------------------------------------
+#
+# Nothing is written per message and reader: each membership keeps how far its member's
+# screens received (`delivered_seq`) and read (`read_seq`) the session's numbered messages,
+# with the times of its latest receipts (`delivered_marks` / `read_marks`, {seq, at}).
+# A message's status follows from the other members' marks, as in Telegram's groups: read
+# once any other member read it, delivered once any other member's screen received it.
+
+RECEIPT_STATUSES = ("delivered", "read")
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """Who read and who (only) received one message, each with when if known."""
+
+    read: tuple[tuple[str, int | None], ...]
+    delivered: tuple[tuple[str, int | None], ...]
+
+    @property
+    def status(self) -> str:
+        if self.read:
+            return "read"
+        return "delivered" if self.delivered else "sent"
+
+    def info(self) -> dict[str, list[dict[str, Any]]]:
+        """The message info view (GET /session/im_info), earliest first."""
+        return {
+            "read": _by_time(self.read),
+            "delivered": _by_time(self.delivered),
+        }
+
+
+def delivery(message: dict[str, Any], marks: list[dict[str, Any]]) -> Delivery:
+    """The one place ticks and the info view come from: `marks` are memberships (at least
+    the furthest ones) with their `read_seq`, `delivered_seq` and receipt times."""
+    seq = message.get("seq")
+    if seq is None:  # stored before messages were numbered: the receipts it kept itself
+        return _legacy(message)
+    read: list[tuple[str, int | None]] = []
+    delivered: list[tuple[str, int | None]] = []
+    for mark in marks:
+        if mark["user_id"] == message["src_id"]:
+            continue
+        if mark.get("read_seq", 0) >= seq:
+            read.append((mark["user_id"], _receipt_time(mark.get("read_marks"), seq)))
+        elif mark.get("delivered_seq", 0) >= seq:
+            delivered.append((mark["user_id"], _receipt_time(mark.get("delivered_marks"), seq)))
+    return Delivery(read=tuple(read), delivered=tuple(delivered))
+
+
+def message_view_for(message: dict[str, Any], marks: list[dict[str, Any]]) -> dict[str, Any]:
+    """A message as read back: its tick derived from the members' marks."""
+    view = message_view(message)
+    view["flags"] = {**view["flags"], "status": delivery(message, marks).status}
+    return view
+
+
+def _receipt_time(receipts: list[dict[str, int]] | None, seq: int) -> int | None:
+    """When the first receipt that covered message `seq` came, if still remembered."""
+    return next((r["at"] for r in receipts or [] if r["seq"] >= seq), None)
+
+
+def _by_time(entries: tuple[tuple[str, int | None], ...]) -> list[dict[str, Any]]:
+    ordered = sorted(entries, key=lambda entry: (entry[1] is None, entry[1] or 0, entry[0]))
+    return [{"user_id": user_id, "at": at} for user_id, at in ordered]
+
+
+def _legacy(message: dict[str, Any]) -> Delivery:
+    info = message.get("info") or {}
+    read = tuple((u, at) for u, at in (info.get("read") or {}).items())
+    delivered = tuple(
+        (u, at) for u, at in (info.get("delivered") or {}).items() if u not in dict(read)
+    )
+    return Delivery(read=read, delivered=delivered)

@@ -56,7 +56,8 @@ STARTER_POINTS = 100
 DAILY_POINTS = 1
 DAILY_POINTS_SINCE = "2024-01-01"
 LEDGER_PAGE = 30
-OFFER_MIN_DISPLAY = 0.5
+# The smallest offer: a smaller one is refused, never raised to it.
+OFFER_MIN_AMOUNT = 0.5
 OFFER_PROMPT_DEFAULT = 10
 REQUEST_ID_MAX_LENGTH = 64
 # Money moves left pending this long (an edge died mid-move) are driven to the end.
@@ -141,6 +142,8 @@ MESSAGES_PAGE = 30
 CHATS_PAGE = 20
 MEMBERS_PAGE = 30
 SESSION_BUFFER_MESSAGES = 200
+# Receipt times each membership keeps per status (the message info view's "at").
+RECEIPT_MARKS_KEPT = 20
 TYPING_INTERVAL_SECONDS = 10
 CHAT_ATTACHMENT_TYPES = (
     "image/jpeg",

@@ -1,8 +1,10 @@
 """Chat: item chats, sending, reading, chat lists, lookups by id, settings and moderation."""
 
+import asyncio
 import base64
 import json
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,20 +12,23 @@ from agora.actors.client import SessionShards
 from agora.core.accounts import user_card
 from agora.core.chat import (
     NO_SUCH_CHAT,
+    RECEIPT_STATUSES,
     check_make_public,
     check_outgoing,
+    delivery,
     is_muted,
     is_reader,
     item_chat_id,
     item_chat_members,
     item_chat_session,
     member_notice,
-    message_view,
+    message_view_for,
     moderated_type,
     notification_count,
     notification_flag,
     parse_item_chat_id,
     session_view,
+    shared_session_view,
 )
 from agora.core.clock import now_ms
 from agora.core.constants import (
@@ -59,8 +64,6 @@ from agora.store.sessions import SessionStore
 from agora.store.users import UserStore
 
 log = logging.getLogger("agora.chat")
-
-DELIVERY_STATUSES = ("delivered", "read")
 
 
 @dataclass(frozen=True)
@@ -283,7 +286,7 @@ class ChatService:
         after: int | None,
         before: int | None,
     ) -> dict[str, Any]:
-        chat, _ = await self._readable(session, session_id)
+        chat, membership = await self._readable(session, session_id)
         found = None
         if after is not None:
             found = await self.shards.buffered(session_id, after, MESSAGES_PAGE + 1)
@@ -293,14 +296,16 @@ class ChatService:
             )
         has_more = len(found) > MESSAGES_PAGE
         page = found[:MESSAGES_PAGE] if after is not None else found[-MESSAGES_PAGE:]
-        if session is not None and after is None and before is None:
-            # The count was read before the page, so the page holds every message it counts.
-            await self.sessions.advance_reading(
-                session_id, session.user["_id"], chat.get("message_seq", 0)
-            )
+        if session is not None and membership is not None and page:
+            # The screen that fetched the newest page shows it; a poll only received it.
+            status = "read" if after is None and before is None else "delivered"
+            seq = chat.get("message_seq", 0) if status == "read" else page[-1].get("seq")
+            if seq:
+                await self._receipt(session_id, session.user["_id"], status, seq, page[-1])
+        marks = await self.sessions.furthest_marks(session_id)
         senders = await self.users.by_ids([m["src_id"] for m in page])
         return {
-            "inbox_messages": [message_view(m) for m in page],
+            "inbox_messages": [message_view_for(m, marks) for m in page],
             "refs": {"users": {u["_id"]: user_card(u) for u in senders}},
             "has_more": has_more,
             "next_less_than_timestamp": page[0]["created_at"] if page and has_more else None,
@@ -323,19 +328,39 @@ class ChatService:
         has_more = len(followed) > CHATS_PAGE
         page_ids = [c["_id"] for c, _ in page]
         chats = {c["_id"]: c for c in await self.sessions.by_ids(page_ids)}
-        # Each row shows its newest message, as the realtime update of a row does.
-        latest = await self.messages.latest(page_ids)
         if cursor is None:
             await self._notifications_seen(user_id, followed)
+        gone = await self._deleted_posts(chats.values())
+        last = await self._last_messages(user_id, list(chats))
         return {
             "sessions": [
-                _with_last_message(session_view(chats[c["_id"]], m), latest.get(c["_id"]))
+                session_view(chats[c["_id"]], m, post_deleted=_about(chats[c["_id"]]) in gone)
+                | ({"last_message": last[c["_id"]]} if c["_id"] in last else {})
                 for c, m in page
                 if c["_id"] in chats
             ],
             "cursor": _encode_chats_cursor(page[-1][0]) if has_more else None,
             "has_more": has_more,
         }
+
+    async def _last_messages(self, user_id: str, session_ids: list[str]) -> dict[str, dict]:
+        """Each chat's newest message as a chat list row shows it, ticked like in the chat."""
+
+        async def newest(session_id: str) -> dict[str, Any] | None:
+            found = await self.messages.newest(session_id, 1)
+            if not found:
+                return None
+            mine = found[0]["src_id"] == user_id
+            marks = await self.sessions.furthest_marks(session_id) if mine else []
+            return message_view_for(found[0], marks)
+
+        views = await asyncio.gather(*(newest(s) for s in session_ids))
+        return {s: view for s, view in zip(session_ids, views, strict=True) if view is not None}
+
+    async def _deleted_posts(self, chats: Iterable[dict[str, Any]]) -> set[str]:
+        """The posts of these item chats that were deleted (their chats stay readable)."""
+        item_ids = [item_id for chat in chats if (item_id := _about(chat))]
+        return await self.posts.deleted(item_ids) if item_ids else set()
 
     async def _followed(self, user_id: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         """(session counters, membership) for each of the user's memberships."""
@@ -422,14 +447,18 @@ class ChatService:
         users = await self.users.by_ids(user_ids)
         wanted_sessions = list({*session_ids, *session_with_user_ids})
         readable = {}
-        for chat in await self.sessions.by_ids(wanted_sessions):
+        found = await self.sessions.by_ids(wanted_sessions)
+        gone = await self._deleted_posts(found)
+        for chat in found:
             membership = (
                 await self.sessions.membership(chat["_id"], session.user["_id"])
                 if session
                 else None
             )
             if await self._may_read(session, chat, membership):
-                readable[chat["_id"]] = session_view(chat, membership)
+                readable[chat["_id"]] = session_view(
+                    chat, membership, post_deleted=_about(chat) in gone
+                )
         with_users = {}
         for session_id in session_with_user_ids:
             if session_id in readable:
@@ -498,8 +527,16 @@ class ChatService:
         updated = await self.sessions.update(session_id, fields) if fields else chat
         await self.shards.forget(session_id)
         view = session_view(updated or chat, membership)
-        await self.emitter.to_session(session_id, "session", view)
+        await self.emitter.to_session(session_id, "session", shared_session_view(view))
         return {"session": view}
+
+    async def offer_given(self, cs_id: str, offer: dict[str, Any]) -> None:
+        """The chat remembers its latest offer (`data.last_offer`), so both people's screens
+        show it was given, now and after a reload."""
+        updated = await self.sessions.update(cs_id, {"data.last_offer": offer})
+        if updated is not None:
+            view = shared_session_view(session_view(updated, None))
+            await self.emitter.to_session(cs_id, "session", view)
 
     async def update_member(
         self,
@@ -543,6 +580,9 @@ class ChatService:
         if action == "approve" and new_type is not None:
             await self.announce_member(session_id, for_user_id, "approved", user_id)
         chat = await self.sessions.get(session_id) or {}
+        # Every screen of the member shows the chat as it now is for them (the composer
+        # gives way to 'You cannot send messages here.' at once, and comes back).
+        await self.emitter.to_user(for_user_id, "session", session_view(chat, changed))
         return {"is_user_in_session": True, "session_user": membership_view(changed, chat)}
 
     async def _moderated(
@@ -567,46 +607,42 @@ class ChatService:
         is_moderator = kind is not None and kind <= USER_TYPE_MODERATOR
         if not is_moderator and message["src_id"] != session.user["_id"]:
             raise Forbidden("Only moderators and the sender see delivery details")
-        info = message.get("info") or {}
-        return {
-            "info": {
-                status: [
-                    {"user_id": u, "at": at}
-                    for u, at in sorted((info.get(status) or {}).items(), key=lambda p: p[1])
-                ]
-                for status in DELIVERY_STATUSES
-            }
-        }
+        seq = message.get("seq")
+        marks = await self.sessions.marks_covering(session_id, seq) if seq is not None else []
+        return {"info": delivery(message, marks).info()}
 
     # Live signals -----------------------------------------------------------------
 
     async def mark(self, session: Session, session_id: str, created_at: int, status: str) -> None:
-        """A recipient's screen got (or showed) the message: ticks move for the sender."""
-        if status not in DELIVERY_STATUSES:
+        """A recipient's screen got (or showed) the messages up to this one: ticks move."""
+        if status not in RECEIPT_STATUSES:
             raise InvalidInput({"status": "Unknown delivery status"})
         user_id = session.user["_id"]
         await self._following(session_id, user_id)
-        message = await self.messages.mark(session_id, created_at, status, user_id, now_ms())
-        if status == "read" and message is not None:
-            await self._read_up_to(session_id, user_id, message)
-        if message is not None and message["src_id"] != user_id:
+        message = await self.messages.get(session_id, created_at)
+        if message is None:
+            raise NotFound({"created_at": "No such message"})
+        seq = message.get("seq")
+        if seq is None:  # stored before messages were numbered: everything up to now
+            seq = ((await self.sessions.get(session_id)) or {}).get("message_seq", 0)
+        await self._receipt(session_id, user_id, status, seq, message)
+
+    async def _receipt(
+        self, session_id: str, user_id: str, status: str, seq: int, last: dict[str, Any]
+    ) -> None:
+        """Moves the member's mark; when it moved, the senders' screens hear of it (one
+        event to the chat's room, covering every message up to `last`)."""
+        if await self.sessions.record_receipt(session_id, user_id, status, seq, now_ms()):
             await self.emitter.to_session(
                 session_id,
                 "message_status",
                 {
                     "session_id": session_id,
-                    "created_at": created_at,
+                    "created_at": last["created_at"],
                     "status": status,
                     "user_id": user_id,
                 },
             )
-
-    async def _read_up_to(self, session_id: str, user_id: str, message: dict[str, Any]) -> None:
-        seq = message.get("seq")
-        if seq is None:  # stored before messages were numbered: everything counts as read
-            chat = await self.sessions.get(session_id)
-            seq = (chat or {}).get("message_seq", 0)
-        await self.sessions.advance_reading(session_id, user_id, seq)
 
     async def _following(self, session_id: str, user_id: str) -> None:
         """Receipts and typing come from members who follow the chat: not from those blocked
@@ -626,6 +662,12 @@ class ChatService:
             )
 
 
+def _about(chat: dict[str, Any]) -> str | None:
+    """The post an item chat is about; None for groups."""
+    is_item_chat = chat.get("kind") == SESSION_KIND_ITEM_CHAT
+    return (chat.get("data") or {}).get("item_id") if is_item_chat else None
+
+
 def _activity(session: dict[str, Any]) -> tuple[int, str]:
     """A chat's place in its members' lists: its latest message (or creation), then its id."""
     return int(session.get("updated_at") or session.get("created_at") or 0), session["_id"]
@@ -634,10 +676,6 @@ def _activity(session: dict[str, Any]) -> tuple[int, str]:
 def _encode_chats_cursor(session: dict[str, Any]) -> str:
     raw = json.dumps(list(_activity(session)))
     return base64.urlsafe_b64encode(raw.encode()).decode()
-
-
-def _with_last_message(view: dict[str, Any], message: dict[str, Any] | None) -> dict[str, Any]:
-    return {**view, "last_message": message_view(message)} if message else view
 
 
 def _decode_chats_cursor(cursor: str) -> tuple[int, str]:

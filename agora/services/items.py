@@ -85,6 +85,11 @@ class PostReader:
                 groups[group_id] = (None, None)
         return [item for item in found if can_read_post(item, *groups[item["group_id"]])]
 
+    async def deleted(self, item_ids: list[str]) -> set[str]:
+        """Those of the posts that were deleted: the chats about them stay and say so."""
+        shown = {item["_id"] for item in await self.items.by_ids(item_ids) if is_visible(item)}
+        return set(item_ids) - shown
+
 
 class ItemService:
     def __init__(

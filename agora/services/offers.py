@@ -5,9 +5,11 @@ from decimal import Decimal
 from typing import Any
 
 from agora.core.chat import NO_SUCH_CHAT, parse_item_chat_id
+from agora.core.clock import now_ms
 from agora.core.constants import (
     CURRENCY_POINTS,
     LEDGER_REF_OFFER,
+    OFFER_MIN_AMOUNT,
     RECHARGE_MIN_AMOUNT,
 )
 from agora.core.errors import Forbidden, InvalidInput, NotFound, PaymentRequired
@@ -90,10 +92,18 @@ class OfferService:
         if move["state"] == REFUSED:
             raise self._short(move["short_balance"], cents, currency)
         await self._notice(cs_id, owner, participant, cents, currency, move["_id"])
+        given = {
+            "move_id": move["_id"],
+            "amount": cents_number(cents),
+            "currency": currency,
+            "at": now_ms(),
+        }
+        await self.chat.offer_given(cs_id, given)
         return {
             "success": True,
             "move_id": move["_id"],
             "wallet": await self.wallets.payer_view(move),
+            "last_offer": given,
         }
 
     async def _chat_about_own_item(self, owner_id: str, cs_id: str) -> tuple[dict, str]:
@@ -116,6 +126,8 @@ class OfferService:
             amount = Decimal(item["offer_amount"])
         if amount is None:
             raise InvalidInput({"offer_amount": "Enter offer amount"})
+        if amount < Decimal(str(OFFER_MIN_AMOUNT)):
+            raise InvalidInput({"offer_amount": f"The smallest offer is {OFFER_MIN_AMOUNT}"})
         return to_cents(amount), item.get("offer_currency") or CURRENCY_POINTS
 
     @staticmethod

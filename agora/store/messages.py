@@ -5,7 +5,6 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from pymongo import ReturnDocument
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import DuplicateKeyError
 
@@ -116,18 +115,4 @@ class MessageStore:
     async def get(self, session_id: str, created_at: int) -> dict[str, Any] | None:
         return await self.messages.find_one(
             {"dest_session_id": session_id, "created_at": created_at}
-        )
-
-    async def mark(
-        self, session_id: str, created_at: int, status: str, user_id: str, at: int
-    ) -> dict[str, Any] | None:
-        """Records that `user_id` received or read the message (first time only)."""
-        return await self.messages.find_one_and_update(
-            {
-                "dest_session_id": session_id,
-                "created_at": created_at,
-                f"info.{status}.{user_id}": {"$exists": False},
-            },
-            {"$set": {f"info.{status}.{user_id}": at}},
-            return_document=ReturnDocument.AFTER,
         )

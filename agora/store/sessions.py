@@ -5,9 +5,25 @@ from typing import Any
 from pymongo import ReturnDocument, UpdateOne
 from pymongo.asynchronous.database import AsyncDatabase
 
+from agora.core.constants import RECEIPT_MARKS_KEPT
 from agora.store.batched_writes import BatchedWrites
 from agora.store.groups import NEW_SESSION_COUNTERS, add_membership, membership_id
 from agora.store.mongo import count_matching, ensure_index
+
+# Per receipt status, the membership's mark: how far its member's screens got.
+RECEIPT_SEQ_FIELDS = {"delivered": "delivered_seq", "read": "read_seq"}
+MARK_FIELDS = {
+    "user_id": 1,
+    "read_seq": 1,
+    "delivered_seq": 1,
+    "read_marks": 1,
+    "delivered_marks": 1,
+}
+
+
+# A receipt racing others for the same membership tries again this often, then gives way
+# (a later receipt moves the mark on).
+RECEIPT_ATTEMPTS = 3
 
 
 class SessionStore:
@@ -21,6 +37,8 @@ class SessionStore:
     async def ensure_indexes(self) -> None:
         # The group store creates the membership indexes chat lists rely on.
         await ensure_index(self.sessions, [("data.item_id", 1), ("updated_at", -1)])
+        for mark in RECEIPT_SEQ_FIELDS.values():
+            await ensure_index(self.members, [("session_id", 1), (mark, -1)])
 
     async def get(self, session_id: str) -> dict[str, Any] | None:
         return await self.sessions.find_one({"_id": session_id})
@@ -105,6 +123,50 @@ class SessionStore:
         await self._read_marks.update(
             {"_id": membership_id(session_id, user_id)}, {"$max": {"read_seq": seq}}
         )
+
+    async def record_receipt(
+        self, session_id: str, user_id: str, status: str, seq: int, at: int
+    ) -> bool:
+        """The member's screens received (or showed) the session's messages up to `seq`;
+        says whether that moved the member's mark. The time is kept with the mark, the
+        latest few per status. Reading implies receiving.
+
+        Compare-and-set rather than `$push` with `$slice`: nx-27017 stores documents pushed
+        with `$each` as JSON strings."""
+        field, times = RECEIPT_SEQ_FIELDS[status], f"{status}_marks"
+        key = membership_id(session_id, user_id)
+        for _ in range(RECEIPT_ATTEMPTS):
+            found = await self.members.find_one({"_id": key}, {field: 1, times: 1})
+            if found is None or found.get(field, 0) >= seq:
+                return False
+            kept = [*found.get(times, []), {"seq": seq, "at": at}][-RECEIPT_MARKS_KEPT:]
+            change: dict[str, Any] = {"$set": {field: seq, times: kept}}
+            if status == "read":
+                change["$max"] = {"delivered_seq": seq}
+            unchanged = {field: found[field]} if field in found else {field: {"$exists": False}}
+            result = await self.members.update_one({"_id": key, **unchanged}, change)
+            if result.modified_count:
+                return True
+        return False
+
+    async def furthest_marks(self, session_id: str) -> list[dict[str, Any]]:
+        """The marks that decide every message's tick: the two furthest of each kind (the
+        furthest may be the sender's own, which does not count for their messages)."""
+        found: dict[str, dict[str, Any]] = {}
+        for field in RECEIPT_SEQ_FIELDS.values():
+            query = {"session_id": session_id, field: {"$gt": 0}}
+            furthest = self.members.find(query, MARK_FIELDS).sort(field, -1).limit(2)
+            for mark in await furthest.to_list():
+                found[mark["_id"]] = mark
+        return list(found.values())
+
+    async def marks_covering(self, session_id: str, seq: int) -> list[dict[str, Any]]:
+        """Every membership whose screens received or read message number `seq`."""
+        query = {
+            "session_id": session_id,
+            "$or": [{field: {"$gte": seq}} for field in RECEIPT_SEQ_FIELDS.values()],
+        }
+        return await self.members.find(query, MARK_FIELDS).to_list()
 
     async def start_reading(self, session_id: str, user_id: str) -> None:
         """A new reader starts at the session's latest message: its history is not unseen."""

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { BASE_URL, VIEWPORTS, launch, newPage, screenshot, signUpThroughPopup, uniqueEmail } from './helpers.mjs';
+import { chatWindow, itemChat, send } from './chatHelpers.mjs';
+import { BASE_URL, VIEWPORTS, launch, newPage, screenshot } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -10,45 +11,12 @@ after(async () => {
   await browser?.close();
 });
 
-const chatWindow = (page) => page.getByTestId('chat-window');
 const chatsDot = (page) => page.getByRole('navigation', { name: 'Main menu' }).getByRole('img', { name: /unseen notifications/ });
 
-async function send(page, text) {
-  const window = chatWindow(page);
-  await window.getByRole('textbox', { name: 'Message' }).fill(text);
-  await window.getByRole('button', { name: 'Send', exact: true }).click();
-  return window.getByTestId('chat-message').filter({ hasText: text });
-}
-
-/** Olga posts in Amsterdam and Bram opens a chat about the post: both signed in, at desktop size. */
-async function itemChat(title, description) {
-  const owner = await newPage(browser, VIEWPORTS.desktop);
-  await owner.goto(`${BASE_URL}/select/city`);
-  await owner.getByPlaceholder('Search for your city').fill('Amsterdam');
-  await owner.getByRole('list', { name: 'Cities' }).getByRole('button', { name: /^Amsterdam/ }).first().click();
-  await owner.getByRole('button', { name: 'New post' }).click();
-  await signUpThroughPopup(owner, { email: uniqueEmail('owner'), name: 'Olga Owner' });
-  // The login carries the click through: the form opens without a second one.
-  await owner.waitForURL(/\/create\/item\//);
-  await owner.getByPlaceholder('What do you need to get done today ?').fill(title);
-  await owner.getByPlaceholder('Describe a bit more').fill(description);
-  await owner.getByRole('button', { name: 'Post', exact: true }).click();
-  await owner.waitForURL(/\/r\/[^/]+$/);
-  const postUrl = owner.url();
-
-  const asker = await newPage(browser, VIEWPORTS.desktop);
-  await asker.goto(postUrl);
-  await asker.getByRole('button', { name: 'Chat' }).click();
-  await signUpThroughPopup(asker, { email: uniqueEmail('asker'), name: 'Bram Asker' });
-  // The login carries the click through: the chat opens without a second one.
-  await chatWindow(asker).waitFor();
-  return { owner, asker };
-}
-
 test('two users chat about a post: ticks, tabs, the Chats dot and the list', async () => {
-  const { owner, asker } = await itemChat('Walk my dog', 'Twice a day, near Vondelpark.');
+  const { owner, asker } = await itemChat(browser, 'Walk my dog', 'Twice a day, near Vondelpark.');
   const question = await send(asker, 'Hi! Is the dog friendly? https://example.com');
-  await question.getByRole('img', { name: 'Sent' }).waitFor();
+  await question.getByRole('img', { name: /^(Sent|Delivered)$/ }).waitFor();
 
   // The owner hears of it without reloading.
   await chatsDot(owner).waitFor();
@@ -97,7 +65,7 @@ test('two users chat about a post: ticks, tabs, the Chats dot and the list', asy
 });
 
 test('a place is shared from the address picker: locate-me, city search, map toggle', async () => {
-  const { owner, asker } = await itemChat('Deliver a sofa', 'From my flat to my new place.');
+  const { owner, asker } = await itemChat(browser, 'Deliver a sofa', 'From my flat to my new place.');
   // The asker's browser allows the position request and stands in central Nairobi.
   await asker.context().grantPermissions(['geolocation'], { origin: BASE_URL });
   await asker.context().setGeolocation({ latitude: -1.2921, longitude: 36.8219 });

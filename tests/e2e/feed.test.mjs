@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { BASE_URL, VIEWPORTS, launch, loginDialog, newPage, png, screenshot, signUpThroughPopup, uniqueEmail } from './helpers.mjs';
+import { BASE_URL, VIEWPORTS, launch, loginDialog, newPage, screenshot, signUpThroughPopup, uniqueEmail } from './helpers.mjs';
+import { png } from './png.mjs';
 
 let browser;
 before(async () => {

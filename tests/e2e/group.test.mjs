@@ -2,7 +2,8 @@
 // show up among the members, and a poster deletes a post from its page.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { BASE_URL, VIEWPORTS, launch, newPage, png, screenshot, signUpThroughPopup, uniqueEmail } from './helpers.mjs';
+import { BASE_URL, VIEWPORTS, launch, newPage, screenshot, signUpThroughPopup, uniqueEmail } from './helpers.mjs';
+import { png } from './png.mjs';
 
 let browser;
 before(async () => {

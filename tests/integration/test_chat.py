@@ -777,3 +777,137 @@ async def test_a_resend_only_mongodb_recognises_adds_no_unseen_message(
     chats = await owner.call("/user/chats", {})
     row = next(s for s in chats["sessions"] if s["_id"] == session_id)
     assert row["unseen_count"] == SESSION_BUFFER_MESSAGES + 2
+
+
+async def _ticks(person, session_id: str) -> dict[str, str]:
+    """What a reload shows: each message's tick, by text."""
+    page = await person.call("/session/messages", {"session_id": session_id})
+    return {m["payload"]: m["flags"]["status"] for m in page["inbox_messages"]}
+
+
+async def _info(person, session_id: str, message: dict) -> dict[str, list[str]]:
+    query = f"session_id={session_id}&created_at={message['created_at']}"
+    info = (await person.get(f"/session/im_info?{query}"))["info"]
+    return {status: [entry["user_id"] for entry in info[status]] for status in info}
+
+
+async def _listed_last(person, session_id: str) -> tuple[str, str]:
+    rows = (await person.call("/user/chats", {}))["sessions"]
+    [last] = [row["last_message"] for row in rows if row["_id"] == session_id]
+    return last["payload"], last["flags"]["status"]
+
+
+async def test_ticks_survive_a_reload_and_agree_with_the_info_view_in_an_item_chat(
+    chat_client, smtp_sink
+):
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    first = (await _send(asker, session_id, "first"))["inbox_message"]
+    second = (await _send(asker, session_id, "second"))["inbox_message"]
+    assert await _ticks(asker, session_id) == {"first": "sent", "second": "sent"}
+    assert await _info(asker, session_id, first) == {"read": [], "delivered": []}
+
+    # The owner's screen received the messages (the socket's receipt for the newest).
+    screen = await _socket(chat_client, owner)
+    receipt = {"session_id": session_id, "created_at": second["created_at"]}
+    assert await screen.call("delivered", receipt) == {"ok": True}
+    await screen.disconnect()
+    assert await _ticks(asker, session_id) == {"first": "delivered", "second": "delivered"}
+    assert await _info(asker, session_id, first) == {"read": [], "delivered": [owner.id]}
+
+    # The owner opens the chat: fetching its newest page shows (reads) every message.
+    await _ticks(owner, session_id)
+    assert await _ticks(asker, session_id) == {"first": "read", "second": "read"}
+    info = (
+        await asker.get(
+            f"/session/im_info?session_id={session_id}&created_at={first['created_at']}"
+        )
+    )["info"]
+    assert [(e["user_id"], isinstance(e["at"], int)) for e in info["read"]] == [(owner.id, True)]
+    # The chat list's row shows the newest message with the same tick.
+    assert await _listed_last(asker, session_id) == ("second", "read")
+    await _send(asker, session_id, "third")
+    assert await _listed_last(asker, session_id) == ("third", "sent")
+    assert await _ticks(asker, session_id) == {"first": "read", "second": "read", "third": "sent"}
+
+
+async def test_group_ticks_follow_any_other_member_and_survive_a_reload(chat_client, smtp_sink):
+    admin = await member(chat_client, smtp_sink, "Admin")
+    group_id = await new_group(admin, is_public=True)
+    poller, reader = (
+        await member(chat_client, smtp_sink, "Poller"),
+        await member(chat_client, smtp_sink, "Reader"),
+    )
+    for person in (poller, reader):
+        await person.call("/api/group?action=join", {"group_id": group_id})
+    hello = (await _send(admin, group_id, "hello"))["inbox_message"]
+    assert (await _ticks(admin, group_id))["hello"] == "sent"
+
+    # A screen without a socket polls: what it fetched after a point was received, not read.
+    await poller.call(
+        "/session/messages",
+        {"session_id": group_id, "greater_than_timestamp": hello["created_at"] - 1},
+    )
+    assert (await _ticks(admin, group_id))["hello"] == "delivered"
+    assert await _info(admin, group_id, hello) == {"read": [], "delivered": [poller.id]}
+
+    screen = await _socket(chat_client, reader)
+    receipt = {"session_id": group_id, "created_at": hello["created_at"]}
+    assert await screen.call("read", receipt) == {"ok": True}
+    await screen.disconnect()
+    assert (await _ticks(admin, group_id))["hello"] == "read"
+    assert await _info(admin, group_id, hello) == {"read": [reader.id], "delivered": [poller.id]}
+    # The reader's own message is theirs to see ticked by others, not by themselves.
+    await _send(reader, group_id, "hi all")
+    assert (await _ticks(reader, group_id))["hi all"] == "sent"
+
+
+async def test_a_member_blocked_or_unblocked_hears_it_on_every_screen_at_once(
+    chat_client, smtp_sink
+):
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    await _send(asker, session_id, "hello")
+    events: dict[str, list] = {"session": []}
+    screens = [await _socket(chat_client, asker, events, f"screen{n}") for n in (1, 2)]
+    watcher = await _socket(chat_client, owner, events, "owner")
+    for action, can_send in (("block", False), ("unblock", True)):
+        events["session"].clear()
+        await owner.call(
+            "/session/user/update",
+            {"session_id": session_id, "for_user_id": asker.id, "action": action},
+        )
+        await _until(lambda: len(events["session"]) >= 2)
+        assert sorted((n, d["_id"], d["can_send"]) for n, d in events["session"]) == [
+            ("screen1", session_id, can_send),
+            ("screen2", session_id, can_send),
+        ]
+    # An edit reaches everyone in the room, without one viewer's rights in it.
+    events["session"].clear()
+    await owner.call("/session/update", {"session_id": session_id, "is_read_allowed": True})
+    await _until(lambda: len(events["session"]) >= 3)
+    assert {n for n, _ in events["session"]} == {"screen1", "screen2", "owner"}
+    assert all("can_send" not in d and "session_user_type" not in d for _, d in events["session"])
+    for sio in (*screens, watcher):
+        await sio.disconnect()
+
+
+async def test_a_deleted_posts_chat_stays_readable_and_says_the_post_was_deleted(
+    chat_client, smtp_sink
+):
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    await _send(asker, session_id, "still for sale?")
+    await owner.call("/api/item?action=delete", {"item_id": item["_id"]})
+    for person in (owner, asker):
+        chats = (await person.call("/user/chats", {}))["sessions"]
+        [listed] = [s for s in chats if s["_id"] == session_id]
+        assert listed["data"]["item_deleted"] is True
+        found = await person.call("/get_by_ids", {"session_ids": [session_id]})
+        assert found["sessions"][session_id]["data"]["item_deleted"] is True
+        assert list(await _ticks(person, session_id)) == ["still for sale?"]
+    # Chats about posts still shown say nothing of the kind.
+    other = await owner.post_item(await new_group(owner, is_public=True), "Old chair")
+    await _send(asker, f"r_{other['_id']}_{asker.id}", "and the chair?")
+    listed = {s["title"]: s["data"] for s in (await asker.call("/user/chats", {}))["sessions"]}
+    assert "item_deleted" not in listed["Old chair"]

@@ -165,7 +165,7 @@ async def test_a_short_balance_in_a_card_currency_asks_for_a_recharge(chat_clien
     reply = await _offer(owner, chat_id, status=402)
     assert reply["errors"] == {"need_stripe_recharge": {"amount": 26, "currency": "USD"}}
     # The prompt's amount replaces the post's.
-    reply = await _offer(owner, chat_id, status=402, offer_amount="0.2")
+    reply = await _offer(owner, chat_id, status=402, offer_amount="0.7")
     assert reply["errors"]["need_stripe_recharge"] == {"amount": 1, "currency": "USD"}
 
 
@@ -261,3 +261,30 @@ async def test_a_lagging_wallet_document_is_rolled_forward_from_the_ledger(walle
     )
     assert spent.entry["change_to"] == 400
     assert await fresh.audit([wid]) == []
+
+
+async def test_an_offer_below_the_minimum_is_refused_and_nothing_moves(chat_client, smtp_sink):
+    owner, asker, chat_id = await _item_chat(chat_client, smtp_sink)
+    refused = await _offer(owner, chat_id, status=400, offer_amount=0.2, request_id="tiny")
+    assert refused["errors"] == {"offer_amount": "The smallest offer is 0.5"}
+    assert (await _points(owner), await _points(asker)) == (STARTER_AND_FIRST_DAY,) * 2
+    await _offer(owner, chat_id, offer_amount=0.5, request_id="smallest")
+    assert await _points(asker) == STARTER_AND_FIRST_DAY + 0.5
+
+
+async def test_a_given_offer_shows_in_the_chat_after_a_reload(chat_client, smtp_sink):
+    owner, asker, chat_id = await _item_chat(chat_client, smtp_sink)
+    given = await _offer(owner, chat_id, offer_amount=7, request_id="first")
+    for person in (owner, asker):
+        found = await person.call("/get_by_ids", {"session_ids": [chat_id]})
+        last = found["sessions"][chat_id]["data"]["last_offer"]
+        assert (last["amount"], last["currency"]) == (7, "POINTS")
+        assert last == given["last_offer"] and isinstance(last["at"], int)
+    listed = {s["_id"]: s for s in (await owner.call("/user/chats", {}))["sessions"]}
+    assert listed[chat_id]["data"]["last_offer"]["move_id"] == given["move_id"]
+    # A second offer is a new payment of its own, and becomes the one shown.
+    again = await _offer(owner, chat_id, offer_amount=7, request_id="second")
+    assert again["move_id"] != given["move_id"]
+    assert await _points(asker) == STARTER_AND_FIRST_DAY + 14
+    found = await owner.call("/get_by_ids", {"session_ids": [chat_id]})
+    assert found["sessions"][chat_id]["data"]["last_offer"]["move_id"] == again["move_id"]

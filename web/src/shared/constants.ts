@@ -214,7 +214,10 @@ export const INVALID_IMAGE_LINK_TEXT = 'Enter an http:// or https:// link';
 export const GROUP_IMAGE_MAX_BYTES = POST_MAX_FILE_BYTES;
 
 // --- Wallets, offers and payments (spec sections 2, 4, 8 and 9) ---
-export const OFFER_MIN_DISPLAY_AMOUNT = 0.5;
+/** The smallest offer: a smaller amount is refused (here and by the server), never raised. */
+export const OFFER_MIN_AMOUNT = 0.5;
+export const OFFER_TOO_SMALL_TEXT = `The smallest offer is ${OFFER_MIN_AMOUNT}`;
+export const GIVE_ANOTHER_OFFER_TEXT = 'Give another offer';
 export const OFFER_PROMPT_DEFAULT_AMOUNT = 10;
 export const ENTER_OFFER_AMOUNT_TEXT = 'Enter offer amount';
 export const OFFER_CONFIRM_TEXT = 'Confirm Again to proceed with offer.';
@@ -265,6 +268,10 @@ export const TYPING_THROTTLE_MS = 10_000;
 export const TYPING_IDLE_MS = 1000;
 /** How long "is typing" stays up without a fresh typing signal. */
 export const TYPING_SHOWN_MS = 4000;
+/** Messages of a chat received within this window are acknowledged in one `delivered` receipt. */
+export const DELIVERED_RECEIPT_MS = 500;
+/** Shown in a chat whose post was deleted (its history stays readable). */
+export const POST_DELETED_TEXT = 'This post was deleted';
 export const CHAT_MAX_ATTACHMENTS = 3;
 export const CHAT_MAX_FILE_BYTES = 15 * MB;
 export const CHAT_ATTACHMENT_TYPES = [

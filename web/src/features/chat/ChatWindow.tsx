@@ -5,6 +5,7 @@ import {
   CHAT_WINDOW_WIDTH_PX,
   MEMBER_TYPES,
   NO_ITEM_CHATS_TEXT,
+  POST_DELETED_TEXT,
 } from '../../shared/constants';
 import { useMediaQuery } from '../../shared/hooks/useMediaQuery';
 import { swipeDirection, type TouchSample } from '../../shared/swipe';
@@ -24,6 +25,7 @@ import type { ChatMessage } from './messages';
 import { MuteButton } from './MuteButton';
 import { isModerator } from './rules';
 import { chatterId } from './tabTitle';
+import { useSessionUpdates } from './sessionUpdates';
 import { useChatSession } from './useChatSession';
 import { useLiveBadges } from './useUnseenSync';
 import { useUserName } from './UserName';
@@ -51,6 +53,7 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
   const session = sessions[active];
   const showTabs = sessions.some((entry) => chatterId(entry, meId) !== null);
   useLiveBadges(sessions, setSessions, false);
+  useSessionUpdates(setSessions);
 
   const replaceSession = (changed: Session) =>
     setSessions((current) => current.map((entry) => (entry._id === changed._id ? changed : entry)));
@@ -61,6 +64,8 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
   };
 
   const title = session?.title || request.title;
+  // While minimized no chat of the window shows: others' messages raise their badges.
+  const unseen = sessions.reduce((total, entry) => total + entry.unseen_count, 0);
   const image = session?.image || request.image;
 
   const onTouchEnd = (event: TouchEvent) => {
@@ -78,11 +83,16 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
         <button
           type="button"
           onClick={onRestore}
-          aria-label={`Open chat ${title}`}
+          aria-label={unseen > 0 ? `Open chat ${title}, ${unseen} unseen` : `Open chat ${title}`}
           className="fixed right-4 bottom-4 z-40 flex max-w-72 items-center gap-2 rounded-full bg-white py-2 pr-4 pl-2 shadow-xl ring-1 ring-slate-200 hover:bg-slate-50"
         >
           <Avatar name={title} image={image} size={32} />
           <span className="truncate text-sm font-semibold">{title}</span>
+          {unseen > 0 && (
+            <span data-testid="minimized-unseen" className="min-w-5 shrink-0 rounded-full bg-red-600 px-1.5 text-center text-xs leading-5 font-semibold text-white">
+              {unseen}
+            </span>
+          )}
         </button>
       )}
       {/* Kept mounted while minimized, so messages keep arriving (and count as delivered, not read). */}
@@ -130,6 +140,11 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
         </div>
       )}
 
+      {session?.data.item_deleted && (
+        <p role="status" className="border-b border-slate-100 bg-slate-100 px-3 py-2 text-center text-sm text-slate-700">
+          {POST_DELETED_TEXT}
+        </p>
+      )}
       {session && <GiveOfferBar session={session} meId={meId} />}
 
       {session ? (

@@ -15,6 +15,7 @@ import { lookupSession } from './lookups';
 import { messagePreview } from './messages';
 import { chatterId } from './tabTitle';
 import { useUserName } from './UserName';
+import { useSessionUpdates } from './sessionUpdates';
 import { useLiveBadges } from './useUnseenSync';
 
 /** /chats: the user's sessions, newest activity first. */
@@ -36,6 +37,7 @@ function ChatList({ user }: { user: User }) {
     }),
   );
   useLoadMoreOnScroll(chats.hasMore && !chats.loading, chats.loadMore);
+  useSessionUpdates(chats.setItems);
   const { openChat } = useChatWindow();
   // News moves a chat to the top with its badge; a chat new to the list comes from the server.
   useLiveBadges(chats.items, chats.setItems, true, (news) => {

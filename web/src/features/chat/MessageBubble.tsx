@@ -1,9 +1,9 @@
-import { Fragment } from 'react';
+import { Fragment, useId, useState } from 'react';
 import { MESSAGE_TYPES, OPEN_MAP_TEXT, SEND_FAILED_TEXT, openStreetMapUrl } from '../../shared/constants';
 import { useLongPress } from '../../shared/hooks/useLongPress';
 import { mediaKind } from '../../shared/media';
 import { relativeTime } from '../../shared/relativeTime';
-import { LocationIcon } from '../../shared/ui/icons';
+import { LocationIcon, MoreIcon } from '../../shared/ui/icons';
 import type { ItemFile } from '../feed/feedApi';
 import type { Place } from '../location/locationApi';
 import type { ChatUser } from './chatApi';
@@ -97,9 +97,18 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry }: Message
       : 'bg-white text-slate-900 ring-1 ring-slate-200';
 
   return (
-    <div className={`flex ${banner ? 'justify-center' : own ? 'justify-end' : 'justify-start'}`}>
+    <div className={`group flex items-center gap-1 ${banner ? 'justify-center' : own ? 'flex-row-reverse justify-start' : 'justify-start'}`}>
       <div
         {...(onInfo ? press : {})}
+        onContextMenu={
+          onInfo
+            ? (event) => {
+                // Right click is the desktop's long press.
+                event.preventDefault();
+                onInfo();
+              }
+            : undefined
+        }
         data-testid="chat-message"
         data-own={own || undefined}
         className={`max-w-[80%] rounded-2xl px-3 py-2 shadow-xs select-text ${tone} ${own ? 'rounded-br-md' : 'rounded-bl-md'}`}
@@ -125,6 +134,55 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry }: Message
           </button>
         )}
       </div>
+      {onInfo && <MessageMenu onInfo={onInfo} />}
+    </div>
+  );
+}
+
+/**
+ * The desktop's way to a message's info: a menu button shown while the pointer is over the
+ * message (or it has keyboard focus). Touch screens, without hover, keep the long press.
+ */
+function MessageMenu({ onInfo }: { onInfo: () => void }) {
+  const [open, setOpen] = useState(false);
+  const menuId = useId();
+  return (
+    <div
+      className="relative shrink-0 pointer-coarse:hidden"
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget)) setOpen(false);
+      }}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') setOpen(false);
+      }}
+    >
+      <button
+        type="button"
+        aria-label="Message menu"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
+        onClick={() => setOpen((current) => !current)}
+        className={`rounded-full p-1 text-slate-500 hover:bg-slate-200 hover:text-slate-800 focus-visible:opacity-100 group-hover:opacity-100 ${open ? 'opacity-100' : 'opacity-0'}`}
+      >
+        <MoreIcon className="size-4" />
+      </button>
+      {open && (
+        <div id={menuId} role="menu" className="absolute top-full right-0 z-10 mt-1 min-w-36 rounded-xl bg-white py-1 shadow-lg ring-1 ring-slate-200">
+          <button
+            type="button"
+            role="menuitem"
+            autoFocus
+            onClick={() => {
+              setOpen(false);
+              onInfo();
+            }}
+            className="block w-full px-3 py-2 text-left text-sm text-slate-800 hover:bg-slate-100"
+          >
+            Message info
+          </button>
+        </div>
+      )}
     </div>
   );
 }

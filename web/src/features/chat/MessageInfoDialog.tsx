@@ -35,7 +35,7 @@ export function MessageInfoDialog({ message, onClose }: { message: ChatMessage; 
                     {entries.map((entry) => (
                       <dd key={entry.user_id} className="flex justify-between gap-3 text-slate-600">
                         <UserName userId={entry.user_id} />
-                        <span className="text-slate-500">{relativeTime(entry.at)}</span>
+                        {entry.at !== null && <span className="text-slate-500">{relativeTime(entry.at)}</span>}
                       </dd>
                     ))}
                   </div>

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, type UIEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, type UIEvent } from 'react';
 import { NO_MESSAGES_TEXT } from '../../shared/constants';
 import { Loading } from '../../shared/ui/Loading';
 import { Spinner } from '../../shared/ui/Spinner';
@@ -39,49 +39,71 @@ export function MessageList({ chat, meId, moderator, onInfo }: MessageListProps)
     position.current = { ...before, height: element.scrollHeight, top: element.scrollTop, first };
   }, [chat.messages, chat.typingName]);
 
+  // Images and link previews grow the list after it was drawn: a reader at the bottom stays there.
+  const content = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = box.current;
+    const inner = content.current;
+    if (!element || !inner || typeof ResizeObserver === 'undefined') return undefined;
+    const observer = new ResizeObserver(() => {
+      if (!position.current.atBottom) return;
+      element.scrollTop = element.scrollHeight;
+      position.current = { ...position.current, height: element.scrollHeight, top: element.scrollTop };
+    });
+    observer.observe(inner);
+    return () => observer.disconnect();
+  }, []);
+
   const onScroll = ({ currentTarget: element }: UIEvent<HTMLDivElement>) => {
+    const before = position.current;
+    // Only the reader moving up leaves the bottom: content that grew before this event was
+    // delivered (an image that loaded) leaves the reader where they were, at the bottom.
+    const movedUp = element.scrollTop < before.top - 1;
+    const nearBottom = element.scrollHeight - element.scrollTop - element.clientHeight < STICK_TO_BOTTOM_PX;
     position.current = {
-      ...position.current,
+      ...before,
       height: element.scrollHeight,
       top: element.scrollTop,
-      atBottom: element.scrollHeight - element.scrollTop - element.clientHeight < STICK_TO_BOTTOM_PX,
+      atBottom: nearBottom || (before.atBottom && !movedUp),
     };
     if (element.scrollTop < LOAD_OLDER_AT_PX) chat.loadOlder();
   };
 
   return (
-    <div ref={box} onScroll={onScroll} data-testid="message-list" className="min-h-0 flex-1 space-y-1.5 overflow-y-auto bg-slate-50 px-3 py-3">
-      {chat.loadingOlder && (
-        <div className="flex justify-center py-1">
-          <Spinner className="size-4 text-slate-500" />
-        </div>
-      )}
-      {chat.loading ? (
-        <Loading />
-      ) : (
-        chat.messages.length === 0 && <p className="py-10 text-center text-sm text-slate-500">{NO_MESSAGES_TEXT}</p>
-      )}
-      {chat.messages.map((message, index) => {
-        const previous = chat.messages[index - 1];
-        const own = message.src_id === meId;
-        return (
-          <div key={message.local_id || message.id}>
-            {(!previous || !isSameDay(previous.created_at, message.created_at)) && (
-              <p role="separator" className="my-3 text-center text-xs font-medium text-slate-500">
-                {dayFormat.format(message.created_at)}
-              </p>
-            )}
-            <MessageBubble
-              message={message}
-              own={own}
-              sender={chat.users[message.src_id]}
-              onInfo={!message.local && (own || moderator) ? () => onInfo(message) : null}
-              onRetry={chat.retry}
-            />
+    <div ref={box} onScroll={onScroll} data-testid="message-list" className="min-h-0 flex-1 overflow-y-auto bg-slate-50 px-3 py-3">
+      <div ref={content} className="space-y-1.5">
+        {chat.loadingOlder && (
+          <div className="flex justify-center py-1">
+            <Spinner className="size-4 text-slate-500" />
           </div>
-        );
-      })}
-      {chat.typingName && <p className="px-1 text-xs text-slate-500 italic">{chat.typingName} is typing…</p>}
+        )}
+        {chat.loading ? (
+          <Loading />
+        ) : (
+          chat.messages.length === 0 && <p className="py-10 text-center text-sm text-slate-500">{NO_MESSAGES_TEXT}</p>
+        )}
+        {chat.messages.map((message, index) => {
+          const previous = chat.messages[index - 1];
+          const own = message.src_id === meId;
+          return (
+            <div key={message.local_id || message.id}>
+              {(!previous || !isSameDay(previous.created_at, message.created_at)) && (
+                <p role="separator" className="my-3 text-center text-xs font-medium text-slate-500">
+                  {dayFormat.format(message.created_at)}
+                </p>
+              )}
+              <MessageBubble
+                message={message}
+                own={own}
+                sender={chat.users[message.src_id]}
+                onInfo={!message.local && (own || moderator) ? () => onInfo(message) : null}
+                onRetry={chat.retry}
+              />
+            </div>
+          );
+        })}
+        {chat.typingName && <p className="px-1 text-xs text-slate-500 italic">{chat.typingName} is typing…</p>}
+      </div>
     </div>
   );
 }

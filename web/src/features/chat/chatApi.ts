@@ -22,8 +22,8 @@ export interface Session {
   can_send: boolean;
   /** The viewer's notification flag; null when not a member. */
   notification_flag: number | null;
-  /** Item chats carry the post, its owner and the member who asked (`user_id`). */
-  data: { item_id?: string; owner_id?: string; user_id?: string; tags?: string[] };
+  /** Item chats carry the post, its owner and the member who asked (`user_id`), and whether the post was deleted. */
+  data: { item_id?: string; owner_id?: string; user_id?: string; tags?: string[]; item_deleted?: boolean };
   unseen_count: number;
   updated_at: number;
   last_message?: InboxMessage;
@@ -114,9 +114,10 @@ export interface SessionUserReply {
   session_user: SessionUser;
 }
 
+/** Who received and who read a message; `at` is null when that time is no longer kept. */
 export interface MessageInfo {
-  delivered: Array<{ user_id: string; at: number }>;
-  read: Array<{ user_id: string; at: number }>;
+  delivered: Array<{ user_id: string; at: number | null }>;
+  read: Array<{ user_id: string; at: number | null }>;
 }
 
 export interface UrlPreview {

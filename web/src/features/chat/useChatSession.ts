@@ -7,20 +7,20 @@ import {
   fetchMessages,
   sendMessage,
   type ChatUser,
-  type DeliveryStatus,
   type InboxMessage,
   type MessagesPage,
   type Session,
 } from './chatApi';
 import { lookupSession, lookupUser } from './lookups';
-import { latestServerTime, mergeMessages, outgoingMessage, pollIntervalMs, raiseStatus, type ChatMessage, type MessageDraft } from './messages';
+import { latestServerTime, mergeMessages, outgoingMessage, pollIntervalMs, type ChatMessage, type MessageDraft } from './messages';
+import { raiseOwnStatuses, type ReceiptStatus } from './receipts';
 import { Outbox, type OutboxEvent } from './outbox';
 import { showing } from './unseen';
 
 interface StatusReport {
   session_id: string;
   created_at: number;
-  status: DeliveryStatus;
+  status: ReceiptStatus;
   user_id: string;
 }
 
@@ -33,7 +33,8 @@ interface TypingReport {
 /**
  * One session's messages: the newest page, older pages on demand, live updates from the
  * socket (or polling while there is none), sending through the outbox, and read receipts.
- * `onSession` receives the session's changes (a dummy that became real, server updates).
+ * `onSession` receives the session's changes (a dummy that became real); other server updates
+ * reach the window through useSessionUpdates.
  */
 export function useChatSession(session: Session, meId: string | null, visible: boolean, onSession: (session: Session) => void) {
   const ui = useUi();
@@ -119,28 +120,22 @@ export function useChatSession(session: Session, meId: string | null, visible: b
     const onMessages = (incoming: InboxMessage[]) => {
       const mine = incoming.filter((message) => message.dest_session_id === sessionId);
       if (mine.length === 0) return;
-      setMessages((current) => mergeMessages(current, mine));
+      setMessages((current) =>
+        mine.reduce((list, message) => raiseOwnStatuses(list, meId, message.src_id, message.created_at, 'read'), mergeMessages(current, mine)),
+      );
       if (mine.some((message) => message.src_id !== meId)) setTypingName(null);
     };
     // A busy chat's messages share frames (`messages`); a quiet one's come one by one.
     const onMessage = (message: InboxMessage) => onMessages([message]);
     const onStatus = (report: StatusReport) => {
       if (report.session_id !== sessionId) return;
-      // A receipt covers everything the reader had seen up to that message.
-      setMessages((current) =>
-        current.map((message) =>
-          message.src_id === meId && !message.local && message.created_at <= report.created_at ? raiseStatus(message, report.status) : message,
-        ),
-      );
+      setMessages((current) => raiseOwnStatuses(current, meId, report.user_id, report.created_at, report.status));
     };
     const onTyping = (report: TypingReport) => {
       if (report.session_id !== sessionId || report.user_id === meId) return;
       setTypingName(report.name);
       clearTimeout(typingTimer);
       typingTimer = setTimeout(() => setTypingName(null), TYPING_SHOWN_MS);
-    };
-    const onSessionUpdate = (update: Session) => {
-      if (update._id === sessionId) latest.current.onSession({ ...latest.current.session, ...update });
     };
     void getSocket().then((ready) => {
       if (cancelled) return;
@@ -152,7 +147,6 @@ export function useChatSession(session: Session, meId: string | null, visible: b
       ready.on('messages', onMessages);
       ready.on('message_status', onStatus);
       ready.on('typing', onTyping);
-      ready.on('session', onSessionUpdate);
       if (ready.connected) join();
     });
     return () => {
@@ -165,7 +159,6 @@ export function useChatSession(session: Session, meId: string | null, visible: b
       open.off('messages', onMessages);
       open.off('message_status', onStatus);
       open.off('typing', onTyping);
-      open.off('session', onSessionUpdate);
       // The server keeps the socket in the rooms of chats its user follows (for their badges).
       if (!isDummy) open.emit('leave', { session_id: sessionId });
     };

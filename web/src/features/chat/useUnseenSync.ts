@@ -3,6 +3,7 @@ import type { Socket } from 'socket.io-client';
 import { getSocket } from '../../shared/socket';
 import { updateCurrentUser } from '../auth/currentUser';
 import type { InboxMessage, Session } from './chatApi';
+import { deliveredReceipts } from './receipts';
 import { applySummary, applyToList, onUnseenChange, received, type UnseenSummary } from './unseen';
 
 interface UnseenReport {
@@ -16,6 +17,7 @@ function setDot(count: (current: number) => number): void {
 /**
  * Keeps the side menu's Chats dot while a user is signed in: exact from the server when the
  * socket (re)connects (and when Chats is opened anywhere), raised by others' messages between.
+ * Every message of another that reaches this screen is acknowledged as delivered.
  */
 export function useUnseenSync(meId: string | null) {
   useEffect(() => {
@@ -32,7 +34,9 @@ export function useUnseenSync(meId: string | null) {
       const count = report.notifications_unseen_count;
       if (typeof count === 'number') setDot(() => count);
     };
+    let acknowledge: ((message: InboxMessage) => void) | null = null;
     const onMessage = (message: InboxMessage) => {
+      acknowledge?.(message);
       if (received(message, meId)) setDot((count) => count + 1);
     };
     // Messages of a busy chat arrive several to a frame.
@@ -41,6 +45,7 @@ export function useUnseenSync(meId: string | null) {
     void ready.then((socket) => {
       if (cancelled) return;
       open = socket;
+      acknowledge = deliveredReceipts(socket, meId);
       socket.on('connect', sync);
       socket.on('unseen', onUnseen);
       socket.on('message', onMessage);

@@ -1,8 +1,9 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, type FakeReply, type FetchCall } from '../../test/fetchMock';
+import type { ItemChatFacts } from './offer';
 
-const itemChat = { _id: 'r_i1_u2', data: { item_id: 'i1', owner_id: 'u1', user_id: 'u2' } };
+const itemChat: ItemChatFacts = { _id: 'r_i1_u2', data: { item_id: 'i1', owner_id: 'u1', user_id: 'u2' } };
 const item = (offer: { offer_amount?: number | null; offer_currency?: string | null }) => ({
   _id: 'i1',
   group_id: 'g1',
@@ -18,7 +19,7 @@ const item = (offer: { offer_amount?: number | null; offer_currency?: string | n
 
 type Reply = FakeReply | Promise<FakeReply>;
 
-async function renderBar(offer: Parameters<typeof item>[0], answerOffer: (call: FetchCall) => Reply, meId = 'u1') {
+async function renderBar(offer: Parameters<typeof item>[0], answerOffer: (call: FetchCall) => Reply, meId = 'u1', session: typeof itemChat = itemChat) {
   const calls = mockFetch((call) => {
     if (call.url.pathname === '/api/item') return { body: { item: item(offer), group: {} } };
     if (call.url.pathname === '/get_by_ids') return { body: { users: { u2: { _id: 'u2', name: 'Bram', image: '' } } } };
@@ -29,7 +30,7 @@ async function renderBar(offer: Parameters<typeof item>[0], answerOffer: (call: 
   const { UiProvider } = await import('../../shared/ui/UiProvider');
   render(
     <UiProvider>
-      <GiveOfferBar session={itemChat} meId={meId} />
+      <GiveOfferBar session={session} meId={meId} />
     </UiProvider>,
   );
   return calls;
@@ -41,26 +42,55 @@ const confirmDialog = () => screen.findByRole('dialog', { name: 'Confirm Again t
 describe('Give offer', () => {
   beforeEach(() => vi.resetModules());
 
-  it("shows the post's amount (at least 0.5), asks to confirm, sends it and says so", async () => {
+  it("shows the post's amount, asks to confirm, sends it, says so and shows it was given", async () => {
     let answer: (reply: FakeReply) => void = () => undefined;
-    const calls = await renderBar({ offer_amount: 0.2, offer_currency: 'USD' }, () => new Promise((resolve) => (answer = resolve)));
-    const button = await screen.findByRole('button', { name: 'Give offer $0.50' });
+    const calls = await renderBar({ offer_amount: 2.5, offer_currency: 'USD' }, () => new Promise((resolve) => (answer = resolve)));
+    const button = await screen.findByRole('button', { name: 'Give offer $2.50' });
     fireEvent.click(button);
     const dialog = await confirmDialog();
-    expect(dialog.textContent).toContain('$0.50');
+    expect(dialog.textContent).toContain('$2.50');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
 
     await waitFor(() => expect(offers(calls)).toHaveLength(1));
-    expect(offers(calls)[0]?.body).toEqual({ cs_id: 'r_i1_u2', offer_amount: 0.5, request_id: expect.any(String) });
+    expect(offers(calls)[0]?.body).toEqual({ cs_id: 'r_i1_u2', offer_amount: 2.5, request_id: expect.any(String) });
     // Colours cycle while the request runs; a second press does nothing meanwhile.
     expect(button.getAttribute('aria-busy')).toBe('true');
     expect(button.className).toContain('animate-offer-pending');
     fireEvent.click(button);
     expect(screen.queryByRole('dialog')).toBeNull();
 
-    await act(async () => answer({ body: { success: true, move_id: 'm1', wallet: {} } }));
+    const lastOffer = { move_id: 'm1', amount: 2.5, currency: 'USD', at: Date.now() };
+    await act(async () => answer({ body: { success: true, move_id: 'm1', wallet: {}, last_offer: lastOffer } }));
     expect(await screen.findByText('Offer Successfully given')).toBeTruthy();
     expect(button.getAttribute('aria-busy')).toBeNull();
+
+    // Paying again is a choice of its own, confirmed before the usual confirmation.
+    expect(screen.getByTestId('offer-given').textContent).toContain('$2.50');
+    fireEvent.click(screen.getByRole('button', { name: 'Give another offer $2.50' }));
+    const again = await screen.findByRole('dialog', { name: 'Give another offer?' });
+    fireEvent.click(within(again).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Give another offer $2.50' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Give another offer?' })).getByRole('button', { name: 'Give another offer' }));
+    fireEvent.click(within(await confirmDialog()).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(offers(calls)).toHaveLength(2));
+    const [first, second] = offers(calls).map((call) => (call.body as { request_id: string }).request_id);
+    expect(second).not.toBe(first);
+  });
+
+  it('shows an offer the chat already had (after a reload) and refuses an amount below the minimum', async () => {
+    const stored = { ...itemChat, data: { ...itemChat.data, last_offer: { move_id: 'm0', amount: 10, currency: 'POINTS', at: Date.now() } } };
+    const calls = await renderBar({ offer_amount: null, offer_currency: null }, () => ({ body: { success: true } }), 'u1', stored);
+    expect((await screen.findByTestId('offer-given')).textContent).toContain('10');
+    fireEvent.click(screen.getByRole('button', { name: 'Give another offer' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Give another offer?' })).getByRole('button', { name: 'Give another offer' }));
+    const prompt = await screen.findByRole('dialog', { name: 'Enter offer amount' });
+    const input = within(prompt).getByRole('textbox') as HTMLInputElement;
+    fireEvent.change(input, { target: { value: '0.2' } });
+    fireEvent.click(within(prompt).getByRole('button', { name: 'OK' }));
+    expect(within(prompt).getByRole('alert').textContent).toContain('The smallest offer is 0.5');
+    expect(screen.queryByRole('dialog', { name: 'Confirm Again to proceed with offer.' })).toBeNull();
+    expect(offers(calls)).toHaveLength(0);
   });
 
   it("prompts 'Enter offer amount' with 10 when the post names no amount", async () => {

@@ -1,12 +1,14 @@
 import { useId, useState, type FormEvent } from 'react';
 import {
   ENTER_OFFER_AMOUNT_TEXT,
+  GIVE_ANOTHER_OFFER_TEXT,
   GIVE_OFFER_TEXT,
   OFFER_CONFIRM_TEXT,
   OFFER_PROMPT_DEFAULT_AMOUNT,
 } from '../../shared/constants';
 import { currencyName, formatMoney } from '../../shared/currency';
 import { useAsyncData } from '../../shared/hooks/useAsyncData';
+import { relativeTime } from '../../shared/relativeTime';
 import { Button } from '../../shared/ui/Button';
 import { ConfirmDialog } from '../../shared/ui/ConfirmDialog';
 import { Modal } from '../../shared/ui/Modal';
@@ -14,7 +16,7 @@ import { TextField } from '../../shared/ui/TextField';
 import { useUserName } from '../chat/UserName';
 import { fetchItem } from '../item/itemApi';
 import { NeedRechargeLink } from './NeedRechargeLink';
-import { offerCurrency, offerDisplayAmount, offerRecipient, type ItemChatFacts } from './offer';
+import { latestOffer, offerAmountError, offerCurrency, offerRecipient, type GivenOffer, type ItemChatFacts } from './offer';
 import { useGiveOffer } from './useGiveOffer';
 import { parseAmountText } from './wallets';
 
@@ -22,20 +24,39 @@ import { parseAmountText } from './wallets';
 export function GiveOfferBar({ session, meId }: { session: ItemChatFacts; meId: string | null }) {
   const recipient = offerRecipient(session, meId);
   if (!recipient) return null;
-  return <GiveOffer key={session._id} csId={session._id} itemId={recipient.itemId} recipientId={recipient.recipientId} />;
+  return (
+    <GiveOffer
+      key={session._id}
+      csId={session._id}
+      itemId={recipient.itemId}
+      recipientId={recipient.recipientId}
+      storedOffer={session.data.last_offer ?? null}
+    />
+  );
 }
 
-function GiveOffer({ csId, itemId, recipientId }: { csId: string; itemId: string; recipientId: string }) {
+interface GiveOfferProps {
+  csId: string;
+  itemId: string;
+  recipientId: string;
+  /** The chat's latest offer as the server keeps it. */
+  storedOffer: GivenOffer | null;
+}
+
+function GiveOffer({ csId, itemId, recipientId, storedOffer }: GiveOfferProps) {
   // Read here rather than passed in: the chat window is also opened from the chat list, without the post.
   const item = useAsyncData(itemId, (signal) => fetchItem(itemId, undefined, signal));
   const offer = useGiveOffer(csId);
   const recipientName = useUserName(recipientId) ?? 'them';
+  const [confirmingAnother, setConfirmingAnother] = useState(false);
   if (item.status !== 'success') return null;
 
   const { offer_amount: itemAmount = null, offer_currency } = item.data.item;
   const currency = offerCurrency(offer_currency);
   const known = itemAmount ?? offer.state.typed;
-  const label = known === null ? GIVE_OFFER_TEXT : `${GIVE_OFFER_TEXT} ${formatMoney(offerDisplayAmount(known), currency)}`;
+  const lastOffer = latestOffer(storedOffer, offer.given);
+  const action = lastOffer ? GIVE_ANOTHER_OFFER_TEXT : GIVE_OFFER_TEXT;
+  const label = known === null ? action : `${action} ${formatMoney(known, currency)}`;
   const sending = offer.state.step === 'sending';
   const failure = offer.state.failure;
 
@@ -47,10 +68,33 @@ function GiveOffer({ csId, itemId, recipientId }: { csId: string; itemId: string
         aria-disabled={sending || undefined}
         data-testid="give-offer"
         className={sending ? 'animate-offer-pending cursor-progress' : ''}
-        onClick={() => offer.press(itemAmount)}
+        variant={lastOffer ? 'secondary' : undefined}
+        onClick={() => (lastOffer ? setConfirmingAnother(true) : offer.press(itemAmount))}
       >
         {label}
       </Button>
+      {lastOffer && (
+        <p data-testid="offer-given" className="text-sm text-slate-700">
+          Offer given: <span className="font-semibold text-slate-900">{formatMoney(lastOffer.amount, lastOffer.currency)}</span>{' '}
+          <time dateTime={new Date(lastOffer.at).toISOString()}>{relativeTime(lastOffer.at)}</time>
+        </p>
+      )}
+      {confirmingAnother && lastOffer && (
+        <ConfirmDialog
+          title={`${GIVE_ANOTHER_OFFER_TEXT}?`}
+          confirmLabel={GIVE_ANOTHER_OFFER_TEXT}
+          onConfirm={() => {
+            setConfirmingAnother(false);
+            offer.press(itemAmount);
+          }}
+          onCancel={() => setConfirmingAnother(false)}
+        >
+          <p>
+            You gave <span className="font-semibold text-slate-900">{formatMoney(lastOffer.amount, lastOffer.currency)}</span> to{' '}
+            <span className="font-semibold text-slate-900">{recipientName}</span> {relativeTime(lastOffer.at)}. Another offer is a new payment.
+          </p>
+        </ConfirmDialog>
+      )}
       {failure?.kind === 'need_stripe_recharge' && <NeedRechargeLink amount={failure.amount} currency={failure.currency} />}
 
       {offer.state.step === 'prompting' && (
@@ -89,7 +133,13 @@ function OfferAmountPrompt({ currency, initial, onEnter, onCancel }: OfferAmount
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const parsed = parseAmountText(text);
-    if ('error' in parsed) setError(parsed.error);
+    if ('error' in parsed) {
+      setError(parsed.error);
+      return;
+    }
+    // Refused as typed, never raised to the minimum: the amount paid is the amount typed.
+    const tooSmall = offerAmountError(parsed.amount);
+    if (tooSmall) setError(tooSmall);
     else onEnter(parsed.amount);
   };
 

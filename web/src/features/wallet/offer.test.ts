@@ -3,7 +3,8 @@ import type { ApiError } from '../../shared/errors';
 import {
   initialOfferState,
   offerCurrency,
-  offerDisplayAmount,
+  latestOffer,
+  offerAmountError,
   offerFailure,
   offerRecipient,
   offerReducer,
@@ -19,15 +20,24 @@ const shortOfPoints: ApiError = { status: 402, errors: { need_recharge: 'You hav
 
 const run = (events: OfferEvent[], from: OfferState = initialOfferState) => events.reduce(offerReducer, from);
 
-describe('offerDisplayAmount', () => {
+describe('offerAmountError', () => {
   it.each([
-    [0.2, 0.5],
-    [0.5, 0.5],
-    [0.51, 0.51],
-    [12, 12],
-    [Number.NaN, 0.5],
-  ])('%s shows as %s', (amount, shown) => {
-    expect(offerDisplayAmount(amount)).toBe(shown);
+    [0.2, 'The smallest offer is 0.5'],
+    [0.49, 'The smallest offer is 0.5'],
+    [0.5, null],
+    [12, null],
+  ])('%s -> %s', (amount, error) => {
+    expect(offerAmountError(amount)).toBe(error);
+  });
+});
+
+describe('latestOffer', () => {
+  const given = (at: number) => ({ move_id: `m${at}`, amount: 5, currency: 'POINTS', at });
+  it('is the newer of the two, or whichever is known', () => {
+    expect(latestOffer(given(1), given(2))).toEqual(given(2));
+    expect(latestOffer(given(3), given(2))).toEqual(given(3));
+    expect(latestOffer(null, given(2))).toEqual(given(2));
+    expect(latestOffer(undefined, null)).toBeNull();
   });
 });
 
@@ -54,9 +64,9 @@ describe('offerFailure', () => {
 });
 
 describe('offerReducer', () => {
-  it("goes straight to the confirmation with the post's amount, raised to the minimum shown", () => {
+  it("goes straight to the confirmation with the post's amount, as it is", () => {
     const state = run([{ type: 'press', itemAmount: 0.2 }]);
-    expect(state).toMatchObject({ step: 'confirming', amount: 0.5 });
+    expect(state).toMatchObject({ step: 'confirming', amount: 0.2 });
   });
 
   it('prompts for an amount when the post has none, then confirms the typed one', () => {
@@ -142,7 +152,7 @@ describe('offerReducer', () => {
 });
 
 describe('offerRecipient', () => {
-  const chat = (id: string, data: { item_id?: string; owner_id?: string; user_id?: string }) => ({ _id: id, data });
+  const chat = (id: string, data: { item_id?: string; owner_id?: string; user_id?: string; item_deleted?: boolean }) => ({ _id: id, data });
 
   it("lets the post's owner give to the other participant of an item chat", () => {
     expect(offerRecipient(chat('r_i1_u2', { item_id: 'i1', owner_id: 'u1', user_id: 'u2' }), 'u1')).toEqual({ itemId: 'i1', recipientId: 'u2' });
@@ -154,5 +164,9 @@ describe('offerRecipient', () => {
     expect(offerRecipient(itemChat, null)).toBeNull();
     expect(offerRecipient(chat('g1', { item_id: 'i1', owner_id: 'u1', user_id: 'u2' }), 'u1')).toBeNull();
     expect(offerRecipient(chat('r_i1_u1', { item_id: 'i1', owner_id: 'u1', user_id: 'u1' }), 'u1')).toBeNull();
+  });
+
+  it('offers nothing once the post was deleted', () => {
+    expect(offerRecipient(chat('r_i1_u2', { item_id: 'i1', owner_id: 'u1', user_id: 'u2', item_deleted: true }), 'u1')).toBeNull();
   });
 });

@@ -1,10 +1,24 @@
-import { OFFER_MIN_DISPLAY_AMOUNT, POINTS_CURRENCY } from '../../shared/constants';
+import { OFFER_MIN_AMOUNT, OFFER_TOO_SMALL_TEXT, POINTS_CURRENCY } from '../../shared/constants';
 import { isApiError } from '../../shared/errors';
 import { outcomeUnknown } from './wallets';
 
-/** The amount the Give offer button shows and sends: never below the spec's minimum. */
-export function offerDisplayAmount(amount: number): number {
-  return Number.isFinite(amount) ? Math.max(amount, OFFER_MIN_DISPLAY_AMOUNT) : OFFER_MIN_DISPLAY_AMOUNT;
+/** Why an amount typed at the prompt cannot be offered, or null: it is sent as typed or not at all. */
+export function offerAmountError(amount: number): string | null {
+  return amount < OFFER_MIN_AMOUNT ? OFFER_TOO_SMALL_TEXT : null;
+}
+
+/** The latest offer given in a chat, as the server keeps it (`data.last_offer`). */
+export interface GivenOffer {
+  move_id: string;
+  amount: number;
+  currency: string;
+  at: number;
+}
+
+/** The newer of two offers known of a chat (the server's copy and this screen's last reply). */
+export function latestOffer(a: GivenOffer | null | undefined, b: GivenOffer | null | undefined): GivenOffer | null {
+  if (!a || !b) return a ?? b ?? null;
+  return a.at >= b.at ? a : b;
 }
 
 /** A post without a currency offers points, the post form's default. */
@@ -71,11 +85,11 @@ export function offerReducer(state: OfferState, event: OfferEvent): OfferState {
       if (state.step !== 'idle') return state;
       const known = event.itemAmount ?? state.typed;
       if (known === null) return { ...state, step: 'prompting', failure: null };
-      return { ...state, step: 'confirming', amount: offerDisplayAmount(known), failure: null };
+      return { ...state, step: 'confirming', amount: known, failure: null };
     }
     case 'enter':
       if (state.step !== 'prompting') return state;
-      return { ...state, step: 'confirming', typed: event.amount, amount: offerDisplayAmount(event.amount) };
+      return { ...state, step: 'confirming', typed: event.amount, amount: event.amount };
     case 'cancel':
       if (state.step !== 'prompting' && state.step !== 'confirming') return state;
       return { ...state, step: 'idle', amount: null };
@@ -103,16 +117,17 @@ export function offerReducer(state: OfferState, event: OfferEvent): OfferState {
 /** What an item chat says about its post and people (chatApi's Session carries more). */
 export interface ItemChatFacts {
   _id: string;
-  data: { item_id?: string; owner_id?: string; user_id?: string };
+  data: { item_id?: string; owner_id?: string; user_id?: string; item_deleted?: boolean; last_offer?: GivenOffer };
 }
 
 /**
  * Who the viewer can give an offer to in this chat: in an item chat (id 'r_...') the
- * post's owner gives to the other participant. Null for anyone else and any other chat.
+ * post's owner gives to the other participant. Null for anyone else, any other chat and a
+ * chat whose post was deleted.
  */
 export function offerRecipient(session: ItemChatFacts, meId: string | null): { itemId: string; recipientId: string } | null {
   const { item_id: itemId, owner_id: ownerId, user_id: recipientId } = session.data;
-  if (!meId || !session._id.startsWith('r_') || !itemId || ownerId !== meId) return null;
+  if (!meId || !session._id.startsWith('r_') || !itemId || ownerId !== meId || session.data.item_deleted) return null;
   if (!recipientId || recipientId === meId) return null;
   return { itemId, recipientId };
 }

@@ -1,7 +1,7 @@
 import { useCallback, useRef, useState } from 'react';
 import { NEED_RECHARGE_TEXT, OFFER_GIVEN_TEXT } from '../../shared/constants';
 import { useUi } from '../../shared/ui/uiContext';
-import { initialOfferState, offerReducer, type OfferEvent, type OfferState } from './offer';
+import { initialOfferState, offerReducer, type GivenOffer, type OfferEvent, type OfferState } from './offer';
 import { giveOffer, newRequestId } from './walletApi';
 
 /**
@@ -13,6 +13,8 @@ import { giveOffer, newRequestId } from './walletApi';
 export function useGiveOffer(csId: string) {
   const ui = useUi();
   const [state, setState] = useState<OfferState>(initialOfferState);
+  // The offer this screen just gave, until the chat's own copy (a `session` event) catches up.
+  const [given, setGiven] = useState<GivenOffer | null>(null);
   // The reducer runs here, not in setState, so that confirm() knows the attempt it must send.
   const current = useRef(state);
 
@@ -33,7 +35,8 @@ export function useGiveOffer(csId: string) {
     if (next === before || !next.attempt) return;
     const { amount, requestId } = next.attempt;
     giveOffer({ cs_id: csId, offer_amount: amount, request_id: requestId }).then(
-      () => {
+      (reply) => {
+        setGiven(reply.last_offer ?? null);
         dispatch({ type: 'given' });
         ui.toast(OFFER_GIVEN_TEXT);
       },
@@ -45,5 +48,5 @@ export function useGiveOffer(csId: string) {
     );
   }, [csId, dispatch, ui]);
 
-  return { state, press, enter, cancel, confirm };
+  return { state, given, press, enter, cancel, confirm };
 }

@@ -1,4 +1,5 @@
 import { api } from '../../shared/api';
+import type { GivenOffer } from './offer';
 
 export interface Wallet {
   _id?: string;
@@ -56,6 +57,8 @@ export interface GiveOfferReply {
   success: boolean;
   wallet: Wallet;
   move_id: string;
+  /** The offer as the chat now shows it (`data.last_offer`). */
+  last_offer: GivenOffer;
 }
 
 /** A short balance is a 402 whose `errors` holds need_stripe_recharge or need_recharge. */

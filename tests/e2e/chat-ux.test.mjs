@@ -1,0 +1,253 @@
+// What a new user tripped over in chat (issue 13): ticks after a reload, live blocking,
+// unread counts on a minimized chat, message info on the desktop, image chats, deleted posts.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { chatWindow, itemChat, send } from './chatHelpers.mjs';
+import { VIEWPORTS, launch, screenshot } from './helpers.mjs';
+import { png } from './png.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+const tick = (bubble, name) => bubble.getByRole('img', { name, exact: true });
+
+/** The asker reloads the post and opens its chat again. */
+async function reopen(page) {
+  await page.reload();
+  await page.getByRole('button', { name: 'Chat' }).click();
+  await chatWindow(page).waitFor();
+}
+
+test('ticks: delivered while the other is online elsewhere, read once they open the chat, both after a reload', async () => {
+  const { owner, asker } = await itemChat(browser, 'Fix my bike', 'A flat tyre.');
+  // The owner's screen shows the post, not the chat: it receives the message all the same.
+  const question = await send(asker, 'Is it the front tyre?');
+  await tick(question, 'Delivered').waitFor();
+  await reopen(asker);
+  const reloaded = chatWindow(asker).getByTestId('chat-message').filter({ hasText: 'Is it the front tyre?' });
+  await tick(reloaded, 'Delivered').waitFor();
+
+  await owner.getByRole('button', { name: 'View Chats' }).click();
+  await chatWindow(owner).getByText('Is it the front tyre?').waitFor();
+  await tick(reloaded, 'Read').waitFor();
+  await reopen(asker);
+  await tick(chatWindow(asker).getByTestId('chat-message').filter({ hasText: 'Is it the front tyre?' }), 'Read').waitFor();
+  await screenshot(asker, 'chat-ticks-after-reload', { fullPage: false });
+  await asker.setViewportSize(VIEWPORTS.phone);
+  await screenshot(asker, 'chat-ticks-after-reload', { fullPage: false });
+  for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
+});
+
+test('blocking is live: the blocked member\'s composer gives way at once and comes back on unblock', async () => {
+  const { owner, asker } = await itemChat(browser, 'Paint a fence', 'Ten metres, white.');
+  const offer = await send(asker, 'I can do it on Saturday.');
+  await tick(offer, 'Delivered').waitFor();
+  await owner.getByRole('button', { name: 'View Chats' }).click();
+  const ownerWindow = chatWindow(owner);
+  await ownerWindow.getByText('I can do it on Saturday.').waitFor();
+  await ownerWindow.getByRole('button', { name: 'Chat settings' }).click();
+  const settings = ownerWindow.getByRole('region', { name: 'Chat settings' });
+  // The asker's other tab shows Your Chats, loaded before the block.
+  const list = await asker.context().newPage();
+  list.errors = [];
+  list.on('pageerror', (error) => list.errors.push(error));
+  await list.goto(asker.url().replace(/\/r\/.*$/, '/chats'));
+  const row = list.getByTestId('chat-row').filter({ hasText: 'Paint a fence' });
+  await row.waitFor();
+
+  await settings.getByRole('button', { name: 'Block', exact: true }).click();
+  const askerWindow = chatWindow(asker);
+  await askerWindow.getByText('You cannot send messages here.').waitFor();
+  await row.click();
+  await chatWindow(list).getByText('You cannot send messages here.').waitFor();
+  assert.equal(await askerWindow.getByRole('textbox', { name: 'Message' }).count(), 0);
+  await screenshot(asker, 'chat-blocked', { fullPage: false });
+  await asker.setViewportSize(VIEWPORTS.phone);
+  await screenshot(asker, 'chat-blocked', { fullPage: false });
+
+  await settings.getByRole('button', { name: 'Unblock', exact: true }).click();
+  await askerWindow.getByRole('textbox', { name: 'Message' }).waitFor();
+  await chatWindow(list).getByRole('textbox', { name: 'Message' }).waitFor();
+  await send(asker, 'Thanks!');
+  for (const page of [owner, asker, list]) assert.deepEqual(page.errors, []);
+});
+
+/** Calls the API as the page's signed-in user (GET without a body). */
+function apiAs(page, path, body) {
+  return page.evaluate(
+    async ([target, payload]) => {
+      const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${localStorage.getItem('agora.auth_key')}` };
+      const reply = await fetch(target, payload ? { method: 'POST', headers, body: JSON.stringify(payload) } : { headers });
+      return { status: reply.status, body: await reply.json() };
+    },
+    [path, body],
+  );
+}
+
+test("a deleted post's chat: history readable, no offer button, a clear line, no 404", async () => {
+  const { owner, asker, postUrl } = await itemChat(browser, 'Sell my lamp', 'Brass, works.', { ownerFields: { 10: '5' } });
+  const question = await send(asker, 'Is the lamp still there?');
+  await tick(question, 'Delivered').waitFor();
+  const failures = [];
+  owner.on('response', (reply) => {
+    if (reply.status() >= 400) failures.push(`${reply.status()} ${reply.url()}`);
+  });
+  const route = await apiAs(owner, `/api/r/${postUrl.split('/r/')[1]}`);
+  const deleted = await apiAs(owner, '/api/item?action=delete', { item_id: route.body.item._id });
+  assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
+
+  for (const page of [owner, asker]) {
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: /Chats/ }).click();
+    await page.getByTestId('chat-row').filter({ hasText: 'Sell my lamp' }).click();
+    const window = chatWindow(page);
+    await window.getByText('This post was deleted').waitFor();
+    await window.getByText('Is the lamp still there?').waitFor();
+    assert.equal(await window.getByTestId('give-offer').count(), 0);
+  }
+  await screenshot(owner, 'chat-post-deleted', { fullPage: false });
+  await owner.setViewportSize(VIEWPORTS.phone);
+  await screenshot(owner, 'chat-post-deleted', { fullPage: false });
+  assert.deepEqual(failures, []);
+  for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
+});
+
+test('a minimized chat counts what arrives; message info opens from a hover menu and a right click', async () => {
+  const { owner, asker } = await itemChat(browser, 'Water my plants', 'While I am away for a week.');
+  const question = await send(asker, 'How many plants?');
+  await tick(question, 'Delivered').waitFor();
+  await owner.getByRole('button', { name: 'View Chats' }).click();
+  await chatWindow(owner).getByText('How many plants?').waitFor();
+
+  await chatWindow(asker).getByRole('button', { name: 'Minimize chat' }).click();
+  await send(owner, 'About twenty.');
+  await send(owner, 'Mostly ferns.');
+  const bar = asker.getByRole('button', { name: /^Open chat Water my plants/ });
+  await bar.getByTestId('minimized-unseen').filter({ hasText: '2' }).waitFor();
+  await screenshot(asker, 'chat-minimized-unseen', { fullPage: false });
+  await asker.setViewportSize(VIEWPORTS.phone);
+  await screenshot(asker, 'chat-minimized-unseen', { fullPage: false });
+  await asker.setViewportSize(VIEWPORTS.desktop);
+  await bar.click();
+  await chatWindow(asker).getByText('Mostly ferns.').waitFor();
+  await chatWindow(asker).getByRole('button', { name: 'Minimize chat' }).click();
+  assert.equal(await asker.getByTestId('minimized-unseen').count(), 0);
+  await asker.getByRole('button', { name: /^Open chat Water my plants/ }).click();
+
+  // Desktop: the menu button shows on hover, and its one entry opens the info.
+  const mine = chatWindow(asker).getByTestId('chat-message').filter({ hasText: 'How many plants?' });
+  await mine.hover();
+  await chatWindow(asker).getByRole('button', { name: 'Message menu' }).click();
+  await screenshot(asker, 'chat-message-menu', { fullPage: false });
+  await asker.getByRole('menuitem', { name: 'Message info' }).click();
+  const info = asker.getByRole('dialog', { name: 'Message info' });
+  await info.getByText('Read by').waitFor();
+  await info.getByText('Olga Owner').waitFor();
+  await screenshot(asker, 'chat-message-info', { fullPage: false });
+  await info.getByRole('button', { name: /close/i }).first().click();
+  await info.waitFor({ state: 'detached' });
+  await mine.click({ button: 'right' });
+  await info.getByText('Read by').waitFor();
+  await asker.setViewportSize(VIEWPORTS.phone);
+  await screenshot(asker, 'chat-message-info', { fullPage: false });
+  await asker.keyboard.press('Escape');
+  await info.waitFor({ state: 'detached' });
+  await mine.hover();
+  await chatWindow(asker).getByRole('button', { name: 'Message menu' }).click();
+  await screenshot(asker, 'chat-message-menu', { fullPage: false });
+  for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
+});
+
+for (const [label, viewport] of Object.entries(VIEWPORTS)) {
+  test(`a chat full of images opens at its newest message, and stays where a reader scrolled to (${label})`, async () => {
+    const { owner, asker } = await itemChat(browser, `Photos of my garden ${label}`, 'Which plants are these?', { viewport });
+    const window = chatWindow(asker);
+    for (const round of [1, 2]) {
+      const files = [1, 2, 3].map((n) => ({ name: `plant-${round}-${n}.png`, mimeType: 'image/png', buffer: png(90, 300, [40 * n, 140, 60]) }));
+      await window.getByLabel('Files', { exact: true }).setInputFiles(files);
+      await window.getByRole('button', { name: `Remove plant-${round}-3.png` }).waitFor();
+      await tick(await send(asker, `Photos, round ${round}`), 'Delivered').waitFor();
+    }
+    await tick(await send(asker, 'That is all of them.'), 'Delivered').waitFor();
+
+    // Images arrive late, as over a slow connection: the list must follow them down.
+    await asker.route('**/uploads/**', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      await route.continue();
+    });
+    await reopen(asker);
+    const list = window.getByTestId('message-list');
+    await window.getByText('That is all of them.').waitFor();
+    await asker.waitForFunction(() => {
+      const images = [...document.querySelectorAll('[data-testid="message-list"] img')];
+      return images.length === 6 && images.every((image) => image.complete && image.naturalHeight > 0);
+    });
+    await asker.waitForFunction(() => {
+      const element = document.querySelector('[data-testid="message-list"]');
+      return element.scrollHeight - element.scrollTop - element.clientHeight < 3;
+    });
+    await screenshot(asker, 'chat-images-newest', { fullPage: false });
+
+    // A reader who scrolled up keeps their place while a new photo comes in and loads.
+    await list.evaluate((element) => {
+      element.scrollTop = 0;
+    });
+    await asker.waitForTimeout(100);
+    await owner.getByRole('button', { name: 'View Chats' }).click();
+    const ownerWindow = chatWindow(owner);
+    await ownerWindow.getByText('That is all of them.').waitFor();
+    await ownerWindow.getByLabel('Files', { exact: true }).setInputFiles([{ name: 'answer.png', mimeType: 'image/png', buffer: png(90, 300, [200, 60, 60]) }]);
+    await ownerWindow.getByRole('button', { name: 'Remove answer.png' }).waitFor();
+    await send(owner, 'This one is a fern.');
+    await window.getByText('This one is a fern.').waitFor();
+    await asker.waitForFunction(() => {
+      const images = [...document.querySelectorAll('[data-testid="message-list"] img')];
+      return images.length === 7 && images.every((image) => image.complete && image.naturalHeight > 0);
+    });
+    assert.equal(await list.evaluate((element) => element.scrollTop), 0);
+    for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
+  });
+}
+
+test('offers: an amount below the minimum is refused, a given offer shows (also after a reload), another is a deliberate choice', async () => {
+  const { owner, asker } = await itemChat(browser, 'Carry boxes upstairs', 'Ten boxes, third floor.');
+  await tick(await send(asker, 'I can help tonight.'), 'Delivered').waitFor();
+  await owner.getByRole('button', { name: 'View Chats' }).click();
+  const window = chatWindow(owner);
+  await window.getByText('I can help tonight.').waitFor();
+
+  await window.getByTestId('give-offer').click();
+  const prompt = owner.getByRole('dialog', { name: 'Enter offer amount' });
+  await prompt.getByRole('textbox').fill('0.2');
+  await prompt.getByRole('button', { name: 'OK' }).click();
+  await prompt.getByText('The smallest offer is 0.5').waitFor();
+  await screenshot(owner, 'offer-too-small', { fullPage: false });
+  await prompt.getByRole('textbox').fill('3');
+  await prompt.getByRole('button', { name: 'OK' }).click();
+  await owner.getByRole('dialog', { name: 'Confirm Again to proceed with offer.' }).getByRole('button', { name: 'Confirm' }).click();
+  await owner.getByText('Offer Successfully given').waitFor();
+  await window.getByTestId('offer-given').filter({ hasText: '3' }).waitFor();
+
+  await owner.reload();
+  await owner.getByRole('button', { name: 'View Chats' }).click();
+  await window.getByTestId('offer-given').filter({ hasText: '3' }).waitFor();
+  await window.getByRole('button', { name: /^Give another offer/ }).click();
+  const again = owner.getByRole('dialog', { name: 'Give another offer?' });
+  await again.waitFor();
+  await screenshot(owner, 'offer-give-another', { fullPage: false });
+  await again.getByRole('button', { name: 'Cancel' }).click();
+  await owner.setViewportSize(VIEWPORTS.phone);
+  await window.getByTestId('offer-given').waitFor();
+  await screenshot(owner, 'offer-give-another', { fullPage: false });
+  await window.getByTestId('give-offer').click();
+  await owner.getByRole('dialog', { name: 'Give another offer?' }).getByRole('button', { name: 'Give another offer' }).click();
+  await prompt.getByRole('textbox').fill('0.2');
+  await prompt.getByRole('button', { name: 'OK' }).click();
+  await prompt.getByText('The smallest offer is 0.5').waitFor();
+  await screenshot(owner, 'offer-too-small', { fullPage: false });
+  for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
+});

@@ -1,0 +1,49 @@
+"""Ticks and the message info view come from one function over the members' marks."""
+
+from agora.core.chat import delivery, message_view_for, shared_session_view
+
+
+def _mark(user_id: str, read: int = 0, delivered: int = 0, **times) -> dict:
+    return {"user_id": user_id, "read_seq": read, "delivered_seq": delivered, **times}
+
+
+MESSAGE = {
+    "_id": "m5",
+    "dest_session_id": "g1",
+    "src_id": "ada",
+    "created_at": 1000,
+    "seq": 5,
+    "type": 1003,
+    "flags": {"status": "sent"},
+}
+
+
+def test_the_senders_own_mark_never_ticks_their_message():
+    assert delivery(MESSAGE, [_mark("ada", read=9, delivered=9)]).status == "sent"
+
+
+def test_any_other_member_moves_the_tick_and_the_info_view_agrees():
+    marks = [_mark("ada", read=9), _mark("bob", delivered=5), _mark("cy", read=4, delivered=4)]
+    got = delivery(MESSAGE, marks)
+    assert got.status == "delivered"
+    assert got.info() == {"read": [], "delivered": [{"user_id": "bob", "at": None}]}
+    marks.append(_mark("dee", read=6, read_marks=[{"seq": 3, "at": 10}, {"seq": 6, "at": 20}]))
+    got = delivery(MESSAGE, marks)
+    assert got.status == "read"
+    assert got.info()["read"] == [{"user_id": "dee", "at": 20}]
+    assert message_view_for(MESSAGE, marks)["flags"] == {"status": "read"}
+
+
+def test_messages_stored_before_numbering_keep_their_own_receipts():
+    old = {**MESSAGE, "seq": None, "info": {"read": {"bob": 7}, "delivered": {"bob": 6, "cy": 8}}}
+    got = delivery(old, [])
+    assert got.status == "read"
+    assert got.info() == {
+        "read": [{"user_id": "bob", "at": 7}],
+        "delivered": [{"user_id": "cy", "at": 8}],
+    }
+
+
+def test_a_room_wide_session_event_carries_nothing_of_one_viewer():
+    view = {"_id": "g1", "title": "T", "can_send": True, "session_user_type": 10, "data": {}}
+    assert shared_session_view(view) == {"_id": "g1", "title": "T", "data": {}}
