@@ -15,6 +15,7 @@ from aiohttp import web
 from agora import embedded
 from agora.actors.runtime import stop_ray
 from agora.app import build_app
+from agora.http.openapi import OPENAPI_DOCUMENT, render
 from agora.settings import Settings
 
 log = logging.getLogger("agora")
@@ -93,11 +94,18 @@ def run_embedded(settings: Settings) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="agora")
-    parser.add_argument("command", choices=["run", "serve"], help="run: embedded; serve: edge")
+    parser.add_argument(
+        "command",
+        choices=["run", "serve", "openapi"],
+        help="run: embedded; serve: edge; openapi: print the API's OpenAPI document",
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     settings = Settings()
-    if args.command == "run":
+    if args.command == "openapi":
+        # Built, never started: nothing is connected to.
+        sys.stdout.write(render(build_app(settings, with_ray=False)[OPENAPI_DOCUMENT]))
+    elif args.command == "run":
         sys.exit(run_embedded(settings))
     else:
         serve(settings)

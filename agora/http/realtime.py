@@ -23,6 +23,7 @@ from agora.http.accounts import GUEST_COOKIE
 from agora.http.chat import DeliveryBody, SendBody
 from agora.http.replies import ok
 from agora.http.requests import field_errors, optional_session
+from agora.http.routes import Reply, Route
 from agora.services.accounts import AccountService, Session
 from agora.services.chat import ChatService
 from agora.settings import Settings
@@ -33,6 +34,37 @@ log = logging.getLogger("agora.realtime")
 SOCKET_PATH = "/socket.io"
 RETRY_MS = 5000
 SOCKET_SERVER = web.AppKey("socket_server", socketio.AsyncServer)
+
+
+class ConnectInfoReply(Reply):
+    path: str
+    transports: list[str]
+    user_id: str | None
+    retry_ms: int
+
+
+async def connect_info(request: web.Request) -> web.Response:
+    session = optional_session(request)
+    return ok(
+        {
+            "path": SOCKET_PATH,
+            "transports": ["websocket", "polling"],
+            "user_id": session.user["_id"] if session else None,
+            "retry_ms": RETRY_MS,
+        }
+    )
+
+
+def routes() -> list[Route]:
+    return [
+        Route(
+            "GET",
+            "/realtime/connect",
+            connect_info,
+            "Where and how to open the socket",
+            reply=ConnectInfoReply,
+        )
+    ]
 
 
 def create_socket_server(
@@ -175,21 +207,9 @@ def attach(
         stop.set()
         await task
 
-    async def connect_info(request: web.Request) -> web.Response:
-        session = optional_session(request)
-        return ok(
-            {
-                "path": SOCKET_PATH,
-                "transports": ["websocket", "polling"],
-                "user_id": session.user["_id"] if session else None,
-                "retry_ms": RETRY_MS,
-            }
-        )
-
     # Events the edge's own services publish reach its sockets without a trip through Redis,
     # and sockets they move into a room are in it before the call returns.
     chat.publish_through(sio.manager)
     app[SOCKET_SERVER] = sio
     app.cleanup_ctx.append(start_listener)
-    app.router.add_get("/realtime/connect", connect_info)
     sio.attach(app, socketio_path=SOCKET_PATH)

@@ -28,7 +28,9 @@ def _amount_text(value: Any) -> Any:
     return value if value is None or isinstance(value, str) else str(value)
 
 
-AmountText = Annotated[str | None, BeforeValidator(_amount_text)]
+AmountText = Annotated[
+    str | None, BeforeValidator(_amount_text, json_schema_input_type=int | float | str | None)
+]
 
 _MESSAGES = {
     "extra_forbidden": "Unknown field",
