@@ -140,10 +140,12 @@ class MembersReply(Reply):
 
 
 class ByIdsReply(Reply):
-    users: list[dict[str, Any]]
-    sessions: list[dict[str, Any]]
-    session_with_users: list[dict[str, Any]]
-    items: list[dict[str, Any]]
+    """Each map is id -> the object, holding only what the caller may read."""
+
+    users: dict[str, dict[str, Any]]
+    sessions: dict[str, dict[str, Any]]
+    session_with_users: dict[str, dict[str, Any]]
+    items: dict[str, dict[str, Any]]
 
 
 class SessionReply(Reply):
