@@ -5,19 +5,32 @@ nx-27017 and the machine's Redis are never touched."""
 import asyncio
 import contextlib
 import subprocess
+import uuid
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+import socketio
 
 from agora import embedded
-from tests.integration.helpers import Member, bearer, member, new_group, until
+from agora.core.constants import SEND_REPLY_OK
+from tests.integration.helpers import (
+    Member,
+    all_messages,
+    bearer,
+    item_chat,
+    member,
+    new_group,
+    send_text,
+    until,
+)
 from tests.services import free_port
 
 # A call to an unreachable store gives up after this long and answers 503.
 STORE_WAIT_MS = 300
-GUARD_SECONDS = 30  # a hang guard for waiting on a condition, not a speed check
+GUARD_SECONDS = 30
+REDIS_OUTAGE_SECONDS = 3  # a hang guard for waiting on a condition, not a speed check
 
 
 class Traffic:
@@ -121,6 +134,87 @@ async def test_a_store_restarted_under_traffic_answers_503_meanwhile_and_loses_n
             assert read["item"]["title"] == item["title"]
         feed = await poster.call("/api/feed", {"group_id": group_id})
         assert feed["items"], feed
+
+
+@contextlib.contextmanager
+def own_redis(log_dir: Path):
+    """A redis-server of the test's own, keeping nothing on disk; yields its URL and a
+    stop/start pair (started again on the same port, empty)."""
+    port = free_port()
+    processes: list[subprocess.Popen] = []
+
+    def start() -> None:
+        args = ["redis-server", "--bind", "127.0.0.1", "--port", str(port)]
+        args += ["--save", "", "--appendonly", "no", "--logfile", str(log_dir / "redis.log")]
+        process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        processes.append(process)
+        embedded.wait_for_port("127.0.0.1", port, GUARD_SECONDS, process)
+
+    def stop() -> None:
+        embedded.stop(processes)
+
+    start()
+    try:
+        yield f"redis://127.0.0.1:{port}/0", stop, start
+    finally:
+        stop()
+
+
+async def test_with_redis_stopped_sends_are_stored_and_realtime_resumes_when_it_is_back(
+    client_for, smtp_sink, tmp_path, ray_cluster
+):
+    with own_redis(tmp_path) as (redis_url, stop_redis, start_redis):
+        client = await client_for(redis_url=redis_url, session_shards=1, redis_timeout_seconds=1)
+        owner, asker, item = await item_chat(client, smtp_sink)
+        session_id = f"r_{item['_id']}_{asker.id}"
+        await send_text(asker, session_id, "hello")
+        heard: asyncio.Queue[dict] = asyncio.Queue()
+        sio = socketio.AsyncClient(reconnection=False)
+        sio.on("message", heard.put_nowait)
+        sio.on("messages", lambda batch: [heard.put_nowait(m) for m in batch])
+        await sio.connect(
+            str(client.make_url("/")), auth={"auth_key": owner.key}, transports=["websocket"]
+        )
+
+        async def send(n: int) -> tuple[int, dict]:
+            body = {"dest_session_id": session_id, "payload": f"msg {n}", "local_id": f"m{n}"}
+            reply = await client.post("/session/send", json=body, headers=bearer(asker.key))
+            return reply.status, await reply.json()
+
+        with Traffic(send) as traffic:
+            await traffic.wait_for(lambda: len(traffic.acknowledged) >= 3)
+            await asyncio.to_thread(stop_redis)
+            sent_before_outage = len(traffic.acknowledged)
+            await traffic.wait_for(
+                lambda: sum(traffic.statuses.values()) >= sent_before_outage + 20
+            )
+            await asyncio.to_thread(start_redis)
+            await traffic.wait_for(lambda: len(traffic.acknowledged) >= sent_before_outage + 25)
+            await traffic.stop()
+
+        stored = {m["local_id"]: m for m in await all_messages(owner, session_id)}
+        for reply in traffic.acknowledged:
+            assert reply["type"] == SEND_REPLY_OK, reply
+            message = reply["inbox_message"]
+            assert stored[message["local_id"]]["id"] == message["id"]
+
+        # Realtime is back: a socket that stayed connected hears a new message.
+        async def hears_a_new_message() -> bool:
+            text = f"after {uuid.uuid4().hex[:6]}"
+            await send_text(asker, session_id, text)
+            with contextlib.suppress(TimeoutError):
+                while True:
+                    message = await asyncio.wait_for(heard.get(), 0.5)
+                    if message["payload"] == text:
+                        return True
+            return False
+
+        for _ in range(GUARD_SECONDS):
+            if await hears_a_new_message():
+                break
+        else:
+            pytest.fail("the socket never heard a message again")
+        await sio.disconnect()
 
 
 pytestmark = pytest.mark.timeout(120)
