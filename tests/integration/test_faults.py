@@ -4,17 +4,24 @@ nx-27017 and the machine's Redis are never touched."""
 
 import asyncio
 import contextlib
+import os
+import signal
 import subprocess
+import sys
 import uuid
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import aiohttp
 import pytest
+import ray
 import socketio
 
 from agora import embedded
 from agora.core.constants import SEND_REPLY_OK
+from agora.settings import REPO_ROOT
+from tests.e2e.harness import wait_for_edge
 from tests.integration.helpers import (
     Member,
     all_messages,
@@ -29,8 +36,8 @@ from tests.services import free_port
 
 # A call to an unreachable store gives up after this long and answers 503.
 STORE_WAIT_MS = 300
-GUARD_SECONDS = 30
-REDIS_OUTAGE_SECONDS = 3  # a hang guard for waiting on a condition, not a speed check
+GUARD_SECONDS = 30  # a hang guard for waiting on a condition, not a speed check
+REDIS_OUTAGE_SECONDS = 3
 
 
 class Traffic:
@@ -185,8 +192,10 @@ async def test_with_redis_stopped_sends_are_stored_and_realtime_resumes_when_it_
             await traffic.wait_for(lambda: len(traffic.acknowledged) >= 3)
             await asyncio.to_thread(stop_redis)
             sent_before_outage = len(traffic.acknowledged)
+            # A few seconds down, with sends going on meanwhile.
+            await asyncio.sleep(REDIS_OUTAGE_SECONDS)
             await traffic.wait_for(
-                lambda: sum(traffic.statuses.values()) >= sent_before_outage + 20
+                lambda: sum(traffic.statuses.values()) >= sent_before_outage + 10
             )
             await asyncio.to_thread(start_redis)
             await traffic.wait_for(lambda: len(traffic.acknowledged) >= sent_before_outage + 25)
@@ -215,6 +224,117 @@ async def test_with_redis_stopped_sends_are_stored_and_realtime_resumes_when_it_
         else:
             pytest.fail("the socket never heard a message again")
         await sio.disconnect()
+
+
+@contextlib.asynccontextmanager
+async def edge_process(env: dict[str, str], log_path: Path):
+    """An edge as `python -m agora serve` in a process group of its own (so a kill takes
+    nothing else with it); yields its base URL and a kill() that SIGKILLs it."""
+    port = free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    edge_env = {**env, "AGORA_PORT": str(port), "AGORA_PUBLIC_BASE_URL": base_url}
+    with log_path.open("w") as log:
+        process = subprocess.Popen(  # noqa: ASYNC220 (returns at once; the wait is threaded)
+            [sys.executable, "-m", "agora", "serve"],
+            cwd=REPO_ROOT,
+            env=edge_env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    def kill() -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+    try:
+        await asyncio.to_thread(wait_for_edge, base_url, process, log_path)
+        yield base_url, kill
+    finally:
+        if process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGTERM)
+            try:
+                await asyncio.to_thread(process.wait, GUARD_SECONDS)
+            except subprocess.TimeoutExpired:
+                kill()
+
+
+async def test_a_killed_edges_socket_reconnects_to_another_and_catches_up_by_polling(
+    mongo_url, redis_url, smtp_sink, tmp_path, ray_cluster
+):
+    env = {
+        **os.environ,
+        "AGORA_MONGO_URL": mongo_url,
+        "AGORA_MONGO_DB": "agora_test",
+        "AGORA_REDIS_URL": redis_url,
+        "AGORA_REDIS_PREFIX": f"test:edges:{uuid.uuid4().hex[:8]}:",
+        "AGORA_SMTP_URL": smtp_sink.url,
+        "AGORA_VAR_DIR": str(tmp_path / "var"),
+        "AGORA_WEB_DIST": str(tmp_path / "dist"),
+        # Both edges join the test's Ray, so they share one set of shard actors.
+        "AGORA_RAY_ADDRESS": ray.get_runtime_context().gcs_address,
+        "AGORA_SESSION_SHARDS": "1",
+        "AGORA_LOGIN_ATTEMPTS_PER_IP": "1000",
+        "AGORA_OTP_SENDS_PER_IP": "1000",
+    }
+    async with (
+        edge_process(env, tmp_path / "edge1.log") as (first_url, kill_first),
+        edge_process(env, tmp_path / "edge2.log") as (second_url, _),
+        aiohttp.ClientSession(base_url=first_url) as first,
+        aiohttp.ClientSession(base_url=second_url) as second,
+    ):
+        owner, asker, item = await item_chat(first, smtp_sink)
+        session_id = f"r_{item['_id']}_{asker.id}"
+        heard: dict[str, dict] = {}
+
+        def hear(message: dict) -> None:
+            heard[message["id"]] = message
+
+        async def socket_on(base_url: str) -> socketio.AsyncClient:
+            sio = socketio.AsyncClient(reconnection=False)
+            sio.on("message", hear)
+            sio.on("messages", lambda batch: [hear(m) for m in batch])
+            await sio.connect(base_url, auth={"auth_key": owner.key}, transports=["websocket"])
+            return sio
+
+        sio = await socket_on(first_url)
+        # The asker writes through the edge that stays.
+        asker_there = Member(second, asker.key, asker.user)
+
+        async def send(n: int) -> tuple[int, dict]:
+            reply = await send_text(asker_there, session_id, f"msg {n}", local_id=f"m{n}")
+            return 200, reply
+
+        with Traffic(send) as traffic:
+            await traffic.wait_for(lambda: len(heard) >= 5)
+            await asyncio.to_thread(kill_first)
+            sent_when_killed = len(traffic.acknowledged)
+            await traffic.wait_for(lambda: len(traffic.acknowledged) >= sent_when_killed + 10)
+            # The client notices its socket is gone and moves to the other edge.
+            await until(lambda: not sio.connected, GUARD_SECONDS)
+            last_heard = max(m["created_at"] for m in heard.values())
+            sio = await socket_on(second_url)
+            await traffic.wait_for(lambda: len(traffic.acknowledged) >= sent_when_killed + 20)
+            await traffic.stop()
+
+        # It catches up by polling from the newest message it heard before its socket went.
+        owner_there = Member(second, owner.key, owner.user)
+        latest = last_heard
+        while True:
+            page = await owner_there.call(
+                "/session/messages", {"session_id": session_id, "greater_than_timestamp": latest}
+            )
+            for message in page["inbox_messages"]:
+                hear(message)
+            if not page["inbox_messages"]:
+                break
+            latest = page["inbox_messages"][-1]["created_at"]
+        await sio.disconnect()
+
+        acknowledged = {reply["inbox_message"]["id"] for reply in traffic.acknowledged}
+        assert acknowledged <= set(heard), "messages the client never got"
 
 
 pytestmark = pytest.mark.timeout(120)
