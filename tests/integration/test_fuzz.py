@@ -11,6 +11,7 @@ import uuid
 import pytest
 import requests
 import schemathesis
+from hypothesis import strategies as st
 
 from agora.app import build_app
 from agora.http.openapi import OPENAPI_DOCUMENT
@@ -71,16 +72,107 @@ def fuzzed_edge(ray_cluster, mongo_url, redis_url, smtp_sink, chat_prefix, tmp_p
     edge.close()
 
 
+# Ids of real objects: a field holding an id sometimes gets one of these (drawn by
+# hypothesis, so still reproducible), so that requests also get past "not found".
+REAL_IDS: dict[str, list[str]] = {}
+ID_KINDS = {
+    "group_id": "groups",
+    "item_id": "items",
+    "item_ids": "items",
+    "route_id": "routes",
+    "session_id": "sessions",
+    "dest_session_id": "sessions",
+    "cs_id": "sessions",
+    "session_ids": "sessions",
+    "user_ids": "users",
+    "session_with_user_ids": "users",
+    "for_user_id": "users",
+    "wallet_user_id": "users",
+}
+
+
+def with_real_ids(values: object) -> st.SearchStrategy:
+    if not isinstance(values, dict):
+        return st.just(values)
+    fields = {}
+    for name, value in values.items():
+        known = REAL_IDS.get(ID_KINDS.get(name, ""))
+        real = None
+        if known:
+            real = (
+                st.lists(st.sampled_from(known), max_size=3)
+                if isinstance(value, list)
+                else (st.sampled_from(known))
+            )
+        fields[name] = st.just(value) if real is None else st.one_of(st.just(value), real)
+    return st.fixed_dictionaries(fields)
+
+
+def call(edge: ThreadedEdge, path: str, body: dict, key: str) -> dict:
+    reply = requests.post(
+        edge.base_url + path, json=body, headers={"Authorization": f"Bearer {key}"}, timeout=30
+    )
+    reply.raise_for_status()
+    return reply.json()
+
+
+@pytest.fixture(scope="module")
+def world(fuzzed_edge, smtp_sink) -> dict[str, str]:
+    """A public and a private group, each with a post of someone else's."""
+    owner_key = fuzzed_edge.login(smtp_sink, f"owner-{uuid.uuid4().hex[:10]}@example.org")
+    owner_id = call(fuzzed_edge, "/api/user/profile", {}, owner_key)["user"]["_id"]
+    groups, items = [], []
+    for is_public in (True, False):
+        body = {"title": f"Fuzz {uuid.uuid4().hex[:6]}", "tags": ["Books"], "is_public": is_public}
+        group = call(fuzzed_edge, "/api/group?action=create", body, owner_key)["group"]
+        body = {
+            "group_id": group["_id"],
+            "title": "A piano",
+            "offer_amount": 5,
+            "offer_currency": "EUR",
+        }
+        items.append(call(fuzzed_edge, "/api/item?action=create", body, owner_key)["item"])
+        groups.append(group["_id"])
+    REAL_IDS.update(
+        groups=groups,
+        items=[item["_id"] for item in items],
+        routes=[item["route_id"] for item in items],
+    )
+    return {"owner_id": owner_id, "public_item_id": items[0]["_id"]}
+
+
 @pytest.fixture
-def user_key(fuzzed_edge, smtp_sink) -> str:
-    """A user of each fuzzed call's own (one call's fuzz may log out or change the profile)."""
-    return fuzzed_edge.login(smtp_sink, f"fuzz-{uuid.uuid4().hex[:10]}@example.org")
+def user_key(fuzzed_edge, smtp_sink, world) -> str:
+    """A user of each fuzzed call's own (one call's fuzz may log out or change the profile),
+    who has opened a chat about the public post."""
+    key = fuzzed_edge.login(smtp_sink, f"fuzz-{uuid.uuid4().hex[:10]}@example.org")
+    user_id = call(fuzzed_edge, "/api/user/profile", {}, key)["user"]["_id"]
+    chat_id = f"r_{world['public_item_id']}_{user_id}"
+    body = {"dest_session_id": chat_id, "payload": "Is it still there?", "local_id": "first"}
+    call(fuzzed_edge, "/session/send", body, key)
+    REAL_IDS.update(sessions=[chat_id, *REAL_IDS["groups"]], users=[world["owner_id"], user_id])
+    return key
 
 
 # Built like `python -m agora openapi` builds it (nothing connected); the test checks that
 # the edge serves this very document.
 DOCUMENT = build_app(Settings(), with_ray=False)[OPENAPI_DOCUMENT]
 schema = schemathesis.openapi.from_dict(DOCUMENT, config=schemathesis.Config.from_dict(FUZZ_CONFIG))
+
+
+@schema.hook
+def flatmap_body(context, body):
+    return with_real_ids(body)
+
+
+@schema.hook
+def flatmap_query(context, query):
+    return with_real_ids(query)
+
+
+@schema.hook
+def flatmap_path_parameters(context, path_parameters):
+    return with_real_ids(path_parameters)
 
 
 @schema.parametrize()
