@@ -27,8 +27,6 @@ from tests.integration.helpers import (
     all_messages,
     bearer,
     item_chat,
-    member,
-    new_group,
     send_text,
     until,
 )
@@ -94,6 +92,15 @@ async def posting(user: Member, group_id: str) -> Callable[[int], Awaitable[tupl
     return post
 
 
+def sending(user: Member, session_id: str) -> Callable[[int], Awaitable[tuple[int, dict]]]:
+    async def send(n: int) -> tuple[int, dict]:
+        body = {"dest_session_id": session_id, "payload": f"msg {n}", "local_id": f"m{n}"}
+        reply = await user.client.post("/session/send", json=body, headers=bearer(user.key))
+        return reply.status, await reply.json()
+
+    return send
+
+
 @contextlib.contextmanager
 def own_store(data_dir: Path):
     """An nx-27017 of the test's own; yields a restart(stop, start) pair working on it."""
@@ -115,32 +122,43 @@ def own_store(data_dir: Path):
 
 
 async def test_a_store_restarted_under_traffic_answers_503_meanwhile_and_loses_nothing(
-    client_for, smtp_sink, tmp_path
+    client_for, smtp_sink, tmp_path, ray_cluster
 ):
     with own_store(tmp_path / "mongo") as (mongo_url, stop_store, start_store):
         client = await client_for(
             mongo_url=mongo_url,
             mongo_server_selection_timeout_ms=STORE_WAIT_MS,
             mongo_connect_timeout_ms=STORE_WAIT_MS,
+            session_shards=1,
         )
-        poster = await member(client, smtp_sink, "Poster")
-        group_id = await new_group(poster, is_public=True)
-        with Traffic(await posting(poster, group_id)) as traffic:
-            await traffic.wait_for(lambda: len(traffic.acknowledged) >= 5)
+        owner, asker, item = await item_chat(client, smtp_sink)
+        session_id = f"r_{item['_id']}_{asker.id}"
+        await send_text(asker, session_id, "hello")
+        with (
+            Traffic(await posting(owner, item["group_id"])) as posts,
+            Traffic(sending(asker, session_id)) as sends,
+        ):
+            for traffic in (posts, sends):
+                await traffic.wait_for(lambda t=traffic: len(t.acknowledged) >= 5)
             await asyncio.to_thread(stop_store)
-            await traffic.wait_for(lambda: traffic.statuses[503] >= 3)
-            stored_before_restart = len(traffic.acknowledged)
+            for traffic in (posts, sends):
+                await traffic.wait_for(lambda t=traffic: t.statuses[503] >= 3)
+            before_restart = {id(t): len(t.acknowledged) for t in (posts, sends)}
             await asyncio.to_thread(start_store)
             # The same edge, never restarted, serves again.
-            await traffic.wait_for(lambda: len(traffic.acknowledged) >= stored_before_restart + 5)
-            await traffic.stop()
+            for traffic in (posts, sends):
+                await traffic.wait_for(
+                    lambda t=traffic: len(t.acknowledged) >= before_restart[id(t)] + 5
+                )
+                await traffic.stop()
 
-        for body in traffic.acknowledged:
-            item = body["item"]
-            read = await poster.call("/api/item", {"item_id": item["_id"]})
-            assert read["item"]["title"] == item["title"]
-        feed = await poster.call("/api/feed", {"group_id": group_id})
-        assert feed["items"], feed
+        for body in posts.acknowledged:
+            read = await owner.call("/api/item", {"item_id": body["item"]["_id"]})
+            assert read["item"]["title"] == body["item"]["title"]
+        stored = {m["id"] for m in await all_messages(owner, session_id)}
+        for reply in sends.acknowledged:
+            if reply["type"] == SEND_REPLY_OK:
+                assert reply["inbox_message"]["id"] in stored, reply
 
 
 @contextlib.contextmanager
@@ -183,12 +201,7 @@ async def test_with_redis_stopped_sends_are_stored_and_realtime_resumes_when_it_
             str(client.make_url("/")), auth={"auth_key": owner.key}, transports=["websocket"]
         )
 
-        async def send(n: int) -> tuple[int, dict]:
-            body = {"dest_session_id": session_id, "payload": f"msg {n}", "local_id": f"m{n}"}
-            reply = await client.post("/session/send", json=body, headers=bearer(asker.key))
-            return reply.status, await reply.json()
-
-        with Traffic(send) as traffic:
+        with Traffic(sending(asker, session_id)) as traffic:
             await traffic.wait_for(lambda: len(traffic.acknowledged) >= 3)
             await asyncio.to_thread(stop_redis)
             sent_before_outage = len(traffic.acknowledged)
