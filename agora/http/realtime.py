@@ -126,8 +126,10 @@ def attach(
     async def caller(sid: str) -> Session | None:
         return (await sio.get_session(sid)).get("session")
 
+    # Events may come without data (`emit("unseen")`): handlers then get None and still
+    # answer, where a missing argument would leave the client waiting for its ack.
     @sio.on("join")
-    async def join(sid: str, data: Any) -> dict[str, Any]:
+    async def join(sid: str, data: Any = None) -> dict[str, Any]:
         session_id = data.get("session_id") if isinstance(data, dict) else None
         if not isinstance(session_id, str) or not await chat.can_join(
             await caller(sid), session_id
@@ -137,14 +139,14 @@ def attach(
         return {"ok": True}
 
     @sio.on("leave")
-    async def leave(sid: str, data: Any) -> None:
+    async def leave(sid: str, data: Any = None) -> None:
         """A closed chat window; the socket stays in the rooms of chats its user follows."""
         session_id = data.get("session_id") if isinstance(data, dict) else None
         if isinstance(session_id, str) and not await chat.follows(await caller(sid), session_id):
             await sio.leave_room(sid, session_room(session_id))
 
     @sio.on("unseen")
-    async def unseen(sid: str, data: Any) -> dict[str, Any]:
+    async def unseen(sid: str, data: Any = None) -> dict[str, Any]:
         """Exact counts for a screen that (re)connected: the red dot and the muted chats."""
         session = await caller(sid)
         if session is None:
@@ -152,7 +154,7 @@ def attach(
         return await chat.unseen_summary(session.user["_id"])
 
     @sio.on("typing")
-    async def typing(sid: str, data: Any) -> None:
+    async def typing(sid: str, data: Any = None) -> None:
         session = await caller(sid)
         if session and isinstance(data, dict) and isinstance(data.get("session_id"), str):
             await chat.typing(session, data["session_id"])
@@ -171,15 +173,15 @@ def attach(
         return {"ok": True}
 
     @sio.on("delivered")
-    async def delivered(sid: str, data: Any) -> dict[str, Any]:
+    async def delivered(sid: str, data: Any = None) -> dict[str, Any]:
         return await mark(sid, data, "delivered")
 
     @sio.on("read")
-    async def read(sid: str, data: Any) -> dict[str, Any]:
+    async def read(sid: str, data: Any = None) -> dict[str, Any]:
         return await mark(sid, data, "read")
 
     @sio.on("send")
-    async def send(sid: str, data: Any) -> dict[str, Any]:
+    async def send(sid: str, data: Any = None) -> dict[str, Any]:
         session = await caller(sid)
         if session is None:
             return {

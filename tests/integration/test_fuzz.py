@@ -11,6 +11,8 @@ import uuid
 import pytest
 import requests
 import schemathesis
+import socketio
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from agora.app import build_app
@@ -141,17 +143,21 @@ def world(fuzzed_edge, smtp_sink) -> dict[str, str]:
     return {"owner_id": owner_id, "public_item_id": items[0]["_id"]}
 
 
-@pytest.fixture
-def user_key(fuzzed_edge, smtp_sink, world) -> str:
-    """A user of each fuzzed call's own (one call's fuzz may log out or change the profile),
-    who has opened a chat about the public post."""
-    key = fuzzed_edge.login(smtp_sink, f"fuzz-{uuid.uuid4().hex[:10]}@example.org")
-    user_id = call(fuzzed_edge, "/api/user/profile", {}, key)["user"]["_id"]
+def chatting_user(edge: ThreadedEdge, sink, world: dict[str, str]) -> str:
+    """A new user who has opened a chat about the public post; returns their key."""
+    key = edge.login(sink, f"fuzz-{uuid.uuid4().hex[:10]}@example.org")
+    user_id = call(edge, "/api/user/profile", {}, key)["user"]["_id"]
     chat_id = f"r_{world['public_item_id']}_{user_id}"
     body = {"dest_session_id": chat_id, "payload": "Is it still there?", "local_id": "first"}
-    call(fuzzed_edge, "/session/send", body, key)
+    call(edge, "/session/send", body, key)
     REAL_IDS.update(sessions=[chat_id, *REAL_IDS["groups"]], users=[world["owner_id"], user_id])
     return key
+
+
+@pytest.fixture
+def user_key(fuzzed_edge, smtp_sink, world) -> str:
+    """A user of each fuzzed call's own (one call's fuzz may log out or change the profile)."""
+    return chatting_user(fuzzed_edge, smtp_sink, world)
 
 
 # Built like `python -m agora openapi` builds it (nothing connected); the test checks that
@@ -187,3 +193,76 @@ def test_the_edge_serves_the_fuzzed_document(fuzzed_edge):
     reply = requests.get(f"{fuzzed_edge.base_url}/api/openapi.json", timeout=30)
     assert reply.status_code == 200
     assert reply.json() == DOCUMENT
+
+
+# Socket.IO events, which OpenAPI cannot describe: whatever data a client sends, an event with
+# an acknowledgement answers (never leaves the client waiting), and one without leaves the
+# socket working.
+ACKED_EVENTS = ("join", "unseen", "delivered", "read", "send")
+UNACKED_EVENTS = ("leave", "typing")
+ACK_GUARD_SECONDS = 5  # a hang guard, not a speed check
+
+
+def real_ids(kind: str) -> st.SearchStrategy[str]:
+    """Drawn when the test runs, once the fixtures made the objects."""
+    return st.deferred(lambda: st.sampled_from(REAL_IDS[kind]))
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+event_data = st.one_of(
+    json_values,
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "session_id": st.one_of(real_ids("sessions"), st.text(max_size=30)),
+            "created_at": st.one_of(
+                st.integers(), st.floats(allow_nan=False), st.text(max_size=30)
+            ),
+            "dest_session_id": st.one_of(real_ids("sessions"), st.text(max_size=30)),
+            "payload": json_values,
+            "local_id": st.text(max_size=30),
+        },
+    ),
+)
+
+
+@pytest.fixture(scope="module")
+def sockets(fuzzed_edge, smtp_sink, world):
+    key = chatting_user(fuzzed_edge, smtp_sink, world)
+    clients = {"visitor": socketio.SimpleClient(), "user": socketio.SimpleClient()}
+    clients["visitor"].connect(fuzzed_edge.base_url, transports=["websocket"])
+    clients["user"].connect(fuzzed_edge.base_url, auth={"auth_key": key}, transports=["websocket"])
+    yield clients
+    for client in clients.values():
+        client.disconnect()
+
+
+@settings(
+    max_examples=60,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+    # A failure waits out the guard; shrinking would wait it out many times over.
+    phases=[Phase.explicit, Phase.generate],
+)
+@given(
+    who=st.sampled_from(["visitor", "user"]),
+    event=st.sampled_from(ACKED_EVENTS + UNACKED_EVENTS),
+    data=event_data,
+)
+def test_every_socket_event_answers_whatever_it_is_sent(sockets, who, event, data):
+    client = sockets[who]
+    if event in UNACKED_EVENTS:
+        client.emit(event, data)
+        event, data = "unseen", None  # the socket still answers
+    ack = client.call(event, data, timeout=ACK_GUARD_SECONDS)
+    assert isinstance(ack, dict), ack
+    if "errors" not in ack:
+        assert ack.get("ok") is True or event in ("unseen", "send"), ack
