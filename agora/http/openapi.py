@@ -114,8 +114,9 @@ def _parameters(route: Route) -> list[dict[str, Any]]:
             schema["pattern"] = f"^{pattern}$"
         parameters.append({"name": name, "in": "path", "required": True, "schema": schema})
     if route.query is not None:
-        for name, schema in route.query.model_json_schema()["properties"].items():
-            required = name in route.query.model_json_schema().get("required", [])
+        query = route.query.model_json_schema()
+        for name, schema in query["properties"].items():
+            required = name in query.get("required", [])
             parameters.append({"name": name, "in": "query", "required": required, "schema": schema})
     return parameters
 
