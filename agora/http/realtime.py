@@ -7,8 +7,10 @@ unseen badges from those events and asks for exact counts (`unseen`) when it con
 
 import asyncio
 import contextlib
+import functools
 import gc
 import logging
+from collections.abc import Awaitable, Callable
 from http.cookies import SimpleCookie
 from typing import Any
 
@@ -21,12 +23,13 @@ from agora.core.constants import SEND_REPLY_REFUSED
 from agora.core.errors import AgoraError, NeedLogin
 from agora.http.accounts import GUEST_COOKIE
 from agora.http.chat import DeliveryBody, SendBody
-from agora.http.replies import ok
+from agora.http.replies import UNAVAILABLE_MESSAGE, ok
 from agora.http.requests import field_errors, optional_session
 from agora.http.routes import Reply, Route
 from agora.services.accounts import AccountService, Session
 from agora.services.chat import ChatService
 from agora.settings import Settings
+from agora.store.outages import UNREACHABLE
 from agora.store.realtime import key_room, socket_manager
 
 log = logging.getLogger("agora.realtime")
@@ -98,6 +101,27 @@ def _guest_cookie(environ: dict[str, Any]) -> str | None:
     return morsel.value if morsel else None
 
 
+def answered(refusal: dict[str, Any] | None = None):
+    """An acknowledged event answers even when its call fails (a refusal carries its errors,
+    an unreachable store or Redis asks to retry), so no client is left waiting for its ack.
+    `refusal` holds fields every failure reply of the event carries."""
+
+    def decorate(handler: Callable[[str, Any], Awaitable[dict[str, Any]]]):
+        @functools.wraps(handler)
+        async def answering(sid: str, data: Any = None) -> dict[str, Any]:
+            try:
+                return await handler(sid, data)
+            except AgoraError as error:
+                return {**(refusal or {}), "errors": error.errors, **error.extra}
+            except UNREACHABLE as exc:
+                log.warning("a backing service is unreachable on a socket event: %r", exc)
+                return {**(refusal or {}), "errors": UNAVAILABLE_MESSAGE}
+
+        return answering
+
+    return decorate
+
+
 def attach(
     app: web.Application,
     sio: socketio.AsyncServer,
@@ -129,6 +153,7 @@ def attach(
     # Events may come without data (`emit("unseen")`): handlers then get None and still
     # answer, where a missing argument would leave the client waiting for its ack.
     @sio.on("join")
+    @answered()
     async def join(sid: str, data: Any = None) -> dict[str, Any]:
         session_id = data.get("session_id") if isinstance(data, dict) else None
         if not isinstance(session_id, str) or not await chat.can_join(
@@ -146,6 +171,7 @@ def attach(
             await sio.leave_room(sid, session_room(session_id))
 
     @sio.on("unseen")
+    @answered()
     async def unseen(sid: str, data: Any = None) -> dict[str, Any]:
         """Exact counts for a screen that (re)connected: the red dot and the muted chats."""
         session = await caller(sid)
@@ -173,14 +199,17 @@ def attach(
         return {"ok": True}
 
     @sio.on("delivered")
+    @answered()
     async def delivered(sid: str, data: Any = None) -> dict[str, Any]:
         return await mark(sid, data, "delivered")
 
     @sio.on("read")
+    @answered()
     async def read(sid: str, data: Any = None) -> dict[str, Any]:
         return await mark(sid, data, "read")
 
     @sio.on("send")
+    @answered({"type": SEND_REPLY_REFUSED})
     async def send(sid: str, data: Any = None) -> dict[str, Any]:
         session = await caller(sid)
         if session is None:

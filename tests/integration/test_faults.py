@@ -101,6 +101,18 @@ def sending(user: Member, session_id: str) -> Callable[[int], Awaitable[tuple[in
     return send
 
 
+def socket_sending(sio: socketio.AsyncClient, session_id: str):
+    """Sends over a socket: an ack with `errors` counts as the 503 of HTTP; no ack within the
+    guard fails the test (the client would be left waiting)."""
+
+    async def send(n: int) -> tuple[int, dict]:
+        body = {"dest_session_id": session_id, "payload": f"live {n}", "local_id": f"s{n}"}
+        ack = await sio.call("send", body, timeout=GUARD_SECONDS)
+        return (503 if "errors" in ack else 200), ack
+
+    return send
+
+
 @contextlib.contextmanager
 def own_store(data_dir: Path):
     """An nx-27017 of the test's own; yields a restart(stop, start) pair working on it."""
@@ -134,19 +146,25 @@ async def test_a_store_restarted_under_traffic_answers_503_meanwhile_and_loses_n
         owner, asker, item = await item_chat(client, smtp_sink)
         session_id = f"r_{item['_id']}_{asker.id}"
         await send_text(asker, session_id, "hello")
+        sio = socketio.AsyncClient(reconnection=False)
+        await sio.connect(
+            str(client.make_url("/")), auth={"auth_key": owner.key}, transports=["websocket"]
+        )
         with (
             Traffic(await posting(owner, item["group_id"])) as posts,
             Traffic(sending(asker, session_id)) as sends,
+            Traffic(socket_sending(sio, session_id)) as socket_sends,
         ):
-            for traffic in (posts, sends):
+            everything = (posts, sends, socket_sends)
+            for traffic in everything:
                 await traffic.wait_for(lambda t=traffic: len(t.acknowledged) >= 5)
             await asyncio.to_thread(stop_store)
-            for traffic in (posts, sends):
+            for traffic in everything:
                 await traffic.wait_for(lambda t=traffic: t.statuses[503] >= 3)
-            before_restart = {id(t): len(t.acknowledged) for t in (posts, sends)}
+            before_restart = {id(t): len(t.acknowledged) for t in everything}
             await asyncio.to_thread(start_store)
             # The same edge, never restarted, serves again.
-            for traffic in (posts, sends):
+            for traffic in everything:
                 await traffic.wait_for(
                     lambda t=traffic: len(t.acknowledged) >= before_restart[id(t)] + 5
                 )
@@ -156,9 +174,10 @@ async def test_a_store_restarted_under_traffic_answers_503_meanwhile_and_loses_n
             read = await owner.call("/api/item", {"item_id": body["item"]["_id"]})
             assert read["item"]["title"] == body["item"]["title"]
         stored = {m["id"] for m in await all_messages(owner, session_id)}
-        for reply in sends.acknowledged:
+        for reply in sends.acknowledged + socket_sends.acknowledged:
             if reply["type"] == SEND_REPLY_OK:
                 assert reply["inbox_message"]["id"] in stored, reply
+        await sio.disconnect()
 
 
 @contextlib.contextmanager
