@@ -220,24 +220,41 @@ async def test_with_redis_stopped_sends_are_stored_and_realtime_resumes_when_it_
             str(client.make_url("/")), auth={"auth_key": owner.key}, transports=["websocket"]
         )
 
-        with Traffic(sending(asker, session_id)) as traffic:
-            await traffic.wait_for(lambda: len(traffic.acknowledged) >= 3)
+        asker_socket = socketio.AsyncClient(reconnection=False)
+        await asker_socket.connect(
+            str(client.make_url("/")), auth={"auth_key": asker.key}, transports=["websocket"]
+        )
+
+        with (
+            Traffic(sending(asker, session_id)) as sends,
+            Traffic(socket_sending(asker_socket, session_id)) as socket_sends,
+        ):
+            both = (sends, socket_sends)
+            for traffic in both:
+                await traffic.wait_for(lambda t=traffic: len(t.acknowledged) >= 3)
             await asyncio.to_thread(stop_redis)
-            sent_before_outage = len(traffic.acknowledged)
+            before_outage = {id(t): sum(t.statuses.values()) for t in both}
             # A few seconds down, with sends going on meanwhile.
             await asyncio.sleep(REDIS_OUTAGE_SECONDS)
-            await traffic.wait_for(
-                lambda: sum(traffic.statuses.values()) >= sent_before_outage + 10
-            )
+            for traffic in both:
+                await traffic.wait_for(
+                    lambda t=traffic: sum(t.statuses.values()) >= before_outage[id(t)] + 10
+                )
             await asyncio.to_thread(start_redis)
-            await traffic.wait_for(lambda: len(traffic.acknowledged) >= sent_before_outage + 25)
-            await traffic.stop()
+            for traffic in both:
+                await traffic.wait_for(
+                    lambda t=traffic: sum(t.statuses.values()) >= before_outage[id(t)] + 25
+                )
+                await traffic.stop()
+        await asker_socket.disconnect()
 
         stored = {m["local_id"]: m for m in await all_messages(owner, session_id)}
-        for reply in traffic.acknowledged:
+        for reply in sends.acknowledged + socket_sends.acknowledged:
             assert reply["type"] == SEND_REPLY_OK, reply
             message = reply["inbox_message"]
             assert stored[message["local_id"]]["id"] == message["id"]
+        # Without Redis, sends are still taken: none was refused.
+        assert not (sends.statuses[503] or socket_sends.statuses[503])
 
         # Realtime is back: a socket that stayed connected hears a new message.
         async def hears_a_new_message() -> bool:
