@@ -14,7 +14,8 @@ from aiohttp import web
 
 from agora import embedded
 from agora.actors.runtime import stop_ray
-from agora.app import build_app
+from agora.app import api_document, build_app
+from agora.http.openapi import render
 from agora.settings import MissingSecret, Settings
 
 log = logging.getLogger("agora")
@@ -98,11 +99,17 @@ def run_embedded(settings: Settings) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="agora")
-    parser.add_argument("command", choices=["run", "serve"], help="run: embedded; serve: edge")
+    parser.add_argument(
+        "command",
+        choices=["run", "serve", "openapi"],
+        help="run: embedded; serve: edge; openapi: print the API's OpenAPI document",
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     settings = Settings()
-    if args.command == "run":
+    if args.command == "openapi":
+        sys.stdout.write(render(api_document(settings)))
+    elif args.command == "run":
         sys.exit(run_embedded(settings))
     else:
         serve(settings)

@@ -2,12 +2,15 @@
 
 import asyncio
 import logging
+import secrets
 from dataclasses import dataclass
 
 from aiohttp import web
+from pydantic import SecretStr
 
 from agora.actors.client import SessionShards
 from agora.actors.runtime import start_ray
+from agora.http.openapi import OPENAPI_DOCUMENT
 from agora.http.server import create_app
 from agora.integrations.geonames import city_index
 from agora.integrations.messaging import email_sender, sms_sender
@@ -208,3 +211,10 @@ def build_app(
 
     app.cleanup_ctx.insert(0, lifecycle)
     return app
+
+
+def api_document(settings: Settings) -> dict:
+    """The OpenAPI document of the edge these settings build. Built, never started: nothing
+    is connected to, and nothing is signed (the document does not depend on the secret)."""
+    unsigned = settings.model_copy(update={"secret_key": SecretStr(secrets.token_urlsafe(48))})
+    return build_app(unsigned, with_ray=False)[OPENAPI_DOCUMENT]

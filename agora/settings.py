@@ -26,7 +26,13 @@ class Settings(BaseSettings):
 
     mongo_url: str = "mongodb://127.0.0.1:27017/?directConnection=true"
     mongo_db: str = "agora"
+    # How long a call waits for an unreachable MongoDB before it answers 503 (PyMongo's own
+    # default is 30 s, a hung request as far as a person is concerned).
+    mongo_server_selection_timeout_ms: int = Field(default=5000, ge=100)
+    mongo_connect_timeout_ms: int = Field(default=5000, ge=100)
     redis_url: str = "redis://127.0.0.1:6379/0"
+    # The same for Redis: a connection that cannot be made or a reply that does not come.
+    redis_timeout_seconds: float = Field(default=5.0, gt=0)
     # Every Redis key and Socket.IO channel starts with this, so several deployments
     # (or test runs) can share one Redis without seeing each other's data.
     redis_prefix: str = "agora:"

@@ -1,6 +1,7 @@
 """Login, current user, profile and logout."""
 
 from collections.abc import Awaitable, Callable
+from typing import Any, Literal
 
 from aiohttp import web
 
@@ -8,6 +9,7 @@ from agora.core.accounts import user_view
 from agora.core.errors import InvalidInput
 from agora.http.replies import ok
 from agora.http.requests import Body, client_ip, optional_session, read_body, require_session
+from agora.http.routes import Auth, Query, Reply, Route, SuccessReply
 from agora.services.accounts import AccountService, ProfileChanges
 
 GUEST_COOKIE = "agora_guest"
@@ -29,11 +31,35 @@ class ProfileBody(Body):
     otp: str | None = None
 
 
+class ProfileQuery(Query):
+    action: Literal["update"] | None = None
+
+
+class MeReply(Reply):
+    user: dict[str, Any] | None
+    guest_user: dict[str, Any]
+
+
+class LoginReply(Reply):
+    """Step 1 answers `require` and `data`; the last step `user` and `allspark_auth_key`."""
+
+    require: list[str] | None = None
+    data: dict[str, Any] | None = None
+    user: dict[str, Any] | None = None
+    allspark_auth_key: str | None = None
+
+
+class ProfileReply(Reply):
+    user: dict[str, Any]
+    user_wallets: list[dict[str, Any]] | None = None
+    require: list[str] | None = None
+
+
 def routes(
     accounts: AccountService,
     secure_cookies: bool,
     notifications_unseen: Callable[[str], Awaitable[int]] | None = None,
-) -> list[web.RouteDef]:
+) -> list[Route]:
     async def with_live_count(reply: dict) -> dict:
         """The red dot's count is computed by chat when asked; nothing keeps it on the user."""
         user = reply.get("user")
@@ -83,9 +109,40 @@ def routes(
         return ok({"success": True})
 
     return [
-        web.get("/user/me", me),
-        web.post("/api/user/login", login),
-        web.get("/api/user/profile", profile),
-        web.post("/api/user/profile", profile),
-        web.post("/api/user/logout", logout),
+        Route("GET", "/user/me", me, "The signed-in user and the guest identity", reply=MeReply),
+        Route(
+            "POST",
+            "/api/user/login",
+            login,
+            "Login in steps: request a code, then send it",
+            body=LoginBody,
+            reply=LoginReply,
+        ),
+        Route(
+            "GET",
+            "/api/user/profile",
+            profile,
+            "The caller's profile and wallets",
+            auth=Auth.REQUIRED,
+            reply=ProfileReply,
+        ),
+        Route(
+            "POST",
+            "/api/user/profile",
+            profile,
+            "The profile, or with action=update a change of it",
+            auth=Auth.REQUIRED,
+            body=ProfileBody,
+            query=ProfileQuery,
+            reply=ProfileReply,
+            errors=(409,),
+        ),
+        Route(
+            "POST",
+            "/api/user/logout",
+            logout,
+            "Revokes the bearer key",
+            auth=Auth.REQUIRED,
+            reply=SuccessReply,
+        ),
     ]

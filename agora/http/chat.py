@@ -15,6 +15,7 @@ from agora.core.constants import (
 from agora.core.numbers import bounded_int
 from agora.http.replies import ok
 from agora.http.requests import Body, Timestamp, optional_session, read_body, require_session
+from agora.http.routes import Auth, Query, Reply, Route
 from agora.services.chat import ChatService, SendInput
 from agora.services.link_previews import LinkPreviewService
 
@@ -122,7 +123,79 @@ class MemberUpdateBody(Body):
     action: str | None = Field(default=None, max_length=30)
 
 
-def routes(chat: ChatService, previews: LinkPreviewService) -> list[web.RouteDef]:
+class MessageInfoQuery(Query):
+    session_id: str
+    created_at: int
+
+
+class UrlPreviewQuery(Query):
+    url: str
+
+
+class ItemChatsReply(Reply):
+    item: dict[str, Any]
+    chats: list[dict[str, Any]]
+
+
+class SendReply(Reply):
+    """`type` 13 with the stored `inbox_message`, or -1 with `errors` (a refused send)."""
+
+    type: int
+    inbox_message: dict[str, Any] | None = None
+    new_session_created: bool | None = None
+    is_user_in_session: bool | None = None
+    errors: str | list[Any] | dict[str, Any] | None = None
+
+
+class MessagesReply(Reply):
+    inbox_messages: list[dict[str, Any]]
+    refs: dict[str, Any] | None = None
+    has_more: bool
+    next_less_than_timestamp: int | None = None
+
+
+class ChatsReply(Reply):
+    sessions: list[dict[str, Any]]
+    cursor: str | None = None
+    has_more: bool
+
+
+class MembersReply(Reply):
+    session_users: list[dict[str, Any]]
+    has_more: bool
+    cursor: str | None = None
+    session_users_count: int | None = None
+
+
+class ByIdsReply(Reply):
+    """Each map is id -> the object, holding only what the caller may read."""
+
+    users: dict[str, dict[str, Any]]
+    sessions: dict[str, dict[str, Any]]
+    session_with_users: dict[str, dict[str, Any]]
+    items: dict[str, dict[str, Any]]
+
+
+class SessionReply(Reply):
+    session: dict[str, Any]
+
+
+class MemberReply(Reply):
+    is_user_in_session: bool | None = None
+    session_user: dict[str, Any] | None = None
+
+
+class MessageInfoReply(Reply):
+    info: dict[str, Any]
+
+
+class UrlPreviewReply(Reply):
+    image: str | None = None
+    title: str | None = None
+    description: str | None = None
+
+
+def routes(chat: ChatService, previews: LinkPreviewService) -> list[Route]:
     async def item_chats(request: web.Request) -> web.Response:
         body = await read_body(request, ItemChatsBody)
         session = require_session(request)
@@ -191,14 +264,91 @@ def routes(chat: ChatService, previews: LinkPreviewService) -> list[web.RouteDef
         return ok(await previews.preview(session, request.query.get("url", "")))
 
     return [
-        web.get("/url_preview", url_preview),
-        web.post(r"/api/chats/{item_id:[0-9a-f]{24}}", item_chats),
-        web.post("/session/send", send),
-        web.post("/session/messages", messages),
-        web.post("/user/chats", chats),
-        web.post("/session/users", members),
-        web.post("/get_by_ids", by_ids),
-        web.post("/session/update", update_session),
-        web.post("/session/user/update", update_member),
-        web.get("/session/im_info", message_info),
+        Route(
+            "GET",
+            "/url_preview",
+            url_preview,
+            "Title, description and image of a web page",
+            auth=Auth.REQUIRED,
+            query=UrlPreviewQuery,
+            reply=UrlPreviewReply,
+        ),
+        Route(
+            "POST",
+            r"/api/chats/{item_id:[0-9a-f]{24}}",
+            item_chats,
+            "The chats about a post, opening the caller's",
+            auth=Auth.REQUIRED,
+            body=ItemChatsBody,
+            reply=ItemChatsReply,
+        ),
+        Route(
+            "POST",
+            "/session/send",
+            send,
+            "Sends a message",
+            auth=Auth.REQUIRED,
+            body=SendBody,
+            reply=SendReply,
+        ),
+        Route(
+            "POST",
+            "/session/messages",
+            messages,
+            "A page of a chat's messages",
+            body=MessagesBody,
+            reply=MessagesReply,
+        ),
+        Route(
+            "POST",
+            "/user/chats",
+            chats,
+            "The caller's chats",
+            auth=Auth.REQUIRED,
+            body=ChatsBody,
+            reply=ChatsReply,
+        ),
+        Route(
+            "POST",
+            "/session/users",
+            members,
+            "A page of a chat's members",
+            body=MembersBody,
+            reply=MembersReply,
+        ),
+        Route(
+            "POST",
+            "/get_by_ids",
+            by_ids,
+            "Users, chats and posts by id (only what the caller may read)",
+            body=ByIdsBody,
+            reply=ByIdsReply,
+        ),
+        Route(
+            "POST",
+            "/session/update",
+            update_session,
+            "Changes a chat (its admins)",
+            auth=Auth.REQUIRED,
+            body=SessionUpdateBody,
+            reply=SessionReply,
+        ),
+        Route(
+            "POST",
+            "/session/user/update",
+            update_member,
+            "Notifications of the caller, or moderation of a member",
+            auth=Auth.REQUIRED,
+            body=MemberUpdateBody,
+            reply=MemberReply,
+        ),
+        Route(
+            "GET",
+            "/session/im_info",
+            message_info,
+            "Who received and read a message",
+            auth=Auth.REQUIRED,
+            query=MessageInfoQuery,
+            reply=MessageInfoReply,
+        ),
     ]

@@ -8,6 +8,7 @@ from pydantic import field_validator
 from agora.core.constants import JSERROR_FIELD_MAX_CHARS
 from agora.http.replies import ok
 from agora.http.requests import Body, client_ip, optional_session, read_body
+from agora.http.routes import Route, SuccessReply
 from agora.services.client_errors import ClientErrorService
 
 MAX_REPORT_BYTES = 32 * 1024
@@ -26,7 +27,7 @@ class ReportBody(Body):
         return text[:JSERROR_FIELD_MAX_CHARS] if value is not None else ""
 
 
-def routes(reports: ClientErrorService) -> list[web.RouteDef]:
+def routes(reports: ClientErrorService) -> list[Route]:
     async def report(request: web.Request) -> web.Response:
         body = await read_body(request, ReportBody, max_bytes=MAX_REPORT_BYTES)
         session = optional_session(request)
@@ -40,4 +41,13 @@ def routes(reports: ClientErrorService) -> list[web.RouteDef]:
         )
         return ok({"success": True})
 
-    return [web.post("/jserror", report)]
+    return [
+        Route(
+            "POST",
+            "/jserror",
+            report,
+            "A browser's error report",
+            body=ReportBody,
+            reply=SuccessReply,
+        )
+    ]

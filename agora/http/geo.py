@@ -1,9 +1,12 @@
 """Geocoding: a point on the map to an address (forward search is /api/cities)."""
 
+from typing import Any
+
 from aiohttp import web
 
 from agora.core.errors import InvalidInput
 from agora.http.replies import ok
+from agora.http.routes import Query, Reply, Route
 from agora.services.geo import GeoService
 
 
@@ -15,8 +18,26 @@ def _number(request: web.Request, name: str) -> float:
         raise InvalidInput({name: "Must be a number"}) from exc
 
 
-def routes(geo: GeoService) -> list[web.RouteDef]:
+class ReverseQuery(Query):
+    latitude: float
+    longitude: float
+
+
+class ReverseReply(Reply):
+    location: dict[str, Any]
+
+
+def routes(geo: GeoService) -> list[Route]:
     async def reverse(request: web.Request) -> web.Response:
         return ok(await geo.reverse(_number(request, "latitude"), _number(request, "longitude")))
 
-    return [web.get("/api/geocode/reverse", reverse)]
+    return [
+        Route(
+            "GET",
+            "/api/geocode/reverse",
+            reverse,
+            "The address of a point",
+            query=ReverseQuery,
+            reply=ReverseReply,
+        )
+    ]

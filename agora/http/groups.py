@@ -1,5 +1,7 @@
 """Groups: view, choose by location, search cities, create, join, edit, members."""
 
+from typing import Any, Literal
+
 from aiohttp import web
 from pydantic import Field
 
@@ -7,6 +9,7 @@ from agora.core.constants import RECENT_GROUPS
 from agora.core.errors import InvalidInput
 from agora.http.replies import ok
 from agora.http.requests import Body, optional_session, read_body, require_session
+from agora.http.routes import Query, Reply, Route
 from agora.services.groups import GroupChanges, GroupService
 from agora.services.payments import PaymentService
 
@@ -37,7 +40,32 @@ class GroupBody(Body):
         return self.group_id
 
 
-def routes(groups: GroupService, payments: PaymentService) -> list[web.RouteDef]:
+class GroupQuery(Query):
+    action: Literal["update", "join", "manage_subscription", "create"] | None = None
+
+
+class CitiesQuery(Query):
+    q: str = ""
+
+
+class GroupReply(Reply):
+    """`group` (with `group_membership` for a chosen group); `redirect_url` for
+    manage_subscription."""
+
+    group: dict[str, Any] | None = None
+    group_membership: dict[str, Any] | None = None
+    redirect_url: str | None = None
+
+
+class CitiesReply(Reply):
+    cities: list[dict[str, Any]]
+
+
+class RecentGroupsReply(Reply):
+    groups: list[dict[str, Any]]
+
+
+def routes(groups: GroupService, payments: PaymentService) -> list[Route]:
     async def group(request: web.Request) -> web.Response:
         body = await read_body(request, GroupBody)
         action = request.query.get("action")
@@ -66,7 +94,22 @@ def routes(groups: GroupService, payments: PaymentService) -> list[web.RouteDef]
         return ok(await groups.recent(RECENT_GROUPS))
 
     return [
-        web.post("/api/group", group),
-        web.get("/api/cities", cities),
-        web.get("/api/groups/recent", recent),
+        Route(
+            "POST",
+            "/api/group",
+            group,
+            "A group (by id or location); with action: create, join, update, manage_subscription",
+            body=GroupBody,
+            query=GroupQuery,
+            reply=GroupReply,
+        ),
+        Route(
+            "GET",
+            "/api/cities",
+            cities,
+            "Cities matching a name",
+            query=CitiesQuery,
+            reply=CitiesReply,
+        ),
+        Route("GET", "/api/groups/recent", recent, "The newest groups", reply=RecentGroupsReply),
     ]

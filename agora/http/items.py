@@ -1,11 +1,14 @@
 """The feed, posts, 'My Items' and share routes."""
 
+from typing import Any, Literal
+
 from aiohttp import web
 from pydantic import BaseModel, ConfigDict, Field
 
 from agora.core.errors import InvalidInput
 from agora.http.replies import ok
 from agora.http.requests import AmountText, Body, optional_session, read_body, require_session
+from agora.http.routes import Auth, Query, Reply, Route
 from agora.services.feed import FeedService
 from agora.services.items import ItemInput, ItemService
 
@@ -60,7 +63,43 @@ class ItemBody(Body):
         return value
 
 
-def routes(feed: FeedService, items: ItemService) -> list[web.RouteDef]:
+class ItemQuery(Query):
+    action: Literal["create", "update", "delete"] | None = None
+
+
+class RouteQuery(Query):
+    action: Literal["share"] | None = None
+
+
+class FeedReply(Reply):
+    items: list[dict[str, Any]]
+    group: dict[str, Any] | None = None
+    group_member: dict[str, Any] | None = None
+    next_cursor: str | None = None
+    has_more: bool
+
+
+class ItemReply(Reply):
+    item: dict[str, Any]
+    group: dict[str, Any] | None = None
+
+
+class ItemsReply(Reply):
+    items: list[dict[str, Any]]
+
+
+class RouteReply(Reply):
+    """A shared post (`item`, `group`, `route_users`), or with action=share the caller's own
+    link (`url`, `route_id`)."""
+
+    item: dict[str, Any] | None = None
+    group: dict[str, Any] | None = None
+    route_users: list[dict[str, Any]] | None = None
+    url: str | None = None
+    route_id: str | None = None
+
+
+def routes(feed: FeedService, items: ItemService) -> list[Route]:
     async def feed_page(request: web.Request) -> web.Response:
         body = await read_body(request, FeedBody)
         return ok(
@@ -100,8 +139,38 @@ def routes(feed: FeedService, items: ItemService) -> list[web.RouteDef]:
         return ok(await items.by_route(optional_session(request), route_id))
 
     return [
-        web.post("/api/feed", feed_page),
-        web.post("/api/item", item),
-        web.post("/api/user/items", my_items),
-        web.get(r"/api/r/{route_id:[A-Za-z0-9_-]{1,64}}", route),
+        Route(
+            "POST",
+            "/api/feed",
+            feed_page,
+            "A page of a group's feed",
+            body=FeedBody,
+            reply=FeedReply,
+        ),
+        Route(
+            "POST",
+            "/api/item",
+            item,
+            "A post; with action: create, update, delete",
+            body=ItemBody,
+            query=ItemQuery,
+            reply=ItemReply,
+        ),
+        Route(
+            "POST",
+            "/api/user/items",
+            my_items,
+            "The caller's posts",
+            auth=Auth.REQUIRED,
+            body=Body,
+            reply=ItemsReply,
+        ),
+        Route(
+            "GET",
+            r"/api/r/{route_id:[A-Za-z0-9_-]{1,64}}",
+            route,
+            "A post through a share link; with action=share the caller's own link",
+            query=RouteQuery,
+            reply=RouteReply,
+        ),
     ]

@@ -1,12 +1,15 @@
 """Card payments: recharge, its status after the payment page, withdrawal, Stripe's webhook."""
 
+from typing import Any
+
 from aiohttp import web
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from agora.core.constants import REQUEST_ID_MAX_LENGTH, WALLET_FOR_USER
 from agora.core.errors import InvalidInput
 from agora.http.replies import ok
 from agora.http.requests import AmountText, Body, read_body, read_bytes, require_session
+from agora.http.routes import Auth, Query, Reply, Route
 from agora.services.payments import PaymentService
 
 SIGNATURE_HEADER = "Stripe-Signature"
@@ -24,7 +27,42 @@ class WithdrawBody(Body):
     request_id: str | None = Field(default=None, min_length=1, max_length=REQUEST_ID_MAX_LENGTH)
 
 
-def routes(payments: PaymentService) -> list[web.RouteDef]:
+class RechargeStatusQuery(Query):
+    session_id: str
+
+
+class RechargeReply(Reply):
+    stripe_checkout_data: dict[str, Any]
+
+
+class RechargeStatusReply(Reply):
+    status: str
+    message: str | None = None
+    recharge: dict[str, Any] | None = None
+    wallet: dict[str, Any] | None = None
+
+
+class WithdrawReply(Reply):
+    """`redirect` to the provider's onboarding, or `success` with the emptied `wallet`."""
+
+    redirect: str | None = None
+    success: bool | None = None
+    wallet: dict[str, Any] | None = None
+
+
+class StripeEvent(BaseModel):
+    """What the webhook is sent; it is read as bytes, since the signature covers them."""
+
+    model_config = ConfigDict(extra="allow")
+    id: str
+    type: str
+
+
+class WebhookReply(Reply):
+    received: bool
+
+
+def routes(payments: PaymentService) -> list[Route]:
     async def recharge(request: web.Request) -> web.Response:
         session = require_session(request)
         body = await read_body(request, RechargeBody)
@@ -50,8 +88,43 @@ def routes(payments: PaymentService) -> list[web.RouteDef]:
         return ok(await payments.handle_webhook(payload, request.headers.get(SIGNATURE_HEADER)))
 
     return [
-        web.post("/api/recharge", recharge),
-        web.get("/api/recharge/status", recharge_status),
-        web.post("/api/wallet/withdraw", withdraw),
-        web.post("/webhooks/stripe", webhook),
+        Route(
+            "POST",
+            "/api/recharge",
+            recharge,
+            "Starts a card payment into the caller's wallet",
+            auth=Auth.REQUIRED,
+            body=RechargeBody,
+            reply=RechargeReply,
+        ),
+        Route(
+            "GET",
+            "/api/recharge/status",
+            recharge_status,
+            "A card payment's state, after the payment page",
+            auth=Auth.REQUIRED,
+            query=RechargeStatusQuery,
+            reply=RechargeStatusReply,
+            errors=(409,),
+        ),
+        Route(
+            "POST",
+            "/api/wallet/withdraw",
+            withdraw,
+            "Pays a wallet out to the caller's connected account",
+            auth=Auth.REQUIRED,
+            body=WithdrawBody,
+            reply=WithdrawReply,
+            errors=(409, 502),
+        ),
+        Route(
+            "POST",
+            "/webhooks/stripe",
+            webhook,
+            "The payment provider's events (signed: Stripe-Signature)",
+            auth=Auth.NONE,
+            body=StripeEvent,
+            reply=WebhookReply,
+            errors=(409,),
+        ),
     ]

@@ -24,11 +24,13 @@ from agora.core.constants import SEND_REPLY_REFUSED
 from agora.core.errors import AgoraError, InvalidInput, NeedLogin
 from agora.http.accounts import GUEST_COOKIE
 from agora.http.chat import DeliveryBody, SendBody
-from agora.http.replies import UNEXPECTED_FAILURE, ok
+from agora.http.replies import UNAVAILABLE_MESSAGE, UNEXPECTED_FAILURE, ok
 from agora.http.requests import field_errors, optional_session, parse_json
+from agora.http.routes import Reply, Route
 from agora.services.accounts import AccountService, Session
 from agora.services.chat import ChatService
 from agora.settings import Settings
+from agora.store.outages import UNREACHABLE
 from agora.store.realtime import key_room, socket_manager
 
 log = logging.getLogger("agora.realtime")
@@ -36,6 +38,37 @@ log = logging.getLogger("agora.realtime")
 SOCKET_PATH = "/socket.io"
 RETRY_MS = 5000
 SOCKET_SERVER = web.AppKey("socket_server", socketio.AsyncServer)
+
+
+class ConnectInfoReply(Reply):
+    path: str
+    transports: list[str]
+    user_id: str | None
+    retry_ms: int
+
+
+async def connect_info(request: web.Request) -> web.Response:
+    session = optional_session(request)
+    return ok(
+        {
+            "path": SOCKET_PATH,
+            "transports": ["websocket", "polling"],
+            "user_id": session.user["_id"] if session else None,
+            "retry_ms": RETRY_MS,
+        }
+    )
+
+
+def routes() -> list[Route]:
+    return [
+        Route(
+            "GET",
+            "/realtime/connect",
+            connect_info,
+            "Where and how to open the socket",
+            reply=ConnectInfoReply,
+        )
+    ]
 
 
 # What a packet whose data cannot be read becomes: an event answered with `{errors}`.
@@ -118,6 +151,9 @@ def answering(**refusal: Any) -> Callable[[SocketHandler], Callable[..., Awaitab
                 return {**refusal, "errors": field_errors(exc)}
             except AgoraError as error:
                 return {**refusal, "errors": error.errors, **error.extra}
+            except UNREACHABLE as exc:
+                log.warning("a backing service is unreachable on a socket event: %r", exc)
+                return {**refusal, "errors": UNAVAILABLE_MESSAGE}
             except Exception:
                 log.exception("socket event %s failed", handler.__name__)
                 return {**refusal, "errors": UNEXPECTED_FAILURE}
@@ -230,21 +266,9 @@ def attach(
         stop.set()
         await task
 
-    async def connect_info(request: web.Request) -> web.Response:
-        session = optional_session(request)
-        return ok(
-            {
-                "path": SOCKET_PATH,
-                "transports": ["websocket", "polling"],
-                "user_id": session.user["_id"] if session else None,
-                "retry_ms": RETRY_MS,
-            }
-        )
-
     # Events the edge's own services publish reach its sockets without a trip through Redis,
     # and sockets they move into a room are in it before the call returns.
     chat.publish_through(sio.manager)
     app[SOCKET_SERVER] = sio
     app.cleanup_ctx.append(start_listener)
-    app.router.add_get("/realtime/connect", connect_info)
     sio.attach(app, socketio_path=SOCKET_PATH)

@@ -7,10 +7,13 @@ from typing import Any
 from aiohttp import web
 
 from agora.core.errors import AgoraError, RateLimited
+from agora.store.outages import UNREACHABLE
 
 log = logging.getLogger("agora.http")
 
 UNEXPECTED_FAILURE = "Something went wrong on our side, please try again"
+UNAVAILABLE_MESSAGE = "The service is briefly unavailable, please try again"
+UNAVAILABLE_RETRY_SECONDS = 1
 
 
 def _dumps(value: Any) -> str:
@@ -39,6 +42,13 @@ async def errors_middleware(request: web.Request, handler) -> web.StreamResponse
         return await handler(request)
     except AgoraError as error:
         return from_error(error)
+    except UNREACHABLE as exc:
+        log.warning(
+            "a backing service is unreachable on %s %s: %r", request.method, request.path, exc
+        )
+        response = failure(503, UNAVAILABLE_MESSAGE)
+        response.headers["Retry-After"] = str(UNAVAILABLE_RETRY_SECONDS)
+        return response
     except web.HTTPRequestEntityTooLarge:
         return failure(413, "The request body is too large")
     except web.HTTPException as exc:

@@ -30,7 +30,9 @@ def _amount_text(value: Any) -> Any:
     return value if value is None or isinstance(value, str) else str(value)
 
 
-AmountText = Annotated[str | None, BeforeValidator(_amount_text)]
+AmountText = Annotated[
+    str | None, BeforeValidator(_amount_text, json_schema_input_type=int | float | str | None)
+]
 # A time in milliseconds (or any count) a client sends in a body: bounded like query numbers.
 Timestamp = Annotated[int, Field(ge=0, le=WHOLE_NUMBER_MAX)]
 

@@ -9,6 +9,7 @@ from agora.http import (
     geo,
     groups,
     items,
+    openapi,
     payments,
     realtime,
     uploads,
@@ -35,21 +36,25 @@ def create_app(settings: Settings, services: Services) -> web.Application:
     app[ACCOUNTS] = services.accounts
     app[TRUSTED_PROXY_HOPS] = settings.trusted_proxy_hops
     secure = settings.public_base_url.startswith("https://")
-    app.add_routes(
-        accounts.routes(
+    declared = [
+        *accounts.routes(
             services.accounts,
             secure_cookies=secure,
             notifications_unseen=services.chat.notifications_unseen,
-        )
-    )
-    app.add_routes(client_errors.routes(services.client_errors))
-    app.add_routes(groups.routes(services.groups, services.payments))
-    app.add_routes(geo.routes(services.geo))
-    app.add_routes(items.routes(services.feed, services.items))
-    app.add_routes(uploads.routes(services.uploads))
-    app.add_routes(chat.routes(services.chat, services.link_previews))
-    app.add_routes(wallet.routes(services.wallets, services.offers))
-    app.add_routes(payments.routes(services.payments))
+        ),
+        *client_errors.routes(services.client_errors),
+        *groups.routes(services.groups, services.payments),
+        *geo.routes(services.geo),
+        *items.routes(services.feed, services.items),
+        *uploads.routes(services.uploads),
+        *chat.routes(services.chat, services.link_previews),
+        *wallet.routes(services.wallets, services.offers),
+        *payments.routes(services.payments),
+        *realtime.routes(),
+        openapi.ROUTE,
+    ]
+    app.add_routes([route.route_def() for route in declared])
+    app[openapi.OPENAPI_DOCUMENT] = openapi.build_document(declared)
     sio = realtime.create_socket_server(settings)
     realtime.attach(app, sio, services.accounts, services.chat)
     # Last: the catch-all page route must not shadow any call.

@@ -1,11 +1,14 @@
 """Upload links, the signed PUT they point to, and the stored files."""
 
+from typing import Any
+
 from aiohttp import web
 
 from agora.core.constants import UPLOAD_PUT_PATH, UPLOAD_READ_CHUNK_BYTES, UPLOADS_PATH
 from agora.core.errors import InvalidInput
 from agora.http.replies import ok
 from agora.http.requests import Body, content_encoding, read_body, require_session
+from agora.http.routes import Auth, Reply, Route
 from agora.http.web_app import IMMUTABLE
 from agora.services.uploads import UploadService
 
@@ -16,7 +19,21 @@ class UploadUrlBody(Body):
     file_size: int | None = None
 
 
-def routes(uploads: UploadService) -> list[web.RouteDef]:
+class UploadUrlReply(Reply):
+    file_mime_type: str
+    file_url: str
+    title: str | None = None
+    upload_data: dict[str, Any]
+
+
+class StoredFileReply(Reply):
+    file_url: str
+    file_mime_type: str
+    thumbnail: str | None = None
+    size: int
+
+
+def routes(uploads: UploadService) -> list[Route]:
     async def upload_url(request: web.Request) -> web.Response:
         session = require_session(request)
         body = await read_body(request, UploadUrlBody)
@@ -49,7 +66,31 @@ def routes(uploads: UploadService) -> list[web.RouteDef]:
         return web.FileResponse(stored.path, headers=headers)
 
     return [
-        web.post("/get_upload_url", upload_url),
-        web.put(UPLOAD_PUT_PATH + "{token}", put),
-        web.get(UPLOADS_PATH + "{name}", serve),
+        Route(
+            "POST",
+            "/get_upload_url",
+            upload_url,
+            "A signed link to upload one file to",
+            auth=Auth.REQUIRED,
+            body=UploadUrlBody,
+            reply=UploadUrlReply,
+        ),
+        Route(
+            "PUT",
+            UPLOAD_PUT_PATH + "{token}",
+            put,
+            "The file's bytes, to the signed link (the token authorizes)",
+            auth=Auth.NONE,
+            reply=StoredFileReply,
+            errors=(409,),
+            body_media_type="application/octet-stream",
+        ),
+        Route(
+            "GET",
+            UPLOADS_PATH + "{name}",
+            serve,
+            "A stored file",
+            auth=Auth.NONE,
+            reply_media_type="*/*",
+        ),
     ]

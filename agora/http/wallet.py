@@ -1,5 +1,7 @@
 """Wallet ledgers and giving offers."""
 
+from typing import Any
+
 from aiohttp import web
 from pydantic import Field
 
@@ -8,6 +10,7 @@ from agora.core.errors import InvalidInput
 from agora.core.numbers import bounded_int
 from agora.http.replies import ok
 from agora.http.requests import AmountText, Body, read_body, require_session
+from agora.http.routes import Auth, Query, Reply, Route
 from agora.services.offers import OfferService
 from agora.services.wallet import WalletService
 
@@ -16,6 +19,25 @@ class GiveOfferBody(Body):
     cs_id: str = Field(min_length=1, max_length=200)
     offer_amount: AmountText = None
     request_id: str | None = Field(default=None, min_length=1, max_length=REQUEST_ID_MAX_LENGTH)
+
+
+class LedgerQuery(Query):
+    wallet_user_id: str
+    wallet_for: str
+    wallet_currency: str
+    before: int | None = None
+
+
+class LedgerReply(Reply):
+    ledger_entries: list[dict[str, Any]]
+    has_more: bool
+    next_before: int | None = None
+
+
+class GiveOfferReply(Reply):
+    success: bool
+    wallet: dict[str, Any]
+    move_id: str | None = None
 
 
 def _query_text(request: web.Request, name: str) -> str:
@@ -30,7 +52,7 @@ def _before(request: web.Request) -> int | None:
     return None if raw in (None, "") else bounded_int(raw, "before")
 
 
-def routes(wallets: WalletService, offers: OfferService) -> list[web.RouteDef]:
+def routes(wallets: WalletService, offers: OfferService) -> list[Route]:
     async def ledger(request: web.Request) -> web.Response:
         session = require_session(request)
         return ok(
@@ -49,6 +71,23 @@ def routes(wallets: WalletService, offers: OfferService) -> list[web.RouteDef]:
         return ok(await offers.give(session, body.cs_id, body.offer_amount, body.request_id))
 
     return [
-        web.get("/api/wallet/ledger", ledger),
-        web.post("/api/giveoffer", give_offer),
+        Route(
+            "GET",
+            "/api/wallet/ledger",
+            ledger,
+            "A page of a wallet's ledger, newest first",
+            auth=Auth.REQUIRED,
+            query=LedgerQuery,
+            reply=LedgerReply,
+        ),
+        Route(
+            "POST",
+            "/api/giveoffer",
+            give_offer,
+            "Pays a post's offer to a chat participant",
+            auth=Auth.REQUIRED,
+            body=GiveOfferBody,
+            reply=GiveOfferReply,
+            errors=(402, 409),
+        ),
     ]

@@ -17,7 +17,8 @@ def connect_mongo(settings: Settings) -> AsyncMongoClient:
     return AsyncMongoClient(
         settings.mongo_url,
         tz_aware=True,
-        serverSelectionTimeoutMS=5000,
+        serverSelectionTimeoutMS=settings.mongo_server_selection_timeout_ms,
+        connectTimeoutMS=settings.mongo_connect_timeout_ms,
         uuidRepresentation="standard",
     )
 

@@ -6,7 +6,13 @@ from agora.settings import Settings
 
 
 def connect_redis(settings: Settings) -> Redis:
-    return Redis.from_url(settings.redis_url, decode_responses=True, health_check_interval=30)
+    return Redis.from_url(
+        settings.redis_url,
+        decode_responses=True,
+        health_check_interval=30,
+        socket_connect_timeout=settings.redis_timeout_seconds,
+        socket_timeout=settings.redis_timeout_seconds,
+    )
 
 
 class Keys:

@@ -1,5 +1,6 @@
 """Steps the integration tests share."""
 
+import asyncio
 import uuid
 
 from aiohttp.test_utils import TestClient
@@ -74,3 +75,40 @@ async def new_group(owner: Member, **fields) -> str:
     """A group of the test's own (private unless is_public is given), owned by `owner`."""
     body = {"title": f"Club {uuid.uuid4().hex[:6]}", "tags": ["Books"], **fields}
     return (await owner.call("/api/group?action=create", body))["group"]["_id"]
+
+
+async def send_text(user, session_id: str, text: str, local_id: str | None = None, **extra) -> dict:
+    body = {
+        "dest_session_id": session_id,
+        "payload": text,
+        "local_id": local_id or uuid.uuid4().hex,
+        **extra,
+    }
+    return await user.call("/session/send", body)
+
+
+async def item_chat(client, sink):
+    owner = await member(client, sink, "Owner")
+    asker = await member(client, sink, "Asker")
+    group_id = await new_group(owner, is_public=True)
+    item = await owner.post_item(group_id, "Old piano", offer_amount=5, offer_currency="EUR")
+    return owner, asker, item
+
+
+async def until(condition, seconds: float = 10.0) -> None:
+    for _ in range(int(seconds / 0.05)):
+        if condition():
+            return
+        await asyncio.sleep(0.05)
+
+
+async def all_messages(user, session_id: str) -> list[dict]:
+    stored, before = [], None
+    while True:
+        page = await user.call(
+            "/session/messages", {"session_id": session_id, "less_than_timestamp": before}
+        )
+        stored = page["inbox_messages"] + stored
+        if not page["has_more"]:
+            return stored
+        before = page["next_less_than_timestamp"]

@@ -1,7 +1,6 @@
 """Chat against real edges, a real local Ray cluster, the MongoDB-wire server and Redis."""
 
 import asyncio
-import uuid
 
 import pytest
 import ray
@@ -12,19 +11,13 @@ from agora.core.chat import session_room, user_room
 from agora.core.constants import SESSION_BUFFER_MESSAGES
 from agora.http.realtime import SOCKET_SERVER
 from agora.store.realtime import RealtimeEmitter
+from tests.integration.helpers import all_messages as _all_messages
 from tests.integration.helpers import bearer, member, new_group
+from tests.integration.helpers import item_chat as _item_chat
+from tests.integration.helpers import send_text as _send
+from tests.integration.helpers import until as _until
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
-
-
-async def _send(user, session_id: str, text: str, local_id: str | None = None, **extra) -> dict:
-    body = {
-        "dest_session_id": session_id,
-        "payload": text,
-        "local_id": local_id or uuid.uuid4().hex,
-        **extra,
-    }
-    return await user.call("/session/send", body)
 
 
 async def _eventually(user, read, expected, seconds: float = 10.0):
@@ -36,14 +29,6 @@ async def _eventually(user, read, expected, seconds: float = 10.0):
             break
         await asyncio.sleep(0.1)
     return value
-
-
-async def _item_chat(client, sink):
-    owner = await member(client, sink, "Owner")
-    asker = await member(client, sink, "Asker")
-    group_id = await new_group(owner, is_public=True)
-    item = await owner.post_item(group_id, "Old piano", offer_amount=5, offer_currency="EUR")
-    return owner, asker, item
 
 
 async def test_an_item_chat_starts_as_a_dummy_and_becomes_real_with_the_first_message(
@@ -276,13 +261,6 @@ async def _socket(client, person, events: dict[str, list] | None = None, name: s
     return sio
 
 
-async def _until(condition, seconds: float = 10.0) -> None:
-    for _ in range(int(seconds / 0.05)):
-        if condition():
-            return
-        await asyncio.sleep(0.05)
-
-
 async def test_sockets_get_messages_typing_and_delivery_ticks(chat_client, smtp_sink):
     owner, asker, item = await _item_chat(chat_client, smtp_sink)
     session_id = f"r_{item['_id']}_{asker.id}"
@@ -452,18 +430,6 @@ async def test_lookups_by_id_hide_what_the_caller_cannot_read(chat_client, smtp_
     assert "email_id" not in str(mine)
     bad = await asker.client.post("/get_by_ids", json={"user_ids": "x"}, headers=bearer(asker.key))
     assert bad.status == 400
-
-
-async def _all_messages(user, session_id: str) -> list[dict]:
-    stored, before = [], None
-    while True:
-        page = await user.call(
-            "/session/messages", {"session_id": session_id, "less_than_timestamp": before}
-        )
-        stored = page["inbox_messages"] + stored
-        if not page["has_more"]:
-            return stored
-        before = page["next_less_than_timestamp"]
 
 
 async def test_killing_a_shard_mid_burst_loses_and_doubles_nothing(

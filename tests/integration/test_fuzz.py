@@ -1,0 +1,267 @@
+"""Property-based fuzz of every documented call against a real edge (nx-27017, Redis, Ray,
+the Stripe stand-in): schemathesis generates requests from /api/openapi.json, valid and
+invalid ones, and every one is sent as a visitor and as a signed-in user. No reply may be a
+5xx, and every reply must be documented: its status, its content type, its JSON schema.
+
+Bounded and reproducible: a fixed seed, derandomized generation, a few examples per call.
+"""
+
+import uuid
+
+import pytest
+import requests
+import schemathesis
+import socketio
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from agora.app import api_document
+from agora.settings import Settings
+from tests.integration.live_edge import ThreadedEdge
+from tests.stripe_standin import SECRET_KEY, WEBHOOK_SECRET, StripeStandin
+
+EXAMPLES_PER_CALL = 40
+FUZZ_CONFIG = {
+    "seed": 10,
+    "suppress-health-check": ["all"],
+    "generation": {
+        "mode": "all",  # schema-valid bodies and deliberately invalid ones
+        "max-examples": EXAMPLES_PER_CALL,
+        "deterministic": True,
+        "database": "none",
+        "with-security-parameters": False,
+    },
+    "phases": {"coverage": {"enabled": True}, "stateful": {"enabled": False}},
+    "checks": {
+        "enabled": False,
+        "not_a_server_error": {"enabled": True},
+        "status_code_conformance": {"enabled": True},
+        "content_type_conformance": {"enabled": True},
+        "response_schema_conformance": {"enabled": True},
+    },
+    "request-timeout": 20,
+}
+
+
+@pytest.fixture(scope="module")
+def fuzzed_edge(ray_cluster, mongo_url, redis_url, smtp_sink, chat_prefix, tmp_path_factory):
+    edge = ThreadedEdge()
+    stripe = edge.run(StripeStandin(webhook_url=f"{edge.base_url}/webhooks/stripe").start())
+    dist = tmp_path_factory.mktemp("dist")
+    (dist / "index.html").write_text("<!doctype html><title>Agora</title>")
+    edge.serve(
+        Settings(
+            port=edge.port,
+            public_base_url=edge.base_url,
+            mongo_url=mongo_url,
+            mongo_db="agora_test",
+            redis_url=redis_url,
+            # The chat tests' prefix: the fuzz sends through the same shard actors.
+            redis_prefix=chat_prefix,
+            smtp_url=smtp_sink.url,
+            web_dist=dist,
+            var_dir=tmp_path_factory.mktemp("var"),
+            login_attempts_per_ip=100_000,
+            otp_sends_per_ip=100_000,
+            stripe_secret_key=SECRET_KEY,
+            stripe_webhook_secret=WEBHOOK_SECRET,
+            stripe_api_base=stripe.base_url,
+        )
+    )
+    yield edge
+    edge.run(stripe.stop())
+    edge.close()
+
+
+# Ids of real objects: a field holding an id sometimes gets one of these (drawn by
+# hypothesis, so still reproducible), so that requests also get past "not found".
+REAL_IDS: dict[str, list[str]] = {}
+ID_KINDS = {
+    "group_id": "groups",
+    "item_id": "items",
+    "item_ids": "items",
+    "route_id": "routes",
+    "session_id": "sessions",
+    "dest_session_id": "sessions",
+    "cs_id": "sessions",
+    "session_ids": "sessions",
+    "user_ids": "users",
+    "session_with_user_ids": "users",
+    "for_user_id": "users",
+    "wallet_user_id": "users",
+}
+
+
+def with_real_ids(values: object) -> st.SearchStrategy:
+    if not isinstance(values, dict):
+        return st.just(values)
+    fields = {}
+    for name, value in values.items():
+        known = REAL_IDS.get(ID_KINDS.get(name, ""))
+        real = None
+        if known:
+            real = (
+                st.lists(st.sampled_from(known), max_size=3)
+                if isinstance(value, list)
+                else (st.sampled_from(known))
+            )
+        fields[name] = st.just(value) if real is None else st.one_of(st.just(value), real)
+    return st.fixed_dictionaries(fields)
+
+
+def call(edge: ThreadedEdge, path: str, body: dict, key: str) -> dict:
+    reply = requests.post(
+        edge.base_url + path, json=body, headers={"Authorization": f"Bearer {key}"}, timeout=30
+    )
+    reply.raise_for_status()
+    return reply.json()
+
+
+@pytest.fixture(scope="module")
+def world(fuzzed_edge, smtp_sink) -> dict[str, str]:
+    """A public and a private group, each with a post of someone else's."""
+    owner_key = fuzzed_edge.login(smtp_sink, f"owner-{uuid.uuid4().hex[:10]}@example.org")
+    owner_id = call(fuzzed_edge, "/api/user/profile", {}, owner_key)["user"]["_id"]
+    groups, items = [], []
+    for is_public in (True, False):
+        body = {"title": f"Fuzz {uuid.uuid4().hex[:6]}", "tags": ["Books"], "is_public": is_public}
+        group = call(fuzzed_edge, "/api/group?action=create", body, owner_key)["group"]
+        body = {
+            "group_id": group["_id"],
+            "title": "A piano",
+            "offer_amount": 5,
+            "offer_currency": "EUR",
+        }
+        items.append(call(fuzzed_edge, "/api/item?action=create", body, owner_key)["item"])
+        groups.append(group["_id"])
+    REAL_IDS.update(
+        groups=groups,
+        items=[item["_id"] for item in items],
+        routes=[item["route_id"] for item in items],
+    )
+    return {"owner_id": owner_id, "public_item_id": items[0]["_id"]}
+
+
+def chatting_user(edge: ThreadedEdge, sink, world: dict[str, str]) -> str:
+    """A new user who has opened a chat about the public post; returns their key."""
+    key = edge.login(sink, f"fuzz-{uuid.uuid4().hex[:10]}@example.org")
+    user_id = call(edge, "/api/user/profile", {}, key)["user"]["_id"]
+    chat_id = f"r_{world['public_item_id']}_{user_id}"
+    body = {"dest_session_id": chat_id, "payload": "Is it still there?", "local_id": "first"}
+    call(edge, "/session/send", body, key)
+    REAL_IDS.update(sessions=[chat_id, *REAL_IDS["groups"]], users=[world["owner_id"], user_id])
+    return key
+
+
+@pytest.fixture
+def user_key(fuzzed_edge, smtp_sink, world) -> str:
+    """A user of each fuzzed call's own (one call's fuzz may log out or change the profile)."""
+    return chatting_user(fuzzed_edge, smtp_sink, world)
+
+
+# Built like `python -m agora openapi` builds it (nothing connected); the test checks that
+# the edge serves this very document.
+DOCUMENT = api_document(Settings())
+schema = schemathesis.openapi.from_dict(DOCUMENT, config=schemathesis.Config.from_dict(FUZZ_CONFIG))
+
+
+@schema.hook
+def flatmap_body(context, body):
+    return with_real_ids(body)
+
+
+@schema.hook
+def flatmap_query(context, query):
+    return with_real_ids(query)
+
+
+@schema.hook
+def flatmap_path_parameters(context, path_parameters):
+    return with_real_ids(path_parameters)
+
+
+@schema.parametrize()
+def test_every_reply_is_documented_and_none_is_a_server_error(case, fuzzed_edge, user_key):
+    with requests.Session() as session:
+        base_url = fuzzed_edge.base_url
+        case.call_and_validate(base_url, session)
+        case.call_and_validate(base_url, session, {"Authorization": f"Bearer {user_key}"})
+
+
+def test_the_edge_serves_the_fuzzed_document(fuzzed_edge):
+    reply = requests.get(f"{fuzzed_edge.base_url}/api/openapi.json", timeout=30)
+    assert reply.status_code == 200
+    assert reply.json() == DOCUMENT
+
+
+# Socket.IO events, which OpenAPI cannot describe: whatever data a client sends, an event with
+# an acknowledgement answers (never leaves the client waiting), and one without leaves the
+# socket working.
+ACKED_EVENTS = ("join", "unseen", "delivered", "read", "send")
+UNACKED_EVENTS = ("leave", "typing")
+ACK_GUARD_SECONDS = 5  # a hang guard, not a speed check
+
+
+def real_ids(kind: str) -> st.SearchStrategy[str]:
+    """Drawn when the test runs, once the fixtures made the objects."""
+    return st.deferred(lambda: st.sampled_from(REAL_IDS[kind]))
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+event_data = st.one_of(
+    json_values,
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "session_id": st.one_of(real_ids("sessions"), st.text(max_size=30)),
+            "created_at": st.one_of(
+                st.integers(), st.floats(allow_nan=False), st.text(max_size=30)
+            ),
+            "dest_session_id": st.one_of(real_ids("sessions"), st.text(max_size=30)),
+            "payload": json_values,
+            "local_id": st.text(max_size=30),
+        },
+    ),
+)
+
+
+@pytest.fixture(scope="module")
+def sockets(fuzzed_edge, smtp_sink, world):
+    key = chatting_user(fuzzed_edge, smtp_sink, world)
+    clients = {"visitor": socketio.SimpleClient(), "user": socketio.SimpleClient()}
+    clients["visitor"].connect(fuzzed_edge.base_url, transports=["websocket"])
+    clients["user"].connect(fuzzed_edge.base_url, auth={"auth_key": key}, transports=["websocket"])
+    yield clients
+    for client in clients.values():
+        client.disconnect()
+
+
+@settings(
+    max_examples=60,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+    # A failure waits out the guard; shrinking would wait it out many times over.
+    phases=[Phase.explicit, Phase.generate],
+)
+@given(
+    who=st.sampled_from(["visitor", "user"]),
+    event=st.sampled_from(ACKED_EVENTS + UNACKED_EVENTS),
+    data=event_data,
+)
+def test_every_socket_event_answers_whatever_it_is_sent(sockets, who, event, data):
+    client = sockets[who]
+    if event in UNACKED_EVENTS:
+        client.emit(event, data)
+        event, data = "unseen", None  # the socket still answers
+    ack = client.call(event, data, timeout=ACK_GUARD_SECONDS)
+    assert isinstance(ack, dict), ack
+    if "errors" not in ack:
+        assert ack.get("ok") is True or event in ("unseen", "send"), ack
