@@ -1,10 +1,11 @@
 // axe-core on every main screen at phone and desktop width: serious and critical findings fail.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
 import { BASE_URL, VIEWPORTS, apiCall, apiLogin, launch, loginDialog, newPage, pageAs, screenshot, uniqueEmail } from './helpers.mjs';
 
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const FAILING_IMPACTS = new Set(['serious', 'critical']);
 
 let browser;
@@ -46,7 +47,8 @@ async function setUpWorld() {
 
 /** Serious and critical axe findings on the page as it is now, one line each. */
 async function seriousViolations(page) {
-  await page.addScriptTag({ path: AXE_PATH });
+  // Evaluated through the DevTools protocol: the page's own CSP allows no injected script tag.
+  await page.evaluate(AXE_SOURCE);
   const results = await page.evaluate(() =>
     window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } }),
   );
