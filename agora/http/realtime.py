@@ -27,11 +27,11 @@ from agora.http.chat import DeliveryBody, SendBody
 from agora.http.replies import UNAVAILABLE_MESSAGE, UNEXPECTED_FAILURE, ok
 from agora.http.requests import field_errors, optional_caller, parse_json
 from agora.http.routes import Reply, Route
+from agora.realtime.emitter import key_room, socket_manager
 from agora.services.accounts import AccountService, Caller
 from agora.services.chat import ChatService
 from agora.settings import Settings
 from agora.store.outages import UNREACHABLE
-from agora.store.realtime import key_room, socket_manager
 
 log = logging.getLogger("agora.realtime")
 

@@ -55,11 +55,11 @@ from agora.core.groups import (
 )
 from agora.core.items import item_view
 from agora.core.numbers import bounded_int
+from agora.realtime.emitter import RealtimeEmitter
 from agora.services.accounts import Caller
 from agora.services.items import PostReader, StoredFiles
 from agora.store.chat_hints import ChatHints
 from agora.store.messages import MessageStore
-from agora.store.realtime import RealtimeEmitter
 from agora.store.sessions import SessionStore
 from agora.store.users import UserStore
 

@@ -34,8 +34,8 @@ from agora.core.money import (
     wallet_view,
     wallets_in_order,
 )
+from agora.realtime.emitter import RealtimeEmitter
 from agora.store.mongo import new_id
-from agora.store.realtime import RealtimeEmitter
 from agora.store.wallets import Appended, Short, WalletStore
 
 log = logging.getLogger("agora.wallet")
