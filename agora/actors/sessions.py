@@ -240,7 +240,7 @@ class SessionShardLogic:
                     continue
                 stored_before.append(message)
             state.remember(message)
-            replies[i] = _accepted(message)
+            replies[i] = _accepted(message, stored_now=pos not in inserted.resent)
         return new, stored_before
 
     async def _close_gaps(
@@ -325,8 +325,11 @@ def _message(request: dict[str, Any], created_at: int, seq: int) -> dict[str, An
     }
 
 
-def _accepted(message: dict[str, Any]) -> dict[str, Any]:
-    return {"type": SEND_REPLY_OK, "inbox_message": message_view(message)}
+def _accepted(message: dict[str, Any], *, stored_now: bool = False) -> dict[str, Any]:
+    """`stored_now` tells the sending edge that this call stored the message (not a resend
+    of one stored before): the edge publishes `MessageStored` for it, once."""
+    reply = {"type": SEND_REPLY_OK, "inbox_message": message_view(message)}
+    return {**reply, "stored_now": True} if stored_now else reply
 
 
 def _refused(errors: str) -> dict[str, Any]:

@@ -57,6 +57,7 @@ from agora.core.items import item_view
 from agora.core.numbers import bounded_int
 from agora.realtime.emitter import RealtimeEmitter
 from agora.services.accounts import Caller
+from agora.services.events import Events, MessageStored
 from agora.services.items import PostReader, StoredFiles
 from agora.store.chat_hints import ChatHints
 from agora.store.messages import MessageStore
@@ -90,6 +91,7 @@ class ChatService:
         uploads: StoredFiles,
         hints: ChatHints,
         emitter: RealtimeEmitter,
+        events: Events,
     ) -> None:
         self.shards = shards
         self.sessions = sessions
@@ -99,11 +101,7 @@ class ChatService:
         self.uploads = uploads
         self.hints = hints
         self.emitter = emitter
-
-    def publish_through(self, manager: Any) -> None:
-        """On an edge, realtime events go through its own Socket.IO manager (see the
-        emitter): local sockets get them, and enter new rooms, without a Redis round trip."""
-        self.emitter.publish_through(manager)
+        self.events = events
 
     # Item chats ---------------------------------------------------------------
 
@@ -196,16 +194,24 @@ class ChatService:
         return {**reply, "new_session_created": created, "is_user_in_session": True}
 
     async def _to_shard(self, request: dict[str, Any]) -> dict[str, Any]:
-        reply = await self.shards.send(request)
+        reply = await self._shard_send(request)
         if reply.pop("unavailable", False):
             raise Unavailable(reply["errors"])
+        return reply
+
+    async def _shard_send(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The shard's reply; a message it stored just now is told as `MessageStored`."""
+        reply = await self.shards.send(request)
+        if reply.pop("stored_now", False):
+            stored = MessageStored(request["session_id"], request["src_id"], reply["inbox_message"])
+            await self.events.publish(stored)
         return reply
 
     async def post_notice(
         self, session_id: str, src_id: str, local_id: str, text: str, data: dict[str, Any]
     ) -> dict[str, Any]:
         """A system notice (type 1010); `local_id` makes a repeated notice appear once."""
-        return await self.shards.send(
+        return await self._shard_send(
             {
                 "session_id": session_id,
                 "src_id": src_id,
