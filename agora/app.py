@@ -51,6 +51,7 @@ from agora.store.sessions import SessionStore
 from agora.store.uploads import UploadFiles, UploadStore
 from agora.store.users import UserStore
 from agora.store.wallets import WalletStore
+from agora.wiring import StoreFactory
 
 log = logging.getLogger("agora")
 
@@ -104,7 +105,7 @@ def build_services(
     payments = PaymentService(settings, stripe_gateway(settings), payment_store, wallets, groups)
     posts = PostReader(item_store, groups)
     chat = ChatService(
-        SessionShards(settings),
+        SessionShards(settings, StoreFactory(settings)),
         sessions,
         messages,
         posts,

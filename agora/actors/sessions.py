@@ -31,12 +31,10 @@ from agora.core.constants import (
     SEND_REPLY_REFUSED,
     SESSION_BUFFER_MESSAGES,
 )
-from agora.realtime.emitter import RealtimeEmitter
-from agora.settings import Settings
 from agora.store.batched_writes import UNENCODABLE
-from agora.store.messages import MessageStore, resend_key
-from agora.store.mongo import connect_mongo, database, new_id
-from agora.store.sessions import SessionStore
+from agora.store.messages import resend_key
+from agora.store.mongo import new_id
+from agora.wiring import ChatShardStores, StoreFactory
 
 log = logging.getLogger("agora.actors.sessions")
 
@@ -74,13 +72,10 @@ class SessionState:
 class SessionShardLogic:
     """The shard's behaviour, kept apart from Ray so that one object serves both."""
 
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-        self.mongo = connect_mongo(settings)
-        db = database(self.mongo, settings)
-        self.sessions = SessionStore(db)
-        self.messages = MessageStore(db)
-        self.emitter = RealtimeEmitter(settings)
+    def __init__(self, stores: ChatShardStores) -> None:
+        self.sessions = stores.sessions
+        self.messages = stores.messages
+        self.emitter = stores.emitter
         self.states: OrderedDict[str, SessionState] = OrderedDict()
         self.loading: dict[str, asyncio.Future] = {}
 
@@ -352,13 +347,14 @@ class SessionShard:
     """Ray host of SessionShardLogic. Restarts rebuild state from MongoDB on first use, and
     retried batches are safe because resends are recognised."""
 
-    def __init__(self, settings: dict[str, Any]) -> None:
-        self.settings = Settings(**settings)
+    def __init__(self, stores: StoreFactory) -> None:
+        # From the edge's composition root: the shard builds its stores as the edge does.
+        self.stores = stores
         self.logic: SessionShardLogic | None = None
 
     def _logic(self) -> SessionShardLogic:
         if self.logic is None:
-            self.logic = SessionShardLogic(self.settings)
+            self.logic = SessionShardLogic(self.stores.chat_shard_stores())
             # Ray's and the drivers' objects live as long as the actor: full collections
             # need not walk them (they would hold up acknowledgements for 100 ms or more).
             gc.collect()
