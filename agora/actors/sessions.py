@@ -24,11 +24,11 @@ from agora.core.chat import (
     message_view,
     next_created_at,
     posting_refusal,
+    send_accepted,
+    send_refused,
 )
 from agora.core.clock import now_ms
 from agora.core.constants import (
-    SEND_REPLY_OK,
-    SEND_REPLY_REFUSED,
     SESSION_BUFFER_MESSAGES,
 )
 from agora.store.batched_writes import UNENCODABLE
@@ -160,7 +160,7 @@ class SessionShardLogic:
         if state is None:
             for i in indexes:
                 # Marked for the edge: the first message of an item chat makes it real.
-                replies[i] = {**_refused(NO_SUCH_CHAT), "no_such_chat": True}
+                replies[i] = {**send_refused(NO_SUCH_CHAT), "no_such_chat": True}
             return
         async with state.lock:
             fresh: list[tuple[int, dict[str, Any]]] = []
@@ -174,7 +174,7 @@ class SessionShardLogic:
                 elif refusal := posting_refusal(
                     state.session, state.members.get(request["src_id"]), request["type"]
                 ):
-                    replies[i] = _refused(refusal)
+                    replies[i] = send_refused(refusal)
                 else:
                     state.last_created_at = next_created_at(now_ms(), state.last_created_at)
                     state.last_seq += 1
@@ -323,22 +323,18 @@ def _message(request: dict[str, Any], created_at: int, seq: int) -> dict[str, An
 def _accepted(message: dict[str, Any], *, stored_now: bool = False) -> dict[str, Any]:
     """`stored_now` tells the sending edge that this call stored the message (not a resend
     of one stored before): the edge publishes `MessageStored` for it, once."""
-    reply = {"type": SEND_REPLY_OK, "inbox_message": message_view(message)}
+    reply = send_accepted(message_view(message))
     return {**reply, "stored_now": True} if stored_now else reply
-
-
-def _refused(errors: str) -> dict[str, Any]:
-    return {"type": SEND_REPLY_REFUSED, "errors": errors}
 
 
 def _unavailable() -> dict[str, Any]:
     """The store failed: the edge answers 503, and the sender may send again."""
-    return {**_refused(STORE_UNAVAILABLE), "unavailable": True}
+    return {**send_refused(STORE_UNAVAILABLE), "unavailable": True}
 
 
 def _not_stored(error: Exception) -> dict[str, Any]:
     if isinstance(error, UNENCODABLE):
-        return _refused(CANNOT_STORE)
+        return send_refused(CANNOT_STORE)
     return _unavailable()
 
 
