@@ -14,13 +14,15 @@ from agora.core.constants import (
     MESSAGE_TYPE_SYSTEM,
     NOTIFICATION_MUTED,
     NOTIFICATION_UNMUTED,
+    SEND_REPLY_OK,
+    SEND_REPLY_REFUSED,
     SESSION_KIND_ITEM_CHAT,
     USER_TYPE_ADMIN,
     USER_TYPE_AWAITING_APPROVAL,
     USER_TYPE_BLOCKED,
+    USER_TYPE_BLOCKED_REVERSIBLE,
     USER_TYPE_MEMBER,
     USER_TYPE_MODERATOR,
-    USER_TYPE_UNBLOCKABLE,
 )
 from agora.core.errors import Forbidden, InvalidInput
 from agora.core.geo import COORDINATE_LIMITS, check_coordinate
@@ -95,8 +97,8 @@ def moderated_type(action: str, actor_type: int, target_type: int) -> int | None
     if action == "reject" and target_type == USER_TYPE_AWAITING_APPROVAL:
         return None
     if action == "block" and target_type <= USER_TYPE_MEMBER:
-        return USER_TYPE_UNBLOCKABLE
-    if action == "unblock" and target_type == USER_TYPE_UNBLOCKABLE:
+        return USER_TYPE_BLOCKED_REVERSIBLE
+    if action == "unblock" and target_type == USER_TYPE_BLOCKED_REVERSIBLE:
         return USER_TYPE_MEMBER
     if action == "make_moderator" and actor_type <= USER_TYPE_ADMIN and target_type == 20:
         return USER_TYPE_MODERATOR
@@ -264,6 +266,22 @@ def message_view(message: dict[str, Any]) -> dict[str, Any]:
         "flags": message.get("flags", {}),
         "data": message.get("data", {}),
     }
+
+
+def send_accepted(
+    message: dict[str, Any], *, new_session_created: bool | None = None
+) -> dict[str, Any]:
+    """The reply to a send the shard accepted (spec: type 13 with `inbox_message`, a message
+    view); the edge adds whether the send made the item chat real."""
+    reply = {"type": SEND_REPLY_OK, "inbox_message": message}
+    if new_session_created is None:
+        return reply
+    return {**reply, "new_session_created": new_session_created, "is_user_in_session": True}
+
+
+def send_refused(errors: Any) -> dict[str, Any]:
+    """The reply to a refused send: type -1 with `errors`."""
+    return {"type": SEND_REPLY_REFUSED, "errors": errors}
 
 
 def session_view(

@@ -1,9 +1,9 @@
 """A group's feed: newest posts first, searched and filtered, paged by keyset cursors.
 
 The first page of the plain feed and of tag filters comes from heads kept in Redis and
-brought up to date by whoever posts (see `store/feed_cache.py`): on a MongoDB-wire server
-without index use, computing one costs tens of milliseconds, and readers would otherwise
-wait for that after every post.
+brought up to date after every new post (on `PostAdded`; see `store/feed_cache.py`): on a
+MongoDB-wire server without index use, computing one costs tens of milliseconds, and readers
+would otherwise wait for that after every post.
 """
 
 import json
@@ -15,7 +15,7 @@ from agora.core.constants import FEED_PAGE_SIZE
 from agora.core.errors import InvalidInput
 from agora.core.groups import clean_tags, group_view, membership_view
 from agora.core.items import decode_cursor, encode_cursor, item_view, search_words
-from agora.services.accounts import Session
+from agora.services.accounts import Caller
 from agora.services.groups import GroupService
 from agora.store.feed_cache import FeedCache
 from agora.store.items import ItemStore
@@ -76,11 +76,10 @@ class FeedService:
         self.groups = groups
         self.items = items
         self.cache = cache
-        cache.keep_heads_with(self.post_added)
 
     async def feed(
         self,
-        session: Session | None,
+        caller: Caller | None,
         *,
         group_id: str | None,
         search_text: str,
@@ -90,12 +89,12 @@ class FeedService:
         if not group_id:
             # No outside geo-IP service is used; the visitor picks a city instead.
             raise InvalidInput({"select_city": SELECT_CITY})
-        group, membership = await self.groups.readable(group_id, session)
+        group, membership = await self.groups.readable(group_id, caller)
         words = search_words(search_text)
         wanted = clean_tags(tags)
         before = decode_cursor(cursor) if cursor else None
         page = page_of(await self._found(group_id, words, wanted, before))
-        logged_in = session is not None
+        logged_in = caller is not None
         return {
             "items": [item_view(item, logged_in=logged_in) for item in page["items"]],
             "group": group_view(group, membership),
@@ -139,8 +138,9 @@ class FeedService:
     async def post_added(self, group_id: str) -> None:
         """Merges the group's new posts into its heads, so that readers need not rebuild them.
 
-        Called by the writer after storing a post. Concurrent writers retry on the heads the
-        other one left; if they keep colliding, or anything fails, the heads are dropped.
+        Subscribed to `PostAdded`, on the edge that stored the post. Concurrent writers retry
+        on the heads the other one left; if they keep colliding, or anything fails, the heads
+        are dropped.
         """
         try:
             for _ in range(HEAD_UPDATE_TRIES):

@@ -1,7 +1,6 @@
 """City groups and other groups: viewing, choosing by location, joining, editing, members."""
 
 import asyncio
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +26,8 @@ from agora.core.groups import (
     membership_view,
 )
 from agora.integrations.geonames import City, CityIndex
-from agora.services.accounts import Session
+from agora.services.accounts import Caller
+from agora.services.events import Events, MemberAnnounced, MemberJoined
 from agora.services.uploads import KeptImage
 from agora.store.feed_cache import FeedCache
 from agora.store.groups import GroupStore
@@ -36,8 +36,6 @@ from agora.store.mongo import new_id
 CITY_TAGS = ["Jobs", "For sale", "Services", "Housing", "Lost & found", "Events", "Help"]
 
 # (group id, user id, membership type): told of every new member.
-MemberJoined = Callable[[str, str, int], Awaitable[None]]
-MemberAnnounced = Callable[[str, str, str], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -71,18 +69,21 @@ def city_group(city: City) -> dict[str, Any]:
 
 class GroupService:
     def __init__(
-        self, groups: GroupStore, feed_cache: FeedCache, cities, kept_image: KeptImage
+        self,
+        groups: GroupStore,
+        feed_cache: FeedCache,
+        cities,
+        kept_image: KeptImage,
+        events: Events,
     ) -> None:
         self.groups = groups
+        # Chat listens: a new member's sockets follow the group's chat, and joins show in it.
+        self.events = events
         self.kept_image = kept_image
         self.feed_cache = feed_cache
         # Loading the city list takes about a second, so it happens on first use, off the loop.
         self._cities_loader = cities
         self._cities: CityIndex | None = None
-        # Chat, set by the composition root: a new member's sockets follow the group's chat.
-        self.member_joined: MemberJoined | None = None
-        # Chat again: joins show in the group's chat as system notices.
-        self.member_announced: MemberAnnounced | None = None
 
     async def cities(self) -> CityIndex:
         if self._cities is None:
@@ -90,19 +91,19 @@ class GroupService:
         return self._cities
 
     async def found(
-        self, group_id: str, session: Session | None
+        self, group_id: str, caller: Caller | None
     ) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """The group and the viewer's membership, whether or not they may read it."""
         group = await self.groups.get(group_id) or await self._city_group(group_id)
         if group is None:
             raise NotFound({"invalid_group": NOT_VIEWABLE})
-        return group, await self._membership(group_id, session)
+        return group, await self._membership(group_id, caller)
 
     async def readable(
-        self, group_id: str, session: Session | None
+        self, group_id: str, caller: Caller | None
     ) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """The group and the viewer's membership, or the spec's not-viewable error."""
-        group, membership = await self.found(group_id, session)
+        group, membership = await self.found(group_id, caller)
         if not can_read(group, membership):
             raise Forbidden({"invalid_group": NOT_VIEWABLE})
         return group, membership
@@ -112,20 +113,20 @@ class GroupService:
         city = (await self.cities()).by_group.get(group_id)
         return await self.groups.create(city_group(city)) if city else None
 
-    async def _membership(self, group_id: str, session: Session | None) -> dict[str, Any] | None:
-        if session is None:
+    async def _membership(self, group_id: str, caller: Caller | None) -> dict[str, Any] | None:
+        if caller is None:
             return None
-        return await self.groups.membership(group_id, session.user["_id"])
+        return await self.groups.membership(group_id, caller.user["_id"])
 
-    async def view(self, group_id: str, session: Session | None) -> dict[str, Any]:
-        group, membership = await self.readable(group_id, session)
+    async def view(self, group_id: str, caller: Caller | None) -> dict[str, Any]:
+        group, membership = await self.readable(group_id, caller)
         return {
             "group": group_view(group, membership),
             "group_membership": membership_view(membership, group),
         }
 
     async def for_location(
-        self, latitude: float, longitude: float, session: Session | None
+        self, latitude: float, longitude: float, caller: Caller | None
     ) -> dict[str, Any]:
         latitude = check_coordinate("latitude", latitude, "lat_long")
         longitude = check_coordinate("longitude", longitude, "lat_long")
@@ -133,7 +134,7 @@ class GroupService:
         if city is None:
             raise NotFound({"lat_long": "No city found near this location"})
         group = await self.groups.create(city_group(city))
-        return {"group": group_view(group, await self._membership(group["_id"], session))}
+        return {"group": group_view(group, await self._membership(group["_id"], caller))}
 
     async def search_cities(self, text: str) -> dict[str, Any]:
         found = (await self.cities()).search(text, CITY_SEARCH_RESULTS)
@@ -142,15 +143,14 @@ class GroupService:
     async def recent(self, limit: int) -> dict[str, Any]:
         return {"groups": [group_view(g, None) for g in await self.groups.latest(limit)]}
 
-    async def join(self, group_id: str, session: Session) -> dict[str, Any]:
+    async def join(self, group_id: str, caller: Caller) -> dict[str, Any]:
         # Private groups that hide their posts can still be asked to join.
-        group, membership = await self.found(group_id, session)
+        group, membership = await self.found(group_id, caller)
         if membership is None:
             user_type = joining_type(group)
-            membership = await self.add_member(group_id, session.user["_id"], user_type)
-            if self.member_announced is not None:
-                event = "asked" if user_type == USER_TYPE_AWAITING_APPROVAL else "joined"
-                await self.member_announced(group_id, session.user["_id"], event)
+            membership = await self.add_member(group_id, caller.user["_id"], user_type)
+            event = "asked" if user_type == USER_TYPE_AWAITING_APPROVAL else "joined"
+            await self.events.publish(MemberAnnounced(group_id, caller.user["_id"], event))
         return {
             "group": group_view(group, membership),
             "group_membership": membership_view(membership, group),
@@ -159,14 +159,12 @@ class GroupService:
     async def add_member(self, group_id: str, user_id: str, user_type: int) -> dict[str, Any]:
         """Adds the user unless already a member; returns the membership."""
         membership = await self.groups.join(group_id, user_id, user_type)
-        if self.member_joined is not None:
-            await self.member_joined(
-                group_id, user_id, membership.get("session_user_type", user_type)
-            )
+        joined_as = membership.get("session_user_type", user_type)
+        await self.events.publish(MemberJoined(group_id, user_id, joined_as))
         return membership
 
     async def create(
-        self, session: Session, title: str, description: str, changes: GroupChanges
+        self, caller: Caller, title: str, description: str, changes: GroupChanges
     ) -> dict[str, Any]:
         group = {
             "_id": new_id(),
@@ -177,20 +175,18 @@ class GroupService:
             "is_read_allowed": bool(changes.is_read_allowed),
             "write_permission": USER_TYPE_MEMBER,
             "created_at": now_ms(),
-            "created_by": session.user["_id"],
+            "created_by": caller.user["_id"],
             "data": {"tags": clean_tags(changes.tags or []), "num_posts": 0, "num_members": 0},
         }
         await self.groups.create(group)
-        membership = await self.add_member(group["_id"], session.user["_id"], USER_TYPE_ADMIN)
+        membership = await self.add_member(group["_id"], caller.user["_id"], USER_TYPE_ADMIN)
         return {
             "group": group_view({**group, "data": {**group["data"], "num_members": 1}}, membership),
             "group_membership": membership_view(membership, group),
         }
 
-    async def update(
-        self, session: Session, group_id: str, changes: GroupChanges
-    ) -> dict[str, Any]:
-        group, membership = await self.readable(group_id, session)
+    async def update(self, caller: Caller, group_id: str, changes: GroupChanges) -> dict[str, Any]:
+        group, membership = await self.readable(group_id, caller)
         if not is_admin(membership):
             raise Forbidden("Only the group's admins can change it")
         fields: dict[str, Any] = {}
@@ -202,7 +198,7 @@ class GroupService:
             fields["description"] = clean_group_description(changes.description)
         if changes.image is not None:
             image = clean_image_url(changes.image)
-            fields["image"] = await self.kept_image(session.user["_id"], image)
+            fields["image"] = await self.kept_image(caller.user["_id"], image)
         for flag in ("is_public", "is_read_allowed"):
             if getattr(changes, flag) is not None:
                 fields[flag] = getattr(changes, flag)

@@ -25,8 +25,9 @@ from agora.core.money import (
     to_cents,
     wallet_id,
 )
-from agora.services.accounts import Session
+from agora.services.accounts import Caller
 from agora.services.chat import ChatService
+from agora.services.events import Events, OfferPaid
 from agora.services.wallet import REFUSED, WalletService
 from agora.store.items import ItemStore
 from agora.store.mongo import new_id
@@ -44,8 +45,10 @@ class OfferService:
         sessions: SessionStore,
         items: ItemStore,
         users: UserStore,
+        events: Events,
     ) -> None:
         self.wallets = wallets
+        self.events = events
         self.chat = chat
         self.sessions = sessions
         self.items = items
@@ -53,12 +56,12 @@ class OfferService:
 
     async def give(
         self,
-        session: Session,
+        caller: Caller,
         cs_id: str,
         offer_amount: float | int | str | None,
         request_id: str | None,
     ) -> dict[str, Any]:
-        owner = session.user
+        owner = caller.user
         item, participant_id = await self._chat_about_own_item(owner["_id"], cs_id)
         cents, currency = self._amount(item, offer_amount)
         participant = await self.users.get(participant_id)
@@ -99,6 +102,16 @@ class OfferService:
             "at": now_ms(),
         }
         await self.chat.offer_given(cs_id, given)
+        paid = OfferPaid(
+            move_id=move["_id"],
+            payer_id=owner["_id"],
+            payee_id=participant_id,
+            session_id=cs_id,
+            item_id=item["_id"],
+            amount_cents=cents,
+            currency=currency,
+        )
+        await self.events.publish(paid)
         return {
             "success": True,
             "move_id": move["_id"],

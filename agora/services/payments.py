@@ -61,7 +61,7 @@ from agora.core.payments import (
     withdrawal_currency,
 )
 from agora.integrations.stripe_gateway import GatewayError, InvalidSignature, StripeGateway
-from agora.services.accounts import Session
+from agora.services.accounts import Caller
 from agora.services.groups import GroupService
 from agora.services.wallet import PAYING, REVERSED, WalletService
 from agora.settings import Settings
@@ -82,6 +82,18 @@ RECHARGE_MESSAGES = {
     RECHARGE_EXPIRED: "The payment page expired; nothing was charged",
     RECHARGE_REFUSED: "This payment does not match the recharge; nothing was credited",
 }
+
+
+class PayoutsStatus:
+    """Whether a user can be paid out: wallets show it as
+    `data.stripe_connected_account_charge_enabled`. A reader of its own, so that wallets
+    (which payments move money through) need not know the payments service."""
+
+    def __init__(self, store: PaymentStore) -> None:
+        self.store = store
+
+    async def charge_enabled(self, user_id: str) -> bool:
+        return payouts_ready(await self.store.connect_account(user_id))
 
 
 class PaymentService:
@@ -122,22 +134,15 @@ class PaymentService:
         except GatewayError as error:
             raise _provider_error(error) from error
 
-    # Connected accounts ----------------------------------------------------------
-
-    async def charge_enabled(self, user_id: str) -> bool:
-        """Whether the user can be paid out: wallets show it as
-        `data.stripe_connected_account_charge_enabled`."""
-        return payouts_ready(await self.store.connect_account(user_id))
-
     # Recharge --------------------------------------------------------------------
 
     async def recharge(
-        self, session: Session, amount: float | int | str | None, currency: str | None
+        self, caller: Caller, amount: float | int | str | None, currency: str | None
     ) -> dict[str, Any]:
         stripe = self._stripe()
         cents = recharge_cents(amount)
         currency = card_currency(currency, "currency")
-        user = session.user
+        user = caller.user
         metadata = {
             "kind": RECHARGE_KIND,
             "user_id": user["_id"],
@@ -170,10 +175,10 @@ class PaymentService:
         )
         return {"stripe_checkout_data": {"id": checkout["id"], "url": checkout["url"]}}
 
-    async def recharge_status(self, session: Session, checkout_id: str) -> dict[str, Any]:
+    async def recharge_status(self, caller: Caller, checkout_id: str) -> dict[str, Any]:
         """What /afterpayment/stripe shows: pending (keep asking), paid, or failed."""
         recharge = await self.store.recharge(checkout_id)
-        if recharge is None or recharge["user_id"] != session.user["_id"]:
+        if recharge is None or recharge["user_id"] != caller.user["_id"]:
             raise NotFound({"session_id": "No such payment"})
         message = None
         if recharge["state"] == RECHARGE_OPEN and self.gateway is not None:
@@ -215,11 +220,11 @@ class PaymentService:
     # Withdrawal ------------------------------------------------------------------
 
     async def withdraw(
-        self, session: Session, wallet_for: str, currency: str, request_id: str | None
+        self, caller: Caller, wallet_for: str, currency: str, request_id: str | None
     ) -> dict[str, Any]:
         currency = withdrawal_currency(wallet_for, currency)
         self._stripe()
-        user = session.user
+        user = caller.user
         account = await self._connected_account(user)
         if not payouts_ready(account):
             return {"redirect": await self._onboarding_url(account["id"])}
@@ -341,10 +346,10 @@ class PaymentService:
 
     # Group subscription ----------------------------------------------------------------
 
-    async def manage_subscription(self, session: Session, group_id: str) -> dict[str, Any]:
+    async def manage_subscription(self, caller: Caller, group_id: str) -> dict[str, Any]:
         """Checkout for a group without a subscription, the billing portal for one with it."""
         stripe = self._stripe()
-        group, membership = await self.groups.found(group_id, session)
+        group, membership = await self.groups.found(group_id, caller)
         if not is_admin(membership):
             raise Forbidden("Only the group's admins can manage its subscription")
         subscription = await self.store.group_subscription(group_id)
@@ -362,7 +367,7 @@ class PaymentService:
                 metadata={
                     "kind": SUBSCRIPTION_KIND,
                     "group_id": group_id,
-                    "user_id": session.user["_id"],
+                    "user_id": caller.user["_id"],
                 },
                 success_url=group_url,
                 cancel_url=group_url,

@@ -34,8 +34,8 @@ from agora.core.money import (
     wallet_view,
     wallets_in_order,
 )
+from agora.realtime.emitter import RealtimeEmitter
 from agora.store.mongo import new_id
-from agora.store.realtime import RealtimeEmitter
 from agora.store.wallets import Appended, Short, WalletStore
 
 log = logging.getLogger("agora.wallet")
@@ -43,7 +43,7 @@ log = logging.getLogger("agora.wallet")
 PENDING, DONE, REFUSED, PAYING, REVERSED = "pending", "done", "refused", "paying", "reversed"
 RECOVERY_BATCH = 100
 
-# Whether a user's card payouts are enabled; the payments service knows, when configured.
+# Whether a user's card payouts are enabled (`payments.PayoutsStatus`, when configured).
 ChargeEnabled = Callable[[str], Awaitable[bool]]
 
 
@@ -52,10 +52,15 @@ async def _payouts_unknown(_user_id: str) -> bool:
 
 
 class WalletService:
-    def __init__(self, store: WalletStore, emitter: RealtimeEmitter) -> None:
+    def __init__(
+        self,
+        store: WalletStore,
+        emitter: RealtimeEmitter,
+        charge_enabled: ChargeEnabled = _payouts_unknown,
+    ) -> None:
         self.store = store
         self.emitter = emitter
-        self.charge_enabled: ChargeEnabled = _payouts_unknown
+        self.charge_enabled = charge_enabled
 
     # Reading ------------------------------------------------------------------
 
