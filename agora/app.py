@@ -8,6 +8,7 @@ from aiohttp import web
 
 from agora.actors.client import SessionShards
 from agora.actors.runtime import start_ray
+from agora.actors.user_client import UserShards
 from agora.http.server import create_app
 from agora.integrations.geonames import city_index
 from agora.integrations.messaging import email_sender, sms_sender
@@ -24,6 +25,7 @@ from agora.services.items import ItemService, PostReader
 from agora.services.link_previews import LinkPreviewService
 from agora.services.offers import OfferService
 from agora.services.payments import PaymentService
+from agora.services.push import PushService
 from agora.services.registry import Services
 from agora.services.uploads import UploadService
 from agora.services.wallet import WalletService
@@ -39,12 +41,14 @@ from agora.store.messages import MessageStore
 from agora.store.mongo import connect_mongo, database
 from agora.store.otp import OtpStore
 from agora.store.payments import PaymentStore
+from agora.store.push_subscriptions import PushSubscriptionStore
 from agora.store.rate_limits import RateLimiter
 from agora.store.realtime import RealtimeEmitter
 from agora.store.redis import Keys, connect_redis
 from agora.store.sessions import SessionStore
 from agora.store.uploads import UploadFiles, UploadStore
 from agora.store.users import UserStore
+from agora.store.vapid_keys import VapidKeyStore
 from agora.store.wallets import WalletStore
 
 log = logging.getLogger("agora")
@@ -82,6 +86,10 @@ def build_services(settings: Settings, db, redis, page_fetcher: PageFetcher | No
     # Wallets show whether their owner can withdraw (a connected Stripe account).
     wallets.charge_enabled = payments.charge_enabled
     posts = PostReader(item_store, groups)
+    push_subscriptions = PushSubscriptionStore(db)
+    push = PushService(
+        settings, push_subscriptions, VapidKeyStore(db), UserShards(settings), sessions, users
+    )
     chat = ChatService(
         SessionShards(settings),
         sessions,
@@ -91,6 +99,7 @@ def build_services(settings: Settings, db, redis, page_fetcher: PageFetcher | No
         uploads,
         ChatHints(redis, keys),
         emitter,
+        push,
     )
     groups.member_joined = chat.member_joined
     groups.member_announced = chat.announce_member
@@ -104,6 +113,7 @@ def build_services(settings: Settings, db, redis, page_fetcher: PageFetcher | No
             email=email_sender(settings.smtp_url, settings.smtp_from),
             sms=sms_sender(),
             wallets=wallets,
+            push_subscriptions=push_subscriptions,
         ),
         client_errors=ClientErrorService(settings, ClientErrorStore(db), limits),
         groups=groups,
@@ -125,11 +135,12 @@ def build_services(settings: Settings, db, redis, page_fetcher: PageFetcher | No
             page_fetcher or PageFetcher(), LinkPreviewCache(redis, keys), limits
         ),
         wallets=wallets,
-        offers=OfferService(wallets, chat, sessions, item_store, users),
+        offers=OfferService(wallets, chat, sessions, item_store, users, push),
         payments=payments,
+        push=push,
     )
     indexed = [users, auth_keys, group_store, item_store, sessions, messages, wallet_store]
-    indexed += [payment_store]
+    indexed += [payment_store, push_subscriptions]
     return Built(services, users, indexed, copied=[users, item_store])
 
 
@@ -196,6 +207,7 @@ def build_app(
         stop_listening.set()
         # A listener cancelled by the shutdown has nothing left to do.
         await asyncio.gather(*listeners, return_exceptions=True)
+        await services.push.close()
         if services.payments.gateway is not None:
             await services.payments.gateway.close()
         await redis.aclose()

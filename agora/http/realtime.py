@@ -25,6 +25,7 @@ from agora.http.replies import ok
 from agora.http.requests import field_errors, optional_session
 from agora.services.accounts import AccountService, Session
 from agora.services.chat import ChatService
+from agora.services.push import PushService
 from agora.settings import Settings
 from agora.store.realtime import key_room, socket_manager
 
@@ -32,6 +33,7 @@ log = logging.getLogger("agora.realtime")
 
 SOCKET_PATH = "/socket.io"
 RETRY_MS = 5000
+VIEWING_ID_MAX_CHARS = 200
 SOCKET_SERVER = web.AppKey("socket_server", socketio.AsyncServer)
 
 
@@ -71,6 +73,7 @@ def attach(
     sio: socketio.AsyncServer,
     accounts: AccountService,
     chat: ChatService,
+    push: PushService,
 ) -> None:
     @sio.event
     async def connect(sid: str, environ: dict[str, Any], auth: Any) -> None:
@@ -87,6 +90,7 @@ def attach(
             followed = [session_room(s) for s in await chat.followed_sessions(user_id)]
             rooms = [user_room(user_id), key_room(session.key_hash), *followed]
             await sio.manager.enter_rooms(sid, "/", rooms)
+            push.socket_connected(sid, user_id)
             return
         guest, _ = accounts.guest(_guest_cookie(environ))
         await sio.save_session(sid, {"session": None, "user_id": None, "guest_id": guest["_id"]})
@@ -110,6 +114,22 @@ def attach(
         session_id = data.get("session_id") if isinstance(data, dict) else None
         if isinstance(session_id, str) and not await chat.follows(await caller(sid), session_id):
             await sio.leave_room(sid, session_room(session_id))
+
+    @sio.event
+    async def disconnect(sid: str, *reason: Any) -> None:
+        push.socket_closed(sid)
+
+    @sio.on("viewing")
+    async def viewing(sid: str, data: Any) -> dict[str, Any]:
+        """The chat this socket's tab shows while visible (null: none, or hidden): its user
+        gets no push for that chat meanwhile."""
+        session_id = data.get("session_id") if isinstance(data, dict) else None
+        if session_id is not None and (
+            not isinstance(session_id, str) or len(session_id) > VIEWING_ID_MAX_CHARS
+        ):
+            return {"errors": {"session_id": "Must be a chat id or null"}}
+        push.socket_viewing(sid, session_id)
+        return {"ok": True}
 
     @sio.on("unseen")
     async def unseen(sid: str, data: Any) -> dict[str, Any]:
@@ -181,10 +201,13 @@ def attach(
     async def start_listener(app: web.Application):
         settle_garbage_collector()
         stop = asyncio.Event()
-        task = asyncio.create_task(disconnect_revoked(stop), name="revocation-listener")
+        tasks = [
+            asyncio.create_task(disconnect_revoked(stop), name="revocation-listener"),
+            asyncio.create_task(push.keep_presence(stop), name="presence-reports"),
+        ]
         yield
         stop.set()
-        await task
+        await asyncio.gather(*tasks)
 
     async def connect_info(request: web.Request) -> web.Response:
         session = optional_session(request)

@@ -10,6 +10,7 @@ from agora.http import (
     groups,
     items,
     payments,
+    push,
     realtime,
     uploads,
     wallet,
@@ -44,8 +45,9 @@ def create_app(settings: Settings, services: Services) -> web.Application:
     app.add_routes(chat.routes(services.chat, services.link_previews))
     app.add_routes(wallet.routes(services.wallets, services.offers))
     app.add_routes(payments.routes(services.payments))
+    app.add_routes(push.routes(services.push))
     sio = realtime.create_socket_server(settings)
-    realtime.attach(app, sio, services.accounts, services.chat)
+    realtime.attach(app, sio, services.accounts, services.chat, services.push)
     # Last: the catch-all page route must not shadow any call.
     app.add_routes(web_app.routes(settings.web_dist))
     return app

@@ -16,6 +16,7 @@ API_PREFIXES = (
     "/get_by_ids",
     "/get_upload_url",
     "/update_push_token",
+    "/push/",
     "/url_preview",
     "/jserror",
 )

@@ -26,6 +26,7 @@ from agora.services.wallet import WalletService
 from agora.settings import Settings
 from agora.store.auth_keys import AuthKeyStore
 from agora.store.otp import OtpCheck, OtpStore
+from agora.store.push_subscriptions import PushSubscriptionStore
 from agora.store.rate_limits import RateLimiter
 from agora.store.users import UserStore
 
@@ -63,6 +64,7 @@ class AccountService:
         email: CodeSender,
         sms: CodeSender,
         wallets: WalletService,
+        push_subscriptions: PushSubscriptionStore,
     ) -> None:
         self.settings = settings
         self.users = users
@@ -71,6 +73,7 @@ class AccountService:
         self.limits = limits
         self.senders = {EMAIL_FIELD: email, PHONE_FIELD: sms}
         self.wallets = wallets
+        self.push_subscriptions = push_subscriptions
         self.secret = settings.secret_key.get_secret_value()
 
     # Login -------------------------------------------------------------------
@@ -153,6 +156,8 @@ class AccountService:
         return Session(user=user, key_hash=key_hash)
 
     async def logout(self, session: Session) -> None:
+        # The browser that logs out hears of this account no more, not even by push.
+        await self.push_subscriptions.remove_for_key(session.key_hash)
         await self.auth_keys.revoke(session.key_hash)
 
     def revoked_keys(self, stop: asyncio.Event):

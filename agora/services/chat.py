@@ -51,6 +51,7 @@ from agora.core.groups import (
 from agora.core.items import item_view
 from agora.services.accounts import Session
 from agora.services.items import PostReader, StoredFiles
+from agora.services.push import PushService
 from agora.store.chat_hints import ChatHints
 from agora.store.messages import MessageStore
 from agora.store.realtime import RealtimeEmitter
@@ -86,6 +87,7 @@ class ChatService:
         uploads: StoredFiles,
         hints: ChatHints,
         emitter: RealtimeEmitter,
+        push: PushService,
     ) -> None:
         self.shards = shards
         self.sessions = sessions
@@ -95,6 +97,7 @@ class ChatService:
         self.uploads = uploads
         self.hints = hints
         self.emitter = emitter
+        self.push = push
 
     def publish_through(self, manager: Any) -> None:
         """On an edge, realtime events go through its own Socket.IO manager (see the
@@ -189,6 +192,8 @@ class ChatService:
                 raise NotFound({"dest_session_id": NO_SUCH_CHAT})
         if reply["type"] != SEND_REPLY_OK:
             return reply
+        # Stand-in for the MessageStored event (issue 11): queued, the reply does not wait.
+        await self.push.message_stored(reply["inbox_message"])
         return {**reply, "new_session_created": created, "is_user_in_session": True}
 
     async def _to_shard(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -331,12 +336,7 @@ class ChatService:
 
     async def _followed(self, user_id: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         """(session counters, membership) for each of the user's memberships."""
-        memberships = await self.sessions.memberships_of_user(user_id)
-        counters = {
-            c["_id"]: c
-            for c in await self.sessions.counters([m["session_id"] for m in memberships])
-        }
-        return [(counters[m["session_id"]], m) for m in memberships if m["session_id"] in counters]
+        return await self.sessions.followed(user_id)
 
     async def _notifications_seen(
         self, user_id: str, followed: list[tuple[dict[str, Any], dict[str, Any]]]

@@ -27,6 +27,7 @@ from agora.core.money import (
 )
 from agora.services.accounts import Session
 from agora.services.chat import ChatService
+from agora.services.push import PushService
 from agora.services.wallet import REFUSED, WalletService
 from agora.store.items import ItemStore
 from agora.store.sessions import SessionStore
@@ -43,12 +44,14 @@ class OfferService:
         sessions: SessionStore,
         items: ItemStore,
         users: UserStore,
+        push: PushService,
     ) -> None:
         self.wallets = wallets
         self.chat = chat
         self.sessions = sessions
         self.items = items
         self.users = users
+        self.push = push
 
     async def give(
         self,
@@ -95,6 +98,14 @@ class OfferService:
         if move["state"] == REFUSED:
             raise self._short(move["short_balance"], cents, currency)
         await self._notice(cs_id, owner, participant, cents, currency, move["_id"])
+        # Until offers raise an event of their own (issue 11), the push is asked for here.
+        await self.push.offer_received(
+            participant_id,
+            cs_id,
+            f"New offer: '{item['title']}'",
+            f"{owner['name']} gave you an offer of {format_amount(cents, currency)}",
+            f"offer:{move['_id']}",
+        )
         return {
             "success": True,
             "move_id": move["_id"],
