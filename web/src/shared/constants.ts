@@ -319,5 +319,6 @@ export const NOTIFICATIONS_DENIED_TEXT =
 export const NOTIFICATIONS_UNSUPPORTED_TEXT =
   'This browser cannot show notifications from Agora. Installing the app, or another browser, may.';
 export const NOTIFICATIONS_HINT = 'Hear about new messages and offers even when Agora is closed.';
+export const NOTIFICATIONS_FAILED_TEXT = 'Could not turn on notifications in this browser just now. Please try again.';
 export const INSTALL_APP = 'Install app';
 export const OFFLINE_NOTICE = 'You are offline. Showing what this device remembers; new messages arrive when you are back online.';

@@ -1,5 +1,6 @@
 import {
   NOTIFICATIONS_DENIED_TEXT,
+  NOTIFICATIONS_FAILED_TEXT,
   NOTIFICATIONS_HINT,
   NOTIFICATIONS_ON_TEXT,
   NOTIFICATIONS_UNSUPPORTED_TEXT,
@@ -13,7 +14,7 @@ const box = 'flex flex-wrap items-center gap-3 rounded-2xl bg-white p-4 text-sm 
 
 /** "Turn on notifications", or why it cannot be (permission is asked only on this press). */
 export function NotificationsControl() {
-  const { supported, subscription, permission, busy } = usePushState();
+  const { supported, subscription, permission, busy, failed } = usePushState();
   if (permission === 'unsupported' || (!supported && permission !== 'denied')) {
     return (
       <p className={`${box} text-slate-600`} data-testid="notifications-control">
@@ -37,7 +38,14 @@ export function NotificationsControl() {
   }
   return (
     <div className={box} data-testid="notifications-control">
-      <p className="min-w-0 flex-1 text-slate-700">{NOTIFICATIONS_HINT}</p>
+      <p className="min-w-0 flex-1 text-slate-700">
+        {NOTIFICATIONS_HINT}
+        {failed && (
+          <span role="alert" className="mt-1 block text-red-700">
+            {NOTIFICATIONS_FAILED_TEXT}
+          </span>
+        )}
+      </p>
       <button type="button" className={buttonClass('primary')} disabled={busy} onClick={() => void turnOnNotifications()}>
         {TURN_ON_NOTIFICATIONS}
       </button>

@@ -11,6 +11,8 @@ export interface PushState {
   installable: boolean;
   /** A "Turn on notifications" press is in progress. */
   busy: boolean;
+  /** The last press could not subscribe (the browser's push service failed). */
+  failed: boolean;
 }
 
 let state: PushState = {
@@ -19,6 +21,7 @@ let state: PushState = {
   permission: typeof Notification === 'undefined' ? 'unsupported' : Notification.permission,
   installable: false,
   busy: false,
+  failed: false,
 };
 const listeners = new Set<() => void>();
 

@@ -51,7 +51,7 @@ export function installPwa(onAuthChanged: (listener: () => void) => void, hasAut
 /** From a person's gesture only: asks for permission, then subscribes. */
 export async function turnOnNotifications(): Promise<void> {
   if (typeof Notification === 'undefined' || !getPushState().supported) return;
-  setPushState({ busy: true });
+  setPushState({ busy: true, failed: false });
   try {
     const permission = await Notification.requestPermission();
     setPushState({ permission });
@@ -65,6 +65,9 @@ export async function turnOnNotifications(): Promise<void> {
         applicationServerKey: keyBytes((await fetchPushInfo()).public_key),
       }));
     setPushState({ subscription: JSON.stringify(subscription) });
+  } catch {
+    // The browser's push service refused or could not be reached; the person may try again.
+    setPushState({ failed: true });
   } finally {
     setPushState({ busy: false });
   }
