@@ -285,3 +285,23 @@ async def test_edges_starting_together_agree_on_one_vapid_key(mongo_url, setting
     assert await vapid_pair(settings, VapidKeyStore(db)) == given
     await client.drop_database(db.name)
     await client.close()
+
+
+async def test_an_offer_received_is_pushed_even_in_a_muted_chat(push_edge, standin, smtp_sink):
+    edge = await push_edge()
+    owner = await member(edge, smtp_sink, "Olga")
+    asker = await member(edge, smtp_sink, "Arun")
+    group_id = await new_group(owner, is_public=True)
+    item = await owner.post_item(group_id, "Lost cat", offer_amount=5, offer_currency="POINTS")
+    chat_id = f"r_{item['_id']}_{asker.id}"
+    await _send(asker, chat_id, "I found her")
+    await asker.call("/session/user/update", {"session_id": chat_id, "notification_flag": 30})
+    browser = await _subscribe(asker, standin)
+
+    await owner.call("/api/giveoffer", {"cs_id": chat_id, "request_id": "thanks"})
+    await _until(lambda: browser.pushes)
+
+    [push] = browser.pushes
+    assert push.payload["title"] == "New offer: 'Lost cat'"
+    assert push.payload["body"] == "Olga gave you an offer of 🪙 5"
+    assert push.payload["session_id"] == chat_id
