@@ -44,7 +44,10 @@ class Settings(BaseSettings):
     # every edge of a deployment.
     user_shards: int = Field(default=2, ge=1, le=256)
 
-    # Web push. Without a key pair here, one is made on first start and kept in MongoDB.
+    # Web push. Off, subscriptions are still stored but nothing is decided or sent, and
+    # sockets are not reported to the user shards (benchmarks compare the two).
+    push_enabled: bool = True
+    # Without a key pair here, one is made on first start and kept in MongoDB.
     vapid_private_key: SecretStr = SecretStr("")
     vapid_public_key: str = ""
     # Who the push services may contact about this sender (a mailto: or https: URL).

@@ -54,6 +54,9 @@ def settings_for(mongo_url, redis_url, smtp_sink, web_dist) -> Callable[..., Set
             "web_dist": web_dist,
             "login_attempts_per_ip": 1000,
             "otp_sends_per_ip": 1000,
+            # Each deployment (Redis prefix) with push on gets user shard processes of its
+            # own; only the push tests need them.
+            "push_enabled": False,
         }
         return Settings(**{**values, **overrides})
 

@@ -66,11 +66,15 @@ class UserShards:
     async def keep_reporting(self, stop: asyncio.Event) -> None:
         """Repeats this edge's whole presence now and then (see `actors/users.py`)."""
         while not stop.is_set():
-            by_shard: dict[int, list[list[Any]]] = {i: [] for i in range(self.count)}
+            by_shard: dict[int, list[list[Any]]] = {}
             for sid, (user_id, session_id) in self.local.items():
-                by_shard[shard_of(user_id, self.count)].append([sid, user_id, session_id])
+                by_shard.setdefault(shard_of(user_id, self.count), []).append(
+                    [sid, user_id, session_id]
+                )
+            # Shards this edge has no sockets on hear nothing: they forget it once it is silent.
             for index, sockets in by_shard.items():
-                self._queue_on(index, {"op": "edge", "edge": self.edge, "sockets": sockets})
+                if sockets:
+                    self._queue_on(index, {"op": "edge", "edge": self.edge, "sockets": sockets})
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), PRESENCE_REFRESH_SECONDS)
 

@@ -62,16 +62,20 @@ class PushService:
     # Presence (from this edge's sockets) ----------------------------------------------
 
     def socket_connected(self, sid: str, user_id: str) -> None:
-        self.shards.connected(sid, user_id)
+        if self.settings.push_enabled:
+            self.shards.connected(sid, user_id)
 
     def socket_viewing(self, sid: str, session_id: str | None) -> None:
-        self.shards.viewing(sid, session_id)
+        if self.settings.push_enabled:
+            self.shards.viewing(sid, session_id)
 
     def socket_closed(self, sid: str) -> None:
-        self.shards.disconnected(sid)
+        if self.settings.push_enabled:
+            self.shards.disconnected(sid)
 
     async def keep_presence(self, stop: asyncio.Event) -> None:
-        await self.shards.keep_reporting(stop)
+        if self.settings.push_enabled:
+            await self.shards.keep_reporting(stop)
 
     # Events -------------------------------------------------------------------------
 
@@ -88,6 +92,8 @@ class PushService:
         self._enqueue({"kind": "direct", "user_id": user_id, "ref": ref, "n": notification})
 
     def _enqueue(self, work: dict[str, Any]) -> None:
+        if not self.settings.push_enabled:
+            return
         if self._worker is None or self._worker.done():
             self._worker = asyncio.create_task(self._work(), name="push-queue")
         try:

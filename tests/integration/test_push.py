@@ -37,6 +37,7 @@ async def push_edge(client_for, push_prefix):
             redis_prefix=push_prefix,
             session_shards=1,
             user_shards=2,
+            push_enabled=True,
             push_allow_http=True,
             push_coalesce_seconds=COALESCE_SECONDS,
         )
