@@ -12,7 +12,7 @@ from typing import Any
 
 from agora.actors.user_client import UserShards
 from agora.actors.users import vapid_pair
-from agora.core.constants import ITEM_CHAT_PREFIX, PUSH_OS_TYPE_WEB
+from agora.core.constants import PUSH_OS_TYPE_WEB, SESSION_KIND_ITEM_CHAT
 from agora.core.push import Notification, parse_subscription, push_recipients
 from agora.services.accounts import Session
 from agora.settings import Settings
@@ -130,7 +130,8 @@ class PushService:
             title=session.get("title") or sender_name,
             sender_name=sender_name,
             text=message.get("payload") or ATTACHMENT_TEXT,
-            direct=session_id.startswith(ITEM_CHAT_PREFIX) or len(members) <= 2,
+            # Item chats are between two people; groups, however small, are not.
+            direct=session.get("kind") == SESSION_KIND_ITEM_CHAT,
         )
         shown = asdict(notification)
         for user_id in recipients:

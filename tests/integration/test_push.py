@@ -306,3 +306,20 @@ async def test_an_offer_received_is_pushed_even_in_a_muted_chat(push_edge, stand
     assert push.payload["title"] == "New offer: 'Lost cat'"
     assert push.payload["body"] == "Olga gave you an offer of 🪙 5"
     assert push.payload["session_id"] == chat_id
+
+
+async def test_a_group_message_is_pushed_with_normal_urgency(push_edge, standin, smtp_sink):
+    edge = await push_edge()
+    admin = await member(edge, smtp_sink, "Gita")
+    reader = await member(edge, smtp_sink, "Ravi")
+    group_id = await new_group(admin, is_public=True)
+    await reader.call("/api/group?action=join", {"group_id": group_id})
+    browser = await _subscribe(reader, standin)
+
+    await _send(admin, group_id, "Meeting at noon")
+    await _until(lambda: browser.pushes)
+
+    [push] = browser.pushes
+    assert push.headers["Urgency"] == "normal"
+    assert push.payload["body"] == "Gita: Meeting at noon"
+    assert push.payload["session_id"] == group_id
