@@ -36,6 +36,7 @@ PRESENCE_STALE_SECONDS = 3 * PRESENCE_REFRESH_SECONDS
 # Message ids pushed lately: a resent message (same id) is not pushed again.
 RECENT_MESSAGES = 10_000
 CONCURRENT_DELIVERIES = 64
+WINDOW_SWEEP_SECONDS = 10.0
 
 SocketKey = tuple[str, str]  # (edge id, socket id)
 
@@ -64,6 +65,7 @@ class UserShardLogic:
         self.sockets: dict[str, dict[SocketKey, str | None]] = {}
         self.edges_heard: dict[str, float] = {}
         self.windows = PushWindows(settings.push_coalesce_seconds)
+        self.windows_swept_at = time.monotonic()
         self.recent: OrderedDict[tuple[str, str], None] = OrderedDict()
         self.deliveries = asyncio.Semaphore(CONCURRENT_DELIVERIES)
         self.tasks: set[asyncio.Task] = set()
@@ -73,6 +75,7 @@ class UserShardLogic:
     def handle(self, batch: list[dict[str, Any]]) -> None:
         """Presence changes and stored messages, in the order the edge saw them."""
         self._forget_silent_edges()
+        self._forget_idle_windows()
         for event in batch:
             op = event["op"]
             if op == "notify":
@@ -128,12 +131,18 @@ class UserShardLogic:
             return
         key = (user_id, notification.session_id)
         now = time.monotonic()
-        self.windows.forget_idle(now)
         decision = self.windows.arrive(key, notification, now)
         if decision == "send":
             self._spawn(self._deliver(user_id, notification))
         elif decision == "hold":
             self._spawn(self._release_later(key, self.windows.release_at(key) - now))
+
+    def _forget_idle_windows(self) -> None:
+        """Now and then, not per message: a message to a big group reaches many windows."""
+        now = time.monotonic()
+        if now - self.windows_swept_at >= WINDOW_SWEEP_SECONDS:
+            self.windows_swept_at = now
+            self.windows.forget_idle(now)
 
     def _seen(self, user_id: str, ref: str) -> bool:
         if (user_id, ref) in self.recent:
