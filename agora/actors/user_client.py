@@ -29,6 +29,7 @@ class UserShards:
         self._actors: dict[int, Any] = {}
         self._pending: dict[int, list[dict[str, Any]]] = {}
         self._calls: set[asyncio.Task] = set()
+        self._handled: dict[int, asyncio.Future] = {}
         # This edge's signed-in sockets: sid -> (user id, chat shown in a visible tab)
         self.local: dict[str, tuple[str, str | None]] = {}
 
@@ -49,13 +50,17 @@ class UserShards:
         self.local[sid] = (user_id, None)
         self._queue(user_id, {"op": "connect", "edge": self.edge, "sid": sid, "user_id": user_id})
 
-    def viewing(self, sid: str, session_id: str | None) -> None:
+    async def viewing(self, sid: str, session_id: str | None) -> None:
+        """Returns once the user's shard knows (a socket's tab changes seldom): a message
+        stored after the acknowledgement is decided with it, whichever edge stores it."""
         known = self.local.get(sid)
         if known is None:
             return
         self.local[sid] = (known[0], session_id)
         event = {"op": "viewing", "edge": self.edge, "sid": sid, "user_id": known[0]}
-        self._queue(known[0], {**event, "session_id": session_id})
+        handled = self._queue(known[0], {**event, "session_id": session_id})
+        if handled is not None:
+            await asyncio.shield(handled)
 
     def disconnected(self, sid: str) -> None:
         known = self.local.pop(sid, None)
@@ -88,29 +93,33 @@ class UserShards:
 
     # Batching -------------------------------------------------------------------------
 
-    def _queue(self, user_id: str, event: dict[str, Any]) -> None:
-        self._queue_on(shard_of(user_id, self.count), event)
+    def _queue(self, user_id: str, event: dict[str, Any]) -> asyncio.Future | None:
+        return self._queue_on(shard_of(user_id, self.count), event)
 
-    def _queue_on(self, index: int, event: dict[str, Any]) -> None:
-        # An edge without Ray (some tests, tools) has no shards to tell.
+    def _queue_on(self, index: int, event: dict[str, Any]) -> asyncio.Future | None:
+        """Queues the event; the future is done once its shard has handled it (or failed
+        to). None on an edge without Ray (some tests, tools): no shards to tell."""
         if not ray.is_initialized():
-            return
+            return None
         pending = self._pending.setdefault(index, [])
         pending.append(event)
         if len(pending) == 1:
+            self._handled[index] = asyncio.get_running_loop().create_future()
             asyncio.get_running_loop().call_later(BATCH_WINDOW_SECONDS, self._flush, index)
+        return self._handled[index]
 
     def _flush(self, index: int) -> None:
         batch = self._pending.pop(index, [])
-        if batch:
-            ref = self.actor(index).handle.remote(batch)
-            task = asyncio.ensure_future(self._report_failure(ref, len(batch)))
-            self._calls.add(task)
-            task.add_done_callback(self._calls.discard)
+        handled = self._handled.pop(index)
+        ref = self.actor(index).handle.remote(batch)
+        task = asyncio.ensure_future(self._call(ref, len(batch), handled))
+        self._calls.add(task)
+        task.add_done_callback(self._calls.discard)
 
     @staticmethod
-    async def _report_failure(ref, size: int) -> None:
+    async def _call(ref, size: int, handled: asyncio.Future) -> None:
         try:
             await ref
         except Exception:
             log.warning("a user shard lost %d events", size, exc_info=True)
+        handled.set_result(None)

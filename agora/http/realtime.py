@@ -128,7 +128,7 @@ def attach(
             not isinstance(session_id, str) or len(session_id) > VIEWING_ID_MAX_CHARS
         ):
             return {"errors": {"session_id": "Must be a chat id or null"}}
-        push.socket_viewing(sid, session_id)
+        await push.socket_viewing(sid, session_id)
         return {"ok": True}
 
     @sio.on("unseen")

@@ -65,9 +65,9 @@ class PushService:
         if self.settings.push_enabled:
             self.shards.connected(sid, user_id)
 
-    def socket_viewing(self, sid: str, session_id: str | None) -> None:
+    async def socket_viewing(self, sid: str, session_id: str | None) -> None:
         if self.settings.push_enabled:
-            self.shards.viewing(sid, session_id)
+            await self.shards.viewing(sid, session_id)
 
     def socket_closed(self, sid: str) -> None:
         if self.settings.push_enabled:
