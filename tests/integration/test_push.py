@@ -194,25 +194,29 @@ async def test_a_busy_chat_gives_one_push_and_then_one_that_counts_the_rest(
     assert len(browser.pushes) == 2
 
 
-async def test_a_gone_subscription_is_deleted_and_a_busy_service_is_tried_again(
+async def test_push_service_answers_gone_busy_and_too_large(
     push_edge, standin, smtp_sink, subscriptions
 ):
+    """410 deletes the subscription; 429 and 503 are tried again; 413 gets a shorter one."""
     edge = await push_edge()
     owner, asker, chat_id = await _chat(edge, smtp_sink)
     gone = await _subscribe(owner, standin)
     busy = await _subscribe(owner, standin)
+    strict = await _subscribe(owner, standin)
     gone.answers = [410]
     busy.answers = [429, 503]
-    await _send(asker, chat_id, "hello")
-    await _until(lambda: busy.pushes)
+    strict.answers = [413]
+    await _send(asker, chat_id, "hello " * 40)
+    await _until(lambda: busy.pushes and strict.pushes)
     for _ in range(100):
-        remaining = [s.endpoint for s in await subscriptions.of_user(owner.id)]
-        if len(remaining) == 1:
+        remaining = {s.endpoint for s in await subscriptions.of_user(owner.id)}
+        if len(remaining) == 2:
             break
         await asyncio.sleep(0.05)
 
-    assert [p.payload["body"] for p in busy.pushes] == ["Arun: hello"]
-    assert remaining == [busy.endpoint]
+    assert remaining == {busy.endpoint, strict.endpoint}
+    assert len(busy.pushes[0].payload["body"]) == 120
+    assert len(strict.pushes[0].payload["body"]) == 60
 
 
 async def test_logging_out_deletes_that_browsers_subscription(
