@@ -20,6 +20,7 @@ async function signedInPage(viewport, path = '/chats') {
   await page.context().addInitScript((authKey) => window.localStorage.setItem('agora.auth_key', authKey), key);
   await page.goto(`${BASE_URL}${path}`);
   await page.evaluate(() => navigator.serviceWorker.ready);
+  page.authKey = key;
   return page;
 }
 
@@ -165,3 +166,33 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     await page.context().close();
   });
 }
+
+/** POSTs to the API as the holder of `key`. */
+async function call(key, path, body) {
+  const reply = await fetch(`${BASE_URL}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` },
+    body: JSON.stringify(body),
+  });
+  const data = await reply.json();
+  assert.equal(reply.status, 200, JSON.stringify(data));
+  return data;
+}
+
+test("a notification's link opens its chat over the chat list", async () => {
+  const ownerKey = await apiLogin('Olga');
+  const { group } = await call(ownerKey, '/api/group?action=create', { title: `Bikes ${Date.now()}`, tags: ['Books'], is_public: true });
+  const { item } = await call(ownerKey, '/api/item?action=create', { group_id: group._id, title: 'Blue bicycle' });
+  const page = await signedInPage(VIEWPORTS.phone, '/');
+  const me = await fetch(`${BASE_URL}/user/me`, { headers: { Authorization: `Bearer ${page.authKey}` } });
+  const chatId = `r_${item._id}_${(await me.json()).user._id}`;
+  await call(page.authKey, '/session/send', { dest_session_id: chatId, payload: 'Is it for sale?', local_id: 'first' });
+
+  await page.goto(`${BASE_URL}/chats?session_id=${chatId}`);
+  const window = page.getByTestId('chat-window');
+  await window.waitFor();
+  await window.getByText('Is it for sale?').waitFor();
+  assert.equal(new URL(page.url()).search, '');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
