@@ -102,8 +102,9 @@ class OfferService:
         await self.push.offer_received(
             participant_id,
             cs_id,
-            f"New offer: '{item['title']}'",
-            f"{owner['name']} gave you an offer of {format_amount(cents, currency)}",
+            item["title"],
+            owner["name"],
+            format_amount(cents, currency),
             f"offer:{move['_id']}",
         )
         return {

@@ -12,7 +12,7 @@ from typing import Any
 
 from agora.actors.user_client import UserShards
 from agora.actors.users import vapid_pair
-from agora.core.constants import PUSH_OS_TYPE_WEB, SESSION_KIND_ITEM_CHAT
+from agora.core.constants import MESSAGE_TYPE_SYSTEM, PUSH_OS_TYPE_WEB, SESSION_KIND_ITEM_CHAT
 from agora.core.push import Notification, parse_subscription, push_recipients
 from agora.services.accounts import Session
 from agora.settings import Settings
@@ -85,10 +85,17 @@ class PushService:
         self._enqueue({"kind": "message", "message": message})
 
     async def offer_received(
-        self, user_id: str, session_id: str, title: str, text: str, ref: str
+        self, user_id: str, session_id: str, post_title: str, giver_name: str, amount: str, ref: str
     ) -> None:
-        """Money arrived: pushed even in a muted chat, never coalesced with messages."""
-        notification = Notification(session_id, title, "", text, direct=True)
+        """Money arrived: pushed even in a muted chat, never coalesced with messages. `ref`
+        (the money move's id) is pushed once however often it is reported."""
+        notification = Notification(
+            session_id,
+            f"New offer: '{post_title}'",
+            "",
+            f"{giver_name} gave you an offer of {amount}",
+            direct=True,
+        )
         self._enqueue({"kind": "direct", "user_id": user_id, "ref": ref, "n": notification})
 
     def _enqueue(self, work: dict[str, Any]) -> None:
@@ -117,6 +124,9 @@ class PushService:
                 log.exception("deciding on pushes for a %s failed", work["kind"])
 
     async def _message(self, message: dict[str, Any]) -> None:
+        # Notices (joins, offers) are not pushed: offers have a push of their own.
+        if message["type"] == MESSAGE_TYPE_SYSTEM:
+            return
         session_id = message["dest_session_id"]
         members = await self.sessions.push_memberships(session_id)
         recipients = push_recipients(message["src_id"], members)
