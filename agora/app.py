@@ -10,6 +10,7 @@ from pydantic import SecretStr
 
 from agora.actors.client import SessionShards
 from agora.actors.runtime import start_ray
+from agora.actors.user_client import UserShards
 from agora.http.openapi import OPENAPI_DOCUMENT
 from agora.http.server import create_app
 from agora.integrations.geonames import city_index
@@ -22,7 +23,14 @@ from agora.seed import seed_demo_city
 from agora.services.accounts import AccountService
 from agora.services.chat import ChatService
 from agora.services.client_errors import ClientErrorService
-from agora.services.events import Events, MemberAnnounced, MemberJoined, PostAdded
+from agora.services.events import (
+    Events,
+    MemberAnnounced,
+    MemberJoined,
+    MessageStored,
+    OfferPaid,
+    PostAdded,
+)
 from agora.services.feed import FeedService
 from agora.services.geo import GeoService
 from agora.services.groups import GroupService
@@ -30,6 +38,7 @@ from agora.services.items import ItemService, PostReader
 from agora.services.link_previews import LinkPreviewService
 from agora.services.offers import OfferService
 from agora.services.payments import PaymentService, PayoutsStatus
+from agora.services.push import PushService
 from agora.services.registry import Services
 from agora.services.uploads import UploadService
 from agora.services.wallet import WalletService
@@ -45,11 +54,13 @@ from agora.store.messages import MessageStore
 from agora.store.mongo import connect_mongo, database
 from agora.store.otp import OtpStore
 from agora.store.payments import PaymentStore
+from agora.store.push_subscriptions import PushSubscriptionStore
 from agora.store.rate_limits import RateLimiter
 from agora.store.redis import Keys, connect_redis
 from agora.store.sessions import SessionStore
 from agora.store.uploads import UploadFiles, UploadStore
 from agora.store.users import UserStore
+from agora.store.vapid_keys import VapidKeyStore
 from agora.store.wallets import WalletStore
 from agora.wiring import StoreFactory
 
@@ -104,6 +115,10 @@ def build_services(
     groups = GroupService(group_store, feed_cache, city_index, uploads.kept_image, events)
     payments = PaymentService(settings, stripe_gateway(settings), payment_store, wallets, groups)
     posts = PostReader(item_store, groups)
+    push_subscriptions = PushSubscriptionStore(db)
+    push = PushService(
+        settings, push_subscriptions, VapidKeyStore(db), UserShards(settings), sessions, users
+    )
     chat = ChatService(
         SessionShards(settings, StoreFactory(settings)),
         sessions,
@@ -127,6 +142,7 @@ def build_services(
             sms=sms_sender(),
             wallets=wallets,
             kept_image=uploads.kept_image,
+            push_subscriptions=push_subscriptions,
         ),
         client_errors=ClientErrorService(settings, ClientErrorStore(db), limits),
         groups=groups,
@@ -151,16 +167,16 @@ def build_services(
         wallets=wallets,
         offers=OfferService(wallets, chat, sessions, item_store, users, events),
         payments=payments,
+        push=push,
     )
-    subscribe(events, feed, chat)
+    subscribe(events, feed, chat, push)
     indexed = [users, auth_keys, group_store, item_store, sessions, messages, wallet_store]
-    indexed += [payment_store]
+    indexed += [payment_store, push_subscriptions]
     return Built(services, events, users, indexed, copied=[users, item_store])
 
 
-def subscribe(events: Events, feed: FeedService, chat: ChatService) -> None:
-    """Who reacts to what, in this process (see `services/events.py`). `MessageStored` and
-    `OfferPaid` are published for features to come (push, finder's fees); nothing listens yet."""
+def subscribe(events: Events, feed: FeedService, chat: ChatService, push: PushService) -> None:
+    """Who reacts to what, in this process (see `services/events.py`)."""
     # A new post is merged into the group's cached first pages.
     events.subscribe(PostAdded, lambda e: feed.post_added(e.group_id))
     # A group's new member reads its chat from now on, and their sockets follow its room.
@@ -172,6 +188,10 @@ def subscribe(events: Events, feed: FeedService, chat: ChatService) -> None:
         MemberAnnounced,
         lambda e: chat.announce_member(e.session_id, e.user_id, e.event, e.by_user_id),
     )
+    # Members away from a chat hear of its new messages, and a participant of an offer paid
+    # to them, by web push (queued: neither the send nor the offer waits for it).
+    events.subscribe(MessageStored, push.message_stored)
+    events.subscribe(OfferPaid, push.offer_paid)
 
 
 def stripe_gateway(settings: Settings) -> StripeGateway | None:
@@ -243,6 +263,7 @@ def build_app(
         stop_listening.set()
         # A listener cancelled by the shutdown has nothing left to do.
         await asyncio.gather(*listeners, return_exceptions=True)
+        await services.push.close()
         if services.payments.gateway is not None:
             await services.payments.gateway.close()
         await redis.aclose()

@@ -5,6 +5,8 @@ from pathlib import Path
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from agora.core.constants import PUSH_COALESCE_SECONDS
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -44,6 +46,22 @@ class Settings(BaseSettings):
     # cores, 2 shards carried 320 msgs/s at p99 319 ms where 4 idled at 0.18 cores.
     session_shards: int = Field(default=2, ge=1, le=256)
     ray_dashboard_port: int = 8265
+    # Users (presence and push decisions) are spread over this many Ray actors; the same on
+    # every edge of a deployment.
+    user_shards: int = Field(default=2, ge=1, le=256)
+
+    # Web push. Off, subscriptions are still stored but nothing is decided or sent, and
+    # sockets are not reported to the user shards (benchmarks compare the two).
+    push_enabled: bool = True
+    # Without a key pair here, one is made on first start and kept in MongoDB.
+    vapid_private_key: SecretStr = SecretStr("")
+    vapid_public_key: str = ""
+    # Who the push services may contact about this sender (a mailto: or https: URL).
+    vapid_subject: str = "mailto:admin@agora.local"
+    # Plain-http push endpoints are refused unless a local push service (a test stand-in)
+    # is allowed here.
+    push_allow_http: bool = False
+    push_coalesce_seconds: float = Field(default=PUSH_COALESCE_SECONDS, gt=0)
 
     smtp_url: str = ""
     smtp_from: str = "Agora <no-reply@agora.local>"

@@ -170,3 +170,22 @@ PROFILE_RETRY_WITHDRAW_PATH = "/profile?retry_withdraw=1"
 CARD_PAYMENTS_UNAVAILABLE = "Card payments are not available"
 SUBSCRIPTION_ACTIVE = 1
 SUBSCRIPTION_INACTIVE = 0
+
+# Web push (decisions: "Web push").
+# Where a pushed notification sends its reader, and how long an undelivered one is kept.
+PUSH_TTL_SECONDS = 24 * 3600
+# A person gets at most one push per chat in this window; later messages are counted into
+# one "N new messages" push at its end.
+PUSH_COALESCE_SECONDS = 30.0
+PUSH_PREVIEW_CHARS = 120
+# RFC 8291 leaves 3,993 bytes of plaintext in a 4,096-byte aes128gcm record.
+PUSH_PAYLOAD_MAX_BYTES = 3993
+PUSH_TOKEN_MAX_CHARS = 2048
+PUSH_ENDPOINT_MAX_CHARS = 1024
+PUSH_TOPIC_CHARS = 32
+# Sending: 429 and 5xx are retried this many times, waiting twice as long each time from the
+# first wait (or the push service's Retry-After, capped).
+PUSH_RETRIES = 3
+PUSH_FIRST_RETRY_SECONDS = 0.5
+PUSH_MAX_RETRY_SECONDS = 30.0
+PUSH_SEND_TIMEOUT_SECONDS = 10.0

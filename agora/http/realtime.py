@@ -30,6 +30,7 @@ from agora.http.routes import Reply, Route
 from agora.realtime.emitter import key_room, socket_manager
 from agora.services.accounts import AccountService, Caller
 from agora.services.chat import ChatService
+from agora.services.push import PushService
 from agora.settings import Settings
 from agora.store.outages import UNREACHABLE
 
@@ -37,6 +38,7 @@ log = logging.getLogger("agora.realtime")
 
 SOCKET_PATH = "/socket.io"
 RETRY_MS = 5000
+VIEWING_ID_MAX_CHARS = 200
 SOCKET_SERVER = web.AppKey("socket_server", socketio.AsyncServer)
 
 
@@ -168,6 +170,7 @@ def attach(
     sio: socketio.AsyncServer,
     accounts: AccountService,
     chat: ChatService,
+    push: PushService,
 ) -> None:
     @sio.event
     async def connect(sid: str, environ: dict[str, Any], auth: Any) -> None:
@@ -184,6 +187,7 @@ def attach(
             followed = [session_room(s) for s in await chat.followed_sessions(user_id)]
             rooms = [user_room(user_id), key_room(caller.key_hash), *followed]
             await sio.manager.enter_rooms(sid, "/", rooms)
+            push.socket_connected(sid, user_id)
             return
         guest, _ = accounts.guest(_guest_cookie(environ))
         await sio.save_session(sid, {"caller": None, "user_id": None, "guest_id": guest["_id"]})
@@ -215,6 +219,22 @@ def attach(
             await socket_caller(sid), session_id
         ):
             await sio.leave_room(sid, session_room(session_id))
+
+    @sio.event
+    async def disconnect(sid: str, *reason: Any) -> None:
+        push.socket_closed(sid)
+
+    @sio.on("viewing")
+    async def viewing(sid: str, data: Any) -> dict[str, Any]:
+        """The chat this socket's tab shows while visible (null: none, or hidden): its user
+        gets no push for that chat meanwhile."""
+        session_id = data.get("session_id") if isinstance(data, dict) else None
+        if session_id is not None and (
+            not isinstance(session_id, str) or len(session_id) > VIEWING_ID_MAX_CHARS
+        ):
+            return {"errors": {"session_id": "Must be a chat id or null"}}
+        await push.socket_viewing(sid, session_id)
+        return {"ok": True}
 
     @sio.on("unseen")
     @answering()
@@ -263,10 +283,13 @@ def attach(
     async def start_listener(app: web.Application):
         settle_garbage_collector()
         stop = asyncio.Event()
-        task = asyncio.create_task(disconnect_revoked(stop), name="revocation-listener")
+        tasks = [
+            asyncio.create_task(disconnect_revoked(stop), name="revocation-listener"),
+            asyncio.create_task(push.keep_presence(stop), name="presence-reports"),
+        ]
         yield
         stop.set()
-        await task
+        await asyncio.gather(*tasks)
 
     app[SOCKET_SERVER] = sio
     app.cleanup_ctx.append(start_listener)

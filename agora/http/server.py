@@ -11,6 +11,7 @@ from agora.http import (
     items,
     openapi,
     payments,
+    push,
     realtime,
     uploads,
     wallet,
@@ -54,13 +55,14 @@ def create_app(
         *chat.routes(services.chat, services.link_previews),
         *wallet.routes(services.wallets, services.offers),
         *payments.routes(services.payments),
+        *push.routes(services.push),
         *realtime.routes(),
         openapi.ROUTE,
     ]
     app.add_routes([route.route_def() for route in declared])
     app[openapi.OPENAPI_DOCUMENT] = openapi.build_document(declared)
     sio = realtime.create_socket_server(settings, sockets)
-    realtime.attach(app, sio, services.accounts, services.chat)
+    realtime.attach(app, sio, services.accounts, services.chat, services.push)
     # Last: the catch-all page route must not shadow any call.
     app.add_routes(web_app.routes(settings.web_dist))
     return app

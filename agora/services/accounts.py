@@ -27,6 +27,7 @@ from agora.services.wallet import WalletService
 from agora.settings import Settings
 from agora.store.auth_keys import AuthKeyStore
 from agora.store.otp import OtpCheck, OtpStore
+from agora.store.push_subscriptions import PushSubscriptionStore
 from agora.store.rate_limits import RateLimiter
 from agora.store.users import UserStore
 
@@ -65,6 +66,7 @@ class AccountService:
         sms: CodeSender,
         wallets: WalletService,
         kept_image: KeptImage,
+        push_subscriptions: PushSubscriptionStore,
     ) -> None:
         self.settings = settings
         self.users = users
@@ -74,6 +76,7 @@ class AccountService:
         self.senders = {EMAIL_FIELD: email, PHONE_FIELD: sms}
         self.wallets = wallets
         self.kept_image = kept_image
+        self.push_subscriptions = push_subscriptions
         self.secret = settings.secret_key.get_secret_value()
 
     # Login -------------------------------------------------------------------
@@ -163,6 +166,8 @@ class AccountService:
         return Caller(user=user, key_hash=key_hash)
 
     async def logout(self, caller: Caller) -> None:
+        # The browser that logs out hears of this account no more, not even by push.
+        await self.push_subscriptions.remove_for_key(caller.key_hash)
         await self.auth_keys.revoke(caller.key_hash)
 
     def revoked_keys(self, stop: asyncio.Event):

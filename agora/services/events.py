@@ -80,6 +80,8 @@ class OfferPaid:
     payee_id: str
     session_id: str
     item_id: str
+    item_title: str
+    payer_name: str
     amount_cents: int
     currency: str
 

@@ -108,6 +108,8 @@ class OfferService:
             payee_id=participant_id,
             session_id=cs_id,
             item_id=item["_id"],
+            item_title=item["title"],
+            payer_name=owner["name"],
             amount_cents=cents,
             currency=currency,
         )

@@ -12,6 +12,7 @@ from agora.services.items import ItemService
 from agora.services.link_previews import LinkPreviewService
 from agora.services.offers import OfferService
 from agora.services.payments import PaymentService
+from agora.services.push import PushService
 from agora.services.uploads import UploadService
 from agora.services.wallet import WalletService
 
@@ -30,3 +31,4 @@ class Services:
     wallets: WalletService
     offers: OfferService
     payments: PaymentService
+    push: PushService

@@ -73,6 +73,11 @@ class SessionStore:
         ).to_list()
         return {m["user_id"]: m["session_user_type"] for m in found}
 
+    async def push_memberships(self, session_id: str) -> list[dict[str, Any]]:
+        """What deciding on pushes needs of each member: type and notification flag."""
+        fields = {"user_id": 1, "session_user_type": 1, "notification_flag": 1}
+        return await self.members.find({"session_id": session_id}, fields).to_list()
+
     async def members_page(
         self, session_id: str, after_id: str | None, limit: int
     ) -> list[dict[str, Any]]:
@@ -177,6 +182,14 @@ class SessionStore:
     async def memberships_of_user(self, user_id: str) -> list[dict[str, Any]]:
         """All of the user's memberships; a person has at most a few thousand."""
         return await self.members.find({"user_id": user_id}).to_list()
+
+    async def followed(self, user_id: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+        """(session counters, membership) for each of the user's memberships."""
+        memberships = await self.memberships_of_user(user_id)
+        counters = {
+            c["_id"]: c for c in await self.counters([m["session_id"] for m in memberships])
+        }
+        return [(counters[m["session_id"]], m) for m in memberships if m["session_id"] in counters]
 
     async def counters(self, session_ids: list[str]) -> list[dict[str, Any]]:
         """Just what unseen counts and list order need of each session."""

@@ -56,6 +56,8 @@ async def test_a_paid_offer_is_published_with_who_paid_whom_how_much(chat_client
             payee_id=asker.id,
             session_id=chat_id,
             item_id=item["_id"],
+            item_title="Lost cat",
+            payer_name="Olga",
             amount_cents=700,
             currency="POINTS",
         )

@@ -62,12 +62,7 @@ class ChatList(ChatBase):
 
     async def _followed(self, user_id: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         """(session counters, membership) for each of the user's memberships."""
-        memberships = await self.sessions.memberships_of_user(user_id)
-        counters = {
-            c["_id"]: c
-            for c in await self.sessions.counters([m["session_id"] for m in memberships])
-        }
-        return [(counters[m["session_id"]], m) for m in memberships if m["session_id"] in counters]
+        return await self.sessions.followed(user_id)
 
     async def _notifications_seen(
         self, user_id: str, followed: list[tuple[dict[str, Any], dict[str, Any]]]

@@ -7,6 +7,8 @@ import { buttonClass } from '../shared/ui/Button';
 import { openLogin } from '../features/auth/apiAuth';
 import { useCurrentUser } from '../features/auth/currentUser';
 import { ChatProvider } from '../features/chat/ChatProvider';
+import { OfflineNotice } from '../features/push/OfflineNotice';
+import { PushBridge } from '../features/push/PushBridge';
 import { Brand } from './Brand';
 import { MenuIcon } from '../shared/ui/icons';
 import type { RouteHandle } from './routeHandle';
@@ -41,7 +43,9 @@ export function Shell() {
 
   return (
     <ChatProvider>
+      <PushBridge />
       <div className="min-h-dvh">
+        <OfflineNotice />
         <Header pinned={pinned} menuOpen={open} onToggle={() => setDrawerOpen((value) => !value)} />
 
         {!pinned && (

@@ -1,11 +1,13 @@
 import type { ReactNode } from 'react';
 import { Link, NavLink } from 'react-router';
-import { PATHS } from '../shared/constants';
+import { INSTALL_APP, PATHS } from '../shared/constants';
 import { Avatar } from '../shared/ui/Avatar';
 import { openLogin } from '../features/auth/apiAuth';
 import { updateCurrentUser, useCurrentUser } from '../features/auth/currentUser';
 import { feedPath, rememberedGroupId } from '../features/feed/rememberedGroup';
-import { AboutIcon, ChatIcon, FeedIcon, LocationIcon, LoginIcon } from '../shared/ui/icons';
+import { AboutIcon, ChatIcon, FeedIcon, InstallIcon, LocationIcon, LoginIcon } from '../shared/ui/icons';
+import { usePushState } from '../features/push/pushState';
+import { promptInstall } from '../features/push/serviceWorker';
 
 const itemClass = ({ isActive }: { isActive: boolean }) =>
   `flex h-11 items-center gap-3 rounded-xl px-3 text-[15px] font-medium transition-colors ${
@@ -47,6 +49,7 @@ function MenuLink({ to, icon, children, onClick, highlights = true }: MenuLinkPr
 export function SideMenu({ onNavigate }: { onNavigate: () => void }) {
   const { user } = useCurrentUser();
   const unseen = user?.data.notifications_unseen_count ?? 0;
+  const { installable } = usePushState();
 
   const openChats = () => {
     // Opening the chat list counts as having seen the notifications.
@@ -101,6 +104,21 @@ export function SideMenu({ onNavigate }: { onNavigate: () => void }) {
         <MenuLink to={PATHS.landing} icon={<AboutIcon />} onClick={onNavigate}>
           About
         </MenuLink>
+        {installable && (
+          <li>
+            <button
+              type="button"
+              onClick={() => {
+                onNavigate();
+                void promptInstall();
+              }}
+              className={`w-full ${itemClass({ isActive: false })}`}
+            >
+              <InstallIcon />
+              {INSTALL_APP}
+            </button>
+          </li>
+        )}
       </ul>
     </nav>
   );

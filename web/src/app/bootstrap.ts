@@ -4,6 +4,7 @@ import { reconnectSocket, setRealtimeAuth } from '../shared/socket';
 import { installAuthInterceptors } from '../features/auth/apiAuth';
 import { consumeAuthKeyParam, getAuthKey } from '../features/auth/authKey';
 import { installErrorReporter } from '../features/errors/jsErrorReporter';
+import { installPwa } from '../features/push/serviceWorker';
 
 /** Wires features into the shared services. Returns false when the page is reloading instead. */
 export function bootstrap(): boolean {
@@ -12,5 +13,9 @@ export function bootstrap(): boolean {
   installAuthInterceptors(api);
   setRealtimeAuth(getAuthKey);
   appEvents.on('auth_changed', reconnectSocket);
+  installPwa(
+    (listener) => appEvents.on('auth_changed', listener),
+    () => getAuthKey() !== null,
+  );
   return true;
 }

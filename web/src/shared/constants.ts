@@ -49,6 +49,8 @@ export const STORAGE_KEYS = {
   recentGroups: 'agora.recent_groups',
   /** The spec's local cache name, kept so that a cache of another shape is never read. */
   lookupCache: 'cache_v3',
+  /** The spec's remembered push value: the user _id and the subscription sent for them. */
+  pushToken: 'agora.push_token',
 } as const;
 export const AUTH_KEY_COOKIE = 'auth_key';
 export const AUTH_KEY_QUERY_PARAM = 'auth_key';
@@ -333,3 +335,17 @@ export const COMMON_EMOJI = [
   '👋', '👀', '❤️', '🧡', '💛', '💚', '💙', '💜', '💔', '💯',
   '🔥', '✨', '🎉', '🎁', '⭐', '✅', '❌', '💰', '📦', '🚀',
 ] as const;
+
+// --- Web push and installing the app ---
+export const PUSH_OS_TYPE = 'WEB_PUSH';
+export const SERVICE_WORKER_URL = '/sw.js';
+export const TURN_ON_NOTIFICATIONS = 'Turn on notifications';
+export const NOTIFICATIONS_ON_TEXT = 'Notifications are on for new messages and offers.';
+export const NOTIFICATIONS_DENIED_TEXT =
+  "Notifications are blocked for this site. Allow them in your browser's site settings, then come back.";
+export const NOTIFICATIONS_UNSUPPORTED_TEXT =
+  'This browser cannot show notifications from Agora. Installing the app, or another browser, may.';
+export const NOTIFICATIONS_HINT = 'Hear about new messages and offers even when Agora is closed.';
+export const NOTIFICATIONS_FAILED_TEXT = 'Could not turn on notifications in this browser just now. Please try again.';
+export const INSTALL_APP = 'Install app';
+export const OFFLINE_NOTICE = 'You are offline. Showing what this device remembers; new messages arrive when you are back online.';

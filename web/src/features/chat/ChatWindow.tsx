@@ -13,6 +13,7 @@ import { Avatar } from '../../shared/ui/Avatar';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { CloseIcon, MinimizeIcon, SettingsIcon } from '../../shared/ui/icons';
 import { useCurrentUser } from '../auth/currentUser';
+import { useViewingReport } from '../push/useViewingReport';
 import { GiveOfferBar } from '../wallet/GiveOfferBar';
 import type { Session } from './chatApi';
 import type { ChatWindowRequest } from './chatContext';
@@ -54,6 +55,7 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
   const showTabs = sessions.some((entry) => chatterId(entry, meId) !== null);
   useLiveBadges(sessions, setSessions, false);
   useSessionUpdates(setSessions);
+  useViewingReport(minimized ? null : (session?._id ?? null));
 
   const replaceSession = (changed: Session) =>
     setSessions((current) => current.map((entry) => (entry._id === changed._id ? changed : entry)));

@@ -1,3 +1,5 @@
+import { useEffect } from 'react';
+import { useSearchParams } from 'react-router';
 import { CHAT_ROW_NO_MESSAGES_TEXT, CHATS_LOGIN_TEXT, CHATS_TITLE, NO_CHATS_TEXT } from '../../shared/constants';
 import { useCursorPages } from '../../shared/hooks/useCursorPages';
 import { useLoadMoreOnScroll } from '../../shared/hooks/useLoadMoreOnScroll';
@@ -7,6 +9,7 @@ import { EmptyState } from '../../shared/ui/EmptyState';
 import { Loading } from '../../shared/ui/Loading';
 import { Spinner } from '../../shared/ui/Spinner';
 import { RequireUser } from '../auth/RequireUser';
+import { NotificationsControl } from '../push/NotificationsControl';
 import { updateCurrentUser } from '../auth/currentUser';
 import type { User } from '../auth/types';
 import { fetchUserChats, type Session } from './chatApi';
@@ -23,9 +26,34 @@ export function ChatsPage() {
   return (
     <div className="mx-auto max-w-2xl px-4 py-6 sm:py-10">
       <h1 className="mb-5 text-2xl font-bold tracking-tight">{CHATS_TITLE}</h1>
-      <RequireUser loginMessage={CHATS_LOGIN_TEXT}>{(user) => <ChatList user={user} />}</RequireUser>
+      <RequireUser loginMessage={CHATS_LOGIN_TEXT}>
+        {(user) => (
+          <>
+            <div className="mb-5">
+              <NotificationsControl />
+            </div>
+            <OpenLinkedChat />
+            <ChatList user={user} />
+          </>
+        )}
+      </RequireUser>
     </div>
   );
+}
+
+/** `/chats?session_id=...` (a notification's link) opens that chat over the list. */
+function OpenLinkedChat() {
+  const [params, setParams] = useSearchParams();
+  const sessionId = params.get('session_id');
+  const { openChat } = useChatWindow();
+  useEffect(() => {
+    if (!sessionId) return;
+    setParams({}, { replace: true });
+    void lookupSession(sessionId).then((session) => {
+      if (session) openChat({ title: session.title, image: session.image, sessions: [session] });
+    });
+  }, [sessionId, setParams, openChat]);
+  return null;
 }
 
 function ChatList({ user }: { user: User }) {

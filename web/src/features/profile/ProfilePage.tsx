@@ -12,6 +12,7 @@ import { useUi } from '../../shared/ui/uiContext';
 import { clearAuthKey } from '../auth/authKey';
 import { updateCurrentUser } from '../auth/currentUser';
 import { RequireUser } from '../auth/RequireUser';
+import { NotificationsControl } from '../push/NotificationsControl';
 import type { User } from '../auth/types';
 import { fetchUserItems } from '../feed/feedApi';
 import { ItemCard } from '../feed/ItemCard';
@@ -49,6 +50,13 @@ function Profile({ user }: { user: User }) {
       )}
 
       <ProfileHeader user={user} />
+
+      <section aria-labelledby="notifications-heading" className="space-y-4">
+        <h2 id="notifications-heading" className="text-lg font-bold tracking-tight">
+          Notifications
+        </h2>
+        <NotificationsControl />
+      </section>
 
       <section aria-labelledby="wallets-heading" className="space-y-4">
         <h2 id="wallets-heading" className="text-lg font-bold tracking-tight">

@@ -1,0 +1,125 @@
+"""The edge's side of the user shards: stable placement, one ordered stream per shard.
+
+Nothing here waits for a shard: socket events and stored messages are queued, and each
+shard gets its queue in one call a few milliseconds later (presence before the messages
+that follow it, in the order the edge saw them).
+"""
+
+import asyncio
+import contextlib
+import logging
+import uuid
+from typing import Any
+
+import ray
+
+from agora.actors.client import BATCH_WINDOW_SECONDS, shard_of
+from agora.actors.users import PRESENCE_REFRESH_SECONDS, UserShard
+from agora.settings import Settings
+
+log = logging.getLogger("agora.actors.user_client")
+
+
+class UserShards:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.count = settings.user_shards
+        self.namespace = f"agora-{settings.mongo_db}-{settings.redis_prefix}"
+        self.edge = uuid.uuid4().hex
+        self._actors: dict[int, Any] = {}
+        self._pending: dict[int, list[dict[str, Any]]] = {}
+        self._calls: set[asyncio.Task] = set()
+        self._handled: dict[int, asyncio.Future] = {}
+        # This edge's signed-in sockets: sid -> (user id, chat shown in a visible tab)
+        self.local: dict[str, tuple[str, str | None]] = {}
+
+    def actor(self, index: int):
+        if index not in self._actors:
+            self._actors[index] = UserShard.options(
+                name=f"user-shard-{index}",
+                namespace=self.namespace,
+                get_if_exists=True,
+                lifetime="detached",
+                num_cpus=0,
+            ).remote(self.settings.model_dump())
+        return self._actors[index]
+
+    # Presence ---------------------------------------------------------------------
+
+    def connected(self, sid: str, user_id: str) -> None:
+        self.local[sid] = (user_id, None)
+        self._queue(user_id, {"op": "connect", "edge": self.edge, "sid": sid, "user_id": user_id})
+
+    async def viewing(self, sid: str, session_id: str | None) -> None:
+        """Returns once the user's shard knows (a socket's tab changes seldom): a message
+        stored after the acknowledgement is decided with it, whichever edge stores it."""
+        known = self.local.get(sid)
+        if known is None:
+            return
+        self.local[sid] = (known[0], session_id)
+        event = {"op": "viewing", "edge": self.edge, "sid": sid, "user_id": known[0]}
+        handled = self._queue(known[0], {**event, "session_id": session_id})
+        if handled is not None:
+            await asyncio.shield(handled)
+
+    def disconnected(self, sid: str) -> None:
+        known = self.local.pop(sid, None)
+        if known is not None:
+            event = {"op": "disconnect", "edge": self.edge, "sid": sid, "user_id": known[0]}
+            self._queue(known[0], event)
+
+    async def keep_reporting(self, stop: asyncio.Event) -> None:
+        """Repeats this edge's whole presence now and then (see `actors/users.py`)."""
+        while not stop.is_set():
+            by_shard: dict[int, list[list[Any]]] = {}
+            for sid, (user_id, session_id) in self.local.items():
+                by_shard.setdefault(shard_of(user_id, self.count), []).append(
+                    [sid, user_id, session_id]
+                )
+            # Shards this edge has no sockets on hear nothing: they forget it once it is silent.
+            for index, sockets in by_shard.items():
+                if sockets:
+                    self._queue_on(index, {"op": "edge", "edge": self.edge, "sockets": sockets})
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), PRESENCE_REFRESH_SECONDS)
+
+    # Messages -----------------------------------------------------------------------
+
+    def notify(self, user_id: str, ref: str, notification: dict[str, Any], coalesce: bool) -> None:
+        """Asks the user's shard to push `notification` unless they are looking at its chat;
+        `ref` (a message id) is pushed once however often it is reported."""
+        event = {"op": "notify", "user_id": user_id, "ref": ref, "coalesce": coalesce}
+        self._queue(user_id, {**event, "notification": notification})
+
+    # Batching -------------------------------------------------------------------------
+
+    def _queue(self, user_id: str, event: dict[str, Any]) -> asyncio.Future | None:
+        return self._queue_on(shard_of(user_id, self.count), event)
+
+    def _queue_on(self, index: int, event: dict[str, Any]) -> asyncio.Future | None:
+        """Queues the event; the future is done once its shard has handled it (or failed
+        to). None on an edge without Ray (some tests, tools): no shards to tell."""
+        if not ray.is_initialized():
+            return None
+        pending = self._pending.setdefault(index, [])
+        pending.append(event)
+        if len(pending) == 1:
+            self._handled[index] = asyncio.get_running_loop().create_future()
+            asyncio.get_running_loop().call_later(BATCH_WINDOW_SECONDS, self._flush, index)
+        return self._handled[index]
+
+    def _flush(self, index: int) -> None:
+        batch = self._pending.pop(index, [])
+        handled = self._handled.pop(index)
+        ref = self.actor(index).handle.remote(batch)
+        task = asyncio.ensure_future(self._call(ref, len(batch), handled))
+        self._calls.add(task)
+        task.add_done_callback(self._calls.discard)
+
+    @staticmethod
+    async def _call(ref, size: int, handled: asyncio.Future) -> None:
+        try:
+            await ref
+        except Exception:
+            log.warning("a user shard lost %d events", size, exc_info=True)
+        handled.set_result(None)

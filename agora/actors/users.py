@@ -1,0 +1,214 @@
+"""Per-user state: logical per-user actors hosted in a fixed pool of sharded Ray actors.
+
+A shard knows, for each of its users, the sockets they have open on any edge and the chat
+each shows in a visible tab; it decides who of a message's members is told by Web Push
+(nobody looking at that chat) and keeps a busy chat to one push per person per window,
+then sends the pushes itself, off every acknowledgement path.
+
+Presence is reported by the edges as it changes, and each edge repeats the whole of it
+now and then: a shard that restarted, or an edge that died without a word, is set right
+within `PRESENCE_STALE_SECONDS`.
+"""
+
+import asyncio
+import gc
+import logging
+import time
+from collections import OrderedDict
+from dataclasses import replace
+from typing import Any
+
+import ray
+
+from agora.core.chat import notification_count
+from agora.core.push import Notification, PushWindows, Subscription
+from agora.integrations.web_push import Delivery, WebPushSender, generate_vapid_keys
+from agora.settings import Settings
+from agora.store.mongo import connect_mongo, database
+from agora.store.push_subscriptions import PushSubscriptionStore
+from agora.store.sessions import SessionStore
+from agora.store.vapid_keys import VapidKeyStore
+
+log = logging.getLogger("agora.actors.users")
+
+PRESENCE_REFRESH_SECONDS = 20.0
+PRESENCE_STALE_SECONDS = 3 * PRESENCE_REFRESH_SECONDS
+# Message ids pushed lately: a resent message (same id) is not pushed again.
+RECENT_MESSAGES = 10_000
+CONCURRENT_DELIVERIES = 64
+WINDOW_SWEEP_SECONDS = 10.0
+
+SocketKey = tuple[str, str]  # (edge id, socket id)
+
+
+async def vapid_pair(settings: Settings, store: VapidKeyStore) -> dict[str, str]:
+    """The operator's key pair if given, otherwise the deployment's stored one."""
+    private = settings.vapid_private_key.get_secret_value()
+    if private and settings.vapid_public_key:
+        return {"private_key": private, "public_key": settings.vapid_public_key}
+    stored = await store.get_or_create(generate_vapid_keys)
+    return {"private_key": stored["private_key"], "public_key": stored["public_key"]}
+
+
+class UserShardLogic:
+    """The shard's behaviour, kept apart from Ray so that one object serves both."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.mongo = connect_mongo(settings)
+        db = database(self.mongo, settings)
+        self.sessions = SessionStore(db)
+        self.subscriptions = PushSubscriptionStore(db)
+        self.vapid = VapidKeyStore(db)
+        self.sender: WebPushSender | None = None
+        # user id -> socket -> the chat it shows in a visible tab (None: none)
+        self.sockets: dict[str, dict[SocketKey, str | None]] = {}
+        self.edges_heard: dict[str, float] = {}
+        self.windows = PushWindows(settings.push_coalesce_seconds)
+        self.windows_swept_at = time.monotonic()
+        self.recent: OrderedDict[tuple[str, str], None] = OrderedDict()
+        self.deliveries = asyncio.Semaphore(CONCURRENT_DELIVERIES)
+        self.tasks: set[asyncio.Task] = set()
+
+    # Presence ------------------------------------------------------------------
+
+    def handle(self, batch: list[dict[str, Any]]) -> None:
+        """Presence changes and stored messages, in the order the edge saw them."""
+        self._forget_silent_edges()
+        self._forget_idle_windows()
+        for event in batch:
+            op = event["op"]
+            if op == "notify":
+                self._notify(event)
+            elif op == "edge":
+                self._edge_sockets(event["edge"], event["sockets"])
+            else:
+                self._socket(op, (event["edge"], event["sid"]), event["user_id"], event)
+
+    def _socket(self, op: str, key: SocketKey, user_id: str, event: dict[str, Any]) -> None:
+        self.edges_heard[key[0]] = time.monotonic()
+        sockets = self.sockets.setdefault(user_id, {})
+        if op == "disconnect":
+            sockets.pop(key, None)
+            if not sockets:
+                del self.sockets[user_id]
+        else:
+            sockets[key] = event.get("session_id")
+
+    def _edge_sockets(self, edge: str, listed: list[list[Any]]) -> None:
+        """Everything the edge has open for this shard's users, replacing what was known."""
+        self.edges_heard[edge] = time.monotonic()
+        self._drop_edge(edge)
+        for sid, user_id, session_id in listed:
+            self.sockets.setdefault(user_id, {})[(edge, sid)] = session_id
+
+    def _forget_silent_edges(self) -> None:
+        limit = time.monotonic() - PRESENCE_STALE_SECONDS
+        for edge in [e for e, heard in self.edges_heard.items() if heard < limit]:
+            del self.edges_heard[edge]
+            self._drop_edge(edge)
+
+    def _drop_edge(self, edge: str) -> None:
+        for user_id in list(self.sockets):
+            sockets = self.sockets[user_id]
+            for key in [k for k in sockets if k[0] == edge]:
+                del sockets[key]
+            if not sockets:
+                del self.sockets[user_id]
+
+    def viewing(self, user_id: str, session_id: str) -> bool:
+        return session_id in self.sockets.get(user_id, {}).values()
+
+    # Push decisions -------------------------------------------------------------
+
+    def _notify(self, event: dict[str, Any]) -> None:
+        user_id = event["user_id"]
+        notification = Notification(**event["notification"])
+        if self.viewing(user_id, notification.session_id) or self._seen(user_id, event["ref"]):
+            return
+        if not event["coalesce"]:
+            self._spawn(self._deliver(user_id, notification))
+            return
+        key = (user_id, notification.session_id)
+        now = time.monotonic()
+        decision = self.windows.arrive(key, notification, now)
+        if decision == "send":
+            self._spawn(self._deliver(user_id, notification))
+        elif decision == "hold":
+            self._spawn(self._release_later(key, self.windows.release_at(key) - now))
+
+    def _forget_idle_windows(self) -> None:
+        """Now and then, not per message: a message to a big group reaches many windows."""
+        now = time.monotonic()
+        if now - self.windows_swept_at >= WINDOW_SWEEP_SECONDS:
+            self.windows_swept_at = now
+            self.windows.forget_idle(now)
+
+    def _seen(self, user_id: str, ref: str) -> bool:
+        if (user_id, ref) in self.recent:
+            return True
+        self.recent[(user_id, ref)] = None
+        while len(self.recent) > RECENT_MESSAGES:
+            self.recent.popitem(last=False)
+        return False
+
+    async def _release_later(self, key: tuple[str, str], delay: float) -> None:
+        await asyncio.sleep(max(0.0, delay))
+        coalesced = self.windows.release(key, time.monotonic())
+        # Someone who opened the chat meanwhile has seen what was held.
+        if coalesced is not None and not self.viewing(*key):
+            await self._deliver(key[0], coalesced)
+
+    def _spawn(self, work) -> None:
+        task = asyncio.ensure_future(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    # Sending ----------------------------------------------------------------------
+
+    async def _deliver(self, user_id: str, notification: Notification) -> None:
+        async with self.deliveries:
+            try:
+                subscriptions = await self.subscriptions.of_user(user_id)
+                if not subscriptions:
+                    return
+                red_dot = sum(
+                    notification_count(c, m) for c, m in await self.sessions.followed(user_id)
+                )
+                sender = await self._sender()
+                shown = replace(notification, red_dot=red_dot)
+                await asyncio.gather(*(self._one(sender, s, shown) for s in subscriptions))
+            except Exception:
+                log.exception("pushing to %s failed", user_id)
+
+    async def _one(
+        self, sender: WebPushSender, subscription: Subscription, notification: Notification
+    ) -> None:
+        if await sender.deliver(subscription, notification) is Delivery.GONE:
+            await self.subscriptions.remove(subscription.endpoint)
+
+    async def _sender(self) -> WebPushSender:
+        if self.sender is None:
+            pair = await vapid_pair(self.settings, self.vapid)
+            self.sender = WebPushSender(pair["private_key"], self.settings.vapid_subject)
+        return self.sender
+
+
+@ray.remote(max_restarts=-1, max_task_retries=0)
+class UserShard:
+    """Ray host of UserShardLogic. A restart loses presence until the edges next repeat it
+    (pushes meanwhile may reach someone who is looking) and the windows of busy chats."""
+
+    def __init__(self, settings: dict[str, Any]) -> None:
+        self.settings = Settings(**settings)
+        self.logic: UserShardLogic | None = None
+
+    def _logic(self) -> UserShardLogic:
+        if self.logic is None:
+            self.logic = UserShardLogic(self.settings)
+            gc.collect()
+            gc.freeze()
+        return self.logic
+
+    async def handle(self, batch: list[dict[str, Any]]) -> None:
+        self._logic().handle(batch)

@@ -1,0 +1,188 @@
+"""Web push, the pure part: subscriptions as browsers serialize them, who is told of a
+message, what a notification says, and the per-chat window that coalesces a busy chat."""
+
+import base64
+import hashlib
+import json
+from dataclasses import dataclass, field, replace
+from typing import Any
+from urllib.parse import urlsplit
+
+from agora.core.chat import is_muted, is_reader
+from agora.core.constants import (
+    PUSH_ENDPOINT_MAX_CHARS,
+    PUSH_OS_TYPE_WEB,
+    PUSH_PAYLOAD_MAX_BYTES,
+    PUSH_PREVIEW_CHARS,
+    PUSH_TOKEN_MAX_CHARS,
+    PUSH_TOPIC_CHARS,
+)
+from agora.core.errors import InvalidInput
+
+P256DH_BYTES = 65  # an uncompressed P-256 point: 0x04, x, y
+AUTH_SECRET_BYTES = 16
+CHAT_URL = "/chats?session_id={session_id}"
+
+
+@dataclass(frozen=True)
+class Subscription:
+    endpoint: str
+    p256dh: str
+    auth: str
+
+    def info(self) -> dict[str, Any]:
+        """As pywebpush (and the browser's `PushSubscription.toJSON()`) shape it."""
+        return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
+
+
+def b64url_decode(text: str) -> bytes:
+    if not isinstance(text, str) or not text.replace("-", "").replace("_", "").isalnum():
+        raise ValueError("not base64url")
+    return base64.urlsafe_b64decode(text.rstrip("=") + "=" * (-len(text.rstrip("=")) % 4))
+
+
+def b64url_encode(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def parse_subscription(os_type: str, push_token: str, allow_http: bool) -> Subscription:
+    """The serialized PushSubscription a browser sent, checked field by field."""
+    if os_type != PUSH_OS_TYPE_WEB:
+        raise InvalidInput({"os_type": f"Only {PUSH_OS_TYPE_WEB} is supported"})
+    if len(push_token) > PUSH_TOKEN_MAX_CHARS:
+        raise InvalidInput({"push_token": "Too long"})
+    try:
+        data = json.loads(push_token)
+    except ValueError as exc:
+        raise InvalidInput({"push_token": "Send the subscription as JSON text"}) from exc
+    keys = data.get("keys") if isinstance(data, dict) else None
+    if not isinstance(keys, dict):
+        raise InvalidInput({"push_token": "The subscription needs an endpoint and keys"})
+    endpoint = _endpoint(data.get("endpoint"), allow_http)
+    p256dh = _key(keys, "p256dh", P256DH_BYTES)
+    if b64url_decode(p256dh)[0] != 0x04:
+        raise InvalidInput({"push_token": "keys.p256dh must be an uncompressed P-256 point"})
+    return Subscription(endpoint, p256dh, _key(keys, "auth", AUTH_SECRET_BYTES))
+
+
+def _endpoint(endpoint: Any, allow_http: bool) -> str:
+    if not isinstance(endpoint, str) or len(endpoint) > PUSH_ENDPOINT_MAX_CHARS:
+        raise InvalidInput({"push_token": "The subscription's endpoint is missing or too long"})
+    parts = urlsplit(endpoint)
+    schemes = ("https", "http") if allow_http else ("https",)
+    if parts.scheme not in schemes or not parts.hostname:
+        raise InvalidInput({"push_token": "The subscription's endpoint must be an https URL"})
+    return endpoint
+
+
+def _key(keys: dict[str, Any], name: str, size: int) -> str:
+    value = keys.get(name)
+    try:
+        raw = b64url_decode(value)
+    except (ValueError, TypeError) as exc:
+        raise InvalidInput({"push_token": f"keys.{name} must be base64url text"}) from exc
+    if len(raw) != size:
+        raise InvalidInput({"push_token": f"keys.{name} must be {size} bytes"})
+    return value
+
+
+def push_recipients(sender_id: str, memberships: list[dict[str, Any]]) -> list[str]:
+    """Members told of a message by push, if not looking at the chat: readers with
+    notifications on, never the sender."""
+    return [
+        m["user_id"]
+        for m in memberships
+        if m["user_id"] != sender_id and is_reader(m.get("session_user_type")) and not is_muted(m)
+    ]
+
+
+def topic_for(session_id: str) -> str:
+    """The Topic header: a push service replaces an undelivered push of the same topic, so
+    one per chat. At most 32 characters of the URL-safe base64 alphabet."""
+    digest = hashlib.sha256(session_id.encode()).digest()
+    return b64url_encode(digest)[:PUSH_TOPIC_CHARS]
+
+
+@dataclass(frozen=True)
+class Notification:
+    """What a push says; `count` > 1 for a coalesced one."""
+
+    session_id: str
+    title: str
+    sender_name: str
+    text: str
+    count: int = 1
+    red_dot: int = 0
+    direct: bool = False  # a 1:1 chat: delivered with high urgency
+
+    def body(self) -> str:
+        if self.count > 1:
+            return f"{self.count} new messages"
+        return f"{self.sender_name}: {self.text}" if self.sender_name else self.text
+
+    def payload(self, preview_chars: int = PUSH_PREVIEW_CHARS) -> bytes:
+        """JSON for the service worker, under the size a push record carries; a push
+        service that still finds it too large (413) is sent a shorter one."""
+        while True:
+            data = {
+                "session_id": self.session_id,
+                "title": _shorten(self.title, preview_chars),
+                "sender_name": _shorten(self.sender_name, preview_chars),
+                "body": _shorten(self.body(), preview_chars),
+                "count": self.count,
+                "url": CHAT_URL.format(session_id=self.session_id),
+                "red_dot": self.red_dot,
+            }
+            raw = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+            if len(raw) <= PUSH_PAYLOAD_MAX_BYTES or preview_chars <= 8:
+                return raw
+            preview_chars //= 2
+
+
+def _shorten(text: str, chars: int) -> str:
+    return text if len(text) <= chars else text[: chars - 1] + "…"
+
+
+@dataclass
+class _Window:
+    opened_at: float
+    pending: int = 0
+    latest: Notification | None = None
+
+
+@dataclass
+class PushWindows:
+    """At most one push per person and chat per `seconds`: the first message of a window
+    is pushed at once, later ones are held and counted, and pushed as one at its end."""
+
+    seconds: float
+    windows: dict[tuple[str, str], _Window] = field(default_factory=dict)
+
+    def arrive(self, key: tuple[str, str], notification: Notification, now: float) -> str:
+        """ "send" (push it now), "hold" (the first held one: schedule `release` at
+        `release_at`), or "held" (counted into the push already scheduled)."""
+        window = self.windows.get(key)
+        expired = window is not None and now >= window.opened_at + self.seconds
+        if window is None or (expired and window.pending == 0):
+            self.windows[key] = _Window(opened_at=now)
+            return "send"
+        window.pending += 1
+        window.latest = notification
+        return "hold" if window.pending == 1 else "held"
+
+    def release_at(self, key: tuple[str, str]) -> float:
+        return self.windows[key].opened_at + self.seconds
+
+    def release(self, key: tuple[str, str], now: float) -> Notification | None:
+        """The coalesced push at the window's end; a new window starts with it."""
+        window = self.windows.pop(key, None)
+        if window is None or window.latest is None:
+            return None
+        self.windows[key] = _Window(opened_at=now)
+        return replace(window.latest, count=window.pending)
+
+    def forget_idle(self, now: float) -> None:
+        """Windows that ended with nothing held are forgotten (memory stays bounded)."""
+        ended = now - self.seconds
+        for key in [k for k, w in self.windows.items() if w.pending == 0 and w.opened_at <= ended]:
+            del self.windows[key]

@@ -1,0 +1,150 @@
+"""Web push: subscriptions of signed-in browsers, presence of sockets, and who of a
+stored message's members is told by push (the user shards decide and send).
+
+Everything that follows a stored message runs from a queue on this edge, never on the
+path that acknowledges the message.
+"""
+
+import asyncio
+import logging
+from dataclasses import asdict
+from typing import Any
+
+from agora.actors.user_client import UserShards
+from agora.actors.users import vapid_pair
+from agora.core.constants import MESSAGE_TYPE_SYSTEM, PUSH_OS_TYPE_WEB, SESSION_KIND_ITEM_CHAT
+from agora.core.money import format_amount
+from agora.core.push import Notification, parse_subscription, push_recipients
+from agora.services.accounts import Caller
+from agora.services.events import MessageStored, OfferPaid
+from agora.settings import Settings
+from agora.store.push_subscriptions import PushSubscriptionStore
+from agora.store.sessions import SessionStore
+from agora.store.users import UserStore
+from agora.store.vapid_keys import VapidKeyStore
+
+log = logging.getLogger("agora.push")
+
+QUEUE_LIMIT = 10_000
+ATTACHMENT_TEXT = "Sent a file"
+
+
+class PushService:
+    def __init__(
+        self,
+        settings: Settings,
+        subscriptions: PushSubscriptionStore,
+        vapid: VapidKeyStore,
+        shards: UserShards,
+        sessions: SessionStore,
+        users: UserStore,
+    ) -> None:
+        self.settings = settings
+        self.subscriptions = subscriptions
+        self.vapid = vapid
+        self.shards = shards
+        self.sessions = sessions
+        self.users = users
+        self._public_key: str | None = None
+        self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(QUEUE_LIMIT)
+        self._worker: asyncio.Task | None = None
+
+    # Subscriptions --------------------------------------------------------------
+
+    async def info(self) -> dict[str, Any]:
+        """What the web app subscribes with."""
+        if self._public_key is None:
+            self._public_key = (await vapid_pair(self.settings, self.vapid))["public_key"]
+        return {"public_key": self._public_key, "os_type": PUSH_OS_TYPE_WEB}
+
+    async def register(self, caller: Caller, os_type: str, push_token: str) -> None:
+        subscription = parse_subscription(os_type, push_token, self.settings.push_allow_http)
+        await self.subscriptions.save(caller.user["_id"], caller.key_hash, subscription)
+
+    # Presence (from this edge's sockets) ----------------------------------------------
+
+    def socket_connected(self, sid: str, user_id: str) -> None:
+        if self.settings.push_enabled:
+            self.shards.connected(sid, user_id)
+
+    async def socket_viewing(self, sid: str, session_id: str | None) -> None:
+        if self.settings.push_enabled:
+            await self.shards.viewing(sid, session_id)
+
+    def socket_closed(self, sid: str) -> None:
+        if self.settings.push_enabled:
+            self.shards.disconnected(sid)
+
+    async def keep_presence(self, stop: asyncio.Event) -> None:
+        if self.settings.push_enabled:
+            await self.shards.keep_reporting(stop)
+
+    # Events -------------------------------------------------------------------------
+
+    async def message_stored(self, stored: MessageStored) -> None:
+        """A new message was stored and acknowledged: its members who are not looking at the
+        chat are pushed to, later, from the queue."""
+        self._enqueue({"kind": "message", "message": stored.message})
+
+    async def offer_paid(self, paid: OfferPaid) -> None:
+        """Money arrived: pushed even in a muted chat, never coalesced with messages; pushed
+        once per money move however often the offer is reported (a retried request)."""
+        notification = Notification(
+            paid.session_id,
+            f"New offer: '{paid.item_title}'",
+            "",
+            f"{paid.payer_name} gave you an offer of "
+            f"{format_amount(paid.amount_cents, paid.currency)}",
+            direct=True,
+        )
+        work = {"kind": "direct", "user_id": paid.payee_id, "ref": f"offer:{paid.move_id}"}
+        self._enqueue({**work, "n": notification})
+
+    def _enqueue(self, work: dict[str, Any]) -> None:
+        if not self.settings.push_enabled:
+            return
+        if self._worker is None or self._worker.done():
+            self._worker = asyncio.create_task(self._work(), name="push-queue")
+        try:
+            self._queue.put_nowait(work)
+        except asyncio.QueueFull:
+            log.warning("the push queue is full; a %s was not pushed", work["kind"])
+
+    async def close(self) -> None:
+        if self._worker is not None:
+            self._worker.cancel()
+
+    async def _work(self) -> None:
+        while True:
+            work = await self._queue.get()
+            try:
+                if work["kind"] == "message":
+                    await self._message(work["message"])
+                else:
+                    self.shards.notify(work["user_id"], work["ref"], asdict(work["n"]), False)
+            except Exception:
+                log.exception("deciding on pushes for a %s failed", work["kind"])
+
+    async def _message(self, message: dict[str, Any]) -> None:
+        # Notices (joins, offers) are not pushed: offers have a push of their own.
+        if message["type"] == MESSAGE_TYPE_SYSTEM:
+            return
+        session_id = message["dest_session_id"]
+        members = await self.sessions.push_memberships(session_id)
+        recipients = push_recipients(message["src_id"], members)
+        if not recipients:
+            return
+        session = await self.sessions.get(session_id) or {}
+        sender = await self.users.get(message["src_id"]) or {}
+        sender_name = sender.get("name", "")
+        notification = Notification(
+            session_id=session_id,
+            title=session.get("title") or sender_name,
+            sender_name=sender_name,
+            text=message.get("payload") or ATTACHMENT_TEXT,
+            # Item chats are between two people; groups, however small, are not.
+            direct=session.get("kind") == SESSION_KIND_ITEM_CHAT,
+        )
+        shown = asdict(notification)
+        for user_id in recipients:
+            self.shards.notify(user_id, message["id"], shown, True)

@@ -1,0 +1,54 @@
+"""Push subscriptions: one document per endpoint, owned by a user and the auth key that
+registered it (logging that key out deletes it)."""
+
+import hashlib
+
+from pymongo.asynchronous.database import AsyncDatabase
+
+from agora.core.clock import now_ms
+from agora.core.push import Subscription
+from agora.store.mongo import ensure_index
+
+
+def _endpoint_id(endpoint: str) -> str:
+    """Endpoints are long URLs; their digest is the document's (unique) id."""
+    return hashlib.sha256(endpoint.encode()).hexdigest()
+
+
+class PushSubscriptionStore:
+    def __init__(self, db: AsyncDatabase) -> None:
+        self.subscriptions = db["push_subscriptions"]
+
+    async def ensure_indexes(self) -> None:
+        await ensure_index(self.subscriptions, [("user_id", 1)])
+        await ensure_index(self.subscriptions, [("key_hash", 1)])
+
+    async def save(self, user_id: str, key_hash: str, subscription: Subscription) -> None:
+        """The same endpoint again refreshes its one document (maybe for another user: a
+        browser profile that logged in as someone else)."""
+        now = now_ms()
+        await self.subscriptions.update_one(
+            {"_id": _endpoint_id(subscription.endpoint)},
+            {
+                "$set": {
+                    "endpoint": subscription.endpoint,
+                    "p256dh": subscription.p256dh,
+                    "auth": subscription.auth,
+                    "user_id": user_id,
+                    "key_hash": key_hash,
+                    "updated_at": now,
+                },
+                "$setOnInsert": {"created_at": now},
+            },
+            upsert=True,
+        )
+
+    async def of_user(self, user_id: str) -> list[Subscription]:
+        found = await self.subscriptions.find({"user_id": user_id}).to_list()
+        return [Subscription(d["endpoint"], d["p256dh"], d["auth"]) for d in found]
+
+    async def remove(self, endpoint: str) -> None:
+        await self.subscriptions.delete_one({"_id": _endpoint_id(endpoint)})
+
+    async def remove_for_key(self, key_hash: str) -> None:
+        await self.subscriptions.delete_many({"key_hash": key_hash})

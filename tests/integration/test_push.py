@@ -1,0 +1,340 @@
+"""Web push end to end: real sends through edges, Ray session and user shards, the
+MongoDB-wire server and Redis, delivered by pywebpush to a local push-service stand-in
+that checks the VAPID signature and decrypts each push as the subscribed browser would."""
+
+import asyncio
+import json
+import uuid
+
+import pytest
+import socketio
+from pymongo import AsyncMongoClient
+
+from agora.actors.users import vapid_pair
+from agora.integrations.web_push import generate_vapid_keys
+from agora.store.push_subscriptions import PushSubscriptionStore
+from agora.store.vapid_keys import VapidKeyStore
+from tests.integration.helpers import bearer, login, member, new_group
+from tests.push_standin import PushServiceStandin
+
+pytestmark = pytest.mark.usefixtures("ray_cluster")
+
+# Long, so that a burst of sends falls in one window even on a busy machine.
+COALESCE_SECONDS = 10.0
+# Long enough for a push that would come to have come: past the coalescing window.
+QUIET_SECONDS = COALESCE_SECONDS + 1.5
+
+
+@pytest.fixture(scope="session")
+def push_prefix() -> str:
+    """One set of shard actors for all push tests (each is a process)."""
+    return f"test:push:{uuid.uuid4().hex[:8]}:"
+
+
+@pytest.fixture
+async def push_edge(client_for, push_prefix):
+    async def start():
+        return await client_for(
+            redis_prefix=push_prefix,
+            session_shards=1,
+            user_shards=1,
+            push_enabled=True,
+            push_allow_http=True,
+            push_coalesce_seconds=COALESCE_SECONDS,
+        )
+
+    return start
+
+
+@pytest.fixture
+async def standin():
+    service = await PushServiceStandin().start()
+    yield service
+    await service.close()
+
+
+@pytest.fixture
+async def subscriptions(mongo_url):
+    client = AsyncMongoClient(mongo_url)
+    yield PushSubscriptionStore(client["agora_test"])
+    await client.close()
+
+
+async def _subscribe(person, standin):
+    subscriber = standin.subscriber()
+    body = {"push_token": subscriber.token(), "os_type": "WEB_PUSH"}
+    assert await person.call("/update_push_token", body) == {"success": True}
+    return subscriber
+
+
+async def _chat(edge, sink):
+    """An owner with a post and an asker; the asker's first message makes their chat."""
+    owner = await member(edge, sink, "Olga")
+    asker = await member(edge, sink, "Arun")
+    group_id = await new_group(owner, is_public=True)
+    item = await owner.post_item(group_id, "Blue bicycle")
+    return owner, asker, f"r_{item['_id']}_{asker.id}"
+
+
+async def _send(person, chat_id: str, text: str) -> dict:
+    body = {"dest_session_id": chat_id, "payload": text, "local_id": uuid.uuid4().hex}
+    reply = await person.call("/session/send", body)
+    assert reply["type"] == 13, reply
+    return reply
+
+
+async def _until(condition, seconds: float = 15.0) -> None:
+    for _ in range(int(seconds / 0.05)):
+        if condition():
+            return
+        await asyncio.sleep(0.05)
+
+
+async def _socket(edge, person):
+    sio = socketio.AsyncClient(reconnection=False)
+    await sio.connect(
+        str(edge.make_url("/")), auth={"auth_key": person.key}, transports=["websocket"]
+    )
+    return sio
+
+
+async def test_a_member_without_a_socket_gets_exactly_one_push_for_a_message(
+    push_edge, standin, smtp_sink
+):
+    edge = await push_edge()
+    owner, asker, chat_id = await _chat(edge, smtp_sink)
+    owners_browser = await _subscribe(owner, standin)
+    askers_browser = await _subscribe(asker, standin)
+    info = await (await edge.get("/push/info")).json()
+
+    await _send(asker, chat_id, "Is the bicycle still for sale? " + "x" * 200)
+    await _until(lambda: owners_browser.pushes)
+    await asyncio.sleep(QUIET_SECONDS)
+
+    [push] = owners_browser.pushes
+    assert push.vapid_key == info["public_key"]
+    assert push.payload["session_id"] == chat_id
+    assert push.payload["title"] == "Blue bicycle"
+    assert push.payload["sender_name"] == "Arun"
+    assert push.payload["body"].startswith("Arun: Is the bicycle still for sale?")
+    assert len(push.payload["body"]) == 120
+    assert push.payload["url"] == f"/chats?session_id={chat_id}"
+    assert push.payload["count"] == 1
+    assert push.payload["red_dot"] >= 1
+    assert push.headers["TTL"] == str(24 * 3600)
+    assert push.headers["Urgency"] == "high"
+    assert 0 < len(push.headers["Topic"]) <= 32
+    assert askers_browser.pushes == []  # never the sender
+    assert standin.refused == []
+
+
+async def _group(edge, sink, standin):
+    """A group of an admin (who writes), a reader and a witness, both readers subscribed.
+
+    The witness's push shows that a message was decided: with one user shard, everyone's
+    decisions on a message are taken together.
+    """
+    admin = await member(edge, sink, "Gita")
+    reader = await member(edge, sink, "Ravi")
+    witness = await member(edge, sink, "Wim")
+    group_id = await new_group(admin, is_public=True)
+    for person in (reader, witness):
+        await person.call("/api/group?action=join", {"group_id": group_id})
+    readers_browser = await _subscribe(reader, standin)
+    return admin, reader, group_id, readers_browser, await _subscribe(witness, standin)
+
+
+@pytest.mark.parametrize("on_other_edge", [False, True])
+async def test_a_member_looking_at_the_chat_gets_no_push_until_the_tab_is_hidden(
+    push_edge, standin, smtp_sink, on_other_edge
+):
+    edge = await push_edge()
+    admin, reader, group_id, readers_browser, witness = await _group(edge, smtp_sink, standin)
+    screen = await _socket(await push_edge() if on_other_edge else edge, reader)
+    assert await screen.call("viewing", {"session_id": group_id}) == {"ok": True}
+
+    await _send(admin, group_id, "seen on screen")
+    await _until(lambda: witness.pushes)
+    assert await screen.call("viewing", {"session_id": None}) == {"ok": True}
+    await _send(admin, group_id, "while hidden")
+    await _until(lambda: readers_browser.pushes)
+    await screen.disconnect()
+
+    assert [p.payload["body"] for p in witness.pushes] == ["Gita: seen on screen"]
+    assert [p.payload["body"] for p in readers_browser.pushes] == ["Gita: while hidden"]
+
+
+async def test_a_muted_member_gets_no_push(push_edge, standin, smtp_sink):
+    edge = await push_edge()
+    admin, reader, group_id, readers_browser, witness = await _group(edge, smtp_sink, standin)
+    await reader.call("/session/user/update", {"session_id": group_id, "notification_flag": 30})
+    await _send(admin, group_id, "muted")
+    await _until(lambda: witness.pushes)
+    await reader.call("/session/user/update", {"session_id": group_id, "notification_flag": 20})
+    await _send(admin, group_id, "unmuted")
+    await _until(lambda: readers_browser.pushes)
+    assert [p.payload["body"] for p in readers_browser.pushes] == ["Gita: unmuted"]
+
+
+async def test_a_busy_chat_gives_one_push_and_then_one_that_counts_the_rest(
+    push_edge, standin, smtp_sink
+):
+    edge = await push_edge()
+    owner, asker, chat_id = await _chat(edge, smtp_sink)
+    browser = await _subscribe(owner, standin)
+    await _send(asker, chat_id, "message 0")
+    # Together, so that all of them fall in the first window however busy the machine.
+    await asyncio.gather(*(_send(asker, chat_id, f"message {n}") for n in range(1, 20)))
+    await _until(lambda: len(browser.pushes) == 2)
+    await asyncio.sleep(QUIET_SECONDS)
+
+    first, coalesced = [p.payload for p in browser.pushes]
+    assert (first["count"], first["body"]) == (1, "Arun: message 0")
+    assert (coalesced["count"], coalesced["body"]) == (19, "19 new messages")
+    assert len(browser.pushes) == 2
+
+
+async def test_push_service_answers_gone_busy_and_too_large(
+    push_edge, standin, smtp_sink, subscriptions
+):
+    """410 deletes the subscription; 429 and 503 are tried again; 413 gets a shorter one."""
+    edge = await push_edge()
+    owner, asker, chat_id = await _chat(edge, smtp_sink)
+    gone = await _subscribe(owner, standin)
+    busy = await _subscribe(owner, standin)
+    strict = await _subscribe(owner, standin)
+    gone.answers = [410]
+    busy.answers = [429, 503]
+    strict.answers = [413]
+    await _send(asker, chat_id, "hello " * 40)
+    await _until(lambda: busy.pushes and strict.pushes)
+    for _ in range(100):
+        remaining = {s.endpoint for s in await subscriptions.of_user(owner.id)}
+        if len(remaining) == 2:
+            break
+        await asyncio.sleep(0.05)
+
+    assert remaining == {busy.endpoint, strict.endpoint}
+    assert len(busy.pushes[0].payload["body"]) == 120
+    assert len(strict.pushes[0].payload["body"]) == 60
+
+
+async def test_logging_out_deletes_that_browsers_subscription(
+    push_edge, standin, smtp_sink, subscriptions
+):
+    edge = await push_edge()
+    owner, asker, chat_id = await _chat(edge, smtp_sink)
+    phone = await _subscribe(owner, standin)
+    second = await login(edge, smtp_sink, owner.user["email_id"], name="Olga")
+    laptop_key = second["allspark_auth_key"]
+    laptop = standin.subscriber()
+    reply = await edge.post(
+        "/update_push_token",
+        json={"push_token": laptop.token(), "os_type": "WEB_PUSH"},
+        headers=bearer(laptop_key),
+    )
+    assert reply.status == 200
+
+    await owner.call("/api/user/logout")
+    await _send(asker, chat_id, "after logout")
+    await _until(lambda: laptop.pushes)
+
+    assert phone.pushes == []
+    assert [s.endpoint for s in await subscriptions.of_user(owner.id)] == [laptop.endpoint]
+
+
+async def test_the_same_subscription_again_is_one_row(push_edge, standin, smtp_sink, subscriptions):
+    edge = await push_edge()
+    person = await member(edge, smtp_sink)
+    browser = await _subscribe(person, standin)
+    body = {"push_token": browser.token(), "os_type": "WEB_PUSH"}
+    await person.call("/update_push_token", body)
+    assert [s.endpoint for s in await subscriptions.of_user(person.id)] == [browser.endpoint]
+
+
+def _token(standin, **change) -> str:
+    data = json.loads(standin.subscriber().token())
+    keys = {**data["keys"], **change.pop("keys", {})}
+    return json.dumps({**data, **change, "keys": keys})
+
+
+async def test_bad_push_tokens_are_refused(push_edge, client_for, standin, smtp_sink):
+    edge = await push_edge()
+    person = await member(edge, smtp_sink)
+    good = standin.subscriber().token()
+    visitor = await edge.post(
+        "/update_push_token", json={"push_token": good, "os_type": "WEB_PUSH"}
+    )
+    assert visitor.status == 401
+    short_key = "BAAA"
+    for body in [
+        {"push_token": good, "os_type": "FCM"},
+        {"push_token": "not json", "os_type": "WEB_PUSH"},
+        {"push_token": "[]", "os_type": "WEB_PUSH"},
+        {"push_token": _token(standin, endpoint="ftp://x/y"), "os_type": "WEB_PUSH"},
+        {"push_token": _token(standin, keys={"p256dh": short_key}), "os_type": "WEB_PUSH"},
+        {"push_token": _token(standin, keys={"auth": "AAAA"}), "os_type": "WEB_PUSH"},
+        {"push_token": _token(standin, keys={"auth": "!!not base64!!"}), "os_type": "WEB_PUSH"},
+        {"push_token": _token(standin, endpoint="https://x/" + "a" * 3000), "os_type": "WEB_PUSH"},
+        {"push_token": 5, "os_type": "WEB_PUSH"},
+        {"os_type": "WEB_PUSH"},
+    ]:
+        reply = await person.call("/update_push_token", body, status=400)
+        assert reply["errors"], body
+
+    # Plain http endpoints only where the operator allows a local push service.
+    strict = await client_for()
+    strict_person = await member(strict, smtp_sink)
+    reply = await strict_person.call(
+        "/update_push_token", {"push_token": good, "os_type": "WEB_PUSH"}, status=400
+    )
+    assert reply["errors"] == {"push_token": "The subscription's endpoint must be an https URL"}
+
+
+async def test_edges_starting_together_agree_on_one_vapid_key(mongo_url, settings_for):
+    client = AsyncMongoClient(mongo_url)
+    db = client[f"agora_vapid_{uuid.uuid4().hex[:6]}"]
+    pairs = await asyncio.gather(
+        *(VapidKeyStore(db).get_or_create(generate_vapid_keys) for _ in range(8))
+    )
+    assert len({p["public_key"] for p in pairs}) == 1
+    given = generate_vapid_keys()
+    settings = settings_for(
+        vapid_private_key=given["private_key"], vapid_public_key=given["public_key"]
+    )
+    assert await vapid_pair(settings, VapidKeyStore(db)) == given
+    await client.drop_database(db.name)
+    await client.close()
+
+
+async def test_an_offer_received_is_pushed_even_in_a_muted_chat(push_edge, standin, smtp_sink):
+    edge = await push_edge()
+    owner = await member(edge, smtp_sink, "Olga")
+    asker = await member(edge, smtp_sink, "Arun")
+    group_id = await new_group(owner, is_public=True)
+    item = await owner.post_item(group_id, "Lost cat", offer_amount=5, offer_currency="POINTS")
+    chat_id = f"r_{item['_id']}_{asker.id}"
+    await _send(asker, chat_id, "I found her")
+    await asker.call("/session/user/update", {"session_id": chat_id, "notification_flag": 30})
+    browser = await _subscribe(asker, standin)
+
+    await owner.call("/api/giveoffer", {"cs_id": chat_id, "request_id": "thanks"})
+    await _until(lambda: browser.pushes)
+
+    [push] = browser.pushes
+    assert push.payload["title"] == "New offer: 'Lost cat'"
+    assert push.payload["body"] == "Olga gave you an offer of 🪙 5"
+    assert push.payload["session_id"] == chat_id
+
+
+async def test_a_group_message_is_pushed_with_normal_urgency(push_edge, standin, smtp_sink):
+    edge = await push_edge()
+    admin, _, group_id, browser, _ = await _group(edge, smtp_sink, standin)
+
+    await _send(admin, group_id, "Meeting at noon")
+    await _until(lambda: browser.pushes)
+
+    [push] = browser.pushes
+    assert push.headers["Urgency"] == "normal"
+    assert push.payload["body"] == "Gita: Meeting at noon"
+    assert push.payload["session_id"] == group_id
