@@ -193,7 +193,8 @@ test('a short dollar balance shows Need Recharge; a card payment credits the wal
 test("someone holding only points is not told they can withdraw money", async () => {
   const page = await newPage(browser, VIEWPORTS.phone);
   await page.goto(`${BASE_URL}/profile?can_withdraw=1`);
-  await page.getByRole('button', { name: 'Login', exact: true }).last().click();
+  // The page's own button: the side menu has one too (hidden, and inert, on a phone).
+  await page.getByRole('main').getByRole('button', { name: 'Login', exact: true }).click();
   await signUpThroughPopup(page, { email: uniqueEmail('points'), name: 'Petra Points' });
   const points = page.getByTestId('wallet').filter({ hasText: 'Points' });
   await points.getByText('You cannot withdraw points').waitFor();
