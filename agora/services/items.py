@@ -5,24 +5,21 @@ from typing import Any, Protocol
 
 from agora.core.accounts import user_card
 from agora.core.clock import now_ms
-from agora.core.constants import ITEM_HIDDEN_SORT_ORDER
 from agora.core.errors import Forbidden, NotFound
 from agora.core.groups import NOT_VIEWABLE, can_write, group_view, joining_type
 from agora.core.items import (
     build_draft,
     can_read_post,
     check_post_files,
-    feed_key,
     is_visible,
     item_view,
 )
-from agora.core.routes import chain, extended_route, root_route, route_view
+from agora.core.routes import chain, route_view
 from agora.services.accounts import Session
 from agora.services.groups import GroupService
 from agora.store.feed_cache import FeedCache
 from agora.store.groups import GroupStore
 from agora.store.items import ItemStore
-from agora.store.mongo import new_id
 from agora.store.users import UserStore
 
 ITEM_NOT_FOUND = "This post does not exist or was deleted"
@@ -135,21 +132,9 @@ class ItemService:
         fields = await self._draft(session, group, data)
         if membership is None:
             await self.groups.add_member(group_id, user_id, joining_type(group))
-        created_at = now_ms()
-        item_id = new_id()
-        root = root_route(item_id, user_id, created_at)
-        item = {
-            "_id": item_id,
-            **fields,
-            "user_id": user_id,
-            "group_id": group_id,
-            "route_id": root["_id"],
-            "created_at": created_at,
-            "updated_at": created_at,
-            "sort_order": 0,
-            "feed_key": feed_key(created_at, item_id),
-        }
-        await self.items.insert(item, root)
+        item, root = await self.items.create(
+            fields, user_id=user_id, group_id=group_id, created_at=now_ms()
+        )
         await self.group_store.count_posts(group_id, 1)
         await self.feed_cache.added(group_id)
         return {"item": self._view(item, root)}
@@ -174,8 +159,7 @@ class ItemService:
 
     async def delete(self, session: Session, item_id: str) -> dict[str, Any]:
         item = await self._owned(session, item_id)
-        hidden = {"sort_order": ITEM_HIDDEN_SORT_ORDER, "updated_at": now_ms()}
-        updated = await self.items.update(item_id, session.user["_id"], hidden)
+        updated = await self.items.hide(item_id, session.user["_id"], now_ms())
         if updated is None:
             raise NotFound({"item_id": ITEM_NOT_FOUND})
         await self.group_store.count_posts(item["group_id"], -1)
@@ -192,7 +176,7 @@ class ItemService:
         }
 
     async def mine(self, session: Session) -> dict[str, Any]:
-        found = await self.items.page({"user_id": session.user["_id"]}, None, MY_ITEMS_LIMIT)
+        found = await self.items.posted_by(session.user["_id"], MY_ITEMS_LIMIT)
         return {"items": [self._view(item) for item in found]}
 
     async def by_route(self, session: Session | None, route_id: str) -> dict[str, Any]:
@@ -214,7 +198,7 @@ class ItemService:
         user_id = session.user["_id"]
         own = await self.items.route_of(item["_id"], user_id)
         if own is None:
-            own = await self.items.add_route(extended_route(route, user_id, now_ms()))
+            own = await self.items.share_route(route, user_id, now_ms())
         return {"url": f"{self.base_url}/r/{own['_id']}", "route_id": own["_id"]}
 
     async def _route(self, route_id: str) -> dict[str, Any]:
