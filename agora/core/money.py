@@ -1,6 +1,7 @@
 """Money: exact amounts, integer cents, wallets, ledger entries and points policy (no I/O)."""
 
 import math
+import secrets
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
@@ -85,6 +86,41 @@ class Posting:
     currency: str
     diff_cents: int
     title: str
+
+
+# A money move's states: recorded, finished, refused (payer short), paying out, paid back.
+PENDING, DONE, REFUSED, PAYING, REVERSED = "pending", "done", "refused", "paying", "reversed"
+
+
+def request_key(scope: str, request_id: str | None) -> str:
+    """A money move's idempotency key: a retry sending the same `request_id` finds the first
+    move; a call without one is a request of its own (as the spec has it)."""
+    return f"{scope}:{request_id or secrets.token_hex(12)}"
+
+
+def move_terms(
+    key: str, ref_type: str, postings: list[Posting], details: dict[str, Any]
+) -> dict[str, Any]:
+    """What a money move asks for; the store adds its id, state and time when it records it.
+    The first posting is the debit, and its user and currency are the move's."""
+    first = postings[0]
+    return {
+        "key": key,
+        "ref_type": ref_type,
+        "user_id": first.user_id,
+        "currency": first.currency,
+        "postings": [
+            {
+                "wallet_id": p.wallet_id,
+                "user_id": p.user_id,
+                "currency": p.currency,
+                "diff_cents": p.diff_cents,
+                "title": p.title,
+            }
+            for p in postings
+        ],
+        **details,
+    }
 
 
 def same_terms(earlier: dict[str, Any], requested: dict[str, Any]) -> bool:

@@ -21,6 +21,7 @@ from agora.core.money import (
     format_amount,
     parse_amount,
     recharge_amount,
+    request_key,
     shortfall_cents,
     to_cents,
     wallet_id,
@@ -29,7 +30,6 @@ from agora.services.accounts import Session
 from agora.services.chat import ChatService
 from agora.services.wallet import REFUSED, WalletService
 from agora.store.items import ItemStore
-from agora.store.mongo import new_id
 from agora.store.sessions import SessionStore
 from agora.store.users import UserStore
 
@@ -66,7 +66,7 @@ class OfferService:
             raise NotFound({"cs_id": NO_SUCH_CHAT})
         # Each call without a request_id is an offer of its own (as in the spec); a retry
         # that must not pay twice sends one (the web app always does).
-        key = f"offer:{owner['_id']}:{request_id or new_id()}"
+        key = request_key(f"offer:{owner['_id']}", request_id)
         title = f"Offer for '{item['title']}'"
         move = await self.wallets.transfer(
             key=key,

@@ -36,7 +36,7 @@ from agora.core.errors import (
     Unavailable,
 )
 from agora.core.groups import is_admin
-from agora.core.money import format_amount
+from agora.core.money import format_amount, request_key
 from agora.core.payments import (
     RECHARGE_CREDITED,
     RECHARGE_EXPIRED,
@@ -65,7 +65,6 @@ from agora.services.accounts import Session
 from agora.services.groups import GroupService
 from agora.services.wallet import PAYING, REVERSED, WalletService
 from agora.settings import Settings
-from agora.store.mongo import new_id
 from agora.store.payments import PaymentStore
 
 log = logging.getLogger("agora.payments")
@@ -156,18 +155,7 @@ class PaymentService:
                 customer_email=user.get("email_id"),
             )
         )
-        now = now_ms()
-        await self.store.add_recharge(
-            {
-                "_id": checkout["id"],
-                "user_id": user["_id"],
-                "amount_cents": cents,
-                "currency": currency,
-                "state": RECHARGE_OPEN,
-                "created_at": now,
-                "updated_at": now,
-            }
-        )
+        await self.store.add_recharge(checkout["id"], user["_id"], cents, currency)
         return {"stripe_checkout_data": {"id": checkout["id"], "url": checkout["url"]}}
 
     async def recharge_status(self, session: Session, checkout_id: str) -> dict[str, Any]:
@@ -225,7 +213,7 @@ class PaymentService:
             return {"redirect": await self._onboarding_url(account["id"])}
         started_before = now_ms() - MOVE_RECOVERY_AFTER_MS
         await self._resume_payouts(user["_id"], currency, account["id"], started_before)
-        key = f"withdraw:{user['_id']}:{currency}:{request_id or new_id()}"
+        key = request_key(f"withdraw:{user['_id']}:{currency}", request_id)
         move = await self._debited_move(key, user["_id"], currency)
         if move is None:
             raise InvalidInput("Nothing to withdraw")

@@ -8,9 +8,10 @@ from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.results import UpdateResult
 
 from agora.core.clock import now_ms
-from agora.core.constants import NOTIFICATION_UNMUTED
+from agora.core.constants import NOTIFICATION_UNMUTED, USER_TYPE_MEMBER
+from agora.core.documents import ChatSession
 from agora.store.local_copies import LocalCopies
-from agora.store.mongo import ensure_index
+from agora.store.mongo import ensure_index, new_id
 
 GROUP_KIND = "group"
 # A session stored from now on records how far its messages were announced (`announced_seq`):
@@ -51,6 +52,34 @@ async def add_membership(
     )
 
 
+def group_document(
+    group_id: str,
+    *,
+    title: str,
+    description: str,
+    tags: list[str],
+    is_public: bool,
+    is_read_allowed: bool,
+    **extra: Any,
+) -> dict[str, Any]:
+    """A new group: members may write, and it has no posts or members yet."""
+    data: dict[str, Any] = {"tags": tags, "num_posts": 0, "num_members": 0}
+    if "city" in extra:
+        data["city"] = extra.pop("city")
+    return {
+        "_id": group_id,
+        "title": title,
+        "description": description,
+        "image": "",
+        "is_public": is_public,
+        "is_read_allowed": is_read_allowed,
+        "write_permission": USER_TYPE_MEMBER,
+        "created_at": now_ms(),
+        **extra,
+        "data": data,
+    }
+
+
 class GroupStore:
     def __init__(self, db: AsyncDatabase) -> None:
         self.sessions = db["sessions"]
@@ -76,7 +105,44 @@ class GroupStore:
     async def _read_group(self, group_id: str) -> dict[str, Any] | None:
         return await self.sessions.find_one({"_id": group_id, "kind": GROUP_KIND})
 
-    async def create(self, group: dict[str, Any]) -> dict[str, Any]:
+    async def create_group(
+        self,
+        *,
+        title: str,
+        description: str,
+        tags: list[str],
+        is_public: bool,
+        is_read_allowed: bool,
+        created_by: str,
+    ) -> ChatSession:
+        """A group a user starts, under a new id."""
+        group = group_document(
+            new_id(),
+            title=title,
+            description=description,
+            tags=tags,
+            is_public=is_public,
+            is_read_allowed=is_read_allowed,
+            created_by=created_by,
+        )
+        return await self._create(group)
+
+    async def create_city_group(
+        self, group_id: str, *, title: str, description: str, tags: list[str], city: dict
+    ) -> ChatSession:
+        """A city's group, open to everyone; it exists once however often it is created."""
+        group = group_document(
+            group_id,
+            title=title,
+            description=description,
+            tags=tags,
+            is_public=True,
+            is_read_allowed=True,
+            city=city,
+        )
+        return await self._create(group)
+
+    async def _create(self, group: dict[str, Any]) -> ChatSession:
         """Inserts the group unless one with its id exists; returns the stored one."""
         fields = {k: v for k, v in group.items() if k != "_id"}
         # update_one, not find_one_and_update: nx-27017 drops $setOnInsert in the latter.
@@ -89,8 +155,12 @@ class GroupStore:
         self._groups.put(group["_id"], stored)
         return stored or {**group, "kind": GROUP_KIND}
 
-    async def update(self, group_id: str, fields: dict[str, Any]) -> dict[str, Any] | None:
-        return await self._changed(group_id, {"$set": fields})
+    async def update(self, group_id: str, fields: dict[str, Any]) -> ChatSession | None:
+        """Sets the group's fields (its `tags` kept in its data); the group as it is after."""
+        stored = {
+            ("data.tags" if name == "tags" else name): value for name, value in fields.items()
+        }
+        return await self._changed(group_id, {"$set": stored})
 
     async def count_posts(self, group_id: str, change: int) -> None:
         await self._changed(group_id, {"$inc": {"data.num_posts": change}})

@@ -44,8 +44,22 @@ class PaymentStore:
 
     # Recharges ------------------------------------------------------------------
 
-    async def add_recharge(self, recharge: dict[str, Any]) -> None:
-        await self.recharges.insert_one(recharge)
+    async def add_recharge(
+        self, checkout_id: str, user_id: str, amount_cents: int, currency: str
+    ) -> None:
+        """An open recharge, known by the provider's checkout id, until the provider reports."""
+        now = now_ms()
+        await self.recharges.insert_one(
+            {
+                "_id": checkout_id,
+                "user_id": user_id,
+                "amount_cents": amount_cents,
+                "currency": currency,
+                "state": RECHARGE_OPEN,
+                "created_at": now,
+                "updated_at": now,
+            }
+        )
 
     async def recharge(self, checkout_id: str) -> dict[str, Any] | None:
         return await self.recharges.find_one({"_id": checkout_id})

@@ -19,9 +19,10 @@ from pymongo import ReturnDocument
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import DuplicateKeyError
 
+from agora.core.money import PENDING as MOVE_PENDING
 from agora.core.money import Posting
 from agora.store.batched_writes import BatchedWrites
-from agora.store.mongo import ensure_index
+from agora.store.mongo import ensure_index, new_id
 
 # Heads this edge has seen; a stale one costs one failed append, never a wrong balance.
 KNOWN_HEADS_MAX = 50_000
@@ -255,8 +256,10 @@ class WalletStore:
 
     # Moves --------------------------------------------------------------------
 
-    async def start_move(self, move: dict[str, Any]) -> tuple[dict[str, Any], bool]:
-        """Records the move under its idempotency key; an earlier one with that key wins."""
+    async def start_move(self, terms: dict[str, Any], now: int) -> tuple[dict[str, Any], bool]:
+        """Records a pending move under its idempotency key (`terms["key"]`) and a new id; an
+        earlier one with that key wins. Returns the move and whether it is this one."""
+        move = {"_id": new_id(), "state": MOVE_PENDING, "created_at": now, **terms}
         try:
             await self._move_writes.insert(move)
         except DuplicateKeyError:
