@@ -16,6 +16,7 @@ from agora.integrations.geonames import city_index
 from agora.integrations.messaging import email_sender, sms_sender
 from agora.integrations.stripe_gateway import StripeGateway
 from agora.integrations.web_pages import PageFetcher
+from agora.realtime.emitter import RealtimeEmitter
 from agora.seed import seed_demo_city
 from agora.services.accounts import AccountService
 from agora.services.chat import ChatService
@@ -43,7 +44,6 @@ from agora.store.mongo import connect_mongo, database
 from agora.store.otp import OtpStore
 from agora.store.payments import PaymentStore
 from agora.store.rate_limits import RateLimiter
-from agora.store.realtime import RealtimeEmitter
 from agora.store.redis import Keys, connect_redis
 from agora.store.sessions import SessionStore
 from agora.store.uploads import UploadFiles, UploadStore

@@ -3,7 +3,7 @@
 import logging
 
 from agora.core.accounts import EMAIL_FIELD, Identifier
-from agora.services.accounts import Session
+from agora.services.accounts import Caller
 from agora.services.items import ItemInput
 from agora.services.registry import Services
 from agora.store.users import UserStore
@@ -95,5 +95,5 @@ async def seed_demo_city(services: Services, users: UserStore) -> None:
         ident = Identifier(EMAIL_FIELD, f"{handle}@demo.agora.local")
         people[handle] = await users.find_by_identifier(ident) or await users.create(ident, name)
     for handle, post in DEMO_POSTS:
-        await services.items.create(Session(user=people[handle], key_hash=""), DEMO_GROUP, post)
+        await services.items.create(Caller(user=people[handle], key_hash=""), DEMO_GROUP, post)
     log.info("seeded the demo city %s with %d posts", DEMO_GROUP, len(DEMO_POSTS))

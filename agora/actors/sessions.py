@@ -31,11 +31,11 @@ from agora.core.constants import (
     SEND_REPLY_REFUSED,
     SESSION_BUFFER_MESSAGES,
 )
+from agora.realtime.emitter import RealtimeEmitter
 from agora.settings import Settings
 from agora.store.batched_writes import UNENCODABLE
 from agora.store.messages import MessageStore, resend_key
 from agora.store.mongo import connect_mongo, database, new_id
-from agora.store.realtime import RealtimeEmitter
 from agora.store.sessions import SessionStore
 
 log = logging.getLogger("agora.actors.sessions")

@@ -18,9 +18,9 @@ from agora.core.constants import (
     USER_TYPE_ADMIN,
     USER_TYPE_AWAITING_APPROVAL,
     USER_TYPE_BLOCKED,
+    USER_TYPE_BLOCKED_REVERSIBLE,
     USER_TYPE_MEMBER,
     USER_TYPE_MODERATOR,
-    USER_TYPE_UNBLOCKABLE,
 )
 from agora.core.errors import Forbidden, InvalidInput
 from agora.core.geo import COORDINATE_LIMITS, check_coordinate
@@ -95,8 +95,8 @@ def moderated_type(action: str, actor_type: int, target_type: int) -> int | None
     if action == "reject" and target_type == USER_TYPE_AWAITING_APPROVAL:
         return None
     if action == "block" and target_type <= USER_TYPE_MEMBER:
-        return USER_TYPE_UNBLOCKABLE
-    if action == "unblock" and target_type == USER_TYPE_UNBLOCKABLE:
+        return USER_TYPE_BLOCKED_REVERSIBLE
+    if action == "unblock" and target_type == USER_TYPE_BLOCKED_REVERSIBLE:
         return USER_TYPE_MEMBER
     if action == "make_moderator" and actor_type <= USER_TYPE_ADMIN and target_type == 20:
         return USER_TYPE_MODERATOR

@@ -4,7 +4,8 @@
 USER_TYPE_ADMIN = 10
 USER_TYPE_MODERATOR = 15
 USER_TYPE_MEMBER = 20
-USER_TYPE_UNBLOCKABLE = 29
+# Blocked by a moderator, and the block can be undone (unblock); 40 and above stay blocked.
+USER_TYPE_BLOCKED_REVERSIBLE = 29
 USER_TYPE_AWAITING_APPROVAL = 30
 USER_TYPE_BLOCKED = 40
 

@@ -8,7 +8,7 @@ from aiohttp import web
 from agora.core.accounts import user_view
 from agora.core.errors import InvalidInput
 from agora.http.replies import ok
-from agora.http.requests import Body, client_ip, optional_session, read_body, require_session
+from agora.http.requests import Body, client_ip, optional_caller, read_body, require_caller
 from agora.http.routes import Auth, Query, Reply, Route, SuccessReply
 from agora.services.accounts import AccountService, ProfileChanges
 
@@ -68,12 +68,12 @@ def routes(
         return reply
 
     async def me(request: web.Request) -> web.Response:
-        session = optional_session(request)
+        caller = optional_caller(request)
         guest, new_cookie = accounts.guest(request.cookies.get(GUEST_COOKIE))
         user = None
-        if session:
-            await accounts.welcome_back(session)
-            user = user_view(session.user)
+        if caller:
+            await accounts.welcome_back(caller)
+            user = user_view(caller.user)
         response = ok(await with_live_count({"user": user, "guest_user": guest}))
         if new_cookie:
             response.set_cookie(
@@ -93,19 +93,19 @@ def routes(
         )
 
     async def profile(request: web.Request) -> web.Response:
-        session = require_session(request)
+        caller = require_caller(request)
         action = request.query.get("action")
         if request.method == "GET" or action is None:
-            return ok(await with_live_count(await accounts.profile(session)))
+            return ok(await with_live_count(await accounts.profile(caller)))
         if action != "update":
             raise InvalidInput({"action": f"Unknown action '{action}'"})
         body = await read_body(request, ProfileBody)
         changes = ProfileChanges(**body.model_dump())
-        updated = await accounts.update_profile(session, changes, client_ip(request))
+        updated = await accounts.update_profile(caller, changes, client_ip(request))
         return ok(await with_live_count(updated))
 
     async def logout(request: web.Request) -> web.Response:
-        await accounts.logout(require_session(request))
+        await accounts.logout(require_caller(request))
         return ok({"success": True})
 
     return [

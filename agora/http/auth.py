@@ -2,7 +2,7 @@
 
 from aiohttp import web
 
-from agora.http.requests import SESSION, bearer_key
+from agora.http.requests import CALLER, bearer_key
 from agora.services.accounts import AccountService
 
 ACCOUNTS = web.AppKey("accounts", AccountService)
@@ -17,5 +17,5 @@ async def auth_middleware(request: web.Request, handler) -> web.StreamResponse:
     """
     key = bearer_key(request)
     if key is not None:
-        request[SESSION] = await request.app[ACCOUNTS].authenticate(key)
+        request[CALLER] = await request.app[ACCOUNTS].authenticate(key)
     return await handler(request)

@@ -14,7 +14,7 @@ from agora.core.constants import (
 )
 from agora.core.numbers import bounded_int
 from agora.http.replies import ok
-from agora.http.requests import Body, Timestamp, optional_session, read_body, require_session
+from agora.http.requests import Body, Timestamp, optional_caller, read_body, require_caller
 from agora.http.routes import Auth, Query, Reply, Route
 from agora.services.chat import ChatService, SendInput
 from agora.services.link_previews import LinkPreviewService
@@ -198,19 +198,19 @@ class UrlPreviewReply(Reply):
 def routes(chat: ChatService, previews: LinkPreviewService) -> list[Route]:
     async def item_chats(request: web.Request) -> web.Response:
         body = await read_body(request, ItemChatsBody)
-        session = require_session(request)
-        return ok(await chat.item_chats(session, request.match_info["item_id"], body.route_id))
+        caller = require_caller(request)
+        return ok(await chat.item_chats(caller, request.match_info["item_id"], body.route_id))
 
     async def send(request: web.Request) -> web.Response:
-        session = require_session(request)
+        caller = require_caller(request)
         body = await read_body(request, SendBody)
-        return ok(await chat.send(session, body.send_input()))
+        return ok(await chat.send(caller, body.send_input()))
 
     async def messages(request: web.Request) -> web.Response:
         body = await read_body(request, MessagesBody)
         return ok(
             await chat.messages_page(
-                optional_session(request),
+                optional_caller(request),
                 body.session_id,
                 body.greater_than_timestamp,
                 body.less_than_timestamp,
@@ -219,17 +219,17 @@ def routes(chat: ChatService, previews: LinkPreviewService) -> list[Route]:
 
     async def members(request: web.Request) -> web.Response:
         body = await read_body(request, MembersBody)
-        return ok(await chat.members(optional_session(request), body.session_id, body.cursor))
+        return ok(await chat.members(optional_caller(request), body.session_id, body.cursor))
 
     async def chats(request: web.Request) -> web.Response:
         body = await read_body(request, ChatsBody)
-        return ok(await chat.chats(require_session(request), body.cursor))
+        return ok(await chat.chats(require_caller(request), body.cursor))
 
     async def by_ids(request: web.Request) -> web.Response:
         body = await read_body(request, ByIdsBody)
         return ok(
             await chat.by_ids(
-                optional_session(request),
+                optional_caller(request),
                 body.user_ids,
                 body.session_ids,
                 body.session_with_user_ids,
@@ -240,13 +240,13 @@ def routes(chat: ChatService, previews: LinkPreviewService) -> list[Route]:
     async def update_session(request: web.Request) -> web.Response:
         body = await read_body(request, SessionUpdateBody)
         changes = body.model_dump(exclude={"session_id"})
-        return ok(await chat.update_session(require_session(request), body.session_id, changes))
+        return ok(await chat.update_session(require_caller(request), body.session_id, changes))
 
     async def update_member(request: web.Request) -> web.Response:
         body = await read_body(request, MemberUpdateBody)
         return ok(
             await chat.update_member(
-                require_session(request),
+                require_caller(request),
                 body.session_id,
                 notification_flag_value=body.notification_flag,
                 for_user_id=body.for_user_id,
@@ -257,11 +257,11 @@ def routes(chat: ChatService, previews: LinkPreviewService) -> list[Route]:
     async def message_info(request: web.Request) -> web.Response:
         session_id = request.query.get("session_id", "")[:200]
         created_at = bounded_int(request.query.get("created_at"), "created_at")
-        return ok(await chat.message_info(require_session(request), session_id, created_at))
+        return ok(await chat.message_info(require_caller(request), session_id, created_at))
 
     async def url_preview(request: web.Request) -> web.Response:
-        session = require_session(request)
-        return ok(await previews.preview(session, request.query.get("url", "")))
+        caller = require_caller(request)
+        return ok(await previews.preview(caller, request.query.get("url", "")))
 
     return [
         Route(

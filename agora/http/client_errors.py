@@ -7,7 +7,7 @@ from pydantic import field_validator
 
 from agora.core.constants import JSERROR_FIELD_MAX_CHARS
 from agora.http.replies import ok
-from agora.http.requests import Body, client_ip, optional_session, read_body
+from agora.http.requests import Body, client_ip, optional_caller, read_body
 from agora.http.routes import Route, SuccessReply
 from agora.services.client_errors import ClientErrorService
 
@@ -30,12 +30,12 @@ class ReportBody(Body):
 def routes(reports: ClientErrorService) -> list[Route]:
     async def report(request: web.Request) -> web.Response:
         body = await read_body(request, ReportBody, max_bytes=MAX_REPORT_BYTES)
-        session = optional_session(request)
+        caller = optional_caller(request)
         await reports.record(
             stacktrace_string=body.stacktrace_string,
             description=body.description,
             error_details=str(body.error_details),
-            user_id=session.user["_id"] if session else None,
+            user_id=caller.user["_id"] if caller else None,
             ip=client_ip(request),
             user_agent=request.headers.get("User-Agent", ""),
         )

@@ -8,7 +8,7 @@ from pydantic import Field
 from agora.core.constants import RECENT_GROUPS
 from agora.core.errors import InvalidInput
 from agora.http.replies import ok
-from agora.http.requests import Body, optional_session, read_body, require_session
+from agora.http.requests import Body, optional_caller, read_body, require_caller
 from agora.http.routes import Query, Reply, Route
 from agora.services.groups import GroupChanges, GroupService
 from agora.services.payments import PaymentService
@@ -70,21 +70,21 @@ def routes(groups: GroupService, payments: PaymentService) -> list[Route]:
         body = await read_body(request, GroupBody)
         action = request.query.get("action")
         if action is None:
-            session = optional_session(request)
+            caller = optional_caller(request)
             if body.lat_long is not None:
                 latitude, longitude = body.lat_long
-                return ok(await groups.for_location(latitude, longitude, session))
-            return ok(await groups.view(body.required_group_id(), session))
-        session = require_session(request)
+                return ok(await groups.for_location(latitude, longitude, caller))
+            return ok(await groups.view(body.required_group_id(), caller))
+        caller = require_caller(request)
         if action == "update":
-            return ok(await groups.update(session, body.required_group_id(), body.changes()))
+            return ok(await groups.update(caller, body.required_group_id(), body.changes()))
         if action == "join":
-            return ok(await groups.join(body.required_group_id(), session))
+            return ok(await groups.join(body.required_group_id(), caller))
         if action == "manage_subscription":
-            return ok(await payments.manage_subscription(session, body.required_group_id()))
+            return ok(await payments.manage_subscription(caller, body.required_group_id()))
         if action == "create":
             title = body.title or ""
-            return ok(await groups.create(session, title, body.description or "", body.changes()))
+            return ok(await groups.create(caller, title, body.description or "", body.changes()))
         raise InvalidInput({"action": f"Unknown action '{action}'"})
 
     async def cities(request: web.Request) -> web.Response:

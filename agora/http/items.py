@@ -7,7 +7,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agora.core.errors import InvalidInput
 from agora.http.replies import ok
-from agora.http.requests import AmountText, Body, optional_session, read_body, require_session
+from agora.http.requests import AmountText, Body, optional_caller, read_body, require_caller
 from agora.http.routes import Auth, Query, Reply, Route
 from agora.services.feed import FeedService
 from agora.services.items import ItemInput, ItemService
@@ -104,7 +104,7 @@ def routes(feed: FeedService, items: ItemService) -> list[Route]:
         body = await read_body(request, FeedBody)
         return ok(
             await feed.feed(
-                optional_session(request),
+                optional_caller(request),
                 group_id=body.group_id,
                 search_text=body.search_text,
                 tags=body.tags,
@@ -117,26 +117,26 @@ def routes(feed: FeedService, items: ItemService) -> list[Route]:
         action = request.query.get("action")
         if action is None:
             return ok(
-                await items.get(optional_session(request), body.required("item_id"), body.group_id)
+                await items.get(optional_caller(request), body.required("item_id"), body.group_id)
             )
-        session = require_session(request)
+        caller = require_caller(request)
         if action == "create":
-            return ok(await items.create(session, body.required("group_id"), body.item_input()))
+            return ok(await items.create(caller, body.required("group_id"), body.item_input()))
         if action == "update":
-            return ok(await items.update(session, body.required("item_id"), body.item_input()))
+            return ok(await items.update(caller, body.required("item_id"), body.item_input()))
         if action == "delete":
-            return ok(await items.delete(session, body.required("item_id")))
+            return ok(await items.delete(caller, body.required("item_id")))
         raise InvalidInput({"action": f"Unknown action '{action}'"})
 
     async def my_items(request: web.Request) -> web.Response:
         await read_body(request, Body)
-        return ok(await items.mine(require_session(request)))
+        return ok(await items.mine(require_caller(request)))
 
     async def route(request: web.Request) -> web.Response:
         route_id = request.match_info["route_id"]
         if request.query.get("action") == "share":
-            return ok(await items.share(require_session(request), route_id))
-        return ok(await items.by_route(optional_session(request), route_id))
+            return ok(await items.share(require_caller(request), route_id))
+        return ok(await items.by_route(optional_caller(request), route_id))
 
     return [
         Route(

@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from agora.core.constants import REQUEST_ID_MAX_LENGTH, WALLET_FOR_USER
 from agora.core.errors import InvalidInput
 from agora.http.replies import ok
-from agora.http.requests import AmountText, Body, read_body, read_bytes, require_session
+from agora.http.requests import AmountText, Body, read_body, read_bytes, require_caller
 from agora.http.routes import Auth, Query, Reply, Route
 from agora.services.payments import PaymentService
 
@@ -64,22 +64,22 @@ class WebhookReply(Reply):
 
 def routes(payments: PaymentService) -> list[Route]:
     async def recharge(request: web.Request) -> web.Response:
-        session = require_session(request)
+        caller = require_caller(request)
         body = await read_body(request, RechargeBody)
-        return ok(await payments.recharge(session, body.amount, body.currency))
+        return ok(await payments.recharge(caller, body.amount, body.currency))
 
     async def recharge_status(request: web.Request) -> web.Response:
-        session = require_session(request)
+        caller = require_caller(request)
         checkout_id = request.query.get("session_id", "")
         if not checkout_id or len(checkout_id) > CHECKOUT_ID_MAX_LENGTH:
             raise InvalidInput({"session_id": "This field is required"})
-        return ok(await payments.recharge_status(session, checkout_id))
+        return ok(await payments.recharge_status(caller, checkout_id))
 
     async def withdraw(request: web.Request) -> web.Response:
-        session = require_session(request)
+        caller = require_caller(request)
         body = await read_body(request, WithdrawBody)
         return ok(
-            await payments.withdraw(session, body.wallet_for, body.wallet_currency, body.request_id)
+            await payments.withdraw(caller, body.wallet_for, body.wallet_currency, body.request_id)
         )
 
     async def webhook(request: web.Request) -> web.Response:

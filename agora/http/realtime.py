@@ -25,13 +25,13 @@ from agora.core.errors import AgoraError, InvalidInput, NeedLogin
 from agora.http.accounts import GUEST_COOKIE
 from agora.http.chat import DeliveryBody, SendBody
 from agora.http.replies import UNAVAILABLE_MESSAGE, UNEXPECTED_FAILURE, ok
-from agora.http.requests import field_errors, optional_session, parse_json
+from agora.http.requests import field_errors, optional_caller, parse_json
 from agora.http.routes import Reply, Route
-from agora.services.accounts import AccountService, Session
+from agora.realtime.emitter import key_room, socket_manager
+from agora.services.accounts import AccountService, Caller
 from agora.services.chat import ChatService
 from agora.settings import Settings
 from agora.store.outages import UNREACHABLE
-from agora.store.realtime import key_room, socket_manager
 
 log = logging.getLogger("agora.realtime")
 
@@ -48,12 +48,12 @@ class ConnectInfoReply(Reply):
 
 
 async def connect_info(request: web.Request) -> web.Response:
-    session = optional_session(request)
+    caller = optional_caller(request)
     return ok(
         {
             "path": SOCKET_PATH,
             "transports": ["websocket", "polling"],
-            "user_id": session.user["_id"] if session else None,
+            "user_id": caller.user["_id"] if caller else None,
             "retry_ms": RETRY_MS,
         }
     )
@@ -126,10 +126,10 @@ def _guest_cookie(environ: dict[str, Any]) -> str | None:
     return morsel.value if morsel else None
 
 
-def signed_in(session: Session | None, refusal: str = "Please login to continue") -> Session:
-    if session is None:
+def signed_in(caller: Caller | None, refusal: str = "Please login to continue") -> Caller:
+    if caller is None:
         raise NeedLogin(refusal)
-    return session
+    return caller
 
 
 SocketHandler = Callable[[str, Any], Awaitable[dict[str, Any]]]
@@ -174,22 +174,22 @@ def attach(
         key = auth.get("auth_key") if isinstance(auth, dict) else None
         if isinstance(key, str) and key:
             try:
-                session = await accounts.authenticate(key)
+                caller = await accounts.authenticate(key)
             except NeedLogin as exc:
                 raise socketio.exceptions.ConnectionRefusedError(
                     exc.errors, {"need_user": True}
                 ) from exc
-            user_id = session.user["_id"]
-            await sio.save_session(sid, {"session": session, "user_id": user_id})
+            user_id = caller.user["_id"]
+            await sio.save_session(sid, {"caller": caller, "user_id": user_id})
             followed = [session_room(s) for s in await chat.followed_sessions(user_id)]
-            rooms = [user_room(user_id), key_room(session.key_hash), *followed]
+            rooms = [user_room(user_id), key_room(caller.key_hash), *followed]
             await sio.manager.enter_rooms(sid, "/", rooms)
             return
         guest, _ = accounts.guest(_guest_cookie(environ))
-        await sio.save_session(sid, {"session": None, "user_id": None, "guest_id": guest["_id"]})
+        await sio.save_session(sid, {"caller": None, "user_id": None, "guest_id": guest["_id"]})
 
-    async def caller(sid: str) -> Session | None:
-        return (await sio.get_session(sid)).get("session")
+    async def socket_caller(sid: str) -> Caller | None:
+        return (await sio.get_session(sid)).get("caller")
 
     @sio.on(MALFORMED_EVENT)
     @answering()
@@ -201,7 +201,7 @@ def attach(
     async def join(sid: str, data: Any) -> dict[str, Any]:
         session_id = data.get("session_id") if isinstance(data, dict) else None
         if not isinstance(session_id, str) or not await chat.can_join(
-            await caller(sid), session_id
+            await socket_caller(sid), session_id
         ):
             return {"errors": "You cannot read this chat"}
         await sio.enter_room(sid, session_room(session_id))
@@ -211,29 +211,31 @@ def attach(
     async def leave(sid: str, data: Any = None) -> None:
         """A closed chat window; the socket stays in the rooms of chats its user follows."""
         session_id = data.get("session_id") if isinstance(data, dict) else None
-        if isinstance(session_id, str) and not await chat.follows(await caller(sid), session_id):
+        if isinstance(session_id, str) and not await chat.follows(
+            await socket_caller(sid), session_id
+        ):
             await sio.leave_room(sid, session_room(session_id))
 
     @sio.on("unseen")
     @answering()
     async def unseen(sid: str, data: Any) -> dict[str, Any]:
         """Exact counts for a screen that (re)connected: the red dot and the muted chats."""
-        return await chat.unseen_summary(signed_in(await caller(sid)).user["_id"])
+        return await chat.unseen_summary(signed_in(await socket_caller(sid)).user["_id"])
 
     @sio.on("typing")
     @answering()
     async def typing(sid: str, data: Any) -> dict[str, Any]:
-        session = signed_in(await caller(sid))
+        caller = signed_in(await socket_caller(sid))
         session_id = data.get("session_id") if isinstance(data, dict) else None
         if not isinstance(session_id, str):
             raise InvalidInput({"session_id": "This field is required"})
-        await chat.typing(session, session_id)
+        await chat.typing(caller, session_id)
         return {"ok": True}
 
     async def mark(sid: str, data: Any, status: str) -> dict[str, Any]:
-        session = signed_in(await caller(sid))
+        caller = signed_in(await socket_caller(sid))
         body = DeliveryBody.model_validate(data)
-        await chat.mark(session, body.session_id, body.created_at, status)
+        await chat.mark(caller, body.session_id, body.created_at, status)
         return {"ok": True}
 
     @sio.on("delivered")
@@ -249,8 +251,8 @@ def attach(
     @sio.on("send")
     @answering(type=SEND_REPLY_REFUSED)
     async def send(sid: str, data: Any) -> dict[str, Any]:
-        session = signed_in(await caller(sid), "You need Login to chat.")
-        return await chat.send(session, SendBody.model_validate(data).send_input())
+        caller = signed_in(await socket_caller(sid), "You need Login to chat.")
+        return await chat.send(caller, SendBody.model_validate(data).send_input())
 
     async def disconnect_revoked(stop: asyncio.Event) -> None:
         """A logout anywhere closes the sockets that used that key on this edge."""

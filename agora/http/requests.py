@@ -9,9 +9,9 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationEr
 
 from agora.core.errors import InvalidInput, NeedLogin, PayloadTooLarge
 from agora.core.numbers import WHOLE_NUMBER_MAX
-from agora.services.accounts import Session
+from agora.services.accounts import Caller
 
-SESSION = web.RequestKey("session", Session)
+CALLER = web.RequestKey("caller", Caller)
 TRUSTED_PROXY_HOPS = web.AppKey("trusted_proxy_hops", int)
 
 Model = TypeVar("Model", bound=BaseModel)
@@ -157,12 +157,12 @@ def bearer_key(request: web.Request) -> str | None:
     return key.strip() or None if scheme.lower() == "bearer" else None
 
 
-def optional_session(request: web.Request) -> Session | None:
-    return request.get(SESSION)
+def optional_caller(request: web.Request) -> Caller | None:
+    return request.get(CALLER)
 
 
-def require_session(request: web.Request) -> Session:
-    session = optional_session(request)
-    if session is None:
+def require_caller(request: web.Request) -> Caller:
+    caller = optional_caller(request)
+    if caller is None:
         raise NeedLogin()
-    return session
+    return caller

@@ -7,7 +7,7 @@ from aiohttp import web
 from agora.core.constants import UPLOAD_PUT_PATH, UPLOAD_READ_CHUNK_BYTES, UPLOADS_PATH
 from agora.core.errors import InvalidInput
 from agora.http.replies import ok
-from agora.http.requests import Body, content_encoding, read_body, require_session
+from agora.http.requests import Body, content_encoding, read_body, require_caller
 from agora.http.routes import Auth, Reply, Route
 from agora.http.web_app import IMMUTABLE
 from agora.services.uploads import UploadService
@@ -35,9 +35,9 @@ class StoredFileReply(Reply):
 
 def routes(uploads: UploadService) -> list[Route]:
     async def upload_url(request: web.Request) -> web.Response:
-        session = require_session(request)
+        caller = require_caller(request)
         body = await read_body(request, UploadUrlBody)
-        return ok(await uploads.upload_url(session.user["_id"], **body.model_dump()))
+        return ok(await uploads.upload_url(caller.user["_id"], **body.model_dump()))
 
     async def put(request: web.Request) -> web.Response:
         # Streamed, not read whole: the edge-wide body limit is far below a file's.

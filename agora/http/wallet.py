@@ -9,7 +9,7 @@ from agora.core.constants import REQUEST_ID_MAX_LENGTH
 from agora.core.errors import InvalidInput
 from agora.core.numbers import bounded_int
 from agora.http.replies import ok
-from agora.http.requests import AmountText, Body, read_body, require_session
+from agora.http.requests import AmountText, Body, read_body, require_caller
 from agora.http.routes import Auth, Query, Reply, Route
 from agora.services.offers import OfferService
 from agora.services.wallet import WalletService
@@ -54,10 +54,10 @@ def _before(request: web.Request) -> int | None:
 
 def routes(wallets: WalletService, offers: OfferService) -> list[Route]:
     async def ledger(request: web.Request) -> web.Response:
-        session = require_session(request)
+        caller = require_caller(request)
         return ok(
             await wallets.ledger(
-                session.user["_id"],
+                caller.user["_id"],
                 wallet_user_id=_query_text(request, "wallet_user_id"),
                 wallet_for=_query_text(request, "wallet_for"),
                 wallet_currency=_query_text(request, "wallet_currency"),
@@ -66,9 +66,9 @@ def routes(wallets: WalletService, offers: OfferService) -> list[Route]:
         )
 
     async def give_offer(request: web.Request) -> web.Response:
-        session = require_session(request)
+        caller = require_caller(request)
         body = await read_body(request, GiveOfferBody)
-        return ok(await offers.give(session, body.cs_id, body.offer_amount, body.request_id))
+        return ok(await offers.give(caller, body.cs_id, body.offer_amount, body.request_id))
 
     return [
         Route(

@@ -46,7 +46,7 @@ class ProfileChanges:
 
 
 @dataclass(frozen=True)
-class Session:
+class Caller:
     """Who is calling: a user with the hash of the key they presented."""
 
     user: dict[str, Any]
@@ -154,16 +154,16 @@ class AccountService:
 
     # Sessions ----------------------------------------------------------------
 
-    async def authenticate(self, auth_key: str) -> Session:
+    async def authenticate(self, auth_key: str) -> Caller:
         key_hash = hash_secret(auth_key)
         user_id = await self.auth_keys.user_id_for(key_hash)
         user = await self.users.get(user_id) if user_id else None
         if user is None:
             raise NeedLogin("Your login has ended, please login again")
-        return Session(user=user, key_hash=key_hash)
+        return Caller(user=user, key_hash=key_hash)
 
-    async def logout(self, session: Session) -> None:
-        await self.auth_keys.revoke(session.key_hash)
+    async def logout(self, caller: Caller) -> None:
+        await self.auth_keys.revoke(caller.key_hash)
 
     def revoked_keys(self, stop: asyncio.Event):
         """Hashes of keys revoked on any edge, as they happen, until `stop` is set."""
@@ -180,9 +180,9 @@ class AccountService:
     # Profile -----------------------------------------------------------------
 
     async def update_profile(
-        self, session: Session, changes: ProfileChanges, ip: str
+        self, caller: Caller, changes: ProfileChanges, ip: str
     ) -> dict[str, Any]:
-        user = session.user
+        user = caller.user
         fields: dict[str, Any] = {}
         if changes.name is not None:
             fields["name"] = clean_name(changes.name)
@@ -206,10 +206,10 @@ class AccountService:
             user = await self.users.update_fields(user["_id"], fields) or user
         return {**reply, "user": user_view(user)}
 
-    async def profile(self, session: Session) -> dict[str, Any]:
-        wallets = await self.wallets.member_wallets(session.user["_id"])
-        return {"user": user_view(session.user), "user_wallets": wallets}
+    async def profile(self, caller: Caller) -> dict[str, Any]:
+        wallets = await self.wallets.member_wallets(caller.user["_id"])
+        return {"user": user_view(caller.user), "user_wallets": wallets}
 
-    async def welcome_back(self, session: Session) -> None:
+    async def welcome_back(self, caller: Caller) -> None:
         """A member opening the app gets today's point (once a day, however often)."""
-        await self.wallets.grant_points(session.user["_id"])
+        await self.wallets.grant_points(caller.user["_id"])

@@ -55,11 +55,11 @@ from agora.core.groups import (
 )
 from agora.core.items import item_view
 from agora.core.numbers import bounded_int
-from agora.services.accounts import Session
+from agora.realtime.emitter import RealtimeEmitter
+from agora.services.accounts import Caller
 from agora.services.items import PostReader, StoredFiles
 from agora.store.chat_hints import ChatHints
 from agora.store.messages import MessageStore
-from agora.store.realtime import RealtimeEmitter
 from agora.store.sessions import SessionStore
 from agora.store.users import UserStore
 
@@ -108,12 +108,12 @@ class ChatService:
     # Item chats ---------------------------------------------------------------
 
     async def item_chats(
-        self, session: Session, item_id: str, route_id: str | None
+        self, caller: Caller, item_id: str, route_id: str | None
     ) -> dict[str, Any]:
         """The owner gets every chat about the post; anyone else their own, maybe a dummy,
         if they may read the post."""
-        item, _, _ = await self.posts.readable(session, item_id)
-        user_id = session.user["_id"]
+        item, _, _ = await self.posts.readable(caller, item_id)
+        user_id = caller.user["_id"]
         is_owner = item["user_id"] == user_id
         if is_owner:
             chats = await self.sessions.item_chats(item_id)
@@ -146,9 +146,9 @@ class ChatService:
 
     # Sending ------------------------------------------------------------------
 
-    async def send(self, session: Session, data: SendInput) -> dict[str, Any]:
+    async def send(self, caller: Caller, data: SendInput) -> dict[str, Any]:
         try:
-            return await self._send(session, data)
+            return await self._send(caller, data)
         except AgoraError as error:
             # Refusals are replies of their own (type -1); a caller who must log in, or a
             # store that failed (send again later), is told by the status.
@@ -156,11 +156,11 @@ class ChatService:
                 raise
             return {"type": SEND_REPLY_REFUSED, "errors": error.errors}
 
-    async def _send(self, session: Session, data: SendInput) -> dict[str, Any]:
+    async def _send(self, caller: Caller, data: SendInput) -> dict[str, Any]:
         """Checks the message and hands it to the session's shard, which knows the session and
         its members and says whether the sender may post; an item chat that is still a dummy
         becomes real with its first message."""
-        user_id = session.user["_id"]
+        user_id = caller.user["_id"]
         outgoing = check_outgoing(
             session_id=data.dest_session_id,
             src_id=user_id,
@@ -187,7 +187,7 @@ class ChatService:
         reply = await self._to_shard(request)
         created = False
         if reply.pop("no_such_chat", False):
-            created = await self._make_real(outgoing.session_id, session)
+            created = await self._make_real(outgoing.session_id, caller)
             reply = await self._to_shard(request)
             if reply.pop("no_such_chat", False):
                 raise NotFound({"dest_session_id": NO_SUCH_CHAT})
@@ -217,15 +217,15 @@ class ChatService:
             }
         )
 
-    async def _make_real(self, session_id: str, session: Session) -> bool:
+    async def _make_real(self, session_id: str, caller: Caller) -> bool:
         """A dummy item chat becomes a stored one with its first message; says whether this
         call stored it (a concurrent first message may have)."""
-        user_id = session.user["_id"]
+        user_id = caller.user["_id"]
         parsed = parse_item_chat_id(session_id)
         if parsed is None or parsed[1] != user_id:
             raise NotFound({"dest_session_id": NO_SUCH_CHAT})
         try:
-            item, _, _ = await self.posts.readable(session, parsed[0])
+            item, _, _ = await self.posts.readable(caller, parsed[0])
         except AgoraError as error:
             # A post the sender may not read has no chat they could open.
             raise NotFound({"dest_session_id": NO_SUCH_CHAT}) from error
@@ -244,20 +244,20 @@ class ChatService:
     # Reading ------------------------------------------------------------------
 
     async def _readable(
-        self, session: Session | None, session_id: str
+        self, caller: Caller | None, session_id: str
     ) -> tuple[dict[str, Any], dict[str, Any] | None]:
         chat = await self.sessions.get(session_id)
         if chat is None:
             raise NotFound({"session_id": NO_SUCH_CHAT})
         membership = (
-            await self.sessions.membership(session_id, session.user["_id"]) if session else None
+            await self.sessions.membership(session_id, caller.user["_id"]) if caller else None
         )
-        if not await self._may_read(session, chat, membership):
+        if not await self._may_read(caller, chat, membership):
             raise Forbidden({"session_id": "You cannot read this chat"})
         return chat, membership
 
     async def _may_read(
-        self, session: Session | None, chat: dict[str, Any], membership: dict[str, Any] | None
+        self, caller: Caller | None, chat: dict[str, Any], membership: dict[str, Any] | None
     ) -> bool:
         """A chat's readers, its members or anyone when it is public; an item chat shows its
         post (title, description, picture), so a public one only to those who may read the
@@ -267,26 +267,26 @@ class ChatService:
         if is_member(membership) or chat.get("kind") != SESSION_KIND_ITEM_CHAT:
             return True
         try:
-            await self.posts.readable(session, (chat.get("data") or {}).get("item_id", ""))
+            await self.posts.readable(caller, (chat.get("data") or {}).get("item_id", ""))
         except AgoraError:
             return False
         return True
 
-    async def can_join(self, session: Session | None, session_id: str) -> bool:
+    async def can_join(self, caller: Caller | None, session_id: str) -> bool:
         try:
-            await self._readable(session, session_id)
+            await self._readable(caller, session_id)
         except AgoraError:
             return False
         return True
 
     async def messages_page(
         self,
-        session: Session | None,
+        caller: Caller | None,
         session_id: str,
         after: int | None,
         before: int | None,
     ) -> dict[str, Any]:
-        chat, membership = await self._readable(session, session_id)
+        chat, membership = await self._readable(caller, session_id)
         found = None
         if after is not None:
             found = await self.shards.buffered(session_id, after, MESSAGES_PAGE + 1)
@@ -296,12 +296,12 @@ class ChatService:
             )
         has_more = len(found) > MESSAGES_PAGE
         page = found[:MESSAGES_PAGE] if after is not None else found[-MESSAGES_PAGE:]
-        if session is not None and membership is not None and page:
+        if caller is not None and membership is not None and page:
             # The screen that fetched the newest page shows it; a poll only received it.
             status = "read" if after is None and before is None else "delivered"
             seq = chat.get("message_seq", 0) if status == "read" else page[-1].get("seq")
             if seq:
-                await self._receipt(session_id, session.user["_id"], status, seq, page[-1])
+                await self._receipt(session_id, caller.user["_id"], status, seq, page[-1])
         marks = await self.sessions.furthest_marks(session_id)
         senders = await self.users.by_ids([m["src_id"] for m in page])
         return {
@@ -311,14 +311,14 @@ class ChatService:
             "next_less_than_timestamp": page[0]["created_at"] if page and has_more else None,
         }
 
-    async def chats(self, session: Session, cursor: str | None) -> dict[str, Any]:
+    async def chats(self, caller: Caller, cursor: str | None) -> dict[str, Any]:
         """The user's chats, latest activity first, in pages after the (updated_at, id) cursor.
 
         Memberships are not touched per message, so the order comes from the sessions: all
         of the user's memberships and their sessions' counters are read and sorted (a person
         has at most a few thousand chats), and the page's sessions are then read in full.
         """
-        user_id = session.user["_id"]
+        user_id = caller.user["_id"]
         before = _decode_chats_cursor(cursor) if cursor else None
         followed = await self._followed(user_id)
         followed.sort(key=lambda pair: _activity(pair[0]), reverse=True)
@@ -402,11 +402,11 @@ class ChatService:
         memberships = await self.sessions.memberships_of_user(user_id)
         return [m["session_id"] for m in memberships if is_reader(m["session_user_type"])]
 
-    async def follows(self, session: Session | None, session_id: str) -> bool:
+    async def follows(self, caller: Caller | None, session_id: str) -> bool:
         """Whether the caller's sockets stay in the session's room when its window closes."""
-        if session is None:
+        if caller is None:
             return False
-        membership = await self.sessions.membership(session_id, session.user["_id"])
+        membership = await self.sessions.membership(session_id, caller.user["_id"])
         return membership is not None and is_reader(membership["session_user_type"])
 
     async def announce_member(
@@ -438,7 +438,7 @@ class ChatService:
 
     async def by_ids(
         self,
-        session: Session | None,
+        caller: Caller | None,
         user_ids: list[str],
         session_ids: list[str],
         session_with_user_ids: list[str],
@@ -451,11 +451,9 @@ class ChatService:
         gone = await self._deleted_posts(found)
         for chat in found:
             membership = (
-                await self.sessions.membership(chat["_id"], session.user["_id"])
-                if session
-                else None
+                await self.sessions.membership(chat["_id"], caller.user["_id"]) if caller else None
             )
-            if await self._may_read(session, chat, membership):
+            if await self._may_read(caller, chat, membership):
                 readable[chat["_id"]] = session_view(
                     chat, membership, post_deleted=_about(chat) in gone
                 )
@@ -471,8 +469,8 @@ class ChatService:
                         for u, t in members.items()
                     ],
                 }
-        items = await self.posts.readable_many(session, item_ids)
-        logged_in = session is not None
+        items = await self.posts.readable_many(caller, item_ids)
+        logged_in = caller is not None
         return {
             "users": {u["_id"]: user_card(u) for u in users},
             "sessions": {sid: readable[sid] for sid in session_ids if sid in readable},
@@ -481,10 +479,10 @@ class ChatService:
         }
 
     async def members(
-        self, session: Session | None, session_id: str, cursor: str | None
+        self, caller: Caller | None, session_id: str, cursor: str | None
     ) -> dict[str, Any]:
         """Members of a chat or group in a stable order, with their public cards."""
-        chat, _ = await self._readable(session, session_id)
+        chat, _ = await self._readable(caller, session_id)
         page = await self.sessions.members_page(session_id, cursor, MEMBERS_PAGE + 1)
         has_more = len(page) > MEMBERS_PAGE
         page = page[:MEMBERS_PAGE]
@@ -502,9 +500,9 @@ class ChatService:
     # Settings and moderation ----------------------------------------------------
 
     async def update_session(
-        self, session: Session, session_id: str, changes: dict[str, Any]
+        self, caller: Caller, session_id: str, changes: dict[str, Any]
     ) -> dict[str, Any]:
-        chat, membership = await self._readable(session, session_id)
+        chat, membership = await self._readable(caller, session_id)
         kind = membership["session_user_type"] if membership else None
         fields: dict[str, Any] = {}
         if changes.get("is_read_allowed") is not None:
@@ -540,14 +538,14 @@ class ChatService:
 
     async def update_member(
         self,
-        session: Session,
+        caller: Caller,
         session_id: str,
         *,
         notification_flag_value: int | None,
         for_user_id: str | None,
         action: str | None,
     ) -> dict[str, Any]:
-        user_id = session.user["_id"]
+        user_id = caller.user["_id"]
         membership = await self.sessions.membership(session_id, user_id)
         if membership is None:
             raise Forbidden("You are not in this chat")
@@ -597,15 +595,15 @@ class ChatService:
             await self.emitter.unfollow(user_id, [session_id])
 
     async def message_info(
-        self, session: Session, session_id: str, created_at: int
+        self, caller: Caller, session_id: str, created_at: int
     ) -> dict[str, Any]:
-        _, membership = await self._readable(session, session_id)
+        _, membership = await self._readable(caller, session_id)
         message = await self.messages.get(session_id, created_at)
         if message is None:
             raise NotFound({"created_at": "No such message"})
         kind = membership["session_user_type"] if membership else None
         is_moderator = kind is not None and kind <= USER_TYPE_MODERATOR
-        if not is_moderator and message["src_id"] != session.user["_id"]:
+        if not is_moderator and message["src_id"] != caller.user["_id"]:
             raise Forbidden("Only moderators and the sender see delivery details")
         seq = message.get("seq")
         marks = await self.sessions.marks_covering(session_id, seq) if seq is not None else []
@@ -613,11 +611,11 @@ class ChatService:
 
     # Live signals -----------------------------------------------------------------
 
-    async def mark(self, session: Session, session_id: str, created_at: int, status: str) -> None:
+    async def mark(self, caller: Caller, session_id: str, created_at: int, status: str) -> None:
         """A recipient's screen got (or showed) the messages up to this one: ticks move."""
         if status not in RECEIPT_STATUSES:
             raise InvalidInput({"status": "Unknown delivery status"})
-        user_id = session.user["_id"]
+        user_id = caller.user["_id"]
         await self._following(session_id, user_id)
         message = await self.messages.get(session_id, created_at)
         if message is None:
@@ -651,14 +649,14 @@ class ChatService:
         if membership is None or not is_reader(membership["session_user_type"]):
             raise Forbidden("You are not in this chat")
 
-    async def typing(self, session: Session, session_id: str) -> None:
-        user_id = session.user["_id"]
+    async def typing(self, caller: Caller, session_id: str) -> None:
+        user_id = caller.user["_id"]
         await self._following(session_id, user_id)
         if await self.hints.allow_typing(session_id, user_id, TYPING_INTERVAL_SECONDS):
             await self.emitter.to_session(
                 session_id,
                 "typing",
-                {"session_id": session_id, "user_id": user_id, "name": session.user["name"]},
+                {"session_id": session_id, "user_id": user_id, "name": caller.user["name"]},
             )
 
 

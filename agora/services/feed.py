@@ -16,7 +16,7 @@ from agora.core.documents import Item
 from agora.core.errors import InvalidInput
 from agora.core.groups import clean_tags, group_view, membership_view
 from agora.core.items import decode_cursor, encode_cursor, item_view, search_words
-from agora.services.accounts import Session
+from agora.services.accounts import Caller
 from agora.services.groups import GroupService
 from agora.store.feed_cache import FeedCache
 from agora.store.items import ItemStore
@@ -71,7 +71,7 @@ class FeedService:
 
     async def feed(
         self,
-        session: Session | None,
+        caller: Caller | None,
         *,
         group_id: str | None,
         search_text: str,
@@ -81,12 +81,12 @@ class FeedService:
         if not group_id:
             # No outside geo-IP service is used; the visitor picks a city instead.
             raise InvalidInput({"select_city": SELECT_CITY})
-        group, membership = await self.groups.readable(group_id, session)
+        group, membership = await self.groups.readable(group_id, caller)
         words = search_words(search_text)
         wanted = clean_tags(tags)
         before = decode_cursor(cursor) if cursor else None
         page = page_of(await self._found(group_id, words, wanted, before))
-        logged_in = session is not None
+        logged_in = caller is not None
         return {
             "items": [item_view(item, logged_in=logged_in) for item in page["items"]],
             "group": group_view(group, membership),

@@ -25,7 +25,7 @@ from agora.core.groups import (
     membership_view,
 )
 from agora.integrations.geonames import City, CityIndex
-from agora.services.accounts import Session
+from agora.services.accounts import Caller
 from agora.services.uploads import KeptImage
 from agora.store.feed_cache import FeedCache
 from agora.store.groups import GroupStore
@@ -79,19 +79,19 @@ class GroupService:
         return self._cities
 
     async def found(
-        self, group_id: str, session: Session | None
+        self, group_id: str, caller: Caller | None
     ) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """The group and the viewer's membership, whether or not they may read it."""
         group = await self.groups.get(group_id) or await self._city_group(group_id)
         if group is None:
             raise NotFound({"invalid_group": NOT_VIEWABLE})
-        return group, await self._membership(group_id, session)
+        return group, await self._membership(group_id, caller)
 
     async def readable(
-        self, group_id: str, session: Session | None
+        self, group_id: str, caller: Caller | None
     ) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """The group and the viewer's membership, or the spec's not-viewable error."""
-        group, membership = await self.found(group_id, session)
+        group, membership = await self.found(group_id, caller)
         if not can_read(group, membership):
             raise Forbidden({"invalid_group": NOT_VIEWABLE})
         return group, membership
@@ -101,20 +101,20 @@ class GroupService:
         city = (await self.cities()).by_group.get(group_id)
         return await created_city_group(self.groups, city) if city else None
 
-    async def _membership(self, group_id: str, session: Session | None) -> dict[str, Any] | None:
-        if session is None:
+    async def _membership(self, group_id: str, caller: Caller | None) -> dict[str, Any] | None:
+        if caller is None:
             return None
-        return await self.groups.membership(group_id, session.user["_id"])
+        return await self.groups.membership(group_id, caller.user["_id"])
 
-    async def view(self, group_id: str, session: Session | None) -> dict[str, Any]:
-        group, membership = await self.readable(group_id, session)
+    async def view(self, group_id: str, caller: Caller | None) -> dict[str, Any]:
+        group, membership = await self.readable(group_id, caller)
         return {
             "group": group_view(group, membership),
             "group_membership": membership_view(membership, group),
         }
 
     async def for_location(
-        self, latitude: float, longitude: float, session: Session | None
+        self, latitude: float, longitude: float, caller: Caller | None
     ) -> dict[str, Any]:
         latitude = check_coordinate("latitude", latitude, "lat_long")
         longitude = check_coordinate("longitude", longitude, "lat_long")
@@ -122,7 +122,7 @@ class GroupService:
         if city is None:
             raise NotFound({"lat_long": "No city found near this location"})
         group = await created_city_group(self.groups, city)
-        return {"group": group_view(group, await self._membership(group["_id"], session))}
+        return {"group": group_view(group, await self._membership(group["_id"], caller))}
 
     async def search_cities(self, text: str) -> dict[str, Any]:
         found = (await self.cities()).search(text, CITY_SEARCH_RESULTS)
@@ -131,15 +131,15 @@ class GroupService:
     async def recent(self, limit: int) -> dict[str, Any]:
         return {"groups": [group_view(g, None) for g in await self.groups.latest(limit)]}
 
-    async def join(self, group_id: str, session: Session) -> dict[str, Any]:
+    async def join(self, group_id: str, caller: Caller) -> dict[str, Any]:
         # Private groups that hide their posts can still be asked to join.
-        group, membership = await self.found(group_id, session)
+        group, membership = await self.found(group_id, caller)
         if membership is None:
             user_type = joining_type(group)
-            membership = await self.add_member(group_id, session.user["_id"], user_type)
+            membership = await self.add_member(group_id, caller.user["_id"], user_type)
             if self.member_announced is not None:
                 event = "asked" if user_type == USER_TYPE_AWAITING_APPROVAL else "joined"
-                await self.member_announced(group_id, session.user["_id"], event)
+                await self.member_announced(group_id, caller.user["_id"], event)
         return {
             "group": group_view(group, membership),
             "group_membership": membership_view(membership, group),
@@ -155,7 +155,7 @@ class GroupService:
         return membership
 
     async def create(
-        self, session: Session, title: str, description: str, changes: GroupChanges
+        self, caller: Caller, title: str, description: str, changes: GroupChanges
     ) -> dict[str, Any]:
         group = await self.groups.create_group(
             title=clean_group_title(title),
@@ -163,18 +163,16 @@ class GroupService:
             tags=clean_tags(changes.tags or []),
             is_public=bool(changes.is_public),
             is_read_allowed=bool(changes.is_read_allowed),
-            created_by=session.user["_id"],
+            created_by=caller.user["_id"],
         )
-        membership = await self.add_member(group["_id"], session.user["_id"], USER_TYPE_ADMIN)
+        membership = await self.add_member(group["_id"], caller.user["_id"], USER_TYPE_ADMIN)
         return {
             "group": group_view({**group, "data": {**group["data"], "num_members": 1}}, membership),
             "group_membership": membership_view(membership, group),
         }
 
-    async def update(
-        self, session: Session, group_id: str, changes: GroupChanges
-    ) -> dict[str, Any]:
-        group, membership = await self.readable(group_id, session)
+    async def update(self, caller: Caller, group_id: str, changes: GroupChanges) -> dict[str, Any]:
+        group, membership = await self.readable(group_id, caller)
         if not is_admin(membership):
             raise Forbidden("Only the group's admins can change it")
         fields: dict[str, Any] = {}
@@ -186,7 +184,7 @@ class GroupService:
             fields["description"] = clean_group_description(changes.description)
         if changes.image is not None:
             image = clean_image_url(changes.image)
-            fields["image"] = await self.kept_image(session.user["_id"], image)
+            fields["image"] = await self.kept_image(caller.user["_id"], image)
         for flag in ("is_public", "is_read_allowed"):
             if getattr(changes, flag) is not None:
                 fields[flag] = getattr(changes, flag)

@@ -15,7 +15,7 @@ from agora.core.items import (
     item_view,
 )
 from agora.core.routes import chain, route_view
-from agora.services.accounts import Session
+from agora.services.accounts import Caller
 from agora.services.groups import GroupService
 from agora.store.feed_cache import FeedCache
 from agora.store.groups import GroupStore
@@ -53,7 +53,7 @@ class PostReader:
 
     async def readable(
         self,
-        session: Session | None,
+        caller: Caller | None,
         item_id: str,
         *,
         group_id: str | None = None,
@@ -64,20 +64,20 @@ class PostReader:
         item = await self.items.get(item_id)
         if item is None or not is_visible(item) or group_id not in (None, item["group_id"]):
             raise NotFound({field: ITEM_NOT_FOUND})
-        group, membership = await self.groups.found(item["group_id"], session)
+        group, membership = await self.groups.found(item["group_id"], caller)
         if not can_read_post(item, group, membership):
             raise Forbidden({"invalid_group": NOT_VIEWABLE})
         return item, group, membership
 
     async def readable_many(
-        self, session: Session | None, item_ids: list[str]
+        self, caller: Caller | None, item_ids: list[str]
     ) -> list[dict[str, Any]]:
         """Those of the posts the viewer may read; the others are left out."""
         found = await self.items.by_ids(item_ids)
         groups: dict[str, tuple[dict[str, Any] | None, dict[str, Any] | None]] = {}
         for group_id in {item["group_id"] for item in found}:
             try:
-                groups[group_id] = await self.groups.found(group_id, session)
+                groups[group_id] = await self.groups.found(group_id, caller)
             except NotFound:
                 groups[group_id] = (None, None)
         return [item for item in found if can_read_post(item, *groups[item["group_id"]])]
@@ -109,7 +109,7 @@ class ItemService:
         self.feed_cache = feed_cache
         self.uploads = uploads
 
-    async def _draft(self, session: Session, group: dict[str, Any], data: ItemInput):
+    async def _draft(self, caller: Caller, group: dict[str, Any], data: ItemInput):
         draft = build_draft(
             title=data.title,
             description=data.description,
@@ -120,16 +120,16 @@ class ItemService:
             offer_description=data.offer_description,
             need_user_to_view=data.need_user_to_view,
         )
-        files = await self.uploads.stored_files(session.user["_id"], list(data.files))
+        files = await self.uploads.stored_files(caller.user["_id"], list(data.files))
         check_post_files(files)
         return {**draft.fields(), "files": files}
 
-    async def create(self, session: Session, group_id: str, data: ItemInput) -> dict[str, Any]:
-        user_id = session.user["_id"]
-        group, membership = await self.groups.readable(group_id, session)
+    async def create(self, caller: Caller, group_id: str, data: ItemInput) -> dict[str, Any]:
+        user_id = caller.user["_id"]
+        group, membership = await self.groups.readable(group_id, caller)
         if not can_write(group, membership):
             raise Forbidden("You cannot post in this group")
-        fields = await self._draft(session, group, data)
+        fields = await self._draft(caller, group, data)
         if membership is None:
             await self.groups.add_member(group_id, user_id, joining_type(group))
         item, root = await self.items.create(
@@ -139,27 +139,27 @@ class ItemService:
         await self.feed_cache.added(group_id)
         return {"item": self._view(item, root)}
 
-    async def _owned(self, session: Session, item_id: str) -> dict[str, Any]:
+    async def _owned(self, caller: Caller, item_id: str) -> dict[str, Any]:
         item = await self.items.get(item_id)
         if item is None or not is_visible(item):
             raise NotFound({"item_id": ITEM_NOT_FOUND})
-        if item["user_id"] != session.user["_id"]:
+        if item["user_id"] != caller.user["_id"]:
             raise Forbidden("Only the person who posted this can change it")
         return item
 
-    async def update(self, session: Session, item_id: str, data: ItemInput) -> dict[str, Any]:
-        item = await self._owned(session, item_id)
-        group, _ = await self.groups.found(item["group_id"], session)
-        fields = {**await self._draft(session, group, data), "updated_at": now_ms()}
-        updated = await self.items.update(item_id, session.user["_id"], fields)
+    async def update(self, caller: Caller, item_id: str, data: ItemInput) -> dict[str, Any]:
+        item = await self._owned(caller, item_id)
+        group, _ = await self.groups.found(item["group_id"], caller)
+        fields = {**await self._draft(caller, group, data), "updated_at": now_ms()}
+        updated = await self.items.update(item_id, caller.user["_id"], fields)
         if updated is None:
             raise NotFound({"item_id": ITEM_NOT_FOUND})
         await self.feed_cache.changed(item["group_id"])
         return {"item": self._view(updated)}
 
-    async def delete(self, session: Session, item_id: str) -> dict[str, Any]:
-        item = await self._owned(session, item_id)
-        updated = await self.items.hide(item_id, session.user["_id"], now_ms())
+    async def delete(self, caller: Caller, item_id: str) -> dict[str, Any]:
+        item = await self._owned(caller, item_id)
+        updated = await self.items.hide(item_id, caller.user["_id"], now_ms())
         if updated is None:
             raise NotFound({"item_id": ITEM_NOT_FOUND})
         await self.group_store.count_posts(item["group_id"], -1)
@@ -167,35 +167,35 @@ class ItemService:
         return {"item": self._view(updated)}
 
     async def get(
-        self, session: Session | None, item_id: str, group_id: str | None
+        self, caller: Caller | None, item_id: str, group_id: str | None
     ) -> dict[str, Any]:
-        item, group, membership = await self.posts.readable(session, item_id, group_id=group_id)
+        item, group, membership = await self.posts.readable(caller, item_id, group_id=group_id)
         return {
-            "item": self._view(item, logged_in=session is not None),
+            "item": self._view(item, logged_in=caller is not None),
             "group": group_view(group, membership),
         }
 
-    async def mine(self, session: Session) -> dict[str, Any]:
-        found = await self.items.posted_by(session.user["_id"], MY_ITEMS_LIMIT)
+    async def mine(self, caller: Caller) -> dict[str, Any]:
+        found = await self.items.posted_by(caller.user["_id"], MY_ITEMS_LIMIT)
         return {"items": [self._view(item) for item in found]}
 
-    async def by_route(self, session: Session | None, route_id: str) -> dict[str, Any]:
+    async def by_route(self, caller: Caller | None, route_id: str) -> dict[str, Any]:
         route = await self._route(route_id)
         item, group, membership = await self.posts.readable(
-            session, route["item_id"], field="route_id"
+            caller, route["item_id"], field="route_id"
         )
         people = {u["_id"]: u for u in await self.users.by_ids(chain(route))}
         return {
-            "item": self._view(item, route, logged_in=session is not None),
+            "item": self._view(item, route, logged_in=caller is not None),
             "group": group_view(group, membership),
             "route_users": [user_card(people.get(uid)) for uid in chain(route)],
         }
 
-    async def share(self, session: Session, route_id: str) -> dict[str, Any]:
+    async def share(self, caller: Caller, route_id: str) -> dict[str, Any]:
         """The sharer's own link: the same one every time, extending the chain they came by."""
         route = await self._route(route_id)
-        item, _, _ = await self.posts.readable(session, route["item_id"], field="route_id")
-        user_id = session.user["_id"]
+        item, _, _ = await self.posts.readable(caller, route["item_id"], field="route_id")
+        user_id = caller.user["_id"]
         own = await self.items.route_of(item["_id"], user_id)
         if own is None:
             own = await self.items.share_route(route, user_id, now_ms())

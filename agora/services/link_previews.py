@@ -2,7 +2,7 @@
 
 from agora.core.errors import AgoraError, InvalidInput
 from agora.integrations.web_pages import PageFetcher, Refused
-from agora.services.accounts import Session
+from agora.services.accounts import Caller
 from agora.services.uploads import KeptImage
 from agora.store.link_previews import LinkPreviewCache
 from agora.store.rate_limits import RateLimiter
@@ -26,7 +26,7 @@ class LinkPreviewService:
         self.limits = limits
         self.kept_image = kept_image
 
-    async def preview(self, session: Session, url: str) -> dict[str, str]:
+    async def preview(self, caller: Caller, url: str) -> dict[str, str]:
         url = url.strip()
         if not url or len(url) > URL_MAX_LENGTH:
             raise InvalidInput({"url": "Give a link of at most 2048 characters"})
@@ -34,24 +34,24 @@ class LinkPreviewService:
         if cached is not None:
             return cached
         await self.limits.hit(
-            f"preview:{session.user['_id']}", PREVIEWS_PER_USER, PREVIEW_WINDOW_SECONDS
+            f"preview:{caller.user['_id']}", PREVIEWS_PER_USER, PREVIEW_WINDOW_SECONDS
         )
         try:
             preview = await self.fetcher.preview(url)
         except Refused as refusal:
             await self.cache.put(url, EMPTY, found=False)
             raise InvalidInput({"url": str(refusal)}) from refusal
-        preview["image"] = await self._kept_image(session, preview["image"])
+        preview["image"] = await self._kept_image(caller, preview["image"])
         await self.cache.put(url, preview, found=True)
         return preview
 
-    async def _kept_image(self, session: Session, image: str) -> str:
+    async def _kept_image(self, caller: Caller, image: str) -> str:
         """The page's picture as an upload of the first person to preview it; none if it
         cannot be kept, or not now (the person's upload limit): readers never load it from
         the page's host, and a preview never fails for its picture."""
         if not image:
             return ""
         try:
-            return await self.kept_image(session.user["_id"], image)
+            return await self.kept_image(caller.user["_id"], image)
         except AgoraError:
             return ""

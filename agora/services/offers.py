@@ -26,7 +26,7 @@ from agora.core.money import (
     to_cents,
     wallet_id,
 )
-from agora.services.accounts import Session
+from agora.services.accounts import Caller
 from agora.services.chat import ChatService
 from agora.services.wallet import REFUSED, WalletService
 from agora.store.items import ItemStore
@@ -53,12 +53,12 @@ class OfferService:
 
     async def give(
         self,
-        session: Session,
+        caller: Caller,
         cs_id: str,
         offer_amount: float | int | str | None,
         request_id: str | None,
     ) -> dict[str, Any]:
-        owner = session.user
+        owner = caller.user
         item, participant_id = await self._chat_about_own_item(owner["_id"], cs_id)
         cents, currency = self._amount(item, offer_amount)
         participant = await self.users.get(participant_id)

@@ -61,7 +61,7 @@ from agora.core.payments import (
     withdrawal_currency,
 )
 from agora.integrations.stripe_gateway import GatewayError, InvalidSignature, StripeGateway
-from agora.services.accounts import Session
+from agora.services.accounts import Caller
 from agora.services.groups import GroupService
 from agora.services.wallet import PAYING, REVERSED, WalletService
 from agora.settings import Settings
@@ -131,12 +131,12 @@ class PaymentService:
     # Recharge --------------------------------------------------------------------
 
     async def recharge(
-        self, session: Session, amount: float | int | str | None, currency: str | None
+        self, caller: Caller, amount: float | int | str | None, currency: str | None
     ) -> dict[str, Any]:
         stripe = self._stripe()
         cents = recharge_cents(amount)
         currency = card_currency(currency, "currency")
-        user = session.user
+        user = caller.user
         metadata = {
             "kind": RECHARGE_KIND,
             "user_id": user["_id"],
@@ -158,10 +158,10 @@ class PaymentService:
         await self.store.add_recharge(checkout["id"], user["_id"], cents, currency)
         return {"stripe_checkout_data": {"id": checkout["id"], "url": checkout["url"]}}
 
-    async def recharge_status(self, session: Session, checkout_id: str) -> dict[str, Any]:
+    async def recharge_status(self, caller: Caller, checkout_id: str) -> dict[str, Any]:
         """What /afterpayment/stripe shows: pending (keep asking), paid, or failed."""
         recharge = await self.store.recharge(checkout_id)
-        if recharge is None or recharge["user_id"] != session.user["_id"]:
+        if recharge is None or recharge["user_id"] != caller.user["_id"]:
             raise NotFound({"session_id": "No such payment"})
         message = None
         if recharge["state"] == RECHARGE_OPEN and self.gateway is not None:
@@ -203,11 +203,11 @@ class PaymentService:
     # Withdrawal ------------------------------------------------------------------
 
     async def withdraw(
-        self, session: Session, wallet_for: str, currency: str, request_id: str | None
+        self, caller: Caller, wallet_for: str, currency: str, request_id: str | None
     ) -> dict[str, Any]:
         currency = withdrawal_currency(wallet_for, currency)
         self._stripe()
-        user = session.user
+        user = caller.user
         account = await self._connected_account(user)
         if not payouts_ready(account):
             return {"redirect": await self._onboarding_url(account["id"])}
@@ -329,10 +329,10 @@ class PaymentService:
 
     # Group subscription ----------------------------------------------------------------
 
-    async def manage_subscription(self, session: Session, group_id: str) -> dict[str, Any]:
+    async def manage_subscription(self, caller: Caller, group_id: str) -> dict[str, Any]:
         """Checkout for a group without a subscription, the billing portal for one with it."""
         stripe = self._stripe()
-        group, membership = await self.groups.found(group_id, session)
+        group, membership = await self.groups.found(group_id, caller)
         if not is_admin(membership):
             raise Forbidden("Only the group's admins can manage its subscription")
         subscription = await self.store.group_subscription(group_id)
@@ -350,7 +350,7 @@ class PaymentService:
                 metadata={
                     "kind": SUBSCRIPTION_KIND,
                     "group_id": group_id,
-                    "user_id": session.user["_id"],
+                    "user_id": caller.user["_id"],
                 },
                 success_url=group_url,
                 cancel_url=group_url,

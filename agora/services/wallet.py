@@ -40,7 +40,7 @@ from agora.core.money import (
     wallet_view,
     wallets_in_order,
 )
-from agora.store.realtime import RealtimeEmitter
+from agora.realtime.emitter import RealtimeEmitter
 from agora.store.wallets import Appended, Short, WalletStore
 
 log = logging.getLogger("agora.wallet")

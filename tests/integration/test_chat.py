@@ -10,7 +10,7 @@ from agora.actors.client import shard_of
 from agora.core.chat import session_room, user_room
 from agora.core.constants import SESSION_BUFFER_MESSAGES
 from agora.http.realtime import SOCKET_SERVER
-from agora.store.realtime import RealtimeEmitter
+from agora.realtime.emitter import RealtimeEmitter
 from tests.integration.helpers import all_messages as _all_messages
 from tests.integration.helpers import bearer, member, new_group
 from tests.integration.helpers import item_chat as _item_chat

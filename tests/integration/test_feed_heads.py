@@ -9,7 +9,7 @@ from redis.asyncio import Redis
 
 from agora.app import build_services
 from agora.core.accounts import identifier_from
-from agora.services.accounts import Session
+from agora.services.accounts import Caller
 from agora.services.groups import GroupChanges
 from agora.services.items import ItemInput
 from agora.store.feed_cache import HEADS_MAX, FeedCache
@@ -93,10 +93,10 @@ async def services(settings_for):
 async def test_a_post_reaches_warm_heads_without_the_feed_being_read_again(services, monkeypatch):
     built, users = services
     user = await users.create(identifier_from(new_email(), None), "Ada")
-    session = Session(user=user, key_hash="not-checked-here")
+    caller = Caller(user=user, key_hash="not-checked-here")
     changes = GroupChanges(is_public=True, tags=TAGS)
-    group_id = (await built.groups.create(session, "Club", "", changes))["group"]["_id"]
-    await built.items.create(session, group_id, ItemInput(title="First", tags=("Jobs",)))
+    group_id = (await built.groups.create(caller, "Club", "", changes))["group"]["_id"]
+    await built.items.create(caller, group_id, ItemInput(title="First", tags=("Jobs",)))
 
     async def titles(*tags: str) -> list[str]:
         page = await built.feed.feed(
@@ -120,7 +120,7 @@ async def test_a_post_reaches_warm_heads_without_the_feed_being_read_again(servi
 
     monkeypatch.setattr(built.feed.items, "feed_page", recording_page)
     monkeypatch.setattr(built.feed.items, "posted_since", recording_since)
-    await built.items.create(session, group_id, ItemInput(title="Second", tags=("Help",)))
+    await built.items.create(caller, group_id, ItemInput(title="Second", tags=("Help",)))
     assert await titles() == ["Second", "First"]
     assert await titles("Jobs") == ["First"]
     assert await titles("Help") == ["Second"]

@@ -8,9 +8,9 @@ import pytest
 from agora.core.clock import now_ms
 from agora.core.constants import MOVE_RECOVERY_AFTER_MS
 from agora.core.money import Posting, move_terms, wallet_id
+from agora.realtime.emitter import RealtimeEmitter
 from agora.services.wallet import WalletService
 from agora.store.mongo import connect_mongo, database, new_id
-from agora.store.realtime import RealtimeEmitter
 from agora.store.wallets import WalletStore
 from tests.integration.helpers import Member, member, new_group
 

@@ -304,7 +304,8 @@ export const MEMBER_TYPES = {
   admin: ADMIN_MEMBER_TYPE,
   moderator: 15,
   member: 20,
-  unblockable: 29,
+  // Blocked, and the block can be undone (unblock); 40 and above stay blocked.
+  blockedReversible: 29,
   awaitingApproval: 30,
 } as const;
 /** Participants at or below this type may make an item chat public. */

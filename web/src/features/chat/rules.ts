@@ -19,7 +19,7 @@ export function moderationActions(actorType: number | null | undefined, targetTy
   const actions: ModerationAction[] = [];
   if (targetType === MEMBER_TYPES.awaitingApproval) actions.push('approve', 'reject');
   if (targetType <= MEMBER_TYPES.member) actions.push('block');
-  if (targetType === MEMBER_TYPES.unblockable) actions.push('unblock');
+  if (targetType === MEMBER_TYPES.blockedReversible) actions.push('unblock');
   if (actorType === MEMBER_TYPES.admin && targetType === MEMBER_TYPES.member) actions.push('make_moderator');
   return actions;
 }

@@ -5,7 +5,7 @@ const LABELS: Record<number, string> = {
   [MEMBER_TYPES.admin]: 'Admin',
   [MEMBER_TYPES.moderator]: 'Moderator',
   [MEMBER_TYPES.member]: 'Member',
-  [MEMBER_TYPES.unblockable]: 'Blocked',
+  [MEMBER_TYPES.blockedReversible]: 'Blocked',
   [MEMBER_TYPES.awaitingApproval]: 'Awaiting approval',
 };
 

@@ -3,8 +3,8 @@
 from typing import Any
 
 from agora.core.chat import session_room, user_room
+from agora.realtime.room_channels import RoomChannelManager
 from agora.settings import Settings
-from agora.store.room_channels import RoomChannelManager
 
 # Rooms of one login's sockets, used only on the edge holding them (to close them at logout).
 KEY_ROOM_PREFIX = "key:"

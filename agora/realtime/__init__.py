@@ -1,0 +1,1 @@
+"""Realtime transport: Socket.IO rooms over Redis channels, and the emitter services use."""
