@@ -98,7 +98,11 @@ def moderated_type(action: str, actor_type: int, target_type: int) -> int | None
         return USER_TYPE_BLOCKED_REVERSIBLE
     if action == "unblock" and target_type == USER_TYPE_BLOCKED_REVERSIBLE:
         return USER_TYPE_MEMBER
-    if action == "make_moderator" and actor_type <= USER_TYPE_ADMIN and target_type == 20:
+    if (
+        action == "make_moderator"
+        and actor_type <= USER_TYPE_ADMIN
+        and target_type == USER_TYPE_MEMBER
+    ):
         return USER_TYPE_MODERATOR
     raise Forbidden(f"'{action}' does not apply to this member")
 

@@ -8,12 +8,11 @@ from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.results import UpdateResult
 
 from agora.core.clock import now_ms
-from agora.core.constants import NOTIFICATION_UNMUTED, USER_TYPE_MEMBER
+from agora.core.constants import NOTIFICATION_UNMUTED, SESSION_KIND_GROUP, USER_TYPE_MEMBER
 from agora.core.documents import ChatSession
 from agora.store.local_copies import LocalCopies
 from agora.store.mongo import ensure_index, new_id
 
-GROUP_KIND = "group"
 # A session stored from now on records how far its messages were announced (`announced_seq`):
 # one without the field predates it, and counts as announced up to its last message.
 NEW_SESSION_COUNTERS = {"announced_seq": 0}
@@ -103,7 +102,7 @@ class GroupStore:
         return await self._groups.get(group_id, lambda: self._read_group(group_id))
 
     async def _read_group(self, group_id: str) -> dict[str, Any] | None:
-        return await self.sessions.find_one({"_id": group_id, "kind": GROUP_KIND})
+        return await self.sessions.find_one({"_id": group_id, "kind": SESSION_KIND_GROUP})
 
     async def create_group(
         self,
@@ -148,12 +147,12 @@ class GroupStore:
         # update_one, not find_one_and_update: nx-27017 drops $setOnInsert in the latter.
         await self.sessions.update_one(
             {"_id": group["_id"]},
-            {"$setOnInsert": {**fields, **NEW_SESSION_COUNTERS, "kind": GROUP_KIND}},
+            {"$setOnInsert": {**fields, **NEW_SESSION_COUNTERS, "kind": SESSION_KIND_GROUP}},
             upsert=True,
         )
         stored = await self._read_group(group["_id"])
         self._groups.put(group["_id"], stored)
-        return stored or {**group, "kind": GROUP_KIND}
+        return stored or {**group, "kind": SESSION_KIND_GROUP}
 
     async def update(self, group_id: str, fields: dict[str, Any]) -> ChatSession | None:
         """Sets the group's fields (its `tags` kept in its data); the group as it is after."""
@@ -168,13 +167,17 @@ class GroupStore:
     async def _changed(self, group_id: str, change: dict[str, Any]) -> dict[str, Any] | None:
         """Applies `change`; the group as it is after it becomes this edge's copy."""
         group = await self.sessions.find_one_and_update(
-            {"_id": group_id, "kind": GROUP_KIND}, change, return_document=ReturnDocument.AFTER
+            {"_id": group_id, "kind": SESSION_KIND_GROUP},
+            change,
+            return_document=ReturnDocument.AFTER,
         )
         self._groups.put(group_id, group)
         return group
 
     async def latest(self, limit: int) -> list[dict[str, Any]]:
-        cursor = self.sessions.find({"kind": GROUP_KIND}).sort("created_at", -1).limit(limit)
+        cursor = (
+            self.sessions.find({"kind": SESSION_KIND_GROUP}).sort("created_at", -1).limit(limit)
+        )
         return await cursor.to_list()
 
     async def membership(self, group_id: str, user_id: str) -> dict[str, Any] | None:

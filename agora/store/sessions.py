@@ -5,7 +5,7 @@ from typing import Any
 from pymongo import ReturnDocument, UpdateOne
 from pymongo.asynchronous.database import AsyncDatabase
 
-from agora.core.constants import RECEIPT_MARKS_KEPT
+from agora.core.constants import RECEIPT_MARKS_KEPT, SESSION_KIND_ITEM_CHAT
 from agora.store.batched_writes import BatchedWrites
 from agora.store.groups import NEW_SESSION_COUNTERS, add_membership, membership_id
 from agora.store.mongo import count_matching, ensure_index
@@ -64,7 +64,7 @@ class SessionStore:
         await add_membership(self.members, session_id, user_id, user_type)
 
     async def item_chats(self, item_id: str) -> list[dict[str, Any]]:
-        query = {"kind": "item_chat", "data.item_id": item_id}
+        query = {"kind": SESSION_KIND_ITEM_CHAT, "data.item_id": item_id}
         return await self.sessions.find(query).sort("updated_at", -1).to_list()
 
     async def member_types(self, session_id: str) -> dict[str, int]:
