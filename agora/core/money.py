@@ -15,6 +15,7 @@ from agora.core.constants import (
     OFFER_AMOUNT_MAX,
     WALLET_FOR_USER,
 )
+from agora.core.documents import LedgerEntry, Wallet
 from agora.core.errors import InvalidInput
 
 _QUANTUM = Decimal(1).scaleb(-MONEY_DECIMALS)
@@ -140,7 +141,7 @@ def same_terms(earlier: dict[str, Any], requested: dict[str, Any]) -> bool:
     )
 
 
-def ledger_entry_view(entry: dict[str, Any]) -> dict[str, Any]:
+def ledger_entry_view(entry: LedgerEntry) -> dict[str, Any]:
     return {
         "_id": entry["_id"],
         "wallet_id": entry["wallet_id"],
@@ -154,7 +155,7 @@ def ledger_entry_view(entry: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def wallet_view(wallet: dict[str, Any], *, charge_enabled: bool = False) -> dict[str, Any]:
+def wallet_view(wallet: Wallet, *, charge_enabled: bool = False) -> dict[str, Any]:
     return {
         "_id": wallet["_id"],
         "user_id": wallet["user_id"],

@@ -5,6 +5,7 @@ from typing import Any, Protocol
 
 from agora.core.accounts import user_card
 from agora.core.clock import now_ms
+from agora.core.documents import ChatSession, Item, Route
 from agora.core.errors import Forbidden, NotFound
 from agora.core.groups import NOT_VIEWABLE, can_write, group_view, joining_type
 from agora.core.items import (
@@ -109,7 +110,7 @@ class ItemService:
         self.feed_cache = feed_cache
         self.uploads = uploads
 
-    async def _draft(self, caller: Caller, group: dict[str, Any], data: ItemInput):
+    async def _draft(self, caller: Caller, group: ChatSession, data: ItemInput):
         draft = build_draft(
             title=data.title,
             description=data.description,
@@ -209,8 +210,8 @@ class ItemService:
 
     def _view(
         self,
-        item: dict[str, Any],
-        route: dict[str, Any] | None = None,
+        item: Item,
+        route: Route | None = None,
         *,
         logged_in: bool = True,
     ) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from agora.core.constants import (
     OFFER_MIN_AMOUNT,
     RECHARGE_MIN_AMOUNT,
 )
+from agora.core.documents import Item
 from agora.core.errors import Forbidden, InvalidInput, NotFound, PaymentRequired
 from agora.core.items import is_visible
 from agora.core.money import (
@@ -120,7 +121,7 @@ class OfferService:
         return item, participant_id
 
     @staticmethod
-    def _amount(item: dict[str, Any], offer_amount: float | int | str | None) -> tuple[int, str]:
+    def _amount(item: Item, offer_amount: float | int | str | None) -> tuple[int, str]:
         amount = parse_amount(offer_amount, "offer_amount")
         if amount is None and item.get("offer_amount"):
             amount = Decimal(item["offer_amount"])

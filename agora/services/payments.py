@@ -27,6 +27,7 @@ from agora.core.constants import (
     RECHARGE_PATH,
     SUBSCRIPTION_ACTIVE,
 )
+from agora.core.documents import User
 from agora.core.errors import (
     AgoraError,
     Conflict,
@@ -220,7 +221,7 @@ class PaymentService:
         wallet = await self._pay_out(move, account["id"])
         return {"success": True, "wallet": wallet}
 
-    async def _connected_account(self, user: dict[str, Any]) -> dict[str, Any]:
+    async def _connected_account(self, user: User) -> dict[str, Any]:
         """The user's Express account, created on first need and refreshed until usable."""
         account = await self.store.connect_account(user["_id"])
         if account is None:

@@ -23,6 +23,7 @@ from agora.core.constants import (
     STARTER_POINTS,
     WALLET_FOR_USER,
 )
+from agora.core.documents import LedgerEntry
 from agora.core.errors import Conflict, Forbidden, InvalidInput
 from agora.core.money import (
     CENTS_PER_UNIT,
@@ -323,7 +324,7 @@ class WalletService:
             {**move["postings"][0], "change_to": move["balances_after"][0]}
         )
 
-    async def view_after(self, entry: dict[str, Any]) -> dict[str, Any]:
+    async def view_after(self, entry: LedgerEntry) -> dict[str, Any]:
         """The wallet as a ledger entry left it, without reading the wallet again."""
         wallet = {
             "_id": entry["wallet_id"],

@@ -9,7 +9,7 @@ from pymongo.results import UpdateResult
 
 from agora.core.clock import now_ms
 from agora.core.constants import NOTIFICATION_UNMUTED, SESSION_KIND_GROUP, USER_TYPE_MEMBER
-from agora.core.documents import ChatSession
+from agora.core.documents import ChatSession, Membership
 from agora.store.local_copies import LocalCopies
 from agora.store.mongo import ensure_index, new_id
 
@@ -98,10 +98,10 @@ class GroupStore:
         await ensure_index(self.members, [("user_id", 1), ("updated_at", -1)])
         await ensure_index(self.sessions, [("kind", 1), ("created_at", -1)])
 
-    async def get(self, group_id: str) -> dict[str, Any] | None:
+    async def get(self, group_id: str) -> ChatSession | None:
         return await self._groups.get(group_id, lambda: self._read_group(group_id))
 
-    async def _read_group(self, group_id: str) -> dict[str, Any] | None:
+    async def _read_group(self, group_id: str) -> ChatSession | None:
         return await self.sessions.find_one({"_id": group_id, "kind": SESSION_KIND_GROUP})
 
     async def create_group(
@@ -164,7 +164,7 @@ class GroupStore:
     async def count_posts(self, group_id: str, change: int) -> None:
         await self._changed(group_id, {"$inc": {"data.num_posts": change}})
 
-    async def _changed(self, group_id: str, change: dict[str, Any]) -> dict[str, Any] | None:
+    async def _changed(self, group_id: str, change: dict[str, Any]) -> ChatSession | None:
         """Applies `change`; the group as it is after it becomes this edge's copy."""
         group = await self.sessions.find_one_and_update(
             {"_id": group_id, "kind": SESSION_KIND_GROUP},
@@ -174,20 +174,20 @@ class GroupStore:
         self._groups.put(group_id, group)
         return group
 
-    async def latest(self, limit: int) -> list[dict[str, Any]]:
+    async def latest(self, limit: int) -> list[ChatSession]:
         cursor = (
             self.sessions.find({"kind": SESSION_KIND_GROUP}).sort("created_at", -1).limit(limit)
         )
         return await cursor.to_list()
 
-    async def membership(self, group_id: str, user_id: str) -> dict[str, Any] | None:
+    async def membership(self, group_id: str, user_id: str) -> Membership | None:
         key = membership_id(group_id, user_id)
         return await self._memberships.get(key, lambda: self._read_membership(key))
 
-    async def _read_membership(self, key: str) -> dict[str, Any] | None:
+    async def _read_membership(self, key: str) -> Membership | None:
         return await self.members.find_one({"_id": key})
 
-    async def join(self, group_id: str, user_id: str, user_type: int) -> dict[str, Any]:
+    async def join(self, group_id: str, user_id: str, user_type: int) -> Membership:
         """Adds the user with `user_type` unless already a member; returns the membership."""
         result = await add_membership(self.members, group_id, user_id, user_type)
         if result.upserted_id is not None:
