@@ -49,11 +49,13 @@ class GroupChanges:
 
 async def created_city_group(groups: GroupStore, city: City) -> dict[str, Any]:
     """The city's group, created on first need."""
-    return await groups.create_city_group(
+    return await groups.create(
         city.group_id,
         title=city.name,
         description=f"Requests, products and services in {city.name}",
         tags=CITY_TAGS,
+        is_public=True,
+        is_read_allowed=True,
         city={k: v for k, v in city.view().items() if k != "group_id"},
     )
 
@@ -157,7 +159,8 @@ class GroupService:
     async def create(
         self, caller: Caller, title: str, description: str, changes: GroupChanges
     ) -> dict[str, Any]:
-        group = await self.groups.create_group(
+        group = await self.groups.create(
+            None,
             title=clean_group_title(title),
             description=clean_group_description(description),
             tags=clean_tags(changes.tags or []),

@@ -51,34 +51,6 @@ async def add_membership(
     )
 
 
-def group_document(
-    group_id: str,
-    *,
-    title: str,
-    description: str,
-    tags: list[str],
-    is_public: bool,
-    is_read_allowed: bool,
-    **extra: Any,
-) -> dict[str, Any]:
-    """A new group: members may write, and it has no posts or members yet."""
-    data: dict[str, Any] = {"tags": tags, "num_posts": 0, "num_members": 0}
-    if "city" in extra:
-        data["city"] = extra.pop("city")
-    return {
-        "_id": group_id,
-        "title": title,
-        "description": description,
-        "image": "",
-        "is_public": is_public,
-        "is_read_allowed": is_read_allowed,
-        "write_permission": USER_TYPE_MEMBER,
-        "created_at": now_ms(),
-        **extra,
-        "data": data,
-    }
-
-
 class GroupStore:
     def __init__(self, db: AsyncDatabase) -> None:
         self.sessions = db["sessions"]
@@ -104,41 +76,36 @@ class GroupStore:
     async def _read_group(self, group_id: str) -> ChatSession | None:
         return await self.sessions.find_one({"_id": group_id, "kind": SESSION_KIND_GROUP})
 
-    async def create_group(
+    async def create(
         self,
+        group_id: str | None,
         *,
         title: str,
         description: str,
         tags: list[str],
         is_public: bool,
         is_read_allowed: bool,
-        created_by: str,
+        **extra: Any,
     ) -> ChatSession:
-        """A group a user starts, under a new id."""
-        group = group_document(
-            new_id(),
-            title=title,
-            description=description,
-            tags=tags,
-            is_public=is_public,
-            is_read_allowed=is_read_allowed,
-            created_by=created_by,
-        )
-        return await self._create(group)
-
-    async def create_city_group(
-        self, group_id: str, *, title: str, description: str, tags: list[str], city: dict
-    ) -> ChatSession:
-        """A city's group, open to everyone; it exists once however often it is created."""
-        group = group_document(
-            group_id,
-            title=title,
-            description=description,
-            tags=tags,
-            is_public=True,
-            is_read_allowed=True,
-            city=city,
-        )
+        """A new group where members may write, under a new id unless `group_id` is given (a
+        city's group, which exists once however often it is created); returns the stored one.
+        `extra` holds the fields of its kind (`created_by`; a city group's `city`, kept in its
+        data)."""
+        data: dict[str, Any] = {"tags": tags, "num_posts": 0, "num_members": 0}
+        if "city" in extra:
+            data["city"] = extra.pop("city")
+        group = {
+            "_id": group_id or new_id(),
+            "title": title,
+            "description": description,
+            "image": "",
+            "is_public": is_public,
+            "is_read_allowed": is_read_allowed,
+            "write_permission": USER_TYPE_MEMBER,
+            "created_at": now_ms(),
+            **extra,
+            "data": data,
+        }
         return await self._create(group)
 
     async def _create(self, group: dict[str, Any]) -> ChatSession:
