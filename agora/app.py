@@ -16,18 +16,20 @@ from agora.integrations.geonames import city_index
 from agora.integrations.messaging import email_sender, sms_sender
 from agora.integrations.stripe_gateway import StripeGateway
 from agora.integrations.web_pages import PageFetcher
-from agora.realtime.emitter import RealtimeEmitter
+from agora.realtime.emitter import RealtimeEmitter, socket_manager
+from agora.realtime.room_channels import RoomChannelManager
 from agora.seed import seed_demo_city
 from agora.services.accounts import AccountService
 from agora.services.chat import ChatService
 from agora.services.client_errors import ClientErrorService
+from agora.services.events import Events, MemberAnnounced, MemberJoined, PostAdded
 from agora.services.feed import FeedService
 from agora.services.geo import GeoService
 from agora.services.groups import GroupService
 from agora.services.items import ItemService, PostReader
 from agora.services.link_previews import LinkPreviewService
 from agora.services.offers import OfferService
-from agora.services.payments import PaymentService
+from agora.services.payments import PaymentService, PayoutsStatus
 from agora.services.registry import Services
 from agora.services.uploads import UploadService
 from agora.services.wallet import WalletService
@@ -49,22 +51,37 @@ from agora.store.sessions import SessionStore
 from agora.store.uploads import UploadFiles, UploadStore
 from agora.store.users import UserStore
 from agora.store.wallets import WalletStore
+from agora.wiring import StoreFactory
 
 log = logging.getLogger("agora")
 
 MOVE_SWEEP_SECONDS = 30
 
 
+# The edge's event publisher, for those who subscribe outside `subscribe` below (tests).
+EVENTS = web.AppKey("events", Events)
+
+
 @dataclass(frozen=True)
 class Built:
     services: Services
+    events: Events
     users: UserStore  # for seeding
     indexed: list  # stores whose indexes must exist
     copied: list[UserStore | ItemStore]  # stores whose edge copies need `changes` heard
 
 
-def build_services(settings: Settings, db, redis, page_fetcher: PageFetcher | None = None) -> Built:
+def build_services(
+    settings: Settings,
+    db,
+    redis,
+    page_fetcher: PageFetcher | None = None,
+    sockets: RoomChannelManager | None = None,
+) -> Built:
+    """`sockets`: the edge's Socket.IO manager, which the emitter publishes through (without
+    it, as in scripts and tests, the emitter is a write-only publisher)."""
     keys = Keys(settings.redis_prefix)
+    events = Events()
     users = UserStore(db, redis, keys)
     auth_keys = AuthKeyStore(db, redis, keys)
     limits = RateLimiter(redis, keys)
@@ -75,21 +92,20 @@ def build_services(settings: Settings, db, redis, page_fetcher: PageFetcher | No
     sessions = SessionStore(db)
     messages = MessageStore(db)
     wallet_store = WalletStore(db)
-    emitter = RealtimeEmitter(settings)
-    wallets = WalletService(wallet_store, emitter)
+    emitter = RealtimeEmitter(settings, sockets)
+    payment_store = PaymentStore(db, users)
+    # Wallets show whether their owner can be paid out, which only payments' store knows.
+    wallets = WalletService(wallet_store, emitter, PayoutsStatus(payment_store).charge_enabled)
 
     fetcher = page_fetcher or PageFetcher()
     uploads = UploadService(
         settings, upload_store, UploadFiles(settings.uploads_dir), limits, fetcher
     )
-    groups = GroupService(group_store, feed_cache, city_index, uploads.kept_image)
-    payment_store = PaymentStore(db, users)
+    groups = GroupService(group_store, feed_cache, city_index, uploads.kept_image, events)
     payments = PaymentService(settings, stripe_gateway(settings), payment_store, wallets, groups)
-    # Wallets show whether their owner can withdraw (a connected Stripe account).
-    wallets.charge_enabled = payments.charge_enabled
     posts = PostReader(item_store, groups)
     chat = ChatService(
-        SessionShards(settings),
+        SessionShards(settings, StoreFactory(settings)),
         sessions,
         messages,
         posts,
@@ -97,9 +113,9 @@ def build_services(settings: Settings, db, redis, page_fetcher: PageFetcher | No
         uploads,
         ChatHints(redis, keys),
         emitter,
+        events,
     )
-    groups.member_joined = chat.member_joined
-    groups.member_announced = chat.announce_member
+    feed = FeedService(groups, item_store, feed_cache)
     services = Services(
         accounts=AccountService(
             settings,
@@ -115,7 +131,7 @@ def build_services(settings: Settings, db, redis, page_fetcher: PageFetcher | No
         client_errors=ClientErrorService(settings, ClientErrorStore(db), limits),
         groups=groups,
         geo=GeoService(groups.cities),
-        feed=FeedService(groups, item_store, feed_cache),
+        feed=feed,
         items=ItemService(
             settings.public_base_url,
             item_store,
@@ -125,6 +141,7 @@ def build_services(settings: Settings, db, redis, page_fetcher: PageFetcher | No
             users,
             feed_cache,
             uploads,
+            events,
         ),
         uploads=uploads,
         chat=chat,
@@ -132,12 +149,29 @@ def build_services(settings: Settings, db, redis, page_fetcher: PageFetcher | No
             fetcher, LinkPreviewCache(redis, keys), limits, uploads.kept_image
         ),
         wallets=wallets,
-        offers=OfferService(wallets, chat, sessions, item_store, users),
+        offers=OfferService(wallets, chat, sessions, item_store, users, events),
         payments=payments,
     )
+    subscribe(events, feed, chat)
     indexed = [users, auth_keys, group_store, item_store, sessions, messages, wallet_store]
     indexed += [payment_store]
-    return Built(services, users, indexed, copied=[users, item_store])
+    return Built(services, events, users, indexed, copied=[users, item_store])
+
+
+def subscribe(events: Events, feed: FeedService, chat: ChatService) -> None:
+    """Who reacts to what, in this process (see `services/events.py`). `MessageStored` and
+    `OfferPaid` are published for features to come (push, finder's fees); nothing listens yet."""
+    # A new post is merged into the group's cached first pages.
+    events.subscribe(PostAdded, lambda e: feed.post_added(e.group_id))
+    # A group's new member reads its chat from now on, and their sockets follow its room.
+    events.subscribe(
+        MemberJoined, lambda e: chat.member_joined(e.session_id, e.user_id, e.user_type)
+    )
+    # Joining (or asking to join) a group shows as a notice in the group's chat.
+    events.subscribe(
+        MemberAnnounced,
+        lambda e: chat.announce_member(e.session_id, e.user_id, e.event, e.by_user_id),
+    )
 
 
 def stripe_gateway(settings: Settings) -> StripeGateway | None:
@@ -183,9 +217,14 @@ def build_app(
     mongo = connect_mongo(settings)
     db = database(mongo, settings)
     redis = connect_redis(settings)
-    built = build_services(settings, db, redis, page_fetcher)
+    # One Socket.IO manager for the edge's server and its services' emitter: what the edge
+    # publishes reaches its own sockets without a trip through Redis, and sockets moved into
+    # a room are in it before the call returns.
+    sockets = socket_manager(settings)
+    built = build_services(settings, db, redis, page_fetcher, sockets)
     services = built.services
-    app = create_app(settings, services)
+    app = create_app(settings, services, sockets)
+    app[EVENTS] = built.events
 
     async def lifecycle(app: web.Application):
         for store in built.indexed:

@@ -12,6 +12,7 @@ import ray
 
 from agora.actors.sessions import SessionShard
 from agora.settings import Settings
+from agora.wiring import StoreFactory
 
 BATCH_WINDOW_SECONDS = 0.002
 BATCH_MAX = 256
@@ -22,8 +23,8 @@ def shard_of(session_id: str, count: int) -> int:
 
 
 class SessionShards:
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
+    def __init__(self, settings: Settings, stores: StoreFactory) -> None:
+        self.stores = stores
         self.count = settings.session_shards
         # Shards are named per deployment, so every edge of it reaches the same actors.
         self.namespace = f"agora-{settings.mongo_db}-{settings.redis_prefix}"
@@ -38,7 +39,7 @@ class SessionShards:
                 get_if_exists=True,
                 lifetime="detached",
                 num_cpus=0,
-            ).remote(self.settings.model_dump())
+            ).remote(self.stores)
         return self._actors[index]
 
     def for_session(self, session_id: str):

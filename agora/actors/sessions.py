@@ -24,19 +24,17 @@ from agora.core.chat import (
     message_view,
     next_created_at,
     posting_refusal,
+    send_accepted,
+    send_refused,
 )
 from agora.core.clock import now_ms
 from agora.core.constants import (
-    SEND_REPLY_OK,
-    SEND_REPLY_REFUSED,
     SESSION_BUFFER_MESSAGES,
 )
-from agora.realtime.emitter import RealtimeEmitter
-from agora.settings import Settings
 from agora.store.batched_writes import UNENCODABLE
-from agora.store.messages import MessageStore, resend_key
-from agora.store.mongo import connect_mongo, database, new_id
-from agora.store.sessions import SessionStore
+from agora.store.messages import resend_key
+from agora.store.mongo import new_id
+from agora.wiring import ChatShardStores, StoreFactory
 
 log = logging.getLogger("agora.actors.sessions")
 
@@ -74,13 +72,10 @@ class SessionState:
 class SessionShardLogic:
     """The shard's behaviour, kept apart from Ray so that one object serves both."""
 
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-        self.mongo = connect_mongo(settings)
-        db = database(self.mongo, settings)
-        self.sessions = SessionStore(db)
-        self.messages = MessageStore(db)
-        self.emitter = RealtimeEmitter(settings)
+    def __init__(self, stores: ChatShardStores) -> None:
+        self.sessions = stores.sessions
+        self.messages = stores.messages
+        self.emitter = stores.emitter
         self.states: OrderedDict[str, SessionState] = OrderedDict()
         self.loading: dict[str, asyncio.Future] = {}
 
@@ -165,7 +160,7 @@ class SessionShardLogic:
         if state is None:
             for i in indexes:
                 # Marked for the edge: the first message of an item chat makes it real.
-                replies[i] = {**_refused(NO_SUCH_CHAT), "no_such_chat": True}
+                replies[i] = {**send_refused(NO_SUCH_CHAT), "no_such_chat": True}
             return
         async with state.lock:
             fresh: list[tuple[int, dict[str, Any]]] = []
@@ -179,7 +174,7 @@ class SessionShardLogic:
                 elif refusal := posting_refusal(
                     state.session, state.members.get(request["src_id"]), request["type"]
                 ):
-                    replies[i] = _refused(refusal)
+                    replies[i] = send_refused(refusal)
                 else:
                     state.last_created_at = next_created_at(now_ms(), state.last_created_at)
                     state.last_seq += 1
@@ -240,7 +235,7 @@ class SessionShardLogic:
                     continue
                 stored_before.append(message)
             state.remember(message)
-            replies[i] = _accepted(message)
+            replies[i] = _accepted(message, stored_now=pos not in inserted.resent)
         return new, stored_before
 
     async def _close_gaps(
@@ -325,22 +320,21 @@ def _message(request: dict[str, Any], created_at: int, seq: int) -> dict[str, An
     }
 
 
-def _accepted(message: dict[str, Any]) -> dict[str, Any]:
-    return {"type": SEND_REPLY_OK, "inbox_message": message_view(message)}
-
-
-def _refused(errors: str) -> dict[str, Any]:
-    return {"type": SEND_REPLY_REFUSED, "errors": errors}
+def _accepted(message: dict[str, Any], *, stored_now: bool = False) -> dict[str, Any]:
+    """`stored_now` tells the sending edge that this call stored the message (not a resend
+    of one stored before): the edge publishes `MessageStored` for it, once."""
+    reply = send_accepted(message_view(message))
+    return {**reply, "stored_now": True} if stored_now else reply
 
 
 def _unavailable() -> dict[str, Any]:
     """The store failed: the edge answers 503, and the sender may send again."""
-    return {**_refused(STORE_UNAVAILABLE), "unavailable": True}
+    return {**send_refused(STORE_UNAVAILABLE), "unavailable": True}
 
 
 def _not_stored(error: Exception) -> dict[str, Any]:
     if isinstance(error, UNENCODABLE):
-        return _refused(CANNOT_STORE)
+        return send_refused(CANNOT_STORE)
     return _unavailable()
 
 
@@ -349,13 +343,14 @@ class SessionShard:
     """Ray host of SessionShardLogic. Restarts rebuild state from MongoDB on first use, and
     retried batches are safe because resends are recognised."""
 
-    def __init__(self, settings: dict[str, Any]) -> None:
-        self.settings = Settings(**settings)
+    def __init__(self, stores: StoreFactory) -> None:
+        # From the edge's composition root: the shard builds its stores as the edge does.
+        self.stores = stores
         self.logic: SessionShardLogic | None = None
 
     def _logic(self) -> SessionShardLogic:
         if self.logic is None:
-            self.logic = SessionShardLogic(self.settings)
+            self.logic = SessionShardLogic(self.stores.chat_shard_stores())
             # Ray's and the drivers' objects live as long as the actor: full collections
             # need not walk them (they would hold up acknowledgements for 100 ms or more).
             gc.collect()

@@ -14,6 +14,8 @@ from agora.core.constants import (
     MESSAGE_TYPE_SYSTEM,
     NOTIFICATION_MUTED,
     NOTIFICATION_UNMUTED,
+    SEND_REPLY_OK,
+    SEND_REPLY_REFUSED,
     SESSION_KIND_ITEM_CHAT,
     USER_TYPE_ADMIN,
     USER_TYPE_AWAITING_APPROVAL,
@@ -269,6 +271,22 @@ def message_view(message: Message) -> dict[str, Any]:
         "flags": message.get("flags", {}),
         "data": message.get("data", {}),
     }
+
+
+def send_accepted(
+    message: dict[str, Any], *, new_session_created: bool | None = None
+) -> dict[str, Any]:
+    """The reply to a send the shard accepted (spec: type 13 with `inbox_message`, a message
+    view); the edge adds whether the send made the item chat real."""
+    reply = {"type": SEND_REPLY_OK, "inbox_message": message}
+    if new_session_created is None:
+        return reply
+    return {**reply, "new_session_created": new_session_created, "is_user_in_session": True}
+
+
+def send_refused(errors: Any) -> dict[str, Any]:
+    """The reply to a refused send: type -1 with `errors`."""
+    return {"type": SEND_REPLY_REFUSED, "errors": errors}
 
 
 def session_view(

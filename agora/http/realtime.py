@@ -268,9 +268,6 @@ def attach(
         stop.set()
         await task
 
-    # Events the edge's own services publish reach its sockets without a trip through Redis,
-    # and sockets they move into a room are in it before the call returns.
-    chat.publish_through(sio.manager)
     app[SOCKET_SERVER] = sio
     app.cleanup_ctx.append(start_listener)
     sio.attach(app, socketio_path=SOCKET_PATH)

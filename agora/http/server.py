@@ -20,11 +20,15 @@ from agora.http.auth import ACCOUNTS, auth_middleware
 from agora.http.replies import errors_middleware
 from agora.http.requests import TRUSTED_PROXY_HOPS
 from agora.http.security_headers import security_headers
+from agora.realtime.room_channels import RoomChannelManager
 from agora.services.registry import Services
 from agora.settings import Settings
 
 
-def create_app(settings: Settings, services: Services) -> web.Application:
+def create_app(
+    settings: Settings, services: Services, sockets: RoomChannelManager | None = None
+) -> web.Application:
+    """`sockets`: the Socket.IO client manager the services' emitter publishes through."""
     app = web.Application(
         middlewares=[errors_middleware, auth_middleware],
         client_max_size=settings.max_body_bytes,
@@ -55,7 +59,7 @@ def create_app(settings: Settings, services: Services) -> web.Application:
     ]
     app.add_routes([route.route_def() for route in declared])
     app[openapi.OPENAPI_DOCUMENT] = openapi.build_document(declared)
-    sio = realtime.create_socket_server(settings)
+    sio = realtime.create_socket_server(settings, sockets)
     realtime.attach(app, sio, services.accounts, services.chat)
     # Last: the catch-all page route must not shadow any call.
     app.add_routes(web_app.routes(settings.web_dist))

@@ -25,16 +25,13 @@ def socket_manager(settings: Settings, *, write_only: bool = False) -> RoomChann
 
 
 class RealtimeEmitter:
-    """Write-only: it never receives, so any process (edge or actor) can publish."""
+    """Publishes to rooms on every edge. On an edge it is given the edge's own Socket.IO
+    manager (built by the composition root for both), which delivers to the edge's sockets at
+    once (moving them into rooms before returning) and publishes for the other edges;
+    elsewhere (an actor, a script) it is write-only: it never receives."""
 
-    def __init__(self, settings: Settings) -> None:
-        self.manager = socket_manager(settings, write_only=True)
-
-    def publish_through(self, manager: RoomChannelManager) -> None:
-        """On an edge: publish with its Socket.IO server's manager, which delivers to the
-        edge's own sockets at once (moving them into rooms before returning) and publishes
-        for the other edges."""
-        self.manager = manager
+    def __init__(self, settings: Settings, manager: RoomChannelManager | None = None) -> None:
+        self.manager = manager or socket_manager(settings, write_only=True)
 
     async def to_session(self, session_id: str, event: str, data: Any) -> None:
         await self.manager.emit(event, data, room=session_room(session_id))

@@ -1,9 +1,9 @@
 """A group's feed: newest posts first, searched and filtered, paged by keyset cursors.
 
 The first page of the plain feed and of tag filters comes from heads kept in Redis and
-brought up to date by whoever posts (see `store/feed_cache.py`): on a MongoDB-wire server
-without index use, computing one costs tens of milliseconds, and readers would otherwise
-wait for that after every post.
+brought up to date after every new post (on `PostAdded`; see `store/feed_cache.py`): on a
+MongoDB-wire server without index use, computing one costs tens of milliseconds, and readers
+would otherwise wait for that after every post.
 """
 
 import json
@@ -67,7 +67,6 @@ class FeedService:
         self.groups = groups
         self.items = items
         self.cache = cache
-        cache.keep_heads_with(self.post_added)
 
     async def feed(
         self,
@@ -133,8 +132,9 @@ class FeedService:
     async def post_added(self, group_id: str) -> None:
         """Merges the group's new posts into its heads, so that readers need not rebuild them.
 
-        Called by the writer after storing a post. Concurrent writers retry on the heads the
-        other one left; if they keep colliding, or anything fails, the heads are dropped.
+        Subscribed to `PostAdded`, on the edge that stored the post. Concurrent writers retry
+        on the heads the other one left; if they keep colliding, or anything fails, the heads
+        are dropped.
         """
         try:
             for _ in range(HEAD_UPDATE_TRIES):

@@ -1,7 +1,6 @@
 """City groups and other groups: viewing, choosing by location, joining, editing, members."""
 
 import asyncio
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +25,7 @@ from agora.core.groups import (
 )
 from agora.integrations.geonames import City, CityIndex
 from agora.services.accounts import Caller
+from agora.services.events import Events, MemberAnnounced, MemberJoined
 from agora.services.uploads import KeptImage
 from agora.store.feed_cache import FeedCache
 from agora.store.groups import GroupStore
@@ -33,8 +33,6 @@ from agora.store.groups import GroupStore
 CITY_TAGS = ["Jobs", "For sale", "Services", "Housing", "Lost & found", "Events", "Help"]
 
 # (group id, user id, membership type): told of every new member.
-MemberJoined = Callable[[str, str, int], Awaitable[None]]
-MemberAnnounced = Callable[[str, str, str], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -62,18 +60,21 @@ async def created_city_group(groups: GroupStore, city: City) -> dict[str, Any]:
 
 class GroupService:
     def __init__(
-        self, groups: GroupStore, feed_cache: FeedCache, cities, kept_image: KeptImage
+        self,
+        groups: GroupStore,
+        feed_cache: FeedCache,
+        cities,
+        kept_image: KeptImage,
+        events: Events,
     ) -> None:
         self.groups = groups
+        # Chat listens: a new member's sockets follow the group's chat, and joins show in it.
+        self.events = events
         self.kept_image = kept_image
         self.feed_cache = feed_cache
         # Loading the city list takes about a second, so it happens on first use, off the loop.
         self._cities_loader = cities
         self._cities: CityIndex | None = None
-        # Chat, set by the composition root: a new member's sockets follow the group's chat.
-        self.member_joined: MemberJoined | None = None
-        # Chat again: joins show in the group's chat as system notices.
-        self.member_announced: MemberAnnounced | None = None
 
     async def cities(self) -> CityIndex:
         if self._cities is None:
@@ -139,9 +140,8 @@ class GroupService:
         if membership is None:
             user_type = joining_type(group)
             membership = await self.add_member(group_id, caller.user["_id"], user_type)
-            if self.member_announced is not None:
-                event = "asked" if user_type == USER_TYPE_AWAITING_APPROVAL else "joined"
-                await self.member_announced(group_id, caller.user["_id"], event)
+            event = "asked" if user_type == USER_TYPE_AWAITING_APPROVAL else "joined"
+            await self.events.publish(MemberAnnounced(group_id, caller.user["_id"], event))
         return {
             "group": group_view(group, membership),
             "group_membership": membership_view(membership, group),
@@ -150,10 +150,8 @@ class GroupService:
     async def add_member(self, group_id: str, user_id: str, user_type: int) -> dict[str, Any]:
         """Adds the user unless already a member; returns the membership."""
         membership = await self.groups.join(group_id, user_id, user_type)
-        if self.member_joined is not None:
-            await self.member_joined(
-                group_id, user_id, membership.get("session_user_type", user_type)
-            )
+        joined_as = membership.get("session_user_type", user_type)
+        await self.events.publish(MemberJoined(group_id, user_id, joined_as))
         return membership
 
     async def create(

@@ -17,6 +17,7 @@ from agora.core.items import (
 )
 from agora.core.routes import chain, route_view
 from agora.services.accounts import Caller
+from agora.services.events import Events, PostAdded
 from agora.services.groups import GroupService
 from agora.store.feed_cache import FeedCache
 from agora.store.groups import GroupStore
@@ -100,6 +101,7 @@ class ItemService:
         users: UserStore,
         feed_cache: FeedCache,
         uploads: StoredFiles,
+        events: Events,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.items = items
@@ -109,6 +111,8 @@ class ItemService:
         self.users = users
         self.feed_cache = feed_cache
         self.uploads = uploads
+        # The feed listens for new posts to bring its cached first pages up to date.
+        self.events = events
 
     async def _draft(self, caller: Caller, group: ChatSession, data: ItemInput):
         draft = build_draft(
@@ -137,7 +141,7 @@ class ItemService:
             fields, user_id=user_id, group_id=group_id, created_at=now_ms()
         )
         await self.group_store.count_posts(group_id, 1)
-        await self.feed_cache.added(group_id)
+        await self.events.publish(PostAdded(group_id, item["_id"]))
         return {"item": self._view(item, root)}
 
     async def _owned(self, caller: Caller, item_id: str) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from agora.core.money import (
 )
 from agora.services.accounts import Caller
 from agora.services.chat import ChatService
+from agora.services.events import Events, OfferPaid
 from agora.services.wallet import REFUSED, WalletService
 from agora.store.items import ItemStore
 from agora.store.sessions import SessionStore
@@ -45,8 +46,10 @@ class OfferService:
         sessions: SessionStore,
         items: ItemStore,
         users: UserStore,
+        events: Events,
     ) -> None:
         self.wallets = wallets
+        self.events = events
         self.chat = chat
         self.sessions = sessions
         self.items = items
@@ -100,6 +103,16 @@ class OfferService:
             "at": now_ms(),
         }
         await self.chat.offer_given(cs_id, given)
+        paid = OfferPaid(
+            move_id=move["_id"],
+            payer_id=owner["_id"],
+            payee_id=participant_id,
+            session_id=cs_id,
+            item_id=item["_id"],
+            amount_cents=cents,
+            currency=currency,
+        )
+        await self.events.publish(paid)
         return {
             "success": True,
             "move_id": move["_id"],

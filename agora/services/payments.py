@@ -84,6 +84,18 @@ RECHARGE_MESSAGES = {
 }
 
 
+class PayoutsStatus:
+    """Whether a user can be paid out: wallets show it as
+    `data.stripe_connected_account_charge_enabled`. A reader of its own, so that wallets
+    (which payments move money through) need not know the payments service."""
+
+    def __init__(self, store: PaymentStore) -> None:
+        self.store = store
+
+    async def charge_enabled(self, user_id: str) -> bool:
+        return payouts_ready(await self.store.connect_account(user_id))
+
+
 class PaymentService:
     def __init__(
         self,
@@ -121,13 +133,6 @@ class PaymentService:
             return await call
         except GatewayError as error:
             raise _provider_error(error) from error
-
-    # Connected accounts ----------------------------------------------------------
-
-    async def charge_enabled(self, user_id: str) -> bool:
-        """Whether the user can be paid out: wallets show it as
-        `data.stripe_connected_account_charge_enabled`."""
-        return payouts_ready(await self.store.connect_account(user_id))
 
     # Recharge --------------------------------------------------------------------
 

@@ -48,7 +48,7 @@ log = logging.getLogger("agora.wallet")
 
 RECOVERY_BATCH = 100
 
-# Whether a user's card payouts are enabled; the payments service knows, when configured.
+# Whether a user's card payouts are enabled (`payments.PayoutsStatus`, when configured).
 ChargeEnabled = Callable[[str], Awaitable[bool]]
 
 
@@ -57,10 +57,15 @@ async def _payouts_unknown(_user_id: str) -> bool:
 
 
 class WalletService:
-    def __init__(self, store: WalletStore, emitter: RealtimeEmitter) -> None:
+    def __init__(
+        self,
+        store: WalletStore,
+        emitter: RealtimeEmitter,
+        charge_enabled: ChargeEnabled = _payouts_unknown,
+    ) -> None:
         self.store = store
         self.emitter = emitter
-        self.charge_enabled: ChargeEnabled = _payouts_unknown
+        self.charge_enabled = charge_enabled
 
     # Reading ------------------------------------------------------------------
 

@@ -2,10 +2,10 @@
 
 Heads: for the plain feed and each tag filter read lately (at most HEADS_MAX per group), the
 newest posts, a page and one more. They live in one hash per group and are valid at the
-group's `head` version. A writer that adds a post merges it into every head and moves the
-version in one compare-and-set (`replace_heads`), so readers of a first page find it ready and
-never wait for MongoDB after a post; edits, hides and group changes drop the heads
-(`changed`). A head is added by the reader that missed it (`keep_head`), only if no write came
+group's `head` version. The feed service, told of a new post, merges it into every head and
+moves the version in one compare-and-set (`replace_heads`), so readers of a first page find
+it ready and never wait for MongoDB after a post; edits, hides and group changes drop the
+heads (`changed`). A head is added by the reader that missed it (`keep_head`), only if no write came
 in since that reader read the version, so a head never lacks a post that was written before it.
 
 Pages: everything else (searches, cursor pages, heads not kept) is cached under versions:
@@ -81,7 +81,6 @@ class FeedCache:
         self._replace_heads = redis.register_script(_REPLACE_HEADS)
         # Readers missing the same page on this edge wait for one computation, not a stampede.
         self._computing: dict[str, asyncio.Future] = {}
-        self._post_added: Callable[[str], Awaitable[None]] | None = None
 
     def _group(self, group_id: str, name: str) -> str:
         return self.keys(name, "{" + group_id + "}")
@@ -96,18 +95,6 @@ class FeedCache:
         return self._group(group_id, "feedh")
 
     # Writes ------------------------------------------------------------------------------
-
-    def keep_heads_with(self, post_added: Callable[[str], Awaitable[None]]) -> None:
-        """How a new post reaches the heads (the feed service merges it in); without it, a
-        post drops them."""
-        self._post_added = post_added
-
-    async def added(self, group_id: str) -> None:
-        """A post was added to the group (and is stored)."""
-        update = self.forget_heads if self._post_added is None else self._post_added
-        # Finished even if the caller is cancelled: the post is stored, and heads left as they
-        # were would lack it until the group's next write.
-        await asyncio.shield(update(group_id))
 
     async def changed(self, group_id: str) -> None:
         """A post was edited or hidden, or the group changed: any page may differ now."""

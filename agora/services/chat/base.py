@@ -1,0 +1,105 @@
+"""The chat service's collaborators, and who may read a chat (used by every part)."""
+
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+from agora.actors.client import SessionShards
+from agora.core.chat import NO_SUCH_CHAT, is_reader
+from agora.core.constants import SESSION_KIND_ITEM_CHAT
+from agora.core.errors import AgoraError, Forbidden, NotFound
+from agora.core.groups import can_read, is_member
+from agora.realtime.emitter import RealtimeEmitter
+from agora.services.accounts import Caller
+from agora.services.events import Events
+from agora.services.items import PostReader, StoredFiles
+from agora.store.chat_hints import ChatHints
+from agora.store.messages import MessageStore
+from agora.store.sessions import SessionStore
+from agora.store.users import UserStore
+
+log = logging.getLogger("agora.chat")
+
+
+class ChatBase:
+    """What every chat part shares: the collaborators, and who may read a chat."""
+
+    def __init__(
+        self,
+        shards: SessionShards,
+        sessions: SessionStore,
+        messages: MessageStore,
+        posts: PostReader,
+        users: UserStore,
+        uploads: StoredFiles,
+        hints: ChatHints,
+        emitter: RealtimeEmitter,
+        events: Events,
+    ) -> None:
+        self.shards = shards
+        self.sessions = sessions
+        self.messages = messages
+        self.posts = posts
+        self.users = users
+        self.uploads = uploads
+        self.hints = hints
+        self.emitter = emitter
+        self.events = events
+
+    async def _readable(
+        self, caller: Caller | None, session_id: str
+    ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        chat = await self.sessions.get(session_id)
+        if chat is None:
+            raise NotFound({"session_id": NO_SUCH_CHAT})
+        membership = (
+            await self.sessions.membership(session_id, caller.user["_id"]) if caller else None
+        )
+        if not await self._may_read(caller, chat, membership):
+            raise Forbidden({"session_id": "You cannot read this chat"})
+        return chat, membership
+
+    async def _may_read(
+        self, caller: Caller | None, chat: dict[str, Any], membership: dict[str, Any] | None
+    ) -> bool:
+        """A chat's readers, its members or anyone when it is public; an item chat shows its
+        post (title, description, picture), so a public one only to those who may read the
+        post: a private group's posts stay with its members."""
+        if not can_read(chat, membership):
+            return False
+        if is_member(membership) or chat.get("kind") != SESSION_KIND_ITEM_CHAT:
+            return True
+        try:
+            await self.posts.readable(caller, (chat.get("data") or {}).get("item_id", ""))
+        except AgoraError:
+            return False
+        return True
+
+    async def can_join(self, caller: Caller | None, session_id: str) -> bool:
+        try:
+            await self._readable(caller, session_id)
+        except AgoraError:
+            return False
+        return True
+
+    async def _deleted_posts(self, chats: Iterable[dict[str, Any]]) -> set[str]:
+        """The posts of these item chats that were deleted (their chats stay readable)."""
+        item_ids = [item_id for chat in chats if (item_id := _about(chat))]
+        return await self.posts.deleted(item_ids) if item_ids else set()
+
+    async def _memberships(self, user_id: str, session_ids: list[str]) -> dict[str, dict]:
+        found = await self.sessions.memberships_for_user(user_id, session_ids)
+        return {m["session_id"]: m for m in found}
+
+    async def _following(self, session_id: str, user_id: str) -> None:
+        """Receipts and typing come from members who follow the chat: not from those blocked
+        or still awaiting approval, who may not read it."""
+        membership = await self.sessions.membership(session_id, user_id)
+        if membership is None or not is_reader(membership["session_user_type"]):
+            raise Forbidden("You are not in this chat")
+
+
+def _about(chat: dict[str, Any]) -> str | None:
+    """The post an item chat is about; None for groups."""
+    is_item_chat = chat.get("kind") == SESSION_KIND_ITEM_CHAT
+    return (chat.get("data") or {}).get("item_id") if is_item_chat else None

@@ -1,0 +1,128 @@
+"""The chat list: a user's chats by latest activity, and their unseen counts."""
+
+import asyncio
+import base64
+import json
+from typing import Any
+
+from agora.core.chat import is_muted, is_reader, message_view_for, notification_count, session_view
+from agora.core.constants import CHATS_PAGE
+from agora.core.errors import InvalidInput
+from agora.core.numbers import bounded_int
+from agora.services.accounts import Caller
+from agora.services.chat.base import ChatBase, _about
+
+
+class ChatList(ChatBase):
+    async def chats(self, caller: Caller, cursor: str | None) -> dict[str, Any]:
+        """The user's chats, latest activity first, in pages after the (updated_at, id) cursor.
+
+        Memberships are not touched per message, so the order comes from the sessions: all
+        of the user's memberships and their sessions' counters are read and sorted (a person
+        has at most a few thousand chats), and the page's sessions are then read in full.
+        """
+        user_id = caller.user["_id"]
+        before = _decode_chats_cursor(cursor) if cursor else None
+        followed = await self._followed(user_id)
+        followed.sort(key=lambda pair: _activity(pair[0]), reverse=True)
+        if before is not None:
+            followed = [pair for pair in followed if _activity(pair[0]) < before]
+        page = followed[:CHATS_PAGE]
+        has_more = len(followed) > CHATS_PAGE
+        page_ids = [c["_id"] for c, _ in page]
+        chats = {c["_id"]: c for c in await self.sessions.by_ids(page_ids)}
+        if cursor is None:
+            await self._notifications_seen(user_id, followed)
+        gone = await self._deleted_posts(chats.values())
+        last = await self._last_messages(user_id, list(chats))
+        return {
+            "sessions": [
+                session_view(chats[c["_id"]], m, post_deleted=_about(chats[c["_id"]]) in gone)
+                | ({"last_message": last[c["_id"]]} if c["_id"] in last else {})
+                for c, m in page
+                if c["_id"] in chats
+            ],
+            "cursor": _encode_chats_cursor(page[-1][0]) if has_more else None,
+            "has_more": has_more,
+        }
+
+    async def _last_messages(self, user_id: str, session_ids: list[str]) -> dict[str, dict]:
+        """Each chat's newest message as a chat list row shows it, ticked like in the chat."""
+
+        async def newest(session_id: str) -> dict[str, Any] | None:
+            found = await self.messages.newest(session_id, 1)
+            if not found:
+                return None
+            mine = found[0]["src_id"] == user_id
+            marks = await self.sessions.furthest_marks(session_id) if mine else []
+            return message_view_for(found[0], marks)
+
+        views = await asyncio.gather(*(newest(s) for s in session_ids))
+        return {s: view for s, view in zip(session_ids, views, strict=True) if view is not None}
+
+    async def _followed(self, user_id: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+        """(session counters, membership) for each of the user's memberships."""
+        memberships = await self.sessions.memberships_of_user(user_id)
+        counters = {
+            c["_id"]: c
+            for c in await self.sessions.counters([m["session_id"] for m in memberships])
+        }
+        return [(counters[m["session_id"]], m) for m in memberships if m["session_id"] in counters]
+
+    async def _notifications_seen(
+        self, user_id: str, followed: list[tuple[dict[str, Any], dict[str, Any]]]
+    ) -> None:
+        """Opening Chats clears the red dot: what counted for it so far no longer does."""
+        await self.sessions.mark_notified(
+            {
+                m["_id"]: counters.get("message_seq", 0)
+                for counters, m in followed
+                if notification_count(counters, m)
+            }
+        )
+        await self.emitter.to_user(user_id, "unseen", {"notifications_unseen_count": 0})
+
+    async def notifications_unseen(self, user_id: str) -> int:
+        """The red dot's count (spec: `data.notifications_unseen_count`), taken when asked."""
+        return sum(notification_count(c, m) for c, m in await self._followed(user_id))
+
+    async def unseen_summary(self, user_id: str) -> dict[str, Any]:
+        """What a screen needs to keep the red dot itself from `message` events: the count
+        now, and the chats that must not raise it (muted)."""
+        followed = await self._followed(user_id)
+        return {
+            "notifications_unseen_count": sum(notification_count(c, m) for c, m in followed),
+            "muted_session_ids": [m["session_id"] for _, m in followed if is_muted(m)],
+        }
+
+    async def followed_sessions(self, user_id: str) -> list[str]:
+        """Sessions whose rooms the user's sockets enter when they connect."""
+        memberships = await self.sessions.memberships_of_user(user_id)
+        return [m["session_id"] for m in memberships if is_reader(m["session_user_type"])]
+
+    async def follows(self, caller: Caller | None, session_id: str) -> bool:
+        """Whether the caller's sockets stay in the session's room when its window closes."""
+        if caller is None:
+            return False
+        membership = await self.sessions.membership(session_id, caller.user["_id"])
+        return membership is not None and is_reader(membership["session_user_type"])
+
+
+def _activity(session: dict[str, Any]) -> tuple[int, str]:
+    """A chat's place in its members' lists: its latest message (or creation), then its id."""
+    return int(session.get("updated_at") or session.get("created_at") or 0), session["_id"]
+
+
+def _encode_chats_cursor(session: dict[str, Any]) -> str:
+    raw = json.dumps(list(_activity(session)))
+    return base64.urlsafe_b64encode(raw.encode()).decode()
+
+
+def _decode_chats_cursor(cursor: str) -> tuple[int, str]:
+    try:
+        updated_at, session_id = json.loads(base64.urlsafe_b64decode(cursor.encode()))
+    except (ValueError, TypeError) as exc:
+        raise InvalidInput({"cursor": "This list position is not valid"}) from exc
+    if not isinstance(session_id, str):
+        raise InvalidInput({"cursor": "This list position is not valid"})
+    return bounded_int(updated_at, "cursor"), session_id

@@ -1,0 +1,162 @@
+"""Members, chat settings and moderation, and the notices membership changes post."""
+
+from typing import Any
+
+from agora.core.accounts import user_card
+from agora.core.chat import (
+    check_make_public,
+    is_reader,
+    member_notice,
+    moderated_type,
+    notification_flag,
+    session_view,
+    shared_session_view,
+)
+from agora.core.constants import LOCAL_ID_MAX_LENGTH, MEMBERS_PAGE, USER_TYPE_ADMIN
+from agora.core.errors import Forbidden, InvalidInput, NotFound
+from agora.core.groups import clean_group_description, clean_group_title, membership_view
+from agora.services.accounts import Caller
+from agora.services.chat.base import ChatBase, log
+
+
+class Moderation(ChatBase):
+    async def members(
+        self, caller: Caller | None, session_id: str, cursor: str | None
+    ) -> dict[str, Any]:
+        """Members of a chat or group in a stable order, with their public cards."""
+        chat, _ = await self._readable(caller, session_id)
+        page = await self.sessions.members_page(session_id, cursor, MEMBERS_PAGE + 1)
+        has_more = len(page) > MEMBERS_PAGE
+        page = page[:MEMBERS_PAGE]
+        people = {u["_id"]: u for u in await self.users.by_ids([m["user_id"] for m in page])}
+        return {
+            "session_users": [
+                {**membership_view(m, chat), "user": user_card(people.get(m["user_id"]))}
+                for m in page
+            ],
+            "has_more": has_more,
+            "cursor": page[-1]["_id"] if has_more else None,
+            "session_users_count": await self.sessions.count_members(session_id),
+        }
+
+    async def update_session(
+        self, caller: Caller, session_id: str, changes: dict[str, Any]
+    ) -> dict[str, Any]:
+        chat, membership = await self._readable(caller, session_id)
+        kind = membership["session_user_type"] if membership else None
+        fields: dict[str, Any] = {}
+        if changes.get("is_read_allowed") is not None:
+            if changes["is_read_allowed"] is not True:
+                raise InvalidInput({"is_read_allowed": "A public chat cannot be made private"})
+            check_make_public(chat, kind)
+            fields["is_read_allowed"] = True
+        admin_fields = {
+            k: v for k, v in changes.items() if k != "is_read_allowed" and v is not None
+        }
+        if admin_fields:
+            if kind is None or kind > USER_TYPE_ADMIN:
+                raise Forbidden("Only the chat's admins can edit it")
+            if "title" in admin_fields:
+                fields["title"] = clean_group_title(admin_fields["title"])
+            if "description" in admin_fields:
+                fields["description"] = clean_group_description(admin_fields["description"])
+            if "is_public" in admin_fields:
+                fields["is_public"] = bool(admin_fields["is_public"])
+        updated = await self.sessions.update(session_id, fields) if fields else chat
+        await self.shards.forget(session_id)
+        view = session_view(updated or chat, membership)
+        await self.emitter.to_session(session_id, "session", shared_session_view(view))
+        return {"session": view}
+
+    async def offer_given(self, cs_id: str, offer: dict[str, Any]) -> None:
+        """The chat remembers its latest offer (`data.last_offer`), so both people's screens
+        show it was given, now and after a reload."""
+        updated = await self.sessions.update(cs_id, {"data.last_offer": offer})
+        if updated is not None:
+            view = shared_session_view(session_view(updated, None))
+            await self.emitter.to_session(cs_id, "session", view)
+
+    async def update_member(
+        self,
+        caller: Caller,
+        session_id: str,
+        *,
+        notification_flag_value: int | None,
+        for_user_id: str | None,
+        action: str | None,
+    ) -> dict[str, Any]:
+        user_id = caller.user["_id"]
+        membership = await self.sessions.membership(session_id, user_id)
+        if membership is None:
+            raise Forbidden("You are not in this chat")
+        if for_user_id is None:
+            if notification_flag_value is None:
+                raise InvalidInput({"notification_flag": "This field is required"})
+            muted = notification_flag_value > 20
+            updated = await self.sessions.set_member(
+                session_id, user_id, {"notification_flag": notification_flag(muted)}
+            )
+            chat = await self.sessions.get(session_id) or {}
+            return {"is_user_in_session": True, "session_user": membership_view(updated, chat)}
+        if action is None:
+            raise InvalidInput({"action": "This field is required"})
+        target = await self.sessions.membership(session_id, for_user_id)
+        if target is None:
+            raise NotFound({"for_user_id": "This person is not in the chat"})
+        new_type = moderated_type(
+            action, membership["session_user_type"], target["session_user_type"]
+        )
+        if new_type is None:
+            await self.sessions.remove_member(session_id, for_user_id)
+            changed = None
+        else:
+            changed = await self.sessions.set_member(
+                session_id, for_user_id, {"session_user_type": new_type}
+            )
+        await self.shards.forget(session_id)
+        await self._moderated(session_id, for_user_id, target["session_user_type"], new_type)
+        if action == "approve" and new_type is not None:
+            await self.announce_member(session_id, for_user_id, "approved", user_id)
+        chat = await self.sessions.get(session_id) or {}
+        # Every screen of the member shows the chat as it now is for them (the composer
+        # gives way to 'You cannot send messages here.' at once, and comes back).
+        await self.emitter.to_user(for_user_id, "session", session_view(chat, changed))
+        return {"is_user_in_session": True, "session_user": membership_view(changed, chat)}
+
+    async def _moderated(
+        self, session_id: str, user_id: str, old_type: int, new_type: int | None
+    ) -> None:
+        """An approved or unblocked member starts following the chat; a blocked or removed
+        one stops (their sockets leave its room)."""
+        was, now = is_reader(old_type), is_reader(new_type)
+        if now and not was:
+            await self.member_joined(session_id, user_id, new_type)
+        elif was and not now:
+            await self.emitter.unfollow(user_id, [session_id])
+
+    async def announce_member(
+        self, session_id: str, user_id: str, event: str, by_user_id: str | None = None
+    ) -> None:
+        """A 1010 notice that someone joined, asked to join or was approved; at most once per
+        person, event and chat. Best effort: the membership already changed."""
+        if not self.shards.running():
+            return
+        try:
+            named = {
+                u["_id"]: u.get("name", "")
+                for u in await self.users.by_ids([user_id, *([by_user_id] if by_user_id else [])])
+            }
+            text = member_notice(event, named.get(user_id, ""), named.get(by_user_id or "", ""))
+            source = by_user_id or user_id
+            local_id = f"{event}:{session_id}:{user_id}"[:LOCAL_ID_MAX_LENGTH]
+            data = {"member": {"event": event, "user_id": user_id}}
+            await self.post_notice(session_id, source, local_id, text, data)
+        except Exception:
+            log.warning("could not post the %s notice in %s", event, session_id, exc_info=True)
+
+    async def member_joined(self, session_id: str, user_id: str, user_type: int) -> None:
+        """Someone became a member of a group or chat: its history is not unseen for them,
+        and their sockets join its room on every edge."""
+        if is_reader(user_type):
+            await self.sessions.start_reading(session_id, user_id)
+            await self.emitter.follow(user_id, [session_id])

@@ -1,0 +1,91 @@
+"""Reading: pages of messages, delivery receipts and the ticks they move."""
+
+from typing import Any
+
+from agora.core.accounts import user_card
+from agora.core.chat import RECEIPT_STATUSES, delivery, message_view_for
+from agora.core.clock import now_ms
+from agora.core.constants import MESSAGES_PAGE, USER_TYPE_MODERATOR
+from agora.core.errors import Forbidden, InvalidInput, NotFound
+from agora.services.accounts import Caller
+from agora.services.chat.base import ChatBase
+
+
+class Reading(ChatBase):
+    async def messages_page(
+        self,
+        caller: Caller | None,
+        session_id: str,
+        after: int | None,
+        before: int | None,
+    ) -> dict[str, Any]:
+        chat, membership = await self._readable(caller, session_id)
+        found = None
+        if after is not None:
+            found = await self.shards.buffered(session_id, after, MESSAGES_PAGE + 1)
+        if found is None:
+            found = await self.messages.page(
+                session_id, after=after, before=before, limit=MESSAGES_PAGE + 1
+            )
+        has_more = len(found) > MESSAGES_PAGE
+        page = found[:MESSAGES_PAGE] if after is not None else found[-MESSAGES_PAGE:]
+        if caller is not None and membership is not None and page:
+            # The screen that fetched the newest page shows it; a poll only received it.
+            status = "read" if after is None and before is None else "delivered"
+            seq = chat.get("message_seq", 0) if status == "read" else page[-1].get("seq")
+            if seq:
+                await self._receipt(session_id, caller.user["_id"], status, seq, page[-1])
+        marks = await self.sessions.furthest_marks(session_id)
+        senders = await self.users.by_ids([m["src_id"] for m in page])
+        return {
+            "inbox_messages": [message_view_for(m, marks) for m in page],
+            "refs": {"users": {u["_id"]: user_card(u) for u in senders}},
+            "has_more": has_more,
+            "next_less_than_timestamp": page[0]["created_at"] if page and has_more else None,
+        }
+
+    async def message_info(
+        self, caller: Caller, session_id: str, created_at: int
+    ) -> dict[str, Any]:
+        _, membership = await self._readable(caller, session_id)
+        message = await self.messages.get(session_id, created_at)
+        if message is None:
+            raise NotFound({"created_at": "No such message"})
+        kind = membership["session_user_type"] if membership else None
+        is_moderator = kind is not None and kind <= USER_TYPE_MODERATOR
+        if not is_moderator and message["src_id"] != caller.user["_id"]:
+            raise Forbidden("Only moderators and the sender see delivery details")
+        seq = message.get("seq")
+        marks = await self.sessions.marks_covering(session_id, seq) if seq is not None else []
+        return {"info": delivery(message, marks).info()}
+
+    async def mark(self, caller: Caller, session_id: str, created_at: int, status: str) -> None:
+        """A recipient's screen got (or showed) the messages up to this one: ticks move."""
+        if status not in RECEIPT_STATUSES:
+            raise InvalidInput({"status": "Unknown delivery status"})
+        user_id = caller.user["_id"]
+        await self._following(session_id, user_id)
+        message = await self.messages.get(session_id, created_at)
+        if message is None:
+            raise NotFound({"created_at": "No such message"})
+        seq = message.get("seq")
+        if seq is None:  # stored before messages were numbered: everything up to now
+            seq = ((await self.sessions.get(session_id)) or {}).get("message_seq", 0)
+        await self._receipt(session_id, user_id, status, seq, message)
+
+    async def _receipt(
+        self, session_id: str, user_id: str, status: str, seq: int, last: dict[str, Any]
+    ) -> None:
+        """Moves the member's mark; when it moved, the senders' screens hear of it (one
+        event to the chat's room, covering every message up to `last`)."""
+        if await self.sessions.record_receipt(session_id, user_id, status, seq, now_ms()):
+            await self.emitter.to_session(
+                session_id,
+                "message_status",
+                {
+                    "session_id": session_id,
+                    "created_at": last["created_at"],
+                    "status": status,
+                    "user_id": user_id,
+                },
+            )

@@ -1,0 +1,139 @@
+"""Sending: a message is checked and handed to its session's shard; a dummy item chat
+becomes real with its first message."""
+
+from dataclasses import dataclass
+from typing import Any
+
+from agora.core.chat import (
+    NO_SUCH_CHAT,
+    check_outgoing,
+    item_chat_members,
+    item_chat_session,
+    parse_item_chat_id,
+    send_accepted,
+    send_refused,
+)
+from agora.core.clock import now_ms
+from agora.core.constants import CHAT_ATTACHMENT_TYPES, MESSAGE_TYPE_SYSTEM, SEND_REPLY_OK
+from agora.core.errors import AgoraError, InvalidInput, NotFound, Unavailable
+from agora.services.accounts import Caller
+from agora.services.chat.base import ChatBase
+from agora.services.events import MessageStored
+
+
+@dataclass(frozen=True)
+class SendInput:
+    dest_session_id: str
+    payload: str = ""
+    payload1: tuple[str, ...] = ()
+    type: int = 1003
+    is_dummy_session: bool = False
+    created_at: int | None = None
+    local_id: str = ""
+    # `data.location` as sent, checked with the rest of the message.
+    location: Any = None
+
+
+class Sending(ChatBase):
+    async def send(self, caller: Caller, data: SendInput) -> dict[str, Any]:
+        try:
+            return await self._send(caller, data)
+        except AgoraError as error:
+            # Refusals are replies of their own (type -1); a caller who must log in, or a
+            # store that failed (send again later), is told by the status.
+            if error.status in (401, 503):
+                raise
+            return send_refused(error.errors)
+
+    async def _send(self, caller: Caller, data: SendInput) -> dict[str, Any]:
+        """Checks the message and hands it to the session's shard, which knows the session and
+        its members and says whether the sender may post; an item chat that is still a dummy
+        becomes real with its first message."""
+        user_id = caller.user["_id"]
+        outgoing = check_outgoing(
+            session_id=data.dest_session_id,
+            src_id=user_id,
+            local_id=data.local_id,
+            message_type=data.type,
+            payload=data.payload,
+            attachments=list(data.payload1),
+            client_created_at=data.created_at,
+            location=data.location,
+        )
+        files = await self.uploads.stored_files(user_id, list(outgoing.attachments))
+        if any(f["mime_type"] not in CHAT_ATTACHMENT_TYPES for f in files):
+            raise InvalidInput({"payload1": "Attach jpeg, png, pdf, docx or mp4 files"})
+        request = {
+            "session_id": outgoing.session_id,
+            "src_id": user_id,
+            "local_id": outgoing.local_id,
+            "type": outgoing.type,
+            "payload": outgoing.payload,
+            "payload1": files,
+            "client_created_at": outgoing.client_created_at,
+            **({"data": {"location": outgoing.location}} if outgoing.location else {}),
+        }
+        reply = await self._to_shard(request)
+        created = False
+        if reply.pop("no_such_chat", False):
+            created = await self._make_real(outgoing.session_id, caller)
+            reply = await self._to_shard(request)
+            if reply.pop("no_such_chat", False):
+                raise NotFound({"dest_session_id": NO_SUCH_CHAT})
+        if reply["type"] != SEND_REPLY_OK:
+            return reply
+        return send_accepted(reply["inbox_message"], new_session_created=created)
+
+    async def _to_shard(self, request: dict[str, Any]) -> dict[str, Any]:
+        reply = await self._shard_send(request)
+        if reply.pop("unavailable", False):
+            raise Unavailable(reply["errors"])
+        return reply
+
+    async def _shard_send(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The shard's reply; a message it stored just now is told as `MessageStored`."""
+        reply = await self.shards.send(request)
+        if reply.pop("stored_now", False):
+            stored = MessageStored(request["session_id"], request["src_id"], reply["inbox_message"])
+            await self.events.publish(stored)
+        return reply
+
+    async def post_notice(
+        self, session_id: str, src_id: str, local_id: str, text: str, data: dict[str, Any]
+    ) -> dict[str, Any]:
+        """A system notice (type 1010); `local_id` makes a repeated notice appear once."""
+        return await self._shard_send(
+            {
+                "session_id": session_id,
+                "src_id": src_id,
+                "local_id": local_id,
+                "type": MESSAGE_TYPE_SYSTEM,
+                "payload": text,
+                "payload1": [],
+                "data": data,
+            }
+        )
+
+    async def _make_real(self, session_id: str, caller: Caller) -> bool:
+        """A dummy item chat becomes a stored one with its first message; says whether this
+        call stored it (a concurrent first message may have)."""
+        user_id = caller.user["_id"]
+        parsed = parse_item_chat_id(session_id)
+        if parsed is None or parsed[1] != user_id:
+            raise NotFound({"dest_session_id": NO_SUCH_CHAT})
+        try:
+            item, _, _ = await self.posts.readable(caller, parsed[0])
+        except AgoraError as error:
+            # A post the sender may not read has no chat they could open.
+            raise NotFound({"dest_session_id": NO_SUCH_CHAT}) from error
+        if item["user_id"] == user_id:
+            raise NotFound({"dest_session_id": NO_SUCH_CHAT})
+        route_id = await self.hints.route(session_id) or item["route_id"]
+        chat = item_chat_session(item, user_id, route_id, now_ms())
+        members = item_chat_members(item, user_id)
+        _, created = await self.sessions.create_once(chat, members)
+        if created:
+            # The poster hears of the chat on whatever screen they have open.
+            for member_id in members:
+                await self.emitter.follow(member_id, [session_id])
+        return created

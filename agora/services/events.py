@@ -1,0 +1,112 @@
+"""Domain events: what happened, told to whoever subscribed, inside this process.
+
+A service publishes an event after the fact it describes is stored; the composition root
+(`agora/app.py`) subscribes the services that react to it, in one block. Delivery is
+in-process only: events that must reach other edges or the chat shards travel by the
+Redis and Ray paths described in `docs/architecture.md`.
+
+Subscribers run one after another, in the order they subscribed, and the publisher waits
+for them. A subscriber that fails is logged and skipped: the fact is stored already, so
+neither the publisher nor the other subscribers fail with it. Delivery is shielded from
+the publisher's cancellation (a client that hangs up does not cut a reaction short). The
+publisher waits: a slow reaction (a push to an outside service) starts a task of its own.
+"""
+
+import asyncio
+import logging
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+log = logging.getLogger("agora.events")
+
+
+@dataclass(frozen=True)
+class MessageStored:
+    """A chat message was stored by its session's shard and acknowledged to this edge.
+
+    Published once per new message, by the edge that sent it (a resend of a stored message
+    is not published again), system notices (type 1010) included. `message` is the message
+    as clients see it (`core.chat.message_view`: `id`, `dest_session_id`, `src_id`,
+    `local_id`, `created_at`, `type`, `payload`, `payload1`, `flags`, `data`); the session
+    and its members are the subscriber's to read (`SessionStore`) if it needs them.
+    """
+
+    session_id: str
+    sender_id: str
+    message: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class MemberJoined:
+    """Someone became a member of a group (a group is also a chat session) with this type."""
+
+    session_id: str
+    user_id: str
+    user_type: int
+
+
+@dataclass(frozen=True)
+class MemberAnnounced:
+    """A membership change the group's chat shows as a notice: `event` is "joined" or
+    "asked" (to join); `by_user_id` is who acted for them, if anyone."""
+
+    session_id: str
+    user_id: str
+    event: str
+    by_user_id: str | None = None
+
+
+@dataclass(frozen=True)
+class PostAdded:
+    """A post was stored in a group."""
+
+    group_id: str
+    item_id: str
+
+
+@dataclass(frozen=True)
+class OfferPaid:
+    """A post's owner paid an offer to a participant of the post's chat.
+
+    Published after the money moved (`move_id` is the wallet move, unique per offer: a
+    retried offer with the same request id publishes again with the same `move_id`, so a
+    subscriber that must act once keys on it). `amount_cents` is in `currency`'s cents.
+    """
+
+    move_id: str
+    payer_id: str
+    payee_id: str
+    session_id: str
+    item_id: str
+    amount_cents: int
+    currency: str
+
+
+Event = MessageStored | MemberJoined | MemberAnnounced | PostAdded | OfferPaid
+E = TypeVar("E")
+Handler = Callable[[E], Awaitable[None]]
+
+
+class Events:
+    """The in-process publisher: `subscribe(EventType, handler)`, `await publish(event)`."""
+
+    def __init__(self) -> None:
+        self._handlers: dict[type, list[Handler]] = defaultdict(list)
+
+    def subscribe(self, event_type: type[E], handler: Handler[E]) -> None:
+        self._handlers[event_type].append(handler)
+
+    async def publish(self, event: Event) -> None:
+        handlers = list(self._handlers.get(type(event), ()))
+        if handlers:
+            await asyncio.shield(self._deliver(event, handlers))
+
+    @staticmethod
+    async def _deliver(event: Event, handlers: list[Handler]) -> None:
+        for handler in handlers:
+            try:
+                await handler(event)
+            except Exception:
+                log.exception("a subscriber of %s failed", type(event).__name__)

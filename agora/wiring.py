@@ -1,0 +1,37 @@
+"""Store factories of the composition root, for processes it does not build itself.
+
+A chat shard (a Ray actor, another process) cannot be handed live connections: the edge's
+composition root (`agora/app.py`) hands it this picklable factory instead, and the shard
+builds its stores with it the way the edge builds its own.
+"""
+
+from dataclasses import dataclass
+
+from pymongo import AsyncMongoClient
+
+from agora.realtime.emitter import RealtimeEmitter
+from agora.settings import Settings
+from agora.store.messages import MessageStore
+from agora.store.mongo import connect_mongo, database
+from agora.store.sessions import SessionStore
+
+
+@dataclass(frozen=True)
+class ChatShardStores:
+    mongo: AsyncMongoClient
+    sessions: SessionStore
+    messages: MessageStore
+    # Write-only: a shard announces messages to the sessions' rooms on every edge.
+    emitter: RealtimeEmitter
+
+
+@dataclass(frozen=True)
+class StoreFactory:
+    settings: Settings
+
+    def chat_shard_stores(self) -> ChatShardStores:
+        mongo = connect_mongo(self.settings)
+        db = database(mongo, self.settings)
+        return ChatShardStores(
+            mongo, SessionStore(db), MessageStore(db), RealtimeEmitter(self.settings)
+        )
