@@ -301,8 +301,9 @@ export const MEMBER_TYPES = {
 export const CHAT_OWNER_MAX_TYPE = ADMIN_MEMBER_TYPE;
 export const NOTIFY_UNMUTED_FLAG = server.NOTIFICATION_UNMUTED;
 export const NOTIFY_MUTED_FLAG = server.NOTIFICATION_MUTED;
-/** Labelled in the server's order; an action the server adds fails the type check here. */
-export const MODERATION_LABELS: Readonly<Record<(typeof server.MODERATION_ACTIONS)[number], string>> = {
+export const MODERATION_ACTIONS = server.MODERATION_ACTIONS;
+/** An action the server adds fails the type check here until it has a label. */
+export const MODERATION_LABELS: Readonly<Record<(typeof MODERATION_ACTIONS)[number], string>> = {
   approve: 'Approve',
   reject: 'Reject',
   block: 'Block',
