@@ -6,6 +6,7 @@ invalid ones, and every one is sent as a visitor and as a signed-in user. No rep
 Bounded and reproducible: a fixed seed, derandomized generation, a few examples per call.
 """
 
+import secrets
 import uuid
 
 import pytest
@@ -61,6 +62,8 @@ def fuzzed_edge(ray_cluster, mongo_url, redis_url, smtp_sink, chat_prefix, tmp_p
             smtp_url=smtp_sink.url,
             web_dist=dist,
             var_dir=tmp_path_factory.mktemp("var"),
+            # An edge refuses to start without a secret of its own (none is built in).
+            secret_key=secrets.token_urlsafe(32),
             login_attempts_per_ip=100_000,
             otp_sends_per_ip=100_000,
             stripe_secret_key=SECRET_KEY,
