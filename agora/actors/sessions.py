@@ -32,8 +32,7 @@ from agora.core.constants import (
     SESSION_BUFFER_MESSAGES,
 )
 from agora.store.batched_writes import UNENCODABLE
-from agora.store.messages import resend_key
-from agora.store.mongo import new_id
+from agora.store.messages import new_message, resend_key
 from agora.wiring import ChatShardStores, StoreFactory
 
 log = logging.getLogger("agora.actors.sessions")
@@ -178,7 +177,7 @@ class SessionShardLogic:
                 else:
                     state.last_created_at = next_created_at(now_ms(), state.last_created_at)
                     state.last_seq += 1
-                    fresh.append((i, _message(request, state.last_created_at, state.last_seq)))
+                    fresh.append((i, new_message(request, state.last_created_at, state.last_seq)))
             new: list[dict[str, Any]] = []
             if fresh:
                 new, stored_before = await self._store(state, fresh, replies)
@@ -300,24 +299,6 @@ class SessionShardLogic:
         if after is None or after < state.buffer[0]["created_at"]:
             return None
         return [m for m in state.buffer if m["created_at"] > after][:limit]
-
-
-def _message(request: dict[str, Any], created_at: int, seq: int) -> dict[str, Any]:
-    return {
-        "_id": new_id(),
-        "dest_session_id": request["session_id"],
-        "src_id": request["src_id"],
-        "local_id": request["local_id"],
-        "created_at": created_at,
-        "seq": seq,
-        "client_created_at": request.get("client_created_at"),
-        "type": request["type"],
-        "payload": request["payload"],
-        "payload1": request.get("payload1", []),
-        "data": request.get("data", {}),
-        "flags": {"status": "sent"},
-        "info": {},
-    }
 
 
 def _accepted(message: dict[str, Any], *, stored_now: bool = False) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from pymongo.errors import DuplicateKeyError
 
 from agora.core.documents import Message
 from agora.store.batched_writes import BatchedWrites
-from agora.store.mongo import drop_index, ensure_index
+from agora.store.mongo import drop_index, ensure_index, new_id
 
 # The local id a sender gives a message is theirs within one chat (clients number messages
 # per chat): the index before, across all of a sender's chats, is dropped at startup.
@@ -21,6 +21,25 @@ SENDER_WIDE_RESEND_KEY = [("src_id", 1), ("local_id", 1)]
 def resend_key(message: dict[str, Any]) -> tuple[str, str, str]:
     """What makes two sends the same message."""
     return message["src_id"], message["dest_session_id"], message["local_id"]
+
+
+def new_message(request: dict[str, Any], created_at: int, seq: int) -> dict[str, Any]:
+    """The document of a message the shard numbered (`created_at`, `seq`), with its id."""
+    return {
+        "_id": new_id(),
+        "dest_session_id": request["session_id"],
+        "src_id": request["src_id"],
+        "local_id": request["local_id"],
+        "created_at": created_at,
+        "seq": seq,
+        "client_created_at": request.get("client_created_at"),
+        "type": request["type"],
+        "payload": request["payload"],
+        "payload1": request.get("payload1", []),
+        "data": request.get("data", {}),
+        "flags": {"status": "sent"},
+        "info": {},
+    }
 
 
 @dataclass(frozen=True)
