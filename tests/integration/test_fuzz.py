@@ -62,12 +62,9 @@ def fuzzed_edge(ray_cluster, mongo_url, redis_url, smtp_sink, chat_prefix, tmp_p
             smtp_url=smtp_sink.url,
             web_dist=dist,
             var_dir=tmp_path_factory.mktemp("var"),
-            # An edge refuses to start without a secret of its own (none is built in).
             secret_key=secrets.token_urlsafe(32),
             login_attempts_per_ip=100_000,
             otp_sends_per_ip=100_000,
-            # An edge refuses to start without a secret of its own.
-            secret_key=secrets.token_urlsafe(32),
             stripe_secret_key=SECRET_KEY,
             stripe_webhook_secret=WEBHOOK_SECRET,
             stripe_api_base=stripe.base_url,
