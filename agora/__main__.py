@@ -12,7 +12,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-from agora import embedded
+from agora import embedded, web_constants
 from agora.actors.runtime import stop_ray
 from agora.app import api_document, build_app
 from agora.http.openapi import render
@@ -101,14 +101,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="agora")
     parser.add_argument(
         "command",
-        choices=["run", "serve", "openapi"],
-        help="run: embedded; serve: edge; openapi: print the API's OpenAPI document",
+        choices=["run", "serve", "openapi", "constants"],
+        help="run: embedded; serve: edge; openapi: print the API's OpenAPI document; "
+        "constants: print the web app's copy of the spec's constants",
     )
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     settings = Settings()
     if args.command == "openapi":
         sys.stdout.write(render(api_document(settings)))
+    elif args.command == "constants":
+        sys.stdout.write(web_constants.render())
     elif args.command == "run":
         sys.exit(run_embedded(settings))
     else:

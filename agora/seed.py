@@ -3,6 +3,7 @@
 import logging
 
 from agora.core.accounts import EMAIL_FIELD, Identifier
+from agora.core.constants import CURRENCY_POINTS
 from agora.services.accounts import Caller
 from agora.services.items import ItemInput
 from agora.services.registry import Services
@@ -37,7 +38,7 @@ DEMO_POSTS = [
             "Whoever finds me a buyer gets a finder's fee.",
             tags=("For sale",),
             offer_amount=40,
-            offer_currency="POINTS",
+            offer_currency=CURRENCY_POINTS,
         ),
     ),
     (
@@ -70,7 +71,7 @@ DEMO_POSTS = [
             "if you see her!",
             tags=("Lost & found",),
             offer_amount=100,
-            offer_currency="POINTS",
+            offer_currency=CURRENCY_POINTS,
         ),
     ),
     (

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from agora.core.clock import now_ms
-from agora.core.items import ItemDraft, build_draft, feed_key
-from agora.core.routes import root_route
+from agora.core.items import ItemDraft, build_draft
 from agora.embedded import mongo_address, redis_address
+from agora.store.items import new_item, root_route
 from agora.store.mongo import new_id
 from loadtest import profile
 from loadtest.feed_words import ADJECTIVES, DISTRICTS, GROUP_TAGS, NOUNS
@@ -98,21 +98,8 @@ def _post(rng: random.Random, user_id: str, group_id: str, created_at: int):
 
 def post_documents(draft: ItemDraft, user_id: str, group_id: str, created_at: int):
     """A post and its root share route, shaped as ItemService.create stores them."""
-    item_id = new_id()
-    root = root_route(item_id, user_id, created_at)
-    item = {
-        "_id": item_id,
-        **draft.fields(),
-        "files": [],
-        "user_id": user_id,
-        "group_id": group_id,
-        "route_id": root["_id"],
-        "created_at": created_at,
-        "updated_at": created_at,
-        "sort_order": 0,
-        "feed_key": feed_key(created_at, item_id),
-    }
-    return item, root
+    root = root_route(new_id(), user_id, created_at)
+    return new_item({**draft.fields(), "files": []}, root, group_id), root
 
 
 def check_shape(stored: dict[str, Any], seeded: dict[str, Any], what: str) -> None:

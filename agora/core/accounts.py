@@ -10,6 +10,7 @@ from agora.core.constants import (
     NAME_MAX_LENGTH,
     OTP_LENGTH,
 )
+from agora.core.documents import User
 from agora.core.errors import Conflict, InvalidInput
 from agora.core.text import CONTROL_CHARACTERS, clean_line
 
@@ -95,7 +96,7 @@ def check_otp_format(raw: str) -> str:
     return code
 
 
-def user_view(doc: dict[str, Any]) -> dict[str, Any]:
+def user_view(doc: User) -> dict[str, Any]:
     """The user as the API shows it (spec section 3, User)."""
     data = doc.get("data") or {}
     return {
@@ -109,7 +110,7 @@ def user_view(doc: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def user_card(doc: dict[str, Any] | None) -> dict[str, Any] | None:
+def user_card(doc: User | None) -> dict[str, Any] | None:
     """What anyone may see of another user: name and picture, never contact details."""
     if doc is None:
         return None

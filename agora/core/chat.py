@@ -24,6 +24,7 @@ from agora.core.constants import (
     USER_TYPE_MEMBER,
     USER_TYPE_MODERATOR,
 )
+from agora.core.documents import ChatSession, Item, Membership, Message
 from agora.core.errors import Forbidden, InvalidInput
 from agora.core.geo import COORDINATE_LIMITS, check_coordinate
 from agora.core.text import CONTROL_CHARACTERS, without_format_characters
@@ -100,7 +101,11 @@ def moderated_type(action: str, actor_type: int, target_type: int) -> int | None
         return USER_TYPE_BLOCKED_REVERSIBLE
     if action == "unblock" and target_type == USER_TYPE_BLOCKED_REVERSIBLE:
         return USER_TYPE_MEMBER
-    if action == "make_moderator" and actor_type <= USER_TYPE_ADMIN and target_type == 20:
+    if (
+        action == "make_moderator"
+        and actor_type <= USER_TYPE_ADMIN
+        and target_type == USER_TYPE_MEMBER
+    ):
         return USER_TYPE_MODERATOR
     raise Forbidden(f"'{action}' does not apply to this member")
 
@@ -130,7 +135,7 @@ def is_reader(user_type: int | None) -> bool:
     return user_type is not None and user_type <= USER_TYPE_MEMBER
 
 
-def unseen_count(session: dict[str, Any], membership: dict[str, Any] | None) -> int:
+def unseen_count(session: ChatSession, membership: Membership | None) -> int:
     """Messages of others the member has not read. The session numbers its messages
     (`message_seq`) and the membership keeps how far its member read (`read_seq`, moved past
     the member's own messages when they send), so nothing is written per message and member."""
@@ -139,7 +144,7 @@ def unseen_count(session: dict[str, Any], membership: dict[str, Any] | None) -> 
     return _messages_after(session, membership, membership.get("read_seq", 0))
 
 
-def notification_count(session: dict[str, Any], membership: dict[str, Any]) -> int:
+def notification_count(session: ChatSession, membership: Membership) -> int:
     """What the chat adds to the red dot on Chats: unseen messages that arrived since its
     member last opened Chats (`seen_seq`); nothing while muted."""
     if is_muted(membership):
@@ -148,7 +153,7 @@ def notification_count(session: dict[str, Any], membership: dict[str, Any]) -> i
     return _messages_after(session, membership, seen)
 
 
-def is_muted(membership: dict[str, Any]) -> bool:
+def is_muted(membership: Membership) -> bool:
     return membership.get("notification_flag", NOTIFICATION_UNMUTED) > NOTIFICATION_UNMUTED
 
 
@@ -253,7 +258,7 @@ def next_created_at(now: int, last: int) -> int:
     return max(now, last + 1)
 
 
-def message_view(message: dict[str, Any]) -> dict[str, Any]:
+def message_view(message: Message) -> dict[str, Any]:
     return {
         "id": message["_id"],
         "dest_session_id": message["dest_session_id"],
@@ -360,7 +365,7 @@ def item_chat_session(
     }
 
 
-def item_chat_members(item: dict[str, Any], asker_id: str) -> dict[str, int]:
+def item_chat_members(item: Item, asker_id: str) -> dict[str, int]:
     """The poster owns the chat (may make it public); the asker is a member."""
     return {item["user_id"]: USER_TYPE_ADMIN, asker_id: USER_TYPE_MEMBER}
 

@@ -12,6 +12,7 @@ from agora.core.constants import (
     USER_TYPE_AWAITING_APPROVAL,
     USER_TYPE_MEMBER,
 )
+from agora.core.documents import ChatSession, Membership
 from agora.core.errors import InvalidInput
 from agora.core.text import (
     CONTROL_CHARACTERS,
@@ -23,20 +24,20 @@ from agora.core.text import (
 NOT_VIEWABLE = "Cannot view group, not authorized or invalid"
 
 
-def member_type(membership: dict[str, Any] | None) -> int | None:
+def member_type(membership: Membership | None) -> int | None:
     return membership["session_user_type"] if membership else None
 
 
-def is_member(membership: dict[str, Any] | None) -> bool:
+def is_member(membership: Membership | None) -> bool:
     kind = member_type(membership)
     return kind is not None and kind <= USER_TYPE_MEMBER
 
 
-def can_read(group: dict[str, Any], membership: dict[str, Any] | None) -> bool:
+def can_read(group: ChatSession, membership: Membership | None) -> bool:
     return bool(group.get("is_public") or group.get("is_read_allowed")) or is_member(membership)
 
 
-def can_write(group: dict[str, Any], membership: dict[str, Any] | None) -> bool:
+def can_write(group: ChatSession, membership: Membership | None) -> bool:
     """Members within the write permission write; anyone may join a public group by posting."""
     kind = member_type(membership)
     if kind is None:
@@ -44,12 +45,12 @@ def can_write(group: dict[str, Any], membership: dict[str, Any] | None) -> bool:
     return kind <= group.get("write_permission", USER_TYPE_MEMBER)
 
 
-def is_admin(membership: dict[str, Any] | None) -> bool:
+def is_admin(membership: Membership | None) -> bool:
     kind = member_type(membership)
     return kind is not None and kind <= USER_TYPE_ADMIN
 
 
-def joining_type(group: dict[str, Any]) -> int:
+def joining_type(group: ChatSession) -> int:
     return USER_TYPE_MEMBER if group.get("is_public") else USER_TYPE_AWAITING_APPROVAL
 
 
@@ -79,7 +80,7 @@ def clean_group_description(raw: str) -> str:
     return clean_text(raw, "description", GROUP_DESCRIPTION_MAX_LENGTH)
 
 
-def group_view(group: dict[str, Any], membership: dict[str, Any] | None) -> dict[str, Any]:
+def group_view(group: ChatSession, membership: Membership | None) -> dict[str, Any]:
     """The group as the API shows it to one viewer (can_write is theirs)."""
     data = group.get("data") or {}
     return {
@@ -104,9 +105,7 @@ def group_view(group: dict[str, Any], membership: dict[str, Any] | None) -> dict
     }
 
 
-def membership_view(
-    membership: dict[str, Any] | None, session: dict[str, Any]
-) -> dict[str, Any] | None:
+def membership_view(membership: Membership | None, session: ChatSession) -> dict[str, Any] | None:
     """The membership in `session` (a group or chat), with its unseen count as of now."""
     if membership is None:
         return None

@@ -18,6 +18,7 @@ from agora.core.constants import (
     POST_FILE_MAX_BYTES,
     POST_FILES_MAX,
 )
+from agora.core.documents import ChatSession, Item, Membership
 from agora.core.errors import InvalidInput
 from agora.core.groups import can_read, clean_tags
 from agora.core.money import decimal_number, parse_amount
@@ -126,13 +127,11 @@ def search_words(text: str) -> list[str]:
     return words
 
 
-def is_visible(item: dict[str, Any]) -> bool:
+def is_visible(item: Item) -> bool:
     return item.get("sort_order", 0) != ITEM_HIDDEN_SORT_ORDER
 
 
-def can_read_post(
-    item: dict[str, Any], group: dict[str, Any] | None, membership: dict[str, Any] | None
-) -> bool:
+def can_read_post(item: Item, group: ChatSession | None, membership: Membership | None) -> bool:
     """The one read rule for posts: a post not hidden, in a group the viewer may read (a
     private group that hides its posts shows them to its members only). Every path that
     shows a post or opens a chat about one applies it (`services.items.PostReader`)."""
@@ -143,7 +142,7 @@ def _offer_number(amount: str | None) -> float | int | None:
     return None if amount is None else decimal_number(Decimal(amount))
 
 
-def item_view(item: dict[str, Any], *, logged_in: bool) -> dict[str, Any]:
+def item_view(item: Item, *, logged_in: bool) -> dict[str, Any]:
     """The post for one viewer; visitors get no content of posts that need a login."""
     base = {
         "_id": item["_id"],

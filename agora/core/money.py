@@ -1,6 +1,7 @@
 """Money: exact amounts, integer cents, wallets, ledger entries and points policy (no I/O)."""
 
 import math
+import secrets
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
@@ -14,6 +15,7 @@ from agora.core.constants import (
     OFFER_AMOUNT_MAX,
     WALLET_FOR_USER,
 )
+from agora.core.documents import LedgerEntry, Wallet
 from agora.core.errors import InvalidInput
 
 _QUANTUM = Decimal(1).scaleb(-MONEY_DECIMALS)
@@ -87,6 +89,41 @@ class Posting:
     title: str
 
 
+# A money move's states: recorded, finished, refused (payer short), paying out, paid back.
+PENDING, DONE, REFUSED, PAYING, REVERSED = "pending", "done", "refused", "paying", "reversed"
+
+
+def request_key(scope: str, request_id: str | None) -> str:
+    """A money move's idempotency key: a retry sending the same `request_id` finds the first
+    move; a call without one is a request of its own (as the spec has it)."""
+    return f"{scope}:{request_id or secrets.token_hex(12)}"
+
+
+def move_terms(
+    key: str, ref_type: str, postings: list[Posting], details: dict[str, Any]
+) -> dict[str, Any]:
+    """What a money move asks for; the store adds its id, state and time when it records it.
+    The first posting is the debit, and its user and currency are the move's."""
+    first = postings[0]
+    return {
+        "key": key,
+        "ref_type": ref_type,
+        "user_id": first.user_id,
+        "currency": first.currency,
+        "postings": [
+            {
+                "wallet_id": p.wallet_id,
+                "user_id": p.user_id,
+                "currency": p.currency,
+                "diff_cents": p.diff_cents,
+                "title": p.title,
+            }
+            for p in postings
+        ],
+        **details,
+    }
+
+
 def same_terms(earlier: dict[str, Any], requested: dict[str, Any]) -> bool:
     """Whether a move asked for again under an existing key asks for what the earlier one did:
     the same kind, the same wallets changing by the same amounts, the same details (titles
@@ -104,7 +141,7 @@ def same_terms(earlier: dict[str, Any], requested: dict[str, Any]) -> bool:
     )
 
 
-def ledger_entry_view(entry: dict[str, Any]) -> dict[str, Any]:
+def ledger_entry_view(entry: LedgerEntry) -> dict[str, Any]:
     return {
         "_id": entry["_id"],
         "wallet_id": entry["wallet_id"],
@@ -118,7 +155,7 @@ def ledger_entry_view(entry: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def wallet_view(wallet: dict[str, Any], *, charge_enabled: bool = False) -> dict[str, Any]:
+def wallet_view(wallet: Wallet, *, charge_enabled: bool = False) -> dict[str, Any]:
     return {
         "_id": wallet["_id"],
         "user_id": wallet["user_id"],

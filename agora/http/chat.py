@@ -9,6 +9,7 @@ from pydantic import BeforeValidator, Field
 from agora.core.constants import (
     CLIENT_CREATED_AT_MAX,
     CLIENT_CREATED_AT_MIN,
+    LOCAL_ID_MAX_LENGTH,
     MESSAGE_TYPE_CHAT,
     MESSAGE_TYPE_MAX,
 )
@@ -64,7 +65,7 @@ class SendBody(Body):
     is_dummy_session: bool = False
     # The sender's clock (ms), kept as the message's `client_created_at`: see the constants.
     created_at: int | None = Field(default=None, ge=CLIENT_CREATED_AT_MIN, le=CLIENT_CREATED_AT_MAX)
-    local_id: str = Field(max_length=64)
+    local_id: str = Field(max_length=LOCAL_ID_MAX_LENGTH)
     data: MessageDataBody | None = None
 
     def send_input(self) -> SendInput:

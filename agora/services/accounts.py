@@ -19,6 +19,7 @@ from agora.core.accounts import (
     user_view,
 )
 from agora.core.constants import OTP_LENGTH, REQUIRE_IDENTIFIER
+from agora.core.documents import User
 from agora.core.errors import InvalidInput, NeedLogin, Unavailable
 from agora.core.signing import digest, hash_secret, sign, unsign
 from agora.integrations.messaging import CodeSender
@@ -50,7 +51,7 @@ class ProfileChanges:
 class Caller:
     """Who is calling: a user with the hash of the key they presented."""
 
-    user: dict[str, Any]
+    user: User
     key_hash: str
 
 

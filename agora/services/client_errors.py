@@ -1,6 +1,5 @@
 """Browser error reports: truncated, rate-limited, kept for the team to read."""
 
-from agora.core.clock import now_ms
 from agora.core.constants import JSERROR_FIELD_MAX_CHARS
 from agora.settings import Settings
 from agora.store.client_errors import ClientErrorStore
@@ -28,13 +27,10 @@ class ClientErrorService:
         await self.limits.hit(f"jserror-ip:{ip}", REPORTS_PER_IP, self.settings.rate_window_seconds)
         cap = JSERROR_FIELD_MAX_CHARS
         await self.reports.add(
-            {
-                "stacktrace_string": stacktrace_string[:cap],
-                "description": description[:cap],
-                "error_details": error_details[:cap],
-                "user_id": user_id,
-                "ip": ip,
-                "user_agent": user_agent[:512],
-                "created_at": now_ms(),
-            }
+            stacktrace_string=stacktrace_string[:cap],
+            description=description[:cap],
+            error_details=error_details[:cap],
+            user_id=user_id,
+            ip=ip,
+            user_agent=user_agent[:512],
         )

@@ -12,6 +12,7 @@ from typing import Any
 
 from agora.core.clock import now_ms
 from agora.core.constants import FEED_PAGE_SIZE
+from agora.core.documents import Item
 from agora.core.errors import InvalidInput
 from agora.core.groups import clean_tags, group_view, membership_view
 from agora.core.items import decode_cursor, encode_cursor, item_view, search_words
@@ -34,12 +35,12 @@ NEWER_MAX = 500
 HEAD_UPDATE_TRIES = 3
 
 
-def matches_tags(post: dict[str, Any], tags: list[str]) -> bool:
+def matches_tags(post: Item, tags: list[str]) -> bool:
     """The tag filter as MongoDB's `$all` applies it: every chosen tag is on the post."""
     return all(tag in post.get("tags", []) for tag in tags)
 
 
-def merged_head(head: list[dict], newer: list[dict], tags: list[str]) -> list[dict]:
+def merged_head(head: list[Item], newer: list[Item], tags: list[str]) -> list[Item]:
     """The head of a filter with the newer posts that match it, newest first, deduplicated.
 
     `head` held the newest posts of the filter when it was read and `newer` holds every post
@@ -50,7 +51,7 @@ def merged_head(head: list[dict], newer: list[dict], tags: list[str]) -> list[di
     return sorted(by_key.values(), key=lambda post: post["feed_key"], reverse=True)[:HEAD_SIZE]
 
 
-def page_of(found: list[dict[str, Any]]) -> dict[str, Any]:
+def page_of(found: list[Item]) -> dict[str, Any]:
     """A page from up to HEAD_SIZE posts: the extra one only says that more follow."""
     items = found[:FEED_PAGE_SIZE]
     has_more = len(found) > FEED_PAGE_SIZE
@@ -59,16 +60,6 @@ def page_of(found: list[dict[str, Any]]) -> dict[str, Any]:
         "next_cursor": encode_cursor(items[-1]["feed_key"]) if has_more else None,
         "has_more": has_more,
     }
-
-
-def _query(group_id: str, words: list[str], tags: list[str]) -> dict[str, Any]:
-    query: dict[str, Any] = {"group_id": group_id}
-    if words:
-        # Quoted terms: every word must appear (MongoDB ORs unquoted terms).
-        query["$text"] = {"$search": " ".join(f'"{w}"' for w in words)}
-    if tags:
-        query["tags"] = {"$all": tags}
-    return query
 
 
 class FeedService:
@@ -105,29 +96,32 @@ class FeedService:
 
     async def _found(
         self, group_id: str, words: list[str], tags: list[str], before: str | None
-    ) -> list[dict[str, Any]]:
+    ) -> list[Item]:
         """Up to HEAD_SIZE posts of the page that starts after `before`."""
-        query = _query(group_id, words, tags)
         # Searches stay out of the heads: a text search is quick even without index use, and
         # deciding whether a new post matches one would take a query per search.
         if before is None and not words:
-            return await self._head(group_id, tags, query)
+            return await self._head(group_id, tags)
         return await self.cache.page(
             group_id,
             json.dumps([words, tags, before]),
             before is None,
-            lambda: self.items.page(query, before, HEAD_SIZE),
+            lambda: self.items.feed_page(
+                group_id, words=words, tags=tags, before_key=before, limit=HEAD_SIZE
+            ),
         )
 
-    async def _head(self, group_id: str, tags: list[str], query: dict[str, Any]) -> list[dict]:
+    async def _head(self, group_id: str, tags: list[str]) -> list[Item]:
         filter_key = json.dumps(tags)
         head, version = await self.cache.head(group_id, filter_key)
         if head is not None:
             return head
 
-        async def compute() -> list[dict]:
+        async def compute() -> list[Item]:
             since = now_ms()
-            found = await self.items.page(query, None, HEAD_SIZE)
+            found = await self.items.feed_page(
+                group_id, words=[], tags=tags, before_key=None, limit=HEAD_SIZE
+            )
             # Kept unless a post came in meanwhile or the group has enough heads; either way
             # the page cache below keeps it until the next write.
             await self.cache.keep_head(group_id, filter_key, version, found, since)
@@ -154,10 +148,10 @@ class FeedService:
         heads = await self.cache.heads(group_id)
         since = now_ms()
         # No heads (or too many new posts to be sure of having them all): nothing is kept.
-        merged: dict[str, list[dict]] = {}
+        merged: dict[str, list[Item]] = {}
         if heads.posts and heads.since is not None:
-            recent = {"group_id": group_id, "created_at": {"$gte": heads.since - CLOCK_SKEW_MS}}
-            newer = await self.items.page(recent, None, NEWER_MAX)
+            since_stamp = heads.since - CLOCK_SKEW_MS
+            newer = await self.items.posted_since(group_id, since_stamp, NEWER_MAX)
             if len(newer) < NEWER_MAX:
                 merged = {
                     key: merged_head(head, newer, json.loads(key))

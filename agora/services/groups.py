@@ -5,12 +5,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from agora.core.accounts import clean_image_url
-from agora.core.clock import now_ms
 from agora.core.constants import (
     CITY_SEARCH_RESULTS,
     USER_TYPE_ADMIN,
     USER_TYPE_AWAITING_APPROVAL,
-    USER_TYPE_MEMBER,
 )
 from agora.core.errors import Forbidden, NotFound
 from agora.core.geo import check_coordinate
@@ -31,7 +29,6 @@ from agora.services.events import Events, MemberAnnounced, MemberJoined
 from agora.services.uploads import KeptImage
 from agora.store.feed_cache import FeedCache
 from agora.store.groups import GroupStore
-from agora.store.mongo import new_id
 
 CITY_TAGS = ["Jobs", "For sale", "Services", "Housing", "Lost & found", "Events", "Help"]
 
@@ -48,23 +45,17 @@ class GroupChanges:
     is_read_allowed: bool | None = None
 
 
-def city_group(city: City) -> dict[str, Any]:
-    return {
-        "_id": city.group_id,
-        "title": city.name,
-        "description": f"Requests, products and services in {city.name}",
-        "image": "",
-        "is_public": True,
-        "is_read_allowed": True,
-        "write_permission": USER_TYPE_MEMBER,
-        "created_at": now_ms(),
-        "data": {
-            "tags": CITY_TAGS,
-            "num_posts": 0,
-            "num_members": 0,
-            "city": {k: v for k, v in city.view().items() if k != "group_id"},
-        },
-    }
+async def created_city_group(groups: GroupStore, city: City) -> dict[str, Any]:
+    """The city's group, created on first need."""
+    return await groups.create(
+        city.group_id,
+        title=city.name,
+        description=f"Requests, products and services in {city.name}",
+        tags=CITY_TAGS,
+        is_public=True,
+        is_read_allowed=True,
+        city={k: v for k, v in city.view().items() if k != "group_id"},
+    )
 
 
 class GroupService:
@@ -111,7 +102,7 @@ class GroupService:
     async def _city_group(self, group_id: str) -> dict[str, Any] | None:
         """City groups come into being on first visit, whether by link or by location."""
         city = (await self.cities()).by_group.get(group_id)
-        return await self.groups.create(city_group(city)) if city else None
+        return await created_city_group(self.groups, city) if city else None
 
     async def _membership(self, group_id: str, caller: Caller | None) -> dict[str, Any] | None:
         if caller is None:
@@ -133,7 +124,7 @@ class GroupService:
         city = (await self.cities()).nearest(latitude, longitude)
         if city is None:
             raise NotFound({"lat_long": "No city found near this location"})
-        group = await self.groups.create(city_group(city))
+        group = await created_city_group(self.groups, city)
         return {"group": group_view(group, await self._membership(group["_id"], caller))}
 
     async def search_cities(self, text: str) -> dict[str, Any]:
@@ -166,19 +157,15 @@ class GroupService:
     async def create(
         self, caller: Caller, title: str, description: str, changes: GroupChanges
     ) -> dict[str, Any]:
-        group = {
-            "_id": new_id(),
-            "title": clean_group_title(title),
-            "description": clean_group_description(description),
-            "image": "",
-            "is_public": bool(changes.is_public),
-            "is_read_allowed": bool(changes.is_read_allowed),
-            "write_permission": USER_TYPE_MEMBER,
-            "created_at": now_ms(),
-            "created_by": caller.user["_id"],
-            "data": {"tags": clean_tags(changes.tags or []), "num_posts": 0, "num_members": 0},
-        }
-        await self.groups.create(group)
+        group = await self.groups.create(
+            None,
+            title=clean_group_title(title),
+            description=clean_group_description(description),
+            tags=clean_tags(changes.tags or []),
+            is_public=bool(changes.is_public),
+            is_read_allowed=bool(changes.is_read_allowed),
+            created_by=caller.user["_id"],
+        )
         membership = await self.add_member(group["_id"], caller.user["_id"], USER_TYPE_ADMIN)
         return {
             "group": group_view({**group, "data": {**group["data"], "num_members": 1}}, membership),
@@ -191,7 +178,7 @@ class GroupService:
             raise Forbidden("Only the group's admins can change it")
         fields: dict[str, Any] = {}
         if changes.tags is not None:
-            fields["data.tags"] = clean_tags(changes.tags)
+            fields["tags"] = clean_tags(changes.tags)
         if changes.title is not None:
             fields["title"] = clean_group_title(changes.title)
         if changes.description is not None:

@@ -5,25 +5,23 @@ from typing import Any, Protocol
 
 from agora.core.accounts import user_card
 from agora.core.clock import now_ms
-from agora.core.constants import ITEM_HIDDEN_SORT_ORDER
+from agora.core.documents import ChatSession, Item, Route
 from agora.core.errors import Forbidden, NotFound
 from agora.core.groups import NOT_VIEWABLE, can_write, group_view, joining_type
 from agora.core.items import (
     build_draft,
     can_read_post,
     check_post_files,
-    feed_key,
     is_visible,
     item_view,
 )
-from agora.core.routes import chain, extended_route, root_route, route_view
+from agora.core.routes import chain, route_view
 from agora.services.accounts import Caller
 from agora.services.events import Events, PostAdded
 from agora.services.groups import GroupService
 from agora.store.feed_cache import FeedCache
 from agora.store.groups import GroupStore
 from agora.store.items import ItemStore
-from agora.store.mongo import new_id
 from agora.store.users import UserStore
 
 ITEM_NOT_FOUND = "This post does not exist or was deleted"
@@ -116,7 +114,7 @@ class ItemService:
         # The feed listens for new posts to bring its cached first pages up to date.
         self.events = events
 
-    async def _draft(self, caller: Caller, group: dict[str, Any], data: ItemInput):
+    async def _draft(self, caller: Caller, group: ChatSession, data: ItemInput):
         draft = build_draft(
             title=data.title,
             description=data.description,
@@ -139,23 +137,11 @@ class ItemService:
         fields = await self._draft(caller, group, data)
         if membership is None:
             await self.groups.add_member(group_id, user_id, joining_type(group))
-        created_at = now_ms()
-        item_id = new_id()
-        root = root_route(item_id, user_id, created_at)
-        item = {
-            "_id": item_id,
-            **fields,
-            "user_id": user_id,
-            "group_id": group_id,
-            "route_id": root["_id"],
-            "created_at": created_at,
-            "updated_at": created_at,
-            "sort_order": 0,
-            "feed_key": feed_key(created_at, item_id),
-        }
-        await self.items.insert(item, root)
+        item, root = await self.items.create(
+            fields, user_id=user_id, group_id=group_id, created_at=now_ms()
+        )
         await self.group_store.count_posts(group_id, 1)
-        await self.events.publish(PostAdded(group_id, item_id))
+        await self.events.publish(PostAdded(group_id, item["_id"]))
         return {"item": self._view(item, root)}
 
     async def _owned(self, caller: Caller, item_id: str) -> dict[str, Any]:
@@ -178,8 +164,7 @@ class ItemService:
 
     async def delete(self, caller: Caller, item_id: str) -> dict[str, Any]:
         item = await self._owned(caller, item_id)
-        hidden = {"sort_order": ITEM_HIDDEN_SORT_ORDER, "updated_at": now_ms()}
-        updated = await self.items.update(item_id, caller.user["_id"], hidden)
+        updated = await self.items.hide(item_id, caller.user["_id"], now_ms())
         if updated is None:
             raise NotFound({"item_id": ITEM_NOT_FOUND})
         await self.group_store.count_posts(item["group_id"], -1)
@@ -196,7 +181,7 @@ class ItemService:
         }
 
     async def mine(self, caller: Caller) -> dict[str, Any]:
-        found = await self.items.page({"user_id": caller.user["_id"]}, None, MY_ITEMS_LIMIT)
+        found = await self.items.posted_by(caller.user["_id"], MY_ITEMS_LIMIT)
         return {"items": [self._view(item) for item in found]}
 
     async def by_route(self, caller: Caller | None, route_id: str) -> dict[str, Any]:
@@ -218,7 +203,7 @@ class ItemService:
         user_id = caller.user["_id"]
         own = await self.items.route_of(item["_id"], user_id)
         if own is None:
-            own = await self.items.add_route(extended_route(route, user_id, now_ms()))
+            own = await self.items.share_route(route, user_id, now_ms())
         return {"url": f"{self.base_url}/r/{own['_id']}", "route_id": own["_id"]}
 
     async def _route(self, route_id: str) -> dict[str, Any]:
@@ -229,8 +214,8 @@ class ItemService:
 
     def _view(
         self,
-        item: dict[str, Any],
-        route: dict[str, Any] | None = None,
+        item: Item,
+        route: Route | None = None,
         *,
         logged_in: bool = True,
     ) -> dict[str, Any]:

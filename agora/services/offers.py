@@ -12,6 +12,7 @@ from agora.core.constants import (
     OFFER_MIN_AMOUNT,
     RECHARGE_MIN_AMOUNT,
 )
+from agora.core.documents import Item
 from agora.core.errors import Forbidden, InvalidInput, NotFound, PaymentRequired
 from agora.core.items import is_visible
 from agora.core.money import (
@@ -21,6 +22,7 @@ from agora.core.money import (
     format_amount,
     parse_amount,
     recharge_amount,
+    request_key,
     shortfall_cents,
     to_cents,
     wallet_id,
@@ -30,7 +32,6 @@ from agora.services.chat import ChatService
 from agora.services.events import Events, OfferPaid
 from agora.services.wallet import REFUSED, WalletService
 from agora.store.items import ItemStore
-from agora.store.mongo import new_id
 from agora.store.sessions import SessionStore
 from agora.store.users import UserStore
 
@@ -69,7 +70,7 @@ class OfferService:
             raise NotFound({"cs_id": NO_SUCH_CHAT})
         # Each call without a request_id is an offer of its own (as in the spec); a retry
         # that must not pay twice sends one (the web app always does).
-        key = f"offer:{owner['_id']}:{request_id or new_id()}"
+        key = request_key(f"offer:{owner['_id']}", request_id)
         title = f"Offer for '{item['title']}'"
         move = await self.wallets.transfer(
             key=key,
@@ -135,7 +136,7 @@ class OfferService:
         return item, participant_id
 
     @staticmethod
-    def _amount(item: dict[str, Any], offer_amount: float | int | str | None) -> tuple[int, str]:
+    def _amount(item: Item, offer_amount: float | int | str | None) -> tuple[int, str]:
         amount = parse_amount(offer_amount, "offer_amount")
         if amount is None and item.get("offer_amount"):
             amount = Decimal(item["offer_amount"])

@@ -27,6 +27,7 @@ from agora.core.constants import (
     RECHARGE_PATH,
     SUBSCRIPTION_ACTIVE,
 )
+from agora.core.documents import User
 from agora.core.errors import (
     AgoraError,
     Conflict,
@@ -36,7 +37,7 @@ from agora.core.errors import (
     Unavailable,
 )
 from agora.core.groups import is_admin
-from agora.core.money import format_amount
+from agora.core.money import format_amount, request_key
 from agora.core.payments import (
     RECHARGE_CREDITED,
     RECHARGE_EXPIRED,
@@ -65,7 +66,6 @@ from agora.services.accounts import Caller
 from agora.services.groups import GroupService
 from agora.services.wallet import PAYING, REVERSED, WalletService
 from agora.settings import Settings
-from agora.store.mongo import new_id
 from agora.store.payments import PaymentStore
 
 log = logging.getLogger("agora.payments")
@@ -161,18 +161,7 @@ class PaymentService:
                 customer_email=user.get("email_id"),
             )
         )
-        now = now_ms()
-        await self.store.add_recharge(
-            {
-                "_id": checkout["id"],
-                "user_id": user["_id"],
-                "amount_cents": cents,
-                "currency": currency,
-                "state": RECHARGE_OPEN,
-                "created_at": now,
-                "updated_at": now,
-            }
-        )
+        await self.store.add_recharge(checkout["id"], user["_id"], cents, currency)
         return {"stripe_checkout_data": {"id": checkout["id"], "url": checkout["url"]}}
 
     async def recharge_status(self, caller: Caller, checkout_id: str) -> dict[str, Any]:
@@ -230,14 +219,14 @@ class PaymentService:
             return {"redirect": await self._onboarding_url(account["id"])}
         started_before = now_ms() - MOVE_RECOVERY_AFTER_MS
         await self._resume_payouts(user["_id"], currency, account["id"], started_before)
-        key = f"withdraw:{user['_id']}:{currency}:{request_id or new_id()}"
+        key = request_key(f"withdraw:{user['_id']}:{currency}", request_id)
         move = await self._debited_move(key, user["_id"], currency)
         if move is None:
             raise InvalidInput("Nothing to withdraw")
         wallet = await self._pay_out(move, account["id"])
         return {"success": True, "wallet": wallet}
 
-    async def _connected_account(self, user: dict[str, Any]) -> dict[str, Any]:
+    async def _connected_account(self, user: User) -> dict[str, Any]:
         """The user's Express account, created on first need and refreshed until usable."""
         account = await self.store.connect_account(user["_id"])
         if account is None:

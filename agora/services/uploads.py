@@ -35,7 +35,6 @@ from agora.core.uploads import (
 )
 from agora.integrations.web_pages import PageFetcher, Refused
 from agora.settings import Settings
-from agora.store.mongo import new_id
 from agora.store.rate_limits import RateLimiter
 from agora.store.uploads import IncomingFile, UploadFiles, UploadStore
 
@@ -84,28 +83,16 @@ class UploadService:
         await self.limits.hit(f"upload-url:{user_id}", UPLOAD_URLS_PER_USER, self.rate_window)
         kind = file_type(file_mime_type)
         max_bytes = upload_limit(file_size)
-        upload_id = new_id()
         now = now_ms()
-        file_url = url_of(stored_name(upload_id, kind))
-        title = clean_title(file_name_hint, kind)
-        await self.uploads.add(
-            {
-                "_id": upload_id,
-                "user_id": user_id,
-                "mime_type": kind.mime_type,
-                "size": None,
-                "file_url": file_url,
-                "thumbnail": "",
-                "title": title,
-                "created_at": now,
-            }
+        upload = await self.uploads.add_pending(
+            user_id, kind, clean_title(file_name_hint, kind), now
         )
         expires_at = now + UPLOAD_URL_TTL_SECONDS * 1000
-        grant = UploadGrant(upload_id, user_id, kind.mime_type, max_bytes, expires_at)
+        grant = UploadGrant(upload["_id"], user_id, kind.mime_type, max_bytes, expires_at)
         return {
             "file_mime_type": kind.mime_type,
-            "file_url": file_url,
-            "title": title,
+            "file_url": upload["file_url"],
+            "title": upload["title"],
             "upload_data": {
                 "url": UPLOAD_PUT_PATH + grant_token(self.secret, grant),
                 "method": "PUT",

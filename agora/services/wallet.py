@@ -23,11 +23,18 @@ from agora.core.constants import (
     STARTER_POINTS,
     WALLET_FOR_USER,
 )
+from agora.core.documents import LedgerEntry
 from agora.core.errors import Conflict, Forbidden, InvalidInput
 from agora.core.money import (
     CENTS_PER_UNIT,
+    DONE,
+    PAYING,
+    PENDING,
+    REFUSED,
+    REVERSED,
     Posting,
     ledger_entry_view,
+    move_terms,
     points_day,
     same_terms,
     wallet_id,
@@ -35,12 +42,10 @@ from agora.core.money import (
     wallets_in_order,
 )
 from agora.realtime.emitter import RealtimeEmitter
-from agora.store.mongo import new_id
 from agora.store.wallets import Appended, Short, WalletStore
 
 log = logging.getLogger("agora.wallet")
 
-PENDING, DONE, REFUSED, PAYING, REVERSED = "pending", "done", "refused", "paying", "reversed"
 RECOVERY_BATCH = 100
 
 # Whether a user's card payouts are enabled (`payments.PayoutsStatus`, when configured).
@@ -160,8 +165,8 @@ class WalletService:
         Returns the move: state 'done', or 'refused' with `short_balance` when the payer is
         short (a refused move appended nothing, so a later retry with the key may succeed).
         """
-        requested = self._new_move(key, ref_type, postings, details)
-        move, created = await self.store.start_move(requested)
+        requested = move_terms(key, ref_type, postings, details)
+        move, created = await self.store.start_move(requested, now_ms())
         if not created and not same_terms(move, requested):
             # A retry must ask for what the first request did; anything else is a client
             # reusing an id, told so rather than handed the earlier move as if it were this.
@@ -272,31 +277,6 @@ class WalletService:
 
     # Internals ----------------------------------------------------------------
 
-    def _new_move(
-        self, key: str, ref_type: str, postings: list[Posting], details: dict[str, Any]
-    ) -> dict[str, Any]:
-        first = postings[0]
-        return {
-            "_id": new_id(),
-            "key": key,
-            "ref_type": ref_type,
-            "state": PENDING,
-            "user_id": first.user_id,
-            "currency": first.currency,
-            "postings": [
-                {
-                    "wallet_id": p.wallet_id,
-                    "user_id": p.user_id,
-                    "currency": p.currency,
-                    "diff_cents": p.diff_cents,
-                    "title": p.title,
-                }
-                for p in postings
-            ],
-            "created_at": now_ms(),
-            **details,
-        }
-
     async def _drive(self, move: dict[str, Any], *, maybe_applied: bool) -> dict[str, Any]:
         postings = [Posting(**p) for p in move["postings"]]
         now = now_ms()
@@ -349,7 +329,7 @@ class WalletService:
             {**move["postings"][0], "change_to": move["balances_after"][0]}
         )
 
-    async def view_after(self, entry: dict[str, Any]) -> dict[str, Any]:
+    async def view_after(self, entry: LedgerEntry) -> dict[str, Any]:
         """The wallet as a ledger entry left it, without reading the wallet again."""
         wallet = {
             "_id": entry["wallet_id"],

@@ -8,11 +8,11 @@ from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.results import UpdateResult
 
 from agora.core.clock import now_ms
-from agora.core.constants import NOTIFICATION_UNMUTED
+from agora.core.constants import NOTIFICATION_UNMUTED, SESSION_KIND_GROUP, USER_TYPE_MEMBER
+from agora.core.documents import ChatSession, Membership
 from agora.store.local_copies import LocalCopies
-from agora.store.mongo import ensure_index
+from agora.store.mongo import ensure_index, new_id
 
-GROUP_KIND = "group"
 # A session stored from now on records how far its messages were announced (`announced_seq`):
 # one without the field predates it, and counts as announced up to its last message.
 NEW_SESSION_COUNTERS = {"announced_seq": 0}
@@ -70,51 +70,91 @@ class GroupStore:
         await ensure_index(self.members, [("user_id", 1), ("updated_at", -1)])
         await ensure_index(self.sessions, [("kind", 1), ("created_at", -1)])
 
-    async def get(self, group_id: str) -> dict[str, Any] | None:
+    async def get(self, group_id: str) -> ChatSession | None:
         return await self._groups.get(group_id, lambda: self._read_group(group_id))
 
-    async def _read_group(self, group_id: str) -> dict[str, Any] | None:
-        return await self.sessions.find_one({"_id": group_id, "kind": GROUP_KIND})
+    async def _read_group(self, group_id: str) -> ChatSession | None:
+        return await self.sessions.find_one({"_id": group_id, "kind": SESSION_KIND_GROUP})
 
-    async def create(self, group: dict[str, Any]) -> dict[str, Any]:
+    async def create(
+        self,
+        group_id: str | None,
+        *,
+        title: str,
+        description: str,
+        tags: list[str],
+        is_public: bool,
+        is_read_allowed: bool,
+        **extra: Any,
+    ) -> ChatSession:
+        """A new group where members may write, under a new id unless `group_id` is given (a
+        city's group, which exists once however often it is created); returns the stored one.
+        `extra` holds the fields of its kind (`created_by`; a city group's `city`, kept in its
+        data)."""
+        data: dict[str, Any] = {"tags": tags, "num_posts": 0, "num_members": 0}
+        if "city" in extra:
+            data["city"] = extra.pop("city")
+        group = {
+            "_id": group_id or new_id(),
+            "title": title,
+            "description": description,
+            "image": "",
+            "is_public": is_public,
+            "is_read_allowed": is_read_allowed,
+            "write_permission": USER_TYPE_MEMBER,
+            "created_at": now_ms(),
+            **extra,
+            "data": data,
+        }
+        return await self._create(group)
+
+    async def _create(self, group: dict[str, Any]) -> ChatSession:
         """Inserts the group unless one with its id exists; returns the stored one."""
         fields = {k: v for k, v in group.items() if k != "_id"}
         # update_one, not find_one_and_update: nx-27017 drops $setOnInsert in the latter.
         await self.sessions.update_one(
             {"_id": group["_id"]},
-            {"$setOnInsert": {**fields, **NEW_SESSION_COUNTERS, "kind": GROUP_KIND}},
+            {"$setOnInsert": {**fields, **NEW_SESSION_COUNTERS, "kind": SESSION_KIND_GROUP}},
             upsert=True,
         )
         stored = await self._read_group(group["_id"])
         self._groups.put(group["_id"], stored)
-        return stored or {**group, "kind": GROUP_KIND}
+        return stored or {**group, "kind": SESSION_KIND_GROUP}
 
-    async def update(self, group_id: str, fields: dict[str, Any]) -> dict[str, Any] | None:
-        return await self._changed(group_id, {"$set": fields})
+    async def update(self, group_id: str, fields: dict[str, Any]) -> ChatSession | None:
+        """Sets the group's fields (its `tags` kept in its data); the group as it is after."""
+        stored = {
+            ("data.tags" if name == "tags" else name): value for name, value in fields.items()
+        }
+        return await self._changed(group_id, {"$set": stored})
 
     async def count_posts(self, group_id: str, change: int) -> None:
         await self._changed(group_id, {"$inc": {"data.num_posts": change}})
 
-    async def _changed(self, group_id: str, change: dict[str, Any]) -> dict[str, Any] | None:
+    async def _changed(self, group_id: str, change: dict[str, Any]) -> ChatSession | None:
         """Applies `change`; the group as it is after it becomes this edge's copy."""
         group = await self.sessions.find_one_and_update(
-            {"_id": group_id, "kind": GROUP_KIND}, change, return_document=ReturnDocument.AFTER
+            {"_id": group_id, "kind": SESSION_KIND_GROUP},
+            change,
+            return_document=ReturnDocument.AFTER,
         )
         self._groups.put(group_id, group)
         return group
 
-    async def latest(self, limit: int) -> list[dict[str, Any]]:
-        cursor = self.sessions.find({"kind": GROUP_KIND}).sort("created_at", -1).limit(limit)
+    async def latest(self, limit: int) -> list[ChatSession]:
+        cursor = (
+            self.sessions.find({"kind": SESSION_KIND_GROUP}).sort("created_at", -1).limit(limit)
+        )
         return await cursor.to_list()
 
-    async def membership(self, group_id: str, user_id: str) -> dict[str, Any] | None:
+    async def membership(self, group_id: str, user_id: str) -> Membership | None:
         key = membership_id(group_id, user_id)
         return await self._memberships.get(key, lambda: self._read_membership(key))
 
-    async def _read_membership(self, key: str) -> dict[str, Any] | None:
+    async def _read_membership(self, key: str) -> Membership | None:
         return await self.members.find_one({"_id": key})
 
-    async def join(self, group_id: str, user_id: str, user_type: int) -> dict[str, Any]:
+    async def join(self, group_id: str, user_id: str, user_type: int) -> Membership:
         """Adds the user with `user_type` unless already a member; returns the membership."""
         result = await add_membership(self.members, group_id, user_id, user_type)
         if result.upserted_id is not None:

@@ -2,6 +2,7 @@
 copies, and every change to a post is announced (`store/announced_copies.py`)."""
 
 import asyncio
+import secrets
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -11,12 +12,65 @@ from pymongo.errors import DuplicateKeyError
 from redis.asyncio import Redis
 
 from agora.core.constants import ITEM_HIDDEN_SORT_ORDER
+from agora.core.documents import Item, Route
+from agora.core.items import feed_key
+from agora.core.routes import chain
 from agora.store.announced_copies import AnnouncedCopies
-from agora.store.mongo import ensure_index
+from agora.store.mongo import ensure_index, new_id
 from agora.store.redis import Keys
 
 ITEM_COPY_SECONDS = 60.0
 ITEM_COPY_REFRESH_SECONDS = 45.0
+ROUTE_ID_BYTES = 9
+
+
+def new_route_id() -> str:
+    """Route ids end up in shared links: short, and not guessable from one another."""
+    return secrets.token_urlsafe(ROUTE_ID_BYTES)
+
+
+def root_route(item_id: str, owner_id: str, created_at: int) -> Route:
+    """The poster's own route, where every chain of shares starts."""
+    return {
+        "_id": new_route_id(),
+        "item_id": item_id,
+        "user_id": owner_id,
+        "prev_user_ids": [],
+        "parent_route_id": None,
+        "created_at": created_at,
+    }
+
+
+def extended_route(parent: Route, user_id: str, created_at: int) -> Route:
+    """The sharer's own route, continuing the chain they arrived through."""
+    return {
+        "_id": new_route_id(),
+        "item_id": parent["item_id"],
+        "user_id": user_id,
+        "prev_user_ids": chain(parent),
+        "parent_route_id": parent["_id"],
+        "created_at": created_at,
+    }
+
+
+def new_item(fields: dict[str, Any], root: Route, group_id: str) -> Item:
+    """A visible post from its checked fields, shared by its owner through `root`."""
+    item_id, created_at = root["item_id"], root["created_at"]
+    return {
+        "_id": item_id,
+        **fields,
+        "user_id": root["user_id"],
+        "group_id": group_id,
+        "route_id": root["_id"],
+        "created_at": created_at,
+        "updated_at": created_at,
+        "sort_order": 0,
+        "feed_key": feed_key(created_at, item_id),
+    }
+
+
+def _visible(conditions: dict[str, Any]) -> dict[str, Any]:
+    return {**conditions, "sort_order": {"$ne": ITEM_HIDDEN_SORT_ORDER}}
 
 
 class ItemStore:
@@ -38,23 +92,33 @@ class ItemStore:
         await ensure_index(self.items, [("search_text", "text")])
         await ensure_index(self.routes, [("item_id", 1), ("user_id", 1)], unique=True)
 
-    async def insert(self, item: dict[str, Any], root: dict[str, Any]) -> None:
+    async def create(
+        self, fields: dict[str, Any], *, user_id: str, group_id: str, created_at: int
+    ) -> tuple[Item, Route]:
+        """Stores a new post of `user_id` in the group, with its root share route."""
+        root = root_route(new_id(), user_id, created_at)
+        item = new_item(fields, root, group_id)
         await self.routes.insert_one(root)
         await self.items.insert_one(item)
+        return item, root
 
-    async def get(self, item_id: str) -> dict[str, Any] | None:
+    async def get(self, item_id: str) -> Item | None:
         return await self._copies.get(item_id, lambda: self.items.find_one({"_id": item_id}))
 
     def changes(self, stop: asyncio.Event) -> AsyncIterator[str]:
         """Ids of posts changed on any edge; heard, they keep this edge's copies true."""
         return self._copies.changes(stop)
 
-    async def update(
-        self, item_id: str, owner_id: str, fields: dict[str, Any]
-    ) -> dict[str, Any] | None:
+    async def hide(self, item_id: str, owner_id: str, now: int) -> Item | None:
+        """Takes a visible post of this owner out of every list (it stays stored)."""
+        return await self.update(
+            item_id, owner_id, {"sort_order": ITEM_HIDDEN_SORT_ORDER, "updated_at": now}
+        )
+
+    async def update(self, item_id: str, owner_id: str, fields: dict[str, Any]) -> Item | None:
         """Changes a visible post of this owner; None when there is no such post."""
         updated = await self.items.find_one_and_update(
-            {"_id": item_id, "user_id": owner_id, "sort_order": {"$ne": ITEM_HIDDEN_SORT_ORDER}},
+            _visible({"_id": item_id, "user_id": owner_id}),
             {"$set": fields},
             return_document=ReturnDocument.AFTER,
         )
@@ -62,33 +126,59 @@ class ItemStore:
             await self._copies.announce(item_id)
         return updated
 
-    async def page(
+    async def feed_page(
         self,
-        query: dict[str, Any],
+        group_id: str,
+        *,
+        words: list[str],
+        tags: list[str],
         before_key: str | None,
         limit: int,
-    ) -> list[dict[str, Any]]:
-        """Visible posts matching `query`, newest first, strictly after the cursor key."""
-        conditions = {**query, "sort_order": {"$ne": ITEM_HIDDEN_SORT_ORDER}}
+    ) -> list[Item]:
+        """The group's visible posts holding every word and every tag, newest first,
+        strictly after the cursor key."""
+        query: dict[str, Any] = {"group_id": group_id}
+        if words:
+            # Quoted terms: every word must appear (MongoDB ORs unquoted terms).
+            query["$text"] = {"$search": " ".join(f'"{w}"' for w in words)}
+        if tags:
+            query["tags"] = {"$all": tags}
+        return await self._newest(query, before_key, limit)
+
+    async def posted_since(self, group_id: str, since: int, limit: int) -> list[Item]:
+        """The group's visible posts stamped at `since` or later, newest first."""
+        recent = {"group_id": group_id, "created_at": {"$gte": since}}
+        return await self._newest(recent, None, limit)
+
+    async def posted_by(self, user_id: str, limit: int) -> list[Item]:
+        """The user's visible posts, newest first."""
+        return await self._newest({"user_id": user_id}, None, limit)
+
+    async def _newest(
+        self, query: dict[str, Any], before_key: str | None, limit: int
+    ) -> list[Item]:
+        conditions = _visible(query)
         if before_key is not None:
             conditions["feed_key"] = {"$lt": before_key}
         return await self.items.find(conditions).sort("feed_key", -1).limit(limit).to_list()
 
-    async def by_ids(self, item_ids: list[str]) -> list[dict[str, Any]]:
+    async def by_ids(self, item_ids: list[str]) -> list[Item]:
         return await self.items.find({"_id": {"$in": item_ids}}).to_list()
 
-    async def route(self, route_id: str) -> dict[str, Any] | None:
+    async def route(self, route_id: str) -> Route | None:
         return await self.routes.find_one({"_id": route_id})
 
-    async def route_of(self, item_id: str, user_id: str) -> dict[str, Any] | None:
+    async def route_of(self, item_id: str, user_id: str) -> Route | None:
         return await self.routes.find_one({"item_id": item_id, "user_id": user_id})
 
-    async def add_route(self, route: dict[str, Any]) -> dict[str, Any]:
-        """Stores the route unless that user already has one for the item; returns theirs."""
+    async def share_route(self, parent: Route, user_id: str, created_at: int) -> Route:
+        """The user's own route for the post, continuing `parent`'s chain unless they have
+        one already (then theirs, unchanged)."""
+        route = extended_route(parent, user_id, created_at)
         try:
             await self.routes.insert_one(route)
         except DuplicateKeyError:
-            existing = await self.route_of(route["item_id"], route["user_id"])
+            existing = await self.route_of(parent["item_id"], user_id)
             if existing is None:
                 raise
             return existing

@@ -8,6 +8,7 @@ from typing import Any
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import DuplicateKeyError
 
+from agora.core.documents import Message
 from agora.store.batched_writes import BatchedWrites
 from agora.store.mongo import drop_index, ensure_index, new_id
 
@@ -96,7 +97,7 @@ class MessageStore:
         }
         return await self.messages.find(query).to_list()
 
-    async def newest(self, session_id: str, limit: int) -> list[dict[str, Any]]:
+    async def newest(self, session_id: str, limit: int) -> list[Message]:
         """The session's latest messages, oldest first."""
         found = await (
             self.messages.find({"dest_session_id": session_id})
@@ -131,7 +132,7 @@ class MessageStore:
         found = await self.messages.find(query).sort("created_at", -1).limit(limit).to_list()
         return found[::-1]
 
-    async def get(self, session_id: str, created_at: int) -> dict[str, Any] | None:
+    async def get(self, session_id: str, created_at: int) -> Message | None:
         return await self.messages.find_one(
             {"dest_session_id": session_id, "created_at": created_at}
         )

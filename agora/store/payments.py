@@ -13,14 +13,13 @@ from typing import Any
 from pymongo.asynchronous.database import AsyncDatabase
 
 from agora.core.clock import now_ms
-from agora.core.constants import SUBSCRIPTION_ACTIVE
+from agora.core.constants import SESSION_KIND_GROUP, SUBSCRIPTION_ACTIVE
 from agora.core.payments import RECHARGE_CREDITED, RECHARGE_OPEN
 from agora.store.mongo import ensure_index
 from agora.store.users import UserStore
 
 # Stripe redelivers an event for at most 3 days; a month of ids covers any redelivery.
 EVENT_MEMORY_SECONDS = 30 * 24 * 3600
-GROUP_KIND = "group"
 ACCOUNT = "data.stripe_account"
 
 
@@ -44,8 +43,22 @@ class PaymentStore:
 
     # Recharges ------------------------------------------------------------------
 
-    async def add_recharge(self, recharge: dict[str, Any]) -> None:
-        await self.recharges.insert_one(recharge)
+    async def add_recharge(
+        self, checkout_id: str, user_id: str, amount_cents: int, currency: str
+    ) -> None:
+        """An open recharge, known by the provider's checkout id, until the provider reports."""
+        now = now_ms()
+        await self.recharges.insert_one(
+            {
+                "_id": checkout_id,
+                "user_id": user_id,
+                "amount_cents": amount_cents,
+                "currency": currency,
+                "state": RECHARGE_OPEN,
+                "created_at": now,
+                "updated_at": now,
+            }
+        )
 
     async def recharge(self, checkout_id: str) -> dict[str, Any] | None:
         return await self.recharges.find_one({"_id": checkout_id})
@@ -126,7 +139,9 @@ class PaymentStore:
 
     async def group_subscription(self, group_id: str) -> dict[str, Any]:
         """`{id, customer, status}` of the group's subscription; empty values when none."""
-        group = await self.groups.find_one({"_id": group_id, "kind": GROUP_KIND}, {"data": 1})
+        group = await self.groups.find_one(
+            {"_id": group_id, "kind": SESSION_KIND_GROUP}, {"data": 1}
+        )
         data = (group or {}).get("data") or {}
         return {
             "id": data.get("subscription_id"),
@@ -136,7 +151,7 @@ class PaymentStore:
 
     async def group_of_subscription(self, subscription_id: str) -> str | None:
         group = await self.groups.find_one(
-            {"kind": GROUP_KIND, "data.subscription_id": subscription_id}, {"_id": 1}
+            {"kind": SESSION_KIND_GROUP, "data.subscription_id": subscription_id}, {"_id": 1}
         )
         return group["_id"] if group else None
 
@@ -176,7 +191,7 @@ def _group_where(group_id: str, condition: dict[str, Any]) -> dict[str, Any]:
     """The group, if `condition` holds. Spelled with `$and`: nx-27017's update_one applies a
     top-level `$or` written beside other fields to the first document matching the `$or`
     alone, which may be another group."""
-    return {"$and": [{"_id": group_id, "kind": GROUP_KIND}, condition]}
+    return {"$and": [{"_id": group_id, "kind": SESSION_KIND_GROUP}, condition]}
 
 
 def _missing_or(field: str, condition: dict[str, Any]) -> dict[str, Any]:

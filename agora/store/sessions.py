@@ -5,7 +5,8 @@ from typing import Any
 from pymongo import ReturnDocument, UpdateOne
 from pymongo.asynchronous.database import AsyncDatabase
 
-from agora.core.constants import RECEIPT_MARKS_KEPT
+from agora.core.constants import RECEIPT_MARKS_KEPT, SESSION_KIND_ITEM_CHAT
+from agora.core.documents import ChatSession, Membership
 from agora.store.batched_writes import BatchedWrites
 from agora.store.groups import NEW_SESSION_COUNTERS, add_membership, membership_id
 from agora.store.mongo import count_matching, ensure_index
@@ -40,10 +41,10 @@ class SessionStore:
         for mark in RECEIPT_SEQ_FIELDS.values():
             await ensure_index(self.members, [("session_id", 1), (mark, -1)])
 
-    async def get(self, session_id: str) -> dict[str, Any] | None:
+    async def get(self, session_id: str) -> ChatSession | None:
         return await self.sessions.find_one({"_id": session_id})
 
-    async def by_ids(self, session_ids: list[str]) -> list[dict[str, Any]]:
+    async def by_ids(self, session_ids: list[str]) -> list[ChatSession]:
         return await self.sessions.find({"_id": {"$in": list(set(session_ids))}}).to_list()
 
     async def create_once(
@@ -63,8 +64,8 @@ class SessionStore:
     async def add_member(self, session_id: str, user_id: str, user_type: int) -> None:
         await add_membership(self.members, session_id, user_id, user_type)
 
-    async def item_chats(self, item_id: str) -> list[dict[str, Any]]:
-        query = {"kind": "item_chat", "data.item_id": item_id}
+    async def item_chats(self, item_id: str) -> list[ChatSession]:
+        query = {"kind": SESSION_KIND_ITEM_CHAT, "data.item_id": item_id}
         return await self.sessions.find(query).sort("updated_at", -1).to_list()
 
     async def member_types(self, session_id: str) -> dict[str, int]:
@@ -89,7 +90,7 @@ class SessionStore:
     async def count_members(self, session_id: str) -> int:
         return await count_matching(self.members, {"session_id": session_id})
 
-    async def membership(self, session_id: str, user_id: str) -> dict[str, Any] | None:
+    async def membership(self, session_id: str, user_id: str) -> Membership | None:
         return await self.members.find_one({"_id": membership_id(session_id, user_id)})
 
     async def update(self, session_id: str, fields: dict[str, Any]) -> dict[str, Any] | None:
@@ -179,7 +180,7 @@ class SessionStore:
         if session is not None:
             await self.advance_reading(session_id, user_id, session.get("message_seq", 0))
 
-    async def memberships_of_user(self, user_id: str) -> list[dict[str, Any]]:
+    async def memberships_of_user(self, user_id: str) -> list[Membership]:
         """All of the user's memberships; a person has at most a few thousand."""
         return await self.members.find({"user_id": user_id}).to_list()
 

@@ -11,14 +11,32 @@ from typing import Any
 from pymongo.asynchronous.database import AsyncDatabase
 
 from agora.core.constants import UPLOAD_PENDING, UPLOAD_RECEIVING, UPLOAD_STORED
+from agora.core.uploads import FileType, stored_name, url_of
+from agora.store.mongo import new_id
 
 
 class UploadStore:
     def __init__(self, db: AsyncDatabase) -> None:
         self.uploads = db["uploads"]
 
-    async def add(self, upload: dict[str, Any]) -> None:
-        await self.uploads.insert_one({**upload, "status": UPLOAD_PENDING})
+    async def add_pending(
+        self, user_id: str, kind: FileType, title: str, now: int
+    ) -> dict[str, Any]:
+        """Records an upload the user may now send, under a new id; returns the record."""
+        upload_id = new_id()
+        upload = {
+            "_id": upload_id,
+            "user_id": user_id,
+            "mime_type": kind.mime_type,
+            "size": None,
+            "file_url": url_of(stored_name(upload_id, kind)),
+            "thumbnail": "",
+            "title": title,
+            "created_at": now,
+            "status": UPLOAD_PENDING,
+        }
+        await self.uploads.insert_one(upload)
+        return upload
 
     async def claim(self, upload_id: str, user_id: str) -> dict[str, Any] | None:
         """Marks a pending upload as being received; None when it is not pending, so that two

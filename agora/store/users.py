@@ -13,6 +13,7 @@ from redis.asyncio import Redis
 
 from agora.core.accounts import EMAIL_FIELD, PHONE_FIELD, Identifier, identifier_in_use
 from agora.core.clock import now_ms
+from agora.core.documents import User
 from agora.store.announced_copies import AnnouncedCopies
 from agora.store.mongo import ensure_index, new_id
 from agora.store.redis import Keys
@@ -44,7 +45,7 @@ class UserStore:
                 partialFilterExpression={field: {"$type": "string"}},
             )
 
-    async def get(self, user_id: str) -> dict[str, Any] | None:
+    async def get(self, user_id: str) -> User | None:
         return await self._copies.get(user_id, lambda: self.users.find_one({"_id": user_id}))
 
     async def changed(self, user_id: str) -> None:
@@ -55,13 +56,13 @@ class UserStore:
         """Ids of users changed on any edge, as they happen; edges listen while they serve."""
         return self._copies.changes(stop)
 
-    async def by_ids(self, user_ids: list[str]) -> list[dict[str, Any]]:
+    async def by_ids(self, user_ids: list[str]) -> list[User]:
         return await self.users.find({"_id": {"$in": list(set(user_ids))}}).to_list()
 
-    async def find_by_identifier(self, ident: Identifier) -> dict[str, Any] | None:
+    async def find_by_identifier(self, ident: Identifier) -> User | None:
         return await self.users.find_one({ident.field: ident.value})
 
-    async def create(self, ident: Identifier, name: str) -> dict[str, Any]:
+    async def create(self, ident: Identifier, name: str) -> User:
         """Creates the user, or returns the one a concurrent login just created."""
         doc = {
             "_id": new_id(),
@@ -80,7 +81,7 @@ class UserStore:
             return existing
         return doc
 
-    async def update_fields(self, user_id: str, fields: dict[str, Any]) -> dict[str, Any] | None:
+    async def update_fields(self, user_id: str, fields: dict[str, Any]) -> User | None:
         try:
             updated = await self.users.find_one_and_update(
                 {"_id": user_id}, {"$set": fields}, return_document=ReturnDocument.AFTER

@@ -19,9 +19,11 @@ from pymongo import ReturnDocument
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import DuplicateKeyError
 
+from agora.core.documents import LedgerEntry, Wallet
+from agora.core.money import PENDING as MOVE_PENDING
 from agora.core.money import Posting
 from agora.store.batched_writes import BatchedWrites
-from agora.store.mongo import ensure_index
+from agora.store.mongo import ensure_index, new_id
 
 # Heads this edge has seen; a stale one costs one failed append, never a wrong balance.
 KNOWN_HEADS_MAX = 50_000
@@ -104,7 +106,7 @@ class WalletStore:
             wallet = await self.open(wallet_id, user_id, currency, wallet_for, now)
             self._remember(wallet_id, Head(wallet["seq"], wallet["balance"]))
 
-    async def get(self, wallet_id: str) -> dict[str, Any] | None:
+    async def get(self, wallet_id: str) -> Wallet | None:
         """The wallet with its balance rolled forward to the head of its ledger."""
         wallet = await self.wallets.find_one({"_id": wallet_id})
         if wallet is None:
@@ -112,7 +114,7 @@ class WalletStore:
         head = await self._follow(wallet_id, Head(wallet["seq"], wallet["balance"]))
         return {**wallet, "seq": head.seq, "balance": head.balance}
 
-    async def of_user(self, user_id: str) -> list[dict[str, Any]]:
+    async def of_user(self, user_id: str) -> list[Wallet]:
         found = await self.wallets.find({"user_id": user_id}).to_list()
         return [await self.get(w["_id"]) or w for w in found]
 
@@ -181,7 +183,9 @@ class WalletStore:
                 )
             return Appended(entry)
 
-    async def entries(self, wallet_id: str, before_seq: int | None, limit: int) -> list[dict]:
+    async def entries(
+        self, wallet_id: str, before_seq: int | None, limit: int
+    ) -> list[LedgerEntry]:
         query: dict[str, Any] = {"wallet_id": wallet_id}
         if before_seq is not None:
             query["seq"] = {"$lt": before_seq}
@@ -255,8 +259,10 @@ class WalletStore:
 
     # Moves --------------------------------------------------------------------
 
-    async def start_move(self, move: dict[str, Any]) -> tuple[dict[str, Any], bool]:
-        """Records the move under its idempotency key; an earlier one with that key wins."""
+    async def start_move(self, terms: dict[str, Any], now: int) -> tuple[dict[str, Any], bool]:
+        """Records a pending move under its idempotency key (`terms["key"]`) and a new id; an
+        earlier one with that key wins. Returns the move and whether it is this one."""
+        move = {"_id": new_id(), "state": MOVE_PENDING, "created_at": now, **terms}
         try:
             await self._move_writes.insert(move)
         except DuplicateKeyError:
@@ -304,7 +310,7 @@ class WalletStore:
     async def has_entry(self, wallet_id: str, ref_id: str) -> bool:
         return await self._entry_for(wallet_id, ref_id) is not None
 
-    async def _entry_for(self, wallet_id: str, ref_id: str) -> dict[str, Any] | None:
+    async def _entry_for(self, wallet_id: str, ref_id: str) -> LedgerEntry | None:
         return await self.ledger.find_one({"wallet_id": wallet_id, "ref_id": ref_id})
 
     async def finish_move(

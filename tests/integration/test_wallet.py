@@ -7,7 +7,7 @@ import pytest
 
 from agora.core.clock import now_ms
 from agora.core.constants import MOVE_RECOVERY_AFTER_MS
-from agora.core.money import Posting, wallet_id
+from agora.core.money import Posting, move_terms, wallet_id
 from agora.realtime.emitter import RealtimeEmitter
 from agora.services.wallet import WalletService
 from agora.store.mongo import connect_mongo, database, new_id
@@ -216,10 +216,10 @@ async def test_a_move_an_edge_died_in_is_finished_once_by_the_sweep(wallet_store
     await wallets.grant_points(payer)
     debit = Posting(wallet_id(payer, "POINTS"), payer, "POINTS", -2500, "to payee")
     credit = Posting(wallet_id(payee, "POINTS"), payee, "POINTS", 2500, "from payer")
-    move = wallets._new_move("crash-1", "offer", [debit, credit], {})
     # The edge recorded the move and took the debit, then died before the credit.
-    move["created_at"] = now_ms() - MOVE_RECOVERY_AFTER_MS - 1
-    await wallet_store.start_move(move)
+    started = now_ms() - MOVE_RECOVERY_AFTER_MS - 1
+    terms = move_terms("crash-1", "offer", [debit, credit], {})
+    move, _ = await wallet_store.start_move(terms, started)
     await wallet_store.append(
         debit, ref_type="offer", ref_id=move["_id"], now=now_ms(), maybe_applied=False
     )

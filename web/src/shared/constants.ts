@@ -1,5 +1,7 @@
 // Every number, text key and route the product spec fixes lives here, so a change to
-// the spec is a change to one file.
+// the spec is a change to one file. What the server shares comes from the generated module
+// (written from agora/core/constants.py by `python -m agora constants`).
+import * as server from './generated/serverConstants';
 
 // --- Layout (spec section 9) ---
 export const DESKTOP_MIN_WIDTH_PX = 993;
@@ -23,8 +25,7 @@ export const LOGIN_TITLE = 'Login to continue';
 // --- Landing ---
 export const HERO_TITLE = 'Find customers in your city';
 export const HERO_SUBTITLE = 'Post, share and chat instantly';
-const STARTER_COINS_DAILY_FROM = '2024-01-01';
-export const STARTER_COINS_TEXT = `New members get starter coins, and 1 coin a day from ${STARTER_COINS_DAILY_FROM}.`;
+export const STARTER_COINS_TEXT = `New members get starter coins, and 1 coin a day from ${server.DAILY_POINTS_SINCE}.`;
 
 // --- Realtime ---
 export const SOCKET_PATH = '/socket.io';
@@ -59,22 +60,12 @@ export const AUTH_KEY_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
 
 // --- Login ---
 /** Offered in this order; the first is the default. */
-export const PHONE_COUNTRY_CODES = ['31', '1', '91', '44', '33', '49', '34', '39', '86'] as const;
-export const OTP_DEFAULT_LENGTH = 6;
+export const PHONE_COUNTRY_CODES = server.PHONE_COUNTRY_CODES;
+export const OTP_DEFAULT_LENGTH = server.OTP_LENGTH;
 
 // --- Money (spec section 9) ---
-export const POINTS_CURRENCY = 'POINTS';
-export const CURRENCY_SYMBOLS: Readonly<Record<string, string>> = {
-  KES: 'KSh',
-  USD: '$',
-  INR: '₹',
-  EUR: '€',
-  GBP: '£',
-  NGN: '₦',
-  RWF: 'Rwf',
-  [POINTS_CURRENCY]: '🪙',
-  ZAR: 'R',
-};
+export const POINTS_CURRENCY = server.CURRENCY_POINTS;
+export const CURRENCY_SYMBOLS: Readonly<Record<string, string>> = server.CURRENCY_SYMBOLS;
 
 // --- Routes ---
 export const PATHS = {
@@ -90,8 +81,8 @@ export const PATHS = {
   createItem: '/create/item/:groupId',
   editItem: '/edit/item/:groupId/:itemId',
   route: '/r/:routeId',
-  recharge: '/recharge',
-  afterPayment: '/afterpayment/stripe',
+  recharge: server.RECHARGE_PATH,
+  afterPayment: server.AFTER_PAYMENT_PATH,
 } as const;
 
 const enc = encodeURIComponent;
@@ -115,8 +106,8 @@ export const LOCATION_FAILED_TEXT = 'Unable to fetch your location.';
 // --- Chat address picker (spec sections 2, 3, 8 and 9) ---
 export const ADDRESS_MAP_CENTER: readonly [number, number] = [-1.286, 36.817];
 export const ADDRESS_MAP_ZOOM = 14;
-/** As long as the server keeps (LOCATION_ADDRESS_MAX_LENGTH in agora/core/constants.py). */
-export const ADDRESS_MAX_LENGTH = 300;
+/** As long as the server keeps. */
+export const ADDRESS_MAX_LENGTH = server.LOCATION_ADDRESS_MAX_LENGTH;
 export const ADDRESS_NOT_FOUND_TEXT = 'Address not found';
 export const addressFailedText = (status: number) => `Failed to load address: ${status}`;
 export const ADDRESS_PICKER_TITLE = 'Share a location';
@@ -139,7 +130,7 @@ export const LOGIN_TO_VIEW_TEXT = 'Login to view content';
 export const GROUP_POSTS_TITLE = 'posts';
 /** The tag search box replaces the chips when there are none or more than this many. */
 export const MAX_TAG_CHIPS = 10;
-export const RECENT_GROUPS_MAX = 5;
+export const RECENT_GROUPS_MAX = server.RECENT_GROUPS;
 
 // --- Post form (spec sections 2, 5 and 9) ---
 export const POST_TITLE_PLACEHOLDER = 'What do you need to get done today ?';
@@ -148,7 +139,7 @@ export const POST_DESCRIPTION_PLACEHOLDER = 'Describe a bit more';
 export const OFFER_AMOUNT_PLACEHOLDER = '10';
 export const OFFER_DESCRIPTION_PLACEHOLDER = 'describe reward, ex: 30% revenue share, leave blank if you wish';
 /** The spec's CAD option carried GBP (a defect); here CAD is CAD. */
-export const OFFER_CURRENCIES = [POINTS_CURRENCY, 'USD', 'EUR', 'INR', 'GBP', 'CAD'] as const;
+export const OFFER_CURRENCIES = server.OFFER_CURRENCIES;
 /** The form shows points as 'pts' rather than the coin. */
 export const POINTS_FORM_LABEL = 'pts';
 export const NEED_USER_TO_VIEW_LABEL = 'Only logged-in members can see this';
@@ -160,8 +151,8 @@ export const LINK_COPIED_MS = 1000;
 
 // --- Uploads (spec sections 5 and 9) ---
 export const MB = 1024 * 1024;
-export const POST_MAX_FILES = 2;
-export const POST_MAX_FILE_BYTES = 10 * MB;
+export const POST_MAX_FILES = server.POST_FILES_MAX;
+export const POST_MAX_FILE_BYTES = server.POST_FILE_MAX_BYTES;
 /** How an error names a file type: by the extension people know, not the mime type. */
 export const MIME_EXTENSIONS: Readonly<Record<string, string>> = {
   'image/jpeg': 'jpeg',
@@ -206,7 +197,7 @@ export const CAROUSEL_DRAG_FRACTION = 1 / 3;
 export const PUBLIC_GROUP_TAG = 'Public';
 export const PRIVATE_GROUP_TAG = 'Private';
 export const NON_MEMBERS_CAN_READ_TEXT = 'Non members can read';
-export const ADMIN_MEMBER_TYPE = 10;
+export const ADMIN_MEMBER_TYPE = server.USER_TYPE_ADMIN;
 export const PUBLIC_GROUP_LABEL = 'Public group';
 /** Worded like the spec's other confirmations, ' ?' included. */
 export const MAKE_GROUP_PUBLIC_CONFIRM = 'Are you sure you want make this group public ?';
@@ -217,19 +208,19 @@ export const GROUP_IMAGE_MAX_BYTES = POST_MAX_FILE_BYTES;
 
 // --- Wallets, offers and payments (spec sections 2, 4, 8 and 9) ---
 /** The smallest offer: a smaller amount is refused (here and by the server), never raised. */
-export const OFFER_MIN_AMOUNT = 0.5;
+export const OFFER_MIN_AMOUNT = server.OFFER_MIN_AMOUNT;
 export const OFFER_TOO_SMALL_TEXT = `The smallest offer is ${OFFER_MIN_AMOUNT}`;
 export const GIVE_ANOTHER_OFFER_TEXT = 'Give another offer';
-export const OFFER_PROMPT_DEFAULT_AMOUNT = 10;
+export const OFFER_PROMPT_DEFAULT_AMOUNT = server.OFFER_PROMPT_DEFAULT;
 export const ENTER_OFFER_AMOUNT_TEXT = 'Enter offer amount';
 export const OFFER_CONFIRM_TEXT = 'Confirm Again to proceed with offer.';
 export const OFFER_GIVEN_TEXT = 'Offer Successfully given';
 export const GIVE_OFFER_TEXT = 'Give offer';
 export const NEED_RECHARGE_TEXT = 'Need Recharge';
-export const RECHARGE_DEFAULT_AMOUNT = 10;
-export const RECHARGE_DEFAULT_CURRENCY = 'USD';
+export const RECHARGE_DEFAULT_AMOUNT = server.RECHARGE_DEFAULT_AMOUNT;
+export const RECHARGE_DEFAULT_CURRENCY = server.RECHARGE_DEFAULT_CURRENCY;
 /** What a card can top up (the server's CARD_CURRENCIES); points are earned, never bought. */
-export const CARD_CURRENCIES: readonly string[] = ['USD', 'EUR', 'INR', 'GBP', 'CAD'];
+export const CARD_CURRENCIES: readonly string[] = server.CARD_CURRENCIES;
 export const RECHARGE_TEXT = 'Recharge';
 export const CANNOT_WITHDRAW_POINTS_TEXT = 'You cannot withdraw points';
 /** Kept as the spec spells it ('Reacharging'): the page title is part of the contract. */
@@ -246,7 +237,7 @@ export const WITHDRAW_DONE_TEXT = 'Withdrawal successful';
 export const MANAGE_SUBSCRIPTION_TEXT = 'Manage subscription';
 export const SUBSCRIBED_TEXT = 'Subscribed';
 /** data.subscription_status of a group whose subscription is active. */
-export const SUBSCRIPTION_ACTIVE = 1;
+export const SUBSCRIPTION_ACTIVE = server.SUBSCRIPTION_ACTIVE;
 
 /** Query params that make /profile show a hint banner, with the banner text. */
 export const PROFILE_HINTS: ReadonlyArray<readonly [param: string, text: string]> = [
@@ -266,7 +257,7 @@ export const CHAT_POLL_FAST_MS = 8000;
 export const CHAT_POLL_SLOW_MS = 60_000;
 /** The spec leaves "recent" open: a conversation this fresh is polled fast. */
 export const CHAT_RECENT_MESSAGE_MS = 2 * 60_000;
-export const TYPING_THROTTLE_MS = 10_000;
+export const TYPING_THROTTLE_MS = server.TYPING_INTERVAL_SECONDS * 1000;
 export const TYPING_IDLE_MS = 1000;
 /** How long "is typing" stays up without a fresh typing signal. */
 export const TYPING_SHOWN_MS = 4000;
@@ -274,17 +265,11 @@ export const TYPING_SHOWN_MS = 4000;
 export const DELIVERED_RECEIPT_MS = 500;
 /** Shown in a chat whose post was deleted (its history stays readable). */
 export const POST_DELETED_TEXT = 'This post was deleted';
-export const CHAT_MAX_ATTACHMENTS = 3;
-export const CHAT_MAX_FILE_BYTES = 15 * MB;
-export const CHAT_ATTACHMENT_TYPES = [
-  'image/jpeg',
-  'image/png',
-  'application/pdf',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  'video/mp4',
-] as const;
+export const CHAT_MAX_ATTACHMENTS = server.CHAT_ATTACHMENTS_MAX;
+export const CHAT_MAX_FILE_BYTES = server.UPLOAD_MAX_BYTES;
+export const CHAT_ATTACHMENT_TYPES = server.CHAT_ATTACHMENT_TYPES;
 export const PASTE_ONE_FILE_TEXT = 'Please copy & paste one file at a time.';
-export const MAX_ATTACHMENTS_TEXT = 'You can only send upto 3 attachments';
+export const MAX_ATTACHMENTS_TEXT = `You can only send upto ${CHAT_MAX_ATTACHMENTS} attachments`;
 export const NEED_LOGIN_TO_CHAT_TEXT = 'You need Login to chat.';
 export const CANNOT_SEND_TEXT = 'You cannot send messages here.';
 export const NO_MESSAGE_INFO_TEXT = 'Sorry No information available';
@@ -298,23 +283,29 @@ export const NO_CHATS_TEXT = 'No chats yet.';
 export const CHAT_ROW_NO_MESSAGES_TEXT = 'No messages yet';
 export const SEND_FAILED_TEXT = 'Not sent. Tap to retry.';
 
-export const MESSAGE_TYPES = { chat: 1003, notice: 1010, banner: 1100 } as const;
-export const SEND_OK_TYPE = 13;
-export const SEND_FAILED_TYPE = -1;
+export const MESSAGE_TYPES = {
+  chat: server.MESSAGE_TYPE_CHAT,
+  notice: server.MESSAGE_TYPE_SYSTEM,
+  banner: server.MESSAGE_TYPE_BANNER,
+} as const;
+export const SEND_OK_TYPE = server.SEND_REPLY_OK;
+export const SEND_FAILED_TYPE = server.SEND_REPLY_REFUSED;
 
 export const MEMBER_TYPES = {
   admin: ADMIN_MEMBER_TYPE,
-  moderator: 15,
-  member: 20,
+  moderator: server.USER_TYPE_MODERATOR,
+  member: server.USER_TYPE_MEMBER,
   // Blocked, and the block can be undone (unblock); 40 and above stay blocked.
-  blockedReversible: 29,
-  awaitingApproval: 30,
+  blockedReversible: server.USER_TYPE_BLOCKED_REVERSIBLE,
+  awaitingApproval: server.USER_TYPE_AWAITING_APPROVAL,
 } as const;
 /** Participants at or below this type may make an item chat public. */
 export const CHAT_OWNER_MAX_TYPE = ADMIN_MEMBER_TYPE;
-export const NOTIFY_UNMUTED_FLAG = 20;
-export const NOTIFY_MUTED_FLAG = 30;
-export const MODERATION_LABELS = {
+export const NOTIFY_UNMUTED_FLAG = server.NOTIFICATION_UNMUTED;
+export const NOTIFY_MUTED_FLAG = server.NOTIFICATION_MUTED;
+export const MODERATION_ACTIONS = server.MODERATION_ACTIONS;
+/** An action the server adds fails the type check here until it has a label. */
+export const MODERATION_LABELS: Readonly<Record<(typeof MODERATION_ACTIONS)[number], string>> = {
   approve: 'Approve',
   reject: 'Reject',
   block: 'Block',

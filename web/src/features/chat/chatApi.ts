@@ -1,5 +1,5 @@
 import { api } from '../../shared/api';
-import { SEND_FAILED_TYPE, SEND_OK_TYPE } from '../../shared/constants';
+import { MODERATION_ACTIONS, SEND_FAILED_TYPE, SEND_OK_TYPE } from '../../shared/constants';
 import type { ErrorsValue } from '../../shared/errors';
 import type { Item, ItemFile } from '../feed/feedApi';
 import type { Place } from '../location/locationApi';
@@ -107,7 +107,8 @@ export interface SessionUsersPage {
   session_users_count: number;
 }
 
-export type ModerationAction = 'approve' | 'reject' | 'block' | 'unblock' | 'make_moderator';
+/** What a moderator may do to a member, as the server names it. */
+export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
 
 export interface SessionUserReply {
   is_user_in_session: boolean;

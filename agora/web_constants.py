@@ -1,0 +1,72 @@
+"""The spec's constants the web app shares with the server, written out as TypeScript.
+
+`python -m agora constants > web/src/shared/generated/serverConstants.ts` writes the module
+the web app's `shared/constants.ts` takes these values from; tests/unit/test_web_constants.py
+fails while the written module differs from what this renders, so the two sides cannot drift.
+"""
+
+import json
+from typing import Any
+
+from agora.core import constants
+
+# Only what the web app uses: the rest of the spec's constants are the server's business.
+SHARED = (
+    "USER_TYPE_ADMIN",
+    "USER_TYPE_MODERATOR",
+    "USER_TYPE_MEMBER",
+    "USER_TYPE_BLOCKED_REVERSIBLE",
+    "USER_TYPE_AWAITING_APPROVAL",
+    "NOTIFICATION_UNMUTED",
+    "NOTIFICATION_MUTED",
+    "MESSAGE_TYPE_CHAT",
+    "MESSAGE_TYPE_SYSTEM",
+    "MESSAGE_TYPE_BANNER",
+    "SEND_REPLY_OK",
+    "SEND_REPLY_REFUSED",
+    "MODERATION_ACTIONS",
+    "TYPING_INTERVAL_SECONDS",
+    "CHAT_ATTACHMENTS_MAX",
+    "CHAT_ATTACHMENT_TYPES",
+    "LOCATION_ADDRESS_MAX_LENGTH",
+    "OTP_LENGTH",
+    "PHONE_COUNTRY_CODES",
+    "CURRENCY_POINTS",
+    "CURRENCY_SYMBOLS",
+    "OFFER_CURRENCIES",
+    "OFFER_MIN_AMOUNT",
+    "OFFER_PROMPT_DEFAULT",
+    "DAILY_POINTS_SINCE",
+    "CARD_CURRENCIES",
+    "RECHARGE_DEFAULT_AMOUNT",
+    "RECHARGE_DEFAULT_CURRENCY",
+    "RECHARGE_PATH",
+    "AFTER_PAYMENT_PATH",
+    "SUBSCRIPTION_ACTIVE",
+    "UPLOAD_MAX_BYTES",
+    "POST_FILES_MAX",
+    "POST_FILE_MAX_BYTES",
+    "RECENT_GROUPS",
+)
+
+HEADER = """\
+// Generated from agora/core/constants.py by `python -m agora constants`: do not edit.
+// The web app reads these through shared/constants.ts.
+"""
+
+
+def typescript_value(value: Any) -> str:
+    """The value as a TypeScript literal: tuples become readonly arrays, dicts objects."""
+    if isinstance(value, tuple):
+        return f"[{', '.join(typescript_value(v) for v in value)}] as const"
+    if isinstance(value, dict):
+        fields = ", ".join(f"{json.dumps(k)}: {typescript_value(v)}" for k, v in value.items())
+        return f"{{ {fields} }} as const"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def render() -> str:
+    lines = [
+        f"export const {name} = {typescript_value(getattr(constants, name))};" for name in SHARED
+    ]
+    return HEADER + "\n" + "\n".join(lines) + "\n"
