@@ -21,6 +21,7 @@ from agora.services.accounts import AccountService
 from agora.services.chat import ChatService
 from agora.services.client_errors import ClientErrorService
 from agora.services.feed import FeedService
+from agora.services.finder_fees import EarnedFromSharing
 from agora.services.geo import GeoService
 from agora.services.groups import GroupService
 from agora.services.items import ItemService, PostReader
@@ -134,6 +135,7 @@ def build_services(settings: Settings, db, redis, page_fetcher: PageFetcher | No
         wallets=wallets,
         offers=OfferService(wallets, chat, sessions, item_store, users),
         payments=payments,
+        finder_fees=EarnedFromSharing(wallet_store, item_store),
     )
     indexed = [users, auth_keys, group_store, item_store, sessions, messages, wallet_store]
     indexed += [payment_store]

@@ -48,7 +48,7 @@ def create_app(settings: Settings, services: Services) -> web.Application:
         *items.routes(services.feed, services.items),
         *uploads.routes(services.uploads),
         *chat.routes(services.chat, services.link_previews),
-        *wallet.routes(services.wallets, services.offers),
+        *wallet.routes(services.wallets, services.offers, services.finder_fees),
         *payments.routes(services.payments),
         *realtime.routes(),
         openapi.ROUTE,

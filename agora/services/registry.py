@@ -6,6 +6,7 @@ from agora.services.accounts import AccountService
 from agora.services.chat import ChatService
 from agora.services.client_errors import ClientErrorService
 from agora.services.feed import FeedService
+from agora.services.finder_fees import EarnedFromSharing
 from agora.services.geo import GeoService
 from agora.services.groups import GroupService
 from agora.services.items import ItemService
@@ -30,3 +31,4 @@ class Services:
     wallets: WalletService
     offers: OfferService
     payments: PaymentService
+    finder_fees: EarnedFromSharing
