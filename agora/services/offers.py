@@ -167,7 +167,7 @@ class OfferService:
     async def _chain(self, item: dict[str, Any], chat: dict[str, Any]) -> list[str]:
         """The chain of the route the asker arrived through, as the chat recorded it when it
         began; a route of another post counts for nothing."""
-        route_id = chat.get("route_id")
+        route_id = (chat.get("data") or {}).get("route_id")
         route = await self.items.route(route_id) if route_id else None
         if route is None or route["item_id"] != item["_id"]:
             return []

@@ -283,7 +283,9 @@ class WalletStore:
 
     async def moves_paying_fees_to(self, user_id: str, limit: int) -> list[dict[str, Any]]:
         """Finished offer moves that paid this user a finder's fee, newest first."""
-        query = {"fee_user_ids": user_id, "state": "done"}
+        # `$in`, not plain equality: nx-27017 misses array elements inserted through a batch
+        # (insert_many) on equality, yet finds them with `$in`.
+        query = {"fee_user_ids": {"$in": [user_id]}, "state": "done"}
         return await self.moves.find(query).sort("created_at", -1).limit(limit).to_list()
 
     async def get_move(self, move_id: str) -> dict[str, Any] | None:
