@@ -24,6 +24,7 @@ import { fetchItemChats } from '../chat/chatApi';
 import { useChatWindow } from '../chat/chatContext';
 import { Offer, TagList } from '../feed/Offer';
 import { ImageViewer } from './ImageViewer';
+import { arrivedRoute, rememberArrivedRoute } from './arrivedRoute';
 import { deleteItem, fetchRoute, shareRoute, type RouteReply } from './itemApi';
 
 /** /r/:routeId: a shared post with its chain of owners. */
@@ -52,6 +53,9 @@ function RoutePost({ routeId }: { routeId: string }) {
 }
 
 function Post({ reply: { item, group, route_users } }: { reply: RouteReply }) {
+  const { user } = useCurrentUser();
+  const viewerId = user?._id ?? null;
+  useEffect(() => rememberArrivedRoute(item._id, item.route, viewerId), [item._id, item.route, viewerId]);
   const images = (item.files ?? []).filter((file) => mediaKind(file) === 'image');
   return (
     <article className="space-y-5 rounded-3xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
@@ -117,7 +121,7 @@ function ActionBar({ item }: { item: Item }) {
   return (
     <div className="flex flex-wrap gap-3 border-t border-slate-100 pt-5">
       <ChatButton item={item}>Chat</ChatButton>
-      <ShareButton routeId={item.route_id} signedIn={Boolean(user)} />
+      <ShareButton routeId={arrivedRoute(item._id, item.route?._id ?? item.route_id)} signedIn={Boolean(user)} />
     </div>
   );
 }
@@ -129,7 +133,8 @@ function ChatButton({ item, className = '', children }: { item: Item; className?
   const { openChat } = useChatWindow();
   const open = useAsyncAction(async () => {
     try {
-      const reply = await fetchItemChats(item._id, item.route_id);
+      // The route this person arrived through: its sharers earn the finder's fees.
+      const reply = await fetchItemChats(item._id, arrivedRoute(item._id, item.route?._id ?? item.route_id));
       openChat({ title: reply.item.title ?? '', image: reply.item.files?.[0]?.thumbnail, sessions: reply.chats.map((chat) => chat.session) });
     } catch (error) {
       ui.showError(error);
