@@ -22,7 +22,9 @@ import { useResumeAfterLogin } from '../auth/useResumeAfterLogin';
 import type { Item } from '../feed/feedApi';
 import { fetchItemChats } from '../chat/chatApi';
 import { useChatWindow } from '../chat/chatContext';
-import { Offer, TagList } from '../feed/Offer';
+import { postFinderFee } from '../feed/finderFee';
+import { Offer, ShareBadges, TagList } from '../feed/Offer';
+import { formatMoney } from '../../shared/currency';
 import { ImageViewer } from './ImageViewer';
 import { arrivedRoute, rememberArrivedRoute } from './arrivedRoute';
 import { deleteItem, fetchRoute, shareRoute, type RouteReply } from './itemApi';
@@ -77,7 +79,9 @@ function Post({ reply: { item, group, route_users } }: { reply: RouteReply }) {
           {item.description && <p className="whitespace-pre-line text-slate-700">{item.description}</p>}
           <ImageViewer images={images} />
           <Offer item={item} className="text-lg" />
+          <ShareBadges item={item} />
           <TagList tags={item.tags ?? []} />
+          <ShareEarnings item={item} viewerId={viewerId} />
         </>
       )}
       <Link to={groupFeedPath(group._id)} className="block text-sm font-medium text-brand-700 hover:underline">
@@ -174,5 +178,16 @@ function ShareButton({ routeId, signedIn }: { routeId: string; signedIn: boolean
     <Button variant="secondary" busy={share.busy} onClick={() => (signedIn ? void share.run() : openLogin(resumeName))}>
       {copied ? LINK_COPIED_TEXT : 'Share'}
     </Button>
+  );
+}
+
+/** For a signed-in reader other than the poster: what sharing this post can earn them. */
+function ShareEarnings({ item, viewerId }: { item: Item; viewerId: string | null }) {
+  const fee = postFinderFee(item);
+  if (viewerId === null || viewerId === item.user_id || fee === null || !item.offer_currency) return null;
+  return (
+    <p data-testid="share-earnings" className="rounded-xl bg-amber-50 px-3 py-2 text-sm text-amber-900">
+      Share your link: if the deal comes through it, you earn up to {formatMoney(fee, item.offer_currency)}
+    </p>
   );
 }

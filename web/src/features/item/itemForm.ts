@@ -1,5 +1,6 @@
 import { FINDER_FEE_PERCENT_DEFAULT, FINDER_FEE_PERCENT_MAX, POINTS_CURRENCY } from '../../shared/constants';
 import type { Item, ItemFile } from '../feed/feedApi';
+import { finderFeePool } from '../feed/finderFee';
 import type { ItemFields } from './itemApi';
 
 export type OfferType = 'value' | 'describe';
@@ -69,6 +70,5 @@ export function finderFeeError(percentText: string): string | null {
 export function finderFeeAmount(amountText: string, percentText: string): number | null {
   const amount = Number(amountText);
   if (amountText.trim() === '' || !Number.isFinite(amount) || amount <= 0 || finderFeeError(percentText)) return null;
-  const cents = Math.round(amount * 100);
-  return Math.floor((cents * Number(percentText)) / 100) / 100;
+  return finderFeePool(amount, Number(percentText));
 }

@@ -77,6 +77,21 @@ export interface OfferSplit {
   total: number;
 }
 
+/** A finder's fee paid to the caller, with the post it came from. */
+export interface EarnedFee {
+  move_id: string;
+  item_id: string;
+  title: string;
+  route_id: string | null;
+  amount: number;
+  currency: string;
+  created_at: number;
+}
+
+export function fetchEarnedFees(signal?: AbortSignal): Promise<{ finder_fees: EarnedFee[] }> {
+  return api.get<{ finder_fees: EarnedFee[] }>('/api/finder_fees', undefined, { signal });
+}
+
 export function fetchOfferSplit(csId: string, amount: number, signal?: AbortSignal): Promise<OfferSplit> {
   return api.post<OfferSplit>('/api/giveoffer/split', { cs_id: csId, offer_amount: amount }, { signal });
 }
