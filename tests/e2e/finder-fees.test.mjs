@@ -71,8 +71,19 @@ test("a sharer's link opened in another browser carries its route into the chat,
   await asker.getByTestId('share-earnings').filter({ hasText: 'Share your link: if the deal comes through it, you earn up to 🪙 4' }).waitFor();
   await screenshotBoth(asker, 'finder-fee-post');
 
-  // The poster's confirm dialog shows the split before paying.
+  // The post form says what the fee means in money, and refuses what is not 0-50.
   const poster = await pageAs(browser, posterKey);
+  await poster.goto(`${BASE_URL}/create/item/${group._id}`);
+  await poster.getByLabel('Offer amount').fill('16');
+  const fee = poster.getByLabel("Finder's fee for people who share it");
+  assert.equal(await fee.inputValue(), '10');
+  await fee.fill('25');
+  await poster.getByText('🪙 4 on top of the offer, shared by the people whose links brought the helper.').waitFor();
+  await screenshotBoth(poster, 'finder-fee-form');
+  await fee.fill('60');
+  await poster.getByText('A whole number from 0 to 50').waitFor();
+
+  // The poster's confirm dialog shows the split before paying.
   await poster.goto(`${BASE_URL}/r/${item.route_id}`);
   await poster.getByRole('button', { name: 'View Chats' }).click();
   await chatWindow(poster).getByText('I can walk her at noon.').waitFor();
@@ -92,8 +103,8 @@ test("a sharer's link opened in another browser carries its route into the chat,
   const ledger = ann.getByRole('dialog', { name: 'Transaction History' });
   await ledger.getByTestId('ledger-entry').filter({ hasText: "Finder's fee for sharing 'Walk my dog'" }).getByText('+🪙 4').waitFor();
   await screenshotBoth(ann, 'finder-fee-ledger', { fullPage: false });
-  await ledger.getByRole('button', { name: /Close/ }).first().click().catch(() => {});
   await ann.keyboard.press('Escape');
+  await ledger.waitFor({ state: 'detached' });
   await screenshotBoth(ann, 'finder-fee-profile');
 
   for (const page of [asker, poster, ann]) assert.deepEqual(page.errors, []);

@@ -208,19 +208,22 @@ function FinderFeeField({ form, onChange }: { form: ItemForm; onChange: (value: 
         {FINDER_FEE_LABEL}
       </label>
       <div className="flex items-center gap-2">
-        <input
-          id="post-finder-fee"
-          type="number"
-          inputMode="numeric"
-          min={0}
-          max={FINDER_FEE_PERCENT_MAX}
-          step={1}
-          value={form.finderFeePercent}
-          aria-invalid={error ? true : undefined}
-          aria-describedby="post-finder-fee-hint"
-          onChange={(event) => onChange(event.target.value)}
-          className={`${inputClass} w-24`}
-        />
+        {/* Wrapped: the input look sets w-full, which the width here must not fight. */}
+        <div className="w-24">
+          <input
+            id="post-finder-fee"
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={FINDER_FEE_PERCENT_MAX}
+            step={1}
+            value={form.finderFeePercent}
+            aria-invalid={error ? true : undefined}
+            aria-describedby="post-finder-fee-hint"
+            onChange={(event) => onChange(event.target.value)}
+            className={inputClass}
+          />
+        </div>
         <span className="text-sm text-slate-600">%</span>
       </div>
       <p id="post-finder-fee-hint" className={`text-xs ${error ? 'text-red-700' : 'text-slate-500'}`}>
