@@ -115,7 +115,7 @@ class OfferService:
         move = await self.wallets.transfer(
             key=key,
             ref_type=LEDGER_REF_OFFER,
-            postings=_postings(terms),
+            postings=offer_postings(terms),
             details={
                 "cs_id": cs_id,
                 "item_id": item["_id"],
@@ -239,7 +239,7 @@ class OfferService:
             log.warning("could not post the notice of offer %s", paid.move_id, exc_info=True)
 
 
-def _postings(terms: OfferTerms) -> list[Posting]:
+def offer_postings(terms: OfferTerms) -> list[Posting]:
     """The poster pays the offer and the fees in one debit (the first posting, so a short
     balance refuses the move before anyone is credited)."""
     owner, participant, currency = terms.owner, terms.participant, terms.currency
