@@ -32,6 +32,7 @@ from agora.services.events import (
     PostAdded,
 )
 from agora.services.feed import FeedService
+from agora.services.finder_fees import EarnedFromSharing
 from agora.services.geo import GeoService
 from agora.services.groups import GroupService
 from agora.services.items import ItemService, PostReader
@@ -168,14 +169,17 @@ def build_services(
         offers=OfferService(wallets, chat, sessions, item_store, users, events),
         payments=payments,
         push=push,
+        finder_fees=EarnedFromSharing(wallet_store, item_store),
     )
-    subscribe(events, feed, chat, push)
+    subscribe(events, feed, chat, services.offers, push)
     indexed = [users, auth_keys, group_store, item_store, sessions, messages, wallet_store]
     indexed += [payment_store, push_subscriptions]
     return Built(services, events, users, indexed, copied=[users, item_store])
 
 
-def subscribe(events: Events, feed: FeedService, chat: ChatService, push: PushService) -> None:
+def subscribe(
+    events: Events, feed: FeedService, chat: ChatService, offers: OfferService, push: PushService
+) -> None:
     """Who reacts to what, in this process (see `services/events.py`)."""
     # A new post is merged into the group's cached first pages.
     events.subscribe(PostAdded, lambda e: feed.post_added(e.group_id))
@@ -188,9 +192,12 @@ def subscribe(events: Events, feed: FeedService, chat: ChatService, push: PushSe
         MemberAnnounced,
         lambda e: chat.announce_member(e.session_id, e.user_id, e.event, e.by_user_id),
     )
-    # Members away from a chat hear of its new messages, and a participant of an offer paid
-    # to them, by web push (queued: neither the send nor the offer waits for it).
+    # Members away from a chat hear of its new messages by web push (queued: the send does
+    # not wait for it).
     events.subscribe(MessageStored, push.message_stored)
+    # A paid offer shows in its chat with its finder's fees; the participant and each paid
+    # sharer are told by web push.
+    events.subscribe(OfferPaid, offers.announce_paid)
     events.subscribe(OfferPaid, push.offer_paid)
 
 

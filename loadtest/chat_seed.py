@@ -22,7 +22,7 @@ from loadtest.stack import MONGO_DB, Stack
 
 INSERT_BATCH = 1_000
 # Fields a chat gains from its messages (the chat's message number), absent while it has none.
-MESSAGE_COUNTS = ("message_seq",)
+MESSAGE_COUNTS = ("message_seq", "announced_seq")
 
 
 @dataclass(frozen=True)

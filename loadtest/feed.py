@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from agora.core.clock import now_ms
+from agora.core.constants import FINDER_FEE_PERCENT_DEFAULT
 from agora.core.items import ItemDraft, build_draft
 from agora.embedded import mongo_address, redis_address
 from agora.store.items import new_item, root_route
@@ -92,6 +93,7 @@ def _post(rng: random.Random, user_id: str, group_id: str, created_at: int):
         offer_currency=currency,
         offer_description="",
         need_user_to_view=rng.random() < 0.05,
+        finder_fee_percent=FINDER_FEE_PERCENT_DEFAULT,
     )
     return post_documents(draft, user_id, group_id, created_at)
 

@@ -7,7 +7,9 @@ one profile call per member credits their starter and daily points, as opening t
 Owners then give offers over HTTP (`POST /api/giveoffer`) with a few, then more, requests in
 flight: a random owner, one of their chats, a small amount and a new request_id; a few ask
 for more than anyone holds (refused), and some repeat a recent request_id, as a client does
-after a lost reply. The same pattern then drives WalletService.transfer in this process (no
+after a lost reply. Half the posts reached their askers through a chain of 3 sharers, so
+their offers also pay 3 finder's fees (one move of 5 postings); figures are given for offers
+with and without fees. The same pattern then drives WalletService.transfer in this process (no
 HTTP, no auth, no chat notice), so the gap between the two is what the edge adds. At the end
 every wallet's ledger is checked; time is printed, never asserted.
 """
@@ -18,9 +20,9 @@ import random
 import time
 from array import array
 from collections import Counter, deque
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from pathlib import Path
 
@@ -35,8 +37,11 @@ from agora.core.constants import (
     LEDGER_REF_OFFER,
     LEDGER_REF_WELCOME,
 )
+from agora.core.finder_fees import split
 from agora.core.items import build_draft
-from agora.core.money import Posting, cents_number, to_cents, wallet_id
+from agora.core.money import cents_number, to_cents
+from agora.core.routes import chain, extended_route
+from agora.services.offers import OfferTerms, offer_postings
 from agora.services.wallet import DONE, PENDING, REFUSED, WalletService
 from agora.settings import load_settings
 from agora.store.mongo import connect_mongo, database
@@ -67,6 +72,10 @@ DISTURBED_CORES = 0.3
 ATTEMPTS = 2
 
 TARGET_TRANSFERS_PER_S = 500
+FEE_PERCENT = 10
+SHARER_OFFSETS = (2, 3, 4)  # posts with a chain were shared by persons i+2, i+3, i+4
+# A split offer (5 postings) may cost the engine at most this many times a plain one (2).
+FEE_COST_LIMIT = 1.5
 
 POST = {
     "title": "Lost bike, reward for finding it",
@@ -74,6 +83,7 @@ POST = {
     "tags": ["Chat"],  # the tags Seeder.group gives a group
     "offer_amount": "2",
     "offer_currency": CURRENCY_POINTS,
+    "finder_fee_percent": FEE_PERCENT,
 }
 
 HTTP_ROLES = ("edge", "session shards", "nx-27017", "redis")
@@ -87,6 +97,12 @@ class Chat:
     item_id: str
     owner: Person
     asker: Person
+    # The chain the asker arrived through, poster first (the poster alone: no fees).
+    chain: tuple[str, ...] = ()
+
+    @property
+    def fees(self) -> bool:
+        return len(self.chain) > 1
 
 
 @dataclass(frozen=True)
@@ -106,6 +122,10 @@ class Offer:
     def key(self) -> str:
         # The idempotency key OfferService.give makes of a request_id.
         return f"offer:{self.chat.owner.user_id}:{self.request_id}"
+
+    @property
+    def fees(self) -> bool:
+        return self.chat.fees
 
 
 # Seeding --------------------------------------------------------------------
@@ -128,21 +148,47 @@ def _posts(stack: Stack, group_id: str, people: list[Person]) -> list[dict]:
     return [reference, *(item for item, _ in made)]
 
 
+def _sharer_routes(posts: list[dict], people: list[Person]) -> Iterator[dict]:
+    """For every other post, the routes of its chain: poster -> i+2 -> i+3 -> i+4."""
+    for n, post in enumerate(posts):
+        if n % 2:
+            continue
+        route = {"_id": post["route_id"], "item_id": post["_id"], "user_id": people[n].user_id}
+        for offset in SHARER_OFFSETS:
+            sharer = people[(n + offset) % len(people)].user_id
+            route = extended_route(route, sharer, post["created_at"])
+            yield route
+
+
 def _chats(stack: Stack, seeder: Seeder, posts: list[dict], people: list[Person]):
-    """Three chats per post; the first one begins with a message through the API."""
+    """Three chats per post; the first one begins with a message through the API. Every
+    other post's chats began through a chain of three sharers."""
+    routes = list(_sharer_routes(posts, people))
+    shared = {r["item_id"]: r for r in routes}  # the last of each chain wins: the asker's
+    with stack.mongo() as client:
+        client[MONGO_DB].routes.insert_many(routes)
 
     def about(n: int, post: dict) -> list[Chat]:
         askers = [people[(n + offset) % len(people)] for offset in ASKER_OFFSETS]
+        route = shared.get(post["_id"])
+        chain_of = tuple(chain(route)) if route else (people[n].user_id,)
         return [
-            Chat(item_chat_id(post["_id"], a.user_id), post["_id"], people[n], a) for a in askers
+            Chat(item_chat_id(post["_id"], a.user_id), post["_id"], people[n], a, chain_of)
+            for a in askers
         ]
 
     chats = [about(n, post) for n, post in enumerate(posts)]
-    first = chats[0][0]
+    # The first chat began through the API, on the poster's own route.
+    first = chats[0][0] = replace(chats[0][0], chain=(people[0].user_id,))
     body = {"dest_session_id": first.chat_id, "payload": "Found it?", "local_id": "first"}
     if not stack.call("/session/send", body, first.asker.auth_key).get("new_session_created"):
         raise RuntimeError("the first message made no chat")
-    by_id = {post["_id"]: post for post in posts}
+    by_id = {
+        post["_id"]: {**post, "route_id": shared[post["_id"]]["_id"]}
+        if post["_id"] in shared
+        else post
+        for post in posts
+    }
     pairs = [(by_id[c.item_id], c.asker.user_id) for own in chats for c in own if c != first]
     seeder.item_chats(first.chat_id, pairs)
     return chats
@@ -216,10 +262,19 @@ class Tally:
     retries: int = 0
     differing: int = 0  # a request answered with another move than before: never allowed
     latencies_ms: array = field(default_factory=lambda: array("d"))
+    # The same, split by whether the offer pays finder's fees.
+    by_kind: dict[bool, array] = field(
+        default_factory=lambda: {True: array("d"), False: array("d")}
+    )
+    fee_keys: set[str] = field(default_factory=set)
     errors: Counter = field(default_factory=Counter)
 
-    def record(self, key: str, retry: bool, answer: str, took_ms: float) -> None:
+    def record(self, offer: Offer, retry: bool, answer: str, took_ms: float) -> None:
+        key = offer.key
         self.latencies_ms.append(took_ms)
+        self.by_kind[offer.fees].append(took_ms)
+        if offer.fees:
+            self.fee_keys.add(key)
         self.retries += retry
         first = self.answers.setdefault(key, answer)
         if first == answer:
@@ -232,6 +287,9 @@ class Tally:
 
     def count(self, done: bool) -> int:
         return sum((a != REFUSED) == done for a in self.answers.values())
+
+    def done_of_kind(self, fees: bool) -> int:
+        return sum(a != REFUSED and (k in self.fee_keys) == fees for k, a in self.answers.items())
 
 
 class OfferFailed(RuntimeError):
@@ -260,24 +318,30 @@ def http_giver(http: aiohttp.ClientSession, base_url: str) -> Give:
     return give
 
 
-def _posting(user_id: str, cents: int) -> Posting:
-    title = f"Offer for '{POST['title']}'"
-    return Posting(wallet_id(user_id, CURRENCY_POINTS), user_id, CURRENCY_POINTS, cents, title)
+def _terms(offer: Offer) -> OfferTerms:
+    chat = offer.chat
+    owner, asker = chat.owner.user_id, chat.asker.user_id
+    fees = split(offer.cents, FEE_PERCENT, CURRENCY_POINTS, list(chat.chain), owner, asker)
+    return OfferTerms(
+        item={"title": POST["title"]},
+        owner={"_id": owner, "name": "owner"},
+        participant={"_id": asker, "name": "asker"},
+        cents=offer.cents,
+        currency=CURRENCY_POINTS,
+        fees=fees,
+        names={},
+    )
 
 
 def engine_giver(wallets: WalletService) -> Give:
     """The money move OfferService.give makes, without its checks, reply and notice."""
 
     async def give(offer: Offer) -> str:
-        chat = offer.chat
         move = await wallets.transfer(
             key=offer.key,
             ref_type=LEDGER_REF_OFFER,
-            postings=[
-                _posting(chat.owner.user_id, -offer.cents),
-                _posting(chat.asker.user_id, offer.cents),
-            ],
-            details={"cs_id": chat.chat_id, "item_id": chat.item_id},
+            postings=offer_postings(_terms(offer)),
+            details={"cs_id": offer.chat.chat_id, "item_id": offer.chat.item_id},
         )
         return move["_id"] if move["state"] == DONE else REFUSED
 
@@ -303,7 +367,7 @@ async def _load(give: Give, pattern: Pattern, in_flight: int, seconds: float) ->
             except Exception as error:  # counted and shown; the step goes on
                 tally.errors[_describe(error)] += 1
                 continue
-            tally.record(offer.key, retry, answer, (time.perf_counter() - started) * 1000)
+            tally.record(offer, retry, answer, (time.perf_counter() - started) * 1000)
 
     pattern.new_step()
     started = time.perf_counter()
@@ -375,10 +439,44 @@ def _step_lines(figures: StepFigures) -> list[str]:
         f"  latency p50 {ms(figures.p(50))} · p95 {ms(figures.p(95))} · p99 {ms(figures.p(99))} "
         f"ms over {len(t.latencies_ms):,} replies (retries and refusals included)",
     ]
+    lines.append(_kind_line(figures))
     if done:
         lines += _cost_lines(figures, done)
     lines += [f"  ! {n} x {error}" for error, n in t.errors.most_common(3)]
     return lines + cpu_lines(figures.window)
+
+
+def _kind_line(figures: StepFigures) -> str:
+    t = figures.tally
+
+    def kind(fees: bool) -> str:
+        latencies = t.by_kind[fees]
+        return (
+            f"{figures.per_s(t.done_of_kind(fees)):.1f} transfers/s, p99 "
+            f"{ms(percentile(latencies, 99))} ms, mean {ms(fee_mean(latencies))} ms"
+        )
+
+    return f"  with 3 finder's fees: {kind(True)} · without: {kind(False)}"
+
+
+def fee_mean(latencies: array) -> float | None:
+    return sum(latencies) / len(latencies) if latencies else None
+
+
+def _fee_cost(steps: list[StepFigures]) -> str:
+    """What a split offer costs the engine against a plain one: mean latency at equal load
+    (both kinds share every step, so they wait on the same queues)."""
+    ratios = []
+    for step in steps:
+        with_fees, plain = (fee_mean(step.tally.by_kind[k]) for k in (True, False))
+        if with_fees and plain:
+            ratios.append(with_fees / plain)
+    worst = max(ratios, default=0.0)
+    verdict = "within" if worst <= FEE_COST_LIMIT else "OVER"
+    return (
+        f"engine: a split offer's mean latency is {', '.join(f'{r:.2f}' for r in ratios)} x a "
+        f"plain one's per step; limit {FEE_COST_LIMIT} -> {verdict}"
+    )
 
 
 def _load_average() -> str:
@@ -496,15 +594,17 @@ def _check_moves(moves: list[dict], entries: list[dict], check: Check) -> None:
     offer_entries = [e for e in entries if e["ref_type"] == LEDGER_REF_OFFER]
     per_move = Counter(e["ref_id"] for e in offer_entries)
     states = Counter(m["state"] for m in moves)
-    wrong = sum(per_move[m["_id"]] != (2 if m["state"] == DONE else 0) for m in moves)
+    expected = {m["_id"]: len(m["postings"]) if m["state"] == DONE else 0 for m in moves}
+    wrong = sum(per_move[m_id] != n for m_id, n in expected.items())
     orphans = len(per_move.keys() - {m["_id"] for m in moves})
     net = sum(e["diff"] for e in offer_entries)
     check.add(
         f"offer moves: {states[DONE]:,} done, {states[REFUSED]:,} refused, {states[PENDING]} "
-        f"pending; offer entries {len(offer_entries):,} = 2 x {states[DONE]:,} done -> "
-        f"{'yes' if len(offer_entries) == 2 * states[DONE] else 'NO'}; moves whose entries are "
-        f"not 2 (done) or 0 (refused): {wrong}; entries of no move: {orphans}; offers' entries "
-        f"sum to {_points(net)}",
+        f"pending; offer entries {len(offer_entries):,} = their done moves' postings "
+        f"{sum(expected.values()):,} -> "
+        f"{'yes' if len(offer_entries) == sum(expected.values()) else 'NO'}; moves whose "
+        f"entries are not their postings (done) or 0 (refused): {wrong}; entries of no move: "
+        f"{orphans}; offers' entries sum to {_points(net)}",
         wrong + orphans + states[PENDING] + int(net != 0),
     )
 
@@ -538,7 +638,7 @@ async def check_ledger(wallets: WalletService, market: Market, tallies: list[Tal
     entries = await store.ledger.find({}, fields).to_list()
     _check_entries(entries, market, check)
     query = {"ref_type": LEDGER_REF_OFFER}
-    moves = await store.moves.find(query, {"key": 1, "state": 1}).to_list()
+    moves = await store.moves.find(query, {"key": 1, "state": 1, "postings": 1}).to_list()
     _check_moves(moves, entries, check)
     _check_answers(moves, tallies, check)
     return check
@@ -588,6 +688,7 @@ def _summary(http: list[StepFigures], alone: list[StepFigures]) -> list[str]:
         line("engine alone (WalletService.transfer in-process)", in_process),
         f"HTTP + auth + checks + chat notice: HTTP reaches "
         f"{over_http.done_per_s / in_process.done_per_s:.2f} of the engine's rate",
+        _fee_cost(alone),
     ]
 
 

@@ -69,6 +69,14 @@ LEDGER_REF_OFFER = "offer"
 LEDGER_REF_RECHARGE = "recharge"
 LEDGER_REF_WITHDRAW = "withdraw"
 LEDGER_REF_REVERSAL = "reversal"
+# Finder's fees (issue 12; the rule is in docs/decisions.md).
+FINDER_FEE_PERCENT_DEFAULT = 10
+FINDER_FEE_PERCENT_MAX = 50
+# Only the sharers nearest the asker are paid, so a long chain cannot thin the parts out.
+FINDER_FEE_MAX_SHARERS = 5
+FINDER_FEES_EARNED_PAGE = 50
+# A currency's smallest amount in the ledger's cents; every offer currency has MONEY_DECIMALS.
+CURRENCY_MINOR_UNIT_CENTS = {currency: 1 for currency in OFFER_CURRENCIES}
 
 # Uploads (spec sections 5 and 9).
 UPLOAD_MAX_BYTES = 15 * 1024 * 1024
@@ -164,6 +172,7 @@ RECHARGE_MIN_AMOUNT = 1
 RECHARGE_MAX_AMOUNT = 10_000
 AFTER_PAYMENT_PATH = "/afterpayment/stripe"
 RECHARGE_PATH = "/recharge"
+PROFILE_PATH = "/profile"
 PROFILE_CAN_WITHDRAW_PATH = "/profile?can_withdraw=1"
 PROFILE_RETRY_WITHDRAW_PATH = "/profile?retry_withdraw=1"
 CARD_PAYMENTS_UNAVAILABLE = "Card payments are not available"

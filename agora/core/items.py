@@ -20,6 +20,7 @@ from agora.core.constants import (
 )
 from agora.core.documents import ChatSession, Item, Membership
 from agora.core.errors import InvalidInput
+from agora.core.finder_fees import fee_percent
 from agora.core.groups import can_read, clean_tags
 from agora.core.money import decimal_number, parse_amount
 from agora.core.numbers import bounded_int
@@ -39,6 +40,7 @@ class ItemDraft:
     offer_currency: str | None
     offer_description: str
     need_user_to_view: bool
+    finder_fee_percent: int
 
     def fields(self) -> dict[str, Any]:
         return {
@@ -49,6 +51,7 @@ class ItemDraft:
             "offer_currency": self.offer_currency,
             "offer_description": self.offer_description,
             "need_user_to_view": self.need_user_to_view,
+            "finder_fee_percent": self.finder_fee_percent,
             # One indexed field, so a search can match words spread over title and description.
             "search_text": f"{self.title}\n{self.description}",
         }
@@ -64,8 +67,10 @@ def build_draft(
     offer_currency: str | None,
     offer_description: str,
     need_user_to_view: bool,
+    finder_fee_percent: object,
 ) -> ItemDraft:
     amount = parse_amount(offer_amount, "offer_amount")
+    percent = fee_percent(finder_fee_percent)
     currency = offer_currency or None
     if currency is not None and currency not in OFFER_CURRENCIES:
         allowed = ", ".join(OFFER_CURRENCIES)
@@ -87,6 +92,8 @@ def build_draft(
             offer_description, "offer_description", OFFER_DESCRIPTION_MAX_LENGTH
         ),
         need_user_to_view=need_user_to_view,
+        # A reward described in words has no amount to take a fee of.
+        finder_fee_percent=percent if amount is not None else 0,
     )
 
 
@@ -165,4 +172,7 @@ def item_view(item: Item, *, logged_in: bool) -> dict[str, Any]:
         "offer_amount": _offer_number(item.get("offer_amount")),
         "offer_currency": item.get("offer_currency"),
         "offer_description": item.get("offer_description", ""),
+        # Posts from before finder's fees never offered one.
+        "finder_fee_percent": item.get("finder_fee_percent", 0),
+        "share_count": item.get("share_count", 0),
     }

@@ -114,6 +114,7 @@ class Notification:
     count: int = 1
     red_dot: int = 0
     direct: bool = False  # a 1:1 chat: delivered with high urgency
+    url: str = ""  # where a click leads; the chat when empty
 
     def body(self) -> str:
         if self.count > 1:
@@ -130,7 +131,7 @@ class Notification:
                 "sender_name": _shorten(self.sender_name, preview_chars),
                 "body": _shorten(self.body(), preview_chars),
                 "count": self.count,
-                "url": CHAT_URL.format(session_id=self.session_id),
+                "url": self.url or CHAT_URL.format(session_id=self.session_id),
                 "red_dot": self.red_dot,
             }
             raw = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()

@@ -5,6 +5,7 @@ from typing import Any, Literal
 from aiohttp import web
 from pydantic import BaseModel, ConfigDict, Field
 
+from agora.core.constants import FINDER_FEE_PERCENT_DEFAULT
 from agora.core.errors import InvalidInput
 from agora.http.replies import ok
 from agora.http.requests import AmountText, Body, optional_caller, read_body, require_caller
@@ -41,6 +42,8 @@ class ItemBody(Body):
     offer_currency: str | None = None
     offer_description: str = ""
     need_user_to_view: bool = False
+    # Checked by the post rules (0 to FINDER_FEE_PERCENT_MAX) so the message names the range.
+    finder_fee_percent: int = FINDER_FEE_PERCENT_DEFAULT
 
     def item_input(self) -> ItemInput:
         if self.title is None:
@@ -54,6 +57,7 @@ class ItemBody(Body):
             offer_currency=self.offer_currency,
             offer_description=self.offer_description,
             need_user_to_view=self.need_user_to_view,
+            finder_fee_percent=self.finder_fee_percent,
         )
 
     def required(self, field: str) -> str:

@@ -53,7 +53,7 @@ def create_app(
         *items.routes(services.feed, services.items),
         *uploads.routes(services.uploads),
         *chat.routes(services.chat, services.link_previews),
-        *wallet.routes(services.wallets, services.offers),
+        *wallet.routes(services.wallets, services.offers, services.finder_fees),
         *payments.routes(services.payments),
         *push.routes(services.push),
         *realtime.routes(),

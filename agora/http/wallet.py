@@ -11,6 +11,7 @@ from agora.core.numbers import bounded_int
 from agora.http.replies import ok
 from agora.http.requests import AmountText, Body, read_body, require_caller
 from agora.http.routes import Auth, Query, Reply, Route
+from agora.services.finder_fees import EarnedFromSharing
 from agora.services.offers import OfferService
 from agora.services.wallet import WalletService
 
@@ -19,6 +20,11 @@ class GiveOfferBody(Body):
     cs_id: str = Field(min_length=1, max_length=200)
     offer_amount: AmountText = None
     request_id: str | None = Field(default=None, min_length=1, max_length=REQUEST_ID_MAX_LENGTH)
+
+
+class OfferSplitBody(Body):
+    cs_id: str = Field(min_length=1, max_length=200)
+    offer_amount: AmountText = None
 
 
 class LedgerQuery(Query):
@@ -38,6 +44,22 @@ class GiveOfferReply(Reply):
     success: bool
     wallet: dict[str, Any]
     move_id: str | None = None
+    last_offer: dict[str, Any] | None = None
+    finder_fees: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class OfferSplitReply(Reply):
+    """What an offer would pay: `offer_amount` to the asker, each sharer's finder's fee,
+    and the `total` the poster's wallet gives."""
+
+    offer_amount: int | float
+    currency: str
+    finder_fees: list[dict[str, Any]]
+    total: int | float
+
+
+class EarnedReply(Reply):
+    finder_fees: list[dict[str, Any]]
 
 
 def _query_text(request: web.Request, name: str) -> str:
@@ -52,7 +74,7 @@ def _before(request: web.Request) -> int | None:
     return None if raw in (None, "") else bounded_int(raw, "before")
 
 
-def routes(wallets: WalletService, offers: OfferService) -> list[Route]:
+def routes(wallets: WalletService, offers: OfferService, earned: EarnedFromSharing) -> list[Route]:
     async def ledger(request: web.Request) -> web.Response:
         caller = require_caller(request)
         return ok(
@@ -69,6 +91,14 @@ def routes(wallets: WalletService, offers: OfferService) -> list[Route]:
         caller = require_caller(request)
         body = await read_body(request, GiveOfferBody)
         return ok(await offers.give(caller, body.cs_id, body.offer_amount, body.request_id))
+
+    async def offer_split(request: web.Request) -> web.Response:
+        caller = require_caller(request)
+        body = await read_body(request, OfferSplitBody)
+        return ok(await offers.split(caller, body.cs_id, body.offer_amount))
+
+    async def earned_from_sharing(request: web.Request) -> web.Response:
+        return ok(await earned.earned(require_caller(request)))
 
     return [
         Route(
@@ -89,5 +119,22 @@ def routes(wallets: WalletService, offers: OfferService) -> list[Route]:
             body=GiveOfferBody,
             reply=GiveOfferReply,
             errors=(402, 409),
+        ),
+        Route(
+            "POST",
+            "/api/giveoffer/split",
+            offer_split,
+            "What giving an offer would pay: the offer and each sharer's finder's fee",
+            auth=Auth.REQUIRED,
+            body=OfferSplitBody,
+            reply=OfferSplitReply,
+        ),
+        Route(
+            "GET",
+            "/api/finder_fees",
+            earned_from_sharing,
+            "Finder's fees paid to the caller, newest first, with their posts",
+            auth=Auth.REQUIRED,
+            reply=EarnedReply,
         ),
     ]

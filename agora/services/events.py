@@ -67,12 +67,22 @@ class PostAdded:
 
 
 @dataclass(frozen=True)
+class FinderFee:
+    """One sharer's part of an offer's finder's fee, in the offer's currency's cents."""
+
+    user_id: str
+    name: str
+    amount_cents: int
+
+
+@dataclass(frozen=True)
 class OfferPaid:
-    """A post's owner paid an offer to a participant of the post's chat.
+    """A post's owner paid an offer to a participant of the post's chat, and the finder's
+    fees to the sharers on the chat's route, in the same money move.
 
     Published after the money moved (`move_id` is the wallet move, unique per offer: a
     retried offer with the same request id publishes again with the same `move_id`, so a
-    subscriber that must act once keys on it). `amount_cents` is in `currency`'s cents.
+    subscriber that must act once keys on it). Amounts are in `currency`'s cents.
     """
 
     move_id: str
@@ -82,8 +92,10 @@ class OfferPaid:
     item_id: str
     item_title: str
     payer_name: str
+    payee_name: str
     amount_cents: int
     currency: str
+    finder_fees: tuple[FinderFee, ...] = ()
 
 
 Event = MessageStored | MemberJoined | MemberAnnounced | PostAdded | OfferPaid

@@ -5,6 +5,7 @@ from typing import Any, Protocol
 
 from agora.core.accounts import user_card
 from agora.core.clock import now_ms
+from agora.core.constants import FINDER_FEE_PERCENT_DEFAULT
 from agora.core.documents import ChatSession, Item, Route
 from agora.core.errors import Forbidden, NotFound
 from agora.core.groups import NOT_VIEWABLE, can_write, group_view, joining_type
@@ -42,6 +43,7 @@ class ItemInput:
     offer_currency: str | None = None
     offer_description: str = ""
     need_user_to_view: bool = False
+    finder_fee_percent: int = FINDER_FEE_PERCENT_DEFAULT
 
 
 class PostReader:
@@ -124,6 +126,7 @@ class ItemService:
             offer_currency=data.offer_currency,
             offer_description=data.offer_description,
             need_user_to_view=data.need_user_to_view,
+            finder_fee_percent=data.finder_fee_percent,
         )
         files = await self.uploads.stored_files(caller.user["_id"], list(data.files))
         check_post_files(files)

@@ -12,7 +12,12 @@ from typing import Any
 
 from agora.actors.user_client import UserShards
 from agora.actors.users import vapid_pair
-from agora.core.constants import MESSAGE_TYPE_SYSTEM, PUSH_OS_TYPE_WEB, SESSION_KIND_ITEM_CHAT
+from agora.core.constants import (
+    MESSAGE_TYPE_SYSTEM,
+    PROFILE_PATH,
+    PUSH_OS_TYPE_WEB,
+    SESSION_KIND_ITEM_CHAT,
+)
 from agora.core.money import format_amount
 from agora.core.push import Notification, parse_subscription, push_recipients
 from agora.services.accounts import Caller
@@ -87,18 +92,39 @@ class PushService:
         self._enqueue({"kind": "message", "message": stored.message})
 
     async def offer_paid(self, paid: OfferPaid) -> None:
-        """Money arrived: pushed even in a muted chat, never coalesced with messages; pushed
-        once per money move however often the offer is reported (a retried request)."""
-        notification = Notification(
-            paid.session_id,
-            f"New offer: '{paid.item_title}'",
-            "",
-            f"{paid.payer_name} gave you an offer of "
-            f"{format_amount(paid.amount_cents, paid.currency)}",
-            direct=True,
+        """Money arrived: the participant and each sharer paid a finder's fee are pushed to,
+        even in a muted chat, never coalesced with messages, once per money move however
+        often the offer is reported (a retried request)."""
+        amount = format_amount(paid.amount_cents, paid.currency)
+        self._direct(
+            paid.payee_id,
+            f"offer:{paid.move_id}",
+            Notification(
+                paid.session_id,
+                f"New offer: '{paid.item_title}'",
+                "",
+                f"{paid.payer_name} gave you an offer of {amount}",
+                direct=True,
+            ),
         )
-        work = {"kind": "direct", "user_id": paid.payee_id, "ref": f"offer:{paid.move_id}"}
-        self._enqueue({**work, "n": notification})
+        for fee in paid.finder_fees:
+            # The sharer is no member of the chat: the push opens their earnings on the profile.
+            self._direct(
+                fee.user_id,
+                f"fee:{paid.move_id}",
+                Notification(
+                    paid.session_id,
+                    f"Finder's fee: '{paid.item_title}'",
+                    "",
+                    f"You earned {format_amount(fee.amount_cents, paid.currency)} "
+                    f"for sharing '{paid.item_title}'",
+                    direct=True,
+                    url=PROFILE_PATH,
+                ),
+            )
+
+    def _direct(self, user_id: str, ref: str, notification: Notification) -> None:
+        self._enqueue({"kind": "direct", "user_id": user_id, "ref": ref, "n": notification})
 
     def _enqueue(self, work: dict[str, Any]) -> None:
         if not self.settings.push_enabled:

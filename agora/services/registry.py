@@ -6,6 +6,7 @@ from agora.services.accounts import AccountService
 from agora.services.chat import ChatService
 from agora.services.client_errors import ClientErrorService
 from agora.services.feed import FeedService
+from agora.services.finder_fees import EarnedFromSharing
 from agora.services.geo import GeoService
 from agora.services.groups import GroupService
 from agora.services.items import ItemService
@@ -32,3 +33,4 @@ class Services:
     offers: OfferService
     payments: PaymentService
     push: PushService
+    finder_fees: EarnedFromSharing

@@ -6,6 +6,7 @@ marked done. Whoever finds a move unfinished (a retry, or the recovery sweep aft
 died) drives it on with the same steps, so it ends exactly once.
 """
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -278,30 +279,39 @@ class WalletService:
     # Internals ----------------------------------------------------------------
 
     async def _drive(self, move: dict[str, Any], *, maybe_applied: bool) -> dict[str, Any]:
-        postings = [Posting(**p) for p in move["postings"]]
+        debit, *credits = [Posting(**p) for p in move["postings"]]
         now = now_ms()
-        entries: dict[str, dict[str, Any]] = {}
-        for posting in postings:
+
+        async def apply(posting: Posting) -> Appended | Short:
             await self.store.ensure(
                 posting.wallet_id, posting.user_id, posting.currency, WALLET_FOR_USER, now
             )
-            appended = await self.store.append(
+            return await self.store.append(
                 posting,
                 ref_type=move["ref_type"],
                 ref_id=move["_id"],
                 now=now,
                 maybe_applied=maybe_applied,
             )
-            if isinstance(appended, Short):
-                # Only the first posting debits, so nothing was appended before it.
-                refused = await self.store.set_move_state(
-                    move["_id"],
-                    (PENDING, REFUSED),
-                    REFUSED,
-                    {"short_balance": appended.balance, "refused_at": now, "rechecked": False},
-                )
-                return refused or await self._move(move["_id"])
-            entries[posting.wallet_id] = appended.entry
+
+        first = await apply(debit)
+        if isinstance(first, Short):
+            # Only the first posting debits, so nothing was appended before it.
+            refused = await self.store.set_move_state(
+                move["_id"],
+                (PENDING, REFUSED),
+                REFUSED,
+                {"short_balance": first.balance, "refused_at": now, "rechecked": False},
+            )
+            return refused or await self._move(move["_id"])
+        # Credits cannot be refused and touch other wallets: they go together, so a move
+        # of many legs (an offer with finder's fees) waits about as long as one of two.
+        appended = [first, *await asyncio.gather(*(apply(p) for p in credits))]
+        entries = {
+            entry.entry["wallet_id"]: entry.entry
+            for entry in appended
+            if isinstance(entry, Appended)
+        }
         # Every posting is in the ledger, so the move is finished whoever records it: the
         # state change needs no answer and travels with other moves' in one command.
         fields = {

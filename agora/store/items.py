@@ -182,4 +182,7 @@ class ItemStore:
             if existing is None:
                 raise
             return existing
+        # The count the badges show; the routes themselves stay the truth.
+        await self.items.update_one({"_id": route["item_id"]}, {"$inc": {"share_count": 1}})
+        await self._copies.announce(route["item_id"])
         return route

@@ -73,6 +73,7 @@ class WalletStore:
         await ensure_index(self.moves, [("state", 1), ("created_at", 1)])
         await ensure_index(self.moves, [("user_id", 1), ("currency", 1), ("state", 1)])
         await ensure_index(self.moves, [("state", 1), ("rechecked", 1), ("refused_at", 1)])
+        await ensure_index(self.moves, [("fee_user_ids", 1), ("created_at", -1)])
 
     # Wallets ------------------------------------------------------------------
 
@@ -285,6 +286,13 @@ class WalletStore:
             "created_at": {"$lt": started_before},
         }
         return await self.moves.find(query).sort("created_at", 1).to_list()
+
+    async def moves_paying_fees_to(self, user_id: str, limit: int) -> list[dict[str, Any]]:
+        """Finished offer moves that paid this user a finder's fee, newest first."""
+        # `$in`, not plain equality: nx-27017 misses array elements inserted through a batch
+        # (insert_many) on equality, yet finds them with `$in`.
+        query = {"fee_user_ids": {"$in": [user_id]}, "state": "done"}
+        return await self.moves.find(query).sort("created_at", -1).limit(limit).to_list()
 
     async def get_move(self, move_id: str) -> dict[str, Any] | None:
         return await self.moves.find_one({"_id": move_id})

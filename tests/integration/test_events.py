@@ -58,6 +58,7 @@ async def test_a_paid_offer_is_published_with_who_paid_whom_how_much(chat_client
             item_id=item["_id"],
             item_title="Lost cat",
             payer_name="Olga",
+            payee_name="Arun",
             amount_cents=700,
             currency="POINTS",
         )

@@ -98,6 +98,7 @@ describe('routes', () => {
         },
       },
       '/api/user/items': { body: { items: [] } },
+      '/api/finder_fees': { body: { finder_fees: [] } },
     });
     expect(await screen.findByRole('heading', { level: 1, name: 'Ada Lovelace' })).toBeTruthy();
     expect(await screen.findByText('You can withdraw your money now')).toBeTruthy();
@@ -114,6 +115,7 @@ describe('routes', () => {
       '/user/me': { body: { user: ada, guest_user: {} } },
       '/api/user/profile': { body: { user: ada, user_wallets: [] } },
       '/api/user/items': { body: { items: [] } },
+      '/api/finder_fees': { body: { finder_fees: [] } },
     });
     expect(await screen.findByText('No wallets yet')).toBeTruthy();
   });

@@ -142,6 +142,10 @@ export const OFFER_DESCRIPTION_PLACEHOLDER = 'describe reward, ex: 30% revenue s
 export const OFFER_CURRENCIES = server.OFFER_CURRENCIES;
 /** The form shows points as 'pts' rather than the coin. */
 export const POINTS_FORM_LABEL = 'pts';
+/** Finder's fees (the rule: docs/decisions.md). */
+export const FINDER_FEE_PERCENT_DEFAULT = 10;
+export const FINDER_FEE_PERCENT_MAX = 50;
+export const FINDER_FEE_LABEL = "Finder's fee for people who share it";
 export const NEED_USER_TO_VIEW_LABEL = 'Only logged-in members can see this';
 export const POST_FORM_INVALID_GROUP_TEXT = 'Cannot View group or invalid';
 export const NOT_ITEM_OWNER_TEXT = 'Only the person who posted this can edit it.';

@@ -4,7 +4,7 @@ import { mediaKind } from '../../shared/media';
 import { relativeTime } from '../../shared/relativeTime';
 import { openLogin } from '../auth/apiAuth';
 import type { Item } from './feedApi';
-import { Offer, TagList } from './Offer';
+import { Offer, ShareBadges, TagList } from './Offer';
 
 const cardClass = 'block overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200';
 
@@ -29,6 +29,7 @@ export function ItemCard({ item }: { item: Item }) {
         <h3 className="truncate font-semibold text-slate-900">{item.title}</h3>
         {item.description && <p className="line-clamp-2 text-sm text-slate-600">{item.description}</p>}
         <TagList tags={item.tags ?? []} />
+        <ShareBadges item={item} />
         <div className="flex items-center justify-between gap-3 text-sm">
           <Offer item={item} className="truncate" />
           <time dateTime={new Date(item.created_at).toISOString()} className="ml-auto shrink-0 text-xs text-slate-500">

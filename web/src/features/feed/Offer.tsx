@@ -1,5 +1,6 @@
 import { formatMoney } from '../../shared/currency';
 import type { Item } from './feedApi';
+import { postFinderFee } from './finderFee';
 
 /** The reward: an amount in its currency, else the offer's description. */
 export function Offer({ item, className = '' }: { item: Item; className?: string }) {
@@ -19,6 +20,27 @@ export function TagList({ tags }: { tags: readonly string[] }) {
           #{tag}
         </li>
       ))}
+    </ul>
+  );
+}
+
+/** The finder's fee the post pays its sharers and how often it was shared. */
+export function ShareBadges({ item }: { item: Item }) {
+  const fee = postFinderFee(item);
+  const shares = item.share_count ?? 0;
+  if (fee === null && shares === 0) return null;
+  return (
+    <ul className="flex flex-wrap gap-1.5 text-xs font-medium" aria-label="Sharing">
+      {fee !== null && item.offer_currency && (
+        <li data-testid="finder-fee-badge" className="rounded-full bg-amber-100 px-2.5 py-0.5 text-amber-900">
+          {formatMoney(fee, item.offer_currency)} finder&apos;s fee
+        </li>
+      )}
+      {shares > 0 && (
+        <li data-testid="share-count" className="rounded-full bg-sky-100 px-2.5 py-0.5 text-sky-900">
+          {shares === 1 ? '1 share' : `${shares} shares`}
+        </li>
+      )}
     </ul>
   );
 }

@@ -48,6 +48,10 @@ export interface Item {
   offer_currency?: string | null;
   offer_description?: string;
   route?: { _id: string; user_id: string; prev_user_ids: string[] };
+  /** The share of each offer paid to the people who shared the post (0: none). */
+  finder_fee_percent?: number;
+  /** How many people shared the post. */
+  share_count?: number;
 }
 
 export interface FeedQuery {

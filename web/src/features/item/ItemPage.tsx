@@ -22,8 +22,11 @@ import { useResumeAfterLogin } from '../auth/useResumeAfterLogin';
 import type { Item } from '../feed/feedApi';
 import { fetchItemChats } from '../chat/chatApi';
 import { useChatWindow } from '../chat/chatContext';
-import { Offer, TagList } from '../feed/Offer';
+import { postFinderFee } from '../feed/finderFee';
+import { Offer, ShareBadges, TagList } from '../feed/Offer';
+import { formatMoney } from '../../shared/currency';
 import { ImageViewer } from './ImageViewer';
+import { arrivedRoute, rememberArrivedRoute } from './arrivedRoute';
 import { deleteItem, fetchRoute, shareRoute, type RouteReply } from './itemApi';
 
 /** /r/:routeId: a shared post with its chain of owners. */
@@ -52,6 +55,9 @@ function RoutePost({ routeId }: { routeId: string }) {
 }
 
 function Post({ reply: { item, group, route_users } }: { reply: RouteReply }) {
+  const { user } = useCurrentUser();
+  const viewerId = user?._id ?? null;
+  useEffect(() => rememberArrivedRoute(item._id, item.route, viewerId), [item._id, item.route, viewerId]);
   const images = (item.files ?? []).filter((file) => mediaKind(file) === 'image');
   return (
     <article className="space-y-5 rounded-3xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
@@ -73,7 +79,9 @@ function Post({ reply: { item, group, route_users } }: { reply: RouteReply }) {
           {item.description && <p className="whitespace-pre-line text-slate-700">{item.description}</p>}
           <ImageViewer images={images} />
           <Offer item={item} className="text-lg" />
+          <ShareBadges item={item} />
           <TagList tags={item.tags ?? []} />
+          <ShareEarnings item={item} viewerId={viewerId} />
         </>
       )}
       <Link to={groupFeedPath(group._id)} className="block text-sm font-medium text-brand-700 hover:underline">
@@ -117,7 +125,7 @@ function ActionBar({ item }: { item: Item }) {
   return (
     <div className="flex flex-wrap gap-3 border-t border-slate-100 pt-5">
       <ChatButton item={item}>Chat</ChatButton>
-      <ShareButton routeId={item.route_id} signedIn={Boolean(user)} />
+      <ShareButton routeId={arrivedRoute(item._id, item.route?._id ?? item.route_id)} signedIn={Boolean(user)} />
     </div>
   );
 }
@@ -129,7 +137,8 @@ function ChatButton({ item, className = '', children }: { item: Item; className?
   const { openChat } = useChatWindow();
   const open = useAsyncAction(async () => {
     try {
-      const reply = await fetchItemChats(item._id, item.route_id);
+      // The route this person arrived through: its sharers earn the finder's fees.
+      const reply = await fetchItemChats(item._id, arrivedRoute(item._id, item.route?._id ?? item.route_id));
       openChat({ title: reply.item.title ?? '', image: reply.item.files?.[0]?.thumbnail, sessions: reply.chats.map((chat) => chat.session) });
     } catch (error) {
       ui.showError(error);
@@ -169,5 +178,16 @@ function ShareButton({ routeId, signedIn }: { routeId: string; signedIn: boolean
     <Button variant="secondary" busy={share.busy} onClick={() => (signedIn ? void share.run() : openLogin(resumeName))}>
       {copied ? LINK_COPIED_TEXT : 'Share'}
     </Button>
+  );
+}
+
+/** For a signed-in reader other than the poster: what sharing this post can earn them. */
+function ShareEarnings({ item, viewerId }: { item: Item; viewerId: string | null }) {
+  const fee = postFinderFee(item);
+  if (viewerId === null || viewerId === item.user_id || fee === null || !item.offer_currency) return null;
+  return (
+    <p data-testid="share-earnings" className="rounded-xl bg-amber-50 px-3 py-2 text-sm text-amber-900">
+      Share your link: if the deal comes through it, you earn up to {formatMoney(fee, item.offer_currency)}
+    </p>
   );
 }

@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import {
+  FINDER_FEE_LABEL,
+  FINDER_FEE_PERCENT_MAX,
   NEED_USER_TO_VIEW_LABEL,
   NOT_ITEM_OWNER_TEXT,
   OFFER_AMOUNT_PLACEHOLDER,
@@ -13,6 +15,7 @@ import {
   POST_TITLE_PLACEHOLDER,
   routePath,
 } from '../../shared/constants';
+import { formatMoney } from '../../shared/currency';
 import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
 import { useAsyncData } from '../../shared/hooks/useAsyncData';
 import { Button, buttonClass } from '../../shared/ui/Button';
@@ -26,7 +29,7 @@ import { TagChips } from '../feed/Feed';
 import { fetchGroup } from '../group/groupApi';
 import { FilePicker } from './FilePicker';
 import { createItem, fetchItem, updateItem } from './itemApi';
-import { fieldsFromForm, formFromItem, type ItemForm, type OfferType } from './itemForm';
+import { fieldsFromForm, finderFeeAmount, finderFeeError, formFromItem, type ItemForm, type OfferType } from './itemForm';
 
 /** /create/item/:groupId and /edit/item/:groupId/:itemId. */
 export function PostFormPage() {
@@ -175,6 +178,7 @@ function PostForm({ group, item }: { group: Group; item: Item | null }) {
             className={inputClass}
           />
         )}
+        {form.offerType === 'value' && <FinderFeeField form={form} onChange={(value) => edit('finderFeePercent', value)} />}
       </fieldset>
 
       <label className="flex items-center gap-3 text-sm text-slate-700">
@@ -191,5 +195,43 @@ function PostForm({ group, item }: { group: Group; item: Item | null }) {
         {item ? 'Save' : 'Post'}
       </Button>
     </form>
+  );
+}
+
+/** The finder's fee in percent, with what it means in money for the amount entered. */
+function FinderFeeField({ form, onChange }: { form: ItemForm; onChange: (value: string) => void }) {
+  const error = finderFeeError(form.finderFeePercent);
+  const money = finderFeeAmount(form.offerAmount, form.finderFeePercent);
+  return (
+    <div className="space-y-1">
+      <label htmlFor="post-finder-fee" className="text-sm font-medium text-slate-700">
+        {FINDER_FEE_LABEL}
+      </label>
+      <div className="flex items-center gap-2">
+        {/* Wrapped: the input look sets w-full, which the width here must not fight. */}
+        <div className="w-24">
+          <input
+            id="post-finder-fee"
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={FINDER_FEE_PERCENT_MAX}
+            step={1}
+            value={form.finderFeePercent}
+            aria-invalid={error ? true : undefined}
+            aria-describedby="post-finder-fee-hint"
+            onChange={(event) => onChange(event.target.value)}
+            className={inputClass}
+          />
+        </div>
+        <span className="text-sm text-slate-600">%</span>
+      </div>
+      <p id="post-finder-fee-hint" className={`text-xs ${error ? 'text-red-700' : 'text-slate-500'}`}>
+        {error ??
+          (money === null
+            ? 'Paid by you on top of the offer, shared by the people whose links brought the helper; 0 turns it off.'
+            : `${formatMoney(money, form.offerCurrency)} on top of the offer, shared by the people whose links brought the helper.`)}
+      </p>
+    </div>
   );
 }

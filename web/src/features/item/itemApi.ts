@@ -11,6 +11,8 @@ export interface ItemFields {
   offer_currency: string;
   offer_description: string;
   need_user_to_view: boolean;
+  /** Whole number 0-50; a text the server refuses with its own message. */
+  finder_fee_percent: number | string;
 }
 
 export interface RouteUser {

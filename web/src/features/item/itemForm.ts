@@ -1,5 +1,6 @@
-import { POINTS_CURRENCY } from '../../shared/constants';
+import { FINDER_FEE_PERCENT_DEFAULT, FINDER_FEE_PERCENT_MAX, POINTS_CURRENCY } from '../../shared/constants';
 import type { Item, ItemFile } from '../feed/feedApi';
+import { finderFeePool } from '../feed/finderFee';
 import type { ItemFields } from './itemApi';
 
 export type OfferType = 'value' | 'describe';
@@ -15,6 +16,8 @@ export interface ItemForm {
   offerCurrency: string;
   offerDescription: string;
   needUserToView: boolean;
+  /** As typed: a whole number from 0 to FINDER_FEE_PERCENT_MAX. */
+  finderFeePercent: string;
 }
 
 /** A new post offers a value; an edited one starts with the kind of offer it has. */
@@ -34,6 +37,7 @@ export function formFromItem(item: Item | null): ItemForm {
     offerCurrency: item?.offer_currency || POINTS_CURRENCY,
     offerDescription: item?.offer_description ?? '',
     needUserToView: item?.need_user_to_view ?? false,
+    finderFeePercent: String(item && item.offer_amount != null ? (item.finder_fee_percent ?? 0) : FINDER_FEE_PERCENT_DEFAULT),
   };
 }
 
@@ -50,5 +54,21 @@ export function fieldsFromForm(form: ItemForm): ItemFields {
     offer_currency: form.offerCurrency,
     offer_description: isValue ? '' : form.offerDescription.trim(),
     need_user_to_view: form.needUserToView,
+    // Sent as typed when it is not a whole number, so the server's message explains it.
+    finder_fee_percent: isValue ? (/^\d+$/.test(form.finderFeePercent.trim()) ? Number(form.finderFeePercent) : form.finderFeePercent) : 0,
   };
+}
+
+/** Why the typed finder's fee cannot be saved, or null. */
+export function finderFeeError(percentText: string): string | null {
+  const text = percentText.trim();
+  if (/^\d+$/.test(text) && Number(text) <= FINDER_FEE_PERCENT_MAX) return null;
+  return `A whole number from 0 to ${FINDER_FEE_PERCENT_MAX}`;
+}
+
+/** The fee pool the typed amount and percent mean, rounded down to the cent as the server does; null when either is not usable. */
+export function finderFeeAmount(amountText: string, percentText: string): number | null {
+  const amount = Number(amountText);
+  if (amountText.trim() === '' || !Number.isFinite(amount) || amount <= 0 || finderFeeError(percentText)) return null;
+  return finderFeePool(amount, Number(percentText));
 }

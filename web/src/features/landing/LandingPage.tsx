@@ -14,7 +14,7 @@ const STEPS = [
   {
     icon: '🔗',
     title: 'Share',
-    text: 'Know someone who can help? Share the post with your own link. When the deal comes through your link, you earn a finder’s fee, and so does every middleman along the chain.',
+    text: 'Know someone who can help? Share the post with your own link. When the poster pays the helper who came through your link, you earn a finder’s fee on top, and so do the people who shared it before you: half to the last link, a quarter to the one before, and so on.',
   },
   {
     icon: '💬',

@@ -28,11 +28,16 @@ const entry = (seq: number, diff: number, changeTo: number): LedgerEntry => ({
   change_to: changeTo,
 });
 
-async function openProfile(replies: (call: FetchCall) => FakeReply | Promise<FakeReply> | undefined, path = '/profile') {
+async function openProfile(
+  replies: (call: FetchCall) => FakeReply | Promise<FakeReply> | undefined,
+  path = '/profile',
+  earned: unknown[] = [],
+) {
   const calls = mockFetch((call) => {
     const path = call.url.pathname;
     if (path === '/user/me') return { body: { user: me, guest_user: {} } };
     if (path === '/api/user/items') return { body: { items: [] } };
+    if (path === '/api/finder_fees') return { body: { finder_fees: earned } };
     return replies(call) ?? { body: { user: me, user_wallets: [wallet('POINTS', 101), wallet('USD', 12.5)] } };
   });
   const { ProfilePage } = await import('./ProfilePage');
@@ -183,5 +188,13 @@ describe('profile wallets', () => {
     const ids = calls.filter((call) => call.url.pathname === '/api/wallet/withdraw').map((call) => (call.body as { request_id: string }).request_id);
     expect(ids).toHaveLength(2);
     expect(ids[1]).toBe(ids[0]);
+  });
+
+  it("lists the finder's fees earned from sharing with links to their posts", async () => {
+    const fee = { move_id: 'm1', item_id: 'i1', title: 'Walk my dog', route_id: 'root1', amount: 2, currency: 'POINTS', created_at: Date.now() };
+    await openProfile(() => undefined, '/profile', [fee]);
+    const entry = await screen.findByTestId('earned-fee');
+    expect(entry.textContent).toContain('+🪙 2');
+    expect(within(entry).getByRole('link', { name: 'Walk my dog' }).getAttribute('href')).toBe('/r/root1');
   });
 });

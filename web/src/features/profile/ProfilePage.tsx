@@ -21,6 +21,7 @@ import { MailIcon, PhoneIcon } from '../../shared/ui/icons';
 import { useLiveWallets } from '../wallet/useLiveWallets';
 import { fetchProfile, logout } from './profileApi';
 import { profileHint } from './profileHint';
+import { EarnedFromSharing } from './EarnedFromSharing';
 import { WalletList } from './WalletList';
 
 const memberSince = new Intl.DateTimeFormat('en', { month: 'long', year: 'numeric' });
@@ -76,6 +77,8 @@ function Profile({ user }: { user: User }) {
           </EmptyState>
         )}
       </section>
+
+      <EarnedFromSharing />
 
       <section aria-labelledby="items-heading" className="space-y-4">
         <h2 id="items-heading" className="text-lg font-bold tracking-tight">

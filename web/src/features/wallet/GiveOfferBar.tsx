@@ -16,6 +16,7 @@ import { TextField } from '../../shared/ui/TextField';
 import { useUserName } from '../chat/UserName';
 import { fetchItem } from '../item/itemApi';
 import { NeedRechargeLink } from './NeedRechargeLink';
+import { fetchOfferSplit } from './walletApi';
 import { latestOffer, offerAmountError, offerCurrency, offerRecipient, type GivenOffer, type ItemChatFacts } from './offer';
 import { useGiveOffer } from './useGiveOffer';
 import { parseAmountText } from './wallets';
@@ -111,9 +112,35 @@ function GiveOffer({ csId, itemId, recipientId, storedOffer }: GiveOfferProps) {
             <span className="font-semibold text-slate-900">{formatMoney(offer.state.amount, currency)}</span> goes from your{' '}
             {currencyName(currency)} wallet to <span className="font-semibold text-slate-900">{recipientName}</span>.
           </p>
+          <OfferSplitList csId={csId} amount={offer.state.amount} recipientName={recipientName} />
         </ConfirmDialog>
       )}
     </div>
+  );
+}
+
+/** The finder's fees this offer pays on top, as the server computes them, and the total. */
+function OfferSplitList({ csId, amount, recipientName }: { csId: string; amount: number; recipientName: string }) {
+  const split = useAsyncData(`${csId}:${amount}`, (signal) => fetchOfferSplit(csId, amount, signal));
+  if (split.status !== 'success' || split.data.finder_fees.length === 0) return null;
+  const { currency, finder_fees, offer_amount, total } = split.data;
+  return (
+    <dl data-testid="offer-split" className="mt-3 space-y-1 rounded-xl bg-slate-50 p-3 text-sm">
+      <div className="flex justify-between gap-3">
+        <dt>Offer to {recipientName}</dt>
+        <dd className="font-medium">{formatMoney(offer_amount, currency)}</dd>
+      </div>
+      {finder_fees.map((fee) => (
+        <div key={fee.user_id} className="flex justify-between gap-3">
+          <dt>Finder&apos;s fee to {fee.name}</dt>
+          <dd className="font-medium">{formatMoney(fee.amount, currency)}</dd>
+        </div>
+      ))}
+      <div className="flex justify-between gap-3 border-t border-slate-200 pt-1 font-semibold text-slate-900">
+        <dt>Total</dt>
+        <dd>{formatMoney(total, currency)}</dd>
+      </div>
+    </dl>
   );
 }
 

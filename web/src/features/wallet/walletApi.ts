@@ -59,6 +59,41 @@ export interface GiveOfferReply {
   move_id: string;
   /** The offer as the chat now shows it (`data.last_offer`). */
   last_offer: GivenOffer;
+  /** Each sharer paid a finder's fee, nearest the asker first. */
+  finder_fees: FinderFee[];
+}
+
+export interface FinderFee {
+  user_id: string;
+  name: string;
+  amount: number;
+}
+
+/** What an offer would pay, as the server will pay it: the offer, each sharer's fee, the total. */
+export interface OfferSplit {
+  offer_amount: number;
+  currency: string;
+  finder_fees: FinderFee[];
+  total: number;
+}
+
+/** A finder's fee paid to the caller, with the post it came from. */
+export interface EarnedFee {
+  move_id: string;
+  item_id: string;
+  title: string;
+  route_id: string | null;
+  amount: number;
+  currency: string;
+  created_at: number;
+}
+
+export function fetchEarnedFees(signal?: AbortSignal): Promise<{ finder_fees: EarnedFee[] }> {
+  return api.get<{ finder_fees: EarnedFee[] }>('/api/finder_fees', undefined, { signal });
+}
+
+export function fetchOfferSplit(csId: string, amount: number, signal?: AbortSignal): Promise<OfferSplit> {
+  return api.post<OfferSplit>('/api/giveoffer/split', { cs_id: csId, offer_amount: amount }, { signal });
 }
 
 /** A short balance is a 402 whose `errors` holds need_stripe_recharge or need_recharge. */

@@ -1,0 +1,63 @@
+"""Finder's fees: who along a share chain is paid for an offer, and how much (no I/O).
+
+The rule (docs/decisions.md): the pool is `offer x percent`, rounded down to the currency's
+minor unit, paid by the poster on top of the offer. The sharers between the poster and the
+asker are paid, each once, at most the FINDER_FEE_MAX_SHARERS nearest to the asker. The
+nearest gets half of the pool, the next half of the rest, and so on; the farthest counted
+sharer gets all that is left, so the parts add up to the pool exactly.
+"""
+
+from dataclasses import dataclass
+
+from agora.core.constants import (
+    CURRENCY_MINOR_UNIT_CENTS,
+    FINDER_FEE_MAX_SHARERS,
+    FINDER_FEE_PERCENT_MAX,
+)
+from agora.core.numbers import bounded_int
+
+
+@dataclass(frozen=True)
+class FeePart:
+    user_id: str
+    cents: int
+
+
+def fee_percent(raw: object) -> int:
+    """The post form's `finder_fee_percent`: a whole number from 0 to the maximum."""
+    return bounded_int(raw, "finder_fee_percent", 0, FINDER_FEE_PERCENT_MAX)
+
+
+def pool_cents(offer_cents: int, percent: int, currency: str) -> int:
+    unit = CURRENCY_MINOR_UNIT_CENTS.get(currency, 1)
+    return offer_cents * percent // 100 // unit * unit
+
+
+def paid_sharers(chain: list[str], poster_id: str, asker_id: str) -> list[str]:
+    """The people to pay, nearest to the asker first: the chain runs from the poster to
+    the sharer whose link the asker opened."""
+    nearest_first: list[str] = []
+    for user_id in reversed(chain):
+        if user_id not in (poster_id, asker_id) and user_id not in nearest_first:
+            nearest_first.append(user_id)
+    return nearest_first[:FINDER_FEE_MAX_SHARERS]
+
+
+def split(
+    offer_cents: int, percent: int, currency: str, chain: list[str], poster_id: str, asker_id: str
+) -> list[FeePart]:
+    """Each paid sharer's part, nearest first; parts that round to nothing are left out."""
+    if percent <= 0:
+        return []
+    sharers = paid_sharers(chain, poster_id, asker_id)
+    if not sharers:
+        return []
+    unit = CURRENCY_MINOR_UNIT_CENTS.get(currency, 1)
+    left = pool_cents(offer_cents, percent, currency) // unit
+    parts = []
+    for user_id in sharers[:-1]:
+        part = left // 2
+        left -= part
+        parts.append(FeePart(user_id, part * unit))
+    parts.append(FeePart(sharers[-1], left * unit))
+    return [part for part in parts if part.cents > 0]

@@ -1,0 +1,185 @@
+"""Finder's fees through real share links opened by real signed-in members (issue 12)."""
+
+import asyncio
+import uuid
+
+import pytest
+
+from tests.integration.helpers import Member, member, new_group
+from tests.integration.test_payments import (  # noqa: F401 (fixture)
+    PAYMENT_SETTINGS,
+    balance,
+    ledger,
+    recharged,
+    standin,
+    webhook_url,
+)
+
+pytestmark = pytest.mark.usefixtures("ray_cluster")
+
+
+async def share(sharer: Member, route_id: str) -> str:
+    """The sharer opens the link they were sent and presses Share."""
+    await sharer.get(f"/api/r/{route_id}")
+    return (await sharer.get(f"/api/r/{route_id}?action=share"))["route_id"]
+
+
+async def start_chat(asker: Member, item_id: str, route_id: str) -> str:
+    """The asker opens the link, presses Chat and writes: the chat begins."""
+    await asker.get(f"/api/r/{route_id}")
+    chats = await asker.call(f"/api/chats/{item_id}", {"route_id": route_id})
+    chat_id = chats["chats"][0]["session"]["_id"]
+    body = {"dest_session_id": chat_id, "payload": "I can help", "local_id": uuid.uuid4().hex}
+    await asker.call("/session/send", body)
+    return chat_id
+
+
+async def ledger_sums_match(users: list[Member], currency: str) -> None:
+    for user in users:
+        entries = await ledger(user, currency)
+        assert all(e["change_to"] >= 0 for e in entries)
+        assert round(sum(e["diff"] for e in entries), 2) == await balance(user, currency)
+
+
+async def chain_to_asker(client, sink, currency="POINTS", **post):
+    """poster -> Ann -> Ben -> asker, each through the link before them."""
+    poster, ann, ben, asker = [
+        await member(client, sink, name) for name in ("Poster", "Ann", "Ben", "Asker")
+    ]
+    for user in (poster, ann, ben, asker):
+        await balance(user, "POINTS")  # starter points, before the fees arrive
+    group_id = await new_group(poster, is_public=True)
+    item = await poster.post_item(
+        group_id, "Walk my dog", offer_currency=currency, finder_fee_percent=25, **post
+    )
+    ann_route = await share(ann, item["route_id"])
+    ben_route = await share(ben, ann_route)
+    chat_id = await start_chat(asker, item["_id"], ben_route)
+    return poster, ann, ben, asker, item, chat_id, ben_route
+
+
+async def test_an_offer_pays_the_asker_and_both_sharers_exactly(chat_client, smtp_sink):
+    poster, ann, ben, asker, item, chat_id, ben_route = await chain_to_asker(
+        chat_client, smtp_sink, offer_amount=16
+    )
+    split = await poster.call("/api/giveoffer/split", {"cs_id": chat_id})
+    assert split == {
+        "offer_amount": 16,
+        "currency": "POINTS",
+        "finder_fees": [
+            {"user_id": ben.id, "name": "Ben", "amount": 2},
+            {"user_id": ann.id, "name": "Ann", "amount": 2},
+        ],
+        "total": 20,
+    }
+    given = await poster.call("/api/giveoffer", {"cs_id": chat_id, "request_id": "walk-1"})
+    assert given["finder_fees"] == split["finder_fees"]
+    assert given["wallet"]["wallet_amount"] == 101 - 20
+    assert [await balance(u, "POINTS") for u in (poster, asker, ann, ben)] == [81, 117, 103, 103]
+    [fee] = [e for e in await ledger(ann, "POINTS") if e["ref_type"] == "offer"]
+    assert (fee["title"], fee["diff"]) == ("Finder's fee for sharing 'Walk my dog'", 2)
+    await ledger_sums_match([poster, asker, ann, ben], "POINTS")
+
+    earned = (await ben.get("/api/finder_fees"))["finder_fees"]
+    assert [(e["title"], e["amount"], e["route_id"]) for e in earned] == [
+        ("Walk my dog", 2, item["route_id"])
+    ]
+    assert (await asker.get("/api/finder_fees"))["finder_fees"] == []
+    shown = (await asker.get(f"/api/r/{ben_route}"))["item"]
+    assert (shown["finder_fee_percent"], shown["share_count"]) == (25, 2)
+
+    messages = (await asker.call("/session/messages", {"session_id": chat_id}))["inbox_messages"]
+    assert messages[-1]["payload"] == (
+        "Poster gave an offer of 🪙 16 to Asker (finder's fees: Ben 🪙 2, Ann 🪙 2)"
+    )
+
+
+async def test_the_same_request_retried_concurrently_pays_once(chat_client, smtp_sink):
+    poster, ann, ben, asker, _, chat_id, _ = await chain_to_asker(
+        chat_client, smtp_sink, offer_amount=16
+    )
+    body = {"cs_id": chat_id, "request_id": "once"}
+    replies = await asyncio.gather(*(poster.call("/api/giveoffer", body) for _ in range(10)))
+    assert len({r["move_id"] for r in replies}) == 1
+    assert [await balance(u, "POINTS") for u in (poster, asker, ann, ben)] == [81, 117, 103, 103]
+    await ledger_sums_match([poster, asker, ann, ben], "POINTS")
+
+
+async def test_thirty_offers_against_a_balance_for_ten_with_fees(chat_client, smtp_sink):
+    # Each offer costs 8 + 2 in fees; 101 points cover 10 of them.
+    poster, ann, ben, asker, _, chat_id, _ = await chain_to_asker(
+        chat_client, smtp_sink, offer_amount=8
+    )
+    headers = {"Authorization": f"Bearer {poster.key}"}
+    replies = await asyncio.gather(
+        *(
+            poster.client.post(
+                "/api/giveoffer", json={"cs_id": chat_id, "request_id": f"o{n}"}, headers=headers
+            )
+            for n in range(30)
+        )
+    )
+    assert sorted(r.status for r in replies) == [200] * 10 + [402] * 20
+    refused = [await r.json() for r in replies if r.status == 402]
+    # The message counts the fees: 1 point left, 10 needed.
+    assert refused[0]["errors"] == {"need_recharge": "You need 9 more points to give this offer"}
+    assert [await balance(u, "POINTS") for u in (poster, asker, ann, ben)] == [1, 181, 111, 111]
+    await ledger_sums_match([poster, asker, ann, ben], "POINTS")
+
+
+async def test_a_sharer_after_the_chat_began_is_not_paid(chat_client, smtp_sink):
+    poster, _, _, asker, item, chat_id, ben_route = await chain_to_asker(
+        chat_client, smtp_sink, offer_amount=16
+    )
+    late = await member(chat_client, smtp_sink, "Late")
+    late_route = await share(late, ben_route)
+    # The asker comes back through the later link: the chat keeps the route it began with.
+    chats = await asker.call(f"/api/chats/{item['_id']}", {"route_id": late_route})
+    assert chats["chats"][0]["session"]["data"]["route_id"] == ben_route
+    given = await poster.call("/api/giveoffer", {"cs_id": chat_id, "request_id": "x"})
+    assert [f["name"] for f in given["finder_fees"]] == ["Ben", "Ann"]
+    assert (await late.get("/api/finder_fees"))["finder_fees"] == []
+    assert await balance(late, "POINTS") == 101
+
+
+async def test_a_describe_reward_and_bad_percentages(chat_client, smtp_sink):
+    poster = await member(chat_client, smtp_sink, "Poster")
+    group_id = await new_group(poster, is_public=True)
+    for bad in (-1, 51, "ten", 12.5):
+        reply = await poster.call(
+            "/api/item?action=create",
+            {"group_id": group_id, "title": "Dog", "offer_amount": 5, "finder_fee_percent": bad},
+            status=400,
+        )
+        assert "finder_fee_percent" in reply["errors"], reply
+    described = await poster.post_item(group_id, "Dog", offer_description="A cake")
+    assert described["finder_fee_percent"] == 0
+    default = await poster.post_item(group_id, "Dog", offer_amount=5, offer_currency="EUR")
+    assert default["finder_fee_percent"] == 10
+
+
+async def test_fees_in_a_card_currency_and_a_short_balance_counts_them(
+    client_for,
+    chat_prefix,
+    smtp_sink,
+    standin,  # noqa: F811
+):
+    client = await client_for(
+        **PAYMENT_SETTINGS,
+        stripe_api_base=standin.base_url,
+        session_shards=2,
+        redis_prefix=chat_prefix,
+    )
+    standin.webhook_url = webhook_url(client)
+    poster, ann, ben, asker, _, chat_id, _ = await chain_to_asker(
+        client, smtp_sink, currency="USD", offer_amount="10.01"
+    )
+    await recharged(poster, standin, 12)
+    # 10.01 + 25% rounded down to the cent (2.50): 12.51 > 12.
+    short = await poster.call("/api/giveoffer", {"cs_id": chat_id}, status=402)
+    assert short["errors"] == {"need_stripe_recharge": {"amount": 1, "currency": "USD"}}
+    await recharged(poster, standin, 1)
+    given = await poster.call("/api/giveoffer", {"cs_id": chat_id, "request_id": "usd"})
+    assert [f["amount"] for f in given["finder_fees"]] == [1.25, 1.25]
+    assert [await balance(u, "USD") for u in (poster, asker, ann, ben)] == [0.49, 10.01, 1.25, 1.25]
+    await ledger_sums_match([poster, asker, ann, ben], "USD")

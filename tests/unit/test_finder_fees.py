@@ -1,0 +1,87 @@
+import pytest
+
+from agora.core.constants import CURRENCY_MINOR_UNIT_CENTS
+from agora.core.errors import InvalidInput
+from agora.core.finder_fees import FeePart, fee_percent, pool_cents, split
+
+
+def chain_of(sharers: int) -> list[str]:
+    return ["poster", *(f"s{n}" for n in range(1, sharers + 1))]
+
+
+def parts(offer_cents, percent, chain, currency="USD", asker="asker"):
+    return [
+        (p.user_id, p.cents) for p in split(offer_cents, percent, currency, chain, "poster", asker)
+    ]
+
+
+def test_pool_is_rounded_down_to_the_minor_unit():
+    assert pool_cents(999, 10, "USD") == 99
+    assert pool_cents(1000, 10, "POINTS") == 100
+
+
+def test_pool_rounds_to_a_coarser_minor_unit(monkeypatch):
+    monkeypatch.setitem(CURRENCY_MINOR_UNIT_CENTS, "WHOLE", 100)
+    assert pool_cents(1999, 10, "WHOLE") == 100
+    # Every part is whole units too; the farthest takes the rest.
+    assert parts(3000, 10, chain_of(2), currency="WHOLE") == [("s2", 100), ("s1", 200)]
+
+
+def test_no_sharers_no_fees():
+    assert parts(1000, 10, chain_of(0)) == []
+
+
+def test_lone_sharer_gets_the_whole_pool():
+    assert parts(1000, 10, chain_of(1)) == [("s1", 100)]
+
+
+def test_halves_nearest_first_and_the_farthest_takes_the_rest():
+    # Pool 101: 50, then 25 of the 51 left, then 13, then the 13 left.
+    assert parts(1010, 10, chain_of(4)) == [("s4", 50), ("s3", 25), ("s2", 13), ("s1", 13)]
+
+
+def test_five_sharers_add_up_to_the_pool_exactly():
+    paid = parts(1000, 10, chain_of(5))
+    assert [u for u, _ in paid] == ["s5", "s4", "s3", "s2", "s1"]
+    assert sum(c for _, c in paid) == 100
+
+
+def test_only_the_five_nearest_of_eight_are_paid_and_the_total_does_not_grow():
+    paid = parts(1000, 10, chain_of(8))
+    assert [u for u, _ in paid] == ["s8", "s7", "s6", "s5", "s4"]
+    assert sum(c for _, c in paid) == 100 == sum(c for _, c in parts(1000, 10, chain_of(2)))
+
+
+def test_someone_twice_on_the_chain_is_paid_once_at_the_nearest_place():
+    paid = parts(1000, 10, ["poster", "a", "b", "a", "c"])
+    assert paid == [("c", 50), ("a", 25), ("b", 25)]
+
+
+def test_poster_and_asker_on_the_chain_are_not_paid():
+    paid = parts(1000, 10, ["poster", "a", "asker", "poster", "b"])
+    assert paid == [("b", 50), ("a", 50)]
+
+
+def test_one_minor_unit_goes_to_the_farthest_and_zero_parts_are_left_out():
+    assert parts(10, 10, chain_of(3)) == [("s1", 1)]
+    assert parts(1, 50, chain_of(3)) == []
+
+
+def test_zero_percent_pays_nothing():
+    assert split(1000, 0, "USD", chain_of(3), "poster", "asker") == []
+
+
+def test_parts_are_fee_parts():
+    assert split(200, 50, "POINTS", chain_of(1), "poster", "asker") == [FeePart("s1", 100)]
+
+
+@pytest.mark.parametrize("raw", [-1, 51, "ten", 10.5, True, None])
+def test_fee_percent_outside_0_to_50_is_refused_on_its_field(raw):
+    with pytest.raises(InvalidInput) as refused:
+        fee_percent(raw)
+    assert "finder_fee_percent" in refused.value.errors
+
+
+@pytest.mark.parametrize("raw", [0, 10, 50, "25"])
+def test_fee_percent_in_range(raw):
+    assert fee_percent(raw) == int(raw)
