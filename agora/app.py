@@ -117,11 +117,14 @@ def build_services(
     payments = PaymentService(settings, stripe_gateway(settings), payment_store, wallets, groups)
     posts = PostReader(item_store, groups)
     push_subscriptions = PushSubscriptionStore(db)
+    # How the Ray shards (other processes) build their stores.
+    shard_stores = StoreFactory(settings)
+    user_shards = UserShards(settings, shard_stores)
     push = PushService(
-        settings, push_subscriptions, VapidKeyStore(db), UserShards(settings), sessions, users
+        settings, push_subscriptions, VapidKeyStore(db), user_shards, sessions, users
     )
     chat = ChatService(
-        SessionShards(settings, StoreFactory(settings)),
+        SessionShards(settings, shard_stores),
         sessions,
         messages,
         posts,

@@ -1,8 +1,8 @@
 """Store factories of the composition root, for processes it does not build itself.
 
-A chat shard (a Ray actor, another process) cannot be handed live connections: the edge's
-composition root (`agora/app.py`) hands it this picklable factory instead, and the shard
-builds its stores with it the way the edge builds its own.
+A shard (a Ray actor, another process: chat sessions, users) cannot be handed live
+connections: the edge's composition root (`agora/app.py`) hands it this picklable factory
+instead, and the shard builds its stores with it the way the edge builds its own.
 """
 
 from dataclasses import dataclass
@@ -13,7 +13,9 @@ from agora.realtime.emitter import RealtimeEmitter
 from agora.settings import Settings
 from agora.store.messages import MessageStore
 from agora.store.mongo import connect_mongo, database
+from agora.store.push_subscriptions import PushSubscriptionStore
 from agora.store.sessions import SessionStore
+from agora.store.vapid_keys import VapidKeyStore
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,14 @@ class ChatShardStores:
 
 
 @dataclass(frozen=True)
+class UserShardStores:
+    mongo: AsyncMongoClient
+    sessions: SessionStore
+    subscriptions: PushSubscriptionStore
+    vapid: VapidKeyStore
+
+
+@dataclass(frozen=True)
 class StoreFactory:
     settings: Settings
 
@@ -34,4 +44,11 @@ class StoreFactory:
         db = database(mongo, self.settings)
         return ChatShardStores(
             mongo, SessionStore(db), MessageStore(db), RealtimeEmitter(self.settings)
+        )
+
+    def user_shard_stores(self) -> UserShardStores:
+        mongo = connect_mongo(self.settings)
+        db = database(mongo, self.settings)
+        return UserShardStores(
+            mongo, SessionStore(db), PushSubscriptionStore(db), VapidKeyStore(db)
         )

@@ -16,13 +16,15 @@ import ray
 from agora.actors.client import BATCH_WINDOW_SECONDS, shard_of
 from agora.actors.users import PRESENCE_REFRESH_SECONDS, UserShard
 from agora.settings import Settings
+from agora.wiring import StoreFactory
 
 log = logging.getLogger("agora.actors.user_client")
 
 
 class UserShards:
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, stores: StoreFactory) -> None:
         self.settings = settings
+        self.stores = stores
         self.count = settings.user_shards
         self.namespace = f"agora-{settings.mongo_db}-{settings.redis_prefix}"
         self.edge = uuid.uuid4().hex
@@ -41,7 +43,7 @@ class UserShards:
                 get_if_exists=True,
                 lifetime="detached",
                 num_cpus=0,
-            ).remote(self.settings.model_dump())
+            ).remote(self.stores)
         return self._actors[index]
 
     # Presence ---------------------------------------------------------------------

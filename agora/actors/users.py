@@ -24,10 +24,8 @@ from agora.core.chat import notification_count
 from agora.core.push import Notification, PushWindows, Subscription
 from agora.integrations.web_push import Delivery, WebPushSender, generate_vapid_keys
 from agora.settings import Settings
-from agora.store.mongo import connect_mongo, database
-from agora.store.push_subscriptions import PushSubscriptionStore
-from agora.store.sessions import SessionStore
 from agora.store.vapid_keys import VapidKeyStore
+from agora.wiring import StoreFactory, UserShardStores
 
 log = logging.getLogger("agora.actors.users")
 
@@ -53,13 +51,12 @@ async def vapid_pair(settings: Settings, store: VapidKeyStore) -> dict[str, str]
 class UserShardLogic:
     """The shard's behaviour, kept apart from Ray so that one object serves both."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, stores: UserShardStores) -> None:
         self.settings = settings
-        self.mongo = connect_mongo(settings)
-        db = database(self.mongo, settings)
-        self.sessions = SessionStore(db)
-        self.subscriptions = PushSubscriptionStore(db)
-        self.vapid = VapidKeyStore(db)
+        self.mongo = stores.mongo
+        self.sessions = stores.sessions
+        self.subscriptions = stores.subscriptions
+        self.vapid = stores.vapid
         self.sender: WebPushSender | None = None
         # user id -> socket -> the chat it shows in a visible tab (None: none)
         self.sockets: dict[str, dict[SocketKey, str | None]] = {}
@@ -199,13 +196,14 @@ class UserShard:
     """Ray host of UserShardLogic. A restart loses presence until the edges next repeat it
     (pushes meanwhile may reach someone who is looking) and the windows of busy chats."""
 
-    def __init__(self, settings: dict[str, Any]) -> None:
-        self.settings = Settings(**settings)
+    def __init__(self, stores: StoreFactory) -> None:
+        # From the edge's composition root: the shard builds its stores as the edge does.
+        self.stores = stores
         self.logic: UserShardLogic | None = None
 
     def _logic(self) -> UserShardLogic:
         if self.logic is None:
-            self.logic = UserShardLogic(self.settings)
+            self.logic = UserShardLogic(self.stores.settings, self.stores.user_shard_stores())
             gc.collect()
             gc.freeze()
         return self.logic
