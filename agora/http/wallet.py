@@ -49,10 +49,11 @@ class GiveOfferReply(Reply):
 
 
 class OfferSplitReply(Reply):
-    """What an offer would pay: `offer_amount` to the asker, each sharer's finder's fee,
-    and the `total` the poster's wallet gives."""
+    """What an offer would pay: `offer_amount` to the asker (`participant_name`), each
+    sharer's finder's fee, and the `total` the poster's wallet gives."""
 
     offer_amount: int | float
+    participant_name: str
     currency: str
     finder_fees: list[dict[str, Any]]
     total: int | float

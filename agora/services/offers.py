@@ -104,6 +104,7 @@ class OfferService:
         terms = await self._terms(caller, cs_id, offer_amount)
         return {
             "offer_amount": cents_number(terms.cents),
+            "participant_name": terms.participant.get("name", ""),
             "currency": terms.currency,
             "finder_fees": terms.fees_view(),
             "total": cents_number(terms.total_cents),

@@ -2,6 +2,7 @@
 import { BASE_URL, VIEWPORTS, newPage, signUpThroughPopup, uniqueEmail } from './helpers.mjs';
 
 export const chatWindow = (page) => page.getByTestId('chat-window');
+export const offerConfirm = (page) => page.getByRole('dialog', { name: 'Confirm Again to proceed with offer.' });
 
 export async function send(page, text) {
   const window = chatWindow(page);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { BASE_URL, VIEWPORTS, apiCall, apiLogin, launch, newPage, pageAs, screenshot, signUpThroughPopup, uniqueEmail } from './helpers.mjs';
+import { chatWindow, offerConfirm } from './chatHelpers.mjs';
 
 // Finder's fees (issue 12): the route a person arrived through reaches the chat, and the
 // sharer on it is paid when the poster gives the offer.
@@ -13,8 +14,6 @@ after(async () => {
   await browser?.close();
 });
 
-const chatWindow = (page) => page.getByTestId('chat-window');
-const offerConfirm = (page) => page.getByRole('dialog', { name: 'Confirm Again to proceed with offer.' });
 
 async function apiGet(authKey, path) {
   const reply = await fetch(`${BASE_URL}${path}`, { headers: { Authorization: `Bearer ${authKey}` } });

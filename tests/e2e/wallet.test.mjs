@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { BASE_URL, VIEWPORTS, launch, newPage, screenshot, signUpThroughPopup, uniqueEmail } from './helpers.mjs';
+import { chatWindow, offerConfirm } from './chatHelpers.mjs';
 
 const STRIPE_URL = process.env.AGORA_E2E_STRIPE_URL;
 
@@ -12,8 +13,6 @@ after(async () => {
   await browser?.close();
 });
 
-const chatWindow = (page) => page.getByTestId('chat-window');
-const offerConfirm = (page) => page.getByRole('dialog', { name: 'Confirm Again to proceed with offer.' });
 
 /** Both viewports of the current page, then back to the one it had. */
 async function screenshotBoth(page, name, options) {

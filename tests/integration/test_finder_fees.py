@@ -65,6 +65,7 @@ async def test_an_offer_pays_the_asker_and_both_sharers_exactly(chat_client, smt
     split = await poster.call("/api/giveoffer/split", {"cs_id": chat_id})
     assert split == {
         "offer_amount": 16,
+        "participant_name": "Asker",
         "currency": "POINTS",
         "finder_fees": [
             {"user_id": ben.id, "name": "Ben", "amount": 2},

@@ -123,11 +123,11 @@ function GiveOffer({ csId, itemId, recipientId, storedOffer }: GiveOfferProps) {
 function OfferSplitList({ csId, amount, recipientName }: { csId: string; amount: number; recipientName: string }) {
   const split = useAsyncData(`${csId}:${amount}`, (signal) => fetchOfferSplit(csId, amount, signal));
   if (split.status !== 'success' || split.data.finder_fees.length === 0) return null;
-  const { currency, finder_fees, offer_amount, total } = split.data;
+  const { currency, finder_fees, offer_amount, participant_name, total } = split.data;
   return (
     <dl data-testid="offer-split" className="mt-3 space-y-1 rounded-xl bg-slate-50 p-3 text-sm">
       <div className="flex justify-between gap-3">
-        <dt>Offer to {recipientName}</dt>
+        <dt>Offer to {participant_name || recipientName}</dt>
         <dd className="font-medium">{formatMoney(offer_amount, currency)}</dd>
       </div>
       {finder_fees.map((fee) => (

@@ -72,6 +72,8 @@ export interface FinderFee {
 /** What an offer would pay, as the server will pay it: the offer, each sharer's fee, the total. */
 export interface OfferSplit {
   offer_amount: number;
+  /** The asker the offer goes to, named by the server (no lookup to wait for). */
+  participant_name: string;
   currency: string;
   finder_fees: FinderFee[];
   total: number;
