@@ -20,7 +20,7 @@ from pathlib import Path
 
 import psutil
 
-from loadtest import chatmix, fanout, feed, offers
+from loadtest import chatmix, fanout, feed, offers, push
 from loadtest.report import say
 from loadtest.stack import Stack, running_stack
 
@@ -46,7 +46,13 @@ SCENARIOS: dict[str, tuple[str, Callable[..., None]]] = {
         "1,000 wallets; owners give offers in item chats over HTTP, then the engine alone",
         offers.run,
     ),
+    "push": (
+        "a group of 1,000, 900 away with push subscriptions; a message a second, push on/off",
+        push.run,
+    ),
 }
+# Scenarios that start their own stacks (to compare settings); they are given none.
+OWN_STACKS = {"push"}
 
 EDGE_LOG_TAIL = 40
 
@@ -94,9 +100,12 @@ def run_scenario(name: str, keep: bool, profile_edge: bool) -> None:
     started = time.monotonic()
     try:
         say(f"\n=== {name}: {SCENARIOS[name][0]}")
-        with running_stack(work) as stack:
-            say(f"stack up in {time.monotonic() - started:.1f} s: edge {stack.base_url}")
-            SCENARIOS[name][1](stack, work, profile_edge=profile_edge)
+        if name in OWN_STACKS:
+            SCENARIOS[name][1](work, profile_edge=profile_edge)
+        else:
+            with running_stack(work) as stack:
+                say(f"stack up in {time.monotonic() - started:.1f} s: edge {stack.base_url}")
+                SCENARIOS[name][1](stack, work, profile_edge=profile_edge)
     except BaseException:
         _edge_log_tail(stack)
         say(f"work files kept in {work}")

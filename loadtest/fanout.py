@@ -112,14 +112,14 @@ def percentile(values, nth: int) -> float | None:
     return statistics.quantiles(values, n=100, method="inclusive")[nth - 1]
 
 
-def shard_processes(edge_pid: int) -> Finder:
-    """The edge's Ray worker processes hosting a session shard (they are named after it)."""
+def shard_processes(edge_pid: int, actor: str = "SessionShard") -> Finder:
+    """The edge's Ray worker processes hosting an actor class (they are named after it)."""
 
     def find() -> list[psutil.Process]:
         found = []
         for child in descendants(edge_pid)():
             with suppress(psutil.Error):
-                if "SessionShard" in " ".join(child.cmdline()):
+                if actor in " ".join(child.cmdline()):
                     found.append(child)
         return found
 
@@ -128,11 +128,13 @@ def shard_processes(edge_pid: int) -> Finder:
 
 def agora_roles(stack: Stack) -> dict[str, Finder]:
     shards = shard_processes(stack.edge.pid)
+    users = shard_processes(stack.edge.pid, "UserShard")
     everything_ray = descendants(stack.edge.pid)
-    shard_pids = lambda: {p.pid for p in shards()}  # noqa: E731
+    shard_pids = lambda: {p.pid for p in shards() + users()}  # noqa: E731
     return {
         "edge": process(stack.edge.pid),
         "session shards": shards,
+        "user shards": users,
         "rest of Ray": lambda: [p for p in everything_ray() if p.pid not in shard_pids()],
         "nx-27017": listening_on(mongo_address(stack.mongo_url)[1]),
         "redis": listening_on(redis_address(stack.redis_url)[1]),

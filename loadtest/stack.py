@@ -77,7 +77,8 @@ class Stack:
 
 
 @contextmanager
-def running_stack(work: Path) -> Iterator[Stack]:
+def running_stack(work: Path, settings: dict[str, str] | None = None) -> Iterator[Stack]:
+    """`settings`: AGORA_* variables a scenario sets on top of the harness's own."""
     redis_url = os.environ.get("AGORA_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
     with ExitStack() as stack:
         mongo_url = stack.enter_context(mongo_wire_server(work / "mongo"))
@@ -101,6 +102,7 @@ def running_stack(work: Path) -> Iterator[Stack]:
             # The load comes from one address; the per-IP login limits are not under test.
             "AGORA_LOGIN_ATTEMPTS_PER_IP": "100000",
             "AGORA_OTP_SENDS_PER_IP": "100000",
+            **(settings or {}),
         }
         stack.callback(_forget_keys, live_redis, prefix)
         edge_log = work / "edge.log"

@@ -1,4 +1,4 @@
-"""A local stand-in for a browser vendor's push service, for tests.
+"""A local stand-in for a browser vendor's push service, for tests and the push bench.
 
 It accepts what a real one accepts (RFC 8030): a POST to a subscription's endpoint with a
 VAPID `Authorization: vapid t=<JWT>,k=<public key>` header (RFC 8292) and an aes128gcm
@@ -40,6 +40,7 @@ class Push:
     payload: dict[str, Any]
     headers: dict[str, str]
     vapid_key: str
+    received_at: float = field(default_factory=time.time)  # epoch seconds, for latencies
 
 
 @dataclass
