@@ -85,6 +85,8 @@ POST_FILE_MAX_BYTES = 10 * 1024 * 1024
 CHAT_ATTACHMENTS_MAX = 3
 
 RECENT_GROUPS = 5
+# How many of the newest groups are looked at to find the RECENT_GROUPS anyone may read.
+RECENT_GROUPS_SCANNED = 50
 
 # Groups, feed and posts.
 FEED_PAGE_SIZE = 20

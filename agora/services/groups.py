@@ -7,6 +7,7 @@ from typing import Any
 from agora.core.accounts import clean_image_url
 from agora.core.constants import (
     CITY_SEARCH_RESULTS,
+    RECENT_GROUPS_SCANNED,
     USER_TYPE_ADMIN,
     USER_TYPE_AWAITING_APPROVAL,
 )
@@ -132,7 +133,10 @@ class GroupService:
         return {"cities": [city.view() for city in found]}
 
     async def recent(self, limit: int) -> dict[str, Any]:
-        return {"groups": [group_view(g, None) for g in await self.groups.latest(limit)]}
+        """The newest groups anyone may read: a private group that hides itself from
+        non-members is not shown to strangers here either (its title and description)."""
+        newest = await self.groups.latest(RECENT_GROUPS_SCANNED)
+        return {"groups": [group_view(g, None) for g in newest if can_read(g, None)][:limit]}
 
     async def join(self, group_id: str, caller: Caller) -> dict[str, Any]:
         # Private groups that hide their posts can still be asked to join.

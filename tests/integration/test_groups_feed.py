@@ -183,3 +183,16 @@ async def test_only_admins_edit_tags_and_members_are_listed(client, smtp_sink):
     assert listed["session_users_count"] == 2
     types = {m["user"]["name"]: m["session_user_type"] for m in listed["session_users"]}
     assert types == {"Ada": 10, "Eve": 30}
+
+
+async def test_recent_groups_leave_out_groups_strangers_may_not_read(client, smtp_sink):
+    admin = await member(client, smtp_sink)
+    hidden = await new_group(admin)
+    readable = await new_group(admin)
+    await admin.call("/api/group?action=update", {"group_id": readable, "is_read_allowed": True})
+    public = await new_group(admin, is_public=True)
+
+    reply = await client.get("/api/groups/recent")
+    shown = [group["_id"] for group in (await reply.json())["groups"]]
+    assert public in shown and readable in shown
+    assert hidden not in shown
