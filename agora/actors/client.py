@@ -18,6 +18,19 @@ BATCH_WINDOW_SECONDS = 0.002
 BATCH_MAX = 256
 
 
+def shard_actor(actor_class: Any, kind: str, index: int, stores: StoreFactory) -> Any:
+    """Shard `index` of a pool, shared by every edge of one deployment (database and Redis
+    prefix): the first edge to ask starts it, the others find it by name."""
+    settings = stores.settings
+    return actor_class.options(
+        name=f"{kind}-{index}",
+        namespace=f"agora-{settings.mongo_db}-{settings.redis_prefix}",
+        get_if_exists=True,
+        lifetime="detached",
+        num_cpus=0,
+    ).remote(stores)
+
+
 def shard_of(session_id: str, count: int) -> int:
     return zlib.crc32(session_id.encode()) % count
 
@@ -27,19 +40,12 @@ class SessionShards:
         self.stores = stores
         self.count = settings.session_shards
         # Shards are named per deployment, so every edge of it reaches the same actors.
-        self.namespace = f"agora-{settings.mongo_db}-{settings.redis_prefix}"
         self._actors: dict[int, Any] = {}
         self._pending: dict[int, list[tuple[dict[str, Any], asyncio.Future]]] = {}
 
     def actor(self, index: int):
         if index not in self._actors:
-            self._actors[index] = SessionShard.options(
-                name=f"session-shard-{index}",
-                namespace=self.namespace,
-                get_if_exists=True,
-                lifetime="detached",
-                num_cpus=0,
-            ).remote(self.stores)
+            self._actors[index] = shard_actor(SessionShard, "session-shard", index, self.stores)
         return self._actors[index]
 
     def for_session(self, session_id: str):

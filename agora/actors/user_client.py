@@ -13,7 +13,7 @@ from typing import Any
 
 import ray
 
-from agora.actors.client import BATCH_WINDOW_SECONDS, shard_of
+from agora.actors.client import BATCH_WINDOW_SECONDS, shard_actor, shard_of
 from agora.actors.users import PRESENCE_REFRESH_SECONDS, UserShard
 from agora.settings import Settings
 from agora.wiring import StoreFactory
@@ -26,7 +26,6 @@ class UserShards:
         self.settings = settings
         self.stores = stores
         self.count = settings.user_shards
-        self.namespace = f"agora-{settings.mongo_db}-{settings.redis_prefix}"
         self.edge = uuid.uuid4().hex
         self._actors: dict[int, Any] = {}
         self._pending: dict[int, list[dict[str, Any]]] = {}
@@ -37,13 +36,7 @@ class UserShards:
 
     def actor(self, index: int):
         if index not in self._actors:
-            self._actors[index] = UserShard.options(
-                name=f"user-shard-{index}",
-                namespace=self.namespace,
-                get_if_exists=True,
-                lifetime="detached",
-                num_cpus=0,
-            ).remote(self.stores)
+            self._actors[index] = shard_actor(UserShard, "user-shard", index, self.stores)
         return self._actors[index]
 
     # Presence ---------------------------------------------------------------------
