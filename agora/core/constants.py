@@ -17,6 +17,15 @@ NOTIFICATION_MUTED = 30
 MESSAGE_TYPE_CHAT = 1003
 MESSAGE_TYPE_SYSTEM = 1010
 MESSAGE_TYPE_BANNER = 1100
+# WhatsApp business chats (issue 15; the split between 1018 and 1019 is in docs/decisions.md).
+MESSAGE_TYPE_WA_TEXT = 1018  # an agent's free-form text reply
+# An agent's image, document, audio, video, location, contacts or interactive reply.
+MESSAGE_TYPE_WA_RICH = 1019
+MESSAGE_TYPE_WA_INBOUND = 1020  # the customer's message, of any kind
+# An approved template: the only reply allowed outside the 24-hour window.
+MESSAGE_TYPE_WA_TEMPLATE = 1021
+# A delivery-status update: announced in realtime, never stored as a message.
+MESSAGE_TYPE_WA_STATUS = 1022
 SEND_REPLY_OK = 13
 SEND_REPLY_REFUSED = -1
 
@@ -137,6 +146,8 @@ UPLOAD_STORED = "stored"
 # Chat.
 SESSION_KIND_GROUP = "group"
 SESSION_KIND_ITEM_CHAT = "item_chat"
+# A one-to-one chat between a group's agents and one WhatsApp customer.
+SESSION_KIND_BUSINESS = "business"
 MESSAGE_TEXT_MAX_LENGTH = 4000
 # A street address with a landmark or two fits; a pasted essay does not.
 LOCATION_ADDRESS_MAX_LENGTH = 300
