@@ -16,6 +16,7 @@ export const MESSAGE_TYPE_WA_RICH = 1019;
 export const MESSAGE_TYPE_WA_INBOUND = 1020;
 export const MESSAGE_TYPE_WA_TEMPLATE = 1021;
 export const MESSAGE_TYPE_WA_STATUS = 1022;
+export const SESSION_KIND_BUSINESS = "business";
 export const SEND_REPLY_OK = 13;
 export const SEND_REPLY_REFUSED = -1;
 export const MODERATION_ACTIONS = ["approve", "reject", "block", "unblock", "make_moderator"] as const;
