@@ -50,8 +50,8 @@ function DocumentCard({ file }: { file: WaMedia }) {
         <p className="truncate text-sm font-semibold">{name}</p>
         <p className="text-xs text-slate-600">{documentTypeName(file.mime_type)}</p>
       </div>
-      <a href={file.url} download={name} target="_blank" rel="noopener noreferrer" className="text-sm font-semibold underline underline-offset-2">
-        Download<span className="sr-only"> {name}</span>
+      <a href={file.url} download={name} aria-label={`Download ${name}`} className="text-sm font-semibold underline underline-offset-2">
+        Download
       </a>
     </div>
   );
