@@ -90,7 +90,7 @@ export function messageText(message: Pick<InboxMessage, 'payload' | 'data'>): st
  * customer's reply names Meta's id of the message, an agent's the message's created_at.
  */
 export function repliedTo(messages: readonly InboxMessage[], message: Pick<InboxMessage, 'data'>): string | null {
-  const context = message.data.context as { reply_to_wamid?: string; reply_to?: number } | undefined;
+  const context = message.data.context;
   if (!context?.reply_to_wamid && context?.reply_to === undefined) return null;
   const answered = messages.find((candidate) =>
     context.reply_to_wamid ? candidate.data.wa?.wamid === context.reply_to_wamid : candidate.created_at === context.reply_to,

@@ -86,7 +86,10 @@ export interface WaReferral {
 }
 
 export interface WaContext {
+  /** A customer's reply: Meta's id of the message answered. */
   reply_to_wamid?: string;
+  /** An agent's reply: created_at of the message answered. */
+  reply_to?: number;
   forwarded?: boolean;
   frequently_forwarded?: boolean;
 }
