@@ -100,6 +100,9 @@ class Settings(BaseSettings):
     stripe_group_price_cents: int = Field(default=500, ge=50)
     stripe_group_price_currency: str = "USD"
 
+    # Meta's WhatsApp Cloud API; tests point it at a local stand-in.
+    whatsapp_graph_url: str = "https://graph.facebook.com/v21.0"
+
     @property
     def card_payments(self) -> bool:
         return bool(self.stripe_secret_key.get_secret_value())
