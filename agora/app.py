@@ -17,6 +17,7 @@ from agora.integrations.geonames import city_index
 from agora.integrations.messaging import email_sender, sms_sender
 from agora.integrations.stripe_gateway import StripeGateway
 from agora.integrations.web_pages import PageFetcher
+from agora.integrations.whatsapp_graph import GraphApi
 from agora.realtime.emitter import RealtimeEmitter, socket_manager
 from agora.realtime.room_channels import RoomChannelManager
 from agora.seed import seed_demo_city
@@ -43,6 +44,8 @@ from agora.services.push import PushService
 from agora.services.registry import Services
 from agora.services.uploads import UploadService
 from agora.services.wallet import WalletService
+from agora.services.whatsapp import WhatsApp
+from agora.services.whatsapp.channels import WhatsAppChannels
 from agora.settings import Settings, require_secret
 from agora.store.auth_keys import AuthKeyStore
 from agora.store.chat_hints import ChatHints
@@ -63,6 +66,7 @@ from agora.store.uploads import UploadFiles, UploadStore
 from agora.store.users import UserStore
 from agora.store.vapid_keys import VapidKeyStore
 from agora.store.wallets import WalletStore
+from agora.store.whatsapp_channels import WhatsAppChannelStore
 from agora.wiring import StoreFactory
 
 log = logging.getLogger("agora")
@@ -135,6 +139,8 @@ def build_services(
         events,
     )
     feed = FeedService(groups, item_store, feed_cache)
+    whatsapp_channels = WhatsAppChannelStore(db)
+    whatsapp = build_whatsapp(settings, whatsapp_channels, groups)
     services = Services(
         accounts=AccountService(
             settings,
@@ -173,10 +179,11 @@ def build_services(
         payments=payments,
         push=push,
         finder_fees=EarnedFromSharing(wallet_store, item_store),
+        whatsapp=whatsapp,
     )
     subscribe(events, feed, chat, services.offers, push)
     indexed = [users, auth_keys, group_store, item_store, sessions, messages, wallet_store]
-    indexed += [payment_store, push_subscriptions]
+    indexed += [payment_store, push_subscriptions, whatsapp_channels]
     return Built(services, events, users, indexed, copied=[users, item_store])
 
 
@@ -202,6 +209,22 @@ def subscribe(
     # sharer are told by web push.
     events.subscribe(OfferPaid, offers.announce_paid)
     events.subscribe(OfferPaid, push.offer_paid)
+
+
+def build_whatsapp(
+    settings: Settings, channels: WhatsAppChannelStore, groups: GroupService
+) -> WhatsApp:
+    graph = GraphApi(settings.whatsapp_graph_url)
+    return WhatsApp(
+        graph=graph,
+        channels=WhatsAppChannels(
+            settings.public_base_url,
+            channels,
+            graph,
+            groups,
+            settings.secret_key.get_secret_value(),
+        ),
+    )
 
 
 def stripe_gateway(settings: Settings) -> StripeGateway | None:
@@ -274,6 +297,7 @@ def build_app(
         # A listener cancelled by the shutdown has nothing left to do.
         await asyncio.gather(*listeners, return_exceptions=True)
         await services.push.close()
+        await services.whatsapp.close()
         if services.payments.gateway is not None:
             await services.payments.gateway.close()
         await redis.aclose()

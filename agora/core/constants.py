@@ -148,6 +148,13 @@ SESSION_KIND_GROUP = "group"
 SESSION_KIND_ITEM_CHAT = "item_chat"
 # A one-to-one chat between a group's agents and one WhatsApp customer.
 SESSION_KIND_BUSINESS = "business"
+# WhatsApp: free-form replies are allowed for 24 hours after the customer's last message.
+WHATSAPP_WINDOW_MS = 24 * 3600 * 1000
+# Meta's ids are digits (about 15-17); tokens and secrets are bounded well above real ones.
+WHATSAPP_ID_MAX_LENGTH = 32
+WHATSAPP_SECRET_MAX_LENGTH = 1024
+# A customer's media file kept as an upload (Meta allows documents up to 100 MB).
+WHATSAPP_MEDIA_MAX_BYTES = 25 * 1024 * 1024
 MESSAGE_TEXT_MAX_LENGTH = 4000
 # A street address with a landmark or two fits; a pasted essay does not.
 LOCATION_ADDRESS_MAX_LENGTH = 300
