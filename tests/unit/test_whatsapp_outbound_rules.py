@@ -6,11 +6,11 @@ from agora.core.constants import (
     MESSAGE_TYPE_WA_RICH,
     MESSAGE_TYPE_WA_TEMPLATE,
     MESSAGE_TYPE_WA_TEXT,
+    WHATSAPP_WINDOW_MS,
 )
 from agora.core.errors import InvalidInput
 from agora.core.whatsapp.outbound import (
     WINDOW_CLOSED,
-    WINDOW_MS,
     check_agent_send,
     check_media_type,
     graph_payload,
@@ -46,9 +46,11 @@ def message(data, payload="", payload1=()):
 
 def test_window_is_24_hours_after_the_last_inbound_message():
     session = {"data": {"whatsapp": {"last_inbound_at": 1_000}}}
-    assert window_ends_at(session) == 1_000 + WINDOW_MS
-    assert window_refusal(session, MESSAGE_TYPE_WA_TEXT, 1_000 + WINDOW_MS - 1) is None
-    assert window_refusal(session, MESSAGE_TYPE_WA_RICH, 1_000 + WINDOW_MS) == WINDOW_CLOSED
+    assert window_ends_at(session) == 1_000 + WHATSAPP_WINDOW_MS
+    assert window_refusal(session, MESSAGE_TYPE_WA_TEXT, 1_000 + WHATSAPP_WINDOW_MS - 1) is None
+    assert (
+        window_refusal(session, MESSAGE_TYPE_WA_RICH, 1_000 + WHATSAPP_WINDOW_MS) == WINDOW_CLOSED
+    )
     assert window_refusal(session, MESSAGE_TYPE_WA_TEMPLATE, 10**13) is None
     assert window_refusal({"data": {"whatsapp": {}}}, MESSAGE_TYPE_WA_TEXT, 0) == WINDOW_CLOSED
     assert window_ends_at({"data": {"whatsapp": {"window_ends_at": 5}}}) == 5

@@ -14,6 +14,7 @@ from agora.core.constants import (
     MESSAGE_TYPE_WA_RICH,
     MESSAGE_TYPE_WA_TEMPLATE,
     MESSAGE_TYPE_WA_TEXT,
+    WHATSAPP_WINDOW_MS,
 )
 from agora.core.errors import InvalidInput
 from agora.core.geo import COORDINATE_LIMITS, check_coordinate
@@ -21,7 +22,6 @@ from agora.core.text import clean_text
 
 WA_MESSAGE_TYPES = (MESSAGE_TYPE_WA_TEXT, MESSAGE_TYPE_WA_RICH, MESSAGE_TYPE_WA_TEMPLATE)
 FREE_FORM_TYPES = (MESSAGE_TYPE_WA_TEXT, MESSAGE_TYPE_WA_RICH)
-WINDOW_MS = 24 * 60 * 60 * 1000
 WINDOW_CLOSED = "The 24-hour window has closed: send a template"
 
 # Meta's limits (Cloud API reference, "Messages").
@@ -76,7 +76,7 @@ def window_ends_at(session: dict[str, Any]) -> int | None:
     if whatsapp.get("window_ends_at") is not None:
         return int(whatsapp["window_ends_at"])
     last = whatsapp.get("last_inbound_at")
-    return int(last) + WINDOW_MS if last is not None else None
+    return int(last) + WHATSAPP_WINDOW_MS if last is not None else None
 
 
 def window_refusal(session: dict[str, Any], message_type: int, now: int) -> str | None:
