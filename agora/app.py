@@ -31,6 +31,7 @@ from agora.services.events import (
     MessageStored,
     OfferPaid,
     PostAdded,
+    WhatsAppStatusReceived,
 )
 from agora.services.feed import FeedService
 from agora.services.finder_fees import EarnedFromSharing
@@ -46,6 +47,11 @@ from agora.services.uploads import UploadService
 from agora.services.wallet import WalletService
 from agora.services.whatsapp import WhatsApp
 from agora.services.whatsapp.channels import WhatsAppChannels
+from agora.services.whatsapp.clicks import WhatsAppClicks
+from agora.services.whatsapp.outbound import BusinessSends, WhatsAppOutbound
+from agora.services.whatsapp.replies import WhatsAppReplies
+from agora.services.whatsapp.statuses import WhatsAppStatuses
+from agora.services.whatsapp.templates import WhatsAppTemplates
 from agora.settings import Settings, require_secret
 from agora.store.auth_keys import AuthKeyStore
 from agora.store.chat_hints import ChatHints
@@ -67,6 +73,8 @@ from agora.store.users import UserStore
 from agora.store.vapid_keys import VapidKeyStore
 from agora.store.wallets import WalletStore
 from agora.store.whatsapp_channels import WhatsAppChannelStore
+from agora.store.whatsapp_statuses import WhatsAppFlags
+from agora.store.whatsapp_templates import WhatsAppTemplateStore
 from agora.wiring import StoreFactory
 
 log = logging.getLogger("agora")
@@ -127,6 +135,7 @@ def build_services(
     push = PushService(
         settings, push_subscriptions, VapidKeyStore(db), user_shards, sessions, users
     )
+    whatsapp_templates = WhatsAppTemplateStore(db)
     chat = ChatService(
         SessionShards(settings, shard_stores),
         sessions,
@@ -137,10 +146,32 @@ def build_services(
         ChatHints(redis, keys),
         emitter,
         events,
+        BusinessSends(settings.public_base_url, sessions, messages, whatsapp_templates),
     )
     feed = FeedService(groups, item_store, feed_cache)
     whatsapp_channels = WhatsAppChannelStore(db)
     whatsapp = build_whatsapp(settings, whatsapp_channels, groups)
+    whatsapp_flags = WhatsAppFlags(db)
+    statuses = WhatsAppStatuses(whatsapp_flags, emitter)
+    whatsapp_replies = WhatsAppReplies(
+        outbound=WhatsAppOutbound(
+            settings.public_base_url,
+            settings.whatsapp_template_price,
+            settings.whatsapp_template_currency,
+            whatsapp.graph,
+            whatsapp.channels,
+            sessions,
+            group_store,
+            whatsapp_flags,
+            wallets,
+            statuses,
+        ),
+        statuses=statuses,
+        templates=WhatsAppTemplates(
+            whatsapp.channels, whatsapp.graph, whatsapp_templates, sessions
+        ),
+        clicks=WhatsAppClicks(whatsapp_templates, whatsapp_flags, statuses),
+    )
     services = Services(
         accounts=AccountService(
             settings,
@@ -180,15 +211,22 @@ def build_services(
         push=push,
         finder_fees=EarnedFromSharing(wallet_store, item_store),
         whatsapp=whatsapp,
+        whatsapp_replies=whatsapp_replies,
     )
-    subscribe(events, feed, chat, services.offers, push)
+    subscribe(events, feed, chat, services.offers, push, whatsapp_replies)
     indexed = [users, auth_keys, group_store, item_store, sessions, messages, wallet_store]
     indexed += [payment_store, push_subscriptions, whatsapp_channels]
+    indexed += [whatsapp_templates, whatsapp_flags]
     return Built(services, events, users, indexed, copied=[users, item_store])
 
 
 def subscribe(
-    events: Events, feed: FeedService, chat: ChatService, offers: OfferService, push: PushService
+    events: Events,
+    feed: FeedService,
+    chat: ChatService,
+    offers: OfferService,
+    push: PushService,
+    whatsapp_replies: WhatsAppReplies,
 ) -> None:
     """Who reacts to what, in this process (see `services/events.py`)."""
     # A new post is merged into the group's cached first pages.
@@ -209,6 +247,10 @@ def subscribe(
     # sharer are told by web push.
     events.subscribe(OfferPaid, offers.announce_paid)
     events.subscribe(OfferPaid, push.offer_paid)
+    # An agent's reply in a business chat goes to WhatsApp (in a task of its own), and
+    # WhatsApp's statuses of it move its flags.
+    events.subscribe(MessageStored, whatsapp_replies.outbound.message_stored)
+    events.subscribe(WhatsAppStatusReceived, whatsapp_replies.statuses.status_received)
 
 
 def build_whatsapp(
@@ -297,6 +339,7 @@ def build_app(
         # A listener cancelled by the shutdown has nothing left to do.
         await asyncio.gather(*listeners, return_exceptions=True)
         await services.push.close()
+        await services.whatsapp_replies.outbound.close()
         await services.whatsapp.close()
         if services.payments.gateway is not None:
             await services.payments.gateway.close()

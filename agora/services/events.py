@@ -98,7 +98,20 @@ class OfferPaid:
     finder_fees: tuple[FinderFee, ...] = ()
 
 
-Event = MessageStored | MemberJoined | MemberAnnounced | PostAdded | OfferPaid
+@dataclass(frozen=True)
+class WhatsAppStatusReceived:
+    """Meta reported the delivery status of one of our messages on this channel: `status`
+    is Meta's status object as it came (`{id: wamid, status, timestamp, recipient_id,
+    errors}`), from a webhook whose signature was checked. Meta delivers at least once and
+    in any order."""
+
+    channel_id: str
+    status: dict[str, Any]
+
+
+Event = (
+    MessageStored | MemberJoined | MemberAnnounced | PostAdded | OfferPaid | WhatsAppStatusReceived
+)
 E = TypeVar("E")
 Handler = Callable[[E], Awaitable[None]]
 

@@ -6,6 +6,7 @@ yet (Meta may report "sent" before our write of the wamid lands) waits in
 `whatsapp_early_statuses` until the wamid is recorded.
 """
 
+import contextlib
 from typing import Any
 
 from pymongo import ReturnDocument
@@ -78,10 +79,8 @@ class WhatsAppFlags:
             "errors": list(status.errors),
             "received": received,
         }
-        try:
+        with contextlib.suppress(DuplicateKeyError):
             await self.early.insert_one(document)
-        except DuplicateKeyError:
-            pass
 
     async def take_early(self, wamid: str) -> list[Status]:
         """The statuses kept for `wamid`, each handed to one caller only."""

@@ -16,6 +16,7 @@ class WhatsAppTemplateStore:
     def __init__(self, db: AsyncDatabase) -> None:
         self.templates = db["whatsapp_templates"]
         self.links = db["whatsapp_links"]
+        self.channels = db["whatsapp_channels"]
 
     async def ensure_indexes(self) -> None:
         await ensure_index(self.templates, [("channel_id", 1), ("name", 1)])
@@ -30,6 +31,10 @@ class WhatsAppTemplateStore:
             document = {**template, "channel_id": channel_id, "synced_at": at}
             await self.templates.replace_one({"_id": key}, document, upsert=True)
         await self.templates.delete_many({"channel_id": channel_id, "_id": {"$nin": ids}})
+
+    async def mark_synced(self, channel_id: str, at: int) -> None:
+        """The channel shows when its templates were last synced."""
+        await self.channels.update_one({"_id": channel_id}, {"$set": {"templates_synced_at": at}})
 
     async def of_channel(self, channel_id: str) -> list[dict[str, Any]]:
         found = self.templates.find({"channel_id": channel_id}).sort([("name", 1)])

@@ -13,6 +13,7 @@ from agora.realtime.emitter import RealtimeEmitter
 from agora.services.accounts import Caller
 from agora.services.events import Events
 from agora.services.items import PostReader, StoredFiles
+from agora.services.whatsapp.outbound import BusinessSends
 from agora.store.chat_hints import ChatHints
 from agora.store.messages import MessageStore
 from agora.store.sessions import SessionStore
@@ -35,6 +36,7 @@ class ChatBase:
         hints: ChatHints,
         emitter: RealtimeEmitter,
         events: Events,
+        business: BusinessSends | None = None,
     ) -> None:
         self.shards = shards
         self.sessions = sessions
@@ -45,6 +47,8 @@ class ChatBase:
         self.hints = hints
         self.emitter = emitter
         self.events = events
+        # Replies to WhatsApp customers (None where WhatsApp is not wired, as in scripts).
+        self.business = business
 
     async def _readable(
         self, caller: Caller | None, session_id: str
