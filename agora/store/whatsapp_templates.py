@@ -28,7 +28,8 @@ class WhatsAppTemplateStore:
         for template in templates:
             key = template_id(channel_id, template["name"], template["language"])
             ids.append(key)
-            document = {**template, "channel_id": channel_id, "synced_at": at}
+            # The id in the document too: nx-27017's upsert does not take it from the query.
+            document = {**template, "_id": key, "channel_id": channel_id, "synced_at": at}
             await self.templates.replace_one({"_id": key}, document, upsert=True)
         await self.templates.delete_many({"channel_id": channel_id, "_id": {"$nin": ids}})
 

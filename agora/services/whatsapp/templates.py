@@ -50,7 +50,7 @@ class WhatsAppTemplates:
         at = now_ms()
         await self.store.replace(opened.id, kept, at)
         await self.store.mark_synced(opened.id, at)
-        return {"templates": kept}
+        return await self._listed(opened.id)
 
     async def for_session(self, caller: Caller, session_id: str) -> dict[str, Any]:
         """The templates an agent of this business chat may send in it."""
@@ -61,5 +61,8 @@ class WhatsAppTemplates:
         kind = membership["session_user_type"] if membership else None
         if kind is None or kind > USER_TYPE_MODERATOR:
             raise Forbidden({"session_id": "Only the chat's agents send templates"})
-        found = await self.store.of_channel(business_of(session).get("channel_id", ""))
+        return await self._listed(business_of(session).get("channel_id", ""))
+
+    async def _listed(self, channel_id: str) -> dict[str, Any]:
+        found = await self.store.of_channel(channel_id)
         return {"templates": [{key: t[key] for key in TEMPLATE_FIELDS} for t in found]}
