@@ -12,6 +12,7 @@ from agora.core.constants import (
     MESSAGE_TYPE_BANNER,
     MESSAGE_TYPE_CHAT,
     MESSAGE_TYPE_SYSTEM,
+    MESSAGE_TYPE_WA_INBOUND,
     NOTIFICATION_MUTED,
     NOTIFICATION_UNMUTED,
     SEND_REPLY_OK,
@@ -31,6 +32,8 @@ from agora.core.text import CONTROL_CHARACTERS, without_format_characters
 
 CANNOT_SEND = "You cannot send messages here."
 BANNER_ADMINS_ONLY = "Only admins can post banners"
+# Messages only services post: their sender is not a member (a WhatsApp customer is no user).
+SERVICE_MESSAGE_TYPES = (MESSAGE_TYPE_SYSTEM, MESSAGE_TYPE_WA_INBOUND)
 NO_SUCH_CHAT = "This chat does not exist"
 
 
@@ -71,9 +74,10 @@ def posting_refusal(
 ) -> str | None:
     """Why this member may not post a message of this type in the session, or None.
 
-    System notices come from services, never from clients (the edge refuses type 1010 from
-    them), so they are not bound by the sender's membership."""
-    if message_type == MESSAGE_TYPE_SYSTEM:
+    System notices and WhatsApp customers' messages come from services, never from clients
+    (the edge refuses types 1010 and 1020 from them), so they are not bound by the sender's
+    membership."""
+    if message_type in SERVICE_MESSAGE_TYPES:
         return None
     if message_type == MESSAGE_TYPE_BANNER and (user_type is None or user_type > USER_TYPE_ADMIN):
         return BANNER_ADMINS_ONLY
@@ -323,6 +327,8 @@ def session_view(
                 "tags",
                 "num_posts",
                 "last_offer",
+                # A business chat's customer and reply window (never a channel's secret).
+                "whatsapp",
             )
             if key in data
         }

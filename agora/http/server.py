@@ -22,6 +22,7 @@ from agora.http.replies import errors_middleware
 from agora.http.requests import TRUSTED_PROXY_HOPS
 from agora.http.security_headers import security_headers
 from agora.http.whatsapp import channel as whatsapp_channel
+from agora.http.whatsapp import webhooks as whatsapp_webhooks
 from agora.realtime.room_channels import RoomChannelManager
 from agora.services.registry import Services
 from agora.settings import Settings
@@ -58,6 +59,7 @@ def create_app(
         *payments.routes(services.payments),
         *push.routes(services.push),
         *whatsapp_channel.routes(services.whatsapp.channels),
+        *whatsapp_webhooks.routes(services.whatsapp.webhooks),
         *realtime.routes(),
         openapi.ROUTE,
     ]
