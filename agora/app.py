@@ -46,14 +46,18 @@ from agora.services.registry import Services
 from agora.services.uploads import UploadService
 from agora.services.wallet import WalletService
 from agora.services.whatsapp import WhatsApp
+from agora.services.whatsapp.business_chats import BusinessChats
 from agora.services.whatsapp.channels import WhatsAppChannels
 from agora.services.whatsapp.clicks import WhatsAppClicks
+from agora.services.whatsapp.inbound import InboundMessages
 from agora.services.whatsapp.outbound import BusinessSends, WhatsAppOutbound
 from agora.services.whatsapp.replies import WhatsAppReplies
 from agora.services.whatsapp.statuses import WhatsAppStatuses
 from agora.services.whatsapp.templates import WhatsAppTemplates
+from agora.services.whatsapp.webhooks import WhatsAppWebhooks
 from agora.settings import Settings, require_secret
 from agora.store.auth_keys import AuthKeyStore
+from agora.store.business_chats import BusinessChatStore
 from agora.store.chat_hints import ChatHints
 from agora.store.client_errors import ClientErrorStore
 from agora.store.feed_cache import FeedCache
@@ -73,6 +77,7 @@ from agora.store.users import UserStore
 from agora.store.vapid_keys import VapidKeyStore
 from agora.store.wallets import WalletStore
 from agora.store.whatsapp_channels import WhatsAppChannelStore
+from agora.store.whatsapp_events import WhatsAppEventStore
 from agora.store.whatsapp_statuses import WhatsAppFlags
 from agora.store.whatsapp_templates import WhatsAppTemplateStore
 from agora.wiring import StoreFactory
@@ -84,6 +89,8 @@ MOVE_SWEEP_SECONDS = 30
 
 # The edge's event publisher, for those who subscribe outside `subscribe` below (tests).
 EVENTS = web.AppKey("events", Events)
+# The edge's WhatsApp services, for tests that wait for webhook deliveries to be processed.
+WHATSAPP = web.AppKey("whatsapp", WhatsApp)
 
 
 @dataclass(frozen=True)
@@ -149,8 +156,9 @@ def build_services(
         BusinessSends(settings.public_base_url, sessions, messages, whatsapp_templates),
     )
     feed = FeedService(groups, item_store, feed_cache)
-    whatsapp_channels = WhatsAppChannelStore(db)
-    whatsapp = build_whatsapp(settings, whatsapp_channels, groups)
+    whatsapp, whatsapp_stores = build_whatsapp(
+        settings, db, groups, sessions, chat, uploads, emitter, events
+    )
     whatsapp_flags = WhatsAppFlags(db)
     statuses = WhatsAppStatuses(whatsapp_flags, emitter)
     whatsapp_replies = WhatsAppReplies(
@@ -215,7 +223,7 @@ def build_services(
     )
     subscribe(events, feed, chat, services.offers, push, whatsapp_replies)
     indexed = [users, auth_keys, group_store, item_store, sessions, messages, wallet_store]
-    indexed += [payment_store, push_subscriptions, whatsapp_channels]
+    indexed += [payment_store, push_subscriptions, *whatsapp_stores]
     indexed += [whatsapp_templates, whatsapp_flags]
     return Built(services, events, users, indexed, copied=[users, item_store])
 
@@ -254,19 +262,37 @@ def subscribe(
 
 
 def build_whatsapp(
-    settings: Settings, channels: WhatsAppChannelStore, groups: GroupService
-) -> WhatsApp:
+    settings: Settings,
+    db,
+    groups: GroupService,
+    sessions: SessionStore,
+    chat: ChatService,
+    uploads: UploadService,
+    emitter: RealtimeEmitter,
+    events: Events,
+) -> tuple[WhatsApp, list]:
+    """WhatsApp business chats, and the stores whose indexes they need."""
     graph = GraphApi(settings.whatsapp_graph_url)
-    return WhatsApp(
-        graph=graph,
-        channels=WhatsAppChannels(
-            settings.public_base_url,
-            channels,
-            graph,
-            groups,
-            settings.secret_key.get_secret_value(),
-        ),
+    channel_store = WhatsAppChannelStore(db)
+    deliveries = WhatsAppEventStore(db)
+    business_chats = BusinessChatStore(db)
+    channels = WhatsAppChannels(
+        settings.public_base_url,
+        channel_store,
+        graph,
+        groups,
+        settings.secret_key.get_secret_value(),
     )
+    inbound = InboundMessages(
+        BusinessChats(business_chats, sessions, chat, emitter),
+        business_chats,
+        chat,
+        uploads,
+        graph,
+        emitter,
+    )
+    webhooks = WhatsAppWebhooks(channels, deliveries, inbound, events)
+    return WhatsApp(graph, channels, webhooks), [channel_store, deliveries, business_chats]
 
 
 def stripe_gateway(settings: Settings) -> StripeGateway | None:
@@ -320,6 +346,7 @@ def build_app(
     services = built.services
     app = create_app(settings, services, sockets)
     app[EVENTS] = built.events
+    app[WHATSAPP] = services.whatsapp
 
     async def lifecycle(app: web.Application):
         for store in built.indexed:
@@ -329,12 +356,15 @@ def build_app(
         if with_ray:
             await asyncio.get_running_loop().run_in_executor(None, start_ray, settings)
         sweeper = asyncio.create_task(finish_stalled_moves(services.wallets, services.payments))
+        # Deliveries an edge accepted but did not finish (it died) are processed here.
+        whatsapp_sweeper = asyncio.create_task(services.whatsapp.webhooks.recover_forever())
         stop_listening = asyncio.Event()
         listeners = [
             asyncio.create_task(hear_changes(store, stop_listening)) for store in built.copied
         ]
         yield
         sweeper.cancel()
+        whatsapp_sweeper.cancel()
         stop_listening.set()
         # A listener cancelled by the shutdown has nothing left to do.
         await asyncio.gather(*listeners, return_exceptions=True)

@@ -35,6 +35,8 @@ from agora.core.whatsapp.statuses import whatsapp_info
 
 CANNOT_SEND = "You cannot send messages here."
 BANNER_ADMINS_ONLY = "Only admins can post banners"
+# Messages only services post: their sender is not a member (a WhatsApp customer is no user).
+SERVICE_MESSAGE_TYPES = (MESSAGE_TYPE_SYSTEM, MESSAGE_TYPE_WA_INBOUND)
 NO_SUCH_CHAT = "This chat does not exist"
 WHATSAPP_ONLY = "Reply to a WhatsApp customer with a WhatsApp message"
 BUSINESS_ONLY = "WhatsApp messages go to business chats only"
@@ -77,13 +79,13 @@ def posting_refusal(
 ) -> str | None:
     """Why this member may not post a message of this type in the session, or None.
 
-    System notices come from services, never from clients (the edge refuses type 1010 from
-    them), so they are not bound by the sender's membership; nor are a customer's WhatsApp
-    messages (1020), which only the webhooks' service stores.
+    System notices and WhatsApp customers' messages come from services, never from clients
+    (the edge refuses types 1010 and 1020 from them), so they are not bound by the sender's
+    membership.
 
     A business chat takes only the agents' WhatsApp messages (1018/1019/1021), which go to
     business chats only: a 1003 there would never reach the customer."""
-    if message_type in (MESSAGE_TYPE_SYSTEM, MESSAGE_TYPE_WA_INBOUND):
+    if message_type in SERVICE_MESSAGE_TYPES:
         return None
     is_business = session.get("kind") == SESSION_KIND_BUSINESS
     if message_type in WA_MESSAGE_TYPES:
@@ -361,6 +363,8 @@ def session_view(
                 "tags",
                 "num_posts",
                 "last_offer",
+                # A business chat's customer and reply window (never a channel's secret).
+                "whatsapp",
             )
             if key in data
         }

@@ -128,6 +128,23 @@ UPLOAD_TYPES = {
     "application/vnd.openxmlformats-officedocument.wordprocessingml.document": ("docx", "docx"),
     "video/mp4": ("mp4", "mp4"),
 }
+# Files kept from elsewhere (a WhatsApp customer's media) are served like uploads, but never
+# accepted by an upload link. Anything else is kept as a plain file (offered as a download).
+KEPT_FILE_TYPES = {
+    "audio/ogg": ("ogg", "ogg"),
+    "audio/mpeg": ("mp3", "mp3"),
+    "audio/aac": ("aac", "aac"),
+    "audio/mp4": ("m4a", "m4a"),
+    "audio/amr": ("amr", "amr"),
+    "video/3gpp": ("3gp", "3gp"),
+    "text/plain": ("txt", "txt"),
+    "application/msword": ("doc", "doc"),
+    "application/vnd.ms-excel": ("xls", "xls"),
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": ("xlsx", "xlsx"),
+    "application/vnd.ms-powerpoint": ("ppt", "ppt"),
+    "application/vnd.openxmlformats-officedocument.presentationml.presentation": ("pptx", "pptx"),
+    "application/octet-stream": ("bin", "file"),
+}
 UPLOADS_PATH = "/uploads/"
 UPLOAD_PUT_PATH = "/uploads/put/"
 UPLOAD_URL_TTL_SECONDS = 15 * 60

@@ -24,6 +24,7 @@ from agora.http.security_headers import security_headers
 from agora.http.whatsapp import channel as whatsapp_channel
 from agora.http.whatsapp import clicks as whatsapp_clicks
 from agora.http.whatsapp import templates as whatsapp_templates
+from agora.http.whatsapp import webhooks as whatsapp_webhooks
 from agora.realtime.room_channels import RoomChannelManager
 from agora.services.registry import Services
 from agora.settings import Settings
@@ -62,6 +63,7 @@ def create_app(
         *whatsapp_channel.routes(services.whatsapp.channels),
         *whatsapp_templates.routes(services.whatsapp_replies.templates),
         *whatsapp_clicks.routes(services.whatsapp_replies.clicks),
+        *whatsapp_webhooks.routes(services.whatsapp.webhooks),
         *realtime.routes(),
         openapi.ROUTE,
     ]

@@ -59,6 +59,17 @@ class MemberAnnounced:
 
 
 @dataclass(frozen=True)
+class WhatsAppStatusReceived:
+    """Meta reported a status of one of a channel's sent messages: `status` is Meta's
+    status object as delivered (`id` = the wamid, `status` = sent|delivered|read|failed,
+    `timestamp`, `recipient_id`, maybe `errors`, `conversation`, `pricing`). Published for
+    every delivery, again when Meta delivers it again: hearers merge forward only."""
+
+    channel_id: str
+    status: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class PostAdded:
     """A post was stored in a group."""
 
@@ -96,17 +107,6 @@ class OfferPaid:
     amount_cents: int
     currency: str
     finder_fees: tuple[FinderFee, ...] = ()
-
-
-@dataclass(frozen=True)
-class WhatsAppStatusReceived:
-    """Meta reported the delivery status of one of our messages on this channel: `status`
-    is Meta's status object as it came (`{id: wamid, status, timestamp, recipient_id,
-    errors}`), from a webhook whose signature was checked. Meta delivers at least once and
-    in any order."""
-
-    channel_id: str
-    status: dict[str, Any]
 
 
 Event = (

@@ -2,10 +2,10 @@
 
 import logging
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Protocol
 
 from agora.actors.client import SessionShards
-from agora.core.chat import NO_SUCH_CHAT, is_reader
+from agora.core.chat import NO_SUCH_CHAT, Outgoing, is_reader
 from agora.core.constants import SESSION_KIND_ITEM_CHAT
 from agora.core.errors import AgoraError, Forbidden, NotFound
 from agora.core.groups import can_read, is_member
@@ -13,13 +13,21 @@ from agora.realtime.emitter import RealtimeEmitter
 from agora.services.accounts import Caller
 from agora.services.events import Events
 from agora.services.items import PostReader, StoredFiles
-from agora.services.whatsapp.outbound import BusinessSends
 from agora.store.chat_hints import ChatHints
 from agora.store.messages import MessageStore
 from agora.store.sessions import SessionStore
 from agora.store.users import UserStore
 
 log = logging.getLogger("agora.chat")
+
+
+class BusinessReplies(Protocol):
+    """Checks an agent's reply to a WhatsApp customer against its business chat
+    (`services.whatsapp.outbound.BusinessSends`): the message to store and its first flags."""
+
+    async def prepare(
+        self, caller: Caller, outgoing: Outgoing, files: list[dict[str, Any]]
+    ) -> tuple[Outgoing, dict[str, Any]]: ...
 
 
 class ChatBase:
@@ -36,7 +44,7 @@ class ChatBase:
         hints: ChatHints,
         emitter: RealtimeEmitter,
         events: Events,
-        business: BusinessSends | None = None,
+        business: BusinessReplies | None = None,
     ) -> None:
         self.shards = shards
         self.sessions = sessions
