@@ -1,11 +1,13 @@
 """Typed settings, read once from AGORA_* environment variables."""
 
+from decimal import Decimal
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from agora.core.constants import PUSH_COALESCE_SECONDS
+from agora.core.constants import CURRENCY_POINTS, OFFER_CURRENCIES, PUSH_COALESCE_SECONDS
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -99,6 +101,13 @@ class Settings(BaseSettings):
     # The monthly price of a group subscription, in the currency's minor unit.
     stripe_group_price_cents: int = Field(default=500, ge=50)
     stripe_group_price_currency: str = "USD"
+
+    # Meta's WhatsApp Cloud API; tests point it at a local stand-in.
+    whatsapp_graph_url: str = "https://graph.facebook.com/v21.0"
+    # What each template sent costs the group's owner, charged to their wallet in this
+    # currency (a decimal amount, 0: free); a template the wallet cannot pay is not sent.
+    whatsapp_template_price: Decimal = Field(default=Decimal(0), ge=0, max_digits=12)
+    whatsapp_template_currency: Literal[OFFER_CURRENCIES] = CURRENCY_POINTS
 
     @property
     def card_payments(self) -> bool:

@@ -11,6 +11,7 @@ from agora.app import build_app
 from agora.settings import Settings
 from tests.mail import SmtpSink
 from tests.services import mongo_wire_server, redis_server
+from tests.whatsapp_standin import WhatsAppStandin
 
 
 @pytest.fixture(scope="session")
@@ -90,3 +91,12 @@ async def client_for(settings_for) -> AsyncIterator[Callable]:
 @pytest.fixture
 async def client(client_for) -> TestClient:
     return await client_for()
+
+
+@pytest.fixture
+async def whatsapp_standin() -> AsyncIterator[WhatsAppStandin]:
+    """Meta's WhatsApp Graph API on a loopback port: pass `whatsapp_graph_url=
+    whatsapp_standin.base_url` to `client_for`."""
+    standin = await WhatsAppStandin().start()
+    yield standin
+    await standin.close()

@@ -9,6 +9,7 @@ everyone else is refused, and a refused call changes nothing stored.
 """
 
 import asyncio
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -20,6 +21,10 @@ import socketio
 from pymongo import AsyncMongoClient
 
 from agora.actors.client import shard_of
+from agora.core.constants import MESSAGE_TYPE_WA_TEXT, USER_TYPE_ADMIN
+from agora.core.whatsapp.inbound import business_chat, window_ends_at
+from agora.store.business_chats import BusinessChatStore
+from agora.store.sessions import SessionStore
 from tests.integration.helpers import Member, bearer, member, new_group
 from tests.integration.test_payments import PAYMENT_SETTINGS
 
@@ -46,6 +51,8 @@ class World:
     group_message_at: int
     checkout_id: str
     mongo_url: str
+    # The owner's group's WhatsApp chat with a customer (its agent: the owner, its admin).
+    business_id: str = ""
 
     def id_of(self, role: str) -> str:
         person = self.people[role]
@@ -110,6 +117,10 @@ def lookup(field: str, shown: str, wanted: Callable[[World], str]) -> Call:
 
 def text(world: World, role: str) -> dict:
     return {"payload": f"from {role}", "local_id": uuid.uuid4().hex}
+
+
+def wa_text(world: World, role: str) -> dict:
+    return {**text(world, role), "_type": MESSAGE_TYPE_WA_TEXT}
 
 
 def moderate(action: str, target: str) -> Call:
@@ -303,10 +314,36 @@ ROWS = [
         OWNER,
     ),
     Row("user by id", lookup("user_ids", "users", lambda w: w.id_of("owner")), set(ROLES)),
+    # The group's WhatsApp business chat: its agents (the group's admins and moderators).
+    Row(
+        "whatsapp templates sync",
+        post(lambda w: f"/api/groups/{w.group_id}/whatsapp/templates/sync", lambda w, r: {}),
+        OWNER,
+    ),
+    Row(
+        "whatsapp templates",
+        get(lambda w, r: f"/api/whatsapp/templates?session_id={w.business_id}"),
+        OWNER,
+    ),
+    Row(
+        "business chat messages",
+        post("/session/messages", lambda w, r: {"session_id": w.business_id}),
+        OWNER,
+    ),
+    Row(
+        "business chat reply",
+        post("/session/send", lambda w, r: {"dest_session_id": w.business_id, **wa_text(w, r)}),
+        OWNER,
+    ),
+    Row(
+        "business chat reply (socket)",
+        emit("send", lambda w, r: {"dest_session_id": w.business_id, **wa_text(w, r)}),
+        OWNER,
+    ),
 ]
 
 
-async def _world(client, sink, mongo_url, chat_prefix) -> World:
+async def _world(client, sink, mongo_url, chat_prefix, whatsapp) -> World:
     owner = await member(client, sink, "Owner")
     group_id = await new_group(owner)
     people: dict[str, Member | None] = {"owner": owner, "guest": None}
@@ -349,7 +386,29 @@ async def _world(client, sink, mongo_url, chat_prefix) -> World:
     world.chat_message_at = asked["inbox_message"]["created_at"]
     world.group_message_at = said["inbox_message"]["created_at"]
     world.checkout_id = recharge["stripe_checkout_data"]["id"]
+    world.business_id = await _business_chat(world, owner, whatsapp)
     return world
+
+
+async def _business_chat(world: World, owner: Member, whatsapp) -> str:
+    """The group's WhatsApp number, and a customer who wrote a moment ago."""
+    number = whatsapp.add_number()
+    body = {
+        "phone_number_id": number.phone_number_id,
+        "business_account_id": number.business_account_id,
+        "access_token": number.access_token,
+        "app_secret": "app-secret-0123456789abcdef",
+        "verify_token": "verify-me-please",
+    }
+    channel = (await owner.call(f"/api/groups/{world.group_id}/whatsapp", body))["channel"]
+    now = int(time.time() * 1000)
+    chat = business_chat(channel, "4915000000001", "Ann", now)
+    chat["data"]["whatsapp"] |= {"last_inbound_at": now, "window_ends_at": window_ends_at(now)}
+    mongo = AsyncMongoClient(world.mongo_url)
+    await BusinessChatStore(mongo["agora_test"]).open(chat)
+    await SessionStore(mongo["agora_test"]).add_member(chat["_id"], owner.id, USER_TYPE_ADMIN)
+    await mongo.close()
+    return chat["_id"]
 
 
 async def _until_memberships_show(world: World) -> None:
@@ -367,7 +426,8 @@ async def _until_memberships_show(world: World) -> None:
 async def _stored(world: World) -> dict[str, list]:
     """Everything stored about the world, to show a refused call changed nothing."""
     ids = [p.id for p in world.people.values() if p]
-    sessions = [world.group_id, world.chat_id] + [f"r_{world.item['_id']}_{i}" for i in ids]
+    sessions = [world.group_id, world.chat_id, world.business_id]
+    sessions += [f"r_{world.item['_id']}_{i}" for i in ids]
     mongo = AsyncMongoClient(world.mongo_url)
     db = mongo["agora_test"]
     queries = {
@@ -390,14 +450,15 @@ async def _stored(world: World) -> dict[str, list]:
 
 
 @pytest.fixture
-async def world(client_for, standin, smtp_sink, mongo_url, chat_prefix) -> World:
+async def world(client_for, standin, whatsapp_standin, smtp_sink, mongo_url, chat_prefix) -> World:
     client = await client_for(
+        whatsapp_graph_url=whatsapp_standin.base_url,
         session_shards=2,
         redis_prefix=chat_prefix,
         stripe_api_base=standin.base_url,
         **PAYMENT_SETTINGS,
     )
-    return await _world(client, smtp_sink, mongo_url, chat_prefix)
+    return await _world(client, smtp_sink, mongo_url, chat_prefix, whatsapp_standin)
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[row.name for row in ROWS])
