@@ -78,10 +78,15 @@ export async function customerMedia(shop, bytes, mimeType) {
   return id;
 }
 
-/** What the edge sent to the customer through the Graph API, oldest first. */
-export async function sentTo(customer) {
-  const { sent } = await standin('sent');
-  return sent.filter((message) => message.to === customer.waId);
+/** The message the edge sent the customer through the Graph API that `matches`, once sent (it sends after acknowledging the agent). */
+export async function sentTo(customer, matches) {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const { sent } = await standin('sent');
+    const found = sent.find((message) => message.to === customer.waId && matches(message));
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`nothing matching was sent to ${customer.waId}`);
 }
 
 export const businessChatId = (shop, customer) => `wa_${shop.channel._id}_${customer.waId}`;

@@ -11,8 +11,8 @@ import {
   type MessagesPage,
   type Session,
 } from './chatApi';
-import { applyWaStatus, isCustomerId, replaceMessage } from '../whatsapp/businessChat';
-import type { WaStatusEvent } from '../whatsapp/whatsappApi';
+import { isCustomerId, replaceMessage } from '../whatsapp/businessChat';
+import { useWaStatuses } from '../whatsapp/useWaStatuses';
 import { lookupSession, lookupUser } from './lookups';
 import { latestServerTime, mergeMessages, outgoingMessage, pollIntervalMs, type ChatMessage, type MessageDraft } from './messages';
 import { raiseOwnStatuses, type ReceiptStatus } from './receipts';
@@ -138,10 +138,7 @@ export function useChatSession(session: Session, meId: string | null, visible: b
       if (report.session_id !== sessionId) return;
       setMessages((current) => raiseOwnStatuses(current, meId, report.user_id, report.created_at, report.status));
     };
-    // WhatsApp's statuses move a business message's ticks; a reaction changes the message.
-    const onWaStatus = (report: WaStatusEvent) => {
-      if (report.session_id === sessionId) setMessages((current) => applyWaStatus(current, report));
-    };
+    // A reaction to a WhatsApp message changes it.
     const onMessageUpdate = (update: MessageUpdate) => {
       if (update.session_id === sessionId) setMessages((current) => replaceMessage(current, update.message));
     };
@@ -160,7 +157,6 @@ export function useChatSession(session: Session, meId: string | null, visible: b
       ready.on('message', onMessage);
       ready.on('messages', onMessages);
       ready.on('message_status', onStatus);
-      ready.on('wa_status', onWaStatus);
       ready.on('message_update', onMessageUpdate);
       ready.on('typing', onTyping);
       if (ready.connected) join();
@@ -174,7 +170,6 @@ export function useChatSession(session: Session, meId: string | null, visible: b
       open.off('message', onMessage);
       open.off('messages', onMessages);
       open.off('message_status', onStatus);
-      open.off('wa_status', onWaStatus);
       open.off('message_update', onMessageUpdate);
       open.off('typing', onTyping);
       // The server keeps the socket in the rooms of chats its user follows (for their badges).
@@ -254,7 +249,8 @@ export function useChatSession(session: Session, meId: string | null, visible: b
     }, TYPING_IDLE_MS);
   }, [socket, isDummy, sessionId]);
 
-  return { messages, users, loading, hasOlder: older.hasMore, loadingOlder: older.loading, loadOlder, typingName, send, retry, notifyTyping };
+  const shown = useWaStatuses(sessionId, messages);
+  return { messages: shown, users, loading, hasOlder: older.hasMore, loadingOlder: older.loading, loadOlder, typingName, send, retry, notifyTyping };
 }
 
 export type ChatSessionState = ReturnType<typeof useChatSession>;

@@ -66,6 +66,13 @@ describe('a business chat in the chat window', () => {
     const read = within(replyBubble!).getByRole('img', { name: 'Read' });
     expect(read.querySelector('svg')?.getAttribute('class')).toContain('text-blue-600');
 
+    // A status that outruns its message (the send's reply still on its way) is kept for it.
+    const early = waMessage({ type: 1018, src_id: 'u1', payload: 'Open until six', info: { s1: 1 } });
+    fire('wa_status', { type: 1022, session_id: session._id, id: early.id, created_at: early.created_at, info: { s1: 1, wa_s: 2, wa_d: 3 } });
+    fire('message', early);
+    const earlyBubble = screen.getAllByTestId('chat-message').find((element) => element.textContent?.includes('Open until six'));
+    expect(within(earlyBubble!).getByRole('img', { name: 'Delivered' })).toBeTruthy();
+
     fire('message_update', { session_id: session._id, message: { ...inbound, data: { ...inbound.data, reactions: { '31612345678': '🙏' } } } });
     expect(within(customerBubble!).getByRole('listitem', { name: '🙏 1' })).toBeTruthy();
   });
@@ -111,6 +118,7 @@ describe('a business chat in the chat window', () => {
     await waitFor(() => expect(calls.some((call) => call.url.pathname === '/session/send')).toBe(true));
     expect(calls.find((call) => call.url.pathname === '/session/send')?.body).toMatchObject({
       _type: 1021,
+      payload: '',
       data: { template: { name: 'order_update', language: 'en', parameters: { header: ['#42'], body: ['Ana', 'Monday'], buttons: ['42'] } } },
     });
   });

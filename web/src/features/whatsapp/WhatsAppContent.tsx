@@ -29,7 +29,8 @@ export function WhatsAppContent({ message, quoted }: { message: InboxMessage; qu
     <div data-wa-kind={data.wa?.kind ?? data.wa_kind ?? (template ? 'template' : 'text')}>
       <MessageContext context={data.context} quoted={quoted} />
       {data.referral && <ReferralCard referral={data.referral} />}
-      {template ? <TemplateView template={template} /> : data.template && <TemplateView template={{ body: message.payload }} />}
+      {/* The copy shown while a template is on its way has only its name: the server renders it. */}
+      {template ? <TemplateView template={template} /> : data.template && <p className="text-[15px] text-slate-600">📝 {data.template.name}</p>}
       {media.length > 0 && <MediaView files={media} />}
       {text && (
         <p className="text-[15px] break-words whitespace-pre-line">

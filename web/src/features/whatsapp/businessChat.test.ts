@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  applyWaStatus,
   formatRemaining,
   isBusinessSession,
   repliedTo,
@@ -9,6 +8,7 @@ import {
   waDeliveryIcon,
   waPreview,
   windowEndsAt,
+  withWaStatuses,
 } from './businessChat';
 import { HOUR_MS, businessSession, waMessage } from './testFixtures';
 
@@ -30,10 +30,12 @@ describe('ticks from WhatsApp flags', () => {
     expect(waDeliveryIcon({ s0: true })).toBeNull();
   });
 
-  it('a status report replaces the named message’s flags only', () => {
-    const [first, second] = [waMessage({ type: 1018 }), waMessage({ type: 1018 })];
-    const moved = applyWaStatus([first!, second!], { type: 1022, session_id: first!.dest_session_id, id: second!.id, created_at: second!.created_at, info: { s1: 1, wa_r: 9 } });
+  it('a status report moves the named message’s flags only, and never back', () => {
+    const [first, second] = [waMessage({ type: 1018 }), waMessage({ type: 1018, info: { s1: 1, wa_s: 2, wa_d: 3 } })];
+    const moved = withWaStatuses([first, second], { [second.id]: { s1: 1, wa_r: 9 } });
     expect(moved.map((message) => waDeliveryIcon(message.info))).toEqual([null, 'read']);
+    // The message's own copy, fresher than an early report, keeps what it knows.
+    expect(withWaStatuses([second], { [second.id]: { s1: 1 } })[0]?.info).toEqual({ s1: 1, wa_s: 2, wa_d: 3 });
   });
 
   it('an updated message replaces the loaded one, and one not loaded stays out', () => {
@@ -90,6 +92,7 @@ describe('business chats and their messages', () => {
     expect(waPreview({ payload: '', data: { txt: 'Hello' } })).toBe('Hello');
     expect(waPreview({ payload: '', data: { wa: { kind: 'image' } } })).toBe('🖼️ Photo');
     expect(waPreview({ payload: '', data: { interactive: { type: 'button_reply', id: 'b1', title: 'Yes please' } } })).toBe('Yes please');
+    expect(waPreview({ payload: '', data: { interactive: { type: 'button', body: 'Which size?', buttons: [] } } })).toBe('Which size?');
     expect(waPreview({ payload: '', data: { location: { latitude: 1, longitude: 2, address: 'Damrak 1', name: 'Shop' } } })).toBe('📍 Shop');
   });
 });

@@ -1,7 +1,7 @@
 import { BUSINESS_SESSION_KIND, WA_MESSAGE_TYPES, WA_WINDOW_CLOSED_TEXT, waWindowOpenText } from '../../shared/constants';
 import type { InboxMessage, Session } from '../chat/chatApi';
 import type { DeliveryIcon } from '../chat/messages';
-import type { WaInfo, WaStatusEvent } from './whatsappApi';
+import type { WaInfo } from './whatsappApi';
 
 const WA_TYPES: ReadonlySet<number> = new Set([WA_MESSAGE_TYPES.text, WA_MESSAGE_TYPES.rich, WA_MESSAGE_TYPES.inbound, WA_MESSAGE_TYPES.template]);
 
@@ -39,13 +39,17 @@ export function waDeliveryIcon(info: WaInfo | undefined): DeliveryIcon | null {
   return null;
 }
 
-/** The messages with a status report's flags applied to the message it names. */
-export function applyWaStatus<T extends InboxMessage>(messages: readonly T[], report: WaStatusEvent): T[] {
-  return messages.map((message) =>
-    message.id === report.id || (message.dest_session_id === report.session_id && message.created_at === report.created_at)
-      ? { ...message, info: report.info }
-      : message,
-  );
+/**
+ * The messages with the flags status reports brought (by message id). Flags only move
+ * forward, and each report holds all of a message's flags at that moment, so a report and
+ * the message's own copy (older or newer) join into the furthest state of both. A report
+ * that came before its message (the send's reply still on its way) waits in `reported`.
+ */
+export function withWaStatuses<T extends InboxMessage>(messages: readonly T[], reported: Readonly<Record<string, WaInfo>>): T[] {
+  return messages.map((message) => {
+    const info = reported[message.id];
+    return info ? { ...message, info: { ...message.info, ...info } } : message;
+  });
 }
 
 const MINUTE_MS = 60_000;
@@ -95,7 +99,7 @@ export function repliedTo(messages: readonly InboxMessage[], message: Pick<Inbox
   const answered = messages.find((candidate) =>
     context.reply_to_wamid ? candidate.data.wa?.wamid === context.reply_to_wamid : candidate.created_at === context.reply_to,
   );
-  return answered ? messageText(answered) : '';
+  return answered ? waPreview(answered) : '';
 }
 
 /** Replaces the message a `message_update` names; one not loaded stays out of the list. */
@@ -115,13 +119,13 @@ const KIND_PREVIEWS: Readonly<Record<string, string>> = {
   video: '🎬 Video',
   document: '📄 Document',
   contacts: '👤 Contact',
-  interactive: '☰ Choices',
 };
 
 /** A WhatsApp message in one line, for the chat list: its text, else what kind of thing it is. */
 export function waPreview(message: Pick<InboxMessage, 'payload' | 'data'>): string {
   const { data } = message;
-  const text = messageText(message) || (data.interactive && 'title' in data.interactive ? data.interactive.title : '');
+  const interactive = data.interactive;
+  const text = messageText(message) || (interactive ? ('title' in interactive ? interactive.title : interactive.body) : '');
   if (text) return text;
   if (data.location) return `📍 ${data.location.name || data.location.address}`;
   return KIND_PREVIEWS[data.wa?.kind ?? data.wa_kind ?? ''] ?? '';

@@ -46,10 +46,10 @@ describe('what the composer sends (contract: "Agent sends")', () => {
     });
   });
 
-  it('a template is a 1021 whose local copy shows the filled body', () => {
+  it('a template is a 1021 with no text of its own: the server fills the template', () => {
     const draft = templateDraft(TEMPLATE, { header: ['#42'], body: ['Ana', 'Monday'], buttons: ['42'] });
     expect(draft.type).toBe(1021);
-    expect(draft.text).toBe('Hello Ana, your order ships on Monday.');
+    expect(draft.text).toBe('');
     expect(draft.data.template).toEqual({ name: 'order_update', language: 'en', parameters: { header: ['#42'], body: ['Ana', 'Monday'], buttons: ['42'] } });
   });
 

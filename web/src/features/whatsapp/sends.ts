@@ -1,7 +1,7 @@
 import { WA_BUTTON_TITLE_MAX, WA_MAX_BUTTONS, WA_MAX_CONTACTS, WA_MAX_LIST_ROWS, WA_MESSAGE_TYPES } from '../../shared/constants';
 import type { ItemFile } from '../feed/feedApi';
 import type { MessageDraft } from '../chat/messages';
-import { renderTemplate, templateSendData, type TemplateParameters } from './templates';
+import { templateSendData, type TemplateParameters } from './templates';
 import type { WaContact, WaListRow, WaLocation, WaTemplate } from './whatsappApi';
 
 /** The kinds of rich message an agent sends (1019), by their `data.wa_kind`. */
@@ -38,10 +38,9 @@ export function listDraft(body: string, label: string, rows: readonly Omit<WaLis
   return rich({ wa_kind: 'interactive', interactive: { type: 'list', body: body.trim(), button: label.trim(), sections: [section] } });
 }
 
-/** A 1021: the local copy shows the filled template at once; the server renders its own. */
+/** A 1021: its text comes from the template, which the server fills and renders itself. */
 export function templateDraft(template: WaTemplate, parameters: TemplateParameters): MessageDraft {
-  const rendered = renderTemplate(template, parameters);
-  return { text: rendered.body, files: [], type: WA_MESSAGE_TYPES.template, data: { template: templateSendData(template, parameters) } };
+  return { text: '', files: [], type: WA_MESSAGE_TYPES.template, data: { template: templateSendData(template, parameters) } };
 }
 
 /** Why these buttons cannot be sent (Meta's limits), or null. */
