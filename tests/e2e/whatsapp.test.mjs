@@ -140,12 +140,15 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     await template.getByRole('link', { name: /Track it/ }).waitFor();
     await bubble(page, 'Hello Ana, your order #42 is on its way.').getByRole('img', { name: 'Sent' }).waitFor();
 
-    // Its info: templated, sent by the server.
+    // Its info once Meta delivered it and the customer read it: each flag with its time.
     const sentTemplate = bubble(page, 'Hello Ana, your order #42 is on its way.');
+    const { wamid } = await sentTo(customer, (message) => message.template);
+    await postWebhook(statusUpdate(shop, customer, wamid, 'delivered'));
+    await postWebhook(statusUpdate(shop, customer, wamid, 'read'));
+    await sentTemplate.getByRole('img', { name: 'Read' }).waitFor();
     await sentTemplate.click({ button: 'right' });
     const info = page.getByRole('dialog', { name: 'Message info' });
-    await info.getByText('Templated').waitFor();
-    await info.getByText('Sent by server').waitFor();
+    for (const flag of ['Templated', 'Sent by server', 'Delivered', 'Read']) await info.getByText(flag, { exact: true }).waitFor();
     assert.deepEqual(await seriousViolations(page), []);
     await screenshot(page, 'wa-message-info', { fullPage: false });
     await info.getByRole('button', { name: 'Close' }).click();

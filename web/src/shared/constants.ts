@@ -89,6 +89,7 @@ export const PATHS = {
 const enc = encodeURIComponent;
 export const groupFeedPath = (groupId: string) => `/${enc(groupId)}`;
 export const recentGroupPath = (groupId: string) => `/feed/${enc(groupId)}`;
+export const groupPath = (groupId: string) => `/group/${enc(groupId)}`;
 export const createItemPath = (groupId: string) => `/create/item/${enc(groupId)}`;
 export const editItemPath = (groupId: string, itemId: string) => `/edit/item/${enc(groupId)}/${enc(itemId)}`;
 export const routePath = (routeId: string) => `/r/${enc(routeId)}`;
@@ -356,17 +357,12 @@ export const WA_MESSAGE_TYPES = {
 } as const;
 export const BUSINESS_SESSION_KIND = server.SESSION_KIND_BUSINESS;
 /** Meta's limits on what an agent sends (the server checks them too). */
-export const WA_MAX_BUTTONS = 3;
-export const WA_BUTTON_TITLE_MAX = 20;
-export const WA_MAX_LIST_ROWS = 10;
-export const WA_MAX_CONTACTS = 5;
+export const WA_MAX_BUTTONS = server.WHATSAPP_REPLY_BUTTONS_MAX;
+export const WA_BUTTON_TITLE_MAX = server.WHATSAPP_BUTTON_TITLE_MAX;
+export const WA_MAX_LIST_ROWS = server.WHATSAPP_LIST_ROWS_MAX;
+export const WA_MAX_CONTACTS = server.WHATSAPP_CONTACTS_MAX;
 /** What each media kind accepts from the upload flow. */
-export const WA_MEDIA_TYPES = {
-  image: ['image/jpeg', 'image/png'],
-  document: ['application/pdf', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
-  audio: ['audio/mpeg', 'audio/ogg', 'audio/aac', 'audio/mp4'],
-  video: ['video/mp4'],
-} as const;
+export const WA_MEDIA_TYPES = server.WHATSAPP_MEDIA_TYPES;
 /** The countdown is in minutes: it need not redraw more often than this. */
 export const WA_COUNTDOWN_TICK_MS = 15_000;
 export const WA_WINDOW_CLOSED_TEXT = 'Window closed: send a template';

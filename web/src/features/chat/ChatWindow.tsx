@@ -117,7 +117,8 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
           <span className="truncate">{title}</span>
           {session && isBusinessSession(session) && <WhatsAppMark />}
         </h2>
-        {session && <LockButton session={session} onSession={replaceSession} />}
+        {/* A business chat stays between the shop and its customer: it is never made public. */}
+        {session && !isBusinessSession(session) && <LockButton session={session} onSession={replaceSession} />}
         {session && session.session_user_type !== null && (
           <>
             <MuteButton session={session} onSession={replaceSession} />

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { LINK_COPIED_TEXT, WA_NO_CHANNEL_TEXT, recentGroupPath } from '../../shared/constants';
+import { LINK_COPIED_TEXT, WA_NO_CHANNEL_TEXT, groupPath } from '../../shared/constants';
 import { describeError } from '../../shared/errors';
 import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
 import { useAsyncData } from '../../shared/hooks/useAsyncData';
@@ -23,7 +23,7 @@ export function ChannelPage() {
         <WhatsAppMark className="size-8" />
         <div>
           <h1 className="text-2xl font-bold tracking-tight">WhatsApp Business</h1>
-          <Link to={recentGroupPath(groupId)} className="text-sm text-brand-700 hover:underline">
+          <Link to={groupPath(groupId)} className="text-sm text-brand-700 hover:underline">
             Back to the group
           </Link>
         </div>
