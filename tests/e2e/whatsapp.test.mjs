@@ -122,9 +122,14 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     await window.getByRole('listitem', { name: '👍 1' }).waitFor();
     assert.deepEqual(await seriousViolations(page), []);
     await screenshot(page, 'wa-business-chat', { fullPage: false });
+    await window.getByTestId('message-list').evaluate((list) => (list.scrollTop = 0));
+    await window.getByRole('complementary', { name: 'From an ad' }).waitFor();
+    await screenshot(page, 'wa-business-chat-top', { fullPage: false });
 
     // The agent sends a template through the picker; its preview fills as they type.
     await window.getByRole('button', { name: 'Send something else' }).click();
+    await window.getByRole('menu', { name: 'Message kinds' }).waitFor();
+    await screenshot(page, 'wa-kind-menu', { fullPage: false });
     await window.getByRole('menuitem', { name: 'Template' }).click();
     const picker = page.getByRole('dialog', { name: 'Send a template' });
     await picker.getByRole('button', { name: /order_update/ }).click();
@@ -164,3 +169,25 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     await page.context().close();
   });
 }
+
+test('outside the 24-hour window the composer offers only templates', async () => {
+  const adminKey = await apiLogin('Ada Agent', uniqueEmail('ada'));
+  const shop = await connectedShop(adminKey, 'Bike shop');
+  const customer = newCustomer('Piet Smit');
+  const dayAndHourAgo = String(Math.floor(Date.now() / 1000) - 25 * 3600);
+  await postWebhook(customerMessage(shop, customer, 'text', { body: 'Are you open on Sunday?' }, { timestamp: dayAndHourAgo }).body);
+  await untilProcessed(adminKey, businessChatId(shop, customer), 1);
+
+  for (const viewport of Object.values(VIEWPORTS)) {
+    const page = await pageAs(browser, adminKey, viewport);
+    await openBusinessChat(page, customer);
+    const window = chatWindow(page);
+    assert.equal(await window.getByTestId('wa-window').textContent(), '🔒 Window closed: send a template');
+    assert.equal(await window.getByRole('textbox', { name: 'Message' }).count(), 0);
+    await window.getByRole('button', { name: 'Send a template' }).waitFor();
+    assert.deepEqual(await seriousViolations(page), []);
+    await screenshot(page, 'wa-window-closed', { fullPage: false });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});

@@ -227,7 +227,7 @@ function ChatPane({ session, meId, visible, onSession }: ChatPaneProps) {
     <>
       {/* Visitors and members who may not write get the plain composer's explanation. */}
       {business && meId !== null && session.can_send ? (
-        <BusinessChatPane session={session} messages={chat.messages} onSend={chat.send} onTyping={chat.notifyTyping}>
+        <BusinessChatPane session={session} onSend={chat.send} onTyping={chat.notifyTyping}>
           {list}
         </BusinessChatPane>
       ) : (

@@ -96,6 +96,7 @@ describe('a business chat in the chat window', () => {
     const calls = await openBusinessChat(session, [], (call) => (call.url.pathname === '/api/whatsapp/templates' ? { body: { templates: [TEMPLATE] } } : undefined));
     expect((await screen.findByTestId('wa-window')).textContent).toContain('Window closed: send a template');
     expect(screen.queryByRole('textbox', { name: 'Message' })).toBeNull();
+    expect(screen.getByTestId('template-only')).toBeTruthy();
 
     fireEvent.click(screen.getByRole('button', { name: 'Send a template' }));
     const picker = await screen.findByRole('dialog', { name: 'Send a template' });
@@ -141,5 +142,16 @@ describe('a business chat in the chat window', () => {
       _type: 1019,
       data: { wa_kind: 'interactive', interactive: { type: 'button', body: 'Which size?', buttons: [{ title: 'Small' }, { title: 'Large' }] } },
     });
+  });
+
+  it('the customer writing again (a session update) reopens the window and the free-form composer', async () => {
+    const now = Date.now();
+    const session = businessSession({}, now - 30 * HOUR_MS);
+    await openBusinessChat(session, []);
+    await screen.findByTestId('template-only');
+    const whatsapp = { ...session.data.whatsapp!, last_inbound_at: now, window_ends_at: now + 24 * HOUR_MS };
+    fire('session', { _id: session._id, data: { whatsapp } });
+    expect((await screen.findByTestId('wa-window')).textContent).toMatch(/Free-form replies allowed for 2[34] h/);
+    expect(screen.getByRole('textbox', { name: 'Message' })).toBeTruthy();
   });
 });

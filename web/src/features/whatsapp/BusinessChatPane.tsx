@@ -1,14 +1,12 @@
 import type { ReactNode } from 'react';
-import type { InboxMessage, Session } from '../chat/chatApi';
+import type { Session } from '../chat/chatApi';
 import type { MessageDraft } from '../chat/messages';
-import { windowEndsAt } from './businessChat';
 import { BusinessComposer } from './BusinessComposer';
 import { useReplyWindow } from './useReplyWindow';
 import { WindowStatus } from './WindowStatus';
 
 interface BusinessChatPaneProps {
   session: Session;
-  messages: readonly InboxMessage[];
   onSend: (draft: MessageDraft) => void;
   onTyping: () => void;
   /** The message list. */
@@ -16,8 +14,9 @@ interface BusinessChatPaneProps {
 }
 
 /** A business chat around its messages: the window's countdown on top, the WhatsApp composer below. */
-export function BusinessChatPane({ session, messages, onSend, onTyping, children }: BusinessChatPaneProps) {
-  const replyWindow = useReplyWindow(windowEndsAt(session, messages));
+export function BusinessChatPane({ session, onSend, onTyping, children }: BusinessChatPaneProps) {
+  // The server moves the window's end with each message of the customer (a `session` update).
+  const replyWindow = useReplyWindow(session.data.whatsapp?.window_ends_at);
   return (
     <>
       <WindowStatus open={replyWindow.open} text={replyWindow.text} />

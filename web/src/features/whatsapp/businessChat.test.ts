@@ -7,7 +7,6 @@ import {
   replyWindow,
   waDeliveryIcon,
   waPreview,
-  windowEndsAt,
   withWaStatuses,
 } from './businessChat';
 import { HOUR_MS, businessSession, waMessage } from './testFixtures';
@@ -59,15 +58,6 @@ describe('the 24-hour window', () => {
     expect(replyWindow(now + 5 * HOUR_MS + 12 * 60_000, now)).toEqual({ open: true, text: 'Free-form replies allowed for 5 h 12 min' });
     expect(replyWindow(now, now)).toEqual({ open: false, text: 'Window closed: send a template' });
     expect(replyWindow(undefined, now).open).toBe(false);
-  });
-
-  it('moves on with each inbound message that came after the session was read', () => {
-    const now = Date.now();
-    const session = businessSession({}, now);
-    const whatsapp = session.data.whatsapp!;
-    expect(windowEndsAt(session, [])).toBe(whatsapp.window_ends_at);
-    const later = whatsapp.last_inbound_at + HOUR_MS;
-    expect(windowEndsAt(session, [waMessage({ created_at: later }), waMessage({ type: 1018, created_at: later + HOUR_MS })])).toBe(later + 24 * HOUR_MS);
   });
 });
 

@@ -71,18 +71,6 @@ export function replyWindow(windowEndsAt: number | undefined, now: number): { op
   return { open: true, text: waWindowOpenText(formatRemaining(left)) };
 }
 
-/**
- * When the reply window ends: the session's figure, moved on by inbound messages that came
- * after it was read (the window is as long after each of the customer's messages).
- */
-export function windowEndsAt(session: Pick<Session, 'data'>, messages: readonly Pick<InboxMessage, 'type' | 'created_at'>[]): number | undefined {
-  const whatsapp = session.data.whatsapp;
-  if (!whatsapp) return undefined;
-  const length = whatsapp.window_ends_at - whatsapp.last_inbound_at;
-  const lastInbound = messages.reduce((latest, message) => (isInbound(message) ? Math.max(latest, message.created_at) : latest), whatsapp.last_inbound_at);
-  return lastInbound + length;
-}
-
 /** The message's text, whichever field holds it (an inbound message's `txt`). */
 export function messageText(message: Pick<InboxMessage, 'payload' | 'data'>): string {
   return message.payload || message.data.txt || '';
