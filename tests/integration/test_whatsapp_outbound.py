@@ -27,8 +27,10 @@ from agora.core.money import wallet_id
 from agora.core.whatsapp.outbound import WINDOW_CLOSED
 from agora.services.events import WhatsAppStatusReceived
 from agora.store.sessions import SessionStore
+from tests import whatsapp_signing as signed
 from tests.integration.helpers import all_messages, member, new_group, send_text
 from tests.integration.test_uploads import png_bytes, put, upload_link
+from tests.integration.whatsapp_setup import connected_business
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 
@@ -399,3 +401,55 @@ async def test_only_the_chats_agents_send_and_only_whatsapp_messages(
     in_group = await reply(stranger, other_group, MESSAGE_TYPE_WA_TEXT, "hi")
     assert in_group["type"] == -1
     assert whatsapp_standin.sent_to(shop.wa_id) == []
+
+
+async def test_a_customer_writes_an_agent_answers_and_status_webhooks_move_the_flags(
+    edge_with, smtp_sink, whatsapp_standin
+):
+    edge = await edge_with()
+    business = await connected_business(edge, smtp_sink, whatsapp_standin)
+    customer = "15550002222"
+    question = signed.text(customer, "Is it in stock?")
+    inbound = signed.webhook(
+        business.number.phone_number_id,
+        business.number.business_account_id,
+        contacts=[signed.contact(customer, "Kim")],
+        messages=[question],
+    )
+    assert await business.deliver(inbound) == 200
+    await business.settled()
+    chat_id = business.chat_id(customer)
+    [asked] = await all_messages(business.admin, chat_id)
+
+    # The customer's message opened the window; the answer quotes it.
+    answer = accepted(
+        await reply(
+            business.admin,
+            chat_id,
+            MESSAGE_TYPE_WA_TEXT,
+            "Yes, two left",
+            data={"context": {"reply_to": asked["created_at"]}},
+        )
+    )
+    sent = await message_until(
+        business.admin, chat_id, answer["created_at"], lambda m: "s1" in m["info"]
+    )
+    [payload] = [m.payload for m in whatsapp_standin.sent_to(customer)]
+    assert payload["context"] == {"message_id": question["id"]}
+    wamid = sent["data"]["wa"]["wamid"]
+
+    def statuses(*states):
+        return signed.webhook(
+            business.number.phone_number_id,
+            business.number.business_account_id,
+            statuses=[signed.status(wamid, state, customer) for state in states],
+        )
+
+    # Read before delivered, in two deliveries, the second one twice.
+    assert await business.deliver(statuses("read")) == 200
+    assert await business.deliver(statuses("sent", "delivered")) == 200
+    assert await business.deliver(statuses("sent", "delivered")) == 200
+    await business.settled()
+    [_, flagged] = await all_messages(business.admin, chat_id)
+    assert {"s1", "wa_s", "wa_d", "wa_r"} <= set(flagged["info"])
+    assert "wa_f" not in flagged["info"]
