@@ -11,7 +11,7 @@ from pymongo import AsyncMongoClient
 from agora.app import WHATSAPP
 from tests.integration.helpers import all_messages, member, send_text
 from tests.integration.whatsapp_setup import Business, connected_business
-from tests.whatsapp_signing import contact, new_wamid, text, webhook
+from tests.whatsapp_signing import contact, new_wamid, sign, text, webhook
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 
@@ -224,3 +224,12 @@ async def test_one_customers_messages_keep_their_order(business):
     await business.settled()
     stored = await all_messages(business.admin, business.chat_id(CUSTOMER))
     assert [m["payload"] for m in stored] == [f"part {n}" for n in range(6)]
+
+
+async def test_a_signed_body_that_is_not_utf8_json_is_refused_and_not_stored(business, db):
+    before = await db["whatsapp_events"].count_documents({})
+    for raw in (b"not json", json.dumps({"a": "\u00e9"}).encode("utf-16"), b"\xff\xfe{}"):
+        headers = {"Content-Type": "application/json", **sign(raw, business.app_secret)}
+        reply = await business.edge.post("/webhooks/whatsapp", data=raw, headers=headers)
+        assert reply.status == 400, raw
+    assert await db["whatsapp_events"].count_documents({}) == before
