@@ -4,6 +4,7 @@ customers' messages stored once in their business chat, seen by the group's agen
 import asyncio
 import json
 
+import aiohttp
 import pytest
 import socketio
 from pymongo import AsyncMongoClient
@@ -233,3 +234,23 @@ async def test_a_signed_body_that_is_not_utf8_json_is_refused_and_not_stored(bus
         reply = await business.edge.post("/webhooks/whatsapp", data=raw, headers=headers)
         assert reply.status == 400, raw
     assert await db["whatsapp_events"].count_documents({}) == before
+
+
+async def test_the_standins_control_api_signs_and_delivers_for_the_browser_suite(
+    business, whatsapp_standin
+):
+    async with aiohttp.ClientSession() as http:
+        control = f"{whatsapp_standin.origin}/_standin"
+        body = from_customer(business, text(CUSTOMER, "from the e2e suite"))
+        url = str(business.edge.make_url("/webhooks/whatsapp"))
+        async with http.post(
+            f"{control}/webhook", json={"url": url, "app_secret": business.app_secret, "body": body}
+        ) as reply:
+            assert (await reply.json())["status"] == 200
+        async with http.post(f"{control}/numbers", json={"display_phone_number": "+1 555"}) as r:
+            assert (await r.json())["phone_number_id"] in whatsapp_standin.numbers
+        async with http.get(f"{control}/sent") as reply:
+            assert (await reply.json()) == {"sent": []}
+    await business.settled()
+    stored = await all_messages(business.admin, business.chat_id(CUSTOMER))
+    assert [m["payload"] for m in stored] == ["from the e2e suite"]
