@@ -55,9 +55,14 @@ async def test_the_subscription_handshake_answers_the_challenge_for_a_known_toke
     assert (await business.edge.get("/webhooks/whatsapp", params=wrong)).status == 403
     assert (await business.edge.get("/webhooks/whatsapp")).status == 403
 
-    await business.admin.call(f"/api/groups/{business.group_id}/whatsapp/disable")
-    disabled = {**query, "hub.challenge": "42"}
-    assert (await business.edge.get("/webhooks/whatsapp", params=disabled)).status == 403
+    path = f"/api/groups/{business.group_id}/whatsapp"
+    await business.admin.call(f"{path}/disable")
+    challenge = {**query, "hub.challenge": "42"}
+    assert (await business.edge.get("/webhooks/whatsapp", params=challenge)).status == 403
+    assert await business.deliver(from_customer(business, text(CUSTOMER, "closed?"))) == 401
+    await business.admin.call(f"{path}/enable")
+    assert (await business.edge.get("/webhooks/whatsapp", params=challenge)).status == 200
+    assert await business.deliver(from_customer(business, text(CUSTOMER, "open?"))) == 200
 
 
 async def test_a_delivery_without_a_valid_signature_is_refused_and_nothing_is_stored(business, db):
