@@ -73,9 +73,8 @@ class WhatsAppWebhooks:
     async def verify(self, mode: str, token: str, challenge: str) -> str:
         """Meta's subscription check: the challenge back when the token is an enabled
         channel's verify token."""
-        if mode != SUBSCRIBE_MODE or not token or not challenge.isprintable():
-            raise Forbidden("Unknown verify token")
-        if len(challenge) > CHALLENGE_MAX_LENGTH:
+        sound = challenge.isprintable() and 0 < len(challenge) <= CHALLENGE_MAX_LENGTH
+        if mode != SUBSCRIBE_MODE or not token or not sound:
             raise Forbidden("Unknown verify token")
         known = [c.keys.verify_token for c in await self.channels.enabled()]
         matches = [hmac.compare_digest(t.encode(), token.encode()) for t in known if t]
@@ -90,12 +89,13 @@ class WhatsAppWebhooks:
         if not signers:
             raise BadSignature()
         try:
-            body = json.loads(raw)
-        except (ValueError, UnicodeDecodeError) as error:
+            text = raw.decode()  # Meta sends UTF-8; json.loads would also take UTF-16/32
+            body = json.loads(text)
+        except ValueError as error:  # UnicodeDecodeError included
             raise InvalidInput("The body is not JSON") from error
         now = now_ms()
         channel_ids = [c.id for c in signers]
-        event_id = await self.deliveries.add(raw.decode(), channel_ids, now, now + LEASE_MS)
+        event_id = await self.deliveries.add(text, channel_ids, now, now + LEASE_MS)
         task = asyncio.create_task(self._process(event_id, body, signers, attempt=1))
         self._processing.add(task)
         task.add_done_callback(self._processing.discard)
