@@ -361,9 +361,7 @@ ROWS = [
     ),
     Row(
         "business chat reply",
-        post(
-            "/session/send", lambda w, r: {"dest_session_id": w.business_chat_id, **wa_text(w, r)}
-        ),
+        post("/session/send", lambda w, r: {"dest_session_id": w.business_chat_id, **wa_text(w)}),
         OWNER,
     ),
     Row(
