@@ -17,6 +17,9 @@ from agora.core.whatsapp.statuses import Status, StatusChange
 from agora.store.mongo import ensure_index
 
 WAMID = "data.wa.wamid"
+# An agent's reply waiting for its outcome (ms it was stored), and since when an edge sends it.
+QUEUED = "info.wa_q"
+CLAIMED = "info.wa_claim"
 # Meta retries a webhook for days; a status for a wamid still unknown after a week is not ours.
 EARLY_STATUS_TTL_SECONDS = 7 * 24 * 3600
 
@@ -30,6 +33,7 @@ class WhatsAppFlags:
         await ensure_index(
             self.messages, [(WAMID, 1)], partialFilterExpression={WAMID: {"$type": "string"}}
         )
+        await ensure_index(self.messages, [(QUEUED, 1)], sparse=True)
         await ensure_index(self.early, [("wamid", 1)])
         await ensure_index(
             self.early, [("received", 1)], expireAfterSeconds=EARLY_STATUS_TTL_SECONDS
@@ -39,13 +43,29 @@ class WhatsAppFlags:
         self, message_id: str, fields: dict[str, Any], *, also: dict[str, Any] | None = None
     ) -> dict[str, Any] | None:
         """Sets the info `fields` (and other `also` fields) if the message has none of these
-        flags yet; the message after, or None when it had one (or is gone)."""
+        flags yet, and takes it off the queue; the message after, or None when it had one (or
+        is gone)."""
         query: dict[str, Any] = {"_id": message_id}
         query.update({f"info.{key}": {"$exists": False} for key in fields})
         update = {f"info.{key}": value for key, value in fields.items()} | (also or {})
         return await self.messages.find_one_and_update(
-            query, {"$set": update}, return_document=ReturnDocument.AFTER
+            query,
+            {"$set": update, "$unset": {QUEUED: "", CLAIMED: ""}},
+            return_document=ReturnDocument.AFTER,
         )
+
+    async def claim(self, message_id: str, now: int) -> bool:
+        """Whether this caller sends the queued message (no one else took it)."""
+        claimed = await self.messages.find_one_and_update(
+            {"_id": message_id, QUEUED: {"$exists": True}, CLAIMED: {"$exists": False}},
+            {"$set": {CLAIMED: now}},
+        )
+        return claimed is not None
+
+    async def queued_before(self, before: int, limit: int) -> list[dict[str, Any]]:
+        """Replies stored before `before` and still without an outcome, oldest first."""
+        found = self.messages.find({QUEUED: {"$lt": before}}).sort(QUEUED, 1).limit(limit)
+        return await found.to_list()
 
     async def apply(self, wamid: str, change: StatusChange) -> tuple[bool, dict | None]:
         """(known, the message after) for a status of `wamid`: the message is None when the

@@ -12,7 +12,7 @@ import pytest
 import socketio
 from pymongo import AsyncMongoClient
 
-from agora.app import EVENTS
+from agora.app import EVENTS, WHATSAPP_REPLIES
 from agora.core.constants import (
     MESSAGE_TYPE_CHAT,
     MESSAGE_TYPE_WA_RICH,
@@ -453,3 +453,40 @@ async def test_a_customer_writes_an_agent_answers_and_status_webhooks_move_the_f
     [_, flagged] = await all_messages(business.admin, chat_id)
     assert {"s1", "wa_s", "wa_d", "wa_r"} <= set(flagged["info"])
     assert "wa_f" not in flagged["info"]
+
+
+async def test_a_reply_an_edge_stored_but_never_sent_is_sent_by_the_sweep(
+    edge_with, smtp_sink, whatsapp_standin, mongo
+):
+    edge = await edge_with()
+    shop = await open_shop(edge, smtp_sink, whatsapp_standin, mongo)
+    sent = await sent_message(shop, MESSAGE_TYPE_WA_TEXT, "first")
+    assert "wa_q" not in sent["info"]  # off the queue once it has an outcome
+    stored = await mongo["messages"].find_one({"_id": sent["id"]})
+    long_ago = stored["created_at"] - 10 * 60_000
+    # As an edge leaves them when it dies: one stored and never sent, one cut off mid-send.
+    unsent, cut_off = (
+        {
+            **stored,
+            "_id": uuid.uuid4().hex,
+            "local_id": uuid.uuid4().hex,
+            "created_at": stored["created_at"] + n,
+            "payload": f"left {n}",
+            "data": {"wa": {"kind": "text"}},
+            "info": {"wa_q": long_ago, **claim},
+        }
+        for n, claim in ((1, {}), (2, {"wa_claim": long_ago}))
+    )
+    await mongo["messages"].insert_many([unsent, cut_off])
+
+    await edge.app[WHATSAPP_REPLIES].outbound.sweep()
+    await edge.app[WHATSAPP_REPLIES].outbound.sweep()  # a second sweep sends nothing again
+    resent = await mongo["messages"].find_one({"_id": unsent["_id"]})
+    assert "s1" in resent["info"] and "wa_q" not in resent["info"]
+    assert [m.payload["text"]["body"] for m in whatsapp_standin.sent_to(shop.wa_id)] == [
+        "first",
+        "left 1",
+    ]
+    interrupted = await mongo["messages"].find_one({"_id": cut_off["_id"]})
+    assert interrupted["info"]["wa_errors"][0]["title"] == "Interrupted"
+    assert "wa_q" not in interrupted["info"]
