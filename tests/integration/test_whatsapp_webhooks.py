@@ -9,10 +9,11 @@ import pytest
 import socketio
 from pymongo import AsyncMongoClient
 
-from agora.app import WHATSAPP
+from agora.app import EVENTS, WHATSAPP
+from agora.services.events import WhatsAppStatusReceived
 from tests.integration.helpers import all_messages, member, send_text
 from tests.integration.whatsapp_setup import Business, connected_business
-from tests.whatsapp_signing import contact, new_wamid, sign, text, webhook
+from tests.whatsapp_signing import contact, new_wamid, sign, status, text, webhook
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 
@@ -259,3 +260,27 @@ async def test_the_standins_control_api_signs_and_delivers_for_the_browser_suite
     await business.settled()
     stored = await all_messages(business.admin, business.chat_id(CUSTOMER))
     assert [m["payload"] for m in stored] == ["from the e2e suite"]
+
+
+async def test_statuses_are_published_for_the_outbound_side(business):
+    heard: list[WhatsAppStatusReceived] = []
+
+    async def hear(event: WhatsAppStatusReceived) -> None:
+        heard.append(event)
+
+    business.edge.server.app[EVENTS].subscribe(WhatsAppStatusReceived, hear)
+    failed = status("wamid.OURS2", "failed", CUSTOMER, errors=[{"code": 131047, "title": "x"}])
+    body = webhook(
+        business.number.phone_number_id,
+        statuses=[status("wamid.OURS1", "delivered", CUSTOMER), failed, {"id": 5}],
+    )
+    assert await business.deliver(body) == 200
+    await business.settled()
+    assert [(e.channel_id, e.status["id"], e.status["status"]) for e in heard] == [
+        (business.channel["_id"], "wamid.OURS1", "delivered"),
+        (business.channel["_id"], "wamid.OURS2", "failed"),
+    ]
+    assert heard[1].status["errors"] == [{"code": 131047, "title": "x"}]
+    # A delivery of statuses alone opens no chat.
+    chats = (await business.admin.call("/user/chats"))["sessions"]
+    assert business.chat_id(CUSTOMER) not in [s["_id"] for s in chats]

@@ -104,30 +104,36 @@ class WhatsAppWebhooks:
     async def _process(
         self, event_id: str, body: Any, signers: list[OpenChannel], attempt: int
     ) -> None:
+        final_attempt = attempt >= MAX_ATTEMPTS
+        try:
+            await self._apply(body, signers, final_attempt)
+            outcome = "done"
+        except Exception as error:  # TryLater, or a store that failed: tried again
+            if not final_attempt:
+                log.warning("a WhatsApp delivery will be tried again: %r", error)
+                return
+            log.exception("a WhatsApp delivery was given up after %d tries", attempt)
+            outcome = "given up"
+        try:
+            await self.deliveries.processed(event_id, now_ms(), outcome)
+        except Exception:
+            log.warning("a processed WhatsApp delivery was not marked so", exc_info=True)
+
+    async def _apply(self, body: Any, signers: list[OpenChannel], final_attempt: bool) -> None:
         """Entries for numbers whose channel signed the delivery; others are ignored (a
         channel cannot speak for another app's numbers)."""
-        final_attempt = attempt >= MAX_ATTEMPTS
         by_number = {c.channel["phone_number_id"]: c for c in signers}
-        try:
-            for change in parse_webhook(body):
-                channel = by_number.get(change.phone_number_id)
-                if channel is None:
-                    log.warning("a WhatsApp delivery names a number no signer has")
-                    continue
-                await self.channels.event_received(channel.id, now_ms())
-                await self.inbound.receive(channel, change, final_attempt)
-                for status in change.statuses:
-                    await self.events.publish(WhatsAppStatusReceived(channel.id, status))
-                if change.skipped:
-                    log.warning("%d unreadable WhatsApp messages skipped", change.skipped)
-        except Exception as error:  # TryLater, or a store that failed: tried again
-            if final_attempt:
-                log.exception("a WhatsApp delivery was given up after %d tries", attempt)
-                await self.deliveries.processed(event_id, now_ms(), outcome="given up")
-            else:
-                log.warning("a WhatsApp delivery will be tried again: %r", error)
-            return
-        await self.deliveries.processed(event_id, now_ms())
+        for change in parse_webhook(body):
+            channel = by_number.get(change.phone_number_id)
+            if channel is None:
+                log.warning("a WhatsApp delivery names a number no signer has")
+                continue
+            await self.channels.event_received(channel.id, now_ms())
+            await self.inbound.receive(channel, change, final_attempt)
+            for status in change.statuses:
+                await self.events.publish(WhatsAppStatusReceived(channel.id, status))
+            if change.skipped:
+                log.warning("%d unreadable WhatsApp messages skipped", change.skipped)
 
     async def recover(self) -> int:
         """Takes up the deliveries whose edge did not finish them; how many it took."""
