@@ -241,8 +241,9 @@ class WhatsAppOutbound:
                 await self._refund(business, message)
             await self._flag(message, {"wa_f": now_ms(), "wa_errors": [error.view()]})
             return
-        await self._flag(message, {"s1": now_ms()}, also={"data.wa.wamid": wamid})
-        await self.statuses.wamid_recorded(wamid)
+        recorded = {"data.wa.wamid": wamid, "data.wa.channel_id": opened.id}
+        await self._flag(message, {"s1": now_ms()}, also=recorded)
+        await self.statuses.wamid_recorded(opened.id, wamid)
 
     async def _flag(
         self, message: dict[str, Any], fields: dict[str, Any], also: dict | None = None
