@@ -17,6 +17,7 @@ from agora.core.constants import (
     NOTIFICATION_UNMUTED,
     SEND_REPLY_OK,
     SEND_REPLY_REFUSED,
+    SESSION_KIND_BUSINESS,
     SESSION_KIND_ITEM_CHAT,
     USER_TYPE_ADMIN,
     USER_TYPE_AWAITING_APPROVAL,
@@ -300,7 +301,7 @@ def session_view(
     deleted says so (`data.item_deleted`): its history stays readable."""
     kind = membership["session_user_type"] if membership else None
     data = session.get("data") or {}
-    return {
+    view = {
         "_id": session["_id"],
         "title": session.get("title", ""),
         "description": session.get("description", ""),
@@ -334,6 +335,10 @@ def session_view(
         }
         | ({"item_deleted": True} if post_deleted else {}),
     }
+    if session.get("kind") == SESSION_KIND_BUSINESS:
+        # The web marks business chats and answers in them with WhatsApp messages.
+        view["kind"] = SESSION_KIND_BUSINESS
+    return view
 
 
 VIEWER_FIELDS = ("session_user_type", "can_send", "unseen_count", "notification_flag")

@@ -109,7 +109,7 @@ async def test_agents_see_the_business_chat_with_its_window_and_no_secret(busine
 
     chats = (await business.admin.call("/user/chats"))["sessions"]
     [listed] = [s for s in chats if s["_id"] == chat_id]
-    assert listed["title"] == "Kerry Fisher"
+    assert (listed["title"], listed["kind"]) == ("Kerry Fisher", "business")
     assert listed["session_user_type"] == 10
     assert listed["can_send"] is True
     whatsapp = listed["data"]["whatsapp"]
