@@ -109,7 +109,7 @@ async def test_agents_see_the_business_chat_with_its_window_and_no_secret(busine
 
     chats = (await business.admin.call("/user/chats"))["sessions"]
     [listed] = [s for s in chats if s["_id"] == chat_id]
-    assert listed["title"] == "Kerry Fisher"
+    assert (listed["title"], listed["kind"]) == ("Kerry Fisher", "business")
     assert listed["session_user_type"] == 10
     assert listed["can_send"] is True
     whatsapp = listed["data"]["whatsapp"]
@@ -284,3 +284,16 @@ async def test_statuses_are_published_for_the_outbound_side(business):
     # A delivery of statuses alone opens no chat.
     chats = (await business.admin.call("/user/chats"))["sessions"]
     assert business.chat_id(CUSTOMER) not in [s["_id"] for s in chats]
+
+
+async def test_processed_deliveries_are_kept_a_week_then_deleted(business, db):
+    await business.deliver(from_customer(business, text(CUSTOMER, "kept for a while")))
+    await business.settled()
+    mine = {"channel_ids": business.channel["_id"]}
+    [kept] = await db["whatsapp_events"].find(mine).to_list()
+    assert kept["processed_at"] and kept["outcome"] == "done"
+    deliveries = business.edge.server.app[WHATSAPP].webhooks.deliveries
+    await deliveries.forget_processed(kept["processed_at"])
+    assert await db["whatsapp_events"].count_documents(mine) == 1
+    await deliveries.forget_processed(kept["processed_at"] + 1)
+    assert await db["whatsapp_events"].count_documents(mine) == 0

@@ -26,6 +26,8 @@ LEASE_MS = 60_000
 # fetched is left out of its message instead of holding the rest back.
 MAX_ATTEMPTS = 5
 SWEEP_SECONDS = 30
+# Processed deliveries are kept this long (to look into what Meta sent), then deleted.
+KEPT_PROCESSED_MS = 7 * 24 * 3600 * 1000
 SUBSCRIBE_MODE = "subscribe"
 CHALLENGE_MAX_LENGTH = 256
 
@@ -160,10 +162,12 @@ class WhatsAppWebhooks:
         return [channel for channel in found if channel is not None]
 
     async def recover_forever(self) -> None:
-        """At startup and then every SWEEP_SECONDS on every edge."""
+        """At startup and then every SWEEP_SECONDS on every edge; old processed deliveries
+        are deleted on the way."""
         while True:
             try:
                 await self.recover()
+                await self.deliveries.forget_processed(now_ms() - KEPT_PROCESSED_MS)
             except Exception:
                 log.warning("the sweep of WhatsApp deliveries failed", exc_info=True)
             await asyncio.sleep(SWEEP_SECONDS)
