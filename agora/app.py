@@ -91,6 +91,8 @@ MOVE_SWEEP_SECONDS = 30
 EVENTS = web.AppKey("events", Events)
 # The edge's WhatsApp services, for tests that wait for webhook deliveries to be processed.
 WHATSAPP = web.AppKey("whatsapp", WhatsApp)
+# The agents' side of business chats, for tests that drive its sweep.
+WHATSAPP_REPLIES = web.AppKey("whatsapp_replies", WhatsAppReplies)
 
 
 @dataclass(frozen=True)
@@ -347,6 +349,7 @@ def build_app(
     app = create_app(settings, services, sockets)
     app[EVENTS] = built.events
     app[WHATSAPP] = services.whatsapp
+    app[WHATSAPP_REPLIES] = services.whatsapp_replies
 
     async def lifecycle(app: web.Application):
         for store in built.indexed:
@@ -358,6 +361,8 @@ def build_app(
         sweeper = asyncio.create_task(finish_stalled_moves(services.wallets, services.payments))
         # Deliveries an edge accepted but did not finish (it died) are processed here.
         whatsapp_sweeper = asyncio.create_task(services.whatsapp.webhooks.recover_forever())
+        # Agents' replies an edge stored but did not send (it died) are sent here.
+        replies_sweeper = asyncio.create_task(services.whatsapp_replies.outbound.sweep_forever())
         stop_listening = asyncio.Event()
         listeners = [
             asyncio.create_task(hear_changes(store, stop_listening)) for store in built.copied
@@ -365,6 +370,7 @@ def build_app(
         yield
         sweeper.cancel()
         whatsapp_sweeper.cancel()
+        replies_sweeper.cancel()
         stop_listening.set()
         # A listener cancelled by the shutdown has nothing left to do.
         await asyncio.gather(*listeners, return_exceptions=True)

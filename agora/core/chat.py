@@ -336,7 +336,7 @@ def session_view(
     deleted says so (`data.item_deleted`): its history stays readable."""
     kind = membership["session_user_type"] if membership else None
     data = session.get("data") or {}
-    return {
+    view = {
         "_id": session["_id"],
         "title": session.get("title", ""),
         "description": session.get("description", ""),
@@ -370,6 +370,10 @@ def session_view(
         }
         | ({"item_deleted": True} if post_deleted else {}),
     }
+    if session.get("kind") == SESSION_KIND_BUSINESS:
+        # The web marks business chats and answers in them with WhatsApp messages.
+        view["kind"] = SESSION_KIND_BUSINESS
+    return view
 
 
 VIEWER_FIELDS = ("session_user_type", "can_send", "unseen_count", "notification_flag")

@@ -46,3 +46,6 @@ class WhatsAppEventStore:
             sort=[("received_at", 1)],
             return_document=ReturnDocument.AFTER,
         )
+
+    async def forget_processed(self, before: int) -> None:
+        await self.events.delete_many({"processed_at": {"$ne": None, "$lt": before}})

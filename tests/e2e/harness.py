@@ -1,11 +1,10 @@
 """Runs a command (the browser suite) against a real edge with real services around it.
 
 Starts a fresh MongoDB-wire server, uses (or starts) Redis, starts an SMTP sink with a small
-HTTP view of its mailbox, the Stripe stand-in (its hosted pages pay, and report to the
-edge's webhook) and the WhatsApp Graph API stand-in, starts the edge as `python -m agora
-serve`, then runs the command with AGORA_E2E_BASE_URL, AGORA_E2E_MAIL_URL,
-AGORA_E2E_STRIPE_URL and AGORA_E2E_WHATSAPP_URL (the stand-in's control API) set, and stops
-everything afterwards.
+HTTP view of its mailbox and the Stripe stand-in (its hosted pages pay, and report to the
+edge's webhook), starts the edge as `python -m agora serve`, then runs the command with
+AGORA_E2E_BASE_URL, AGORA_E2E_MAIL_URL, AGORA_E2E_STRIPE_URL and AGORA_E2E_WHATSAPP_URL (the
+WhatsApp Graph API stand-in's control API) set, and stops everything afterwards.
 """
 
 import asyncio
@@ -114,6 +113,7 @@ async def run(command: list[str], work: Path, mongo_url: str, redis_url: str) ->
                         "AGORA_E2E_BASE_URL": base_url,
                         "AGORA_E2E_MAIL_URL": f"http://127.0.0.1:{mail_port}/messages",
                         "AGORA_E2E_STRIPE_URL": stripe.base_url,
+                        # Its control API: /_standin/numbers, /media, /fail, /sent, /webhook.
                         "AGORA_E2E_WHATSAPP_URL": whatsapp.origin,
                     },
                 )

@@ -9,7 +9,6 @@ everyone else is refused, and a refused call changes nothing stored.
 """
 
 import asyncio
-import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -21,15 +20,16 @@ import socketio
 from pymongo import AsyncMongoClient
 
 from agora.actors.client import shard_of
-from agora.core.constants import MESSAGE_TYPE_WA_TEXT, USER_TYPE_ADMIN
-from agora.core.whatsapp.inbound import business_chat, window_ends_at
-from agora.store.business_chats import BusinessChatStore
-from agora.store.sessions import SessionStore
+from agora.core.constants import MESSAGE_TYPE_WA_TEXT
 from tests.integration.helpers import Member, bearer, member, new_group
 from tests.integration.test_payments import PAYMENT_SETTINGS
 
 # The session-wide Stripe stand-in fixture, shared with the payment tests.
 from tests.integration.test_payments import standin as standin
+from tests.integration.whatsapp_setup import connect_body, connected_business
+from tests.whatsapp_signing import text as customer_text
+from tests.whatsapp_signing import webhook
+from tests.whatsapp_standin import WhatsAppStandin
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 
@@ -51,8 +51,9 @@ class World:
     group_message_at: int
     checkout_id: str
     mongo_url: str
-    # The owner's group's WhatsApp chat with a customer (its agent: the owner, its admin).
-    business_id: str = ""
+    # The group's WhatsApp channel (connected by the owner) and one customer's chat.
+    whatsapp_connect: dict[str, str] | None = None
+    business_chat_id: str = ""
 
     def id_of(self, role: str) -> str:
         person = self.people[role]
@@ -119,8 +120,9 @@ def text(world: World, role: str) -> dict:
     return {"payload": f"from {role}", "local_id": uuid.uuid4().hex}
 
 
-def wa_text(world: World, role: str) -> dict:
-    return {**text(world, role), "_type": MESSAGE_TYPE_WA_TEXT}
+def wa_text(world: World) -> dict:
+    """An agent's WhatsApp text (the customer's message opened the 24-hour window)."""
+    return {"payload": "Thanks!", "local_id": uuid.uuid4().hex, "_type": MESSAGE_TYPE_WA_TEXT}
 
 
 def moderate(action: str, target: str) -> Call:
@@ -314,6 +316,23 @@ ROWS = [
         OWNER,
     ),
     Row("user by id", lookup("user_ids", "users", lambda w: w.id_of("owner")), set(ROLES)),
+    # The group's WhatsApp channel: its admins only; its business chats: its agents only.
+    Row("whatsapp channel", get(lambda w, r: f"/api/groups/{w.group_id}/whatsapp"), OWNER),
+    Row(
+        "whatsapp connect",
+        post(lambda w: f"/api/groups/{w.group_id}/whatsapp", lambda w, r: w.whatsapp_connect),
+        OWNER,
+    ),
+    Row(
+        "whatsapp disable",
+        post(lambda w: f"/api/groups/{w.group_id}/whatsapp/disable", lambda w, r: {}),
+        OWNER,
+    ),
+    Row(
+        "whatsapp enable",
+        post(lambda w: f"/api/groups/{w.group_id}/whatsapp/enable", lambda w, r: {}),
+        OWNER,
+    ),
     # The group's WhatsApp business chat: its agents (the group's admins and moderators).
     Row(
         "whatsapp templates sync",
@@ -322,28 +341,38 @@ ROWS = [
     ),
     Row(
         "whatsapp templates",
-        get(lambda w, r: f"/api/whatsapp/templates?session_id={w.business_id}"),
+        get(lambda w, r: f"/api/whatsapp/templates?session_id={w.business_chat_id}"),
         OWNER,
     ),
     Row(
         "business chat messages",
-        post("/session/messages", lambda w, r: {"session_id": w.business_id}),
+        post("/session/messages", lambda w, r: {"session_id": w.business_chat_id}),
+        OWNER,
+    ),
+    Row(
+        "business chat join room (socket)",
+        emit("join", lambda w, r: {"session_id": w.business_chat_id}),
+        OWNER,
+    ),
+    Row(
+        "business chat by id",
+        lookup("session_ids", "sessions", lambda w: w.business_chat_id),
         OWNER,
     ),
     Row(
         "business chat reply",
-        post("/session/send", lambda w, r: {"dest_session_id": w.business_id, **wa_text(w, r)}),
+        post("/session/send", lambda w, r: {"dest_session_id": w.business_chat_id, **wa_text(w)}),
         OWNER,
     ),
     Row(
         "business chat reply (socket)",
-        emit("send", lambda w, r: {"dest_session_id": w.business_id, **wa_text(w, r)}),
+        emit("send", lambda w, r: {"dest_session_id": w.business_chat_id, **wa_text(w)}),
         OWNER,
     ),
 ]
 
 
-async def _world(client, sink, mongo_url, chat_prefix, whatsapp) -> World:
+async def _world(client, sink, mongo_url, chat_prefix, whatsapp: WhatsAppStandin) -> World:
     owner = await member(client, sink, "Owner")
     group_id = await new_group(owner)
     people: dict[str, Member | None] = {"owner": owner, "guest": None}
@@ -386,29 +415,18 @@ async def _world(client, sink, mongo_url, chat_prefix, whatsapp) -> World:
     world.chat_message_at = asked["inbox_message"]["created_at"]
     world.group_message_at = said["inbox_message"]["created_at"]
     world.checkout_id = recharge["stripe_checkout_data"]["id"]
-    world.business_id = await _business_chat(world, owner, whatsapp)
+    business = await connected_business(client, sink, whatsapp, owner, group_id)
+    customer = "15550009999"
+    delivery = webhook(
+        business.number.phone_number_id, messages=[customer_text(customer, "hello shop")]
+    )
+    assert await business.deliver(delivery) == 200
+    await business.settled()
+    world.whatsapp_connect = connect_body(
+        business.number, business.app_secret, business.verify_token
+    )
+    world.business_chat_id = business.chat_id(customer)
     return world
-
-
-async def _business_chat(world: World, owner: Member, whatsapp) -> str:
-    """The group's WhatsApp number, and a customer who wrote a moment ago."""
-    number = whatsapp.add_number()
-    body = {
-        "phone_number_id": number.phone_number_id,
-        "business_account_id": number.business_account_id,
-        "access_token": number.access_token,
-        "app_secret": "app-secret-0123456789abcdef",
-        "verify_token": "verify-me-please",
-    }
-    channel = (await owner.call(f"/api/groups/{world.group_id}/whatsapp", body))["channel"]
-    now = int(time.time() * 1000)
-    chat = business_chat(channel, "4915000000001", "Ann", now)
-    chat["data"]["whatsapp"] |= {"last_inbound_at": now, "window_ends_at": window_ends_at(now)}
-    mongo = AsyncMongoClient(world.mongo_url)
-    await BusinessChatStore(mongo["agora_test"]).open(chat)
-    await SessionStore(mongo["agora_test"]).add_member(chat["_id"], owner.id, USER_TYPE_ADMIN)
-    await mongo.close()
-    return chat["_id"]
 
 
 async def _until_memberships_show(world: World) -> None:
@@ -426,7 +444,7 @@ async def _until_memberships_show(world: World) -> None:
 async def _stored(world: World) -> dict[str, list]:
     """Everything stored about the world, to show a refused call changed nothing."""
     ids = [p.id for p in world.people.values() if p]
-    sessions = [world.group_id, world.chat_id, world.business_id]
+    sessions = [world.group_id, world.chat_id, world.business_chat_id]
     sessions += [f"r_{world.item['_id']}_{i}" for i in ids]
     mongo = AsyncMongoClient(world.mongo_url)
     db = mongo["agora_test"]
@@ -439,6 +457,7 @@ async def _stored(world: World) -> dict[str, list]:
         "wallets": {"user_id": {"$in": ids}},
         "ledger_entries": {"user_id": {"$in": ids}},
         "recharges": {"user_id": {"$in": ids}},
+        "whatsapp_channels": {"group_id": world.group_id},
     }
     stored = {}
     for name, query in queries.items():
@@ -452,10 +471,10 @@ async def _stored(world: World) -> dict[str, list]:
 @pytest.fixture
 async def world(client_for, standin, whatsapp_standin, smtp_sink, mongo_url, chat_prefix) -> World:
     client = await client_for(
-        whatsapp_graph_url=whatsapp_standin.base_url,
         session_shards=2,
         redis_prefix=chat_prefix,
         stripe_api_base=standin.base_url,
+        whatsapp_graph_url=whatsapp_standin.base_url,
         **PAYMENT_SETTINGS,
     )
     return await _world(client, smtp_sink, mongo_url, chat_prefix, whatsapp_standin)

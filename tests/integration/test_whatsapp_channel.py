@@ -2,6 +2,7 @@
 its secrets sealed at rest and never shown."""
 
 import json
+import logging
 
 import pytest
 from pymongo import AsyncMongoClient
@@ -141,3 +142,46 @@ async def test_invalid_connects_answer_400_per_field(edge, smtp_sink, whatsapp_s
     taken = await admin.call(f"/api/groups/{other}/whatsapp", connect_body(number), status=400)
     assert "phone_number_id" in taken["errors"]
     await admin.call(f"/api/groups/{other}/whatsapp/enable", status=404)
+
+
+ODD_VALUES = [None, 0, -1, 1.5, True, [], ["1"], {}, {"a": 1}, "", " ", "x" * 5000, "é✓", "\x00\n"]
+
+
+async def test_any_value_in_any_field_is_answered_without_a_server_error(
+    edge, smtp_sink, whatsapp_standin
+):
+    admin = await member(edge, smtp_sink, "Admin")
+    group_id = await new_group(admin)
+    path = f"/api/groups/{group_id}/whatsapp"
+    number = whatsapp_standin.add_number()
+    for name in connect_body(number):
+        for value in ODD_VALUES:
+            reply = await edge.post(
+                path, json=connect_body(number, **{name: value}), headers=bearer(admin.key)
+            )
+            body = await reply.json()
+            assert reply.status in (200, 400), (name, value, reply.status, body)
+            if reply.status == 400:
+                assert name in body["errors"], (name, value, body)
+    for raw in (b"[]", b"{", b"null", b'"text"', b"{}" * 3):
+        headers = {**bearer(admin.key), "Content-Type": "application/json"}
+        reply = await edge.post(path, data=raw, headers=headers)
+        assert reply.status == 400, raw
+
+
+async def test_secrets_never_reach_the_logs(edge, smtp_sink, whatsapp_standin, caplog):
+    caplog.set_level(logging.DEBUG)
+    admin = await member(edge, smtp_sink, "Admin")
+    group_id = await new_group(admin)
+    path = f"/api/groups/{group_id}/whatsapp"
+    number = whatsapp_standin.add_number()
+    body = connect_body(number)
+    await admin.call(path, body)
+    await admin.call(path, connect_body(number, access_token="EAAGnot-the-right-one"), status=400)
+    whatsapp_standin.fail_next(status=500, only="phone_number")
+    await edge.post(path, json=body, headers=bearer(admin.key))
+    await edge.post("/webhooks/whatsapp", data=b"{}", headers={"X-Hub-Signature-256": "sha256=0"})
+    logged = caplog.text + "".join(str(r.args) for r in caplog.records)
+    for secret in (number.access_token, body["app_secret"], body["verify_token"]):
+        assert secret not in logged
+    assert "EAAGnot-the-right-one" not in logged

@@ -12,7 +12,7 @@ import pytest
 import socketio
 from pymongo import AsyncMongoClient
 
-from agora.app import EVENTS
+from agora.app import EVENTS, WHATSAPP_REPLIES
 from agora.core.constants import (
     MESSAGE_TYPE_CHAT,
     MESSAGE_TYPE_WA_RICH,
@@ -27,8 +27,10 @@ from agora.core.money import wallet_id
 from agora.core.whatsapp.outbound import WINDOW_CLOSED
 from agora.services.events import WhatsAppStatusReceived
 from agora.store.sessions import SessionStore
+from tests import whatsapp_signing as signed
 from tests.integration.helpers import all_messages, member, new_group, send_text
 from tests.integration.test_uploads import png_bytes, put, upload_link
+from tests.integration.whatsapp_setup import connected_business
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 
@@ -399,3 +401,92 @@ async def test_only_the_chats_agents_send_and_only_whatsapp_messages(
     in_group = await reply(stranger, other_group, MESSAGE_TYPE_WA_TEXT, "hi")
     assert in_group["type"] == -1
     assert whatsapp_standin.sent_to(shop.wa_id) == []
+
+
+async def test_a_customer_writes_an_agent_answers_and_status_webhooks_move_the_flags(
+    edge_with, smtp_sink, whatsapp_standin
+):
+    edge = await edge_with()
+    business = await connected_business(edge, smtp_sink, whatsapp_standin)
+    customer = "15550002222"
+    question = signed.text(customer, "Is it in stock?")
+    inbound = signed.webhook(
+        business.number.phone_number_id,
+        business.number.business_account_id,
+        contacts=[signed.contact(customer, "Kim")],
+        messages=[question],
+    )
+    assert await business.deliver(inbound) == 200
+    await business.settled()
+    chat_id = business.chat_id(customer)
+    [asked] = await all_messages(business.admin, chat_id)
+
+    # The customer's message opened the window; the answer quotes it.
+    answer = accepted(
+        await reply(
+            business.admin,
+            chat_id,
+            MESSAGE_TYPE_WA_TEXT,
+            "Yes, two left",
+            data={"context": {"reply_to": asked["created_at"]}},
+        )
+    )
+    sent = await message_until(
+        business.admin, chat_id, answer["created_at"], lambda m: "s1" in m["info"]
+    )
+    [payload] = [m.payload for m in whatsapp_standin.sent_to(customer)]
+    assert payload["context"] == {"message_id": question["id"]}
+    wamid = sent["data"]["wa"]["wamid"]
+
+    def statuses(*states):
+        return signed.webhook(
+            business.number.phone_number_id,
+            business.number.business_account_id,
+            statuses=[signed.status(wamid, state, customer) for state in states],
+        )
+
+    # Read before delivered, in two deliveries, the second one twice.
+    assert await business.deliver(statuses("read")) == 200
+    assert await business.deliver(statuses("sent", "delivered")) == 200
+    assert await business.deliver(statuses("sent", "delivered")) == 200
+    await business.settled()
+    [_, flagged] = await all_messages(business.admin, chat_id)
+    assert {"s1", "wa_s", "wa_d", "wa_r"} <= set(flagged["info"])
+    assert "wa_f" not in flagged["info"]
+
+
+async def test_a_reply_an_edge_stored_but_never_sent_is_sent_by_the_sweep(
+    edge_with, smtp_sink, whatsapp_standin, mongo
+):
+    edge = await edge_with()
+    shop = await open_shop(edge, smtp_sink, whatsapp_standin, mongo)
+    sent = await sent_message(shop, MESSAGE_TYPE_WA_TEXT, "first")
+    assert "wa_q" not in sent["info"]  # off the queue once it has an outcome
+    stored = await mongo["messages"].find_one({"_id": sent["id"]})
+    long_ago = stored["created_at"] - 10 * 60_000
+    # As an edge leaves them when it dies: one stored and never sent, one cut off mid-send.
+    unsent, cut_off = (
+        {
+            **stored,
+            "_id": uuid.uuid4().hex,
+            "local_id": uuid.uuid4().hex,
+            "created_at": stored["created_at"] + n,
+            "payload": f"left {n}",
+            "data": {"wa": {"kind": "text"}},
+            "info": {"wa_q": long_ago, **claim},
+        }
+        for n, claim in ((1, {}), (2, {"wa_claim": long_ago}))
+    )
+    await mongo["messages"].insert_many([unsent, cut_off])
+
+    await edge.app[WHATSAPP_REPLIES].outbound.sweep()
+    await edge.app[WHATSAPP_REPLIES].outbound.sweep()  # a second sweep sends nothing again
+    resent = await mongo["messages"].find_one({"_id": unsent["_id"]})
+    assert "s1" in resent["info"] and "wa_q" not in resent["info"]
+    assert [m.payload["text"]["body"] for m in whatsapp_standin.sent_to(shop.wa_id)] == [
+        "first",
+        "left 1",
+    ]
+    interrupted = await mongo["messages"].find_one({"_id": cut_off["_id"]})
+    assert interrupted["info"]["wa_errors"][0]["title"] == "Interrupted"
+    assert "wa_q" not in interrupted["info"]

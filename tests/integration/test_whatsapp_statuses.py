@@ -34,14 +34,16 @@ async def statuses(mongo_url):
     await client.close()
 
 
-def received(wamid: str, status: str, timestamp: int, **extra) -> WhatsAppStatusReceived:
-    raw = {"id": wamid, "status": status, "timestamp": str(timestamp), **extra}
-    return WhatsAppStatusReceived("channel", raw)
+def received(
+    wamid: str, status: str, timestamp: int, channel: str = "channel"
+) -> WhatsAppStatusReceived:
+    raw = {"id": wamid, "status": status, "timestamp": str(timestamp)}
+    return WhatsAppStatusReceived(channel, raw)
 
 
 async def stored(messages, wamid: str | None = None) -> str:
     message_id = uuid.uuid4().hex
-    data = {"wa": {"kind": "text", **({"wamid": wamid} if wamid else {})}}
+    data = {"wa": {"kind": "text", **({"wamid": wamid, "channel_id": "channel"} if wamid else {})}}
     await messages.insert_one(
         {
             "_id": message_id,
@@ -62,14 +64,15 @@ async def test_a_status_before_the_wamid_is_applied_when_it_is_recorded(statuses
     await service.status_received(received("wamid.early", "delivered", 1_700_000_001))
     assert room.heard == []
     # The send records the wamid with s1, then applies what was kept.
-    await flags.set_once(message_id, {"s1": 1}, also={"data.wa.wamid": "wamid.early"})
-    await service.wamid_recorded("wamid.early")
+    recorded = {"data.wa.wamid": "wamid.early", "data.wa.channel_id": "channel"}
+    await flags.set_once(message_id, {"s1": 1}, also=recorded)
+    await service.wamid_recorded("channel", "wamid.early")
     message = await messages.find_one({"_id": message_id})
     assert message["info"] == {"s1": 1, "wa_d": 1_700_000_001_000}
     assert [event for _, event, _ in room.heard] == ["wa_status"]
     assert await flags.early.count_documents({}) == 0
     # Nothing kept is applied twice.
-    await service.wamid_recorded("wamid.early")
+    await service.wamid_recorded("channel", "wamid.early")
     assert len(room.heard) == 1
 
 
@@ -89,3 +92,11 @@ async def test_statuses_racing_on_one_message_all_land(statuses):
     assert {frozenset(data["info"]) for _, _, data in room.heard} >= {
         frozenset({"wa_s", "wa_d", "wa_r"})
     }
+
+
+async def test_a_channel_reports_only_on_its_own_messages(statuses):
+    service, _, messages, room = statuses
+    message_id = await stored(messages, "wamid.theirs")
+    await service.status_received(received("wamid.theirs", "read", 1_700_000_000, "another"))
+    assert (await messages.find_one({"_id": message_id}))["info"] == {}
+    assert room.heard == []

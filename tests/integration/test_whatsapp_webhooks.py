@@ -4,14 +4,16 @@ customers' messages stored once in their business chat, seen by the group's agen
 import asyncio
 import json
 
+import aiohttp
 import pytest
 import socketio
 from pymongo import AsyncMongoClient
 
-from agora.app import WHATSAPP
+from agora.app import EVENTS, WHATSAPP
+from agora.services.events import WhatsAppStatusReceived
 from tests.integration.helpers import all_messages, member, send_text
 from tests.integration.whatsapp_setup import Business, connected_business
-from tests.whatsapp_signing import contact, new_wamid, text, webhook
+from tests.whatsapp_signing import contact, new_wamid, sign, status, text, webhook
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 
@@ -54,9 +56,14 @@ async def test_the_subscription_handshake_answers_the_challenge_for_a_known_toke
     assert (await business.edge.get("/webhooks/whatsapp", params=wrong)).status == 403
     assert (await business.edge.get("/webhooks/whatsapp")).status == 403
 
-    await business.admin.call(f"/api/groups/{business.group_id}/whatsapp/disable")
-    disabled = {**query, "hub.challenge": "42"}
-    assert (await business.edge.get("/webhooks/whatsapp", params=disabled)).status == 403
+    path = f"/api/groups/{business.group_id}/whatsapp"
+    await business.admin.call(f"{path}/disable")
+    challenge = {**query, "hub.challenge": "42"}
+    assert (await business.edge.get("/webhooks/whatsapp", params=challenge)).status == 403
+    assert await business.deliver(from_customer(business, text(CUSTOMER, "closed?"))) == 401
+    await business.admin.call(f"{path}/enable")
+    assert (await business.edge.get("/webhooks/whatsapp", params=challenge)).status == 200
+    assert await business.deliver(from_customer(business, text(CUSTOMER, "open?"))) == 200
 
 
 async def test_a_delivery_without_a_valid_signature_is_refused_and_nothing_is_stored(business, db):
@@ -102,7 +109,7 @@ async def test_agents_see_the_business_chat_with_its_window_and_no_secret(busine
 
     chats = (await business.admin.call("/user/chats"))["sessions"]
     [listed] = [s for s in chats if s["_id"] == chat_id]
-    assert listed["title"] == "Kerry Fisher"
+    assert (listed["title"], listed["kind"]) == ("Kerry Fisher", "business")
     assert listed["session_user_type"] == 10
     assert listed["can_send"] is True
     whatsapp = listed["data"]["whatsapp"]
@@ -224,3 +231,69 @@ async def test_one_customers_messages_keep_their_order(business):
     await business.settled()
     stored = await all_messages(business.admin, business.chat_id(CUSTOMER))
     assert [m["payload"] for m in stored] == [f"part {n}" for n in range(6)]
+
+
+async def test_a_signed_body_that_is_not_utf8_json_is_refused_and_not_stored(business, db):
+    before = await db["whatsapp_events"].count_documents({})
+    for raw in (b"not json", json.dumps({"a": "\u00e9"}).encode("utf-16"), b"\xff\xfe{}"):
+        headers = {"Content-Type": "application/json", **sign(raw, business.app_secret)}
+        reply = await business.edge.post("/webhooks/whatsapp", data=raw, headers=headers)
+        assert reply.status == 400, raw
+    assert await db["whatsapp_events"].count_documents({}) == before
+
+
+async def test_the_standins_control_api_signs_and_delivers_for_the_browser_suite(
+    business, whatsapp_standin
+):
+    async with aiohttp.ClientSession() as http:
+        control = f"{whatsapp_standin.origin}/_standin"
+        body = from_customer(business, text(CUSTOMER, "from the e2e suite"))
+        url = str(business.edge.make_url("/webhooks/whatsapp"))
+        async with http.post(
+            f"{control}/webhook", json={"url": url, "app_secret": business.app_secret, "body": body}
+        ) as reply:
+            assert (await reply.json())["status"] == 200
+        async with http.post(f"{control}/numbers", json={"display_phone_number": "+1 555"}) as r:
+            assert (await r.json())["phone_number_id"] in whatsapp_standin.numbers
+        async with http.get(f"{control}/sent") as reply:
+            assert (await reply.json()) == {"sent": []}
+    await business.settled()
+    stored = await all_messages(business.admin, business.chat_id(CUSTOMER))
+    assert [m["payload"] for m in stored] == ["from the e2e suite"]
+
+
+async def test_statuses_are_published_for_the_outbound_side(business):
+    heard: list[WhatsAppStatusReceived] = []
+
+    async def hear(event: WhatsAppStatusReceived) -> None:
+        heard.append(event)
+
+    business.edge.server.app[EVENTS].subscribe(WhatsAppStatusReceived, hear)
+    failed = status("wamid.OURS2", "failed", CUSTOMER, errors=[{"code": 131047, "title": "x"}])
+    body = webhook(
+        business.number.phone_number_id,
+        statuses=[status("wamid.OURS1", "delivered", CUSTOMER), failed, {"id": 5}],
+    )
+    assert await business.deliver(body) == 200
+    await business.settled()
+    assert [(e.channel_id, e.status["id"], e.status["status"]) for e in heard] == [
+        (business.channel["_id"], "wamid.OURS1", "delivered"),
+        (business.channel["_id"], "wamid.OURS2", "failed"),
+    ]
+    assert heard[1].status["errors"] == [{"code": 131047, "title": "x"}]
+    # A delivery of statuses alone opens no chat.
+    chats = (await business.admin.call("/user/chats"))["sessions"]
+    assert business.chat_id(CUSTOMER) not in [s["_id"] for s in chats]
+
+
+async def test_processed_deliveries_are_kept_a_week_then_deleted(business, db):
+    await business.deliver(from_customer(business, text(CUSTOMER, "kept for a while")))
+    await business.settled()
+    mine = {"channel_ids": business.channel["_id"]}
+    [kept] = await db["whatsapp_events"].find(mine).to_list()
+    assert kept["processed_at"] and kept["outcome"] == "done"
+    deliveries = business.edge.server.app[WHATSAPP].webhooks.deliveries
+    await deliveries.forget_processed(kept["processed_at"])
+    assert await db["whatsapp_events"].count_documents(mine) == 1
+    await deliveries.forget_processed(kept["processed_at"] + 1)
+    assert await db["whatsapp_events"].count_documents(mine) == 0

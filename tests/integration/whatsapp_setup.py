@@ -41,21 +41,28 @@ class Business:
 
 
 async def connected_business(
-    edge: TestClient, sink: SmtpSink, standin: WhatsAppStandin, admin: Member | None = None
+    edge: TestClient,
+    sink: SmtpSink,
+    standin: WhatsAppStandin,
+    admin: Member | None = None,
+    group_id: str | None = None,
 ) -> Business:
+    """`admin`'s group (a new one unless given) with a WhatsApp number connected."""
     admin = admin or await member(edge, sink, "Admin")
-    group_id = await new_group(admin)
+    group_id = group_id or await new_group(admin)
     number = standin.add_number()
     app_secret = f"secret-{uuid.uuid4().hex}"
     verify_token = f"verify-{uuid.uuid4().hex}"
-    reply = await admin.call(
-        f"/api/groups/{group_id}/whatsapp",
-        {
-            "phone_number_id": number.phone_number_id,
-            "business_account_id": number.business_account_id,
-            "access_token": number.access_token,
-            "app_secret": app_secret,
-            "verify_token": verify_token,
-        },
-    )
+    body = connect_body(number, app_secret, verify_token)
+    reply = await admin.call(f"/api/groups/{group_id}/whatsapp", body)
     return Business(edge, admin, group_id, number, reply["channel"], app_secret, verify_token)
+
+
+def connect_body(number: Number, app_secret: str, verify_token: str) -> dict:
+    return {
+        "phone_number_id": number.phone_number_id,
+        "business_account_id": number.business_account_id,
+        "access_token": number.access_token,
+        "app_secret": app_secret,
+        "verify_token": verify_token,
+    }

@@ -5,8 +5,8 @@ from aiohttp import web
 from agora.http.routes import Route
 from agora.services.whatsapp.clicks import WhatsAppClicks
 
-# Tokens are 24 URL-safe characters (`secrets.token_urlsafe(18)`).
-CLICK_PATH = r"/wa/c/{token:[A-Za-z0-9_-]{1,64}}"
+# Everything under /wa/c/ is this route's: an unknown token is a 404, not the web app's page.
+CLICK_PATH = r"/wa/c/{token:.+}"
 
 
 def routes(clicks: WhatsAppClicks) -> list[Route]:

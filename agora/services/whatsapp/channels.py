@@ -16,7 +16,7 @@ from agora.core.whatsapp.channel import (
     check_connect,
     secret_place,
 )
-from agora.integrations.whatsapp_graph import UNREACHABLE_STATUS, GraphApi, GraphError
+from agora.integrations.whatsapp_graph import GraphApi, GraphError
 from agora.services.accounts import Caller
 from agora.services.groups import GroupService
 from agora.store.whatsapp_channels import ChannelTaken, WhatsAppChannelStore
@@ -26,10 +26,8 @@ log = logging.getLogger("agora.whatsapp")
 SEALING_PURPOSE = "whatsapp channel secrets"
 ADMINS_ONLY = "Only the group's admins can manage its WhatsApp channel"
 NUMBER_TAKEN = "This number is connected to another group"
-# Meta's codes for a token it does not take, and for an object it does not know (or that
-# this token may not see).
+# Meta's codes for a token it does not take (any other refusal is about the number).
 BAD_TOKEN_CODES = (190, 10, 200)
-UNKNOWN_OBJECT_CODE = 100
 # How long this edge trusts its list of enabled channels (webhooks check every signature
 # against it); a change made on this edge is seen at once.
 ENABLED_COPY_SECONDS = 1.0
@@ -62,6 +60,8 @@ class WhatsAppChannels:
         self.groups = groups
         self.box = SecretBox(secret_key, SEALING_PURPOSE)
         self._enabled: list[OpenChannel] = []
+        # Secrets that did not open, told in the log once.
+        self._unopened: set[tuple[str, str]] = set()
         self._enabled_at = float("-inf")
 
     async def _admin_of(self, caller: Caller, group_id: str) -> None:
@@ -74,13 +74,13 @@ class WhatsAppChannels:
         return channel_view(await self.channels.for_group(group_id), self.public_base_url)
 
     async def connect(
-        self, caller: Caller, group_id: str, fields: dict[str, str | None]
+        self, caller: Caller, group_id: str, given: dict[str, str | None]
     ) -> dict[str, Any]:
         """Checks the number with the Graph API (with the token given, or the one kept), then
         stores the channel; a secret left empty on update keeps the stored one."""
         await self._admin_of(caller, group_id)
         existing = await self.channels.for_group(group_id)
-        kept, errors = check_connect(fields, connected=existing is not None)
+        kept, errors = check_connect(given, connected=existing is not None)
         if errors:
             raise InvalidInput(errors)
         other = await self.channels.with_number(kept["phone_number_id"])
@@ -107,11 +107,9 @@ class WhatsAppChannels:
         try:
             number = await self.graph.phone_number(phone_number_id, access_token)
         except GraphError as error:
-            if error.status >= 500 or error.status == UNREACHABLE_STATUS:
+            if error.status >= 500:  # unreachable too
                 raise Unavailable("WhatsApp could not be reached, please try again") from error
             field = "access_token" if error.code in BAD_TOKEN_CODES else "phone_number_id"
-            if error.code == UNKNOWN_OBJECT_CODE:
-                field = "phone_number_id"
             raise InvalidInput({field: f"WhatsApp refused it: {error.message}"}) from error
         display = number.get("display_phone_number")
         if not isinstance(display, str) or not display:
@@ -139,7 +137,9 @@ class WhatsAppChannels:
             return self.box.open(sealed, secret_place(channel["_id"], name))
         except Unsealable:
             # Sealed under another AGORA_SECRET_KEY: the channel must be connected again.
-            log.warning("the %s of WhatsApp channel %s does not open", name, channel["_id"])
+            if (channel["_id"], name) not in self._unopened:
+                self._unopened.add((channel["_id"], name))
+                log.warning("the %s of WhatsApp channel %s does not open", name, channel["_id"])
             return ""
 
     async def enabled(self) -> list[OpenChannel]:

@@ -7,6 +7,8 @@ from agora.store.whatsapp_statuses import WhatsAppFlags
 from agora.store.whatsapp_templates import WhatsAppTemplateStore
 
 NO_SUCH_LINK = "This link does not exist"
+# Tokens are `secrets.token_urlsafe(18)`: 24 characters; anything much longer is not one.
+TOKEN_MAX_LENGTH = 64
 
 
 class WhatsAppClicks:
@@ -19,7 +21,7 @@ class WhatsAppClicks:
 
     async def follow(self, token: str) -> str:
         """Where the link goes, after counting the click on its message."""
-        link = await self.templates.link(token)
+        link = await self.templates.link(token) if len(token) <= TOKEN_MAX_LENGTH else None
         if link is None:
             raise NotFound(NO_SUCH_LINK)
         message = await self.flags.add_click(link["session_id"], link["src_id"], link["local_id"])

@@ -96,11 +96,12 @@ class InboundMessages:
         if message.reaction is not None:
             await self._react(session_id, message.wa_id, message.reaction)
             return
-        if await self.store.by_wamid(session_id, message.wamid) is not None:
-            return  # delivered again: stored already, its media too
         data = message.data
         if message.media is not None:
+            if await self.store.by_wamid(session_id, message.wamid) is not None:
+                return  # delivered again: stored already, not fetched twice
             data = {**data, **await self._kept_media(channel, message, final_attempt)}
+        # The shard recognises any other message delivered again by its local id (the wamid).
         reply = await self.chat.post_from_service(
             session_id,
             customer_src_id(message.wa_id),

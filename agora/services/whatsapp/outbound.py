@@ -15,7 +15,7 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
-from agora.core.chat import NO_SUCH_CHAT, Outgoing, posting_refusal
+from agora.core.chat import NO_SUCH_CHAT, Outgoing, message_view, posting_refusal
 from agora.core.clock import now_ms
 from agora.core.constants import LEDGER_REF_WHATSAPP_TEMPLATE, MESSAGE_TYPE_WA_TEMPLATE
 from agora.core.errors import Forbidden, InvalidInput, NotFound
@@ -43,6 +43,17 @@ from agora.store.whatsapp_templates import WhatsAppTemplateStore
 log = logging.getLogger("agora.whatsapp.outbound")
 
 CLICK_PATH = "/wa/c/"
+SWEEP_SECONDS = 30
+SWEEP_BATCH = 100
+# A reply still unsent this long after it was stored was left by an edge that stopped; one
+# whose send started this long ago (past the Graph API's timeout) was cut off.
+UNSENT_AFTER_MS = 60_000
+INTERRUPTED_AFTER_MS = 5 * 60_000
+INTERRUPTED = {
+    "code": 0,
+    "title": "Interrupted",
+    "message": "Sending was cut off; it may not have reached WhatsApp",
+}
 NO_TEMPLATE = "No approved template of this name and language: sync the templates"
 
 
@@ -86,11 +97,14 @@ class BusinessSends:
             check_media_type(wa_kind, files[0]["mime_type"])
         if "context" in data:
             data["context"] = await self._context(outgoing.session_id, data["context"])
+        # Queued until it has an outcome (s1, wa_f, wa_ns): a reply whose edge died before
+        # sending it is sent by the sweep.
+        info: dict[str, Any] = {"wa_q": now_ms()}
         if outgoing.type != MESSAGE_TYPE_WA_TEMPLATE:
-            return replace(outgoing, data=data), {}
+            return replace(outgoing, data=data), info
         rendered = await self._template(session, outgoing, data["template"])
         data["template"] = rendered
-        return replace(outgoing, payload=rendered["body"], data=data), {"s0": True}
+        return replace(outgoing, payload=rendered["body"], data=data), {**info, "s0": True}
 
     async def _context(self, session_id: str, context: dict[str, Any]) -> dict[str, Any]:
         """The message answered, by its wamid when it has one (Meta quotes it)."""
@@ -173,9 +187,31 @@ class WhatsAppOutbound:
 
     async def _deliver(self, session_id: str, message: dict[str, Any]) -> None:
         try:
-            await self._send(session_id, message)
+            if await self.flags.claim(message["id"], now_ms()):
+                await self._send(session_id, message)
         except Exception:
             log.exception("sending message %s to WhatsApp failed", message["id"])
+
+    async def sweep_forever(self) -> None:
+        """Every edge sweeps: replies an edge stored but did not send (it died) go out, and
+        those whose send was cut off are marked failed (it may or may not have reached
+        WhatsApp: sending again could reach the customer twice)."""
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                await self.sweep()
+            except Exception:
+                log.warning("the sweep of unsent WhatsApp replies failed", exc_info=True)
+
+    async def sweep(self) -> None:
+        now = now_ms()
+        for stored in await self.flags.queued_before(now - UNSENT_AFTER_MS, SWEEP_BATCH):
+            message = message_view(stored)
+            claimed_at = stored["info"].get("wa_claim")
+            if claimed_at is None:
+                await self._deliver(stored["dest_session_id"], message)
+            elif claimed_at < now - INTERRUPTED_AFTER_MS:
+                await self._flag(message, {"wa_f": now, "wa_errors": [INTERRUPTED]})
 
     async def _send(self, session_id: str, message: dict[str, Any]) -> None:
         session = await self.sessions.get(session_id) or {}
@@ -205,8 +241,9 @@ class WhatsAppOutbound:
                 await self._refund(business, message)
             await self._flag(message, {"wa_f": now_ms(), "wa_errors": [error.view()]})
             return
-        await self._flag(message, {"s1": now_ms()}, also={"data.wa.wamid": wamid})
-        await self.statuses.wamid_recorded(wamid)
+        recorded = {"data.wa.wamid": wamid, "data.wa.channel_id": opened.id}
+        await self._flag(message, {"s1": now_ms()}, also=recorded)
+        await self.statuses.wamid_recorded(opened.id, wamid)
 
     async def _flag(
         self, message: dict[str, Any], fields: dict[str, Any], also: dict | None = None

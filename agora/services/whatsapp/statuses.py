@@ -24,25 +24,27 @@ class WhatsAppStatuses:
         """A `WhatsAppStatusReceived` subscriber."""
         status = parse_status(event.status)
         if status is not None:
-            await self._apply(status)
+            await self._apply(event.channel_id, status)
 
-    async def _apply(self, status: Status) -> None:
-        known = await self._merge(status)
+    async def _apply(self, channel_id: str, status: Status) -> None:
+        known = await self._merge(channel_id, status)
         if not known:
-            await self.flags.keep_early(status, datetime.now(UTC))
+            await self.flags.keep_early(channel_id, status, datetime.now(UTC))
             # The wamid may have been recorded since the lookup: then the send looked for
             # kept statuses before this one was kept, and it is applied here.
-            await self.wamid_recorded(status.wamid)
+            await self.wamid_recorded(channel_id, status.wamid)
 
-    async def wamid_recorded(self, wamid: str) -> None:
-        """Our message has its wamid now: the statuses kept for it are applied."""
-        for status in await self.flags.take_early(wamid):
-            if not await self._merge(status):
-                await self.flags.keep_early(status, datetime.now(UTC))
+    async def wamid_recorded(self, channel_id: str, wamid: str) -> None:
+        """The channel's message has its wamid now: the statuses kept for it are applied."""
+        for status in await self.flags.take_early(channel_id, wamid):
+            if not await self._merge(channel_id, status):
+                await self.flags.keep_early(channel_id, status, datetime.now(UTC))
 
-    async def _merge(self, status: Status) -> bool:
-        """Whether a message has the status's wamid (announced when its flags moved)."""
-        known, changed = await self.flags.apply(status.wamid, status_change(status))
+    async def _merge(self, channel_id: str, status: Status) -> bool:
+        """Whether the channel sent a message with the status's wamid (announced when its
+        flags moved). Statuses come in webhooks signed with the channel's app secret: one
+        channel's cannot move another's messages."""
+        known, changed = await self.flags.apply(channel_id, status.wamid, status_change(status))
         if changed is not None:
             await self.announce(changed)
         return known

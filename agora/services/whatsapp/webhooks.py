@@ -26,6 +26,8 @@ LEASE_MS = 60_000
 # fetched is left out of its message instead of holding the rest back.
 MAX_ATTEMPTS = 5
 SWEEP_SECONDS = 30
+# Processed deliveries are kept this long (to look into what Meta sent), then deleted.
+KEPT_PROCESSED_MS = 7 * 24 * 3600 * 1000
 SUBSCRIBE_MODE = "subscribe"
 CHALLENGE_MAX_LENGTH = 256
 
@@ -73,9 +75,8 @@ class WhatsAppWebhooks:
     async def verify(self, mode: str, token: str, challenge: str) -> str:
         """Meta's subscription check: the challenge back when the token is an enabled
         channel's verify token."""
-        if mode != SUBSCRIBE_MODE or not token or not challenge.isprintable():
-            raise Forbidden("Unknown verify token")
-        if len(challenge) > CHALLENGE_MAX_LENGTH:
+        sound = challenge.isprintable() and 0 < len(challenge) <= CHALLENGE_MAX_LENGTH
+        if mode != SUBSCRIBE_MODE or not token or not sound:
             raise Forbidden("Unknown verify token")
         known = [c.keys.verify_token for c in await self.channels.enabled()]
         matches = [hmac.compare_digest(t.encode(), token.encode()) for t in known if t]
@@ -90,12 +91,13 @@ class WhatsAppWebhooks:
         if not signers:
             raise BadSignature()
         try:
-            body = json.loads(raw)
-        except (ValueError, UnicodeDecodeError) as error:
+            text = raw.decode()  # Meta sends UTF-8; json.loads would also take UTF-16/32
+            body = json.loads(text)
+        except ValueError as error:  # UnicodeDecodeError included
             raise InvalidInput("The body is not JSON") from error
         now = now_ms()
         channel_ids = [c.id for c in signers]
-        event_id = await self.deliveries.add(raw.decode(), channel_ids, now, now + LEASE_MS)
+        event_id = await self.deliveries.add(text, channel_ids, now, now + LEASE_MS)
         task = asyncio.create_task(self._process(event_id, body, signers, attempt=1))
         self._processing.add(task)
         task.add_done_callback(self._processing.discard)
@@ -104,30 +106,36 @@ class WhatsAppWebhooks:
     async def _process(
         self, event_id: str, body: Any, signers: list[OpenChannel], attempt: int
     ) -> None:
+        final_attempt = attempt >= MAX_ATTEMPTS
+        try:
+            await self._apply(body, signers, final_attempt)
+            outcome = "done"
+        except Exception as error:  # TryLater, or a store that failed: tried again
+            if not final_attempt:
+                log.warning("a WhatsApp delivery will be tried again: %r", error)
+                return
+            log.exception("a WhatsApp delivery was given up after %d tries", attempt)
+            outcome = "given up"
+        try:
+            await self.deliveries.processed(event_id, now_ms(), outcome)
+        except Exception:
+            log.warning("a processed WhatsApp delivery was not marked so", exc_info=True)
+
+    async def _apply(self, body: Any, signers: list[OpenChannel], final_attempt: bool) -> None:
         """Entries for numbers whose channel signed the delivery; others are ignored (a
         channel cannot speak for another app's numbers)."""
-        final_attempt = attempt >= MAX_ATTEMPTS
         by_number = {c.channel["phone_number_id"]: c for c in signers}
-        try:
-            for change in parse_webhook(body):
-                channel = by_number.get(change.phone_number_id)
-                if channel is None:
-                    log.warning("a WhatsApp delivery names a number no signer has")
-                    continue
-                await self.channels.event_received(channel.id, now_ms())
-                await self.inbound.receive(channel, change, final_attempt)
-                for status in change.statuses:
-                    await self.events.publish(WhatsAppStatusReceived(channel.id, status))
-                if change.skipped:
-                    log.warning("%d unreadable WhatsApp messages skipped", change.skipped)
-        except Exception as error:  # TryLater, or a store that failed: tried again
-            if final_attempt:
-                log.exception("a WhatsApp delivery was given up after %d tries", attempt)
-                await self.deliveries.processed(event_id, now_ms(), outcome="given up")
-            else:
-                log.warning("a WhatsApp delivery will be tried again: %r", error)
-            return
-        await self.deliveries.processed(event_id, now_ms())
+        for change in parse_webhook(body):
+            channel = by_number.get(change.phone_number_id)
+            if channel is None:
+                log.warning("a WhatsApp delivery names a number no signer has")
+                continue
+            await self.channels.event_received(channel.id, now_ms())
+            await self.inbound.receive(channel, change, final_attempt)
+            for status in change.statuses:
+                await self.events.publish(WhatsAppStatusReceived(channel.id, status))
+            if change.skipped:
+                log.warning("%d unreadable WhatsApp messages skipped", change.skipped)
 
     async def recover(self) -> int:
         """Takes up the deliveries whose edge did not finish them; how many it took."""
@@ -154,10 +162,12 @@ class WhatsAppWebhooks:
         return [channel for channel in found if channel is not None]
 
     async def recover_forever(self) -> None:
-        """At startup and then every SWEEP_SECONDS on every edge."""
+        """At startup and then every SWEEP_SECONDS on every edge; old processed deliveries
+        are deleted on the way."""
         while True:
             try:
                 await self.recover()
+                await self.deliveries.forget_processed(now_ms() - KEPT_PROCESSED_MS)
             except Exception:
                 log.warning("the sweep of WhatsApp deliveries failed", exc_info=True)
             await asyncio.sleep(SWEEP_SECONDS)
