@@ -214,6 +214,7 @@ function ChatPane({ session, meId, visible, onSession }: ChatPaneProps) {
   const chat = useChatSession(session, meId, visible, onSession);
   const [info, setInfo] = useState<ChatMessage | null>(null);
   const business = isBusinessSession(session);
+  const [replyTo, setReplyTo] = useState<ChatMessage | null>(null);
   const list = (
     <MessageList
       chat={chat}
@@ -221,13 +222,14 @@ function ChatPane({ session, meId, visible, onSession }: ChatPaneProps) {
       moderator={isModerator(session.session_user_type)}
       onInfo={setInfo}
       customer={business ? customerName(session) : undefined}
+      onReply={business ? setReplyTo : undefined}
     />
   );
   return (
     <>
       {/* Visitors and members who may not write get the plain composer's explanation. */}
       {business && meId !== null && session.can_send ? (
-        <BusinessChatPane session={session} onSend={chat.send} onTyping={chat.notifyTyping}>
+        <BusinessChatPane session={session} onSend={chat.send} onTyping={chat.notifyTyping} replyTo={replyTo} onReplyDone={() => setReplyTo(null)}>
           {list}
         </BusinessChatPane>
       ) : (

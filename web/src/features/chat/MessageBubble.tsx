@@ -24,6 +24,8 @@ interface MessageBubbleProps {
   onRetry: () => void;
   /** A WhatsApp message's quote of the message it answers (see repliedTo); null for none. */
   quoted?: string | null;
+  /** Answers this message (a business chat's agent quoting it); absent where replies quote nothing. */
+  onReply?: () => void;
 }
 
 function Attachment({ file }: { file: ItemFile }) {
@@ -64,7 +66,7 @@ function ChatContent({ message }: { message: ChatMessage }) {
   );
 }
 
-export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = null }: MessageBubbleProps) {
+export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = null, onReply }: MessageBubbleProps) {
   const press = useLongPress(() => onInfo?.());
 
   if (message.type === MESSAGE_TYPES.notice) {
@@ -119,7 +121,7 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = 
           </button>
         )}
       </div>
-      {onInfo && <MessageMenu onInfo={onInfo} />}
+      {onInfo && <MessageMenu onInfo={onInfo} onReply={onReply} />}
     </div>
   );
 }
@@ -128,7 +130,8 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = 
  * The desktop's way to a message's info: a menu button shown while the pointer is over the
  * message (or it has keyboard focus). Touch screens, without hover, keep the long press.
  */
-function MessageMenu({ onInfo }: { onInfo: () => void }) {
+function MessageMenu({ onInfo, onReply }: { onInfo: () => void; onReply?: () => void }) {
+  const items = [...(onReply ? [['Reply', onReply] as const] : []), ['Message info', onInfo] as const];
   const [open, setOpen] = useState(false);
   const menuId = useId();
   return (
@@ -154,18 +157,21 @@ function MessageMenu({ onInfo }: { onInfo: () => void }) {
       </button>
       {open && (
         <div id={menuId} role="menu" className="absolute top-full right-0 z-10 mt-1 min-w-36 rounded-xl bg-white py-1 shadow-lg ring-1 ring-slate-200">
-          <button
-            type="button"
-            role="menuitem"
-            autoFocus
-            onClick={() => {
-              setOpen(false);
-              onInfo();
-            }}
-            className="block w-full px-3 py-2 text-left text-sm text-slate-800 hover:bg-slate-100"
-          >
-            Message info
-          </button>
+          {items.map(([label, act], index) => (
+            <button
+              key={label}
+              type="button"
+              role="menuitem"
+              autoFocus={index === 0}
+              onClick={() => {
+                setOpen(false);
+                act();
+              }}
+              className="block w-full px-3 py-2 text-left text-sm text-slate-800 hover:bg-slate-100"
+            >
+              {label}
+            </button>
+          ))}
         </div>
       )}
     </div>

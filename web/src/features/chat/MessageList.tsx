@@ -22,9 +22,11 @@ interface MessageListProps {
   onInfo: (message: ChatMessage) => void;
   /** A business chat's customer, who sends the inbound messages. */
   customer?: string;
+  /** Quoting a message in the reply (business chats). */
+  onReply?: (message: ChatMessage) => void;
 }
 
-export function MessageList({ chat, meId, moderator, onInfo, customer }: MessageListProps) {
+export function MessageList({ chat, meId, moderator, onInfo, customer, onReply }: MessageListProps) {
   const box = useRef<HTMLDivElement>(null);
   const position = useRef({ height: 0, top: 0, atBottom: true, first: chat.messages[0]?.created_at });
 
@@ -100,6 +102,7 @@ export function MessageList({ chat, meId, moderator, onInfo, customer }: Message
                 own={own}
                 sender={customer && isCustomerId(message.src_id) ? { _id: message.src_id, name: customer, image: '' } : chat.users[message.src_id]}
                 quoted={customer ? repliedTo(chat.messages, message) : null}
+                onReply={onReply && !message.local ? () => onReply(message) : undefined}
                 onInfo={!message.local && (own || moderator) ? () => onInfo(message) : null}
                 onRetry={chat.retry}
               />

@@ -77,6 +77,21 @@ describe('a business chat in the chat window', () => {
     expect(within(customerBubble!).getByRole('listitem', { name: '🙏 1' })).toBeTruthy();
   });
 
+  it('an agent answers a customer’s message quoting it', async () => {
+    const session = businessSession();
+    const asked = waMessage({ data: { txt: 'Do you fix brakes?', wa: { wamid: 'wamid.q', kind: 'text' } } });
+    const calls = await openBusinessChat(session, [asked], (call) => (call.url.pathname === '/session/send' ? { body: { type: -1, errors: 'later' } } : undefined));
+    const bubble = await screen.findByTestId('chat-message');
+    fireEvent.click(within(bubble.parentElement!).getByRole('button', { name: 'Message menu' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Reply' }));
+    expect(screen.getByRole('blockquote', { name: 'Replying to' }).textContent).toBe('Do you fix brakes?');
+    fireEvent.change(screen.getByRole('textbox', { name: 'Message' }), { target: { value: 'Yes, same day' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(calls.some((call) => call.url.pathname === '/session/send')).toBe(true));
+    expect(calls.find((call) => call.url.pathname === '/session/send')?.body).toMatchObject({ _type: 1018, payload: 'Yes, same day', data: { context: { reply_to: asked.created_at } } });
+    expect(screen.queryByRole('blockquote', { name: 'Replying to' })).toBeNull();
+  });
+
   it('sends text as a 1018 and shows the server’s refusal in the error popup', async () => {
     const session = businessSession();
     const calls = await openBusinessChat(session, [waMessage({ data: { txt: 'Hi' } })], (call) =>

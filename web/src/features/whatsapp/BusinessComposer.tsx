@@ -4,9 +4,11 @@ import { useFileUploads } from '../../shared/hooks/useFileUploads';
 import { Button } from '../../shared/ui/Button';
 import { CloseIcon, SendIcon } from '../../shared/ui/icons';
 import { messageBoxClass, sendButtonClass } from '../chat/Composer';
+import type { InboxMessage } from '../chat/chatApi';
 import type { MessageDraft } from '../chat/messages';
 import { itemFileFrom, type ItemFile } from '../feed/feedApi';
 import { AddressPickerDialog } from '../location/AddressPickerDialog';
+import { waPreview } from './businessChat';
 import { ContactsDialog } from './ContactsDialog';
 import { InteractiveDialog } from './InteractiveDialog';
 import { KindMenu, type ComposerKind } from './KindMenu';
@@ -19,6 +21,9 @@ interface BusinessComposerProps {
   windowOpen: boolean;
   onSend: (draft: MessageDraft) => void;
   onTyping: () => void;
+  /** The message a text sent now answers; media and other kinds answer nothing. */
+  replyTo: InboxMessage | null;
+  onReplyDone: () => void;
 }
 
 const MEDIA_KINDS = Object.keys(WA_MEDIA_TYPES) as MediaKind[];
@@ -27,7 +32,7 @@ const ALL_MEDIA_TYPES = Object.values(WA_MEDIA_TYPES).flat();
 type Dialog = 'location' | 'contacts' | 'buttons' | 'list' | 'template';
 
 /** A business chat's composer: text and every WhatsApp kind inside the window, templates only outside it. */
-export function BusinessComposer({ sessionId, windowOpen, onSend, onTyping }: BusinessComposerProps) {
+export function BusinessComposer({ sessionId, windowOpen, onSend, onTyping, replyTo, onReplyDone }: BusinessComposerProps) {
   const [text, setText] = useState('');
   const [attached, setAttached] = useState<{ kind: MediaKind; file: ItemFile } | null>(null);
   const [dialog, setDialog] = useState<Dialog | null>(null);
@@ -45,9 +50,10 @@ export function BusinessComposer({ sessionId, windowOpen, onSend, onTyping }: Bu
   const ready = !uploads.uploading && (attached !== null || text.trim() !== '');
   const submit = () => {
     if (!ready) return;
-    onSend(attached ? mediaDraft(attached.kind, attached.file, text) : textDraft(text));
+    onSend(attached ? mediaDraft(attached.kind, attached.file, text) : textDraft(text, replyTo?.created_at));
     setText('');
     setAttached(null);
+    onReplyDone();
   };
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
@@ -79,6 +85,16 @@ export function BusinessComposer({ sessionId, windowOpen, onSend, onTyping }: Bu
 
   return (
     <div className="border-t border-slate-200 bg-white">
+      {replyTo && !attached && (
+        <div className="flex items-center gap-2 px-3 pt-2">
+          <blockquote aria-label="Replying to" className="min-w-0 flex-1 truncate rounded-md border-l-4 border-brand-500 bg-slate-100 px-2 py-1 text-sm text-slate-700">
+            {waPreview(replyTo) || 'An earlier message'}
+          </blockquote>
+          <button type="button" aria-label="Cancel the reply" onClick={onReplyDone} className="rounded-full p-1 text-slate-500 hover:bg-slate-100">
+            <CloseIcon className="size-4" />
+          </button>
+        </div>
+      )}
       {(attached || uploads.pending.length > 0) && (
         <ul aria-label="Attachments" className="flex flex-wrap gap-2 px-3 pt-2">
           {attached && (

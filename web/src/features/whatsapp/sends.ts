@@ -9,8 +9,9 @@ export type MediaKind = 'image' | 'document' | 'audio' | 'video';
 
 const rich = (data: MessageDraft['data'], text = '', files: ItemFile[] = []): MessageDraft => ({ text, files, type: WA_MESSAGE_TYPES.rich, data });
 
-export function textDraft(text: string): MessageDraft {
-  return { text: text.trim(), files: [], type: WA_MESSAGE_TYPES.text, data: {} };
+/** Text, maybe answering one of the chat's messages (by its created_at: the customer sees it quoted). */
+export function textDraft(text: string, replyTo?: number): MessageDraft {
+  return { text: text.trim(), files: [], type: WA_MESSAGE_TYPES.text, data: replyTo === undefined ? {} : { context: { reply_to: replyTo } } };
 }
 
 /** An uploaded file of one kind, with an optional caption. */
