@@ -71,6 +71,9 @@ test('an inbound WhatsApp message appears in the agent’s window as it comes; t
   await postWebhook(customerMessage(shop, customer, 'text', { body: 'Thanks!' }).body);
   await bubble(page, 'Thanks!').waitFor();
   await reply.getByRole('img', { name: 'Read' }).waitFor();
+  // The ticks are the stored flags: a reload shows them too.
+  await openBusinessChat(page, customer);
+  await bubble(page, 'See you tomorrow!').getByRole('img', { name: 'Read' }).waitFor();
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
