@@ -80,11 +80,19 @@ class UserShards:
 
     # Messages -----------------------------------------------------------------------
 
-    def notify(self, user_id: str, ref: str, notification: dict[str, Any], coalesce: bool) -> None:
-        """Asks the user's shard to push `notification` unless they are looking at its chat;
-        `ref` (a message id) is pushed once however often it is reported."""
-        event = {"op": "notify", "user_id": user_id, "ref": ref, "coalesce": coalesce}
-        self._queue(user_id, {**event, "notification": notification})
+    def notify(
+        self, user_ids: list[str], ref: str, notification: dict[str, Any], coalesce: bool
+    ) -> None:
+        """Asks the users' shards to push `notification` to each who is not looking at its
+        chat; `ref` (a message id) is pushed once however often it is reported. One event
+        per shard, however many of its users: a big group's message is one event, not a
+        thousand."""
+        by_shard: dict[int, list[str]] = {}
+        for user_id in user_ids:
+            by_shard.setdefault(shard_of(user_id, self.count), []).append(user_id)
+        for index, users in by_shard.items():
+            event = {"op": "notify", "user_ids": users, "ref": ref, "coalesce": coalesce}
+            self._queue_on(index, {**event, "notification": notification})
 
     # Batching -------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import ray
 
-from agora.core.chat import notification_count
+from agora.core.chat import red_dot_count
 from agora.core.push import Notification, PushWindows, Subscription
 from agora.integrations.web_push import Delivery, WebPushSender, generate_vapid_keys
 from agora.settings import Settings
@@ -73,14 +73,18 @@ class UserShardLogic:
         """Presence changes and stored messages, in the order the edge saw them."""
         self._forget_silent_edges()
         self._forget_idle_windows()
+        now: list[tuple[str, Notification]] = []
         for event in batch:
             op = event["op"]
             if op == "notify":
-                self._notify(event)
+                now.extend(self._notify(event))
             elif op == "edge":
                 self._edge_sockets(event["edge"], event["sockets"])
             else:
                 self._socket(op, (event["edge"], event["sid"]), event["user_id"], event)
+        # Decided now, sent later: the edge's next batch does not wait for the pushes.
+        if now:
+            self._spawn(self._deliver(now))
 
     def _socket(self, op: str, key: SocketKey, user_id: str, event: dict[str, Any]) -> None:
         self.edges_heard[key[0]] = time.monotonic()
@@ -118,21 +122,24 @@ class UserShardLogic:
 
     # Push decisions -------------------------------------------------------------
 
-    def _notify(self, event: dict[str, Any]) -> None:
-        user_id = event["user_id"]
+    def _notify(self, event: dict[str, Any]) -> list[tuple[str, Notification]]:
+        """Which of the event's users are pushed to at once; held ones are scheduled."""
         notification = Notification(**event["notification"])
-        if self.viewing(user_id, notification.session_id) or self._seen(user_id, event["ref"]):
-            return
-        if not event["coalesce"]:
-            self._spawn(self._deliver(user_id, notification))
-            return
-        key = (user_id, notification.session_id)
         now = time.monotonic()
-        decision = self.windows.arrive(key, notification, now)
-        if decision == "send":
-            self._spawn(self._deliver(user_id, notification))
-        elif decision == "hold":
-            self._spawn(self._release_later(key, self.windows.release_at(key) - now))
+        send = []
+        for user_id in event["user_ids"]:
+            if self.viewing(user_id, notification.session_id) or self._seen(user_id, event["ref"]):
+                continue
+            if not event["coalesce"]:
+                send.append((user_id, notification))
+                continue
+            key = (user_id, notification.session_id)
+            decision = self.windows.arrive(key, notification, now)
+            if decision == "send":
+                send.append((user_id, notification))
+            elif decision == "hold":
+                self._spawn(self._release_later(key, self.windows.release_at(key) - now))
+        return send
 
     def _forget_idle_windows(self) -> None:
         """Now and then, not per message: a message to a big group reaches many windows."""
@@ -154,7 +161,7 @@ class UserShardLogic:
         coalesced = self.windows.release(key, time.monotonic())
         # Someone who opened the chat meanwhile has seen what was held.
         if coalesced is not None and not self.viewing(*key):
-            await self._deliver(key[0], coalesced)
+            await self._deliver([(key[0], coalesced)])
 
     def _spawn(self, work) -> None:
         task = asyncio.ensure_future(work)
@@ -163,26 +170,37 @@ class UserShardLogic:
 
     # Sending ----------------------------------------------------------------------
 
-    async def _deliver(self, user_id: str, notification: Notification) -> None:
-        async with self.deliveries:
-            try:
-                subscriptions = await self.subscriptions.of_user(user_id)
-                if not subscriptions:
-                    return
-                red_dot = sum(
-                    notification_count(c, m) for c, m in await self.sessions.followed(user_id)
-                )
-                sender = await self._sender()
-                shown = replace(notification, red_dot=red_dot)
-                await asyncio.gather(*(self._one(sender, s, shown) for s in subscriptions))
-            except Exception:
-                log.exception("pushing to %s failed", user_id)
+    async def _deliver(self, pushes: list[tuple[str, Notification]]) -> None:
+        """Reads the subscriptions and red dots of all these people at once (two queries
+        per person made the database the bottleneck of a big group), then sends."""
+        try:
+            user_ids = list({user_id for user_id, _ in pushes})
+            subscriptions = await self.subscriptions.of_users(user_ids)
+            subscribed = [u for u in user_ids if u in subscriptions]
+            if not subscribed:
+                return
+            followed = await self.sessions.followed_by(subscribed)
+            sender = await self._sender()
+        except Exception:
+            log.exception("reading %d people's push subscriptions failed", len(pushes))
+            return
+        await asyncio.gather(
+            *(
+                self._one(sender, s, replace(n, red_dot=red_dot_count(followed.get(u, []))))
+                for u, n in pushes
+                for s in subscriptions.get(u, [])
+            )
+        )
 
     async def _one(
         self, sender: WebPushSender, subscription: Subscription, notification: Notification
     ) -> None:
-        if await sender.deliver(subscription, notification) is Delivery.GONE:
-            await self.subscriptions.remove(subscription.endpoint)
+        async with self.deliveries:
+            try:
+                if await sender.deliver(subscription, notification) is Delivery.GONE:
+                    await self.subscriptions.remove(subscription.endpoint)
+            except Exception:
+                log.exception("pushing to %s failed", subscription.endpoint)
 
     async def _sender(self) -> WebPushSender:
         if self.sender is None:

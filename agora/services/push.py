@@ -147,7 +147,7 @@ class PushService:
                 if work["kind"] == "message":
                     await self._message(work["message"])
                 else:
-                    self.shards.notify(work["user_id"], work["ref"], asdict(work["n"]), False)
+                    self.shards.notify([work["user_id"]], work["ref"], asdict(work["n"]), False)
             except Exception:
                 log.exception("deciding on pushes for a %s failed", work["kind"])
 
@@ -157,7 +157,10 @@ class PushService:
             return
         session_id = message["dest_session_id"]
         members = await self.sessions.push_memberships(session_id)
-        recipients = push_recipients(message["src_id"], members)
+        # Only members with a subscription cost anything further (most people have none).
+        recipients = await self.subscriptions.subscribed_among(
+            push_recipients(message["src_id"], members)
+        )
         if not recipients:
             return
         session = await self.sessions.get(session_id) or {}
@@ -171,6 +174,4 @@ class PushService:
             # Item chats are between two people; groups, however small, are not.
             direct=session.get("kind") == SESSION_KIND_ITEM_CHAT,
         )
-        shown = asdict(notification)
-        for user_id in recipients:
-            self.shards.notify(user_id, message["id"], shown, True)
+        self.shards.notify(sorted(recipients), message["id"], asdict(notification), True)

@@ -9,6 +9,8 @@ from agora.core.clock import now_ms
 from agora.core.push import Subscription
 from agora.store.mongo import ensure_index
 
+SUBSCRIPTION_FIELDS = {"user_id": 1, "endpoint": 1, "p256dh": 1, "auth": 1}
+
 
 def _endpoint_id(endpoint: str) -> str:
     """Endpoints are long URLs; their digest is the document's (unique) id."""
@@ -43,9 +45,25 @@ class PushSubscriptionStore:
             upsert=True,
         )
 
-    async def of_user(self, user_id: str) -> list[Subscription]:
-        found = await self.subscriptions.find({"user_id": user_id}).to_list()
-        return [Subscription(d["endpoint"], d["p256dh"], d["auth"]) for d in found]
+    async def of_users(self, user_ids: list[str]) -> dict[str, list[Subscription]]:
+        """The subscriptions of each of these users who has any, in one query."""
+        if not user_ids:
+            return {}
+        query = {"user_id": {"$in": user_ids}}
+        found: dict[str, list[Subscription]] = {}
+        for d in await self.subscriptions.find(query, SUBSCRIPTION_FIELDS).to_list():
+            found.setdefault(d["user_id"], []).append(
+                Subscription(d["endpoint"], d["p256dh"], d["auth"])
+            )
+        return found
+
+    async def subscribed_among(self, user_ids: list[str]) -> set[str]:
+        """Those of these users who have a subscription, in one query."""
+        if not user_ids:
+            return set()
+        query = {"user_id": {"$in": user_ids}}
+        found = await self.subscriptions.find(query, {"user_id": 1}).to_list()
+        return {d["user_id"] for d in found}
 
     async def remove(self, endpoint: str) -> None:
         await self.subscriptions.delete_one({"_id": _endpoint_id(endpoint)})
