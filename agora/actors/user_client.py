@@ -78,6 +78,15 @@ class UserShards:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), PRESENCE_REFRESH_SECONDS)
 
+    async def subscriptions_changed(self, user_ids: list[str]) -> None:
+        """Returns once the users' shards forgot the subscriptions they knew of them: the
+        next message is pushed to a new one and never to a deleted one."""
+        handled = [
+            self._queue(user_id, {"op": "subscriptions", "user_id": user_id})
+            for user_id in user_ids
+        ]
+        await asyncio.gather(*(asyncio.shield(h) for h in handled if h is not None))
+
     # Messages -----------------------------------------------------------------------
 
     def notify(
