@@ -139,6 +139,8 @@ class UserShardLogic:
             notification = Notification(**event["notification"])
             now = time.monotonic()
             send = []
+            # Windows opened by the same message end together: released as one batch.
+            held: dict[float, list[tuple[str, str]]] = {}
             for user_id in (u for u in event["user_ids"] if known[u]):
                 session_id = notification.session_id
                 if self.viewing(user_id, session_id) or self._seen(user_id, event["ref"]):
@@ -151,7 +153,9 @@ class UserShardLogic:
                 if decision == "send":
                     send.append((user_id, notification))
                 elif decision == "hold":
-                    self._spawn(self._release_later(key, self.windows.release_at(key) - now))
+                    held.setdefault(self.windows.release_at(key), []).append(key)
+            for release_at, keys in held.items():
+                self._spawn(self._release_later(keys, release_at - now))
         # The next message is decided while these are sent.
         await self._deliver(send, known)
 
@@ -170,12 +174,14 @@ class UserShardLogic:
             self.recent.popitem(last=False)
         return False
 
-    async def _release_later(self, key: tuple[str, str], delay: float) -> None:
+    async def _release_later(self, keys: list[tuple[str, str]], delay: float) -> None:
         await asyncio.sleep(max(0.0, delay))
-        coalesced = self.windows.release(key, time.monotonic())
+        now = time.monotonic()
+        released = ((key, self.windows.release(key, now)) for key in keys)
         # Someone who opened the chat meanwhile has seen what was held.
-        if coalesced is not None and not self.viewing(*key):
-            await self._deliver([(key[0], coalesced)], await self._subscriptions([key[0]]))
+        pushes = [(k[0], c) for k, c in released if c is not None and not self.viewing(*k)]
+        if pushes:
+            await self._deliver(pushes, await self._subscriptions([u for u, _ in pushes]))
 
     def _spawn(self, work) -> None:
         task = asyncio.ensure_future(work)
