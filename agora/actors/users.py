@@ -186,7 +186,13 @@ class UserShardLogic:
     def _spawn(self, work) -> None:
         task = asyncio.ensure_future(work)
         self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Task) -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            # Reading subscriptions or red dots failed: those pushes are lost, not retried.
+            log.error("deciding on or sending pushes failed", exc_info=task.exception())
 
     # Subscriptions -----------------------------------------------------------------
 
@@ -222,12 +228,8 @@ class UserShardLogic:
         database the bottleneck of a big group), then sends."""
         if not pushes:
             return
-        try:
-            followed = await self.sessions.followed_by(list({u for u, _ in pushes}))
-            sender = await self._sender()
-        except Exception:
-            log.exception("reading %d people's red dots failed", len(pushes))
-            return
+        followed = await self.sessions.followed_by(list({u for u, _ in pushes}))
+        sender = await self._sender()
         await asyncio.gather(
             *(
                 self._one(sender, u, s, replace(n, red_dot=red_dot_count(followed.get(u, []))))
