@@ -172,7 +172,7 @@ class AccountService:
     async def logout(self, caller: Caller) -> None:
         # The browser that logs out hears of this account no more, not even by push.
         await self.push_subscriptions.remove_for_key(caller.key_hash)
-        await self.events.publish(SignedOut(caller.user["_id"], caller.key_hash))
+        await self.events.publish(SignedOut(caller.user["_id"]))
         await self.auth_keys.revoke(caller.key_hash)
 
     def revoked_keys(self, stop: asyncio.Event):

@@ -40,10 +40,10 @@ class MessageStored:
 
 @dataclass(frozen=True)
 class SignedOut:
-    """An auth key was logged out; its browser's push subscriptions are deleted already."""
+    """One of the user's auth keys was logged out; that browser's push subscriptions are
+    deleted already."""
 
     user_id: str
-    key_hash: str
 
 
 @dataclass(frozen=True)
