@@ -30,6 +30,7 @@ from agora.services.events import (
     MessageStored,
     OfferPaid,
     PostAdded,
+    SignedOut,
 )
 from agora.services.feed import FeedService
 from agora.services.finder_fees import EarnedFromSharing
@@ -147,6 +148,7 @@ def build_services(
             wallets=wallets,
             kept_image=uploads.kept_image,
             push_subscriptions=push_subscriptions,
+            events=events,
         ),
         client_errors=ClientErrorService(settings, ClientErrorStore(db), limits),
         groups=groups,
@@ -202,6 +204,8 @@ def subscribe(
     # sharer are told by web push.
     events.subscribe(OfferPaid, offers.announce_paid)
     events.subscribe(OfferPaid, push.offer_paid)
+    # A logged-out browser's subscriptions are gone: the user shards forget what they knew.
+    events.subscribe(SignedOut, push.signed_out)
 
 
 def stripe_gateway(settings: Settings) -> StripeGateway | None:

@@ -153,6 +153,11 @@ def notification_count(session: ChatSession, membership: Membership) -> int:
     return _messages_after(session, membership, seen)
 
 
+def red_dot_count(followed: list[tuple[ChatSession, Membership]]) -> int:
+    """The red dot on Chats: what each followed chat (session, membership) adds to it."""
+    return sum(notification_count(c, m) for c, m in followed)
+
+
 def is_muted(membership: Membership) -> bool:
     return membership.get("notification_flag", NOTIFICATION_UNMUTED) > NOTIFICATION_UNMUTED
 

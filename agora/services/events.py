@@ -39,6 +39,14 @@ class MessageStored:
 
 
 @dataclass(frozen=True)
+class SignedOut:
+    """One of the user's auth keys was logged out; that browser's push subscriptions are
+    deleted already."""
+
+    user_id: str
+
+
+@dataclass(frozen=True)
 class MemberJoined:
     """Someone became a member of a group (a group is also a chat session) with this type."""
 
@@ -98,7 +106,7 @@ class OfferPaid:
     finder_fees: tuple[FinderFee, ...] = ()
 
 
-Event = MessageStored | MemberJoined | MemberAnnounced | PostAdded | OfferPaid
+Event = MessageStored | MemberJoined | MemberAnnounced | PostAdded | OfferPaid | SignedOut
 E = TypeVar("E")
 Handler = Callable[[E], Awaitable[None]]
 
