@@ -30,6 +30,7 @@ from agora.services.events import (
     MessageStored,
     OfferPaid,
     PostAdded,
+    PostShared,
 )
 from agora.services.feed import FeedService
 from agora.services.finder_fees import EarnedFromSharing
@@ -186,6 +187,8 @@ def subscribe(
     """Who reacts to what, in this process (see `services/events.py`)."""
     # A new post is merged into the group's cached first pages.
     events.subscribe(PostAdded, lambda e: feed.post_added(e.group_id))
+    # A post's cards show its share count: the group's cached pages are read again.
+    events.subscribe(PostShared, lambda e: feed.post_changed(e.group_id))
     # A group's new member reads its chat from now on, and their sockets follow its room.
     events.subscribe(
         MemberJoined, lambda e: chat.member_joined(e.session_id, e.user_id, e.user_type)

@@ -67,6 +67,14 @@ class PostAdded:
 
 
 @dataclass(frozen=True)
+class PostShared:
+    """Someone's share route of a post was stored: the post's share count moved."""
+
+    group_id: str
+    item_id: str
+
+
+@dataclass(frozen=True)
 class FinderFee:
     """One sharer's part of an offer's finder's fee, in the offer's currency's cents."""
 
@@ -98,7 +106,7 @@ class OfferPaid:
     finder_fees: tuple[FinderFee, ...] = ()
 
 
-Event = MessageStored | MemberJoined | MemberAnnounced | PostAdded | OfferPaid
+Event = MessageStored | MemberJoined | MemberAnnounced | PostAdded | PostShared | OfferPaid
 E = TypeVar("E")
 Handler = Callable[[E], Awaitable[None]]
 
