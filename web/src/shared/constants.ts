@@ -223,6 +223,9 @@ export const GIVE_OFFER_TEXT = 'Give offer';
 export const NEED_RECHARGE_TEXT = 'Need Recharge';
 export const RECHARGE_DEFAULT_AMOUNT = server.RECHARGE_DEFAULT_AMOUNT;
 export const RECHARGE_DEFAULT_CURRENCY = server.RECHARGE_DEFAULT_CURRENCY;
+/** The bounds of one recharge; the server refuses anything outside them. */
+export const RECHARGE_MIN_AMOUNT = server.RECHARGE_MIN_AMOUNT;
+export const RECHARGE_MAX_AMOUNT = server.RECHARGE_MAX_AMOUNT;
 /** What a card can top up (the server's CARD_CURRENCIES); points are earned, never bought. */
 export const CARD_CURRENCIES: readonly string[] = server.CARD_CURRENCIES;
 export const RECHARGE_TEXT = 'Recharge';
