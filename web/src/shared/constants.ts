@@ -283,6 +283,8 @@ export const NO_MESSAGE_INFO_TEXT = 'Sorry No information available';
 export const MAKE_PUBLIC_CONFIRM = 'Are you sure you want make this public ?';
 export const MESSAGE_PLACEHOLDER = 'Type a message';
 export const NO_MESSAGES_TEXT = 'No messages yet. Say hello!';
+/** An item chat's id is this, the post's id, '_' and the asker's id (the server's `item_chat_id`). */
+export const ITEM_CHAT_PREFIX = server.ITEM_CHAT_PREFIX;
 export const NO_ITEM_CHATS_TEXT = 'No chats about this post yet.';
 export const CHATS_TITLE = 'Your Chats';
 export const CHATS_LOGIN_TEXT = 'Log in to see your chats and the people you talk with.';

@@ -35,6 +35,7 @@ export const CARD_CURRENCIES = ["USD", "EUR", "INR", "GBP", "CAD"] as const;
 export const RECHARGE_DEFAULT_AMOUNT = 10;
 export const RECHARGE_DEFAULT_CURRENCY = "USD";
 export const RECHARGE_MIN_AMOUNT = 1;
+export const ITEM_CHAT_PREFIX = "r_";
 export const RECHARGE_MAX_AMOUNT = 10000;
 export const RECHARGE_PATH = "/recharge";
 export const AFTER_PAYMENT_PATH = "/afterpayment/stripe";
