@@ -59,6 +59,14 @@ class MemberAnnounced:
 
 
 @dataclass(frozen=True)
+class MemberRemoved:
+    """A member (a request to join, rejected) was removed from a chat or group."""
+
+    session_id: str
+    user_id: str
+
+
+@dataclass(frozen=True)
 class PostAdded:
     """A post was stored in a group."""
 
@@ -106,7 +114,15 @@ class OfferPaid:
     finder_fees: tuple[FinderFee, ...] = ()
 
 
-Event = MessageStored | MemberJoined | MemberAnnounced | PostAdded | PostShared | OfferPaid
+Event = (
+    MessageStored
+    | MemberJoined
+    | MemberAnnounced
+    | MemberRemoved
+    | PostAdded
+    | PostShared
+    | OfferPaid
+)
 E = TypeVar("E")
 Handler = Callable[[E], Awaitable[None]]
 
