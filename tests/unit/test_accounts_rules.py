@@ -70,10 +70,25 @@ def test_names_are_collapsed_and_bounded():
             clean_name(bad)
 
 
+STORED = "/uploads/65f0c0ffee0123456789abcd"
+
+
 def test_images_are_uploads_or_web_links_only():
-    assert clean_image_url(" /uploads/a.jpg ") == "/uploads/a.jpg"
+    assert clean_image_url(f" {STORED}.jpg ") == f"{STORED}.jpg"
+    assert clean_image_url(f"{STORED}_thumb.jpg") == f"{STORED}_thumb.jpg"
     assert clean_image_url("") == ""
-    for bad in ["javascript:alert(1)", "data:image/png;base64,xx", "ftp://x/y.png", "/etc/passwd"]:
+    for bad in [
+        "javascript:alert(1)",
+        "data:image/png;base64,xx",
+        "ftp://x/y.png",
+        "/etc/passwd",
+        # Only the name of a stored picture: no other path on the site, no other kind of file.
+        "/uploads/../../etc/passwd",
+        "/uploads/../api/user/me",
+        "/uploads/a.jpg",
+        f"{STORED}.pdf",
+        f"{STORED}.jpg?x=1",
+    ]:
         with pytest.raises(InvalidInput):
             clean_image_url(bad)
 
