@@ -16,7 +16,9 @@ from agora.core.errors import Conflict, InvalidInput
 from agora.core.text import CONTROL_CHARACTERS, clean_line
 from agora.core.uploads import served_type
 
-_EMAIL = re.compile(r"^[^@\s\x00-\x1f]+@[^@\s\x00-\x1f]+\.[^@\s\x00-\x1f.]{2,}$")
+# A domain name, never an address literal (`[127.0.0.1]`): the code would go to a host the
+# person typing it picked.
+_EMAIL = re.compile(r"^[^@\s\x00-\x1f]+@[^@\s\x00-\x1f\[\]]+\.[^@\s\x00-\x1f.\[\]]{2,}$")
 _PHONE_SEPARATORS = re.compile(r"[\s\-().]")
 _PHONE = re.compile(r"^\+[1-9][0-9]{6,14}$")
 _OTP = re.compile(rf"^[0-9]{{{OTP_LENGTH}}}$")
