@@ -27,9 +27,11 @@ from agora.services.events import (
     Events,
     MemberAnnounced,
     MemberJoined,
+    MemberRemoved,
     MessageStored,
     OfferPaid,
     PostAdded,
+    PostShared,
     SignedOut,
 )
 from agora.services.feed import FeedService
@@ -176,22 +178,31 @@ def build_services(
         push=push,
         finder_fees=EarnedFromSharing(wallet_store, item_store),
     )
-    subscribe(events, feed, chat, services.offers, push)
+    subscribe(events, groups, feed, chat, services.offers, push)
     indexed = [users, auth_keys, group_store, item_store, sessions, messages, wallet_store]
     indexed += [payment_store, push_subscriptions]
     return Built(services, events, users, indexed, copied=[users, item_store])
 
 
 def subscribe(
-    events: Events, feed: FeedService, chat: ChatService, offers: OfferService, push: PushService
+    events: Events,
+    groups: GroupService,
+    feed: FeedService,
+    chat: ChatService,
+    offers: OfferService,
+    push: PushService,
 ) -> None:
     """Who reacts to what, in this process (see `services/events.py`)."""
     # A new post is merged into the group's cached first pages.
     events.subscribe(PostAdded, lambda e: feed.post_added(e.group_id))
+    # A post's cards show its share count: the group's cached pages are read again.
+    events.subscribe(PostShared, lambda e: feed.post_changed(e.group_id))
     # A group's new member reads its chat from now on, and their sockets follow its room.
     events.subscribe(
         MemberJoined, lambda e: chat.member_joined(e.session_id, e.user_id, e.user_type)
     )
+    # A rejected request to join no longer counts among the group's members.
+    events.subscribe(MemberRemoved, lambda e: groups.member_removed(e.session_id))
     # Joining (or asking to join) a group shows as a notice in the group's chat.
     events.subscribe(
         MemberAnnounced,

@@ -35,6 +35,9 @@ class Settings(BaseSettings):
     redis_url: str = "redis://127.0.0.1:6379/0"
     # The same for Redis: a connection that cannot be made or a reply that does not come.
     redis_timeout_seconds: float = Field(default=5.0, gt=0)
+    # Connections one edge keeps to Redis; a request finding all of them busy waits for one
+    # (at most redis_timeout_seconds) rather than failing.
+    redis_max_connections: int = Field(default=100, ge=1)
     # Every Redis key and Socket.IO channel starts with this, so several deployments
     # (or test runs) can share one Redis without seeing each other's data.
     redis_prefix: str = "agora:"

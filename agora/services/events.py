@@ -67,8 +67,24 @@ class MemberAnnounced:
 
 
 @dataclass(frozen=True)
+class MemberRemoved:
+    """A member (a request to join, rejected) was removed from a chat or group."""
+
+    session_id: str
+    user_id: str
+
+
+@dataclass(frozen=True)
 class PostAdded:
     """A post was stored in a group."""
+
+    group_id: str
+    item_id: str
+
+
+@dataclass(frozen=True)
+class PostShared:
+    """Someone's share route of a post was stored: the post's share count moved."""
 
     group_id: str
     item_id: str
@@ -106,7 +122,16 @@ class OfferPaid:
     finder_fees: tuple[FinderFee, ...] = ()
 
 
-Event = MessageStored | MemberJoined | MemberAnnounced | PostAdded | OfferPaid | SignedOut
+Event = (
+    MessageStored
+    | MemberJoined
+    | MemberAnnounced
+    | MemberRemoved
+    | PostAdded
+    | PostShared
+    | OfferPaid
+    | SignedOut
+)
 E = TypeVar("E")
 Handler = Callable[[E], Awaitable[None]]
 

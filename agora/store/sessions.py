@@ -107,8 +107,10 @@ class SessionStore:
             return_document=ReturnDocument.AFTER,
         )
 
-    async def remove_member(self, session_id: str, user_id: str) -> None:
-        await self.members.delete_one({"_id": membership_id(session_id, user_id)})
+    async def remove_member(self, session_id: str, user_id: str) -> bool:
+        """Whether this call removed the membership (a concurrent one may have)."""
+        removed = await self.members.delete_one({"_id": membership_id(session_id, user_id)})
+        return removed.deleted_count == 1
 
     async def count_messages(self, session_id: str, last_seq: int, at: int) -> None:
         """The session's messages up to number `last_seq` are stored, the latest at `at`.

@@ -17,6 +17,7 @@ from agora.core.errors import Forbidden, InvalidInput, NotFound
 from agora.core.groups import clean_group_description, clean_group_title, membership_view
 from agora.services.accounts import Caller
 from agora.services.chat.base import ChatBase, log
+from agora.services.events import MemberRemoved
 
 
 class Moderation(ChatBase):
@@ -107,7 +108,8 @@ class Moderation(ChatBase):
             action, membership["session_user_type"], target["session_user_type"]
         )
         if new_type is None:
-            await self.sessions.remove_member(session_id, for_user_id)
+            if await self.sessions.remove_member(session_id, for_user_id):
+                await self.events.publish(MemberRemoved(session_id, for_user_id))
             changed = None
         else:
             changed = await self.sessions.set_member(
