@@ -297,3 +297,16 @@ async def test_processed_deliveries_are_kept_a_week_then_deleted(business, db):
     assert await db["whatsapp_events"].count_documents(mine) == 1
     await deliveries.forget_processed(kept["processed_at"] + 1)
     assert await db["whatsapp_events"].count_documents(mine) == 0
+
+
+async def test_a_large_batch_of_updates_is_taken_whole(business):
+    statuses = [status(new_wamid(), "delivered", CUSTOMER) for _ in range(1000)]
+    body = from_customer(business, text(CUSTOMER, "and a message"))
+    body["entry"][0]["changes"][0]["value"]["statuses"] = statuses
+    assert len(json.dumps(body)) > 256 * 1024
+    assert await business.deliver(body) == 200
+    await business.settled()
+    stored = await all_messages(business.admin, business.chat_id(CUSTOMER))
+    assert [m["payload"] for m in stored] == ["and a message"]
+    too_large = {**body, "padding": "x" * (3 * 1024 * 1024)}
+    assert await business.deliver(too_large) == 413
