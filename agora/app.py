@@ -48,7 +48,7 @@ from agora.services.whatsapp import WhatsApp
 from agora.services.whatsapp.business_chats import BusinessChats
 from agora.services.whatsapp.channels import WhatsAppChannels
 from agora.services.whatsapp.inbound import InboundMessages
-from agora.services.whatsapp.webhooks import WhatsAppWebhooks
+from agora.services.whatsapp.webhooks import RateLimit, WhatsAppWebhooks
 from agora.settings import Settings, require_secret
 from agora.store.auth_keys import AuthKeyStore
 from agora.store.business_chats import BusinessChatStore
@@ -147,7 +147,7 @@ def build_services(
     )
     feed = FeedService(groups, item_store, feed_cache)
     whatsapp, whatsapp_stores = build_whatsapp(
-        settings, db, groups, sessions, chat, uploads, emitter, events
+        settings, db, groups, sessions, chat, uploads, emitter, events, limits
     )
     services = Services(
         accounts=AccountService(
@@ -228,6 +228,7 @@ def build_whatsapp(
     uploads: UploadService,
     emitter: RealtimeEmitter,
     events: Events,
+    limits: RateLimiter,
 ) -> tuple[WhatsApp, list]:
     """WhatsApp business chats, and the stores whose indexes they need."""
     graph = GraphApi(settings.whatsapp_graph_url)
@@ -249,7 +250,10 @@ def build_whatsapp(
         graph,
         emitter,
     )
-    webhooks = WhatsAppWebhooks(channels, deliveries, inbound, events)
+    bad_signatures = RateLimit(
+        settings.whatsapp_bad_signatures_per_ip, settings.rate_window_seconds
+    )
+    webhooks = WhatsAppWebhooks(channels, deliveries, inbound, events, limits, bad_signatures)
     return WhatsApp(graph, channels, webhooks), [channel_store, deliveries, business_chats]
 
 

@@ -102,6 +102,9 @@ class Settings(BaseSettings):
 
     # Meta's WhatsApp Cloud API; tests point it at a local stand-in.
     whatsapp_graph_url: str = "https://graph.facebook.com/v21.0"
+    # Wrongly signed webhook deliveries an address may post per rate window; then 429 before
+    # its bodies are read (Meta's own deliveries are always signed).
+    whatsapp_bad_signatures_per_ip: int = Field(default=60, ge=1)
 
     @property
     def card_payments(self) -> bool:
