@@ -17,6 +17,7 @@ from agora.integrations.geonames import city_index
 from agora.integrations.messaging import email_sender, sms_sender
 from agora.integrations.stripe_gateway import StripeGateway
 from agora.integrations.web_pages import PageFetcher
+from agora.integrations.whatsapp_graph import GraphApi
 from agora.realtime.emitter import RealtimeEmitter, socket_manager
 from agora.realtime.room_channels import RoomChannelManager
 from agora.seed import seed_demo_city
@@ -46,8 +47,14 @@ from agora.services.push import PushService
 from agora.services.registry import Services
 from agora.services.uploads import UploadService
 from agora.services.wallet import WalletService
+from agora.services.whatsapp import WhatsApp
+from agora.services.whatsapp.business_chats import BusinessChats
+from agora.services.whatsapp.channels import WhatsAppChannels
+from agora.services.whatsapp.inbound import InboundMessages
+from agora.services.whatsapp.webhooks import RateLimit, WhatsAppWebhooks
 from agora.settings import Settings, require_secret
 from agora.store.auth_keys import AuthKeyStore
+from agora.store.business_chats import BusinessChatStore
 from agora.store.chat_hints import ChatHints
 from agora.store.client_errors import ClientErrorStore
 from agora.store.feed_cache import FeedCache
@@ -66,6 +73,8 @@ from agora.store.uploads import UploadFiles, UploadStore
 from agora.store.users import UserStore
 from agora.store.vapid_keys import VapidKeyStore
 from agora.store.wallets import WalletStore
+from agora.store.whatsapp_channels import WhatsAppChannelStore
+from agora.store.whatsapp_events import WhatsAppEventStore
 from agora.wiring import StoreFactory
 
 log = logging.getLogger("agora")
@@ -75,6 +84,8 @@ MOVE_SWEEP_SECONDS = 30
 
 # The edge's event publisher, for those who subscribe outside `subscribe` below (tests).
 EVENTS = web.AppKey("events", Events)
+# The edge's WhatsApp services, for tests that wait for webhook deliveries to be processed.
+WHATSAPP = web.AppKey("whatsapp", WhatsApp)
 
 
 @dataclass(frozen=True)
@@ -138,6 +149,9 @@ def build_services(
         events,
     )
     feed = FeedService(groups, item_store, feed_cache)
+    whatsapp, whatsapp_stores = build_whatsapp(
+        settings, db, groups, sessions, chat, uploads, emitter, events, limits
+    )
     services = Services(
         accounts=AccountService(
             settings,
@@ -177,10 +191,11 @@ def build_services(
         payments=payments,
         push=push,
         finder_fees=EarnedFromSharing(wallet_store, item_store),
+        whatsapp=whatsapp,
     )
     subscribe(events, groups, feed, chat, services.offers, push)
     indexed = [users, auth_keys, group_store, item_store, sessions, messages, wallet_store]
-    indexed += [payment_store, push_subscriptions]
+    indexed += [payment_store, push_subscriptions, *whatsapp_stores]
     return Built(services, events, users, indexed, copied=[users, item_store])
 
 
@@ -217,6 +232,44 @@ def subscribe(
     events.subscribe(OfferPaid, push.offer_paid)
     # A logged-out browser's subscriptions are gone: the user shards forget what they knew.
     events.subscribe(SignedOut, push.signed_out)
+
+
+def build_whatsapp(
+    settings: Settings,
+    db,
+    groups: GroupService,
+    sessions: SessionStore,
+    chat: ChatService,
+    uploads: UploadService,
+    emitter: RealtimeEmitter,
+    events: Events,
+    limits: RateLimiter,
+) -> tuple[WhatsApp, list]:
+    """WhatsApp business chats, and the stores whose indexes they need."""
+    graph = GraphApi(settings.whatsapp_graph_url)
+    channel_store = WhatsAppChannelStore(db)
+    deliveries = WhatsAppEventStore(db)
+    business_chats = BusinessChatStore(db)
+    channels = WhatsAppChannels(
+        settings.public_base_url,
+        channel_store,
+        graph,
+        groups,
+        settings.secret_key.get_secret_value(),
+    )
+    inbound = InboundMessages(
+        BusinessChats(business_chats, sessions, chat, emitter),
+        business_chats,
+        chat,
+        uploads,
+        graph,
+        emitter,
+    )
+    bad_signatures = RateLimit(
+        settings.whatsapp_bad_signatures_per_ip, settings.rate_window_seconds
+    )
+    webhooks = WhatsAppWebhooks(channels, deliveries, inbound, events, limits, bad_signatures)
+    return WhatsApp(graph, channels, webhooks), [channel_store, deliveries, business_chats]
 
 
 def stripe_gateway(settings: Settings) -> StripeGateway | None:
@@ -270,6 +323,7 @@ def build_app(
     services = built.services
     app = create_app(settings, services, sockets)
     app[EVENTS] = built.events
+    app[WHATSAPP] = services.whatsapp
 
     async def lifecycle(app: web.Application):
         for store in built.indexed:
@@ -279,16 +333,20 @@ def build_app(
         if with_ray:
             await asyncio.get_running_loop().run_in_executor(None, start_ray, settings)
         sweeper = asyncio.create_task(finish_stalled_moves(services.wallets, services.payments))
+        # Deliveries an edge accepted but did not finish (it died) are processed here.
+        whatsapp_sweeper = asyncio.create_task(services.whatsapp.webhooks.recover_forever())
         stop_listening = asyncio.Event()
         listeners = [
             asyncio.create_task(hear_changes(store, stop_listening)) for store in built.copied
         ]
         yield
         sweeper.cancel()
+        whatsapp_sweeper.cancel()
         stop_listening.set()
         # A listener cancelled by the shutdown has nothing left to do.
         await asyncio.gather(*listeners, return_exceptions=True)
         await services.push.close()
+        await services.whatsapp.close()
         if services.payments.gateway is not None:
             await services.payments.gateway.close()
         await redis.aclose()

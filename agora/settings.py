@@ -103,6 +103,12 @@ class Settings(BaseSettings):
     stripe_group_price_cents: int = Field(default=500, ge=50)
     stripe_group_price_currency: str = "USD"
 
+    # Meta's WhatsApp Cloud API; tests point it at a local stand-in.
+    whatsapp_graph_url: str = "https://graph.facebook.com/v21.0"
+    # Wrongly signed webhook deliveries an address may post per rate window; then 429 before
+    # its bodies are read (Meta's own deliveries are always signed).
+    whatsapp_bad_signatures_per_ip: int = Field(default=60, ge=1)
+
     @property
     def card_payments(self) -> bool:
         return bool(self.stripe_secret_key.get_secret_value())

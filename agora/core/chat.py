@@ -12,10 +12,12 @@ from agora.core.constants import (
     MESSAGE_TYPE_BANNER,
     MESSAGE_TYPE_CHAT,
     MESSAGE_TYPE_SYSTEM,
+    MESSAGE_TYPE_WA_INBOUND,
     NOTIFICATION_MUTED,
     NOTIFICATION_UNMUTED,
     SEND_REPLY_OK,
     SEND_REPLY_REFUSED,
+    SESSION_KIND_BUSINESS,
     SESSION_KIND_ITEM_CHAT,
     USER_TYPE_ADMIN,
     USER_TYPE_AWAITING_APPROVAL,
@@ -31,6 +33,8 @@ from agora.core.text import CONTROL_CHARACTERS, without_format_characters
 
 CANNOT_SEND = "You cannot send messages here."
 BANNER_ADMINS_ONLY = "Only admins can post banners"
+# Messages only services post: their sender is not a member (a WhatsApp customer is no user).
+SERVICE_MESSAGE_TYPES = (MESSAGE_TYPE_SYSTEM, MESSAGE_TYPE_WA_INBOUND)
 NO_SUCH_CHAT = "This chat does not exist"
 
 
@@ -71,9 +75,10 @@ def posting_refusal(
 ) -> str | None:
     """Why this member may not post a message of this type in the session, or None.
 
-    System notices come from services, never from clients (the edge refuses type 1010 from
-    them), so they are not bound by the sender's membership."""
-    if message_type == MESSAGE_TYPE_SYSTEM:
+    System notices and WhatsApp customers' messages come from services, never from clients
+    (the edge refuses types 1010 and 1020 from them), so they are not bound by the sender's
+    membership."""
+    if message_type in SERVICE_MESSAGE_TYPES:
         return None
     if message_type == MESSAGE_TYPE_BANNER and (user_type is None or user_type > USER_TYPE_ADMIN):
         return BANNER_ADMINS_ONLY
@@ -301,7 +306,7 @@ def session_view(
     deleted says so (`data.item_deleted`): its history stays readable."""
     kind = membership["session_user_type"] if membership else None
     data = session.get("data") or {}
-    return {
+    view = {
         "_id": session["_id"],
         "title": session.get("title", ""),
         "description": session.get("description", ""),
@@ -328,11 +333,17 @@ def session_view(
                 "tags",
                 "num_posts",
                 "last_offer",
+                # A business chat's customer and reply window (never a channel's secret).
+                "whatsapp",
             )
             if key in data
         }
         | ({"item_deleted": True} if post_deleted else {}),
     }
+    if session.get("kind") == SESSION_KIND_BUSINESS:
+        # The web marks business chats and answers in them with WhatsApp messages.
+        view["kind"] = SESSION_KIND_BUSINESS
+    return view
 
 
 VIEWER_FIELDS = ("session_user_type", "can_send", "unseen_count", "notification_flag")

@@ -21,6 +21,8 @@ from agora.http.auth import ACCOUNTS, auth_middleware
 from agora.http.replies import errors_middleware
 from agora.http.requests import TRUSTED_PROXY_HOPS
 from agora.http.security_headers import security_headers
+from agora.http.whatsapp import channel as whatsapp_channel
+from agora.http.whatsapp import webhooks as whatsapp_webhooks
 from agora.realtime.room_channels import RoomChannelManager
 from agora.services.registry import Services
 from agora.settings import Settings
@@ -56,6 +58,8 @@ def create_app(
         *wallet.routes(services.wallets, services.offers, services.finder_fees),
         *payments.routes(services.payments),
         *push.routes(services.push),
+        *whatsapp_channel.routes(services.whatsapp.channels),
+        *whatsapp_webhooks.routes(services.whatsapp.webhooks),
         *realtime.routes(),
         openapi.ROUTE,
     ]

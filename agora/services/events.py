@@ -75,6 +75,17 @@ class MemberRemoved:
 
 
 @dataclass(frozen=True)
+class WhatsAppStatusReceived:
+    """Meta reported a status of one of a channel's sent messages: `status` is Meta's
+    status object as delivered (`id` = the wamid, `status` = sent|delivered|read|failed,
+    `timestamp`, `recipient_id`, maybe `errors`, `conversation`, `pricing`). Published for
+    every delivery, again when Meta delivers it again: hearers merge forward only."""
+
+    channel_id: str
+    status: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class PostAdded:
     """A post was stored in a group."""
 
@@ -131,6 +142,7 @@ Event = (
     | PostShared
     | OfferPaid
     | SignedOut
+    | WhatsAppStatusReceived
 )
 E = TypeVar("E")
 Handler = Callable[[E], Awaitable[None]]

@@ -16,6 +16,7 @@ from agora.services.payments import PaymentService
 from agora.services.push import PushService
 from agora.services.uploads import UploadService
 from agora.services.wallet import WalletService
+from agora.services.whatsapp import WhatsApp
 
 
 @dataclass(frozen=True)
@@ -34,3 +35,4 @@ class Services:
     payments: PaymentService
     push: PushService
     finder_fees: EarnedFromSharing
+    whatsapp: WhatsApp

@@ -102,12 +102,28 @@ class Sending(ChatBase):
         self, session_id: str, src_id: str, local_id: str, text: str, data: dict[str, Any]
     ) -> dict[str, Any]:
         """A system notice (type 1010); `local_id` makes a repeated notice appear once."""
+        return await self.post_from_service(
+            session_id, src_id, local_id, MESSAGE_TYPE_SYSTEM, text, data
+        )
+
+    async def post_from_service(
+        self,
+        session_id: str,
+        src_id: str,
+        local_id: str,
+        message_type: int,
+        text: str,
+        data: dict[str, Any],
+    ) -> dict[str, Any]:
+        """A message a service posts (a notice, a WhatsApp customer's message): stored, sent to
+        the session's room and told as `MessageStored` like any other; `local_id` makes a
+        repeated one appear once. The shard's reply, as for a send."""
         return await self._shard_send(
             {
                 "session_id": session_id,
                 "src_id": src_id,
                 "local_id": local_id,
-                "type": MESSAGE_TYPE_SYSTEM,
+                "type": message_type,
                 "payload": text,
                 "payload1": [],
                 "data": data,

@@ -1,0 +1,18 @@
+"""WhatsApp business chats: a group's channel, Meta's webhooks, customers' messages."""
+
+from dataclasses import dataclass
+
+from agora.integrations.whatsapp_graph import GraphApi
+from agora.services.whatsapp.channels import WhatsAppChannels
+from agora.services.whatsapp.webhooks import WhatsAppWebhooks
+
+
+@dataclass(frozen=True)
+class WhatsApp:
+    graph: GraphApi
+    channels: WhatsAppChannels
+    webhooks: WhatsAppWebhooks
+
+    async def close(self) -> None:
+        await self.webhooks.settled()
+        await self.graph.close()
