@@ -34,6 +34,7 @@ from agora.services.events import (
     PostAdded,
     PostShared,
     SignedOut,
+    WhatsAppStatusReceived,
 )
 from agora.services.feed import FeedService
 from agora.services.finder_fees import EarnedFromSharing
@@ -50,7 +51,12 @@ from agora.services.wallet import WalletService
 from agora.services.whatsapp import WhatsApp
 from agora.services.whatsapp.business_chats import BusinessChats
 from agora.services.whatsapp.channels import WhatsAppChannels
+from agora.services.whatsapp.clicks import WhatsAppClicks
 from agora.services.whatsapp.inbound import InboundMessages
+from agora.services.whatsapp.outbound import BusinessSends, WhatsAppOutbound
+from agora.services.whatsapp.replies import WhatsAppReplies
+from agora.services.whatsapp.statuses import WhatsAppStatuses
+from agora.services.whatsapp.templates import WhatsAppTemplates
 from agora.services.whatsapp.webhooks import RateLimit, WhatsAppWebhooks
 from agora.settings import Settings, require_secret
 from agora.store.auth_keys import AuthKeyStore
@@ -75,6 +81,8 @@ from agora.store.vapid_keys import VapidKeyStore
 from agora.store.wallets import WalletStore
 from agora.store.whatsapp_channels import WhatsAppChannelStore
 from agora.store.whatsapp_events import WhatsAppEventStore
+from agora.store.whatsapp_statuses import WhatsAppFlags
+from agora.store.whatsapp_templates import WhatsAppTemplateStore
 from agora.wiring import StoreFactory
 
 log = logging.getLogger("agora")
@@ -86,6 +94,8 @@ MOVE_SWEEP_SECONDS = 30
 EVENTS = web.AppKey("events", Events)
 # The edge's WhatsApp services, for tests that wait for webhook deliveries to be processed.
 WHATSAPP = web.AppKey("whatsapp", WhatsApp)
+# The agents' side of business chats, for tests that drive its sweep.
+WHATSAPP_REPLIES = web.AppKey("whatsapp_replies", WhatsAppReplies)
 
 
 @dataclass(frozen=True)
@@ -137,6 +147,7 @@ def build_services(
     push = PushService(
         settings, push_subscriptions, VapidKeyStore(db), user_shards, sessions, users
     )
+    whatsapp_templates = WhatsAppTemplateStore(db)
     chat = ChatService(
         SessionShards(settings, shard_stores),
         sessions,
@@ -147,10 +158,32 @@ def build_services(
         ChatHints(redis, keys),
         emitter,
         events,
+        BusinessSends(settings.public_base_url, sessions, messages, whatsapp_templates),
     )
     feed = FeedService(groups, item_store, feed_cache)
     whatsapp, whatsapp_stores = build_whatsapp(
         settings, db, groups, sessions, chat, uploads, emitter, events, limits
+    )
+    whatsapp_flags = WhatsAppFlags(db)
+    statuses = WhatsAppStatuses(whatsapp_flags, emitter)
+    whatsapp_replies = WhatsAppReplies(
+        outbound=WhatsAppOutbound(
+            settings.public_base_url,
+            settings.whatsapp_template_price,
+            settings.whatsapp_template_currency,
+            whatsapp.graph,
+            whatsapp.channels,
+            sessions,
+            group_store,
+            whatsapp_flags,
+            wallets,
+            statuses,
+        ),
+        statuses=statuses,
+        templates=WhatsAppTemplates(
+            whatsapp.channels, whatsapp.graph, whatsapp_templates, sessions
+        ),
+        clicks=WhatsAppClicks(whatsapp_templates, whatsapp_flags, statuses),
     )
     services = Services(
         accounts=AccountService(
@@ -192,10 +225,12 @@ def build_services(
         push=push,
         finder_fees=EarnedFromSharing(wallet_store, item_store),
         whatsapp=whatsapp,
+        whatsapp_replies=whatsapp_replies,
     )
-    subscribe(events, groups, feed, chat, services.offers, push)
+    subscribe(events, groups, feed, chat, services.offers, push, whatsapp_replies)
     indexed = [users, auth_keys, group_store, item_store, sessions, messages, wallet_store]
     indexed += [payment_store, push_subscriptions, *whatsapp_stores]
+    indexed += [whatsapp_templates, whatsapp_flags]
     return Built(services, events, users, indexed, copied=[users, item_store])
 
 
@@ -206,6 +241,7 @@ def subscribe(
     chat: ChatService,
     offers: OfferService,
     push: PushService,
+    whatsapp_replies: WhatsAppReplies,
 ) -> None:
     """Who reacts to what, in this process (see `services/events.py`)."""
     # A new post is merged into the group's cached first pages.
@@ -232,6 +268,10 @@ def subscribe(
     events.subscribe(OfferPaid, push.offer_paid)
     # A logged-out browser's subscriptions are gone: the user shards forget what they knew.
     events.subscribe(SignedOut, push.signed_out)
+    # An agent's reply in a business chat goes to WhatsApp (in a task of its own), and
+    # WhatsApp's statuses of it move its flags.
+    events.subscribe(MessageStored, whatsapp_replies.outbound.message_stored)
+    events.subscribe(WhatsAppStatusReceived, whatsapp_replies.statuses.status_received)
 
 
 def build_whatsapp(
@@ -324,6 +364,7 @@ def build_app(
     app = create_app(settings, services, sockets)
     app[EVENTS] = built.events
     app[WHATSAPP] = services.whatsapp
+    app[WHATSAPP_REPLIES] = services.whatsapp_replies
 
     async def lifecycle(app: web.Application):
         for store in built.indexed:
@@ -335,6 +376,8 @@ def build_app(
         sweeper = asyncio.create_task(finish_stalled_moves(services.wallets, services.payments))
         # Deliveries an edge accepted but did not finish (it died) are processed here.
         whatsapp_sweeper = asyncio.create_task(services.whatsapp.webhooks.recover_forever())
+        # Agents' replies an edge stored but did not send (it died) are sent here.
+        replies_sweeper = asyncio.create_task(services.whatsapp_replies.outbound.sweep_forever())
         stop_listening = asyncio.Event()
         listeners = [
             asyncio.create_task(hear_changes(store, stop_listening)) for store in built.copied
@@ -342,10 +385,12 @@ def build_app(
         yield
         sweeper.cancel()
         whatsapp_sweeper.cancel()
+        replies_sweeper.cancel()
         stop_listening.set()
         # A listener cancelled by the shutdown has nothing left to do.
         await asyncio.gather(*listeners, return_exceptions=True)
         await services.push.close()
+        await services.whatsapp_replies.outbound.close()
         await services.whatsapp.close()
         if services.payments.gateway is not None:
             await services.payments.gateway.close()

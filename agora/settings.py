@@ -1,11 +1,13 @@
 """Typed settings, read once from AGORA_* environment variables."""
 
+from decimal import Decimal
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from agora.core.constants import PUSH_COALESCE_SECONDS
+from agora.core.constants import CURRENCY_POINTS, OFFER_CURRENCIES, PUSH_COALESCE_SECONDS
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -108,6 +110,10 @@ class Settings(BaseSettings):
     # Wrongly signed webhook deliveries an address may post per rate window; then 429 before
     # its bodies are read (Meta's own deliveries are always signed).
     whatsapp_bad_signatures_per_ip: int = Field(default=60, ge=1)
+    # What each template sent costs the group's owner, charged to their wallet in this
+    # currency (a decimal amount, 0: free); a template the wallet cannot pay is not sent.
+    whatsapp_template_price: Decimal = Field(default=Decimal(0), ge=0, max_digits=12)
+    whatsapp_template_currency: Literal[OFFER_CURRENCIES] = CURRENCY_POINTS
 
     @property
     def card_payments(self) -> bool:

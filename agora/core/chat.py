@@ -30,12 +30,16 @@ from agora.core.documents import ChatSession, Item, Membership, Message
 from agora.core.errors import Forbidden, InvalidInput
 from agora.core.geo import COORDINATE_LIMITS, check_coordinate
 from agora.core.text import CONTROL_CHARACTERS, without_format_characters
+from agora.core.whatsapp.outbound import WA_MESSAGE_TYPES, check_agent_send
+from agora.core.whatsapp.statuses import whatsapp_info
 
 CANNOT_SEND = "You cannot send messages here."
 BANNER_ADMINS_ONLY = "Only admins can post banners"
 # Messages only services post: their sender is not a member (a WhatsApp customer is no user).
 SERVICE_MESSAGE_TYPES = (MESSAGE_TYPE_SYSTEM, MESSAGE_TYPE_WA_INBOUND)
 NO_SUCH_CHAT = "This chat does not exist"
+WHATSAPP_ONLY = "Reply to a WhatsApp customer with a WhatsApp message"
+BUSINESS_ONLY = "WhatsApp messages go to business chats only"
 
 
 def session_room(session_id: str) -> str:
@@ -77,9 +81,20 @@ def posting_refusal(
 
     System notices and WhatsApp customers' messages come from services, never from clients
     (the edge refuses types 1010 and 1020 from them), so they are not bound by the sender's
-    membership."""
+    membership.
+
+    A business chat takes only the agents' WhatsApp messages (1018/1019/1021), which go to
+    business chats only: a 1003 there would never reach the customer."""
     if message_type in SERVICE_MESSAGE_TYPES:
         return None
+    is_business = session.get("kind") == SESSION_KIND_BUSINESS
+    if message_type in WA_MESSAGE_TYPES:
+        if not is_business:
+            return BUSINESS_ONLY
+        is_agent = user_type is not None and user_type <= USER_TYPE_MODERATOR
+        return None if is_agent and not session.get("is_inactive") else CANNOT_SEND
+    if is_business:
+        return WHATSAPP_ONLY
     if message_type == MESSAGE_TYPE_BANNER and (user_type is None or user_type > USER_TYPE_ADMIN):
         return BANNER_ADMINS_ONLY
     return None if can_send(session, user_type) else CANNOT_SEND
@@ -186,6 +201,8 @@ class Outgoing:
     client_created_at: int | None
     # Spec section 3, Location: {address, latitude, longitude}, kept as `data.location`.
     location: dict[str, Any] | None = None
+    # A WhatsApp message's `data` as it is stored (`core.whatsapp.outbound`).
+    data: dict[str, Any] | None = None
 
 
 LOCATION_KEYS = {"address", "latitude", "longitude"}
@@ -222,6 +239,7 @@ def check_outgoing(
     attachments: list[str],
     client_created_at: int | None,
     location: Any = None,
+    data: Any = None,
 ) -> Outgoing:
     """The message as sent, checked on its own; whether the sender may post it in the session
     is the shard's to say (`posting_refusal`), with the session's current members at hand."""
@@ -236,6 +254,19 @@ def check_outgoing(
         raise InvalidInput({"payload": "Contains characters that are not allowed"})
     if len(attachments) > CHAT_ATTACHMENTS_MAX:
         raise InvalidInput({"payload1": "You can only send upto 3 attachments"})
+    if message_type in WA_MESSAGE_TYPES:
+        return Outgoing(
+            session_id=session_id,
+            src_id=src_id,
+            local_id=local_id,
+            type=message_type,
+            payload=text,
+            attachments=tuple(attachments),
+            client_created_at=client_created_at,
+            data=check_agent_send(message_type, text, attachments, data),
+        )
+    if set(data or {}) - {"location"}:
+        raise InvalidInput({"data": "Only WhatsApp messages carry these fields"})
     if location is not None:
         if message_type != MESSAGE_TYPE_CHAT:
             raise InvalidInput({"location": "Only chat messages carry a location"})
@@ -269,7 +300,8 @@ def next_created_at(now: int, last: int) -> int:
 
 
 def message_view(message: Message) -> dict[str, Any]:
-    return {
+    """An agent's WhatsApp message shows its flags (`info`): its ticks come from them."""
+    view = {
         "id": message["_id"],
         "dest_session_id": message["dest_session_id"],
         "src_id": message["src_id"],
@@ -281,6 +313,9 @@ def message_view(message: Message) -> dict[str, Any]:
         "flags": message.get("flags", {}),
         "data": message.get("data", {}),
     }
+    if message["type"] in WA_MESSAGE_TYPES:
+        view["info"] = whatsapp_info(message.get("info"))
+    return view
 
 
 def send_accepted(

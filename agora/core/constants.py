@@ -78,6 +78,8 @@ LEDGER_REF_OFFER = "offer"
 LEDGER_REF_RECHARGE = "recharge"
 LEDGER_REF_WITHDRAW = "withdraw"
 LEDGER_REF_REVERSAL = "reversal"
+# A WhatsApp template sent (AGORA_WHATSAPP_TEMPLATE_PRICE), and its refund if Meta refused it.
+LEDGER_REF_WHATSAPP_TEMPLATE = "whatsapp_template"
 # Finder's fees (issue 12; the rule is in docs/decisions.md).
 FINDER_FEE_PERCENT_DEFAULT = 10
 FINDER_FEE_PERCENT_MAX = 50

@@ -8,6 +8,7 @@ the rest of the code knows nothing of the wire.
 
 import logging
 from typing import Any
+from urllib.parse import quote
 
 import aiohttp
 
@@ -15,6 +16,9 @@ log = logging.getLogger("agora.whatsapp_graph")
 
 GRAPH_TIMEOUT_SECONDS = 20.0
 UNREACHABLE_STATUS = 503
+TEMPLATE_PAGE = 100
+# A business account has at most a few hundred templates; the sync stops there.
+TEMPLATE_PAGES_MAX = 20
 
 
 class GraphError(Exception):
@@ -100,6 +104,35 @@ class GraphApi:
         """Where a received media file can be downloaded (for a few minutes): `url`,
         `mime_type`, `sha256`, `file_size`, `id`."""
         return await self.call("GET", f"/{media_id}", access_token)
+
+    async def send_message(
+        self, phone_number_id: str, access_token: str, payload: dict[str, Any]
+    ) -> str:
+        """Sends one message (`payload` is Meta's `/messages` body); its wamid."""
+        reply = await self.call("POST", f"/{phone_number_id}/messages", access_token, payload)
+        messages = reply.get("messages")
+        wamid = messages[0].get("id") if isinstance(messages, list) and messages else None
+        if not isinstance(wamid, str) or not wamid:
+            raise GraphError(502, 0, "Bad reply", "The WhatsApp API gave the message no id")
+        return wamid
+
+    async def templates(self, business_account_id: str, access_token: str) -> list[dict]:
+        """The business account's message templates, every page (Meta pages by cursor)."""
+        found: list[dict] = []
+        after = ""
+        for _ in range(TEMPLATE_PAGES_MAX):
+            query = f"?limit={TEMPLATE_PAGE}" + (f"&after={quote(after)}" if after else "")
+            reply = await self.call(
+                "GET", f"/{business_account_id}/message_templates{query}", access_token
+            )
+            page = reply.get("data")
+            found += [t for t in page if isinstance(t, dict)] if isinstance(page, list) else []
+            paging = reply.get("paging") if isinstance(reply.get("paging"), dict) else {}
+            cursors = paging.get("cursors") if isinstance(paging.get("cursors"), dict) else {}
+            after = cursors.get("after") if paging.get("next") else None
+            if not isinstance(after, str) or not after:
+                break
+        return found
 
     async def download(self, url: str, access_token: str, max_bytes: int) -> bytes:
         """The file behind a `media_url`; the same bearer token is required there."""

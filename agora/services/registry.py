@@ -17,6 +17,7 @@ from agora.services.push import PushService
 from agora.services.uploads import UploadService
 from agora.services.wallet import WalletService
 from agora.services.whatsapp import WhatsApp
+from agora.services.whatsapp.replies import WhatsAppReplies
 
 
 @dataclass(frozen=True)
@@ -36,3 +37,4 @@ class Services:
     push: PushService
     finder_fees: EarnedFromSharing
     whatsapp: WhatsApp
+    whatsapp_replies: WhatsAppReplies

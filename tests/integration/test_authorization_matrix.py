@@ -20,6 +20,7 @@ import socketio
 from pymongo import AsyncMongoClient
 
 from agora.actors.client import shard_of
+from agora.core.constants import MESSAGE_TYPE_WA_TEXT
 from tests.integration.helpers import Member, bearer, member, new_group
 from tests.integration.test_payments import PAYMENT_SETTINGS
 
@@ -117,6 +118,11 @@ def lookup(field: str, shown: str, wanted: Callable[[World], str]) -> Call:
 
 def text(world: World, role: str) -> dict:
     return {"payload": f"from {role}", "local_id": uuid.uuid4().hex}
+
+
+def wa_text(world: World) -> dict:
+    """An agent's WhatsApp text (the customer's message opened the 24-hour window)."""
+    return {"payload": "Thanks!", "local_id": uuid.uuid4().hex, "_type": MESSAGE_TYPE_WA_TEXT}
 
 
 def moderate(action: str, target: str) -> Call:
@@ -327,6 +333,17 @@ ROWS = [
         post(lambda w: f"/api/groups/{w.group_id}/whatsapp/enable", lambda w, r: {}),
         OWNER,
     ),
+    # The group's WhatsApp business chat: its agents (the group's admins and moderators).
+    Row(
+        "whatsapp templates sync",
+        post(lambda w: f"/api/groups/{w.group_id}/whatsapp/templates/sync", lambda w, r: {}),
+        OWNER,
+    ),
+    Row(
+        "whatsapp templates",
+        get(lambda w, r: f"/api/whatsapp/templates?session_id={w.business_chat_id}"),
+        OWNER,
+    ),
     Row(
         "business chat messages",
         post("/session/messages", lambda w, r: {"session_id": w.business_chat_id}),
@@ -340,6 +357,16 @@ ROWS = [
     Row(
         "business chat by id",
         lookup("session_ids", "sessions", lambda w: w.business_chat_id),
+        OWNER,
+    ),
+    Row(
+        "business chat reply",
+        post("/session/send", lambda w, r: {"dest_session_id": w.business_chat_id, **wa_text(w)}),
+        OWNER,
+    ),
+    Row(
+        "business chat reply (socket)",
+        emit("send", lambda w, r: {"dest_session_id": w.business_chat_id, **wa_text(w)}),
         OWNER,
     ),
 ]
