@@ -29,6 +29,7 @@ from agora.services.events import (
     MemberAnnounced,
     MemberJoined,
     MemberRemoved,
+    MemberTypeChanged,
     MessageStored,
     OfferPaid,
     PostAdded,
@@ -227,7 +228,7 @@ def build_services(
         whatsapp=whatsapp,
         whatsapp_replies=whatsapp_replies,
     )
-    subscribe(events, groups, feed, chat, services.offers, push, whatsapp_replies)
+    subscribe(events, groups, feed, chat, services.offers, push, whatsapp, whatsapp_replies)
     indexed = [users, auth_keys, group_store, item_store, sessions, messages, wallet_store]
     indexed += [payment_store, push_subscriptions, *whatsapp_stores]
     indexed += [whatsapp_templates, whatsapp_flags]
@@ -241,6 +242,7 @@ def subscribe(
     chat: ChatService,
     offers: OfferService,
     push: PushService,
+    whatsapp: WhatsApp,
     whatsapp_replies: WhatsAppReplies,
 ) -> None:
     """Who reacts to what, in this process (see `services/events.py`)."""
@@ -268,6 +270,14 @@ def subscribe(
     events.subscribe(OfferPaid, push.offer_paid)
     # A logged-out browser's subscriptions are gone: the user shards forget what they knew.
     events.subscribe(SignedOut, push.signed_out)
+    # A group member made moderator answers its WhatsApp customers from now on; one blocked
+    # no longer reads their chats.
+    events.subscribe(
+        MemberTypeChanged,
+        lambda e: whatsapp.business_chats.member_type_changed(
+            e.session_id, e.user_id, e.old_type, e.new_type
+        ),
+    )
     # An agent's reply in a business chat goes to WhatsApp (in a task of its own), and
     # WhatsApp's statuses of it move its flags.
     events.subscribe(MessageStored, whatsapp_replies.outbound.message_stored)
@@ -297,8 +307,9 @@ def build_whatsapp(
         groups,
         settings.secret_key.get_secret_value(),
     )
+    agents = BusinessChats(business_chats, sessions, chat, emitter)
     inbound = InboundMessages(
-        BusinessChats(business_chats, sessions, chat, emitter),
+        agents,
         business_chats,
         chat,
         uploads,
@@ -309,7 +320,7 @@ def build_whatsapp(
         settings.whatsapp_bad_signatures_per_ip, settings.rate_window_seconds
     )
     webhooks = WhatsAppWebhooks(channels, deliveries, inbound, events, limits, bad_signatures)
-    return WhatsApp(graph, channels, webhooks), [channel_store, deliveries, business_chats]
+    return WhatsApp(graph, channels, webhooks, agents), [channel_store, deliveries, business_chats]
 
 
 def stripe_gateway(settings: Settings) -> StripeGateway | None:

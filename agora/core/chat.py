@@ -91,7 +91,7 @@ def posting_refusal(
     if message_type in WA_MESSAGE_TYPES:
         if not is_business:
             return BUSINESS_ONLY
-        is_agent = user_type is not None and user_type <= USER_TYPE_MODERATOR
+        is_agent = is_business_agent(user_type)
         return None if is_agent and not session.get("is_inactive") else CANNOT_SEND
     if is_business:
         return WHATSAPP_ONLY
@@ -132,6 +132,11 @@ def moderated_type(action: str, actor_type: int, target_type: int) -> int | None
 
 def notification_flag(muted: bool) -> int:
     return NOTIFICATION_MUTED if muted else NOTIFICATION_UNMUTED
+
+
+def is_business_agent(user_type: int | None) -> bool:
+    """A group's admins and moderators answer its WhatsApp customers."""
+    return user_type is not None and user_type <= USER_TYPE_MODERATOR
 
 
 def is_blocked(user_type: int | None) -> bool:

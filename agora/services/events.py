@@ -75,6 +75,17 @@ class MemberRemoved:
 
 
 @dataclass(frozen=True)
+class MemberTypeChanged:
+    """A moderator changed a member's type in a chat or group (made moderator, blocked,
+    unblocked, approved); `old_type` and `new_type` are the membership types."""
+
+    session_id: str
+    user_id: str
+    old_type: int
+    new_type: int
+
+
+@dataclass(frozen=True)
 class WhatsAppStatusReceived:
     """Meta reported a status of one of a channel's sent messages: `status` is Meta's
     status object as delivered (`id` = the wamid, `status` = sent|delivered|read|failed,
@@ -138,6 +149,7 @@ Event = (
     | MemberJoined
     | MemberAnnounced
     | MemberRemoved
+    | MemberTypeChanged
     | PostAdded
     | PostShared
     | OfferPaid
