@@ -28,9 +28,13 @@ from agora.services.events import (
     Events,
     MemberAnnounced,
     MemberJoined,
+    MemberRemoved,
+    MemberTypeChanged,
     MessageStored,
     OfferPaid,
     PostAdded,
+    PostShared,
+    SignedOut,
     WhatsAppStatusReceived,
 )
 from agora.services.feed import FeedService
@@ -54,7 +58,7 @@ from agora.services.whatsapp.outbound import BusinessSends, WhatsAppOutbound
 from agora.services.whatsapp.replies import WhatsAppReplies
 from agora.services.whatsapp.statuses import WhatsAppStatuses
 from agora.services.whatsapp.templates import WhatsAppTemplates
-from agora.services.whatsapp.webhooks import WhatsAppWebhooks
+from agora.services.whatsapp.webhooks import RateLimit, WhatsAppWebhooks
 from agora.settings import Settings, require_secret
 from agora.store.auth_keys import AuthKeyStore
 from agora.store.business_chats import BusinessChatStore
@@ -159,7 +163,7 @@ def build_services(
     )
     feed = FeedService(groups, item_store, feed_cache)
     whatsapp, whatsapp_stores = build_whatsapp(
-        settings, db, groups, sessions, chat, uploads, emitter, events
+        settings, db, groups, sessions, chat, uploads, emitter, events, limits
     )
     whatsapp_flags = WhatsAppFlags(db)
     statuses = WhatsAppStatuses(whatsapp_flags, emitter)
@@ -194,6 +198,7 @@ def build_services(
             wallets=wallets,
             kept_image=uploads.kept_image,
             push_subscriptions=push_subscriptions,
+            events=events,
         ),
         client_errors=ClientErrorService(settings, ClientErrorStore(db), limits),
         groups=groups,
@@ -223,7 +228,7 @@ def build_services(
         whatsapp=whatsapp,
         whatsapp_replies=whatsapp_replies,
     )
-    subscribe(events, feed, chat, services.offers, push, whatsapp_replies)
+    subscribe(events, groups, feed, chat, services.offers, push, whatsapp, whatsapp_replies)
     indexed = [users, auth_keys, group_store, item_store, sessions, messages, wallet_store]
     indexed += [payment_store, push_subscriptions, *whatsapp_stores]
     indexed += [whatsapp_templates, whatsapp_flags]
@@ -232,19 +237,25 @@ def build_services(
 
 def subscribe(
     events: Events,
+    groups: GroupService,
     feed: FeedService,
     chat: ChatService,
     offers: OfferService,
     push: PushService,
+    whatsapp: WhatsApp,
     whatsapp_replies: WhatsAppReplies,
 ) -> None:
     """Who reacts to what, in this process (see `services/events.py`)."""
     # A new post is merged into the group's cached first pages.
     events.subscribe(PostAdded, lambda e: feed.post_added(e.group_id))
+    # A post's cards show its share count: the group's cached pages are read again.
+    events.subscribe(PostShared, lambda e: feed.post_changed(e.group_id))
     # A group's new member reads its chat from now on, and their sockets follow its room.
     events.subscribe(
         MemberJoined, lambda e: chat.member_joined(e.session_id, e.user_id, e.user_type)
     )
+    # A rejected request to join no longer counts among the group's members.
+    events.subscribe(MemberRemoved, lambda e: groups.member_removed(e.session_id))
     # Joining (or asking to join) a group shows as a notice in the group's chat.
     events.subscribe(
         MemberAnnounced,
@@ -257,6 +268,16 @@ def subscribe(
     # sharer are told by web push.
     events.subscribe(OfferPaid, offers.announce_paid)
     events.subscribe(OfferPaid, push.offer_paid)
+    # A logged-out browser's subscriptions are gone: the user shards forget what they knew.
+    events.subscribe(SignedOut, push.signed_out)
+    # A group member made moderator answers its WhatsApp customers from now on; one blocked
+    # no longer reads their chats.
+    events.subscribe(
+        MemberTypeChanged,
+        lambda e: whatsapp.business_chats.member_type_changed(
+            e.session_id, e.user_id, e.old_type, e.new_type
+        ),
+    )
     # An agent's reply in a business chat goes to WhatsApp (in a task of its own), and
     # WhatsApp's statuses of it move its flags.
     events.subscribe(MessageStored, whatsapp_replies.outbound.message_stored)
@@ -272,6 +293,7 @@ def build_whatsapp(
     uploads: UploadService,
     emitter: RealtimeEmitter,
     events: Events,
+    limits: RateLimiter,
 ) -> tuple[WhatsApp, list]:
     """WhatsApp business chats, and the stores whose indexes they need."""
     graph = GraphApi(settings.whatsapp_graph_url)
@@ -285,16 +307,20 @@ def build_whatsapp(
         groups,
         settings.secret_key.get_secret_value(),
     )
+    agents = BusinessChats(business_chats, sessions, chat, emitter)
     inbound = InboundMessages(
-        BusinessChats(business_chats, sessions, chat, emitter),
+        agents,
         business_chats,
         chat,
         uploads,
         graph,
         emitter,
     )
-    webhooks = WhatsAppWebhooks(channels, deliveries, inbound, events)
-    return WhatsApp(graph, channels, webhooks), [channel_store, deliveries, business_chats]
+    bad_signatures = RateLimit(
+        settings.whatsapp_bad_signatures_per_ip, settings.rate_window_seconds
+    )
+    webhooks = WhatsAppWebhooks(channels, deliveries, inbound, events, limits, bad_signatures)
+    return WhatsApp(graph, channels, webhooks, agents), [channel_store, deliveries, business_chats]
 
 
 def stripe_gateway(settings: Settings) -> StripeGateway | None:

@@ -62,6 +62,7 @@ def settings_for(mongo_url, redis_url, smtp_sink, web_dist) -> Callable[..., Set
             # one set of counters) for the whole run: the per-address limits are tested alone.
             "login_attempts_per_ip": 100_000,
             "otp_sends_per_ip": 100_000,
+            "whatsapp_bad_signatures_per_ip": 100_000,
             # Each deployment (Redis prefix) with push on gets user shard processes of its
             # own; only the push tests need them.
             "push_enabled": False,

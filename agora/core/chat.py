@@ -91,7 +91,7 @@ def posting_refusal(
     if message_type in WA_MESSAGE_TYPES:
         if not is_business:
             return BUSINESS_ONLY
-        is_agent = user_type is not None and user_type <= USER_TYPE_MODERATOR
+        is_agent = is_business_agent(user_type)
         return None if is_agent and not session.get("is_inactive") else CANNOT_SEND
     if is_business:
         return WHATSAPP_ONLY
@@ -134,6 +134,11 @@ def notification_flag(muted: bool) -> int:
     return NOTIFICATION_MUTED if muted else NOTIFICATION_UNMUTED
 
 
+def is_business_agent(user_type: int | None) -> bool:
+    """A group's admins and moderators answer its WhatsApp customers."""
+    return user_type is not None and user_type <= USER_TYPE_MODERATOR
+
+
 def is_blocked(user_type: int | None) -> bool:
     return user_type is not None and user_type >= USER_TYPE_BLOCKED
 
@@ -171,6 +176,11 @@ def notification_count(session: ChatSession, membership: Membership) -> int:
         return 0
     seen = max(membership.get("read_seq", 0), membership.get("seen_seq", 0))
     return _messages_after(session, membership, seen)
+
+
+def red_dot_count(followed: list[tuple[ChatSession, Membership]]) -> int:
+    """The red dot on Chats: what each followed chat (session, membership) adds to it."""
+    return sum(notification_count(c, m) for c, m in followed)
 
 
 def is_muted(membership: Membership) -> bool:

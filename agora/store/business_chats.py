@@ -21,11 +21,17 @@ class BusinessChatStore:
         self.messages = db["messages"]
 
     async def ensure_indexes(self) -> None:
+        await ensure_index(self.sessions, [("data.whatsapp.group_id", 1)])
         await ensure_index(
             self.messages,
             [(WAMID_FIELD, 1)],
             partialFilterExpression={WAMID_FIELD: {"$type": "string"}},
         )
+
+    async def chat_ids_of_group(self, group_id: str) -> list[str]:
+        """The business chats of every channel the group had."""
+        query = {"kind": SESSION_KIND_BUSINESS, "data.whatsapp.group_id": group_id}
+        return [chat["_id"] for chat in await self.sessions.find(query, {"_id": 1}).to_list()]
 
     async def agents(self, group_id: str) -> dict[str, int]:
         """The group's admins and moderators, with their types."""

@@ -67,6 +67,7 @@ def fuzzed_edge(ray_cluster, mongo_url, redis_url, smtp_sink, chat_prefix, tmp_p
             secret_key=secrets.token_urlsafe(32),
             login_attempts_per_ip=100_000,
             otp_sends_per_ip=100_000,
+            whatsapp_bad_signatures_per_ip=100_000,
             stripe_secret_key=SECRET_KEY,
             stripe_webhook_secret=WEBHOOK_SECRET,
             stripe_api_base=stripe.base_url,

@@ -185,3 +185,13 @@ async def test_secrets_never_reach_the_logs(edge, smtp_sink, whatsapp_standin, c
     for secret in (number.access_token, body["app_secret"], body["verify_token"]):
         assert secret not in logged
     assert "EAAGnot-the-right-one" not in logged
+
+
+async def test_an_address_posting_wrongly_signed_deliveries_is_held_off(client_for):
+    edge = await client_for(whatsapp_bad_signatures_per_ip=3)
+    headers = {"X-Hub-Signature-256": "sha256=" + "0" * 64}
+    statuses = [
+        (await edge.post("/webhooks/whatsapp", data=b"{}", headers=headers)).status
+        for _ in range(5)
+    ]
+    assert statuses == [401, 401, 401, 429, 429]

@@ -145,7 +145,7 @@ async def test_an_agent_of_another_group_cannot_read_or_answer_the_chat(
     assert len(await all_messages(business.admin, chat_id)) == 1
 
 
-async def test_agents_added_to_the_group_later_join_the_chat_with_the_next_message(
+async def test_a_member_made_moderator_joins_the_business_chats_at_once_and_leaves_when_blocked(
     business, edge, smtp_sink
 ):
     await business.deliver(from_customer(business, text(CUSTOMER, "first")))
@@ -162,14 +162,25 @@ async def test_agents_added_to_the_group_later_join_the_chat_with_the_next_messa
     assert chat_id not in [s["_id"] for s in (await newcomer.call("/user/chats"))["sessions"]]
     await newcomer.call("/session/messages", {"session_id": chat_id}, status=403)
 
+    # Made moderator: in the chat before the customer writes again.
     await business.admin.call("/session/user/update", {**moderate, "action": "make_moderator"})
-    await business.deliver(from_customer(business, text(CUSTOMER, "third")))
-    await business.settled()
     chats = (await newcomer.call("/user/chats"))["sessions"]
     [listed] = [s for s in chats if s["_id"] == chat_id]
     assert (listed["session_user_type"], listed["can_send"]) == (15, True)
+    await business.deliver(from_customer(business, text(CUSTOMER, "third")))
+    await business.settled()
     stored = await all_messages(newcomer, chat_id)
     assert [m["payload"] for m in stored] == ["first", "second", "third"]
+
+    # Blocked in the group: the customer's chat is closed to them at once.
+    await business.admin.call("/session/user/update", {**moderate, "action": "block"})
+    assert chat_id not in [s["_id"] for s in (await newcomer.call("/user/chats"))["sessions"]]
+    await newcomer.call("/session/messages", {"session_id": chat_id}, status=403)
+    refused = await send_text(newcomer, chat_id, "still here?", _type=1018)
+    assert refused["type"] == -1
+    await business.deliver(from_customer(business, text(CUSTOMER, "fourth")))
+    await business.settled()
+    await newcomer.call("/session/messages", {"session_id": chat_id}, status=403)
 
 
 async def test_an_agents_socket_receives_the_customers_message(business, edge):
@@ -297,3 +308,16 @@ async def test_processed_deliveries_are_kept_a_week_then_deleted(business, db):
     assert await db["whatsapp_events"].count_documents(mine) == 1
     await deliveries.forget_processed(kept["processed_at"] + 1)
     assert await db["whatsapp_events"].count_documents(mine) == 0
+
+
+async def test_a_large_batch_of_updates_is_taken_whole(business):
+    statuses = [status(new_wamid(), "delivered", CUSTOMER) for _ in range(1000)]
+    body = from_customer(business, text(CUSTOMER, "and a message"))
+    body["entry"][0]["changes"][0]["value"]["statuses"] = statuses
+    assert len(json.dumps(body)) > 256 * 1024
+    assert await business.deliver(body) == 200
+    await business.settled()
+    stored = await all_messages(business.admin, business.chat_id(CUSTOMER))
+    assert [m["payload"] for m in stored] == ["and a message"]
+    too_large = {**body, "padding": "x" * (3 * 1024 * 1024)}
+    assert await business.deliver(too_large) == 413

@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 
 from agora.integrations.whatsapp_graph import GraphApi
+from agora.services.whatsapp.business_chats import BusinessChats
 from agora.services.whatsapp.channels import WhatsAppChannels
 from agora.services.whatsapp.webhooks import WhatsAppWebhooks
 
@@ -12,6 +13,7 @@ class WhatsApp:
     graph: GraphApi
     channels: WhatsAppChannels
     webhooks: WhatsAppWebhooks
+    business_chats: BusinessChats
 
     async def close(self) -> None:
         await self.webhooks.settled()

@@ -4,7 +4,7 @@ group's agents (its admins and moderators), with the customer's reply window."""
 import asyncio
 from typing import Any
 
-from agora.core.chat import session_view, shared_session_view
+from agora.core.chat import is_business_agent, session_view, shared_session_view
 from agora.core.clock import now_ms
 from agora.core.whatsapp.inbound import business_chat, business_chat_id, window_ends_at
 from agora.realtime.emitter import RealtimeEmitter
@@ -46,6 +46,26 @@ class BusinessChats:
         view = shared_session_view(session_view(chat, None))
         await self.emitter.to_session(session_id, "session", view)
         return chat
+
+    async def member_type_changed(
+        self, group_id: str, user_id: str, old_type: int, new_type: int
+    ) -> None:
+        """A group member who became an agent joins the group's business chats at once; one
+        who stopped being one (blocked, say) leaves them at once, and their screens with them."""
+        was, now = is_business_agent(old_type), is_business_agent(new_type)
+        if was == now:
+            return
+        chat_ids = await self.store.chat_ids_of_group(group_id)
+        for session_id in chat_ids:
+            if now:
+                await self.sessions.add_member(session_id, user_id, new_type)
+                await self.chat.member_joined(session_id, user_id, new_type)
+            else:
+                await self.sessions.remove_member(session_id, user_id)
+            # The shard keeps the members it loaded: it must see who may write now.
+            await self.chat.shards.forget(session_id)
+        if chat_ids and not now:
+            await self.emitter.unfollow(user_id, chat_ids)
 
     async def _agents_in(self, session_id: str, group_id: str) -> None:
         """Agents who joined the group (or became moderators) since the chat's last message

@@ -7,6 +7,7 @@ import hashlib
 import hmac
 import json
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from agora.core.clock import now_ms
@@ -15,6 +16,7 @@ from agora.core.whatsapp.inbound import parse_webhook
 from agora.services.events import Events, WhatsAppStatusReceived
 from agora.services.whatsapp.channels import OpenChannel, WhatsAppChannels
 from agora.services.whatsapp.inbound import InboundMessages
+from agora.store.rate_limits import RateLimiter
 from agora.store.whatsapp_events import WhatsAppEventStore
 
 log = logging.getLogger("agora.whatsapp")
@@ -30,6 +32,12 @@ SWEEP_SECONDS = 30
 KEPT_PROCESSED_MS = 7 * 24 * 3600 * 1000
 SUBSCRIBE_MODE = "subscribe"
 CHALLENGE_MAX_LENGTH = 256
+
+
+@dataclass(frozen=True)
+class RateLimit:
+    limit: int
+    window_seconds: int
 
 
 class BadSignature(AgoraError):
@@ -65,7 +73,11 @@ class WhatsAppWebhooks:
         deliveries: WhatsAppEventStore,
         inbound: InboundMessages,
         events: Events,
+        limits: RateLimiter,
+        bad_signatures: RateLimit,
     ) -> None:
+        self.limits = limits
+        self.bad_signatures = bad_signatures
         self.channels = channels
         self.deliveries = deliveries
         self.inbound = inbound
@@ -84,11 +96,21 @@ class WhatsAppWebhooks:
             raise Forbidden("Unknown verify token")
         return challenge
 
-    async def receive(self, raw: bytes, signature: str | None) -> dict[str, Any]:
+    async def admit(self, ip: str) -> None:
+        """Before the body is read: an address that posted many wrongly signed deliveries
+        waits (each costs an HMAC of the body per app secret)."""
+        await self.limits.check(self._bad_bucket(ip), self.bad_signatures.limit)
+
+    def _bad_bucket(self, ip: str) -> str:
+        return f"whatsapp-bad-signature:{ip}"
+
+    async def receive(self, raw: bytes, signature: str | None, ip: str) -> dict[str, Any]:
         """Checks the signature before reading anything, stores the delivery and answers;
         the processing runs after the answer."""
         signers = signed_by(raw, signature, await self.channels.enabled())
         if not signers:
+            limit = self.bad_signatures
+            await self.limits.hit(self._bad_bucket(ip), limit.limit, limit.window_seconds)
             raise BadSignature()
         try:
             text = raw.decode()  # Meta sends UTF-8; json.loads would also take UTF-16/32

@@ -225,6 +225,9 @@ export const GIVE_OFFER_TEXT = 'Give offer';
 export const NEED_RECHARGE_TEXT = 'Need Recharge';
 export const RECHARGE_DEFAULT_AMOUNT = server.RECHARGE_DEFAULT_AMOUNT;
 export const RECHARGE_DEFAULT_CURRENCY = server.RECHARGE_DEFAULT_CURRENCY;
+/** The bounds of one recharge; the server refuses anything outside them. */
+export const RECHARGE_MIN_AMOUNT = server.RECHARGE_MIN_AMOUNT;
+export const RECHARGE_MAX_AMOUNT = server.RECHARGE_MAX_AMOUNT;
 /** What a card can top up (the server's CARD_CURRENCIES); points are earned, never bought. */
 export const CARD_CURRENCIES: readonly string[] = server.CARD_CURRENCIES;
 export const RECHARGE_TEXT = 'Recharge';
@@ -282,6 +285,8 @@ export const NO_MESSAGE_INFO_TEXT = 'Sorry No information available';
 export const MAKE_PUBLIC_CONFIRM = 'Are you sure you want make this public ?';
 export const MESSAGE_PLACEHOLDER = 'Type a message';
 export const NO_MESSAGES_TEXT = 'No messages yet. Say hello!';
+/** An item chat's id is this, the post's id, '_' and the asker's id (the server's `item_chat_id`). */
+export const ITEM_CHAT_PREFIX = server.ITEM_CHAT_PREFIX;
 export const NO_ITEM_CHATS_TEXT = 'No chats about this post yet.';
 export const CHATS_TITLE = 'Your Chats';
 export const CHATS_LOGIN_TEXT = 'Log in to see your chats and the people you talk with.';

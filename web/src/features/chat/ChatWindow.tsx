@@ -23,11 +23,12 @@ import type { ChatWindowRequest } from './chatContext';
 import { ChatSettings } from './ChatSettings';
 import { Composer } from './Composer';
 import { LockButton } from './LockButton';
+import { lookupSession } from './lookups';
 import { MessageInfoDialog } from './MessageInfoDialog';
 import { MessageList } from './MessageList';
 import type { ChatMessage } from './messages';
 import { MuteButton } from './MuteButton';
-import { isModerator } from './rules';
+import { isChatAbout, isModerator } from './rules';
 import { chatterId } from './tabTitle';
 import { useSessionUpdates } from './sessionUpdates';
 import { useChatSession } from './useChatSession';
@@ -56,7 +57,12 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
   const swipeStart = useRef<TouchSample | null>(null);
   const session = sessions[active];
   const showTabs = sessions.some((entry) => chatterId(entry, meId) !== null);
-  useLiveBadges(sessions, setSessions, false);
+  useLiveBadges(sessions, setSessions, false, (news) => {
+    if (!request.itemId || !isChatAbout(news.dest_session_id, request.itemId)) return;
+    void lookupSession(news.dest_session_id).then((found) => {
+      if (found) setSessions((current) => (current.some((entry) => entry._id === found._id) ? current : [...current, found]));
+    });
+  });
   useSessionUpdates(setSessions);
   useViewingReport(minimized ? null : (session?._id ?? null));
 
