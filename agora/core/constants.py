@@ -174,6 +174,23 @@ WHATSAPP_ID_MAX_LENGTH = 32
 WHATSAPP_SECRET_MAX_LENGTH = 1024
 # A customer's media file kept as an upload (Meta allows documents up to 100 MB).
 WHATSAPP_MEDIA_MAX_BYTES = 25 * 1024 * 1024
+# Meta's limits on what an agent sends (the web's composer keeps to them too).
+WHATSAPP_REPLY_BUTTONS_MAX = 3
+WHATSAPP_BUTTON_TITLE_MAX = 20
+WHATSAPP_LIST_ROWS_MAX = 10
+WHATSAPP_CONTACTS_MAX = 5
+# The upload types Meta sends as each media kind.
+WHATSAPP_MEDIA_TYPES = {
+    "image": ("image/jpeg", "image/png"),
+    "video": ("video/mp4", "video/3gpp"),
+    "audio": ("audio/aac", "audio/amr", "audio/mpeg", "audio/mp4", "audio/ogg"),
+    "document": (
+        "application/pdf",
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "application/msword",
+        "text/plain",
+    ),
+}
 MESSAGE_TEXT_MAX_LENGTH = 4000
 # A street address with a landmark or two fits; a pasted essay does not.
 LOCATION_ADDRESS_MAX_LENGTH = 300

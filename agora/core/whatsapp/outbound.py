@@ -14,6 +14,11 @@ from agora.core.constants import (
     MESSAGE_TYPE_WA_RICH,
     MESSAGE_TYPE_WA_TEMPLATE,
     MESSAGE_TYPE_WA_TEXT,
+    WHATSAPP_BUTTON_TITLE_MAX,
+    WHATSAPP_CONTACTS_MAX,
+    WHATSAPP_LIST_ROWS_MAX,
+    WHATSAPP_MEDIA_TYPES,
+    WHATSAPP_REPLY_BUTTONS_MAX,
     WHATSAPP_WINDOW_MS,
 )
 from agora.core.errors import InvalidInput
@@ -27,16 +32,16 @@ WINDOW_CLOSED = "The 24-hour window has closed: send a template"
 # Meta's limits (Cloud API reference, "Messages").
 CAPTION_MAX = 1024
 INTERACTIVE_BODY_MAX = 1024
-REPLY_BUTTONS_MAX = 3
-BUTTON_TITLE_MAX = 20
+REPLY_BUTTONS_MAX = WHATSAPP_REPLY_BUTTONS_MAX
+BUTTON_TITLE_MAX = WHATSAPP_BUTTON_TITLE_MAX
 BUTTON_ID_MAX = 256
-LIST_ROWS_MAX = 10
+LIST_ROWS_MAX = WHATSAPP_LIST_ROWS_MAX
 LIST_SECTIONS_MAX = 10
 SECTION_TITLE_MAX = 24
 ROW_TITLE_MAX = 24
 ROW_DESCRIPTION_MAX = 72
 ROW_ID_MAX = 200
-CONTACTS_MAX = 5
+CONTACTS_MAX = WHATSAPP_CONTACTS_MAX
 CONTACT_FIELD_MAX = 256
 CONTACT_ENTRIES_MAX = 5
 LOCATION_TEXT_MAX = 1000
@@ -45,17 +50,7 @@ TEMPLATE_PARAMETER_MAX = 1024
 TEMPLATE_PARAMETERS_MAX = 100
 
 # The media each kind may carry, as Meta accepts them and our uploads store them.
-MEDIA_TYPES = {
-    "image": ("image/jpeg", "image/png"),
-    "video": ("video/mp4", "video/3gpp"),
-    "audio": ("audio/aac", "audio/amr", "audio/mpeg", "audio/mp4", "audio/ogg"),
-    "document": (
-        "application/pdf",
-        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-        "application/msword",
-        "text/plain",
-    ),
-}
+MEDIA_TYPES = WHATSAPP_MEDIA_TYPES
 RICH_KINDS = (*MEDIA_TYPES, "location", "contacts", "interactive")
 # Keys of `data` an agent's send may carry, by message type.
 SEND_KEYS = {
