@@ -145,6 +145,16 @@ const FAILING_IMPACTS = new Set(['serious', 'critical']);
 
 /** Serious and critical axe findings on the page as it is now, one line each. */
 export async function seriousViolations(page) {
+  // A dialog still fading in has blended colours that fail contrast: wait for such finite
+  // transitions (spinners and other endless animations are left running).
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => Number.isFinite(animation.effect?.getComputedTiming().endTime))
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   // Evaluated through the DevTools protocol: the page's own CSP allows no injected script tag.
   await page.evaluate(AXE_SOURCE);
   const results = await page.evaluate(() =>
