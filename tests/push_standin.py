@@ -24,6 +24,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
+from tests.standin_server import serve_locally
+
 MAX_EXPIRY_SECONDS = 24 * 3600
 
 
@@ -74,12 +76,7 @@ class PushServiceStandin:
     async def start(self) -> "PushServiceStandin":
         app = web.Application()
         app.router.add_post("/push/{token}", self._receive)
-        self._runner = web.AppRunner(app)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        port = site._server.sockets[0].getsockname()[1]
-        self.origin = f"http://127.0.0.1:{port}"
+        self._runner, self.origin = await serve_locally(app)
         return self
 
     async def close(self) -> None:

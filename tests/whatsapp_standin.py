@@ -28,6 +28,7 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
+from tests.standin_server import serve_locally
 from tests.whatsapp_signing import sign
 
 API_VERSION = "v21.0"
@@ -163,12 +164,7 @@ class WhatsAppStandin:
         app.router.add_get(
             f"/{API_VERSION}/{{business_account_id}}/message_templates", self._templates
         )
-        self._runner = web.AppRunner(app)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", self.port)
-        await site.start()
-        port = site._server.sockets[0].getsockname()[1]
-        self.origin = f"http://127.0.0.1:{port}"
+        self._runner, self.origin = await serve_locally(app, self.port)
         return self
 
     async def close(self) -> None:

@@ -260,16 +260,27 @@ def check_outgoing(
     if len(attachments) > CHAT_ATTACHMENTS_MAX:
         raise InvalidInput({"payload1": "You can only send upto 3 attachments"})
     if message_type in WA_MESSAGE_TYPES:
-        return Outgoing(
-            session_id=session_id,
-            src_id=src_id,
-            local_id=local_id,
-            type=message_type,
-            payload=text,
-            attachments=tuple(attachments),
-            client_created_at=client_created_at,
-            data=check_agent_send(message_type, text, attachments, data),
-        )
+        location, data = None, check_agent_send(message_type, text, attachments, data)
+    else:
+        location, data = check_member_extras(message_type, text, attachments, location, data), None
+    return Outgoing(
+        session_id=session_id,
+        src_id=src_id,
+        local_id=local_id,
+        type=message_type,
+        payload=text,
+        attachments=tuple(attachments),
+        client_created_at=client_created_at,
+        location=location,
+        data=data,
+    )
+
+
+def check_member_extras(
+    message_type: int, text: str, attachments: list[str], location: Any, data: Any
+) -> dict[str, Any] | None:
+    """A chat or banner message's checked location (a WhatsApp message's extras are
+    `check_agent_send`'s to check)."""
     if set(data or {}) - {"location"}:
         raise InvalidInput({"data": "Only WhatsApp messages carry these fields"})
     if location is not None:
@@ -280,16 +291,7 @@ def check_outgoing(
         raise InvalidInput({"payload": "Write a message, attach a file or share a location"})
     if message_type not in (MESSAGE_TYPE_CHAT, MESSAGE_TYPE_BANNER):
         raise InvalidInput({"_type": "Unsupported message type"})
-    return Outgoing(
-        session_id=session_id,
-        src_id=src_id,
-        local_id=local_id,
-        type=message_type,
-        payload=text,
-        attachments=tuple(attachments),
-        client_created_at=client_created_at,
-        location=location,
-    )
+    return location
 
 
 def announced_seq(session: dict[str, Any]) -> int:

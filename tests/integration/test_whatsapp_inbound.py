@@ -12,7 +12,11 @@ from pymongo import AsyncMongoClient
 
 from agora.app import WHATSAPP
 from tests.integration.helpers import all_messages
-from tests.integration.whatsapp_setup import Business, connected_business
+from tests.integration.whatsapp_setup import (  # noqa: F401 (fixtures)
+    Business,
+    business_edge,
+    business_fixture,
+)
 from tests.whatsapp_signing import (
     button,
     contact,
@@ -29,18 +33,6 @@ from tests.whatsapp_signing import (
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 
 CUSTOMER = "15550003333"
-
-
-@pytest.fixture
-async def edge(client_for, chat_prefix, whatsapp_standin):
-    return await client_for(
-        session_shards=2, redis_prefix=chat_prefix, whatsapp_graph_url=whatsapp_standin.base_url
-    )
-
-
-@pytest.fixture
-async def business(edge, smtp_sink, whatsapp_standin) -> Business:
-    return await connected_business(edge, smtp_sink, whatsapp_standin)
 
 
 def jpeg() -> bytes:

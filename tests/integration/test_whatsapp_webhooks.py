@@ -12,24 +12,17 @@ from pymongo import AsyncMongoClient
 from agora.app import EVENTS, WHATSAPP
 from agora.services.events import WhatsAppStatusReceived
 from tests.integration.helpers import all_messages, member, send_text
-from tests.integration.whatsapp_setup import Business, connected_business
+from tests.integration.whatsapp_setup import (  # noqa: F401 (fixtures)
+    Business,
+    business_edge,
+    business_fixture,
+    connected_business,
+)
 from tests.whatsapp_signing import contact, new_wamid, sign, status, text, webhook
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 
 CUSTOMER = "15550001111"
-
-
-@pytest.fixture
-async def edge(client_for, chat_prefix, whatsapp_standin):
-    return await client_for(
-        session_shards=2, redis_prefix=chat_prefix, whatsapp_graph_url=whatsapp_standin.base_url
-    )
-
-
-@pytest.fixture
-async def business(edge, smtp_sink, whatsapp_standin) -> Business:
-    return await connected_business(edge, smtp_sink, whatsapp_standin)
 
 
 @pytest.fixture

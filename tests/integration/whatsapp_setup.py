@@ -1,8 +1,11 @@
-"""Steps the WhatsApp tests share: a group with a connected channel, signed deliveries."""
+"""Steps the WhatsApp tests share: a group with a connected channel, signed deliveries.
+A test module gets the `edge` and `business` fixtures by importing `business_edge` and
+`business_fixture` (named apart so the tests' arguments do not shadow the imports)."""
 
 import uuid
 from dataclasses import dataclass
 
+import pytest
 from aiohttp.test_utils import TestClient
 
 from agora.app import WHATSAPP
@@ -38,6 +41,18 @@ class Business:
     async def settled(self) -> None:
         """Every accepted delivery on this edge is processed."""
         await self.edge.server.app[WHATSAPP].webhooks.settled()
+
+
+@pytest.fixture(name="edge")
+async def business_edge(client_for, chat_prefix, whatsapp_standin):
+    return await client_for(
+        session_shards=2, redis_prefix=chat_prefix, whatsapp_graph_url=whatsapp_standin.base_url
+    )
+
+
+@pytest.fixture(name="business")
+async def business_fixture(edge, smtp_sink, whatsapp_standin) -> Business:
+    return await connected_business(edge, smtp_sink, whatsapp_standin)
 
 
 async def connected_business(

@@ -74,6 +74,15 @@ def test_text_with_a_reply_context():
     }
 
 
+def buttons(id_titles: list[tuple[str, str]]) -> dict:
+    """An interactive button message's data with these buttons."""
+    buttons = [{"id": button_id, "title": title} for button_id, title in id_titles]
+    return {
+        "wa_kind": "interactive",
+        "interactive": {"type": "button", "body": "b", "buttons": buttons},
+    }
+
+
 @pytest.mark.parametrize(
     ("message_type", "text", "files", "data", "field"),
     [
@@ -103,30 +112,10 @@ def test_text_with_a_reply_context():
             MESSAGE_TYPE_WA_RICH,
             "",
             [],
-            {
-                "wa_kind": "interactive",
-                "interactive": {
-                    "type": "button",
-                    "body": "b",
-                    "buttons": [{"id": str(i), "title": str(i)} for i in range(4)],
-                },
-            },
+            buttons([(str(i), str(i)) for i in range(4)]),
             "interactive",
         ),
-        (
-            MESSAGE_TYPE_WA_RICH,
-            "",
-            [],
-            {
-                "wa_kind": "interactive",
-                "interactive": {
-                    "type": "button",
-                    "body": "b",
-                    "buttons": [{"id": "1", "title": "x" * 21}],
-                },
-            },
-            "interactive",
-        ),
+        (MESSAGE_TYPE_WA_RICH, "", [], buttons([("1", "x" * 21)]), "interactive"),
         (
             MESSAGE_TYPE_WA_RICH,
             "",

@@ -1,6 +1,6 @@
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { useEffect } from 'react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderChatWindow } from '../../test/chatWindow';
 import { mockFetch, type FetchCall, type FakeReply } from '../../test/fetchMock';
 import { CANNOT_SEND_TEXT, NEED_LOGIN_TO_CHAT_TEXT } from '../../shared/constants';
 import type { Session } from './chatApi';
@@ -34,24 +34,10 @@ const session = (fields: Partial<Session> = {}): Session => ({
 });
 
 async function openWindow(request: ChatWindowRequest, replies: (call: FetchCall) => FakeReply | Promise<FakeReply>, signedIn = true) {
-  const { ChatProvider } = await import('./ChatProvider');
-  const { useChatWindow } = await import('./chatContext');
-  const { UiProvider } = await import('../../shared/ui/UiProvider');
   const calls = mockFetch((call) =>
     call.url.pathname === '/user/me' ? { body: { user: signedIn ? me : null, guest_user: { _id: 'g', name: 'Guest', is_guest: true } } } : replies(call),
   );
-  function Opener() {
-    const { openChat } = useChatWindow();
-    useEffect(() => openChat(request), [openChat]);
-    return null;
-  }
-  render(
-    <UiProvider>
-      <ChatProvider>
-        <Opener />
-      </ChatProvider>
-    </UiProvider>,
-  );
+  await renderChatWindow(request);
   return calls;
 }
 

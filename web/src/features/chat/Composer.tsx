@@ -9,9 +9,10 @@ import {
   NEED_LOGIN_TO_CHAT_TEXT,
 } from '../../shared/constants';
 import { useFileUploads } from '../../shared/hooks/useFileUploads';
-import { CloseIcon, LocationIcon, PaperclipIcon, SendIcon, SmileIcon } from '../../shared/ui/icons';
+import { LocationIcon, PaperclipIcon, SendIcon, SmileIcon } from '../../shared/ui/icons';
 import { useUi } from '../../shared/ui/uiContext';
 import { openLogin } from '../auth/apiAuth';
+import { AttachmentChips } from './AttachmentChips';
 import { itemFileFrom, type ItemFile } from '../feed/feedApi';
 import { AddressPickerDialog } from '../location/AddressPickerDialog';
 import type { Session } from './chatApi';
@@ -111,29 +112,15 @@ export function Composer({ session, signedIn, canSendBanner, onSend, onTyping }:
           ))}
         </div>
       )}
-      {(files.length > 0 || uploads.pending.length > 0) && (
-        <ul aria-label="Attachments" className="flex flex-wrap gap-2 px-3 pt-2">
-          {files.map((file) => (
-            <li key={file.url} className="flex max-w-40 items-center gap-1 rounded-full bg-slate-100 py-1 pr-1 pl-3 text-xs">
-              <span className="truncate">{file.title}</span>
-              <button
-                type="button"
-                aria-label={`Remove ${file.title}`}
-                onClick={() => setFiles((current) => current.filter((entry) => entry.url !== file.url))}
-                className="rounded-full p-0.5 hover:bg-slate-200"
-              >
-                <CloseIcon className="size-3.5" />
-              </button>
-            </li>
-          ))}
-          {uploads.pending.map((entry) => (
-            <li key={entry.key} className="flex max-w-40 items-center gap-2 rounded-full bg-slate-100 px-3 py-1 text-xs text-slate-500">
-              <span className="truncate">{entry.name}</span>
-              <progress aria-label="Upload progress" max={1} value={entry.progress} className="h-1.5 w-10" />
-            </li>
-          ))}
-        </ul>
-      )}
+      <AttachmentChips
+        attached={files.map((file) => ({
+          key: file.url,
+          label: file.title,
+          title: file.title,
+          onRemove: () => setFiles((current) => current.filter((entry) => entry.url !== file.url)),
+        }))}
+        pending={uploads.pending}
+      />
       <div className="flex items-end gap-1 p-2">
         <button type="button" aria-label="Emoji" aria-expanded={emojiOpen} onClick={() => setEmojiOpen((open) => !open)} className={iconButton}>
           <SmileIcon />

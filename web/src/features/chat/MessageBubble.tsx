@@ -1,9 +1,9 @@
-import { useId, useState } from 'react';
 import { MESSAGE_TYPES, SEND_FAILED_TEXT } from '../../shared/constants';
 import { useLongPress } from '../../shared/hooks/useLongPress';
 import { mediaKind } from '../../shared/media';
 import { relativeTime } from '../../shared/relativeTime';
 import { MoreIcon } from '../../shared/ui/icons';
+import { PopupMenu } from '../../shared/ui/PopupMenu';
 import type { ItemFile } from '../feed/feedApi';
 import { SharedPlace } from '../location/SharedPlace';
 import { isInbound, isWhatsAppMessage } from '../whatsapp/businessChat';
@@ -131,49 +131,18 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = 
  * message (or it has keyboard focus). Touch screens, without hover, keep the long press.
  */
 function MessageMenu({ onInfo, onReply }: { onInfo: () => void; onReply?: () => void }) {
-  const items = [...(onReply ? [['Reply', onReply] as const] : []), ['Message info', onInfo] as const];
-  const [open, setOpen] = useState(false);
-  const menuId = useId();
+  const actions = [...(onReply ? [['Reply', onReply] as const] : []), ['Message info', onInfo] as const];
   return (
-    <div
-      className="relative shrink-0 pointer-coarse:hidden"
-      onBlur={(event) => {
-        if (!event.currentTarget.contains(event.relatedTarget)) setOpen(false);
-      }}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') setOpen(false);
-      }}
-    >
-      <button
-        type="button"
-        aria-label="Message menu"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={open ? menuId : undefined}
-        onClick={() => setOpen((current) => !current)}
-        className={`rounded-full p-1 text-slate-500 hover:bg-slate-200 hover:text-slate-800 focus-visible:opacity-100 group-hover:opacity-100 ${open ? 'opacity-100' : 'opacity-0'}`}
-      >
-        <MoreIcon className="size-4" />
-      </button>
-      {open && (
-        <div id={menuId} role="menu" className="absolute top-full right-0 z-10 mt-1 min-w-36 rounded-xl bg-white py-1 shadow-lg ring-1 ring-slate-200">
-          {items.map(([label, act], index) => (
-            <button
-              key={label}
-              type="button"
-              role="menuitem"
-              autoFocus={index === 0}
-              onClick={() => {
-                setOpen(false);
-                act();
-              }}
-              className="block w-full px-3 py-2 text-left text-sm text-slate-800 hover:bg-slate-100"
-            >
-              {label}
-            </button>
-          ))}
-        </div>
-      )}
-    </div>
+    <PopupMenu
+      label="Message menu"
+      trigger={<MoreIcon className="size-4" />}
+      triggerClassName={(open) =>
+        `rounded-full p-1 text-slate-500 hover:bg-slate-200 hover:text-slate-800 focus-visible:opacity-100 group-hover:opacity-100 ${open ? 'opacity-100' : 'opacity-0'}`
+      }
+      className="shrink-0 pointer-coarse:hidden"
+      menuClassName="absolute top-full right-0 z-10 mt-1 min-w-36 rounded-xl bg-white py-1 shadow-lg ring-1 ring-slate-200"
+      itemClassName="block w-full px-3 py-2 text-left text-sm text-slate-800 hover:bg-slate-100"
+      items={actions.map(([label, act]) => ({ key: label, content: label, onSelect: act }))}
+    />
   );
 }

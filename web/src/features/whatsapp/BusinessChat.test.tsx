@@ -1,6 +1,6 @@
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { useEffect } from 'react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderChatWindow } from '../../test/chatWindow';
 import { mockFetch, type FetchCall, type FakeReply } from '../../test/fetchMock';
 import type { InboxMessage, Session } from '../chat/chatApi';
 import { HOUR_MS, TEMPLATE, businessSession, waMessage } from './testFixtures';
@@ -19,27 +19,13 @@ const fire = (event: string, payload: unknown) => act(() => handlers.get(event)?
 const agent = { _id: 'u1', name: 'Ada Agent', image: '', phone_number: null, email_id: 'a@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
 
 async function openBusinessChat(session: Session, messages: InboxMessage[], replies: (call: FetchCall) => FakeReply | undefined = () => undefined) {
-  const { ChatProvider } = await import('../chat/ChatProvider');
-  const { useChatWindow } = await import('../chat/chatContext');
-  const { UiProvider } = await import('../../shared/ui/UiProvider');
   const calls = mockFetch((call) => {
     const path = call.url.pathname;
     if (path === '/user/me') return { body: { user: agent, guest_user: {} } };
     if (path === '/session/messages') return { body: { inbox_messages: messages, refs: { users: { u1: agent } }, has_more: false, next_less_than_timestamp: null } };
     return replies(call) ?? { body: {} };
   });
-  function Opener() {
-    const { openChat } = useChatWindow();
-    useEffect(() => openChat({ title: session.title, sessions: [session] }), [openChat]);
-    return null;
-  }
-  render(
-    <UiProvider>
-      <ChatProvider>
-        <Opener />
-      </ChatProvider>
-    </UiProvider>,
-  );
+  await renderChatWindow({ title: session.title, sessions: [session] });
   return calls;
 }
 

@@ -3,6 +3,7 @@ import { CHAT_MAX_FILE_BYTES, MESSAGE_PLACEHOLDER, WA_MEDIA_TYPES, WA_TEMPLATE_O
 import { useFileUploads } from '../../shared/hooks/useFileUploads';
 import { Button } from '../../shared/ui/Button';
 import { CloseIcon, SendIcon } from '../../shared/ui/icons';
+import { AttachmentChips } from '../chat/AttachmentChips';
 import { messageBoxClass, sendButtonClass } from '../chat/Composer';
 import type { InboxMessage } from '../chat/chatApi';
 import type { MessageDraft } from '../chat/messages';
@@ -95,26 +96,22 @@ export function BusinessComposer({ sessionId, windowOpen, onSend, onTyping, repl
           </button>
         </div>
       )}
-      {(attached || uploads.pending.length > 0) && (
-        <ul aria-label="Attachments" className="flex flex-wrap gap-2 px-3 pt-2">
-          {attached && (
-            <li className="flex max-w-60 items-center gap-1 rounded-full bg-slate-100 py-1 pr-1 pl-3 text-xs">
-              <span className="truncate">
-                {attached.kind}: {attached.file.title}
-              </span>
-              <button type="button" aria-label={`Remove ${attached.file.title}`} onClick={() => setAttached(null)} className="rounded-full p-0.5 hover:bg-slate-200">
-                <CloseIcon className="size-3.5" />
-              </button>
-            </li>
-          )}
-          {uploads.pending.map((entry) => (
-            <li key={entry.key} className="flex max-w-40 items-center gap-2 rounded-full bg-slate-100 px-3 py-1 text-xs text-slate-500">
-              <span className="truncate">{entry.name}</span>
-              <progress aria-label="Upload progress" max={1} value={entry.progress} className="h-1.5 w-10" />
-            </li>
-          ))}
-        </ul>
-      )}
+      <AttachmentChips
+        attached={
+          attached
+            ? [
+                {
+                  key: attached.file.url,
+                  label: `${attached.kind}: ${attached.file.title}`,
+                  title: attached.file.title,
+                  onRemove: () => setAttached(null),
+                  wide: true,
+                },
+              ]
+            : []
+        }
+        pending={uploads.pending}
+      />
       <div className="flex items-end gap-1 p-2">
         <KindMenu onPick={pick} />
         <textarea

@@ -1,0 +1,75 @@
+import { useId, useState, type ReactNode } from 'react';
+
+export interface PopupMenuItem {
+  key: string;
+  content: ReactNode;
+  onSelect: () => void;
+}
+
+interface PopupMenuProps {
+  /** The trigger button's accessible name. */
+  label: string;
+  /** What the trigger button shows. */
+  trigger: ReactNode;
+  /** The trigger's classes, which may depend on whether the menu is open. */
+  triggerClassName: string | ((open: boolean) => string);
+  items: readonly PopupMenuItem[];
+  /** The menu's accessible name, when the trigger's does not say what it lists. */
+  menuLabel?: string;
+  /** Classes added to the positioned wrapper. */
+  className?: string;
+  menuClassName: string;
+  itemClassName: string;
+}
+
+/**
+ * A button opening a menu of actions (the WAI-ARIA menu button): the first item takes the
+ * focus, so the keyboard can go on; Escape or focus leaving the menu closes it, and so
+ * does choosing an item.
+ */
+export function PopupMenu({ label, trigger, triggerClassName, items, menuLabel, className, menuClassName, itemClassName }: PopupMenuProps) {
+  const [open, setOpen] = useState(false);
+  const menuId = useId();
+  return (
+    <div
+      className={className ? `relative ${className}` : 'relative'}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget)) setOpen(false);
+      }}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') setOpen(false);
+      }}
+    >
+      <button
+        type="button"
+        aria-label={label}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
+        onClick={() => setOpen((current) => !current)}
+        className={typeof triggerClassName === 'string' ? triggerClassName : triggerClassName(open)}
+      >
+        {trigger}
+      </button>
+      {open && (
+        <div id={menuId} role="menu" aria-label={menuLabel} className={menuClassName}>
+          {items.map((item, index) => (
+            <button
+              key={item.key}
+              type="button"
+              role="menuitem"
+              autoFocus={index === 0}
+              onClick={() => {
+                setOpen(false);
+                item.onSelect();
+              }}
+              className={itemClassName}
+            >
+              {item.content}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
