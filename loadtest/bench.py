@@ -20,8 +20,8 @@ from pathlib import Path
 
 import psutil
 
-from loadtest import chatmix, fanout, feed, offers, push
-from loadtest.report import say
+from loadtest import chatmix, fanout, feed, offers, push, sends
+from loadtest.report import say, target_table
 from loadtest.stack import Stack, running_stack
 
 # name -> (what it loads, how to run it).
@@ -29,6 +29,10 @@ SCENARIOS: dict[str, tuple[str, Callable[..., None]]] = {
     "feed": (
         "10,000 posts in one group; readers open, scroll, search and filter the feed",
         feed.run,
+    ),
+    "sends": (
+        "40 item chats sending over HTTP, then the socket, then a naive insert-per-message server",
+        sends.run,
     ),
     "fanout": (
         "one group of 1,000 members on sockets; a few senders at a stepped rate",
@@ -127,6 +131,8 @@ def main(argv: list[str] | None = None) -> int:
             traceback.print_exc()
             say(f"the harness failed in scenario {name}")
             return 1
+    for line in target_table():
+        say(line)
     return 0
 
 

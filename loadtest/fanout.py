@@ -179,15 +179,16 @@ def step(
     rate: float,
     per_sender: float,
     poisson: bool,
+    seconds: float = STEP_SECONDS,
 ) -> Figures:
     meter = CpuMeter({**roles, "load generator": lambda: process_list(crowd.pids)})
     meter.start()
-    sends = crowd.send(STEP_SECONDS, per_sender, poisson)
+    sends = crowd.send(seconds, per_sender, poisson)
     expected = expected_deliveries(sends, listeners)
     crowd.wait_for(expected, DRAIN_SECONDS)
     received = crowd.collect()
     window = meter.stop()
-    return Figures(rate, STEP_SECONDS, sends, received, expected, window, server_roles)
+    return Figures(rate, seconds, sends, received, expected, window, server_roles)
 
 
 def process_list(pids: list[int]) -> list[psutil.Process]:
@@ -339,12 +340,17 @@ def _start_relay(stack: Stack, work: Path, stop: ExitStack) -> tuple[subprocess.
         stderr=subprocess.STDOUT,
     )
     stop.callback(_stop, relay)
-    deadline = time.monotonic() + SERVER_START_SECONDS
-    while not any(c.laddr.port == port for c in psutil.Process(relay.pid).net_connections()):
-        if relay.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError(f"the relay did not start; see {work / 'relay.log'}")
-        time.sleep(0.2)
+    wait_listening(relay, port, work / "relay.log")
     return relay, f"http://127.0.0.1:{port}"
+
+
+def wait_listening(server: subprocess.Popen, port: int, log: Path) -> None:
+    """Until a baseline server the harness started listens on its port."""
+    deadline = time.monotonic() + SERVER_START_SECONDS
+    while not any(c.laddr.port == port for c in psutil.Process(server.pid).net_connections()):
+        if server.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"a baseline server did not start; see {log}")
+        time.sleep(0.2)
 
 
 def _stop(relay: subprocess.Popen) -> None:

@@ -1,4 +1,7 @@
-"""Printing of the figures: per-call tables, CPU and memory per process role."""
+"""Printing of the figures: per-call tables, CPU and memory per process role, targets."""
+
+import os
+from dataclasses import dataclass
 
 from loadtest.locust_run import CallStats, StepResult
 from loadtest.measure import Window
@@ -50,4 +53,50 @@ def cpu_lines(window: Window) -> list[str]:
     ]
     if window.machine_busy_cores > SATURATED * window.machine_cores:
         lines.append("  (the machine's cores were nearly all busy: timings include CPU waits)")
+    return lines
+
+
+def load_now() -> float:
+    """The machine's 1-minute load average: how busy it was before a ramp started."""
+    return os.getloadavg()[0]
+
+
+@dataclass(frozen=True)
+class TargetRow:
+    """One line of the closing table: Agora's figure against a baseline run beside it."""
+
+    target: str
+    agora: float
+    baseline_name: str
+    baseline: float
+    wanted_ratio: float
+    unit: str
+    load_before: tuple[float, float]  # 1-minute load before Agora's and the baseline's ramp
+
+    @property
+    def ratio(self) -> float | None:
+        return self.agora / self.baseline if self.baseline else None
+
+
+TARGETS: list[TargetRow] = []
+
+
+def target_table() -> list[str]:
+    if not TARGETS:
+        return []
+    lines = [
+        "",
+        "targets (ratios to baselines started in this run):",
+        f"  {'target':<28} {'Agora':>10} {'baseline':>26} {'ratio':>6} {'wanted':>7}  "
+        "load before (Agora / baseline)",
+    ]
+    for row in TARGETS:
+        ratio = row.ratio
+        verdict = "-" if ratio is None else ("met" if ratio >= row.wanted_ratio else "NOT MET")
+        baseline = f"{row.baseline_name} {row.baseline:,.0f}"
+        lines.append(
+            f"  {row.target:<28} {row.agora:>10,.0f} {baseline:>26} "
+            f"{'-' if ratio is None else f'{ratio:.2f}':>6} {f'>= {row.wanted_ratio}':>7}  "
+            f"{row.load_before[0]:.1f} / {row.load_before[1]:.1f}  {verdict} ({row.unit})"
+        )
     return lines
