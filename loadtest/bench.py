@@ -42,6 +42,10 @@ SCENARIOS: dict[str, tuple[str, Callable[..., None]]] = {
         "the same fan-out through a bare python-socketio relay, compared with fanout",
         fanout.run_relay,
     ),
+    "noderelay": (
+        "the same fan-out through a bare Node socket.io relay, compared with fanout",
+        fanout.run_node_relay,
+    ),
     "chatmix": (
         "200 item chats and 20 groups of 5, sending with think time, ramped",
         chatmix.run,

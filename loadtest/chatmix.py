@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from loadtest.chat_seed import Seeder, item_chats_through_api
-from loadtest.crowd import Crowd, Member
+from loadtest.crowd import Member
 from loadtest.fanout import (
     AGORA_SERVER_ROLES,
     PROCESSES,
@@ -24,6 +24,7 @@ from loadtest.fanout import (
     step,
     step_lines,
 )
+from loadtest.node_crowd import NodeCrowd
 from loadtest.report import ms, say
 from loadtest.stack import MONGO_DB, Stack
 
@@ -73,7 +74,7 @@ def run(stack: Stack, work: Path, *, profile_edge: bool = False) -> None:
         f"groups of {GROUP_SIZE} in {time.monotonic() - started:.1f} s"
     )
     roles = agora_roles(stack)
-    with Crowd(stack.base_url, members, PROCESSES, "/session/send") as crowd:
+    with NodeCrowd(stack.base_url, members, PROCESSES, "/session/send") as crowd:
         opened = open_sockets(crowd, stack.edge.pid, "edge")
         if opened < len(members):
             say(f"  ! only {opened} of {len(members)} sockets; expected deliveries will not match")

@@ -1,6 +1,6 @@
 """The naive chat server the `sends` scenario measures Agora against.
 
-    python -m loadtest.naive PORT MONGO_URL DATABASE
+    python -m loadtest.naive MONGO_URL DATABASE PORT
 
 aiohttp, one `insert_one` per message into MongoDB (the same nx-27017 as Agora's), then the
 reply: no login, no permissions, no order, no dedupe, no counters, no fan-out. It answers
@@ -48,7 +48,7 @@ def build(mongo_url: str, database: str) -> web.Application:
 
 
 def main() -> None:
-    port, mongo_url, database = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+    mongo_url, database, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
     web.run_app(build(mongo_url, database), host="127.0.0.1", port=port, print=None)
 
 

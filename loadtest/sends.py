@@ -9,7 +9,6 @@ message into the same nx-27017, no sockets) takes the same HTTP load, and Agora'
 are printed as ratios to its ceiling. The load generator is Node (loadtest/node/crowd.mjs).
 """
 
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -19,19 +18,20 @@ from pathlib import Path
 
 from agora.core.clock import now_ms
 from agora.embedded import mongo_address
-from agora.settings import REPO_ROOT
 from loadtest.chat_seed import Seeder, item_chats_through_api
 from loadtest.crowd import Member
 from loadtest.fanout import (
+    MISSES_TO_STOP,
     TARGET_P99_MS,
     Ceiling,
     Figures,
     agora_roles,
     report_spies,
+    start_baseline,
     start_spies,
     step,
     step_lines,
-    wait_listening,
+    stops,
 )
 from loadtest.measure import Finder, listening_on, process
 from loadtest.naive import COLLECTION
@@ -39,7 +39,6 @@ from loadtest.node_crowd import NodeCrowd
 from loadtest.relay import SEND_PATH
 from loadtest.report import TARGETS, TargetRow, load_now, ms, say
 from loadtest.stack import MONGO_DB, Stack
-from tests.services import free_port
 
 CHATS = 40
 RATES = (100, 200, 400, 800, 1200, 1600, 2400, 3200)  # messages a second from everyone
@@ -102,6 +101,7 @@ def ramp(
 ) -> Ceiling | None:
     senders = 2 * CHATS
     best: Ceiling | None = None
+    misses = 0
     for rate in RATES:
         say()
         say(f"{label} · {rate} msg/s from {senders} senders in {CHATS} chats, {STEP_SECONDS} s")
@@ -132,13 +132,16 @@ def ramp(
             and not figures.sends.refused
             and not figures.sends.backlogged
         )
-        if not within:
+        misses = 0 if within else misses + 1
+        if within:
+            best = Ceiling(acked_per_s, ack_p99, rate)
+        else:
             say(
                 f"  (ack p99 over {TARGET_P99_MS} ms, a send refused or a message not read back "
-                "exactly once: the ramp stops here)"
+                f"exactly once: {stops(misses)})"
             )
+        if misses == MISSES_TO_STOP:
             break
-        best = Ceiling(acked_per_s, ack_p99, rate)
     return best
 
 
@@ -149,29 +152,6 @@ def _agora_roles(stack: Stack) -> dict[str, Finder]:
     for n, shard in enumerate(sorted(shards, key=lambda p: p.pid)):
         roles[f"shard {n}"] = process(shard.pid)
     return roles
-
-
-def _start_naive(stack: Stack, work: Path, stop: ExitStack) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    log = stop.enter_context((work / "naive.log").open("w"))
-    naive = subprocess.Popen(
-        [sys.executable, "-m", "loadtest.naive", str(port), stack.mongo_url, MONGO_DB],
-        cwd=REPO_ROOT,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    stop.callback(_stop, naive)
-    wait_listening(naive, port, work / "naive.log")
-    return naive, f"http://127.0.0.1:{port}"
-
-
-def _stop(server: subprocess.Popen) -> None:
-    server.terminate()
-    try:
-        server.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.kill()
-        server.wait()
 
 
 def _ceiling_line(label: str, ceiling: Ceiling | None) -> str:
@@ -214,7 +194,8 @@ def run(stack: Stack, work: Path, *, profile_edge: bool = False) -> None:
                 load,
             )
     with ExitStack() as stop:
-        naive, base_url = _start_naive(stack, work, stop)
+        command = [sys.executable, "-m", "loadtest.naive", stack.mongo_url, MONGO_DB]
+        naive, base_url = start_baseline(command, "naive", work, stop)
         say()
         say(f"naive: aiohttp, one insert_one per message into the same nx-27017, at {base_url}")
         naive_roles = {

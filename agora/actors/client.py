@@ -5,11 +5,13 @@ other travel to their shard in one call.
 """
 
 import asyncio
+import time
 import zlib
 from typing import Any
 
 import ray
 
+from agora import metrics
 from agora.actors.sessions import SessionShard
 from agora.settings import Settings
 from agora.wiring import StoreFactory
@@ -42,6 +44,7 @@ class SessionShards:
         # Shards are named per deployment, so every edge of it reaches the same actors.
         self._actors: dict[int, Any] = {}
         self._pending: dict[int, list[tuple[dict[str, Any], asyncio.Future]]] = {}
+        self._first_queued: dict[int, float] = {}
 
     def actor(self, index: int):
         if index not in self._actors:
@@ -57,6 +60,7 @@ class SessionShards:
         pending = self._pending.setdefault(index, [])
         pending.append((request, future))
         if len(pending) == 1:
+            self._first_queued[index] = time.monotonic()
             asyncio.get_running_loop().call_later(
                 BATCH_WINDOW_SECONDS, lambda: asyncio.ensure_future(self._flush(index))
             )
@@ -68,6 +72,7 @@ class SessionShards:
         batch = self._pending.pop(index, [])
         if not batch:
             return
+        first_queued = self._first_queued.pop(index)
         try:
             replies = await self.actor(index).send_batch.remote([r for r, _ in batch])
         except Exception as error:
@@ -75,6 +80,7 @@ class SessionShards:
                 if not future.done():
                     future.set_exception(error)
             return
+        metrics.acknowledged(first_queued)
         for (_, future), reply in zip(batch, replies, strict=True):
             if not future.done():
                 future.set_result(reply)

@@ -12,12 +12,13 @@ import asyncio
 import gc
 import logging
 import os
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
 import ray
 
+from agora import metrics
 from agora.core.chat import (
     NO_SUCH_CHAT,
     announced_seq,
@@ -28,9 +29,7 @@ from agora.core.chat import (
     send_refused,
 )
 from agora.core.clock import now_ms
-from agora.core.constants import (
-    SESSION_BUFFER_MESSAGES,
-)
+from agora.core.constants import SEND_REPLY_OK, SESSION_BUFFER_MESSAGES
 from agora.store.batched_writes import UNENCODABLE
 from agora.store.messages import new_message, resend_key
 from agora.wiring import ChatShardStores, StoreFactory
@@ -319,6 +318,15 @@ def _not_stored(error: Exception) -> dict[str, Any]:
     return _unavailable()
 
 
+def _count(replies: list[dict[str, Any]]) -> None:
+    outcomes = Counter(
+        "stored" if r.get("stored_now") else "resent" if r["type"] == SEND_REPLY_OK else "refused"
+        for r in replies
+    )
+    for outcome, count in outcomes.items():
+        metrics.messages(outcome, count)
+
+
 @ray.remote(max_restarts=-1, max_task_retries=-1)
 class SessionShard:
     """Ray host of SessionShardLogic. Restarts rebuild state from MongoDB on first use, and
@@ -328,6 +336,8 @@ class SessionShard:
         # From the edge's composition root: the shard builds its stores as the edge does.
         self.stores = stores
         self.logic: SessionShardLogic | None = None
+        self.name = ray.get_runtime_context().get_actor_name() or "session-shard"
+        self.queued = 0
 
     def _logic(self) -> SessionShardLogic:
         if self.logic is None:
@@ -339,7 +349,18 @@ class SessionShard:
         return self.logic
 
     async def send_batch(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        return await self._logic().send_batch(requests)
+        metrics.batch_received(len(requests))
+        self._queue(len(requests))
+        try:
+            replies = await self._logic().send_batch(requests)
+        finally:
+            self._queue(-len(requests))
+        _count(replies)
+        return replies
+
+    def _queue(self, change: int) -> None:
+        self.queued += change
+        metrics.queue_depth(self.name, self.queued)
 
     async def forget(self, session_id: str) -> None:
         self._logic().forget(session_id)

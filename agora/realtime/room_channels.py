@@ -34,6 +34,8 @@ from redis import asyncio as aioredis
 from socketio import packet
 from socketio.packet import Packet
 
+from agora import metrics
+
 log = logging.getLogger("agora.realtime.rooms")
 
 ROOMS_METHOD = "rooms"  # our control message: a room's sockets enter or leave other rooms
@@ -403,6 +405,7 @@ class RoomChannelManager(socketio.AsyncRedisManager):
             for p in (encoded if isinstance(encoded, list) else [encoded])
         ]
         sockets = self.server.eio.sockets
+        written = 0
         for sid, eio_sid in list(self.get_participants(namespace, room)):
             socket = sockets.get(eio_sid)
             if sid in skip or socket is None or socket.closed:
@@ -411,6 +414,8 @@ class RoomChannelManager(socketio.AsyncRedisManager):
                 # What engine.io's send does, less a coroutine, a log call and a ping check
                 # per recipient (engine.io's own ping task closes sockets that went silent).
                 socket.queue.put_nowait(frame)
+            written += 1
+        metrics.frame_written(written)
         if isinstance(room, str):
             sent = self._last_frame[(namespace, room)] = _LastFrame(time.monotonic())
             _after_passes(WRITER_PASSES, lambda: setattr(sent, "written", True))
