@@ -20,7 +20,7 @@ from pathlib import Path
 
 import psutil
 
-from loadtest import chatmix, fanout, feed, offers, push, sends
+from loadtest import chatmix, fanout, feed, idle, offers, push, sends
 from loadtest.report import say, target_table
 from loadtest.stack import Stack, running_stack
 
@@ -45,6 +45,10 @@ SCENARIOS: dict[str, tuple[str, Callable[..., None]]] = {
     "noderelay": (
         "the same fan-out through a bare Node socket.io relay, compared with fanout",
         fanout.run_node_relay,
+    ),
+    "idle": (
+        "5,000 signed-in sockets doing nothing: the edge's memory per connection",
+        idle.run,
     ),
     "chatmix": (
         "200 item chats and 20 groups of 5, sending with think time, ramped",

@@ -152,8 +152,9 @@ def rss(pid: int) -> int:
     return psutil.Process(pid).memory_info().rss
 
 
-def open_sockets(crowd: NodeCrowd, server_pid: int, what: str) -> int:
-    """Opens every socket, then prints the server's memory per idle socket."""
+def open_sockets(crowd: NodeCrowd, server_pid: int, what: str) -> tuple[int, float]:
+    """Opens every socket, then prints the server's memory per idle socket; returns the
+    sockets opened and that memory in KiB."""
     before = rss(server_pid)
     started = time.monotonic()
     opened, failures = crowd.open()
@@ -171,7 +172,7 @@ def open_sockets(crowd: NodeCrowd, server_pid: int, what: str) -> int:
     )
     if not opened:
         raise RuntimeError("no socket could connect")
-    return opened
+    return opened, per_socket / 1024
 
 
 def expected_deliveries(sends: Sends, listeners: dict[str, int]) -> int:
@@ -323,7 +324,7 @@ def run(stack: Stack, work: Path, *, profile_edge: bool = False) -> None:
     )
     roles = agora_roles(stack)
     with NodeCrowd(stack.base_url, members, PROCESSES, "/session/send") as crowd:
-        opened = open_sockets(crowd, stack.edge.pid, "edge")
+        opened, _ = open_sockets(crowd, stack.edge.pid, "edge")
         # The first send loads the shard and the group's state; it is not part of a step.
         crowd.send(1, 1, False)
         crowd.wait_for(SENDERS * MEMBERS, DRAIN_SECONDS)
@@ -384,7 +385,7 @@ def _relay_ramp(
     ]
     roles = {"relay": process(server.pid), "redis": listening_on(redis_address(stack.redis_url)[1])}
     with NodeCrowd(base_url, members, PROCESSES, SEND_PATH) as crowd:
-        opened = open_sockets(crowd, server.pid, name)
+        opened, _ = open_sockets(crowd, server.pid, name)
         load = load_now()
         best = ramp(
             name,

@@ -21,6 +21,7 @@ from agora.http.auth import ACCOUNTS, auth_middleware
 from agora.http.replies import errors_middleware
 from agora.http.requests import TRUSTED_PROXY_HOPS
 from agora.http.security_headers import security_headers
+from agora.realtime import websockets
 from agora.realtime.room_channels import RoomChannelManager
 from agora.services.registry import Services
 from agora.settings import Settings
@@ -62,6 +63,7 @@ def create_app(
     app.add_routes([route.route_def() for route in declared])
     app[openapi.OPENAPI_DOCUMENT] = openapi.build_document(declared)
     sio = realtime.create_socket_server(settings, sockets)
+    websockets.without_compression(sio)
     realtime.attach(app, sio, services.accounts, services.chat, services.push)
     # Last: the catch-all page route must not shadow any call.
     app.add_routes(web_app.routes(settings.web_dist))
