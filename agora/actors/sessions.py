@@ -163,17 +163,27 @@ class SessionShardLogic:
         async with state.lock:
             fresh: list[tuple[int, dict[str, Any]]] = []
             resent: list[dict[str, Any]] = []
+            # Copies of one message in this batch (a client resending over HTTP and the socket
+            # at once) by its key: the first is handled, the others get its reply. Numbered
+            # apart, a copy took a number of its own and was announced ahead of messages
+            # numbered before it.
+            firsts: dict[tuple[str, str], int] = {}
+            copies: list[tuple[int, int]] = []
             for i in indexes:
                 request = requests[i]
-                known = state.sent.get((request["src_id"], request["local_id"]))
+                key = (request["src_id"], request["local_id"])
+                known = state.sent.get(key)
                 if known is not None:
                     replies[i] = _accepted(known)
                     resent.append(known)
+                elif key in firsts:
+                    copies.append((i, firsts[key]))
                 elif refusal := posting_refusal(
                     state.session, state.members.get(request["src_id"]), request["type"]
                 ):
                     replies[i] = send_refused(refusal)
                 else:
+                    firsts[key] = i
                     state.last_created_at = next_created_at(now_ms(), state.last_created_at)
                     state.last_seq += 1
                     fresh.append((i, new_message(request, state.last_created_at, state.last_seq)))
@@ -184,6 +194,8 @@ class SessionShardLogic:
                 if new:
                     # Counted before the acknowledgement, so the sender's next read sees them.
                     await self._count(session_id, new)
+            for i, first in copies:
+                replies[i] = _as_copy(replies[first])
             # A resend of a message whose announcement is not known to have happened (stored
             # by the shard before a restart, which died first) is announced now: clients drop
             # a message they already have by its id.
@@ -285,10 +297,14 @@ class SessionShardLogic:
         return {resend_key(m): m for m in found}
 
     async def _announce(self, state: SessionState, new: list[dict[str, Any]]) -> None:
-        """One event per message to the session's room, where every reader's sockets are;
-        screens derive unseen badges from it, so nothing is sent per member."""
-        for message in new:
-            await self.emitter.to_session(state.session["_id"], "message", message_view(message))
+        """One event per batch to the session's room, where every reader's sockets are:
+        `message`, or `messages` (oldest first) for several, as a busy room's frame carries
+        them; screens derive unseen badges from it, so nothing is sent per member."""
+        views = [message_view(m) for m in new]
+        if len(views) == 1:
+            await self.emitter.to_session(state.session["_id"], "message", views[0])
+        else:
+            await self.emitter.to_session(state.session["_id"], "messages", views)
 
     async def buffered(self, session_id: str, after: int | None, limit: int) -> list | None:
         """Messages after `after` from memory when the buffer surely holds all of them."""
@@ -305,6 +321,13 @@ def _accepted(message: dict[str, Any], *, stored_now: bool = False) -> dict[str,
     of one stored before): the edge publishes `MessageStored` for it, once."""
     reply = send_accepted(message_view(message))
     return {**reply, "stored_now": True} if stored_now else reply
+
+
+def _as_copy(reply: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The first copy's reply, without its mark for `MessageStored` (published once)."""
+    if reply is None:
+        return None
+    return {k: v for k, v in reply.items() if k != "stored_now"}
 
 
 def _unavailable() -> dict[str, Any]:
