@@ -17,6 +17,7 @@ from agora.integrations.geonames import city_index
 from agora.integrations.messaging import email_sender, sms_sender
 from agora.integrations.stripe_gateway import StripeGateway
 from agora.integrations.web_pages import PageFetcher
+from agora.integrations.whatsapp_graph import GraphApi
 from agora.realtime.emitter import RealtimeEmitter, socket_manager
 from agora.realtime.room_channels import RoomChannelManager
 from agora.seed import seed_demo_city
@@ -27,9 +28,14 @@ from agora.services.events import (
     Events,
     MemberAnnounced,
     MemberJoined,
+    MemberRemoved,
+    MemberTypeChanged,
     MessageStored,
     OfferPaid,
     PostAdded,
+    PostShared,
+    SignedOut,
+    WhatsAppStatusReceived,
 )
 from agora.services.feed import FeedService
 from agora.services.finder_fees import EarnedFromSharing
@@ -43,8 +49,19 @@ from agora.services.push import PushService
 from agora.services.registry import Services
 from agora.services.uploads import UploadService
 from agora.services.wallet import WalletService
+from agora.services.whatsapp import WhatsApp
+from agora.services.whatsapp.business_chats import BusinessChats
+from agora.services.whatsapp.channels import WhatsAppChannels
+from agora.services.whatsapp.clicks import WhatsAppClicks
+from agora.services.whatsapp.inbound import InboundMessages
+from agora.services.whatsapp.outbound import BusinessSends, WhatsAppOutbound
+from agora.services.whatsapp.replies import WhatsAppReplies
+from agora.services.whatsapp.statuses import WhatsAppStatuses
+from agora.services.whatsapp.templates import WhatsAppTemplates
+from agora.services.whatsapp.webhooks import RateLimit, WhatsAppWebhooks
 from agora.settings import Settings, require_secret
 from agora.store.auth_keys import AuthKeyStore
+from agora.store.business_chats import BusinessChatStore
 from agora.store.chat_hints import ChatHints
 from agora.store.client_errors import ClientErrorStore
 from agora.store.feed_cache import FeedCache
@@ -63,6 +80,10 @@ from agora.store.uploads import UploadFiles, UploadStore
 from agora.store.users import UserStore
 from agora.store.vapid_keys import VapidKeyStore
 from agora.store.wallets import WalletStore
+from agora.store.whatsapp_channels import WhatsAppChannelStore
+from agora.store.whatsapp_events import WhatsAppEventStore
+from agora.store.whatsapp_statuses import WhatsAppFlags
+from agora.store.whatsapp_templates import WhatsAppTemplateStore
 from agora.wiring import StoreFactory
 
 log = logging.getLogger("agora")
@@ -72,6 +93,10 @@ MOVE_SWEEP_SECONDS = 30
 
 # The edge's event publisher, for those who subscribe outside `subscribe` below (tests).
 EVENTS = web.AppKey("events", Events)
+# The edge's WhatsApp services, for tests that wait for webhook deliveries to be processed.
+WHATSAPP = web.AppKey("whatsapp", WhatsApp)
+# The agents' side of business chats, for tests that drive its sweep.
+WHATSAPP_REPLIES = web.AppKey("whatsapp_replies", WhatsAppReplies)
 
 
 @dataclass(frozen=True)
@@ -123,6 +148,7 @@ def build_services(
     push = PushService(
         settings, push_subscriptions, VapidKeyStore(db), user_shards, sessions, users
     )
+    whatsapp_templates = WhatsAppTemplateStore(db)
     chat = ChatService(
         SessionShards(settings, shard_stores),
         sessions,
@@ -133,8 +159,33 @@ def build_services(
         ChatHints(redis, keys),
         emitter,
         events,
+        BusinessSends(settings.public_base_url, sessions, messages, whatsapp_templates),
     )
     feed = FeedService(groups, item_store, feed_cache)
+    whatsapp, whatsapp_stores = build_whatsapp(
+        settings, db, groups, sessions, chat, uploads, emitter, events, limits
+    )
+    whatsapp_flags = WhatsAppFlags(db)
+    statuses = WhatsAppStatuses(whatsapp_flags, emitter)
+    whatsapp_replies = WhatsAppReplies(
+        outbound=WhatsAppOutbound(
+            settings.public_base_url,
+            settings.whatsapp_template_price,
+            settings.whatsapp_template_currency,
+            whatsapp.graph,
+            whatsapp.channels,
+            sessions,
+            group_store,
+            whatsapp_flags,
+            wallets,
+            statuses,
+        ),
+        statuses=statuses,
+        templates=WhatsAppTemplates(
+            whatsapp.channels, whatsapp.graph, whatsapp_templates, sessions
+        ),
+        clicks=WhatsAppClicks(whatsapp_templates, whatsapp_flags, statuses),
+    )
     services = Services(
         accounts=AccountService(
             settings,
@@ -147,6 +198,7 @@ def build_services(
             wallets=wallets,
             kept_image=uploads.kept_image,
             push_subscriptions=push_subscriptions,
+            events=events,
         ),
         client_errors=ClientErrorService(settings, ClientErrorStore(db), limits),
         groups=groups,
@@ -173,23 +225,37 @@ def build_services(
         payments=payments,
         push=push,
         finder_fees=EarnedFromSharing(wallet_store, item_store),
+        whatsapp=whatsapp,
+        whatsapp_replies=whatsapp_replies,
     )
-    subscribe(events, feed, chat, services.offers, push)
+    subscribe(events, groups, feed, chat, services.offers, push, whatsapp, whatsapp_replies)
     indexed = [users, auth_keys, group_store, item_store, sessions, messages, wallet_store]
-    indexed += [payment_store, push_subscriptions]
+    indexed += [payment_store, push_subscriptions, *whatsapp_stores]
+    indexed += [whatsapp_templates, whatsapp_flags]
     return Built(services, events, users, indexed, copied=[users, item_store])
 
 
 def subscribe(
-    events: Events, feed: FeedService, chat: ChatService, offers: OfferService, push: PushService
+    events: Events,
+    groups: GroupService,
+    feed: FeedService,
+    chat: ChatService,
+    offers: OfferService,
+    push: PushService,
+    whatsapp: WhatsApp,
+    whatsapp_replies: WhatsAppReplies,
 ) -> None:
     """Who reacts to what, in this process (see `services/events.py`)."""
     # A new post is merged into the group's cached first pages.
     events.subscribe(PostAdded, lambda e: feed.post_added(e.group_id))
+    # A post's cards show its share count: the group's cached pages are read again.
+    events.subscribe(PostShared, lambda e: feed.post_changed(e.group_id))
     # A group's new member reads its chat from now on, and their sockets follow its room.
     events.subscribe(
         MemberJoined, lambda e: chat.member_joined(e.session_id, e.user_id, e.user_type)
     )
+    # A rejected request to join no longer counts among the group's members.
+    events.subscribe(MemberRemoved, lambda e: groups.member_removed(e.session_id))
     # Joining (or asking to join) a group shows as a notice in the group's chat.
     events.subscribe(
         MemberAnnounced,
@@ -202,6 +268,59 @@ def subscribe(
     # sharer are told by web push.
     events.subscribe(OfferPaid, offers.announce_paid)
     events.subscribe(OfferPaid, push.offer_paid)
+    # A logged-out browser's subscriptions are gone: the user shards forget what they knew.
+    events.subscribe(SignedOut, push.signed_out)
+    # A group member made moderator answers its WhatsApp customers from now on; one blocked
+    # no longer reads their chats.
+    events.subscribe(
+        MemberTypeChanged,
+        lambda e: whatsapp.business_chats.member_type_changed(
+            e.session_id, e.user_id, e.old_type, e.new_type
+        ),
+    )
+    # An agent's reply in a business chat goes to WhatsApp (in a task of its own), and
+    # WhatsApp's statuses of it move its flags.
+    events.subscribe(MessageStored, whatsapp_replies.outbound.message_stored)
+    events.subscribe(WhatsAppStatusReceived, whatsapp_replies.statuses.status_received)
+
+
+def build_whatsapp(
+    settings: Settings,
+    db,
+    groups: GroupService,
+    sessions: SessionStore,
+    chat: ChatService,
+    uploads: UploadService,
+    emitter: RealtimeEmitter,
+    events: Events,
+    limits: RateLimiter,
+) -> tuple[WhatsApp, list]:
+    """WhatsApp business chats, and the stores whose indexes they need."""
+    graph = GraphApi(settings.whatsapp_graph_url)
+    channel_store = WhatsAppChannelStore(db)
+    deliveries = WhatsAppEventStore(db)
+    business_chats = BusinessChatStore(db)
+    channels = WhatsAppChannels(
+        settings.public_base_url,
+        channel_store,
+        graph,
+        groups,
+        settings.secret_key.get_secret_value(),
+    )
+    agents = BusinessChats(business_chats, sessions, chat, emitter)
+    inbound = InboundMessages(
+        agents,
+        business_chats,
+        chat,
+        uploads,
+        graph,
+        emitter,
+    )
+    bad_signatures = RateLimit(
+        settings.whatsapp_bad_signatures_per_ip, settings.rate_window_seconds
+    )
+    webhooks = WhatsAppWebhooks(channels, deliveries, inbound, events, limits, bad_signatures)
+    return WhatsApp(graph, channels, webhooks, agents), [channel_store, deliveries, business_chats]
 
 
 def stripe_gateway(settings: Settings) -> StripeGateway | None:
@@ -255,6 +374,8 @@ def build_app(
     services = built.services
     app = create_app(settings, services, sockets)
     app[EVENTS] = built.events
+    app[WHATSAPP] = services.whatsapp
+    app[WHATSAPP_REPLIES] = services.whatsapp_replies
 
     async def lifecycle(app: web.Application):
         for store in built.indexed:
@@ -264,16 +385,24 @@ def build_app(
         if with_ray:
             await asyncio.get_running_loop().run_in_executor(None, start_ray, settings)
         sweeper = asyncio.create_task(finish_stalled_moves(services.wallets, services.payments))
+        # Deliveries an edge accepted but did not finish (it died) are processed here.
+        whatsapp_sweeper = asyncio.create_task(services.whatsapp.webhooks.recover_forever())
+        # Agents' replies an edge stored but did not send (it died) are sent here.
+        replies_sweeper = asyncio.create_task(services.whatsapp_replies.outbound.sweep_forever())
         stop_listening = asyncio.Event()
         listeners = [
             asyncio.create_task(hear_changes(store, stop_listening)) for store in built.copied
         ]
         yield
         sweeper.cancel()
+        whatsapp_sweeper.cancel()
+        replies_sweeper.cancel()
         stop_listening.set()
         # A listener cancelled by the shutdown has nothing left to do.
         await asyncio.gather(*listeners, return_exceptions=True)
         await services.push.close()
+        await services.whatsapp_replies.outbound.close()
+        await services.whatsapp.close()
         if services.payments.gateway is not None:
             await services.payments.gateway.close()
         await redis.aclose()

@@ -1,11 +1,13 @@
 """Typed settings, read once from AGORA_* environment variables."""
 
+from decimal import Decimal
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from agora.core.constants import PUSH_COALESCE_SECONDS
+from agora.core.constants import CURRENCY_POINTS, OFFER_CURRENCIES, PUSH_COALESCE_SECONDS
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -35,6 +37,9 @@ class Settings(BaseSettings):
     redis_url: str = "redis://127.0.0.1:6379/0"
     # The same for Redis: a connection that cannot be made or a reply that does not come.
     redis_timeout_seconds: float = Field(default=5.0, gt=0)
+    # Connections one edge keeps to Redis; a request finding all of them busy waits for one
+    # (at most redis_timeout_seconds) rather than failing.
+    redis_max_connections: int = Field(default=100, ge=1)
     # Every Redis key and Socket.IO channel starts with this, so several deployments
     # (or test runs) can share one Redis without seeing each other's data.
     redis_prefix: str = "agora:"
@@ -102,6 +107,16 @@ class Settings(BaseSettings):
     # The monthly price of a group subscription, in the currency's minor unit.
     stripe_group_price_cents: int = Field(default=500, ge=50)
     stripe_group_price_currency: str = "USD"
+
+    # Meta's WhatsApp Cloud API; tests point it at a local stand-in.
+    whatsapp_graph_url: str = "https://graph.facebook.com/v21.0"
+    # Wrongly signed webhook deliveries an address may post per rate window; then 429 before
+    # its bodies are read (Meta's own deliveries are always signed).
+    whatsapp_bad_signatures_per_ip: int = Field(default=60, ge=1)
+    # What each template sent costs the group's owner, charged to their wallet in this
+    # currency (a decimal amount, 0: free); a template the wallet cannot pay is not sent.
+    whatsapp_template_price: Decimal = Field(default=Decimal(0), ge=0, max_digits=12)
+    whatsapp_template_currency: Literal[OFFER_CURRENCIES] = CURRENCY_POINTS
 
     @property
     def card_payments(self) -> bool:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import psutil
 
-from loadtest import chatmix, fanout, feed, idle, offers, push, sends
+from loadtest import chatmix, fanout, feed, idle, offers, push, sends, whatsapp
 from loadtest.report import say, target_table
 from loadtest.stack import Stack, running_stack
 
@@ -62,9 +62,13 @@ SCENARIOS: dict[str, tuple[str, Callable[..., None]]] = {
         "a group of 1,000, 900 away with push subscriptions; a message a second, push on/off",
         push.run,
     ),
+    "whatsapp": (
+        "signed WhatsApp webhooks at stepped rates, customers in bursts, 10% delivered again",
+        whatsapp.run,
+    ),
 }
 # Scenarios that start their own stacks (to compare settings); they are given none.
-OWN_STACKS = {"push"}
+OWN_STACKS = {"push", "whatsapp"}
 
 EDGE_LOG_TAIL = 40
 

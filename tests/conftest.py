@@ -11,6 +11,7 @@ from agora.app import build_app
 from agora.settings import Settings
 from tests.mail import SmtpSink
 from tests.services import mongo_wire_server, redis_server
+from tests.whatsapp_standin import WhatsAppStandin
 
 
 @pytest.fixture(scope="session")
@@ -61,6 +62,7 @@ def settings_for(mongo_url, redis_url, smtp_sink, web_dist) -> Callable[..., Set
             # one set of counters) for the whole run: the per-address limits are tested alone.
             "login_attempts_per_ip": 100_000,
             "otp_sends_per_ip": 100_000,
+            "whatsapp_bad_signatures_per_ip": 100_000,
             # Each deployment (Redis prefix) with push on gets user shard processes of its
             # own; only the push tests need them.
             "push_enabled": False,
@@ -90,3 +92,12 @@ async def client_for(settings_for) -> AsyncIterator[Callable]:
 @pytest.fixture
 async def client(client_for) -> TestClient:
     return await client_for()
+
+
+@pytest.fixture
+async def whatsapp_standin() -> AsyncIterator[WhatsAppStandin]:
+    """Meta's WhatsApp Graph API on a loopback port: pass `whatsapp_graph_url=
+    whatsapp_standin.base_url` to `client_for`."""
+    standin = await WhatsAppStandin().start()
+    yield standin
+    await standin.close()

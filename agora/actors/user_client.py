@@ -78,13 +78,30 @@ class UserShards:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), PRESENCE_REFRESH_SECONDS)
 
+    async def subscriptions_changed(self, user_ids: list[str]) -> None:
+        """Returns once the users' shards forgot the subscriptions they knew of them: the
+        next message is pushed to a new one and never to a deleted one."""
+        handled = [
+            self._queue(user_id, {"op": "subscriptions", "user_id": user_id})
+            for user_id in user_ids
+        ]
+        await asyncio.gather(*(asyncio.shield(h) for h in handled if h is not None))
+
     # Messages -----------------------------------------------------------------------
 
-    def notify(self, user_id: str, ref: str, notification: dict[str, Any], coalesce: bool) -> None:
-        """Asks the user's shard to push `notification` unless they are looking at its chat;
-        `ref` (a message id) is pushed once however often it is reported."""
-        event = {"op": "notify", "user_id": user_id, "ref": ref, "coalesce": coalesce}
-        self._queue(user_id, {**event, "notification": notification})
+    def notify(
+        self, user_ids: list[str], ref: str, notification: dict[str, Any], coalesce: bool
+    ) -> None:
+        """Asks the users' shards to push `notification` to each who is not looking at its
+        chat; `ref` (a message id) is pushed once however often it is reported. One event
+        per shard, however many of its users: a big group's message is one event, not a
+        thousand."""
+        by_shard: dict[int, list[str]] = {}
+        for user_id in user_ids:
+            by_shard.setdefault(shard_of(user_id, self.count), []).append(user_id)
+        for index, users in by_shard.items():
+            event = {"op": "notify", "user_ids": users, "ref": ref, "coalesce": coalesce}
+            self._queue_on(index, {**event, "notification": notification})
 
     # Batching -------------------------------------------------------------------------
 

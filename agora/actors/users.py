@@ -20,7 +20,7 @@ from typing import Any
 
 import ray
 
-from agora.core.chat import notification_count
+from agora.core.chat import red_dot_count
 from agora.core.push import Notification, PushWindows, Subscription
 from agora.integrations.web_push import Delivery, WebPushSender, generate_vapid_keys
 from agora.settings import Settings
@@ -34,6 +34,8 @@ PRESENCE_STALE_SECONDS = 3 * PRESENCE_REFRESH_SECONDS
 # Message ids pushed lately: a resent message (same id) is not pushed again.
 RECENT_MESSAGES = 10_000
 CONCURRENT_DELIVERIES = 64
+# People whose subscriptions a shard keeps (most recently pushed to); others are read again.
+KNOWN_SUBSCRIBERS = 100_000
 WINDOW_SWEEP_SECONDS = 10.0
 
 SocketKey = tuple[str, str]  # (edge id, socket id)
@@ -66,17 +68,27 @@ class UserShardLogic:
         self.recent: OrderedDict[tuple[str, str], None] = OrderedDict()
         self.deliveries = asyncio.Semaphore(CONCURRENT_DELIVERIES)
         self.tasks: set[asyncio.Task] = set()
+        # user id -> their subscriptions (an empty list: none), forgotten when the edges
+        # report a change (subscribe, logout) or a push service says one is gone.
+        self.known: OrderedDict[str, list[Subscription]] = OrderedDict()
+        # Bumped by every change: a read that started before one is not kept.
+        self.changes = 0
+        # Messages are decided one after another, in the order the edge sent them.
+        self.deciding = asyncio.Lock()
 
     # Presence ------------------------------------------------------------------
 
     def handle(self, batch: list[dict[str, Any]]) -> None:
-        """Presence changes and stored messages, in the order the edge saw them."""
+        """Presence changes, subscription changes and stored messages, in the order the
+        edge saw them; messages are decided right after (see `_notify`)."""
         self._forget_silent_edges()
         self._forget_idle_windows()
         for event in batch:
             op = event["op"]
             if op == "notify":
-                self._notify(event)
+                self._spawn(self._notify(event))
+            elif op == "subscriptions":
+                self._forget_subscriptions(event["user_id"])
             elif op == "edge":
                 self._edge_sockets(event["edge"], event["sockets"])
             else:
@@ -118,21 +130,34 @@ class UserShardLogic:
 
     # Push decisions -------------------------------------------------------------
 
-    def _notify(self, event: dict[str, Any]) -> None:
-        user_id = event["user_id"]
-        notification = Notification(**event["notification"])
-        if self.viewing(user_id, notification.session_id) or self._seen(user_id, event["ref"]):
-            return
-        if not event["coalesce"]:
-            self._spawn(self._deliver(user_id, notification))
-            return
-        key = (user_id, notification.session_id)
-        now = time.monotonic()
-        decision = self.windows.arrive(key, notification, now)
-        if decision == "send":
-            self._spawn(self._deliver(user_id, notification))
-        elif decision == "hold":
-            self._spawn(self._release_later(key, self.windows.release_at(key) - now))
+    async def _notify(self, event: dict[str, Any]) -> None:
+        """Pushes to each of the event's users who has a subscription and is not looking at
+        its chat, or holds it in the chat's window. Only subscribers cost anything beyond a
+        lookup: in a big group most members have none."""
+        async with self.deciding:
+            known = await self._subscriptions(event["user_ids"])
+            notification = Notification(**event["notification"])
+            now = time.monotonic()
+            send = []
+            # Windows opened by the same message end together: released as one batch.
+            held: dict[float, list[tuple[str, str]]] = {}
+            for user_id in (u for u in event["user_ids"] if known[u]):
+                session_id = notification.session_id
+                if self.viewing(user_id, session_id) or self._seen(user_id, event["ref"]):
+                    continue
+                if not event["coalesce"]:
+                    send.append((user_id, notification))
+                    continue
+                key = (user_id, session_id)
+                decision = self.windows.arrive(key, notification, now)
+                if decision == "send":
+                    send.append((user_id, notification))
+                elif decision == "hold":
+                    held.setdefault(self.windows.release_at(key), []).append(key)
+            for release_at, keys in held.items():
+                self._spawn(self._release_later(keys, release_at - now))
+        # The next message is decided while these are sent.
+        await self._deliver(send, known)
 
     def _forget_idle_windows(self) -> None:
         """Now and then, not per message: a message to a big group reaches many windows."""
@@ -149,40 +174,84 @@ class UserShardLogic:
             self.recent.popitem(last=False)
         return False
 
-    async def _release_later(self, key: tuple[str, str], delay: float) -> None:
+    async def _release_later(self, keys: list[tuple[str, str]], delay: float) -> None:
         await asyncio.sleep(max(0.0, delay))
-        coalesced = self.windows.release(key, time.monotonic())
+        now = time.monotonic()
+        released = ((key, self.windows.release(key, now)) for key in keys)
         # Someone who opened the chat meanwhile has seen what was held.
-        if coalesced is not None and not self.viewing(*key):
-            await self._deliver(key[0], coalesced)
+        pushes = [(k[0], c) for k, c in released if c is not None and not self.viewing(*k)]
+        if pushes:
+            await self._deliver(pushes, await self._subscriptions([u for u, _ in pushes]))
 
     def _spawn(self, work) -> None:
         task = asyncio.ensure_future(work)
         self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Task) -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            # Reading subscriptions or red dots failed: those pushes are lost, not retried.
+            log.error("deciding on or sending pushes failed", exc_info=task.exception())
+
+    # Subscriptions -----------------------------------------------------------------
+
+    async def _subscriptions(self, user_ids: list[str]) -> dict[str, list[Subscription]]:
+        """Each user's subscriptions, read from MongoDB (in one query) only for those this
+        shard does not know yet."""
+        missing = [u for u in user_ids if u not in self.known]
+        if missing:
+            changes = self.changes
+            found = await self.subscriptions.of_users(missing)
+            if changes == self.changes:
+                for user_id in missing:
+                    self.known[user_id] = found.get(user_id, [])
+            else:
+                # Changed meanwhile: used this once, read again next time.
+                return {u: self.known.get(u) or found.get(u, []) for u in user_ids}
+        for user_id in user_ids:
+            self.known.move_to_end(user_id)
+        while len(self.known) > KNOWN_SUBSCRIBERS:
+            self.known.popitem(last=False)
+        return {u: self.known[u] for u in user_ids}
+
+    def _forget_subscriptions(self, user_id: str) -> None:
+        self.changes += 1
+        self.known.pop(user_id, None)
 
     # Sending ----------------------------------------------------------------------
 
-    async def _deliver(self, user_id: str, notification: Notification) -> None:
-        async with self.deliveries:
-            try:
-                subscriptions = await self.subscriptions.of_user(user_id)
-                if not subscriptions:
-                    return
-                red_dot = sum(
-                    notification_count(c, m) for c, m in await self.sessions.followed(user_id)
-                )
-                sender = await self._sender()
-                shown = replace(notification, red_dot=red_dot)
-                await asyncio.gather(*(self._one(sender, s, shown) for s in subscriptions))
-            except Exception:
-                log.exception("pushing to %s failed", user_id)
+    async def _deliver(
+        self, pushes: list[tuple[str, Notification]], known: dict[str, list[Subscription]]
+    ) -> None:
+        """Reads the red dots of all these people at once (two queries per person made the
+        database the bottleneck of a big group), then sends."""
+        if not pushes:
+            return
+        followed = await self.sessions.followed_by(list({u for u, _ in pushes}))
+        sender = await self._sender()
+        await asyncio.gather(
+            *(
+                self._one(sender, u, s, replace(n, red_dot=red_dot_count(followed.get(u, []))))
+                for u, n in pushes
+                for s in known.get(u, [])
+            )
+        )
 
     async def _one(
-        self, sender: WebPushSender, subscription: Subscription, notification: Notification
+        self,
+        sender: WebPushSender,
+        user_id: str,
+        subscription: Subscription,
+        notification: Notification,
     ) -> None:
-        if await sender.deliver(subscription, notification) is Delivery.GONE:
-            await self.subscriptions.remove(subscription.endpoint)
+        async with self.deliveries:
+            try:
+                if await sender.deliver(subscription, notification) is Delivery.GONE:
+                    await self.subscriptions.remove(subscription.endpoint)
+                    self._forget_subscriptions(user_id)
+            except Exception:
+                log.exception("pushing to %s failed", subscription.endpoint)
 
     async def _sender(self) -> WebPushSender:
         if self.sender is None:

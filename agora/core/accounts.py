@@ -9,12 +9,16 @@ from agora.core.constants import (
     IMAGE_URL_MAX_LENGTH,
     NAME_MAX_LENGTH,
     OTP_LENGTH,
+    UPLOADS_PATH,
 )
 from agora.core.documents import User
 from agora.core.errors import Conflict, InvalidInput
 from agora.core.text import CONTROL_CHARACTERS, clean_line
+from agora.core.uploads import served_type
 
-_EMAIL = re.compile(r"^[^@\s\x00-\x1f]+@[^@\s\x00-\x1f]+\.[^@\s\x00-\x1f.]{2,}$")
+# A domain name, never an address literal (`[127.0.0.1]`): the code would go to a host the
+# person typing it picked.
+_EMAIL = re.compile(r"^[^@\s\x00-\x1f]+@[^@\s\x00-\x1f\[\]]+\.[^@\s\x00-\x1f.\[\]]{2,}$")
 _PHONE_SEPARATORS = re.compile(r"[\s\-().]")
 _PHONE = re.compile(r"^\+[1-9][0-9]{6,14}$")
 _OTP = re.compile(rf"^[0-9]{{{OTP_LENGTH}}}$")
@@ -78,11 +82,16 @@ def clean_name(raw: str) -> str:
 
 
 def clean_image_url(raw: str) -> str:
-    """An avatar is empty, an uploaded file path, or an http(s) URL."""
+    """An avatar is empty, an uploaded picture's path, or an http(s) URL. A path is only ever
+    a stored picture's name: pages render it as an image link on the site's own origin, where
+    `/uploads/../anything` would name any other address."""
     url = raw.strip()
     if not url:
         return ""
-    allowed = url.startswith(("https://", "http://", "/uploads/"))
+    uploaded = served_type(url.removeprefix(UPLOADS_PATH)) if url.startswith(UPLOADS_PATH) else None
+    allowed = url.startswith(("https://", "http://")) or (
+        uploaded is not None and uploaded.is_image
+    )
     bad_characters = CONTROL_CHARACTERS.search(url) or " " in url
     if not allowed or len(url) > IMAGE_URL_MAX_LENGTH or bad_characters:
         raise InvalidInput({"image": "Image must be an uploaded file or an http(s) link"})

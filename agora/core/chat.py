@@ -12,10 +12,12 @@ from agora.core.constants import (
     MESSAGE_TYPE_BANNER,
     MESSAGE_TYPE_CHAT,
     MESSAGE_TYPE_SYSTEM,
+    MESSAGE_TYPE_WA_INBOUND,
     NOTIFICATION_MUTED,
     NOTIFICATION_UNMUTED,
     SEND_REPLY_OK,
     SEND_REPLY_REFUSED,
+    SESSION_KIND_BUSINESS,
     SESSION_KIND_ITEM_CHAT,
     USER_TYPE_ADMIN,
     USER_TYPE_AWAITING_APPROVAL,
@@ -28,10 +30,16 @@ from agora.core.documents import ChatSession, Item, Membership, Message
 from agora.core.errors import Forbidden, InvalidInput
 from agora.core.geo import COORDINATE_LIMITS, check_coordinate
 from agora.core.text import CONTROL_CHARACTERS, without_format_characters
+from agora.core.whatsapp.outbound import WA_MESSAGE_TYPES, check_agent_send
+from agora.core.whatsapp.statuses import whatsapp_info
 
 CANNOT_SEND = "You cannot send messages here."
 BANNER_ADMINS_ONLY = "Only admins can post banners"
+# Messages only services post: their sender is not a member (a WhatsApp customer is no user).
+SERVICE_MESSAGE_TYPES = (MESSAGE_TYPE_SYSTEM, MESSAGE_TYPE_WA_INBOUND)
 NO_SUCH_CHAT = "This chat does not exist"
+WHATSAPP_ONLY = "Reply to a WhatsApp customer with a WhatsApp message"
+BUSINESS_ONLY = "WhatsApp messages go to business chats only"
 
 
 def session_room(session_id: str) -> str:
@@ -71,10 +79,22 @@ def posting_refusal(
 ) -> str | None:
     """Why this member may not post a message of this type in the session, or None.
 
-    System notices come from services, never from clients (the edge refuses type 1010 from
-    them), so they are not bound by the sender's membership."""
-    if message_type == MESSAGE_TYPE_SYSTEM:
+    System notices and WhatsApp customers' messages come from services, never from clients
+    (the edge refuses types 1010 and 1020 from them), so they are not bound by the sender's
+    membership.
+
+    A business chat takes only the agents' WhatsApp messages (1018/1019/1021), which go to
+    business chats only: a 1003 there would never reach the customer."""
+    if message_type in SERVICE_MESSAGE_TYPES:
         return None
+    is_business = session.get("kind") == SESSION_KIND_BUSINESS
+    if message_type in WA_MESSAGE_TYPES:
+        if not is_business:
+            return BUSINESS_ONLY
+        is_agent = is_business_agent(user_type)
+        return None if is_agent and not session.get("is_inactive") else CANNOT_SEND
+    if is_business:
+        return WHATSAPP_ONLY
     if message_type == MESSAGE_TYPE_BANNER and (user_type is None or user_type > USER_TYPE_ADMIN):
         return BANNER_ADMINS_ONLY
     return None if can_send(session, user_type) else CANNOT_SEND
@@ -112,6 +132,11 @@ def moderated_type(action: str, actor_type: int, target_type: int) -> int | None
 
 def notification_flag(muted: bool) -> int:
     return NOTIFICATION_MUTED if muted else NOTIFICATION_UNMUTED
+
+
+def is_business_agent(user_type: int | None) -> bool:
+    """A group's admins and moderators answer its WhatsApp customers."""
+    return user_type is not None and user_type <= USER_TYPE_MODERATOR
 
 
 def is_blocked(user_type: int | None) -> bool:
@@ -153,6 +178,11 @@ def notification_count(session: ChatSession, membership: Membership) -> int:
     return _messages_after(session, membership, seen)
 
 
+def red_dot_count(followed: list[tuple[ChatSession, Membership]]) -> int:
+    """The red dot on Chats: what each followed chat (session, membership) adds to it."""
+    return sum(notification_count(c, m) for c, m in followed)
+
+
 def is_muted(membership: Membership) -> bool:
     return membership.get("notification_flag", NOTIFICATION_UNMUTED) > NOTIFICATION_UNMUTED
 
@@ -176,6 +206,8 @@ class Outgoing:
     client_created_at: int | None
     # Spec section 3, Location: {address, latitude, longitude}, kept as `data.location`.
     location: dict[str, Any] | None = None
+    # A WhatsApp message's `data` as it is stored (`core.whatsapp.outbound`).
+    data: dict[str, Any] | None = None
 
 
 LOCATION_KEYS = {"address", "latitude", "longitude"}
@@ -212,6 +244,7 @@ def check_outgoing(
     attachments: list[str],
     client_created_at: int | None,
     location: Any = None,
+    data: Any = None,
 ) -> Outgoing:
     """The message as sent, checked on its own; whether the sender may post it in the session
     is the shard's to say (`posting_refusal`), with the session's current members at hand."""
@@ -226,6 +259,19 @@ def check_outgoing(
         raise InvalidInput({"payload": "Contains characters that are not allowed"})
     if len(attachments) > CHAT_ATTACHMENTS_MAX:
         raise InvalidInput({"payload1": "You can only send upto 3 attachments"})
+    if message_type in WA_MESSAGE_TYPES:
+        return Outgoing(
+            session_id=session_id,
+            src_id=src_id,
+            local_id=local_id,
+            type=message_type,
+            payload=text,
+            attachments=tuple(attachments),
+            client_created_at=client_created_at,
+            data=check_agent_send(message_type, text, attachments, data),
+        )
+    if set(data or {}) - {"location"}:
+        raise InvalidInput({"data": "Only WhatsApp messages carry these fields"})
     if location is not None:
         if message_type != MESSAGE_TYPE_CHAT:
             raise InvalidInput({"location": "Only chat messages carry a location"})
@@ -259,7 +305,8 @@ def next_created_at(now: int, last: int) -> int:
 
 
 def message_view(message: Message) -> dict[str, Any]:
-    return {
+    """An agent's WhatsApp message shows its flags (`info`): its ticks come from them."""
+    view = {
         "id": message["_id"],
         "dest_session_id": message["dest_session_id"],
         "src_id": message["src_id"],
@@ -271,6 +318,9 @@ def message_view(message: Message) -> dict[str, Any]:
         "flags": message.get("flags", {}),
         "data": message.get("data", {}),
     }
+    if message["type"] in WA_MESSAGE_TYPES:
+        view["info"] = whatsapp_info(message.get("info"))
+    return view
 
 
 def send_accepted(
@@ -296,7 +346,7 @@ def session_view(
     deleted says so (`data.item_deleted`): its history stays readable."""
     kind = membership["session_user_type"] if membership else None
     data = session.get("data") or {}
-    return {
+    view = {
         "_id": session["_id"],
         "title": session.get("title", ""),
         "description": session.get("description", ""),
@@ -323,11 +373,17 @@ def session_view(
                 "tags",
                 "num_posts",
                 "last_offer",
+                # A business chat's customer and reply window (never a channel's secret).
+                "whatsapp",
             )
             if key in data
         }
         | ({"item_deleted": True} if post_deleted else {}),
     }
+    if session.get("kind") == SESSION_KIND_BUSINESS:
+        # The web marks business chats and answers in them with WhatsApp messages.
+        view["kind"] = SESSION_KIND_BUSINESS
+    return view
 
 
 VIEWER_FIELDS = ("session_user_type", "can_send", "unseen_count", "notification_flag")

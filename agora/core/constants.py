@@ -78,6 +78,8 @@ LEDGER_REF_OFFER = "offer"
 LEDGER_REF_RECHARGE = "recharge"
 LEDGER_REF_WITHDRAW = "withdraw"
 LEDGER_REF_REVERSAL = "reversal"
+# A WhatsApp template sent (AGORA_WHATSAPP_TEMPLATE_PRICE), and its refund if Meta refused it.
+LEDGER_REF_WHATSAPP_TEMPLATE = "whatsapp_template"
 # Finder's fees (issue 12; the rule is in docs/decisions.md).
 FINDER_FEE_PERCENT_DEFAULT = 10
 FINDER_FEE_PERCENT_MAX = 50
@@ -126,6 +128,23 @@ UPLOAD_TYPES = {
     "application/vnd.openxmlformats-officedocument.wordprocessingml.document": ("docx", "docx"),
     "video/mp4": ("mp4", "mp4"),
 }
+# Files kept from elsewhere (a WhatsApp customer's media) are served like uploads, but never
+# accepted by an upload link. Anything else is kept as a plain file (offered as a download).
+KEPT_FILE_TYPES = {
+    "audio/ogg": ("ogg", "ogg"),
+    "audio/mpeg": ("mp3", "mp3"),
+    "audio/aac": ("aac", "aac"),
+    "audio/mp4": ("m4a", "m4a"),
+    "audio/amr": ("amr", "amr"),
+    "video/3gpp": ("3gp", "3gp"),
+    "text/plain": ("txt", "txt"),
+    "application/msword": ("doc", "doc"),
+    "application/vnd.ms-excel": ("xls", "xls"),
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": ("xlsx", "xlsx"),
+    "application/vnd.ms-powerpoint": ("ppt", "ppt"),
+    "application/vnd.openxmlformats-officedocument.presentationml.presentation": ("pptx", "pptx"),
+    "application/octet-stream": ("bin", "file"),
+}
 UPLOADS_PATH = "/uploads/"
 UPLOAD_PUT_PATH = "/uploads/put/"
 UPLOAD_URL_TTL_SECONDS = 15 * 60
@@ -148,6 +167,30 @@ SESSION_KIND_GROUP = "group"
 SESSION_KIND_ITEM_CHAT = "item_chat"
 # A one-to-one chat between a group's agents and one WhatsApp customer.
 SESSION_KIND_BUSINESS = "business"
+# WhatsApp: free-form replies are allowed for 24 hours after the customer's last message.
+WHATSAPP_WINDOW_MS = 24 * 3600 * 1000
+# Meta's ids are digits (about 15-17); tokens and secrets are bounded well above real ones.
+WHATSAPP_ID_MAX_LENGTH = 32
+WHATSAPP_SECRET_MAX_LENGTH = 1024
+# A customer's media file kept as an upload (Meta allows documents up to 100 MB).
+WHATSAPP_MEDIA_MAX_BYTES = 25 * 1024 * 1024
+# Meta's limits on what an agent sends (the web's composer keeps to them too).
+WHATSAPP_REPLY_BUTTONS_MAX = 3
+WHATSAPP_BUTTON_TITLE_MAX = 20
+WHATSAPP_LIST_ROWS_MAX = 10
+WHATSAPP_CONTACTS_MAX = 5
+# The upload types Meta sends as each media kind.
+WHATSAPP_MEDIA_TYPES = {
+    "image": ("image/jpeg", "image/png"),
+    "video": ("video/mp4", "video/3gpp"),
+    "audio": ("audio/aac", "audio/amr", "audio/mpeg", "audio/mp4", "audio/ogg"),
+    "document": (
+        "application/pdf",
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "application/msword",
+        "text/plain",
+    ),
+}
 MESSAGE_TEXT_MAX_LENGTH = 4000
 # A street address with a landmark or two fits; a pasted essay does not.
 LOCATION_ADDRESS_MAX_LENGTH = 300

@@ -13,6 +13,7 @@ from typing import Any
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from agora.core.constants import (
+    KEPT_FILE_TYPES,
     UPLOAD_IMAGE_QUALITY,
     UPLOAD_MAX_BYTES,
     UPLOAD_MAX_PIXELS,
@@ -39,12 +40,18 @@ class FileType:
 
     @property
     def inline(self) -> bool:
-        """Browsers may show it in the page; anything else is only offered as a download."""
-        return self.mime_type.startswith(("image/", "video/"))
+        """Browsers may show (or play) it in the page; anything else is only offered as a
+        download."""
+        return self.mime_type.startswith(("image/", "video/", "audio/"))
 
 
 FILE_TYPES = {mime: FileType(mime, ext, label) for mime, (ext, label) in UPLOAD_TYPES.items()}
-_BY_EXTENSION = {kind.extension: kind for kind in FILE_TYPES.values()}
+KEPT_TYPES = {
+    **FILE_TYPES,
+    **{mime: FileType(mime, ext, label) for mime, (ext, label) in KEPT_FILE_TYPES.items()},
+}
+ANY_FILE = KEPT_TYPES["application/octet-stream"]
+_BY_EXTENSION = {kind.extension: kind for kind in KEPT_TYPES.values()}
 THUMBNAIL_TYPE = FILE_TYPES["image/jpeg"]
 
 # The only names ever written under the uploads directory; anything else is not served.
@@ -57,6 +64,12 @@ def file_type(mime_type: str) -> FileType:
         allowed = ", ".join(known.label for known in FILE_TYPES.values())
         raise InvalidInput({"file_mime_type": f"Invalid file type, allowed: {allowed}"})
     return kind
+
+
+def kept_file_type(mime_type: str) -> FileType:
+    """The type a file kept from elsewhere is stored and served as (its parameters, such as
+    `; codecs=opus`, dropped); an unknown type is a plain file."""
+    return KEPT_TYPES.get(mime_type.split(";")[0].strip().lower(), ANY_FILE)
 
 
 def mismatching() -> InvalidInput:

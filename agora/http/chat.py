@@ -29,10 +29,16 @@ class ItemChatsBody(Body):
 
 
 class MessageDataBody(Body):
-    """`data` of a sent message: only a location so far; other keys are refused like any
-    unknown field. The location itself is the chat rules' to check (a refused send)."""
+    """`data` of a sent message: a location, or the fields of an agent's WhatsApp message;
+    other keys are refused like any unknown field. The values are the chat rules' to check
+    (a refused send)."""
 
     location: Any = None
+    wa_kind: Any = None
+    contacts: Any = None
+    interactive: Any = None
+    template: Any = None
+    context: Any = None
 
 
 FILE_LIST_TEXT_MAX_LENGTH = 4_000
@@ -78,6 +84,7 @@ class SendBody(Body):
             created_at=self.created_at,
             local_id=self.local_id,
             location=self.data.location if self.data else None,
+            data=self.data.model_dump(exclude_none=True) if self.data else {},
         )
 
 

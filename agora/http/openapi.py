@@ -128,6 +128,8 @@ def _responses(route: Route) -> dict[str, Any]:
         schema = _ref(route.reply) if route.reply is not None else {"type": "object"}
         success = {"application/json": {"schema": schema}}
     responses: dict[str, Any] = {"200": {"description": "Done", "content": success}}
+    if route.redirects:
+        responses = {"302": {"description": "Found: the Location header says where"}}
     for status in sorted({*COMMON_ERRORS, *route.errors}):
         responses[str(status)] = {
             "description": ERROR_DESCRIPTIONS[status],

@@ -56,6 +56,8 @@ class Route:
     body_media_type: str = "application/json"
     # A reply that is not JSON (a stored file).
     reply_media_type: str = "application/json"
+    # A redirect (302) answers instead of a 200 reply.
+    redirects: bool = False
 
     def route_def(self) -> web.RouteDef:
         if self.method == "GET":

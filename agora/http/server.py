@@ -21,6 +21,10 @@ from agora.http.auth import ACCOUNTS, auth_middleware
 from agora.http.replies import errors_middleware
 from agora.http.requests import TRUSTED_PROXY_HOPS
 from agora.http.security_headers import security_headers
+from agora.http.whatsapp import channel as whatsapp_channel
+from agora.http.whatsapp import clicks as whatsapp_clicks
+from agora.http.whatsapp import templates as whatsapp_templates
+from agora.http.whatsapp import webhooks as whatsapp_webhooks
 from agora.realtime import websockets
 from agora.realtime.room_channels import RoomChannelManager
 from agora.services.registry import Services
@@ -57,6 +61,10 @@ def create_app(
         *wallet.routes(services.wallets, services.offers, services.finder_fees),
         *payments.routes(services.payments),
         *push.routes(services.push),
+        *whatsapp_channel.routes(services.whatsapp.channels),
+        *whatsapp_templates.routes(services.whatsapp_replies.templates),
+        *whatsapp_clicks.routes(services.whatsapp_replies.clicks),
+        *whatsapp_webhooks.routes(services.whatsapp.webhooks),
         *realtime.routes(),
         openapi.ROUTE,
     ]

@@ -23,6 +23,7 @@ from agora.core.documents import User
 from agora.core.errors import InvalidInput, NeedLogin, Unavailable
 from agora.core.signing import digest, hash_secret, sign, unsign
 from agora.integrations.messaging import CodeSender
+from agora.services.events import Events, SignedOut
 from agora.services.uploads import KeptImage
 from agora.services.wallet import WalletService
 from agora.settings import Settings
@@ -68,6 +69,7 @@ class AccountService:
         wallets: WalletService,
         kept_image: KeptImage,
         push_subscriptions: PushSubscriptionStore,
+        events: Events,
     ) -> None:
         self.settings = settings
         self.users = users
@@ -78,6 +80,7 @@ class AccountService:
         self.wallets = wallets
         self.kept_image = kept_image
         self.push_subscriptions = push_subscriptions
+        self.events = events
         self.secret = settings.secret_key.get_secret_value()
 
     # Login -------------------------------------------------------------------
@@ -169,6 +172,7 @@ class AccountService:
     async def logout(self, caller: Caller) -> None:
         # The browser that logs out hears of this account no more, not even by push.
         await self.push_subscriptions.remove_for_key(caller.key_hash)
+        await self.events.publish(SignedOut(caller.user["_id"]))
         await self.auth_keys.revoke(caller.key_hash)
 
     def revoked_keys(self, stop: asyncio.Event):

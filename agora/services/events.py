@@ -39,6 +39,14 @@ class MessageStored:
 
 
 @dataclass(frozen=True)
+class SignedOut:
+    """One of the user's auth keys was logged out; that browser's push subscriptions are
+    deleted already."""
+
+    user_id: str
+
+
+@dataclass(frozen=True)
 class MemberJoined:
     """Someone became a member of a group (a group is also a chat session) with this type."""
 
@@ -59,8 +67,46 @@ class MemberAnnounced:
 
 
 @dataclass(frozen=True)
+class MemberRemoved:
+    """A member (a request to join, rejected) was removed from a chat or group."""
+
+    session_id: str
+    user_id: str
+
+
+@dataclass(frozen=True)
+class MemberTypeChanged:
+    """A moderator changed a member's type in a chat or group (made moderator, blocked,
+    unblocked, approved); `old_type` and `new_type` are the membership types."""
+
+    session_id: str
+    user_id: str
+    old_type: int
+    new_type: int
+
+
+@dataclass(frozen=True)
+class WhatsAppStatusReceived:
+    """Meta reported a status of one of a channel's sent messages: `status` is Meta's
+    status object as delivered (`id` = the wamid, `status` = sent|delivered|read|failed,
+    `timestamp`, `recipient_id`, maybe `errors`, `conversation`, `pricing`). Published for
+    every delivery, again when Meta delivers it again: hearers merge forward only."""
+
+    channel_id: str
+    status: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class PostAdded:
     """A post was stored in a group."""
+
+    group_id: str
+    item_id: str
+
+
+@dataclass(frozen=True)
+class PostShared:
+    """Someone's share route of a post was stored: the post's share count moved."""
 
     group_id: str
     item_id: str
@@ -98,7 +144,18 @@ class OfferPaid:
     finder_fees: tuple[FinderFee, ...] = ()
 
 
-Event = MessageStored | MemberJoined | MemberAnnounced | PostAdded | OfferPaid
+Event = (
+    MessageStored
+    | MemberJoined
+    | MemberAnnounced
+    | MemberRemoved
+    | MemberTypeChanged
+    | PostAdded
+    | PostShared
+    | OfferPaid
+    | SignedOut
+    | WhatsAppStatusReceived
+)
 E = TypeVar("E")
 Handler = Callable[[E], Awaitable[None]]
 

@@ -129,6 +129,10 @@ class FeedService:
 
         return await self.cache.page(group_id, json.dumps([[], tags, None]), True, compute)
 
+    async def post_changed(self, group_id: str) -> None:
+        """A post's card changed (`PostShared`): every cached page of the group is read again."""
+        await self.cache.changed(group_id)
+
     async def post_added(self, group_id: str) -> None:
         """Merges the group's new posts into its heads, so that readers need not rebuild them.
 

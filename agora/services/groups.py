@@ -158,6 +158,10 @@ class GroupService:
         await self.events.publish(MemberJoined(group_id, user_id, joined_as))
         return membership
 
+    async def member_removed(self, group_id: str) -> None:
+        """A membership was removed (`MemberRemoved`): the group counts one member fewer."""
+        await self.groups.count_members(group_id, -1)
+
     async def create(
         self, caller: Caller, title: str, description: str, changes: GroupChanges
     ) -> dict[str, Any]:

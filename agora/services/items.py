@@ -7,7 +7,7 @@ from agora.core.accounts import user_card
 from agora.core.clock import now_ms
 from agora.core.constants import FINDER_FEE_PERCENT_DEFAULT
 from agora.core.documents import ChatSession, Item, Route
-from agora.core.errors import Forbidden, NotFound
+from agora.core.errors import Forbidden, InvalidInput, NotFound
 from agora.core.groups import NOT_VIEWABLE, can_write, group_view, joining_type
 from agora.core.items import (
     build_draft,
@@ -18,7 +18,7 @@ from agora.core.items import (
 )
 from agora.core.routes import chain, route_view
 from agora.services.accounts import Caller
-from agora.services.events import Events, PostAdded
+from agora.services.events import Events, PostAdded, PostShared
 from agora.services.groups import GroupService
 from agora.store.feed_cache import FeedCache
 from agora.store.groups import GroupStore
@@ -26,6 +26,7 @@ from agora.store.items import ItemStore
 from agora.store.users import UserStore
 
 ITEM_NOT_FOUND = "This post does not exist or was deleted"
+NOT_THIS_POSTS_LINK = "This link is not one of this post's"
 MY_ITEMS_LIMIT = 100
 
 
@@ -85,6 +86,13 @@ class PostReader:
             except NotFound:
                 groups[group_id] = (None, None)
         return [item for item in found if can_read_post(item, *groups[item["group_id"]])]
+
+    async def check_route(self, item: Item, route_id: str) -> None:
+        """A share route someone says they arrived through must be one of this post's: its
+        chain earns the finder's fees of the chat it begins."""
+        route = await self.items.route(route_id)
+        if route is None or route["item_id"] != item["_id"]:
+            raise InvalidInput({"route_id": NOT_THIS_POSTS_LINK})
 
     async def deleted(self, item_ids: list[str]) -> set[str]:
         """Those of the posts that were deleted: the chats about them stay and say so."""
@@ -206,7 +214,9 @@ class ItemService:
         user_id = caller.user["_id"]
         own = await self.items.route_of(item["_id"], user_id)
         if own is None:
-            own = await self.items.share_route(route, user_id, now_ms())
+            own, stored_now = await self.items.share_route(route, user_id, now_ms())
+            if stored_now:
+                await self.events.publish(PostShared(item["group_id"], item["_id"]))
         return {"url": f"{self.base_url}/r/{own['_id']}", "route_id": own["_id"]}
 
     async def _route(self, route_id: str) -> dict[str, Any]:

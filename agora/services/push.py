@@ -21,7 +21,7 @@ from agora.core.constants import (
 from agora.core.money import format_amount
 from agora.core.push import Notification, parse_subscription, push_recipients
 from agora.services.accounts import Caller
-from agora.services.events import MessageStored, OfferPaid
+from agora.services.events import MessageStored, OfferPaid, SignedOut
 from agora.settings import Settings
 from agora.store.push_subscriptions import PushSubscriptionStore
 from agora.store.sessions import SessionStore
@@ -64,7 +64,19 @@ class PushService:
 
     async def register(self, caller: Caller, os_type: str, push_token: str) -> None:
         subscription = parse_subscription(os_type, push_token, self.settings.push_allow_http)
-        await self.subscriptions.save(caller.user["_id"], caller.key_hash, subscription)
+        user_id = caller.user["_id"]
+        before = await self.subscriptions.save(user_id, caller.key_hash, subscription)
+        # The shards keep each person's subscriptions; the next message is pushed to the new one
+        # (and no longer to whom the browser belonged before).
+        await self._subscriptions_changed(sorted({user_id, before or user_id}))
+
+    async def signed_out(self, signed_out: SignedOut) -> None:
+        """The logged-out browser's subscriptions are deleted: no push reaches it again."""
+        await self._subscriptions_changed([signed_out.user_id])
+
+    async def _subscriptions_changed(self, user_ids: list[str]) -> None:
+        if self.settings.push_enabled:
+            await self.shards.subscriptions_changed(user_ids)
 
     # Presence (from this edge's sockets) ----------------------------------------------
 
@@ -147,7 +159,7 @@ class PushService:
                 if work["kind"] == "message":
                     await self._message(work["message"])
                 else:
-                    self.shards.notify(work["user_id"], work["ref"], asdict(work["n"]), False)
+                    self.shards.notify([work["user_id"]], work["ref"], asdict(work["n"]), False)
             except Exception:
                 log.exception("deciding on pushes for a %s failed", work["kind"])
 
@@ -171,6 +183,4 @@ class PushService:
             # Item chats are between two people; groups, however small, are not.
             direct=session.get("kind") == SESSION_KIND_ITEM_CHAT,
         )
-        shown = asdict(notification)
-        for user_id in recipients:
-            self.shards.notify(user_id, message["id"], shown, True)
+        self.shards.notify(recipients, message["id"], asdict(notification), True)

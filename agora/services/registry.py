@@ -16,6 +16,8 @@ from agora.services.payments import PaymentService
 from agora.services.push import PushService
 from agora.services.uploads import UploadService
 from agora.services.wallet import WalletService
+from agora.services.whatsapp import WhatsApp
+from agora.services.whatsapp.replies import WhatsAppReplies
 
 
 @dataclass(frozen=True)
@@ -34,3 +36,5 @@ class Services:
     payments: PaymentService
     push: PushService
     finder_fees: EarnedFromSharing
+    whatsapp: WhatsApp
+    whatsapp_replies: WhatsAppReplies

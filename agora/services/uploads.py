@@ -22,6 +22,7 @@ from agora.core.uploads import (
     clean_title,
     file_type,
     grant_token,
+    kept_file_type,
     media_item,
     mismatching,
     read_grant,
@@ -122,6 +123,24 @@ class UploadService:
         except (Refused, InvalidInput, PayloadTooLarge) as error:
             raise InvalidInput({"image": KEPT_IMAGE_REFUSAL}) from error
         return stored["file_url"]
+
+    async def keep_file(
+        self, owner_id: str, mime_type: str, content: bytes, title_hint: str
+    ) -> dict[str, Any]:
+        """Bytes from elsewhere (a WhatsApp customer's file) kept as `owner_id`'s upload: a
+        picture is checked and re-encoded like an uploaded one, anything else kept as is
+        (served with its type, as a download unless it plays in the page). The media item."""
+        kind = kept_file_type(mime_type)
+        upload = await self.uploads.add_pending(
+            owner_id, kind, clean_title(title_hint, kind), now_ms()
+        )
+        checked = await self._checked(kind, content) if kind.is_image else CheckedFile()
+        stored = checked.content if checked.content is not None else content
+        thumbnail = await self._save_thumbnail(upload["_id"], checked.thumbnail)
+        await self.files.save(stored_name(upload["_id"], kind), stored)
+        await self.uploads.claim(upload["_id"], owner_id)
+        await self.uploads.mark_stored(upload["_id"], len(stored), thumbnail)
+        return media_item({**upload, "size": len(stored), "thumbnail": thumbnail})
 
     async def receive(
         self,

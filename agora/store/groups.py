@@ -128,6 +128,10 @@ class GroupStore:
         }
         return await self._changed(group_id, {"$set": stored})
 
+    async def count_members(self, group_id: str, change: int) -> None:
+        """Moves a group's member count; nothing for a chat that is not a group."""
+        await self._changed(group_id, {"$inc": {"data.num_members": change}})
+
     async def count_posts(self, group_id: str, change: int) -> None:
         await self._changed(group_id, {"$inc": {"data.num_posts": change}})
 
@@ -158,7 +162,7 @@ class GroupStore:
         """Adds the user with `user_type` unless already a member; returns the membership."""
         result = await add_membership(self.members, group_id, user_id, user_type)
         if result.upserted_id is not None:
-            await self._changed(group_id, {"$inc": {"data.num_members": 1}})
+            await self.count_members(group_id, 1)
         key = membership_id(group_id, user_id)
         membership = await self._read_membership(key)
         self._memberships.put(key, membership)

@@ -171,9 +171,9 @@ class ItemStore:
     async def route_of(self, item_id: str, user_id: str) -> Route | None:
         return await self.routes.find_one({"item_id": item_id, "user_id": user_id})
 
-    async def share_route(self, parent: Route, user_id: str, created_at: int) -> Route:
+    async def share_route(self, parent: Route, user_id: str, created_at: int) -> tuple[Route, bool]:
         """The user's own route for the post, continuing `parent`'s chain unless they have
-        one already (then theirs, unchanged)."""
+        one already (then theirs, unchanged), and whether it was stored now."""
         route = extended_route(parent, user_id, created_at)
         try:
             await self.routes.insert_one(route)
@@ -181,8 +181,8 @@ class ItemStore:
             existing = await self.route_of(parent["item_id"], user_id)
             if existing is None:
                 raise
-            return existing
+            return existing, False
         # The count the badges show; the routes themselves stay the truth.
         await self.items.update_one({"_id": route["item_id"]}, {"$inc": {"share_count": 1}})
         await self._copies.announce(route["item_id"])
-        return route
+        return route, True

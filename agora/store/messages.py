@@ -38,7 +38,8 @@ def new_message(request: dict[str, Any], created_at: int, seq: int) -> dict[str,
         "payload1": request.get("payload1", []),
         "data": request.get("data", {}),
         "flags": {"status": "sent"},
-        "info": {},
+        # Flags known when it is sent (a WhatsApp template's `s0`).
+        "info": request.get("info", {}),
     }
 
 

@@ -3,11 +3,14 @@ registered it (logging that key out deletes it)."""
 
 import hashlib
 
+from pymongo import ReturnDocument
 from pymongo.asynchronous.database import AsyncDatabase
 
 from agora.core.clock import now_ms
 from agora.core.push import Subscription
 from agora.store.mongo import ensure_index
+
+SUBSCRIPTION_FIELDS = {"user_id": 1, "endpoint": 1, "p256dh": 1, "auth": 1}
 
 
 def _endpoint_id(endpoint: str) -> str:
@@ -23,11 +26,11 @@ class PushSubscriptionStore:
         await ensure_index(self.subscriptions, [("user_id", 1)])
         await ensure_index(self.subscriptions, [("key_hash", 1)])
 
-    async def save(self, user_id: str, key_hash: str, subscription: Subscription) -> None:
+    async def save(self, user_id: str, key_hash: str, subscription: Subscription) -> str | None:
         """The same endpoint again refreshes its one document (maybe for another user: a
-        browser profile that logged in as someone else)."""
+        browser profile that logged in as someone else). Returns whom it belonged to."""
         now = now_ms()
-        await self.subscriptions.update_one(
+        before = await self.subscriptions.find_one_and_update(
             {"_id": _endpoint_id(subscription.endpoint)},
             {
                 "$set": {
@@ -40,12 +43,23 @@ class PushSubscriptionStore:
                 },
                 "$setOnInsert": {"created_at": now},
             },
+            projection={"user_id": 1},
             upsert=True,
+            return_document=ReturnDocument.BEFORE,
         )
+        return before["user_id"] if before else None
 
-    async def of_user(self, user_id: str) -> list[Subscription]:
-        found = await self.subscriptions.find({"user_id": user_id}).to_list()
-        return [Subscription(d["endpoint"], d["p256dh"], d["auth"]) for d in found]
+    async def of_users(self, user_ids: list[str]) -> dict[str, list[Subscription]]:
+        """The subscriptions of each of these users who has any, in one query."""
+        if not user_ids:
+            return {}
+        query = {"user_id": {"$in": user_ids}}
+        found: dict[str, list[Subscription]] = {}
+        for d in await self.subscriptions.find(query, SUBSCRIPTION_FIELDS).to_list():
+            found.setdefault(d["user_id"], []).append(
+                Subscription(d["endpoint"], d["p256dh"], d["auth"])
+            )
+        return found
 
     async def remove(self, endpoint: str) -> None:
         await self.subscriptions.delete_one({"_id": _endpoint_id(endpoint)})

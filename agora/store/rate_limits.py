@@ -11,6 +11,16 @@ class RateLimiter:
         self.redis = redis
         self.keys = keys
 
+    async def check(self, bucket: str, limit: int) -> None:
+        """Raises RateLimited while the bucket's window is past its limit; counts nothing."""
+        key = self.keys("rate", bucket)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.get(key)
+            pipe.ttl(key)
+            count, ttl = await pipe.execute()
+        if count is not None and int(count) >= limit:
+            raise RateLimited(ttl if ttl > 0 else 1)
+
     async def hit(self, bucket: str, limit: int, window_seconds: int) -> None:
         """Counts one event in the bucket; raises RateLimited once the window's limit is passed."""
         key = self.keys("rate", bucket)

@@ -1,18 +1,23 @@
 """Redis connection; every key carries the configured prefix."""
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 
 from agora.settings import Settings
 
 
 def connect_redis(settings: Settings) -> Redis:
-    return Redis.from_url(
+    # redis-py's default pool refuses a command at once when its connections are all in use,
+    # so a burst of requests answered 503; this one makes the command wait for a connection.
+    pool = BlockingConnectionPool.from_url(
         settings.redis_url,
+        max_connections=settings.redis_max_connections,
+        timeout=settings.redis_timeout_seconds,
         decode_responses=True,
         health_check_interval=30,
         socket_connect_timeout=settings.redis_timeout_seconds,
         socket_timeout=settings.redis_timeout_seconds,
     )
+    return Redis.from_pool(pool)
 
 
 class Keys:

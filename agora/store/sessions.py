@@ -107,8 +107,10 @@ class SessionStore:
             return_document=ReturnDocument.AFTER,
         )
 
-    async def remove_member(self, session_id: str, user_id: str) -> None:
-        await self.members.delete_one({"_id": membership_id(session_id, user_id)})
+    async def remove_member(self, session_id: str, user_id: str) -> bool:
+        """Whether this call removed the membership (a concurrent one may have)."""
+        removed = await self.members.delete_one({"_id": membership_id(session_id, user_id)})
+        return removed.deleted_count == 1
 
     async def count_messages(self, session_id: str, last_seq: int, at: int) -> None:
         """The session's messages up to number `last_seq` are stored, the latest at `at`.
@@ -186,11 +188,21 @@ class SessionStore:
 
     async def followed(self, user_id: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         """(session counters, membership) for each of the user's memberships."""
-        memberships = await self.memberships_of_user(user_id)
+        return (await self.followed_by([user_id])).get(user_id, [])
+
+    async def followed_by(
+        self, user_ids: list[str]
+    ) -> dict[str, list[tuple[dict[str, Any], dict[str, Any]]]]:
+        """`followed` for many users in two queries (a push to each member of a big group)."""
+        memberships = await self.members.find({"user_id": {"$in": user_ids}}).to_list()
         counters = {
             c["_id"]: c for c in await self.counters([m["session_id"] for m in memberships])
         }
-        return [(counters[m["session_id"]], m) for m in memberships if m["session_id"] in counters]
+        found: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = {}
+        for m in memberships:
+            if m["session_id"] in counters:
+                found.setdefault(m["user_id"], []).append((counters[m["session_id"]], m))
+        return found
 
     async def counters(self, session_ids: list[str]) -> list[dict[str, Any]]:
         """Just what unseen counts and list order need of each session."""

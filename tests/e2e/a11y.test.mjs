@@ -1,12 +1,7 @@
 // axe-core on every main screen at phone and desktop width: serious and critical findings fail.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
-import { BASE_URL, VIEWPORTS, apiCall, apiLogin, launch, loginDialog, newPage, pageAs, screenshot, uniqueEmail } from './helpers.mjs';
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const FAILING_IMPACTS = new Set(['serious', 'critical']);
+import { BASE_URL, VIEWPORTS, apiCall, apiLogin, launch, loginDialog, newPage, pageAs, screenshot, seriousViolations, uniqueEmail } from './helpers.mjs';
 
 let browser;
 let world;
@@ -43,18 +38,6 @@ async function setUpWorld() {
     local_id: `a11y-${Date.now()}`,
   });
   return { ownerKey, askerKey, groupId: group._id, item };
-}
-
-/** Serious and critical axe findings on the page as it is now, one line each. */
-async function seriousViolations(page) {
-  // Evaluated through the DevTools protocol: the page's own CSP allows no injected script tag.
-  await page.evaluate(AXE_SOURCE);
-  const results = await page.evaluate(() =>
-    window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } }),
-  );
-  return results.violations
-    .filter((violation) => FAILING_IMPACTS.has(violation.impact))
-    .flatMap((violation) => violation.nodes.map((node) => `${violation.id} (${violation.impact}): ${node.target.join(' ')} — ${node.failureSummary.split('\n')[1]?.trim() ?? ''}`));
 }
 
 /** Every main screen: how to reach it and what shows that it is ready. */

@@ -3,8 +3,8 @@
 Starts a fresh MongoDB-wire server, uses (or starts) Redis, starts an SMTP sink with a small
 HTTP view of its mailbox and the Stripe stand-in (its hosted pages pay, and report to the
 edge's webhook), starts the edge as `python -m agora serve`, then runs the command with
-AGORA_E2E_BASE_URL, AGORA_E2E_MAIL_URL and AGORA_E2E_STRIPE_URL set, and stops everything
-afterwards.
+AGORA_E2E_BASE_URL, AGORA_E2E_MAIL_URL, AGORA_E2E_STRIPE_URL and AGORA_E2E_WHATSAPP_URL (the
+WhatsApp Graph API stand-in's control API) set, and stops everything afterwards.
 """
 
 import asyncio
@@ -26,6 +26,7 @@ from agora.settings import REPO_ROOT
 from tests.mail import SmtpSink
 from tests.services import free_port, mongo_wire_server, redis_server
 from tests.stripe_standin import SECRET_KEY, WEBHOOK_SECRET, StripeStandin
+from tests.whatsapp_standin import WhatsAppStandin
 
 EDGE_START_SECONDS = 120
 
@@ -69,6 +70,7 @@ async def run(command: list[str], work: Path, mongo_url: str, redis_url: str) ->
         port = free_port()
         base_url = f"http://127.0.0.1:{port}"
         stripe = await StripeStandin(webhook_url=f"{base_url}/webhooks/stripe").start()
+        whatsapp = await WhatsAppStandin().start()
         env = {
             **os.environ,
             "AGORA_PORT": str(port),
@@ -86,6 +88,7 @@ async def run(command: list[str], work: Path, mongo_url: str, redis_url: str) ->
             "AGORA_STRIPE_SECRET_KEY": SECRET_KEY,
             "AGORA_STRIPE_WEBHOOK_SECRET": WEBHOOK_SECRET,
             "AGORA_STRIPE_API_BASE": stripe.base_url,
+            "AGORA_WHATSAPP_GRAPH_URL": whatsapp.base_url,
         }
         log_path = work / "edge.log"
         with log_path.open("w") as log:
@@ -110,6 +113,8 @@ async def run(command: list[str], work: Path, mongo_url: str, redis_url: str) ->
                         "AGORA_E2E_BASE_URL": base_url,
                         "AGORA_E2E_MAIL_URL": f"http://127.0.0.1:{mail_port}/messages",
                         "AGORA_E2E_STRIPE_URL": stripe.base_url,
+                        # Its control API: /_standin/numbers, /media, /fail, /sent, /webhook.
+                        "AGORA_E2E_WHATSAPP_URL": whatsapp.origin,
                     },
                 )
                 code = await suite.wait()
@@ -117,6 +122,7 @@ async def run(command: list[str], work: Path, mongo_url: str, redis_url: str) ->
                 await stop_group(edge)
                 await runner.cleanup()
                 await stripe.stop()
+                await whatsapp.close()
         if code != 0:
             sys.stderr.write("---- edge log (last 60 lines) ----\n")
             sys.stderr.write("\n".join(log_path.read_text().splitlines()[-60:]) + "\n")

@@ -1,7 +1,9 @@
 // Shared by the browser tests: one Chromium per test file, pages at phone and desktop
 // sizes, logging in through the popup with the code from the mail sink, screenshots.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -136,4 +138,19 @@ export async function apiCall(authKey, path, body) {
   const data = await reply.json();
   assert.equal(reply.status, 200, `${path}: ${JSON.stringify(data)}`);
   return data;
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const FAILING_IMPACTS = new Set(['serious', 'critical']);
+
+/** Serious and critical axe findings on the page as it is now, one line each. */
+export async function seriousViolations(page) {
+  // Evaluated through the DevTools protocol: the page's own CSP allows no injected script tag.
+  await page.evaluate(AXE_SOURCE);
+  const results = await page.evaluate(() =>
+    window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } }),
+  );
+  return results.violations
+    .filter((violation) => FAILING_IMPACTS.has(violation.impact))
+    .flatMap((violation) => violation.nodes.map((node) => `${violation.id} (${violation.impact}): ${node.target.join(' ')} — ${node.failureSummary.split('\n')[1]?.trim() ?? ''}`));
 }

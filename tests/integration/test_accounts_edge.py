@@ -81,11 +81,11 @@ async def test_profile_update_changes_name_and_image(client, smtp_sink):
     key = (await login(client, smtp_sink, new_email()))["allspark_auth_key"]
     reply = await client.post(
         "/api/user/profile?action=update",
-        json={"name": "Ada L.", "image": "/uploads/abc.jpg"},
+        json={"name": "Ada L.", "image": "/uploads/65f0c0ffee0123456789abcd.jpg"},
         headers=bearer(key),
     )
     user = (await reply.json())["user"]
-    assert (user["name"], user["image"]) == ("Ada L.", "/uploads/abc.jpg")
+    assert (user["name"], user["image"]) == ("Ada L.", "/uploads/65f0c0ffee0123456789abcd.jpg")
     bad = await client.post(
         "/api/user/profile?action=update",
         json={"image": "javascript:alert(1)", "name": "Changed"},

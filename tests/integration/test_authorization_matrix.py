@@ -20,11 +20,16 @@ import socketio
 from pymongo import AsyncMongoClient
 
 from agora.actors.client import shard_of
+from agora.core.constants import MESSAGE_TYPE_WA_TEXT
 from tests.integration.helpers import Member, bearer, member, new_group
 from tests.integration.test_payments import PAYMENT_SETTINGS
 
 # The session-wide Stripe stand-in fixture, shared with the payment tests.
 from tests.integration.test_payments import standin as standin
+from tests.integration.whatsapp_setup import connect_body, connected_business
+from tests.whatsapp_signing import text as customer_text
+from tests.whatsapp_signing import webhook
+from tests.whatsapp_standin import WhatsAppStandin
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 
@@ -46,6 +51,9 @@ class World:
     group_message_at: int
     checkout_id: str
     mongo_url: str
+    # The group's WhatsApp channel (connected by the owner) and one customer's chat.
+    whatsapp_connect: dict[str, str] | None = None
+    business_chat_id: str = ""
 
     def id_of(self, role: str) -> str:
         person = self.people[role]
@@ -110,6 +118,11 @@ def lookup(field: str, shown: str, wanted: Callable[[World], str]) -> Call:
 
 def text(world: World, role: str) -> dict:
     return {"payload": f"from {role}", "local_id": uuid.uuid4().hex}
+
+
+def wa_text(world: World) -> dict:
+    """An agent's WhatsApp text (the customer's message opened the 24-hour window)."""
+    return {"payload": "Thanks!", "local_id": uuid.uuid4().hex, "_type": MESSAGE_TYPE_WA_TEXT}
 
 
 def moderate(action: str, target: str) -> Call:
@@ -303,10 +316,63 @@ ROWS = [
         OWNER,
     ),
     Row("user by id", lookup("user_ids", "users", lambda w: w.id_of("owner")), set(ROLES)),
+    # The group's WhatsApp channel: its admins only; its business chats: its agents only.
+    Row("whatsapp channel", get(lambda w, r: f"/api/groups/{w.group_id}/whatsapp"), OWNER),
+    Row(
+        "whatsapp connect",
+        post(lambda w: f"/api/groups/{w.group_id}/whatsapp", lambda w, r: w.whatsapp_connect),
+        OWNER,
+    ),
+    Row(
+        "whatsapp disable",
+        post(lambda w: f"/api/groups/{w.group_id}/whatsapp/disable", lambda w, r: {}),
+        OWNER,
+    ),
+    Row(
+        "whatsapp enable",
+        post(lambda w: f"/api/groups/{w.group_id}/whatsapp/enable", lambda w, r: {}),
+        OWNER,
+    ),
+    # The group's WhatsApp business chat: its agents (the group's admins and moderators).
+    Row(
+        "whatsapp templates sync",
+        post(lambda w: f"/api/groups/{w.group_id}/whatsapp/templates/sync", lambda w, r: {}),
+        OWNER,
+    ),
+    Row(
+        "whatsapp templates",
+        get(lambda w, r: f"/api/whatsapp/templates?session_id={w.business_chat_id}"),
+        OWNER,
+    ),
+    Row(
+        "business chat messages",
+        post("/session/messages", lambda w, r: {"session_id": w.business_chat_id}),
+        OWNER,
+    ),
+    Row(
+        "business chat join room (socket)",
+        emit("join", lambda w, r: {"session_id": w.business_chat_id}),
+        OWNER,
+    ),
+    Row(
+        "business chat by id",
+        lookup("session_ids", "sessions", lambda w: w.business_chat_id),
+        OWNER,
+    ),
+    Row(
+        "business chat reply",
+        post("/session/send", lambda w, r: {"dest_session_id": w.business_chat_id, **wa_text(w)}),
+        OWNER,
+    ),
+    Row(
+        "business chat reply (socket)",
+        emit("send", lambda w, r: {"dest_session_id": w.business_chat_id, **wa_text(w)}),
+        OWNER,
+    ),
 ]
 
 
-async def _world(client, sink, mongo_url, chat_prefix) -> World:
+async def _world(client, sink, mongo_url, chat_prefix, whatsapp: WhatsAppStandin) -> World:
     owner = await member(client, sink, "Owner")
     group_id = await new_group(owner)
     people: dict[str, Member | None] = {"owner": owner, "guest": None}
@@ -349,6 +415,17 @@ async def _world(client, sink, mongo_url, chat_prefix) -> World:
     world.chat_message_at = asked["inbox_message"]["created_at"]
     world.group_message_at = said["inbox_message"]["created_at"]
     world.checkout_id = recharge["stripe_checkout_data"]["id"]
+    business = await connected_business(client, sink, whatsapp, owner, group_id)
+    customer = "15550009999"
+    delivery = webhook(
+        business.number.phone_number_id, messages=[customer_text(customer, "hello shop")]
+    )
+    assert await business.deliver(delivery) == 200
+    await business.settled()
+    world.whatsapp_connect = connect_body(
+        business.number, business.app_secret, business.verify_token
+    )
+    world.business_chat_id = business.chat_id(customer)
     return world
 
 
@@ -367,7 +444,8 @@ async def _until_memberships_show(world: World) -> None:
 async def _stored(world: World) -> dict[str, list]:
     """Everything stored about the world, to show a refused call changed nothing."""
     ids = [p.id for p in world.people.values() if p]
-    sessions = [world.group_id, world.chat_id] + [f"r_{world.item['_id']}_{i}" for i in ids]
+    sessions = [world.group_id, world.chat_id, world.business_chat_id]
+    sessions += [f"r_{world.item['_id']}_{i}" for i in ids]
     mongo = AsyncMongoClient(world.mongo_url)
     db = mongo["agora_test"]
     queries = {
@@ -379,6 +457,7 @@ async def _stored(world: World) -> dict[str, list]:
         "wallets": {"user_id": {"$in": ids}},
         "ledger_entries": {"user_id": {"$in": ids}},
         "recharges": {"user_id": {"$in": ids}},
+        "whatsapp_channels": {"group_id": world.group_id},
     }
     stored = {}
     for name, query in queries.items():
@@ -390,14 +469,15 @@ async def _stored(world: World) -> dict[str, list]:
 
 
 @pytest.fixture
-async def world(client_for, standin, smtp_sink, mongo_url, chat_prefix) -> World:
+async def world(client_for, standin, whatsapp_standin, smtp_sink, mongo_url, chat_prefix) -> World:
     client = await client_for(
         session_shards=2,
         redis_prefix=chat_prefix,
         stripe_api_base=standin.base_url,
+        whatsapp_graph_url=whatsapp_standin.base_url,
         **PAYMENT_SETTINGS,
     )
-    return await _world(client, smtp_sink, mongo_url, chat_prefix)
+    return await _world(client, smtp_sink, mongo_url, chat_prefix, whatsapp_standin)
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[row.name for row in ROWS])

@@ -233,6 +233,27 @@ async def test_moderation_matrix(chat_client, smtp_sink, actor, target, action, 
         assert types[target] == result
 
 
+async def test_a_rejected_request_to_join_leaves_the_member_count(chat_client, smtp_sink):
+    admin, people, group_id = await _group_with_members(chat_client, smtp_sink)
+
+    async def num_members() -> int:
+        return (await admin.call("/api/group", {"group_id": group_id}))["group"]["data"][
+            "num_members"
+        ]
+
+    before = await num_members()
+    body = {"session_id": group_id, "for_user_id": people["Waiting"].id, "action": "reject"}
+    replies = await asyncio.gather(
+        *(
+            chat_client.post("/session/user/update", json=body, headers=bearer(admin.key))
+            for _ in range(3)
+        )
+    )
+    # Concurrent rejections remove the request once, and count it once.
+    assert sorted(r.status for r in replies)[0] == 200
+    assert await num_members() == before - 1
+
+
 async def test_mute_and_make_public_rules(chat_client, smtp_sink):
     owner, asker, item = await _item_chat(chat_client, smtp_sink)
     session_id = f"r_{item['_id']}_{asker.id}"

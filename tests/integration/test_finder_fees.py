@@ -184,3 +184,20 @@ async def test_fees_in_a_card_currency_and_a_short_balance_counts_them(
     assert [f["amount"] for f in given["finder_fees"]] == [1.25, 1.25]
     assert [await balance(u, "USD") for u in (poster, asker, ann, ben)] == [0.49, 10.01, 1.25, 1.25]
     await ledger_sums_match([poster, asker, ann, ben], "USD")
+
+
+async def test_a_chat_refuses_a_route_of_another_post(chat_client, smtp_sink):
+    poster, ann, asker = [await member(chat_client, smtp_sink, n) for n in ("P", "Ann", "Ask")]
+    group_id = await new_group(poster, is_public=True)
+    item = await poster.post_item(
+        group_id, "Walk my dog", offer_amount=16, offer_currency="POINTS", finder_fee_percent=25
+    )
+    other = await poster.post_item(group_id, "Feed my cat", offer_description="A cake")
+    foreign_route = await share(ann, other["route_id"])
+    for route_id in (foreign_route, "no-such-route"):
+        refused = await asker.call(f"/api/chats/{item['_id']}", {"route_id": route_id}, status=400)
+        assert list(refused["errors"]) == ["route_id"]
+    # Nothing was remembered: the chat begins on the post's own route, no one earns a fee.
+    chat_id = await start_chat(asker, item["_id"], item["route_id"])
+    split = await poster.call("/api/giveoffer/split", {"cs_id": chat_id})
+    assert split["finder_fees"] == []

@@ -20,6 +20,7 @@ from agora.app import api_document
 from agora.settings import Settings
 from tests.integration.live_edge import ThreadedEdge
 from tests.stripe_standin import SECRET_KEY, WEBHOOK_SECRET, StripeStandin
+from tests.whatsapp_standin import WhatsAppStandin
 
 EXAMPLES_PER_CALL = 40
 FUZZ_CONFIG = {
@@ -48,6 +49,7 @@ FUZZ_CONFIG = {
 def fuzzed_edge(ray_cluster, mongo_url, redis_url, smtp_sink, chat_prefix, tmp_path_factory):
     edge = ThreadedEdge()
     stripe = edge.run(StripeStandin(webhook_url=f"{edge.base_url}/webhooks/stripe").start())
+    whatsapp = edge.run(WhatsAppStandin().start())
     dist = tmp_path_factory.mktemp("dist")
     (dist / "index.html").write_text("<!doctype html><title>Agora</title>")
     edge.serve(
@@ -65,13 +67,16 @@ def fuzzed_edge(ray_cluster, mongo_url, redis_url, smtp_sink, chat_prefix, tmp_p
             secret_key=secrets.token_urlsafe(32),
             login_attempts_per_ip=100_000,
             otp_sends_per_ip=100_000,
+            whatsapp_bad_signatures_per_ip=100_000,
             stripe_secret_key=SECRET_KEY,
             stripe_webhook_secret=WEBHOOK_SECRET,
             stripe_api_base=stripe.base_url,
+            whatsapp_graph_url=whatsapp.base_url,
         )
     )
     yield edge
     edge.run(stripe.stop())
+    edge.run(whatsapp.close())
     edge.close()
 
 

@@ -196,3 +196,19 @@ async def test_recent_groups_leave_out_groups_strangers_may_not_read(client, smt
     shown = [group["_id"] for group in (await reply.json())["groups"]]
     assert public in shown and readable in shown
     assert hidden not in shown
+
+
+async def test_a_burst_beyond_the_redis_pool_waits_for_a_connection(client_for, smtp_sink):
+    # Four connections, two of them held by the edge's change subscriptions (users, posts),
+    # for 40 readers at once: each waits its turn instead of failing with 503.
+    client = await client_for(redis_max_connections=4)
+    owner = await member(client, smtp_sink)
+    group_id = await new_group(owner, is_public=True)
+    await owner.post_item(group_id, "Lamp for sale")
+    replies = await asyncio.gather(
+        *(
+            client.post("/api/feed", json={"group_id": group_id, "search_text": f"lamp {n}"})
+            for n in range(40)
+        )
+    )
+    assert [r.status for r in replies] == [200] * 40

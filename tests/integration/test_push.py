@@ -67,6 +67,10 @@ async def _subscribe(person, standin):
     return subscriber
 
 
+async def _endpoints(subscriptions, user_id: str) -> list[str]:
+    return [s.endpoint for s in (await subscriptions.of_users([user_id])).get(user_id, [])]
+
+
 async def _chat(edge, sink):
     """An owner with a post and an asker; the asker's first message makes their chat."""
     owner = await member(edge, sink, "Olga")
@@ -209,7 +213,7 @@ async def test_push_service_answers_gone_busy_and_too_large(
     await _send(asker, chat_id, "hello " * 40)
     await _until(lambda: busy.pushes and strict.pushes)
     for _ in range(100):
-        remaining = {s.endpoint for s in await subscriptions.of_user(owner.id)}
+        remaining = set(await _endpoints(subscriptions, owner.id))
         if len(remaining) == 2:
             break
         await asyncio.sleep(0.05)
@@ -240,7 +244,7 @@ async def test_logging_out_deletes_that_browsers_subscription(
     await _until(lambda: laptop.pushes)
 
     assert phone.pushes == []
-    assert [s.endpoint for s in await subscriptions.of_user(owner.id)] == [laptop.endpoint]
+    assert await _endpoints(subscriptions, owner.id) == [laptop.endpoint]
 
 
 async def test_the_same_subscription_again_is_one_row(push_edge, standin, smtp_sink, subscriptions):
@@ -249,7 +253,7 @@ async def test_the_same_subscription_again_is_one_row(push_edge, standin, smtp_s
     browser = await _subscribe(person, standin)
     body = {"push_token": browser.token(), "os_type": "WEB_PUSH"}
     await person.call("/update_push_token", body)
-    assert [s.endpoint for s in await subscriptions.of_user(person.id)] == [browser.endpoint]
+    assert await _endpoints(subscriptions, person.id) == [browser.endpoint]
 
 
 def _token(standin, **change) -> str:
@@ -338,3 +342,112 @@ async def test_a_group_message_is_pushed_with_normal_urgency(push_edge, standin,
     assert push.headers["Urgency"] == "normal"
     assert push.payload["body"] == "Gita: Meeting at noon"
     assert push.payload["session_id"] == group_id
+
+
+async def _red_dot(person) -> int:
+    return (await person.get("/user/me"))["user"]["data"]["notifications_unseen_count"]
+
+
+async def test_a_group_message_reaches_every_browser_of_every_away_member_with_their_red_dot(
+    push_edge, standin, smtp_sink
+):
+    """The shard keeps subscriptions and reads the red dots of a message's recipients at once:
+    each browser still gets its person's own push and count, and a member without a
+    subscription nothing."""
+    edge = await push_edge()
+    admin = await member(edge, smtp_sink, "Gita")
+    reader, witness, unsubscribed = [
+        await member(edge, smtp_sink, n) for n in ("Ravi", "Wim", "Ned")
+    ]
+    group_id = await new_group(admin, is_public=True)
+    other_group = await new_group(admin, is_public=True)
+    for person in (reader, witness, unsubscribed):
+        await person.call("/api/group?action=join", {"group_id": group_id})
+    # Two messages only the reader has unseen: their red dot is higher than the witness's.
+    await reader.call("/api/group?action=join", {"group_id": other_group})
+    for text in ("one", "two"):
+        await _send(admin, other_group, text)
+    phone, laptop = await _subscribe(reader, standin), await _subscribe(reader, standin)
+    witness_browser = await _subscribe(witness, standin)
+
+    await _send(admin, group_id, "Meeting at noon")
+    await _until(lambda: phone.pushes and laptop.pushes and witness_browser.pushes)
+    await asyncio.sleep(QUIET_SECONDS)
+
+    readers_dot, witness_dot = await _red_dot(reader), await _red_dot(witness)
+    assert readers_dot > witness_dot > 0
+
+    # The reader may also be pushed the other group's messages, if they were decided after
+    # the reader subscribed: only the meeting's pushes count here.
+    def meeting(browser):
+        return [p for p in browser.pushes if p.payload["body"] == "Gita: Meeting at noon"]
+
+    assert sum(len(meeting(s)) for s in standin.subscribers.values()) == 3
+    for browser, dot in (
+        (phone, readers_dot),
+        (laptop, readers_dot),
+        (witness_browser, witness_dot),
+    ):
+        [push] = meeting(browser)
+        assert push.payload["red_dot"] == dot
+
+
+async def test_a_subscription_made_after_a_message_is_pushed_to_at_the_next_one(
+    push_edge, standin, smtp_sink
+):
+    """The shard knew the reader had no subscription; subscribing tells it at once."""
+    edge = await push_edge()
+    admin = await member(edge, smtp_sink, "Gita")
+    reader, witness = await member(edge, smtp_sink, "Ravi"), await member(edge, smtp_sink, "Wim")
+    group_id = await new_group(admin, is_public=True)
+    for person in (reader, witness):
+        await person.call("/api/group?action=join", {"group_id": group_id})
+    witness_browser = await _subscribe(witness, standin)
+    await _send(admin, group_id, "first")
+    # With one user shard, the witness's push shows the reader was decided on too.
+    await _until(lambda: witness_browser.pushes)
+
+    readers_browser = await _subscribe(reader, standin)
+    await _send(admin, group_id, "second")
+    await _until(lambda: readers_browser.pushes)
+
+    [push] = readers_browser.pushes
+    assert push.payload["body"] == "Gita: second"
+
+
+async def test_a_browser_pushed_to_before_is_not_pushed_to_after_logging_out(
+    push_edge, standin, smtp_sink
+):
+    edge = await push_edge()
+    owner, asker, chat_id = await _chat(edge, smtp_sink)
+    phone = await _subscribe(owner, standin)
+    await _send(asker, chat_id, "before")
+    await _until(lambda: phone.pushes)
+
+    await owner.call("/api/user/logout")
+    # Within the chat's window: a push the shard still thought possible would come at its end.
+    await _send(asker, chat_id, "after")
+    await asyncio.sleep(QUIET_SECONDS)
+
+    assert [p.payload["body"] for p in phone.pushes] == ["Arun: before"]
+
+
+async def test_a_browser_that_signs_in_as_someone_else_gets_only_their_pushes(
+    push_edge, standin, smtp_sink
+):
+    edge = await push_edge()
+    owner, asker, chat_id = await _chat(edge, smtp_sink)
+    await _send(asker, chat_id, "hello")
+    browser = await _subscribe(asker, standin)
+    await _send(owner, chat_id, "first")
+    await _until(lambda: browser.pushes)
+
+    # The same browser subscription, sent by the owner: it is the owner's browser now.
+    body = {"push_token": browser.token(), "os_type": "WEB_PUSH"}
+    assert await owner.call("/update_push_token", body) == {"success": True}
+    await _send(asker, chat_id, "to the owner")
+    await _until(lambda: len(browser.pushes) == 2)
+    await _send(owner, chat_id, "second")
+    await asyncio.sleep(QUIET_SECONDS)
+
+    assert [p.payload["body"] for p in browser.pushes] == ["Olga: first", "Arun: to the owner"]

@@ -40,3 +40,20 @@ async def test_sharing_needs_a_login_and_a_real_route(client, smtp_sink):
     await poster.get("/api/r/doesnotexist", status=404)
     public = await (await client.get(f"/api/r/{item['route_id']}")).json()
     assert public["item"]["title"] == "Lamp for sale"
+
+
+async def test_the_feed_shows_a_new_share_at_once(client, smtp_sink):
+    poster, sharer = [await member(client, smtp_sink, n) for n in ("Poster", "Sharer")]
+    group_id = await new_group(poster, is_public=True)
+    item = await poster.post_item(group_id, "Lamp for sale")
+
+    async def feed_counts() -> list[int]:
+        page = await poster.call("/api/feed", {"group_id": group_id})
+        return [card["share_count"] for card in page["items"]]
+
+    # The first page is cached (the plain feed's head) before the share.
+    assert await feed_counts() == [0]
+    await sharer.get(f"/api/r/{item['route_id']}?action=share")
+    assert await feed_counts() == [1]
+    await sharer.get(f"/api/r/{item['route_id']}?action=share")
+    assert await feed_counts() == [1]

@@ -24,7 +24,11 @@ def test_emails_are_trimmed_and_lowercased(raw, expected):
     assert normalize_email(raw) == expected
 
 
-@pytest.mark.parametrize("raw", ["", "ada", "ada@", "@example.org", "a b@c.de", "a@b", "a@b.c"])
+@pytest.mark.parametrize(
+    "raw",
+    # An address literal ([127.0.0.1]) would have codes mailed to a host the sender picks.
+    ["", "ada", "ada@", "@example.org", "a b@c.de", "a@b", "a@b.c", "a@[127.0.0.1]", "a@[::1].io"],
+)
 def test_malformed_emails_are_refused_with_the_field_named(raw):
     with pytest.raises(InvalidInput) as caught:
         normalize_email(raw)
@@ -70,10 +74,25 @@ def test_names_are_collapsed_and_bounded():
             clean_name(bad)
 
 
+STORED = "/uploads/65f0c0ffee0123456789abcd"
+
+
 def test_images_are_uploads_or_web_links_only():
-    assert clean_image_url(" /uploads/a.jpg ") == "/uploads/a.jpg"
+    assert clean_image_url(f" {STORED}.jpg ") == f"{STORED}.jpg"
+    assert clean_image_url(f"{STORED}_thumb.jpg") == f"{STORED}_thumb.jpg"
     assert clean_image_url("") == ""
-    for bad in ["javascript:alert(1)", "data:image/png;base64,xx", "ftp://x/y.png", "/etc/passwd"]:
+    for bad in [
+        "javascript:alert(1)",
+        "data:image/png;base64,xx",
+        "ftp://x/y.png",
+        "/etc/passwd",
+        # Only the name of a stored picture: no other path on the site, no other kind of file.
+        "/uploads/../../etc/passwd",
+        "/uploads/../api/user/me",
+        "/uploads/a.jpg",
+        f"{STORED}.pdf",
+        f"{STORED}.jpg?x=1",
+    ]:
         with pytest.raises(InvalidInput):
             clean_image_url(bad)
 

@@ -2,7 +2,13 @@
 
 import pytest
 
-from agora.core.chat import BANNER_ADMINS_ONLY, CANNOT_SEND, posting_refusal
+from agora.core.chat import (
+    BANNER_ADMINS_ONLY,
+    BUSINESS_ONLY,
+    CANNOT_SEND,
+    WHATSAPP_ONLY,
+    posting_refusal,
+)
 from agora.core.constants import MESSAGE_TYPE_BANNER, MESSAGE_TYPE_CHAT, MESSAGE_TYPE_SYSTEM
 
 PRIVATE = {"is_public": False, "write_permission": 20}
@@ -49,3 +55,28 @@ def test_not_even_an_admin_posts_a_banner_in_an_inactive_session():
 
 def test_system_notices_are_not_bound_by_membership():
     assert posting_refusal(PRIVATE, None, MESSAGE_TYPE_SYSTEM) is None
+
+
+BUSINESS = {"kind": "business", "is_public": False, "write_permission": 15}
+
+
+@pytest.mark.parametrize(
+    ("session", "user_type", "message_type", "refusal"),
+    [
+        (BUSINESS, 10, 1018, None),
+        (BUSINESS, 15, 1019, None),
+        (BUSINESS, 15, 1021, None),
+        (BUSINESS, 20, 1018, CANNOT_SEND),
+        (BUSINESS, None, 1018, CANNOT_SEND),
+        ({**BUSINESS, "is_inactive": True}, 10, 1018, CANNOT_SEND),
+        (BUSINESS, 10, MESSAGE_TYPE_CHAT, WHATSAPP_ONLY),
+        (BUSINESS, 10, MESSAGE_TYPE_BANNER, WHATSAPP_ONLY),
+        (BUSINESS, None, 1020, None),  # the customer's, stored by the webhooks' service
+        (PRIVATE, 10, 1018, BUSINESS_ONLY),
+        (PUBLIC, 10, 1021, BUSINESS_ONLY),
+    ],
+)
+def test_business_chats_take_whatsapp_replies_from_agents_only(
+    session, user_type, message_type, refusal
+):
+    assert posting_refusal(session, user_type, message_type) == refusal

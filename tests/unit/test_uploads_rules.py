@@ -70,7 +70,9 @@ def test_accepted_types_map_to_their_stored_extension(mime, extension):
     assert stored_name(UPLOAD_ID, file_type(mime)) == f"{UPLOAD_ID}.{extension}"
 
 
-@pytest.mark.parametrize("mime", ["image/gif", "image/svg+xml", "text/html", "", "image/jpg"])
+@pytest.mark.parametrize(
+    "mime", ["image/gif", "image/svg+xml", "text/html", "", "image/jpg", "audio/ogg", "text/plain"]
+)
 def test_other_types_are_refused_with_the_spec_text(mime):
     with pytest.raises(InvalidInput) as caught:
         file_type(mime)
@@ -165,7 +167,11 @@ def test_other_signed_values_do_not_pass_as_links():
         (f"{UPLOAD_ID}.pdf", "application/pdf"),
         (thumbnail_name(UPLOAD_ID), "image/jpeg"),
         (f"{UPLOAD_ID}_thumb.png", None),
-        (f"{UPLOAD_ID}.txt", None),
+        (f"{UPLOAD_ID}.html", None),
+        (f"{UPLOAD_ID}.exe", None),
+        # Kept from a WhatsApp customer: served, though never accepted by an upload link.
+        (f"{UPLOAD_ID}.ogg", "audio/ogg"),
+        (f"{UPLOAD_ID}.txt", "text/plain"),
         (f"../{UPLOAD_ID}.jpg", None),
         (f"{UPLOAD_ID}.jpg/../../x", None),
         ("..", None),

@@ -2,10 +2,10 @@
 
 import logging
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Protocol
 
 from agora.actors.client import SessionShards
-from agora.core.chat import NO_SUCH_CHAT, is_reader
+from agora.core.chat import NO_SUCH_CHAT, Outgoing, is_reader
 from agora.core.constants import SESSION_KIND_ITEM_CHAT
 from agora.core.errors import AgoraError, Forbidden, NotFound
 from agora.core.groups import can_read, is_member
@@ -19,6 +19,15 @@ from agora.store.sessions import SessionStore
 from agora.store.users import UserStore
 
 log = logging.getLogger("agora.chat")
+
+
+class BusinessReplies(Protocol):
+    """Checks an agent's reply to a WhatsApp customer against its business chat
+    (`services.whatsapp.outbound.BusinessSends`): the message to store and its first flags."""
+
+    async def prepare(
+        self, caller: Caller, outgoing: Outgoing, files: list[dict[str, Any]]
+    ) -> tuple[Outgoing, dict[str, Any]]: ...
 
 
 class ChatBase:
@@ -35,6 +44,7 @@ class ChatBase:
         hints: ChatHints,
         emitter: RealtimeEmitter,
         events: Events,
+        business: BusinessReplies | None = None,
     ) -> None:
         self.shards = shards
         self.sessions = sessions
@@ -45,6 +55,8 @@ class ChatBase:
         self.hints = hints
         self.emitter = emitter
         self.events = events
+        # Replies to WhatsApp customers (None where WhatsApp is not wired, as in scripts).
+        self.business = business
 
     async def _readable(
         self, caller: Caller | None, session_id: str

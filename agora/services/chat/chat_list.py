@@ -5,7 +5,14 @@ import base64
 import json
 from typing import Any
 
-from agora.core.chat import is_muted, is_reader, message_view_for, notification_count, session_view
+from agora.core.chat import (
+    is_muted,
+    is_reader,
+    message_view_for,
+    notification_count,
+    red_dot_count,
+    session_view,
+)
 from agora.core.constants import CHATS_PAGE
 from agora.core.errors import InvalidInput
 from agora.core.numbers import bounded_int
@@ -79,14 +86,14 @@ class ChatList(ChatBase):
 
     async def notifications_unseen(self, user_id: str) -> int:
         """The red dot's count (spec: `data.notifications_unseen_count`), taken when asked."""
-        return sum(notification_count(c, m) for c, m in await self._followed(user_id))
+        return red_dot_count(await self._followed(user_id))
 
     async def unseen_summary(self, user_id: str) -> dict[str, Any]:
         """What a screen needs to keep the red dot itself from `message` events: the count
         now, and the chats that must not raise it (muted)."""
         followed = await self._followed(user_id)
         return {
-            "notifications_unseen_count": sum(notification_count(c, m) for c, m in followed),
+            "notifications_unseen_count": red_dot_count(followed),
             "muted_session_ids": [m["session_id"] for _, m in followed if is_muted(m)],
         }
 

@@ -17,6 +17,8 @@ class Lookups(ChatBase):
         """The owner gets every chat about the post; anyone else their own, maybe a dummy,
         if they may read the post."""
         item, _, _ = await self.posts.readable(caller, item_id)
+        if route_id:
+            await self.posts.check_route(item, route_id)
         user_id = caller.user["_id"]
         is_owner = item["user_id"] == user_id
         if is_owner:

@@ -17,6 +17,7 @@ from agora.core.errors import Forbidden, InvalidInput, NotFound
 from agora.core.groups import clean_group_description, clean_group_title, membership_view
 from agora.services.accounts import Caller
 from agora.services.chat.base import ChatBase, log
+from agora.services.events import MemberRemoved, MemberTypeChanged
 
 
 class Moderation(ChatBase):
@@ -107,11 +108,16 @@ class Moderation(ChatBase):
             action, membership["session_user_type"], target["session_user_type"]
         )
         if new_type is None:
-            await self.sessions.remove_member(session_id, for_user_id)
+            if await self.sessions.remove_member(session_id, for_user_id):
+                await self.events.publish(MemberRemoved(session_id, for_user_id))
             changed = None
         else:
             changed = await self.sessions.set_member(
                 session_id, for_user_id, {"session_user_type": new_type}
+            )
+            old_type = target["session_user_type"]
+            await self.events.publish(
+                MemberTypeChanged(session_id, for_user_id, old_type, new_type)
             )
         await self.shards.forget(session_id)
         await self._moderated(session_id, for_user_id, target["session_user_type"], new_type)

@@ -5,8 +5,10 @@ from typing import Any
 from agora.core.accounts import user_card
 from agora.core.chat import RECEIPT_STATUSES, delivery, message_view_for
 from agora.core.clock import now_ms
-from agora.core.constants import MESSAGES_PAGE, USER_TYPE_MODERATOR
+from agora.core.constants import MESSAGES_PAGE, SESSION_KIND_BUSINESS, USER_TYPE_MODERATOR
 from agora.core.errors import Forbidden, InvalidInput, NotFound
+from agora.core.whatsapp.outbound import WA_MESSAGE_TYPES
+from agora.core.whatsapp.statuses import whatsapp_info
 from agora.services.accounts import Caller
 from agora.services.chat.base import ChatBase
 
@@ -21,7 +23,9 @@ class Reading(ChatBase):
     ) -> dict[str, Any]:
         chat, membership = await self._readable(caller, session_id)
         found = None
-        if after is not None:
+        # A business chat's messages change after they are stored (WhatsApp's flags), which
+        # the shard's copies do not hear of: they are read from MongoDB.
+        if after is not None and chat.get("kind") != SESSION_KIND_BUSINESS:
             found = await self.shards.buffered(session_id, after, MESSAGES_PAGE + 1)
         if found is None:
             found = await self.messages.page(
@@ -57,7 +61,10 @@ class Reading(ChatBase):
             raise Forbidden("Only moderators and the sender see delivery details")
         seq = message.get("seq")
         marks = await self.sessions.marks_covering(session_id, seq) if seq is not None else []
-        return {"info": delivery(message, marks).info()}
+        info = delivery(message, marks).info()
+        # An agent's WhatsApp reply: the flags WhatsApp reported, each with its time.
+        flags = whatsapp_info(message.get("info")) if message["type"] in WA_MESSAGE_TYPES else {}
+        return {"info": {**info, "whatsapp": flags} if flags else info}
 
     async def mark(self, caller: Caller, session_id: str, created_at: int, status: str) -> None:
         """A recipient's screen got (or showed) the messages up to this one: ticks move."""

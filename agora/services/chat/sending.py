@@ -1,11 +1,12 @@
 """Sending: a message is checked and handed to its session's shard; a dummy item chat
 becomes real with its first message."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from agora.core.chat import (
     NO_SUCH_CHAT,
+    Outgoing,
     check_outgoing,
     item_chat_members,
     item_chat_session,
@@ -32,6 +33,8 @@ class SendInput:
     local_id: str = ""
     # `data.location` as sent, checked with the rest of the message.
     location: Any = None
+    # `data` as sent, location included: a WhatsApp message's fields.
+    data: dict[str, Any] = field(default_factory=dict)
 
 
 class Sending(ChatBase):
@@ -59,9 +62,13 @@ class Sending(ChatBase):
             attachments=list(data.payload1),
             client_created_at=data.created_at,
             location=data.location,
+            data=data.data,
         )
         files = await self.uploads.stored_files(user_id, list(outgoing.attachments))
-        if any(f["mime_type"] not in CHAT_ATTACHMENT_TYPES for f in files):
+        info: dict[str, Any] = {}
+        if outgoing.data is not None:
+            outgoing, info = await self._business_reply(caller, outgoing, files)
+        elif any(f["mime_type"] not in CHAT_ATTACHMENT_TYPES for f in files):
             raise InvalidInput({"payload1": "Attach jpeg, png, pdf, docx or mp4 files"})
         request = {
             "session_id": outgoing.session_id,
@@ -72,6 +79,8 @@ class Sending(ChatBase):
             "payload1": files,
             "client_created_at": outgoing.client_created_at,
             **({"data": {"location": outgoing.location}} if outgoing.location else {}),
+            **({"data": outgoing.data} if outgoing.data is not None else {}),
+            **({"info": info} if info else {}),
         }
         reply = await self._to_shard(request)
         created = False
@@ -83,6 +92,14 @@ class Sending(ChatBase):
         if reply["type"] != SEND_REPLY_OK:
             return reply
         return send_accepted(reply["inbox_message"], new_session_created=created)
+
+    async def _business_reply(
+        self, caller: Caller, outgoing: Outgoing, files: list[dict[str, Any]]
+    ) -> tuple[Outgoing, dict[str, Any]]:
+        """A reply to a WhatsApp customer, checked against its business chat."""
+        if self.business is None:
+            raise InvalidInput({"_type": "WhatsApp is not available here"})
+        return await self.business.prepare(caller, outgoing, files)
 
     async def _to_shard(self, request: dict[str, Any]) -> dict[str, Any]:
         reply = await self._shard_send(request)
@@ -102,12 +119,28 @@ class Sending(ChatBase):
         self, session_id: str, src_id: str, local_id: str, text: str, data: dict[str, Any]
     ) -> dict[str, Any]:
         """A system notice (type 1010); `local_id` makes a repeated notice appear once."""
+        return await self.post_from_service(
+            session_id, src_id, local_id, MESSAGE_TYPE_SYSTEM, text, data
+        )
+
+    async def post_from_service(
+        self,
+        session_id: str,
+        src_id: str,
+        local_id: str,
+        message_type: int,
+        text: str,
+        data: dict[str, Any],
+    ) -> dict[str, Any]:
+        """A message a service posts (a notice, a WhatsApp customer's message): stored, sent to
+        the session's room and told as `MessageStored` like any other; `local_id` makes a
+        repeated one appear once. The shard's reply, as for a send."""
         return await self._shard_send(
             {
                 "session_id": session_id,
                 "src_id": src_id,
                 "local_id": local_id,
-                "type": MESSAGE_TYPE_SYSTEM,
+                "type": message_type,
                 "payload": text,
                 "payload1": [],
                 "data": data,

@@ -48,6 +48,8 @@ export const routes: RouteObject[] = [
           { path: PATHS.groupFeed, element: <FeedPage /> },
           { path: PATHS.feed, element: <FeedPage /> },
           { path: PATHS.group, element: <GroupPage /> },
+          // Admins only, and rarely: the WhatsApp connection loads on demand.
+          { path: PATHS.groupWhatsapp, lazy: async () => ({ Component: (await import('../features/whatsapp/ChannelPage')).ChannelPage }) },
           { path: PATHS.createItem, element: <PostFormPage /> },
           { path: PATHS.editItem, element: <PostFormPage /> },
           { path: PATHS.route, element: <ItemPage /> },

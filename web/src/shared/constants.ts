@@ -78,6 +78,7 @@ export const PATHS = {
   groupFeed: '/:groupId',
   feed: '/feed/:groupId',
   group: '/group/:groupId',
+  groupWhatsapp: '/group/:groupId/whatsapp',
   createItem: '/create/item/:groupId',
   editItem: '/edit/item/:groupId/:itemId',
   route: '/r/:routeId',
@@ -88,6 +89,7 @@ export const PATHS = {
 const enc = encodeURIComponent;
 export const groupFeedPath = (groupId: string) => `/${enc(groupId)}`;
 export const recentGroupPath = (groupId: string) => `/feed/${enc(groupId)}`;
+export const groupPath = (groupId: string) => `/group/${enc(groupId)}`;
 export const createItemPath = (groupId: string) => `/create/item/${enc(groupId)}`;
 export const editItemPath = (groupId: string, itemId: string) => `/edit/item/${enc(groupId)}/${enc(itemId)}`;
 export const routePath = (routeId: string) => `/r/${enc(routeId)}`;
@@ -223,6 +225,9 @@ export const GIVE_OFFER_TEXT = 'Give offer';
 export const NEED_RECHARGE_TEXT = 'Need Recharge';
 export const RECHARGE_DEFAULT_AMOUNT = server.RECHARGE_DEFAULT_AMOUNT;
 export const RECHARGE_DEFAULT_CURRENCY = server.RECHARGE_DEFAULT_CURRENCY;
+/** The bounds of one recharge; the server refuses anything outside them. */
+export const RECHARGE_MIN_AMOUNT = server.RECHARGE_MIN_AMOUNT;
+export const RECHARGE_MAX_AMOUNT = server.RECHARGE_MAX_AMOUNT;
 /** What a card can top up (the server's CARD_CURRENCIES); points are earned, never bought. */
 export const CARD_CURRENCIES: readonly string[] = server.CARD_CURRENCIES;
 export const RECHARGE_TEXT = 'Recharge';
@@ -280,6 +285,8 @@ export const NO_MESSAGE_INFO_TEXT = 'Sorry No information available';
 export const MAKE_PUBLIC_CONFIRM = 'Are you sure you want make this public ?';
 export const MESSAGE_PLACEHOLDER = 'Type a message';
 export const NO_MESSAGES_TEXT = 'No messages yet. Say hello!';
+/** An item chat's id is this, the post's id, '_' and the asker's id (the server's `item_chat_id`). */
+export const ITEM_CHAT_PREFIX = server.ITEM_CHAT_PREFIX;
 export const NO_ITEM_CHATS_TEXT = 'No chats about this post yet.';
 export const CHATS_TITLE = 'Your Chats';
 export const CHATS_LOGIN_TEXT = 'Log in to see your chats and the people you talk with.';
@@ -344,3 +351,30 @@ export const NOTIFICATIONS_HINT = 'Hear about new messages and offers even when 
 export const NOTIFICATIONS_FAILED_TEXT = 'Could not turn on notifications in this browser just now. Please try again.';
 export const INSTALL_APP = 'Install app';
 export const OFFLINE_NOTICE = 'You are offline. Showing what this device remembers; new messages arrive when you are back online.';
+
+// --- WhatsApp business chats (issue 15) ---
+export const WA_MESSAGE_TYPES = {
+  text: server.MESSAGE_TYPE_WA_TEXT,
+  rich: server.MESSAGE_TYPE_WA_RICH,
+  inbound: server.MESSAGE_TYPE_WA_INBOUND,
+  template: server.MESSAGE_TYPE_WA_TEMPLATE,
+  status: server.MESSAGE_TYPE_WA_STATUS,
+} as const;
+export const BUSINESS_SESSION_KIND = server.SESSION_KIND_BUSINESS;
+/** Meta's limits on what an agent sends (the server checks them too). */
+export const WA_MAX_BUTTONS = server.WHATSAPP_REPLY_BUTTONS_MAX;
+export const WA_BUTTON_TITLE_MAX = server.WHATSAPP_BUTTON_TITLE_MAX;
+export const WA_MAX_LIST_ROWS = server.WHATSAPP_LIST_ROWS_MAX;
+export const WA_MAX_CONTACTS = server.WHATSAPP_CONTACTS_MAX;
+/** What each media kind accepts from the upload flow. */
+export const WA_MEDIA_TYPES = server.WHATSAPP_MEDIA_TYPES;
+/** The countdown is in minutes: it need not redraw more often than this. */
+export const WA_COUNTDOWN_TICK_MS = 15_000;
+export const WA_WINDOW_CLOSED_TEXT = 'Window closed: send a template';
+export const waWindowOpenText = (remaining: string) => `Free-form replies allowed for ${remaining}`;
+export const WA_TEMPLATE_ONLY_TEXT = 'More than 24 hours since the customer wrote: only a template can start the conversation again.';
+export const WA_FORWARDED_TEXT = 'Forwarded';
+export const WA_FORWARDED_MANY_TEXT = 'Forwarded many times';
+export const WA_NO_TEMPLATES_TEXT = 'No approved templates yet. A group admin can sync them in the group’s WhatsApp settings.';
+export const WA_NO_CHANNEL_TEXT = 'No WhatsApp Business number is connected to this group yet.';
+export const waGroupPath = (groupId: string) => `/group/${enc(groupId)}/whatsapp`;

@@ -123,3 +123,28 @@ describe('chat window', () => {
     expect(screen.getByRole('dialog', { name: 'Chat: Fix my bike' })).toBeTruthy();
   });
 });
+
+describe("a post owner's chat window", () => {
+  beforeEach(() => vi.resetModules());
+
+  it('takes a chat about the post that begins while it is open', async () => {
+    const newChat = session({ _id: 'r_i1_u3', is_dummy: false, data: { item_id: 'i1', owner_id: 'u2', user_id: 'u3' } });
+    const calls = await openWindow({ title: 'Fix my bike', itemId: 'i1', sessions: [] }, (call) =>
+      call.url.pathname === '/get_by_ids'
+        ? { body: { users: {}, sessions: { [newChat._id]: newChat }, session_with_users: {}, items: {} } }
+        : { body: { inbox_messages: [], refs: { users: {} }, has_more: false, next_less_than_timestamp: null } },
+    );
+    expect(await screen.findByText('No chats about this post yet.')).toBeTruthy();
+    const { received } = await import('./unseen');
+    const message = (id: string, sessionId: string) => ({
+      id, dest_session_id: sessionId, src_id: 'u3', local_id: id, created_at: Date.now(), type: 1003, payload: 'Hi', payload1: [], flags: { status: 'sent' as const }, data: {},
+    });
+    // A message of a chat about another post is none of this window's business.
+    act(() => void received(message('m0', 'r_i9_u3'), 'u2'));
+    act(() => void received(message('m1', 'r_i1_u3'), 'u2'));
+    expect(await screen.findByRole('textbox', { name: 'Message' })).toBeTruthy();
+    expect(screen.queryByText('No chats about this post yet.')).toBeNull();
+    const lookedUp = calls.flatMap((call) => (call.url.pathname === '/get_by_ids' ? ((call.body as { session_ids?: string[] }).session_ids ?? []) : []));
+    expect(lookedUp).toEqual(['r_i1_u3']);
+  });
+});

@@ -15,16 +15,20 @@ import { CloseIcon, MinimizeIcon, SettingsIcon } from '../../shared/ui/icons';
 import { useCurrentUser } from '../auth/currentUser';
 import { useViewingReport } from '../push/useViewingReport';
 import { GiveOfferBar } from '../wallet/GiveOfferBar';
+import { BusinessChatPane } from '../whatsapp/BusinessChatPane';
+import { customerName, isBusinessSession } from '../whatsapp/businessChat';
+import { WhatsAppMark } from '../whatsapp/WhatsAppMark';
 import type { Session } from './chatApi';
 import type { ChatWindowRequest } from './chatContext';
 import { ChatSettings } from './ChatSettings';
 import { Composer } from './Composer';
 import { LockButton } from './LockButton';
+import { lookupSession } from './lookups';
 import { MessageInfoDialog } from './MessageInfoDialog';
 import { MessageList } from './MessageList';
 import type { ChatMessage } from './messages';
 import { MuteButton } from './MuteButton';
-import { isModerator } from './rules';
+import { isChatAbout, isModerator } from './rules';
 import { chatterId } from './tabTitle';
 import { useSessionUpdates } from './sessionUpdates';
 import { useChatSession } from './useChatSession';
@@ -53,7 +57,12 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
   const swipeStart = useRef<TouchSample | null>(null);
   const session = sessions[active];
   const showTabs = sessions.some((entry) => chatterId(entry, meId) !== null);
-  useLiveBadges(sessions, setSessions, false);
+  useLiveBadges(sessions, setSessions, false, (news) => {
+    if (!request.itemId || !isChatAbout(news.dest_session_id, request.itemId)) return;
+    void lookupSession(news.dest_session_id).then((found) => {
+      if (found) setSessions((current) => (current.some((entry) => entry._id === found._id) ? current : [...current, found]));
+    });
+  });
   useSessionUpdates(setSessions);
   useViewingReport(minimized ? null : (session?._id ?? null));
 
@@ -110,8 +119,12 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
     >
       <header className="flex items-center gap-2 border-b border-slate-200 px-3 py-2">
         <Avatar name={title} image={image} size={36} />
-        <h2 className="min-w-0 flex-1 truncate text-base font-semibold">{title}</h2>
-        {session && <LockButton session={session} onSession={replaceSession} />}
+        <h2 className="flex min-w-0 flex-1 items-center gap-1.5 text-base font-semibold">
+          <span className="truncate">{title}</span>
+          {session && isBusinessSession(session) && <WhatsAppMark />}
+        </h2>
+        {/* A business chat stays between the shop and its customer: it is never made public. */}
+        {session && !isBusinessSession(session) && <LockButton session={session} onSession={replaceSession} />}
         {session && session.session_user_type !== null && (
           <>
             <MuteButton session={session} onSession={replaceSession} />
@@ -206,16 +219,37 @@ interface ChatPaneProps {
 function ChatPane({ session, meId, visible, onSession }: ChatPaneProps) {
   const chat = useChatSession(session, meId, visible, onSession);
   const [info, setInfo] = useState<ChatMessage | null>(null);
+  const business = isBusinessSession(session);
+  const [replyTo, setReplyTo] = useState<ChatMessage | null>(null);
+  const list = (
+    <MessageList
+      chat={chat}
+      meId={meId}
+      moderator={isModerator(session.session_user_type)}
+      onInfo={setInfo}
+      customer={business ? customerName(session) : undefined}
+      onReply={business ? setReplyTo : undefined}
+    />
+  );
   return (
     <>
-      <MessageList chat={chat} meId={meId} moderator={isModerator(session.session_user_type)} onInfo={setInfo} />
-      <Composer
-        session={session}
-        signedIn={meId !== null}
-        canSendBanner={session.session_user_type === MEMBER_TYPES.admin}
-        onSend={chat.send}
-        onTyping={chat.notifyTyping}
-      />
+      {/* Visitors and members who may not write get the plain composer's explanation. */}
+      {business && meId !== null && session.can_send ? (
+        <BusinessChatPane session={session} onSend={chat.send} onTyping={chat.notifyTyping} replyTo={replyTo} onReplyDone={() => setReplyTo(null)}>
+          {list}
+        </BusinessChatPane>
+      ) : (
+        <>
+          {list}
+          <Composer
+            session={session}
+            signedIn={meId !== null}
+            canSendBanner={session.session_user_type === MEMBER_TYPES.admin}
+            onSend={chat.send}
+            onTyping={chat.notifyTyping}
+          />
+        </>
+      )}
       {info && <MessageInfoDialog message={info} onClose={() => setInfo(null)} />}
     </>
   );

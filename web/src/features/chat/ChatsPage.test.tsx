@@ -41,12 +41,20 @@ const session = (id: string, fields: Partial<Session> = {}): Session =>
     ...fields,
   }) as Session;
 
+/** A WhatsApp business chat titled with the customer's number; its last message a photo. */
+const businessChat = session('wa_c1_316', {
+  kind: 'business',
+  title: '+31 6 1234 5678',
+  data: { whatsapp: { channel_id: 'c1', group_id: 'g1', wa_id: '316', profile_name: 'Ana Costa', last_inbound_at: 1, window_ends_at: 2 } },
+  last_message: { ...message('wa_c1_316', ''), type: 1020, src_id: 'wa:316', data: { wa: { wamid: 'w1', kind: 'image' } } },
+});
+
 async function renderChats() {
   mockFetch((call) => {
     const path = call.url.pathname;
     if (path === '/user/me') return { body: { user: me, guest_user: {} } };
     if (path === '/user/chats') {
-      return { body: { sessions: [session('a', { last_message: message('a', 'See you at six') }), session('b')], cursor: null, has_more: false } };
+      return { body: { sessions: [session('a', { last_message: message('a', 'See you at six') }), session('b'), businessChat], cursor: null, has_more: false } };
     }
     // A chat the list lacks, looked up when its first message arrives: no last message in it.
     if (path === '/get_by_ids') return { body: { sessions: { c: session('c') } } };
@@ -78,5 +86,13 @@ describe('chat list rows', () => {
     });
     expect(within(await row('Chat c')).getByText('Is the piano still there?')).toBeTruthy();
     expect(screen.queryByText(/Post about/)).toBeNull();
+  });
+
+  it('mark business chats with WhatsApp and the customer’s name', async () => {
+    await renderChats();
+    const business = await row('Ana Costa');
+    expect(within(business).getByRole('img', { name: 'WhatsApp' })).toBeTruthy();
+    expect(within(business).getByText('🖼️ Photo')).toBeTruthy();
+    expect(within(await row('Chat a')).queryByRole('img', { name: 'WhatsApp' })).toBeNull();
   });
 });

@@ -12,6 +12,8 @@ import { RequireUser } from '../auth/RequireUser';
 import { NotificationsControl } from '../push/NotificationsControl';
 import { updateCurrentUser } from '../auth/currentUser';
 import type { User } from '../auth/types';
+import { customerName, isBusinessSession } from '../whatsapp/businessChat';
+import { WhatsAppMark } from '../whatsapp/WhatsAppMark';
 import { fetchUserChats, type Session } from './chatApi';
 import { useChatWindow } from './chatContext';
 import { lookupSession } from './lookups';
@@ -107,12 +109,14 @@ function ChatList({ user }: { user: User }) {
 function ChatRow({ session, meId, onOpen }: { session: Session; meId: string; onOpen: () => void }) {
   const tabTitle = useUserName(chatterId(session, meId));
   const unseen = session.unseen_count;
+  const business = isBusinessSession(session);
   return (
     <button type="button" onClick={onOpen} data-testid="chat-row" className="flex w-full items-center gap-3 px-4 py-3 text-left hover:bg-slate-50">
       <Avatar name={session.title} image={session.image} size={48} />
       <span className="min-w-0 flex-1">
         <span className="flex items-baseline gap-2">
-          <span className="truncate font-semibold text-slate-900">{session.title}</span>
+          <span className="truncate font-semibold text-slate-900">{business ? customerName(session) : session.title}</span>
+          {business && <WhatsAppMark className="size-4 self-center" />}
           {tabTitle && <span className="shrink-0 rounded-full bg-brand-50 px-2 text-xs font-medium text-brand-800">{tabTitle}</span>}
           <span className="ml-auto shrink-0 text-xs text-slate-500">{relativeTime(session.updated_at)}</span>
         </span>

@@ -27,7 +27,10 @@ interface ComposerProps {
   onTyping: () => void;
 }
 
-const iconButton = 'rounded-full p-2 text-slate-500 hover:bg-slate-100 hover:text-slate-800 disabled:opacity-40';
+export const iconButton = 'rounded-full p-2 text-slate-500 hover:bg-slate-100 hover:text-slate-800 disabled:opacity-40';
+export const messageBoxClass =
+  'max-h-32 min-h-10 min-w-0 flex-1 resize-none rounded-2xl border border-slate-300 bg-white px-3 py-2 text-[15px] focus:border-brand-500 focus:ring-4 focus:ring-brand-500/15 focus:outline-none';
+export const sendButtonClass = 'rounded-full bg-brand-600 p-2.5 text-white shadow-sm hover:bg-brand-700 disabled:opacity-40';
 
 export function Composer({ session, signedIn, canSendBanner, onSend, onTyping }: ComposerProps) {
   const ui = useUi();
@@ -164,14 +167,14 @@ export function Composer({ session, signedIn, canSendBanner, onSend, onTyping }:
           }}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
-          className="max-h-32 min-h-10 min-w-0 flex-1 resize-none rounded-2xl border border-slate-300 bg-white px-3 py-2 text-[15px] focus:border-brand-500 focus:ring-4 focus:ring-brand-500/15 focus:outline-none"
+          className={messageBoxClass}
         />
         <button
           type="button"
           aria-label="Send"
           disabled={!ready}
           onClick={submit}
-          className="rounded-full bg-brand-600 p-2.5 text-white shadow-sm hover:bg-brand-700 disabled:opacity-40"
+          className={sendButtonClass}
         >
           <SendIcon />
         </button>

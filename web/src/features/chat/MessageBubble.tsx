@@ -1,14 +1,18 @@
-import { Fragment, useId, useState } from 'react';
-import { MESSAGE_TYPES, OPEN_MAP_TEXT, SEND_FAILED_TEXT, openStreetMapUrl } from '../../shared/constants';
+import { useId, useState } from 'react';
+import { MESSAGE_TYPES, SEND_FAILED_TEXT } from '../../shared/constants';
 import { useLongPress } from '../../shared/hooks/useLongPress';
 import { mediaKind } from '../../shared/media';
 import { relativeTime } from '../../shared/relativeTime';
-import { LocationIcon, MoreIcon } from '../../shared/ui/icons';
+import { MoreIcon } from '../../shared/ui/icons';
 import type { ItemFile } from '../feed/feedApi';
-import type { Place } from '../location/locationApi';
+import { SharedPlace } from '../location/SharedPlace';
+import { isInbound, isWhatsAppMessage } from '../whatsapp/businessChat';
+import { Reactions } from '../whatsapp/Reactions';
+import { WhatsAppContent } from '../whatsapp/WhatsAppContent';
 import type { ChatUser } from './chatApi';
 import { DeliveryTicks } from './DeliveryTicks';
 import { LinkPreview } from './LinkPreview';
+import { Linked } from './LinkedText';
 import { deliveryIcon, linksIn, type ChatMessage } from './messages';
 
 interface MessageBubbleProps {
@@ -18,26 +22,10 @@ interface MessageBubbleProps {
   /** Null when the viewer may not see this message's delivery details. */
   onInfo: (() => void) | null;
   onRetry: () => void;
-}
-
-/** Text with its links made clickable. */
-function Linked({ text }: { text: string }) {
-  const links = linksIn(text);
-  if (links.length === 0) return <>{text}</>;
-  const pattern = new RegExp(`(${links.map((link) => link.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`);
-  return (
-    <>
-      {text.split(pattern).map((part, index) =>
-        links.includes(part) ? (
-          <a key={index} href={part} target="_blank" rel="noopener noreferrer" className="break-all underline">
-            {part}
-          </a>
-        ) : (
-          <Fragment key={index}>{part}</Fragment>
-        ),
-      )}
-    </>
-  );
+  /** A WhatsApp message's quote of the message it answers (see repliedTo); null for none. */
+  quoted?: string | null;
+  /** Answers this message (a business chat's agent quoting it); absent where replies quote nothing. */
+  onReply?: () => void;
 }
 
 function Attachment({ file }: { file: ItemFile }) {
@@ -57,26 +45,28 @@ function Attachment({ file }: { file: ItemFile }) {
   );
 }
 
-function SharedPlace({ place }: { place: Place }) {
+/** A chat message's text, shared place and files. */
+function ChatContent({ message }: { message: ChatMessage }) {
   return (
-    <div data-testid="shared-place" className="flex items-start gap-2">
-      <LocationIcon className="mt-0.5 size-5 shrink-0" />
-      <div className="min-w-0">
-        <p className="text-[15px] break-words whitespace-pre-line">{place.address}</p>
-        <a
-          href={openStreetMapUrl(place.latitude, place.longitude)}
-          target="_blank"
-          rel="noopener noreferrer"
-          className="text-sm font-semibold underline underline-offset-2"
-        >
-          {OPEN_MAP_TEXT}
-        </a>
-      </div>
-    </div>
+    <>
+      {message.payload && (
+        <p className="text-[15px] break-words whitespace-pre-line">
+          <Linked text={message.payload} />
+        </p>
+      )}
+      {message.data.location && <SharedPlace place={message.data.location} />}
+      {message.payload1.length > 0 && (
+        <div className="mt-1 space-y-1">
+          {message.payload1.map((file) => (
+            <Attachment key={file.url} file={file} />
+          ))}
+        </div>
+      )}
+    </>
   );
 }
 
-export function MessageBubble({ message, sender, own, onInfo, onRetry }: MessageBubbleProps) {
+export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = null, onReply }: MessageBubbleProps) {
   const press = useLongPress(() => onInfo?.());
 
   if (message.type === MESSAGE_TYPES.notice) {
@@ -88,16 +78,19 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry }: Message
   }
 
   const banner = message.type === MESSAGE_TYPES.banner;
-  const link = linksIn(message.payload)[0];
+  const whatsapp = isWhatsAppMessage(message);
+  // In a business chat every agent's message is the business speaking: on the right, with ticks.
+  const outbound = whatsapp ? !isInbound(message) : own;
+  const link = whatsapp ? undefined : linksIn(message.payload)[0];
   const icon = deliveryIcon(message);
   const tone = banner
     ? 'animate-banner bg-gradient-to-r from-amber-400 via-rose-400 to-fuchsia-500 text-white'
-    : own
+    : outbound
       ? 'bg-brand-100 text-slate-900 ring-1 ring-brand-200'
       : 'bg-white text-slate-900 ring-1 ring-slate-200';
 
   return (
-    <div className={`group flex items-center gap-1 ${banner ? 'justify-center' : own ? 'flex-row-reverse justify-start' : 'justify-start'}`}>
+    <div className={`group flex items-center gap-1 ${banner ? 'justify-center' : outbound ? 'flex-row-reverse justify-start' : 'justify-start'}`}>
       <div
         {...(onInfo ? press : {})}
         onContextMenu={
@@ -111,30 +104,24 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry }: Message
         }
         data-testid="chat-message"
         data-own={own || undefined}
-        className={`max-w-[80%] rounded-2xl px-3 py-2 shadow-xs select-text ${tone} ${own ? 'rounded-br-md' : 'rounded-bl-md'}`}
+        data-message-type={message.type}
+        className={`max-w-[80%] rounded-2xl px-3 py-2 shadow-xs select-text ${tone} ${outbound ? 'rounded-br-md' : 'rounded-bl-md'}`}
       >
         {!own && sender && <p className="mb-0.5 text-xs font-semibold text-brand-700">{sender.name}</p>}
-        {message.payload && <p className="text-[15px] break-words whitespace-pre-line">{<Linked text={message.payload} />}</p>}
-        {message.data.location && <SharedPlace place={message.data.location} />}
-        {message.payload1.length > 0 && (
-          <div className="mt-1 space-y-1">
-            {message.payload1.map((file) => (
-              <Attachment key={file.url} file={file} />
-            ))}
-          </div>
-        )}
+        {whatsapp ? <WhatsAppContent message={message} quoted={quoted} /> : <ChatContent message={message} />}
         {link && <LinkPreview url={link} />}
         <p className={`mt-1 flex items-center justify-end gap-1 text-[11px] ${banner ? 'text-white' : 'text-slate-600'}`}>
           <time dateTime={new Date(message.created_at).toISOString()}>{relativeTime(message.created_at)}</time>
-          {own && <DeliveryTicks icon={icon} />}
+          {outbound && <DeliveryTicks icon={icon} />}
         </p>
+        {message.data.reactions && <Reactions reactions={message.data.reactions} />}
         {message.local === 'failed' && (
           <button type="button" onClick={onRetry} className="mt-1 text-xs font-semibold underline">
             {SEND_FAILED_TEXT}
           </button>
         )}
       </div>
-      {onInfo && <MessageMenu onInfo={onInfo} />}
+      {onInfo && <MessageMenu onInfo={onInfo} onReply={onReply} />}
     </div>
   );
 }
@@ -143,7 +130,8 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry }: Message
  * The desktop's way to a message's info: a menu button shown while the pointer is over the
  * message (or it has keyboard focus). Touch screens, without hover, keep the long press.
  */
-function MessageMenu({ onInfo }: { onInfo: () => void }) {
+function MessageMenu({ onInfo, onReply }: { onInfo: () => void; onReply?: () => void }) {
+  const items = [...(onReply ? [['Reply', onReply] as const] : []), ['Message info', onInfo] as const];
   const [open, setOpen] = useState(false);
   const menuId = useId();
   return (
@@ -169,18 +157,21 @@ function MessageMenu({ onInfo }: { onInfo: () => void }) {
       </button>
       {open && (
         <div id={menuId} role="menu" className="absolute top-full right-0 z-10 mt-1 min-w-36 rounded-xl bg-white py-1 shadow-lg ring-1 ring-slate-200">
-          <button
-            type="button"
-            role="menuitem"
-            autoFocus
-            onClick={() => {
-              setOpen(false);
-              onInfo();
-            }}
-            className="block w-full px-3 py-2 text-left text-sm text-slate-800 hover:bg-slate-100"
-          >
-            Message info
-          </button>
+          {items.map(([label, act], index) => (
+            <button
+              key={label}
+              type="button"
+              role="menuitem"
+              autoFocus={index === 0}
+              onClick={() => {
+                setOpen(false);
+                act();
+              }}
+              className="block w-full px-3 py-2 text-left text-sm text-slate-800 hover:bg-slate-100"
+            >
+              {label}
+            </button>
+          ))}
         </div>
       )}
     </div>

@@ -7,6 +7,7 @@ import { Modal } from '../../shared/ui/Modal';
 import { fetchMessageInfo } from './chatApi';
 import type { ChatMessage } from './messages';
 import { UserName } from './UserName';
+import { hasWaInfo, WhatsAppInfo } from '../whatsapp/WhatsAppInfo';
 
 /** Who received and who read a message (for its sender and for moderators). */
 export function MessageInfoDialog({ message, onClose }: { message: ChatMessage; onClose: () => void }) {
@@ -17,11 +18,12 @@ export function MessageInfoDialog({ message, onClose }: { message: ChatMessage; 
     <Modal title="Message info" onClose={onClose}>
       {info.status === 'loading' && <Loading />}
       {info.status === 'error' && <p className="text-sm text-red-600">{describeError(info.error).join(' ')}</p>}
+      {info.status === 'success' && hasWaInfo(info.data.info.whatsapp) && <WhatsAppInfo info={info.data.info.whatsapp} />}
       {info.status === 'success' &&
         (info.data.info.read.length + info.data.info.delivered.length === 0 ? (
-          <p className="text-sm text-slate-600">{NO_MESSAGE_INFO_TEXT}</p>
+          !hasWaInfo(info.data.info.whatsapp) && <p className="text-sm text-slate-600">{NO_MESSAGE_INFO_TEXT}</p>
         ) : (
-          <dl className="space-y-4 text-sm">
+          <dl className="mt-4 space-y-4 text-sm first:mt-0">
             {(
               [
                 ['Read by', info.data.info.read],

@@ -2,6 +2,7 @@ import { useEffect, useLayoutEffect, useRef, type UIEvent } from 'react';
 import { NO_MESSAGES_TEXT } from '../../shared/constants';
 import { Loading } from '../../shared/ui/Loading';
 import { Spinner } from '../../shared/ui/Spinner';
+import { isCustomerId, repliedTo } from '../whatsapp/businessChat';
 import { MessageBubble } from './MessageBubble';
 import { isSameDay, type ChatMessage } from './messages';
 import type { ChatSessionState } from './useChatSession';
@@ -19,9 +20,13 @@ interface MessageListProps {
   /** Whether the viewer may see delivery details of others' messages. */
   moderator: boolean;
   onInfo: (message: ChatMessage) => void;
+  /** A business chat's customer, who sends the inbound messages. */
+  customer?: string;
+  /** Quoting a message in the reply (business chats). */
+  onReply?: (message: ChatMessage) => void;
 }
 
-export function MessageList({ chat, meId, moderator, onInfo }: MessageListProps) {
+export function MessageList({ chat, meId, moderator, onInfo, customer, onReply }: MessageListProps) {
   const box = useRef<HTMLDivElement>(null);
   const position = useRef({ height: 0, top: 0, atBottom: true, first: chat.messages[0]?.created_at });
 
@@ -95,7 +100,9 @@ export function MessageList({ chat, meId, moderator, onInfo }: MessageListProps)
               <MessageBubble
                 message={message}
                 own={own}
-                sender={chat.users[message.src_id]}
+                sender={customer && isCustomerId(message.src_id) ? { _id: message.src_id, name: customer, image: '' } : chat.users[message.src_id]}
+                quoted={customer ? repliedTo(chat.messages, message) : null}
+                onReply={onReply && !message.local ? () => onReply(message) : undefined}
                 onInfo={!message.local && (own || moderator) ? () => onInfo(message) : null}
                 onRetry={chat.retry}
               />

@@ -2,7 +2,7 @@ import { api } from '../../shared/api';
 import { MODERATION_ACTIONS, SEND_FAILED_TYPE, SEND_OK_TYPE } from '../../shared/constants';
 import type { ErrorsValue } from '../../shared/errors';
 import type { Item, ItemFile } from '../feed/feedApi';
-import type { Place } from '../location/locationApi';
+import type { BusinessChatData, WaInfo, WaMessageData } from '../whatsapp/whatsappApi';
 
 export interface Session {
   _id: string;
@@ -22,8 +22,13 @@ export interface Session {
   can_send: boolean;
   /** The viewer's notification flag; null when not a member. */
   notification_flag: number | null;
-  /** Item chats carry the post, its owner and the member who asked (`user_id`), and whether the post was deleted. */
-  data: { item_id?: string; owner_id?: string; user_id?: string; tags?: string[]; item_deleted?: boolean };
+  /** "business" for a WhatsApp business chat; absent on older servers' sessions. */
+  kind?: string;
+  /**
+   * Item chats carry the post, its owner and the member who asked (`user_id`), and whether the post was deleted;
+   * business chats their customer and reply window (`whatsapp`).
+   */
+  data: { item_id?: string; owner_id?: string; user_id?: string; tags?: string[]; item_deleted?: boolean; whatsapp?: BusinessChatData };
   unseen_count: number;
   updated_at: number;
   last_message?: InboxMessage;
@@ -49,11 +54,12 @@ export interface InboxMessage {
   payload1: ItemFile[];
   flags: { status?: DeliveryStatus };
   data: MessageData;
+  /** A business message's WhatsApp flags. */
+  info?: WaInfo;
 }
 
-/** `data` of a message; a chat message may share a place (the others are server-made). */
-export interface MessageData {
-  location?: Place;
+/** `data` of a message; a chat message may share a place, a business message carries WhatsApp's fields. */
+export interface MessageData extends WaMessageData {
   [key: string]: unknown;
 }
 
@@ -119,6 +125,8 @@ export interface SessionUserReply {
 export interface MessageInfo {
   delivered: Array<{ user_id: string; at: number | null }>;
   read: Array<{ user_id: string; at: number | null }>;
+  /** A business message's flags, when it has any. */
+  whatsapp?: WaInfo;
 }
 
 export interface UrlPreview {

@@ -6,6 +6,9 @@ export interface ChatWindowRequest {
   title: string;
   image?: string;
   sessions: Session[];
+  /** The post whose chats these are, when its owner opened them: a chat about it that begins
+   * while the window is open joins the tabs. */
+  itemId?: string;
 }
 
 export interface ChatWindowControls {

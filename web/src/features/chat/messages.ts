@@ -1,6 +1,7 @@
 import { CHAT_POLL_FAST_MS, CHAT_POLL_SLOW_MS, CHAT_RECENT_MESSAGE_MS } from '../../shared/constants';
 import type { ErrorsValue } from '../../shared/errors';
 import type { ItemFile } from '../feed/feedApi';
+import { isWhatsAppMessage, waDeliveryIcon, waPreview } from '../whatsapp/businessChat';
 import type { DeliveryStatus, InboxMessage, MessageData, SendBody } from './chatApi';
 
 /** A message as the window holds it: from the server, or still local (sending or failed). */
@@ -15,6 +16,8 @@ export function deliveryIcon(message: ChatMessage): DeliveryIcon {
   if (message.errors) return 'error';
   if (message.local === 'failed') return 'not_sent';
   if (message.local === 'sending') return 'pending';
+  // A business message's tick is what WhatsApp reported, not what the other agents read.
+  if (isWhatsAppMessage(message)) return waDeliveryIcon(message.info) ?? 'pending';
   return message.flags.status ?? 'sent';
 }
 
@@ -121,5 +124,6 @@ export function outgoingMessage(
 
 /** A message in one line, for lists: its text, else the place it shares. */
 export function messagePreview(message: InboxMessage): string {
+  if (isWhatsAppMessage(message)) return waPreview(message);
   return message.payload || (message.data.location ? `📍 ${message.data.location.address}` : '');
 }

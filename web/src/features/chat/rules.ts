@@ -1,12 +1,18 @@
 import {
   CHAT_MAX_ATTACHMENTS,
   CHAT_OWNER_MAX_TYPE,
+  ITEM_CHAT_PREFIX,
   MAX_ATTACHMENTS_TEXT,
   MEMBER_TYPES,
   NOTIFY_UNMUTED_FLAG,
   PASTE_ONE_FILE_TEXT,
 } from '../../shared/constants';
 import type { ModerationAction, Session } from './chatApi';
+
+/** Whether the chat is one of the post's item chats (their ids start with the post's). */
+export function isChatAbout(sessionId: string, itemId: string): boolean {
+  return sessionId.startsWith(`${ITEM_CHAT_PREFIX}${itemId}_`);
+}
 
 export function isModerator(type: number | null | undefined): boolean {
   return type !== null && type !== undefined && type <= MEMBER_TYPES.moderator;

@@ -11,6 +11,8 @@ import {
   type MessagesPage,
   type Session,
 } from './chatApi';
+import { isCustomerId, replaceMessage } from '../whatsapp/businessChat';
+import { useWaStatuses } from '../whatsapp/useWaStatuses';
 import { lookupSession, lookupUser } from './lookups';
 import { latestServerTime, mergeMessages, outgoingMessage, pollIntervalMs, type ChatMessage, type MessageDraft } from './messages';
 import { raiseOwnStatuses, type ReceiptStatus } from './receipts';
@@ -22,6 +24,11 @@ interface StatusReport {
   created_at: number;
   status: ReceiptStatus;
   user_id: string;
+}
+
+interface MessageUpdate {
+  session_id: string;
+  message: InboxMessage;
 }
 
 interface TypingReport {
@@ -131,6 +138,10 @@ export function useChatSession(session: Session, meId: string | null, visible: b
       if (report.session_id !== sessionId) return;
       setMessages((current) => raiseOwnStatuses(current, meId, report.user_id, report.created_at, report.status));
     };
+    // A reaction to a WhatsApp message changes it.
+    const onMessageUpdate = (update: MessageUpdate) => {
+      if (update.session_id === sessionId) setMessages((current) => replaceMessage(current, update.message));
+    };
     const onTyping = (report: TypingReport) => {
       if (report.session_id !== sessionId || report.user_id === meId) return;
       setTypingName(report.name);
@@ -146,6 +157,7 @@ export function useChatSession(session: Session, meId: string | null, visible: b
       ready.on('message', onMessage);
       ready.on('messages', onMessages);
       ready.on('message_status', onStatus);
+      ready.on('message_update', onMessageUpdate);
       ready.on('typing', onTyping);
       if (ready.connected) join();
     });
@@ -158,6 +170,7 @@ export function useChatSession(session: Session, meId: string | null, visible: b
       open.off('message', onMessage);
       open.off('messages', onMessages);
       open.off('message_status', onStatus);
+      open.off('message_update', onMessageUpdate);
       open.off('typing', onTyping);
       // The server keeps the socket in the rooms of chats its user follows (for their badges).
       if (!isDummy) open.emit('leave', { session_id: sessionId });
@@ -194,7 +207,8 @@ export function useChatSession(session: Session, meId: string | null, visible: b
   }, [socket, connected, meId, visible, lastFromOthers, sessionId]);
 
   // Names for senders the page's refs did not cover (messages that came over the socket).
-  const unknownSenders = [...new Set(messages.map((message) => message.src_id))].filter((id) => !users[id]).join(',');
+  // A WhatsApp customer is no user: the chat names them.
+  const unknownSenders = [...new Set(messages.map((message) => message.src_id))].filter((id) => !users[id] && !isCustomerId(id)).join(',');
   useEffect(() => {
     if (!unknownSenders) return;
     for (const id of unknownSenders.split(',')) {
@@ -235,7 +249,8 @@ export function useChatSession(session: Session, meId: string | null, visible: b
     }, TYPING_IDLE_MS);
   }, [socket, isDummy, sessionId]);
 
-  return { messages, users, loading, hasOlder: older.hasMore, loadingOlder: older.loading, loadOlder, typingName, send, retry, notifyTyping };
+  const shown = useWaStatuses(sessionId, messages);
+  return { messages: shown, users, loading, hasOlder: older.hasMore, loadingOlder: older.loading, loadOlder, typingName, send, retry, notifyTyping };
 }
 
 export type ChatSessionState = ReturnType<typeof useChatSession>;

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { isApiError } from '../../shared/errors';
+import { useCurrentUser } from '../auth/currentUser';
 import { fetchFeed, isInvalidGroupError, type FeedQuery, type Group, type Item } from './feedApi';
 
 export interface FeedState {
@@ -15,8 +16,14 @@ export interface FeedState {
 
 const INITIAL: FeedState = { items: [], group: null, loading: true, loadingMore: false, hasMore: false, invalidGroup: false, error: null };
 
-/** The feed pages for a query; a new query starts over and drops replies to the old one. */
+/**
+ * The feed pages for a query; a new query starts over and drops replies to the old one. The
+ * reply depends on who reads it (the group's can_write and membership), so the first page
+ * waits until the viewer is known and loads again when they log in or out.
+ */
 export function useFeed(query: Omit<FeedQuery, 'cursor'>) {
+  const { status, user } = useCurrentUser();
+  const viewer = status === 'ready' || status === 'error' ? (user?._id ?? '') : null;
   const [state, setState] = useState<FeedState>(INITIAL);
   const cursor = useRef<string | null>(null);
   const controller = useRef<AbortController | null>(null);
@@ -49,13 +56,15 @@ export function useFeed(query: Omit<FeedQuery, 'cursor'>) {
         },
       );
     },
-    [key],
+    // `viewer` is not read inside: a new one makes a new `load`, which the effect runs.
+    [key, viewer],
   );
 
   useEffect(() => {
+    if (viewer === null) return;
     load(true);
     return () => controller.current?.abort();
-  }, [load]);
+  }, [load, viewer]);
 
   // Scroll events arrive faster than re-renders; the ref stops a second request for the same page.
   const latest = useRef(state);

@@ -81,6 +81,11 @@ describe('group editor', () => {
     expect(updates(calls)[0]?.body).toMatchObject({ group_id: 'g1', is_public: false, is_read_allowed: false });
   });
 
+  it('leads its admins to the group’s WhatsApp settings', async () => {
+    await openGroupPage();
+    expect(screen.getByRole('link', { name: 'WhatsApp', hidden: true }).getAttribute('href')).toBe('/group/g1/whatsapp');
+  });
+
   it('refuses an image that is not an http(s) link', async () => {
     const { calls, dialog } = await openGroupPage();
     await userEvent.type(within(dialog).getByRole('textbox', { name: 'Image' }), 'ftp://x.test/a.png');

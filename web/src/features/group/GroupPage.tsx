@@ -7,10 +7,11 @@ import {
   PRIVATE_GROUP_TAG,
   PUBLIC_GROUP_TAG,
   recentGroupPath,
+  waGroupPath,
 } from '../../shared/constants';
 import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
 import { useAsyncData } from '../../shared/hooks/useAsyncData';
-import { Button } from '../../shared/ui/Button';
+import { Button, buttonClass } from '../../shared/ui/Button';
 import { useUi } from '../../shared/ui/uiContext';
 import { openLogin } from '../auth/apiAuth';
 import { useCurrentUser } from '../auth/currentUser';
@@ -78,9 +79,14 @@ function GroupPanel({ initial, onSaved }: { initial: Group; onSaved: (group: Gro
       {/* Hidden when a member has no action here, so it leaves no gap. */}
       <div className="flex flex-wrap gap-2 empty:hidden">
         {group.session_user_type === ADMIN_MEMBER_TYPE && (
-          <Button variant="secondary" size="sm" onClick={() => setEditing(true)}>
-            Edit
-          </Button>
+          <>
+            <Button variant="secondary" size="sm" onClick={() => setEditing(true)}>
+              Edit
+            </Button>
+            <Link to={waGroupPath(group._id)} className={buttonClass('secondary', 'sm')}>
+              WhatsApp
+            </Link>
+          </>
         )}
         {!isMember && (
           <Button size="sm" busy={join.busy} onClick={() => (user ? void join.run() : openLogin())}>

@@ -24,7 +24,7 @@ export function ImageViewer({ images }: { images: readonly ItemFile[] }) {
   );
 }
 
-function Carousel({ images, start, onClose }: { images: readonly ItemFile[]; start: number; onClose: () => void }) {
+export function Carousel({ images, start, onClose }: { images: readonly ItemFile[]; start: number; onClose: () => void }) {
   const [index, setIndex] = useState(start);
   const [scale, setScale] = useState(ZOOM_MIN);
   const go = (next: number) => {

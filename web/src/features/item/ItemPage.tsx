@@ -139,7 +139,7 @@ function ChatButton({ item, className = '', children }: { item: Item; className?
     try {
       // The route this person arrived through: its sharers earn the finder's fees.
       const reply = await fetchItemChats(item._id, arrivedRoute(item._id, item.route?._id ?? item.route_id));
-      openChat({ title: reply.item.title ?? '', image: reply.item.files?.[0]?.thumbnail, sessions: reply.chats.map((chat) => chat.session) });
+      openChat({ title: reply.item.title ?? '', image: reply.item.files?.[0]?.thumbnail, sessions: reply.chats.map((chat) => chat.session), itemId: item._id });
     } catch (error) {
       ui.showError(error);
     }

@@ -39,7 +39,30 @@ describe('recharge page', () => {
   it("is titled with the spec's wording and defaults to 10 USD", async () => {
     await renderAt('/recharge', () => ({ body: {} }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Reacharging 10 USD' })).toBeTruthy();
-    expect(await screen.findByText('$10')).toBeTruthy();
+    expect((await screen.findByLabelText('Amount in US Dollar')).getAttribute('value')).toBe('10');
+  });
+
+  it('lets the user choose how much to recharge', async () => {
+    const calls = await renderAt('/recharge?amount=2.5&currency=USD', (call) =>
+      call.url.pathname === '/api/recharge' ? { body: { stripe_checkout_data: { id: 'cs_1', url: 'https://pay.example/cs_1' } } } : { body: {} },
+    );
+    fireEvent.change(await screen.findByLabelText('Amount in US Dollar'), { target: { value: '25,50' } });
+    expect(screen.getByRole('heading', { level: 1, name: 'Reacharging 25.5 USD' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(leaveAppFor).toHaveBeenCalledWith('https://pay.example/cs_1'));
+    expect(calls.find((call) => call.url.pathname === '/api/recharge')?.body).toEqual({ amount: 25.5, currency: 'USD' });
+  });
+
+  it("refuses amounts outside the server's bounds without asking it", async () => {
+    const calls = await renderAt('/recharge', () => ({ body: {} }));
+    const field = await screen.findByLabelText('Amount in US Dollar');
+    for (const value of ['0.5', '10001']) {
+      fireEvent.change(field, { target: { value } });
+      expect(screen.getByRole('alert').textContent).toBe('Recharge between 1 and 10000');
+      expect(screen.getByRole('button', { name: 'Confirm' }).hasAttribute('disabled')).toBe(true);
+      fireEvent.submit(field);
+    }
+    expect(calls.some((call) => call.url.pathname === '/api/recharge')).toBe(false);
   });
 
   it("Confirm creates the checkout and goes to the provider's card page", async () => {
@@ -61,11 +84,19 @@ describe('recharge page', () => {
     expect(leaveAppFor).not.toHaveBeenCalled();
   });
 
-  it('refuses an amount that is not one, without asking the server', async () => {
-    const calls = await renderAt('/recharge?amount=abc', () => ({ body: {} }));
-    expect((await screen.findByRole('alert')).textContent).toMatch(/amount/);
+  it('shows what is wrong with the amount a link carries, and lets the user fix it', async () => {
+    await renderAt('/recharge?amount=abc', () => ({ body: {} }));
+    expect((await screen.findByRole('alert')).textContent).toMatch(/number/);
+    expect(screen.getByRole('heading', { level: 1, name: 'Recharge' })).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Amount in US Dollar'), { target: { value: '5' } });
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Confirm' }).hasAttribute('disabled')).toBe(false);
+  });
+
+  it('refuses a currency a card cannot recharge', async () => {
+    await renderAt('/recharge?currency=POINTS', () => ({ body: {} }));
+    expect((await screen.findByRole('alert')).textContent).toMatch(/currency/);
     expect(screen.queryByRole('button', { name: 'Confirm' })).toBeNull();
-    expect(calls.some((call) => call.url.pathname === '/api/recharge')).toBe(false);
   });
 
   it('asks visitors to log in', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ApiError } from '../../shared/errors';
-import { parseRechargeQuery, parseRechargeStatus, rechargePath, waitForRecharge } from './recharge';
+import { parseRechargeAmount, parseRechargeQuery, parseRechargeStatus, rechargePath, waitForRecharge } from './recharge';
 
 const usdWallet = { user_id: 'u1', wallet_for: 'user', wallet_currency: 'USD', wallet_amount: 15 };
 
@@ -13,20 +13,35 @@ describe('rechargePath', () => {
 
 describe('parseRechargeQuery', () => {
   it('defaults to 10 USD', () => {
-    expect(parseRechargeQuery(new URLSearchParams())).toEqual({ amount: 10, currency: 'USD' });
-    expect(parseRechargeQuery(new URLSearchParams('amount=&currency='))).toEqual({ amount: 10, currency: 'USD' });
+    expect(parseRechargeQuery(new URLSearchParams())).toEqual({ amountText: '10', currency: 'USD' });
+    expect(parseRechargeQuery(new URLSearchParams('amount=&currency='))).toEqual({ amountText: '10', currency: 'USD' });
   });
 
   it('reads what a Need Recharge link carries', () => {
-    expect(parseRechargeQuery(new URLSearchParams(rechargePath(2.5, 'EUR').split('?')[1]))).toEqual({ amount: 2.5, currency: 'EUR' });
-    expect(parseRechargeQuery(new URLSearchParams('amount=7&currency=gbp'))).toEqual({ amount: 7, currency: 'GBP' });
+    expect(parseRechargeQuery(new URLSearchParams(rechargePath(2.5, 'EUR').split('?')[1]))).toEqual({ amountText: '2.5', currency: 'EUR' });
+    expect(parseRechargeQuery(new URLSearchParams('amount=7&currency=gbp'))).toEqual({ amountText: '7', currency: 'GBP' });
   });
 
-  it('refuses amounts that are not positive with at most 2 decimals, and odd currencies', () => {
-    for (const amount of ['abc', '-5', '0', '1.234', '1e3']) {
-      expect(parseRechargeQuery(new URLSearchParams({ amount }))).toHaveProperty('error');
+  it('refuses currencies a card cannot recharge', () => {
+    for (const currency of ['US$', 'POINTS', 'JPY']) {
+      expect(parseRechargeQuery(new URLSearchParams({ currency }))).toHaveProperty('error');
     }
-    expect(parseRechargeQuery(new URLSearchParams({ currency: 'US$' }))).toHaveProperty('error');
+  });
+});
+
+describe('parseRechargeAmount', () => {
+  it("takes amounts within the server's bounds, with at most 2 decimals", () => {
+    expect(parseRechargeAmount('1')).toEqual({ amount: 1 });
+    expect(parseRechargeAmount(' 12,50 ')).toEqual({ amount: 12.5 });
+    expect(parseRechargeAmount('10000')).toEqual({ amount: 10000 });
+  });
+
+  it('refuses the others', () => {
+    for (const text of ['abc', '-5', '0', '1.234', '1e3', '']) {
+      expect(parseRechargeAmount(text)).toHaveProperty('error');
+    }
+    expect(parseRechargeAmount('0.99')).toEqual({ error: 'Recharge between 1 and 10000' });
+    expect(parseRechargeAmount('10000.01')).toEqual({ error: 'Recharge between 1 and 10000' });
   });
 });
 

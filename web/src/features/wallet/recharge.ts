@@ -1,7 +1,10 @@
 import {
+  CARD_CURRENCIES,
   PATHS,
   RECHARGE_DEFAULT_AMOUNT,
   RECHARGE_DEFAULT_CURRENCY,
+  RECHARGE_MAX_AMOUNT,
+  RECHARGE_MIN_AMOUNT,
   RECHARGE_STATUS_POLL_MS,
   RECHARGE_STATUS_TIMEOUT_MS,
 } from '../../shared/constants';
@@ -14,17 +17,24 @@ export function rechargePath(amount: number, currency: string): string {
   return `${PATHS.recharge}?${new URLSearchParams({ amount: String(amount), currency })}`;
 }
 
-export type RechargeQuery = { amount: number; currency: string } | { error: string };
-
-const CURRENCY_PATTERN = /^[A-Z]{3,10}$/;
+/** The amount the page starts with (the user may change it) and the wallet's currency. */
+export type RechargeQuery = { amountText: string; currency: string } | { error: string };
 
 /** The recharge page's amount and currency; each falls back to the spec's default when absent. */
 export function parseRechargeQuery(params: URLSearchParams): RechargeQuery {
-  const amount = parseAmountText(params.get('amount') || String(RECHARGE_DEFAULT_AMOUNT));
   const currency = (params.get('currency')?.trim() || RECHARGE_DEFAULT_CURRENCY).toUpperCase();
-  if ('error' in amount) return { error: `amount: ${amount.error}` };
-  if (!CURRENCY_PATTERN.test(currency)) return { error: `currency: '${currency}' is not a currency code` };
-  return { amount: amount.amount, currency };
+  if (!CARD_CURRENCIES.includes(currency)) return { error: `currency: cards can recharge ${CARD_CURRENCIES.join(', ')}` };
+  return { amountText: params.get('amount')?.trim() || String(RECHARGE_DEFAULT_AMOUNT), currency };
+}
+
+export const RECHARGE_RANGE_TEXT = `Recharge between ${RECHARGE_MIN_AMOUNT} and ${RECHARGE_MAX_AMOUNT}`;
+
+/** An amount to recharge as typed: within the server's bounds, in cents. */
+export function parseRechargeAmount(text: string): { amount: number } | { error: string } {
+  const parsed = parseAmountText(text);
+  if ('error' in parsed) return parsed;
+  if (parsed.amount < RECHARGE_MIN_AMOUNT || parsed.amount > RECHARGE_MAX_AMOUNT) return { error: RECHARGE_RANGE_TEXT };
+  return parsed;
 }
 
 /** What a recharge was for, so that a failed one can be tried again. */

@@ -1,0 +1,1 @@
+"""WhatsApp business chats: the pure rules (channels, webhook parsing, outbound checks)."""

@@ -1,0 +1,1 @@
+"""WhatsApp business chats at the edge: the channel screen's calls and Meta's webhook."""

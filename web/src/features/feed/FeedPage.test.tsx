@@ -1,0 +1,47 @@
+import { act, render, screen } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { mockFetch } from '../../test/fetchMock';
+import type { Group } from './feedApi';
+
+const ada = { _id: 'u1', name: 'Ada', image: '', phone_number: null, email_id: 'ada@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
+
+/** The group as the server shows it to a visitor (no membership) or to its member Ada. */
+const group = (member: boolean): Group => ({
+  _id: 'g1',
+  title: member ? 'Bikes (member view)' : 'Bikes',
+  description: '',
+  image: '',
+  is_public: true,
+  is_read_allowed: true,
+  write_permission: 20,
+  created_at: 0,
+  session_user_type: member ? 20 : null,
+  can_write: member,
+  data: { tags: [], num_posts: 0, num_members: 1 },
+});
+
+describe('feed page', () => {
+  beforeEach(() => vi.resetModules());
+
+  it("loads the group again once the visitor logs in, showing the member's view", async () => {
+    // The server answers as whoever signs the request; the test logs in by flipping this.
+    let signedIn = false;
+    const calls = mockFetch((call) => {
+      if (call.url.pathname === '/user/me') return { body: { user: signedIn ? ada : null, guest_user: { _id: 'g', name: 'Guest', is_guest: true } } };
+      return { body: { items: [], group: group(signedIn), has_more: false, next_cursor: null } };
+    });
+    const { FeedPage } = await import('./FeedPage');
+    const { setAuthKey } = await import('../auth/authKey');
+    const router = createMemoryRouter([{ path: '/:groupId', element: <FeedPage /> }], { initialEntries: ['/g1'] });
+    render(<RouterProvider router={router} />);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Bikes' })).toBeTruthy();
+    const feedCalls = () => calls.filter((call) => call.url.pathname === '/api/feed').length;
+    expect(feedCalls()).toBe(1);
+
+    signedIn = true;
+    await act(async () => setAuthKey('key-of-ada'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Bikes (member view)' })).toBeTruthy();
+    expect(feedCalls()).toBe(2);
+  });
+});

@@ -1,0 +1,158 @@
+import { useRef, useState, type KeyboardEvent } from 'react';
+import { CHAT_MAX_FILE_BYTES, MESSAGE_PLACEHOLDER, WA_MEDIA_TYPES, WA_TEMPLATE_ONLY_TEXT } from '../../shared/constants';
+import { useFileUploads } from '../../shared/hooks/useFileUploads';
+import { Button } from '../../shared/ui/Button';
+import { CloseIcon, SendIcon } from '../../shared/ui/icons';
+import { messageBoxClass, sendButtonClass } from '../chat/Composer';
+import type { InboxMessage } from '../chat/chatApi';
+import type { MessageDraft } from '../chat/messages';
+import { itemFileFrom, type ItemFile } from '../feed/feedApi';
+import { AddressPickerDialog } from '../location/AddressPickerDialog';
+import { waPreview } from './businessChat';
+import { ContactsDialog } from './ContactsDialog';
+import { InteractiveDialog } from './InteractiveDialog';
+import { KindMenu, type ComposerKind } from './KindMenu';
+import { contactsDraft, locationDraft, mediaDraft, textDraft, type MediaKind } from './sends';
+import { TemplatePicker } from './TemplatePicker';
+
+interface BusinessComposerProps {
+  sessionId: string;
+  /** Whether free-form replies are allowed (the 24-hour window is open). */
+  windowOpen: boolean;
+  onSend: (draft: MessageDraft) => void;
+  onTyping: () => void;
+  /** The message a text sent now answers; media and other kinds answer nothing. */
+  replyTo: InboxMessage | null;
+  onReplyDone: () => void;
+}
+
+const MEDIA_KINDS = Object.keys(WA_MEDIA_TYPES) as MediaKind[];
+const ALL_MEDIA_TYPES = Object.values(WA_MEDIA_TYPES).flat();
+
+type Dialog = 'location' | 'contacts' | 'buttons' | 'list' | 'template';
+
+/** A business chat's composer: text and every WhatsApp kind inside the window, templates only outside it. */
+export function BusinessComposer({ sessionId, windowOpen, onSend, onTyping, replyTo, onReplyDone }: BusinessComposerProps) {
+  const [text, setText] = useState('');
+  const [attached, setAttached] = useState<{ kind: MediaKind; file: ItemFile } | null>(null);
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const uploadingKind = useRef<MediaKind>('image');
+  const inputs = useRef<Partial<Record<MediaKind, HTMLInputElement | null>>>({});
+  const uploads = useFileUploads({ maxBytes: CHAT_MAX_FILE_BYTES, allowedTypes: ALL_MEDIA_TYPES }, (uploaded, title) =>
+    setAttached({ kind: uploadingKind.current, file: itemFileFrom(uploaded, title) }),
+  );
+
+  const pick = (kind: ComposerKind) => {
+    if (kind in WA_MEDIA_TYPES) inputs.current[kind as MediaKind]?.click();
+    else setDialog(kind as Dialog);
+  };
+
+  const ready = !uploads.uploading && (attached !== null || text.trim() !== '');
+  const submit = () => {
+    if (!ready) return;
+    onSend(attached ? mediaDraft(attached.kind, attached.file, text) : textDraft(text, replyTo?.created_at));
+    setText('');
+    setAttached(null);
+    onReplyDone();
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      submit();
+    }
+  };
+
+  const dialogs = (
+    <>
+      {dialog === 'template' && <TemplatePicker sessionId={sessionId} onSend={onSend} onClose={() => setDialog(null)} />}
+      {dialog === 'location' && <AddressPickerDialog onShare={(place) => onSend(locationDraft(place))} onClose={() => setDialog(null)} />}
+      {dialog === 'contacts' && <ContactsDialog onShare={(contacts) => onSend(contactsDraft(contacts))} onClose={() => setDialog(null)} />}
+      {(dialog === 'buttons' || dialog === 'list') && <InteractiveDialog kind={dialog} onSend={onSend} onClose={() => setDialog(null)} />}
+    </>
+  );
+
+  if (!windowOpen) {
+    return (
+      <div data-testid="template-only" className="flex items-center gap-3 border-t border-slate-200 bg-white p-3">
+        <p className="flex-1 text-sm text-slate-600">{WA_TEMPLATE_ONLY_TEXT}</p>
+        <Button size="sm" onClick={() => setDialog('template')}>
+          Send a template
+        </Button>
+        {dialogs}
+      </div>
+    );
+  }
+
+  return (
+    <div className="border-t border-slate-200 bg-white">
+      {replyTo && !attached && (
+        <div className="flex items-center gap-2 px-3 pt-2">
+          <blockquote aria-label="Replying to" className="min-w-0 flex-1 truncate rounded-md border-l-4 border-brand-500 bg-slate-100 px-2 py-1 text-sm text-slate-700">
+            {waPreview(replyTo) || 'An earlier message'}
+          </blockquote>
+          <button type="button" aria-label="Cancel the reply" onClick={onReplyDone} className="rounded-full p-1 text-slate-500 hover:bg-slate-100">
+            <CloseIcon className="size-4" />
+          </button>
+        </div>
+      )}
+      {(attached || uploads.pending.length > 0) && (
+        <ul aria-label="Attachments" className="flex flex-wrap gap-2 px-3 pt-2">
+          {attached && (
+            <li className="flex max-w-60 items-center gap-1 rounded-full bg-slate-100 py-1 pr-1 pl-3 text-xs">
+              <span className="truncate">
+                {attached.kind}: {attached.file.title}
+              </span>
+              <button type="button" aria-label={`Remove ${attached.file.title}`} onClick={() => setAttached(null)} className="rounded-full p-0.5 hover:bg-slate-200">
+                <CloseIcon className="size-3.5" />
+              </button>
+            </li>
+          )}
+          {uploads.pending.map((entry) => (
+            <li key={entry.key} className="flex max-w-40 items-center gap-2 rounded-full bg-slate-100 px-3 py-1 text-xs text-slate-500">
+              <span className="truncate">{entry.name}</span>
+              <progress aria-label="Upload progress" max={1} value={entry.progress} className="h-1.5 w-10" />
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="flex items-end gap-1 p-2">
+        <KindMenu onPick={pick} />
+        <textarea
+          rows={1}
+          value={text}
+          aria-label={attached ? 'Caption' : 'Message'}
+          placeholder={attached ? 'Add a caption' : MESSAGE_PLACEHOLDER}
+          onChange={(event) => {
+            setText(event.target.value);
+            onTyping();
+          }}
+          onKeyDown={onKeyDown}
+          className={messageBoxClass}
+        />
+        <button type="button" aria-label="Send" disabled={!ready} onClick={submit} className={sendButtonClass}>
+          <SendIcon />
+        </button>
+      </div>
+      {MEDIA_KINDS.map((kind) => (
+        <input
+          key={kind}
+          ref={(element) => {
+            inputs.current[kind] = element;
+          }}
+          type="file"
+          aria-label={`Choose ${kind}`}
+          accept={WA_MEDIA_TYPES[kind].join(',')}
+          className="hidden"
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            event.target.value = '';
+            if (!file) return;
+            uploadingKind.current = kind;
+            void uploads.upload(file);
+          }}
+        />
+      ))}
+      {dialogs}
+    </div>
+  );
+}

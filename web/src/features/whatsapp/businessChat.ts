@@ -1,0 +1,120 @@
+import { BUSINESS_SESSION_KIND, WA_MESSAGE_TYPES, WA_WINDOW_CLOSED_TEXT, waWindowOpenText } from '../../shared/constants';
+import type { InboxMessage, Session } from '../chat/chatApi';
+import type { DeliveryIcon } from '../chat/messages';
+import type { WaInfo } from './whatsappApi';
+
+const WA_TYPES: ReadonlySet<number> = new Set([WA_MESSAGE_TYPES.text, WA_MESSAGE_TYPES.rich, WA_MESSAGE_TYPES.inbound, WA_MESSAGE_TYPES.template]);
+
+/** A WhatsApp business chat, however the server described it. */
+export function isBusinessSession(session: Pick<Session, 'kind' | 'data'>): boolean {
+  return session.kind === BUSINESS_SESSION_KIND || session.data.whatsapp !== undefined;
+}
+
+/** How a business chat names its customer: their WhatsApp profile name, else the chat's title. */
+export function customerName(session: Pick<Session, 'title' | 'data'>): string {
+  return session.data.whatsapp?.profile_name || session.title;
+}
+
+/** Messages the WhatsApp renderers draw (1018-1021). */
+export function isWhatsAppMessage(message: Pick<InboxMessage, 'type'>): boolean {
+  return WA_TYPES.has(message.type);
+}
+
+export function isInbound(message: Pick<InboxMessage, 'type'>): boolean {
+  return message.type === WA_MESSAGE_TYPES.inbound;
+}
+
+/**
+ * A business message's tick from its flags (spec: message delivery icons): a failure or a
+ * refusal wins, then the furthest Meta reported; accepted by the API counts as sent.
+ * Null when the flags say nothing yet.
+ */
+export function waDeliveryIcon(info: WaInfo | undefined): DeliveryIcon | null {
+  if (!info) return null;
+  if (info.wa_f) return 'error';
+  if (info.wa_ns) return 'not_sent';
+  if (info.wa_r) return 'read';
+  if (info.wa_d) return 'delivered';
+  if (info.wa_s || info.s1) return 'sent';
+  return null;
+}
+
+/**
+ * The messages with the flags status reports brought (by message id). Flags only move
+ * forward, and each report holds all of a message's flags at that moment, so a report and
+ * the message's own copy (older or newer) join into the furthest state of both. A report
+ * that came before its message (the send's reply still on its way) waits in `reported`.
+ */
+export function withWaStatuses<T extends InboxMessage>(messages: readonly T[], reported: Readonly<Record<string, WaInfo>>): T[] {
+  return messages.map((message) => {
+    const info = reported[message.id];
+    return info ? { ...message, info: { ...message.info, ...info } } : message;
+  });
+}
+
+const MINUTE_MS = 60_000;
+
+/** "5 h 12 min", "45 min", "< 1 min", rounded down: never more time than is left. */
+export function formatRemaining(ms: number): string {
+  const minutes = Math.floor(ms / MINUTE_MS);
+  if (minutes < 1) return '< 1 min';
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  if (hours === 0) return `${rest} min`;
+  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+}
+
+/** Whether free-form replies are allowed now, and the header's line saying so. */
+export function replyWindow(windowEndsAt: number | undefined, now: number): { open: boolean; text: string } {
+  const left = (windowEndsAt ?? 0) - now;
+  if (left <= 0) return { open: false, text: WA_WINDOW_CLOSED_TEXT };
+  return { open: true, text: waWindowOpenText(formatRemaining(left)) };
+}
+
+/** The message's text, whichever field holds it (an inbound message's `txt`). */
+export function messageText(message: Pick<InboxMessage, 'payload' | 'data'>): string {
+  return message.payload || message.data.txt || '';
+}
+
+/**
+ * What a message answers, for its quote: the loaded message's text ('' when it has none),
+ * undefined when it answers a message not loaded, null when it answers nothing. A
+ * customer's reply names Meta's id of the message, an agent's the message's created_at.
+ */
+export function repliedTo(messages: readonly InboxMessage[], message: Pick<InboxMessage, 'data'>): string | null {
+  const context = message.data.context;
+  if (!context?.reply_to_wamid && context?.reply_to === undefined) return null;
+  const answered = messages.find((candidate) =>
+    context.reply_to_wamid ? candidate.data.wa?.wamid === context.reply_to_wamid : candidate.created_at === context.reply_to,
+  );
+  return answered ? waPreview(answered) : '';
+}
+
+/** Replaces the message a `message_update` names; one not loaded stays out of the list. */
+export function replaceMessage<T extends InboxMessage>(messages: readonly T[], updated: InboxMessage): T[] {
+  return messages.map((message) => (message.id === updated.id ? { ...message, ...updated } : message));
+}
+
+/** An inbound message's sender, `wa:{wa_id}`: the customer, not one of our users. */
+export function isCustomerId(srcId: string): boolean {
+  return srcId.startsWith('wa:');
+}
+
+const KIND_PREVIEWS: Readonly<Record<string, string>> = {
+  image: '🖼️ Photo',
+  sticker: '🖼️ Sticker',
+  audio: '🎵 Audio',
+  video: '🎬 Video',
+  document: '📄 Document',
+  contacts: '👤 Contact',
+};
+
+/** A WhatsApp message in one line, for the chat list: its text, else what kind of thing it is. */
+export function waPreview(message: Pick<InboxMessage, 'payload' | 'data'>): string {
+  const { data } = message;
+  const interactive = data.interactive;
+  const text = messageText(message) || (interactive ? ('title' in interactive ? interactive.title : interactive.body) : '');
+  if (text) return text;
+  if (data.location) return `📍 ${data.location.name || data.location.address}`;
+  return KIND_PREVIEWS[data.wa?.kind ?? data.wa_kind ?? ''] ?? '';
+}
