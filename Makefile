@@ -44,7 +44,7 @@ format: deps
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-bench: deps $(STAMPS)/web-build ## Load scenarios; prints figures, asserts nothing about time
+bench: deps $(STAMPS)/web-build $(STAMPS)/bench-deps ## Load scenarios; prints figures, asserts nothing about time
 	$(PY) -m loadtest.bench
 
 deps: $(STAMPS)/python-deps
@@ -70,6 +70,11 @@ $(STAMPS)/e2e-deps: tests/e2e/package.json tests/e2e/package-lock.json | $(STAMP
 	npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error
 	touch $@
 
+# The bench's Node load generator (socket.io-client) and Node relay baseline (socket.io).
+$(STAMPS)/bench-deps: loadtest/node/package.json loadtest/node/package-lock.json | $(STAMPS)
+	npm ci --prefix loadtest/node --no-audit --no-fund --loglevel=error
+	touch $@
+
 # The emoji font: prices and wallets show currency emoji (the points coin) in screenshots.
 BROWSER_PACKAGES := chromium fonts-noto-color-emoji
 
@@ -83,4 +88,5 @@ $(STAMPS)/chromium: | $(STAMPS)
 	touch $@
 
 clean: ## Forget installs and builds (keeps var/ data)
-	rm -rf $(VENV) $(STAMPS) web/node_modules web/dist tests/e2e/node_modules
+	rm -rf $(VENV) $(STAMPS) web/node_modules web/dist tests/e2e/node_modules \
+		loadtest/node/node_modules

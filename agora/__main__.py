@@ -78,7 +78,10 @@ def run_embedded(settings: Settings) -> int:
             os.environ.setdefault("RAY_AUTH_MODE", "disabled")
             log.info("starting a local Ray cluster (dashboard on :%d)", settings.ray_dashboard_port)
             embedded.start_ray_head(
-                LOCAL_RAY_PORT, settings.ray_dashboard_port, Path(tempfile.gettempdir()) / "ray"
+                LOCAL_RAY_PORT,
+                settings.ray_dashboard_port,
+                settings.ray_metrics_port,
+                Path(tempfile.gettempdir()) / "ray",
             )
             ray_started = True
             ray_address = f"127.0.0.1:{LOCAL_RAY_PORT}"

@@ -123,13 +123,15 @@ def stop(processes: list[subprocess.Popen]) -> None:
             process.kill()
 
 
-def start_ray_head(port: int, dashboard_port: int, temp_dir: Path) -> None:
-    """A local Ray cluster the edges join, as in production (`ray start --head`)."""
+def start_ray_head(port: int, dashboard_port: int, metrics_port: int, temp_dir: Path) -> None:
+    """A local Ray cluster the edges join, as in production (`ray start --head`); its
+    metrics (docs/operations.md) at http://127.0.0.1:<metrics_port>/metrics."""
     if port_open("127.0.0.1", port):
         log.info("a Ray cluster already listens on 127.0.0.1:%d; joining it", port)
         return
     args = [_executable("ray") or "ray", "start", "--head", f"--port={port}"]
     args += ["--dashboard-host=127.0.0.1", f"--dashboard-port={dashboard_port}"]
+    args += [f"--metrics-export-port={metrics_port}"]
     # Loopback only: the embedded cluster is not reachable from other machines.
     args += ["--node-ip-address=127.0.0.1", "--disable-usage-stats", f"--temp-dir={temp_dir}"]
     result = subprocess.run(args, capture_output=True, text=True, check=False)

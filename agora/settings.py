@@ -51,6 +51,9 @@ class Settings(BaseSettings):
     # cores, 2 shards carried 320 msgs/s at p99 319 ms where 4 idled at 0.18 cores.
     session_shards: int = Field(default=2, ge=1, le=256)
     ray_dashboard_port: int = 8265
+    # Where the local Ray node serves its metrics (agora/metrics.py) in Prometheus text, when
+    # the dashboard is on; 0: a port of Ray's choosing.
+    ray_metrics_port: int = Field(default=8266, ge=0, le=65535)
     # Users (presence and push decisions) are spread over this many Ray actors; the same on
     # every edge of a deployment.
     user_shards: int = Field(default=2, ge=1, le=256)

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import psutil
 
-from loadtest import chatmix, fanout, feed, offers, push, whatsapp
-from loadtest.report import say
+from loadtest import chatmix, fanout, feed, idle, offers, push, sends, whatsapp
+from loadtest.report import say, target_table
 from loadtest.stack import Stack, running_stack
 
 # name -> (what it loads, how to run it).
@@ -30,6 +30,10 @@ SCENARIOS: dict[str, tuple[str, Callable[..., None]]] = {
         "10,000 posts in one group; readers open, scroll, search and filter the feed",
         feed.run,
     ),
+    "sends": (
+        "40 item chats sending over HTTP, then the socket, then a naive insert-per-message server",
+        sends.run,
+    ),
     "fanout": (
         "one group of 1,000 members on sockets; a few senders at a stepped rate",
         fanout.run,
@@ -37,6 +41,14 @@ SCENARIOS: dict[str, tuple[str, Callable[..., None]]] = {
     "relay": (
         "the same fan-out through a bare python-socketio relay, compared with fanout",
         fanout.run_relay,
+    ),
+    "noderelay": (
+        "the same fan-out through a bare Node socket.io relay, compared with fanout",
+        fanout.run_node_relay,
+    ),
+    "idle": (
+        "5,000 signed-in sockets doing nothing: the edge's memory per connection",
+        idle.run,
     ),
     "chatmix": (
         "200 item chats and 20 groups of 5, sending with think time, ramped",
@@ -131,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
             traceback.print_exc()
             say(f"the harness failed in scenario {name}")
             return 1
+    for line in target_table():
+        say(line)
     return 0
 
 

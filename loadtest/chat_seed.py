@@ -8,6 +8,7 @@ checked, so they cannot drift apart.
 """
 
 import secrets
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +22,7 @@ from loadtest.feed import SeedError, check_shape
 from loadtest.stack import MONGO_DB, Stack
 
 INSERT_BATCH = 1_000
+SEED_THREADS = 8
 # Fields a chat gains from its messages (the chat's message number), absent while it has none.
 MESSAGE_COUNTS = ("message_seq", "announced_seq")
 
@@ -148,3 +150,28 @@ def _check_item_chat(db, reference_id: str, chat: dict[str, Any], members: list[
         if reference is None:
             raise SeedError("the first message through the API made no such member")
         check_shape(reference, seeded, "item chat members")
+
+
+def item_chats_through_api(
+    stack: Stack, seeder: Seeder, owners: list[Person], askers: list[Person]
+):
+    """Item chats made as the product makes them: a post each, and the asker's first
+    message through the API; returns their ids."""
+    market = seeder.group(f"{seeder.tag} market")
+
+    def chat(pair: tuple[Person, Person]) -> str:
+        owner, asker = pair
+        item = stack.call(
+            "/api/item?action=create",
+            {"group_id": market, "title": "Bike for a chat", "tags": ["Chat"]},
+            owner.auth_key,
+        )["item"]
+        session_id = f"r_{item['_id']}_{asker.user_id}"
+        first = {"dest_session_id": session_id, "payload": "Still there?", "local_id": "first"}
+        reply = stack.call("/session/send", first, asker.auth_key)
+        if not reply.get("new_session_created"):
+            raise RuntimeError(f"the first message made no chat: {reply}")
+        return session_id
+
+    with ThreadPoolExecutor(SEED_THREADS) as pool:
+        return list(pool.map(chat, zip(owners, askers, strict=True)))

@@ -6,11 +6,10 @@ as the product begins them: the asker's first message, through the API, makes th
 """
 
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from loadtest.chat_seed import Person, Seeder
-from loadtest.crowd import Crowd, Member
+from loadtest.chat_seed import Seeder, item_chats_through_api
+from loadtest.crowd import Member
 from loadtest.fanout import (
     AGORA_SERVER_ROLES,
     PROCESSES,
@@ -25,6 +24,7 @@ from loadtest.fanout import (
     step,
     step_lines,
 )
+from loadtest.node_crowd import NodeCrowd
 from loadtest.report import ms, say
 from loadtest.stack import MONGO_DB, Stack
 
@@ -32,29 +32,7 @@ PAIRS = 200
 GROUPS = 20
 GROUP_SIZE = 5
 RATES = (10, 20, 40, 80, 160, 320, 640, 1280)  # messages a second from everyone together
-SEED_THREADS = 8
 TARGET_MSGS_PER_S = 1_500
-
-
-def _item_chats(stack: Stack, seeder: Seeder, owners: list[Person], askers: list[Person]):
-    market = seeder.group("Chatmix market")
-
-    def chat(pair: tuple[Person, Person]) -> str:
-        owner, asker = pair
-        item = stack.call(
-            "/api/item?action=create",
-            {"group_id": market, "title": "Bike for a chat", "tags": ["Chat"]},
-            owner.auth_key,
-        )["item"]
-        session_id = f"r_{item['_id']}_{asker.user_id}"
-        first = {"dest_session_id": session_id, "payload": "Still there?", "local_id": "first"}
-        reply = stack.call("/session/send", first, asker.auth_key)
-        if not reply.get("new_session_created"):
-            raise RuntimeError(f"the first message made no chat: {reply}")
-        return session_id
-
-    with ThreadPoolExecutor(SEED_THREADS) as pool:
-        return list(pool.map(chat, zip(owners, askers, strict=True)))
 
 
 def _messages_stored(stack: Stack) -> int:
@@ -79,7 +57,7 @@ def run(stack: Stack, work: Path, *, profile_edge: bool = False) -> None:
     seeder = Seeder(stack, "chatmix")
     people = seeder.people(2 * PAIRS + GROUPS * GROUP_SIZE)
     owners, askers, grouped = people[:PAIRS], people[PAIRS : 2 * PAIRS], people[2 * PAIRS :]
-    chats = _item_chats(stack, seeder, owners, askers)
+    chats = item_chats_through_api(stack, seeder, owners, askers)
     members: list[Member] = []
     listeners: dict[str, int] = {}
     for owner, asker, chat in zip(owners, askers, chats, strict=True):
@@ -96,8 +74,8 @@ def run(stack: Stack, work: Path, *, profile_edge: bool = False) -> None:
         f"groups of {GROUP_SIZE} in {time.monotonic() - started:.1f} s"
     )
     roles = agora_roles(stack)
-    with Crowd(stack.base_url, members, PROCESSES, "/session/send") as crowd:
-        opened = open_sockets(crowd, stack.edge.pid, "edge")
+    with NodeCrowd(stack.base_url, members, PROCESSES, "/session/send") as crowd:
+        opened, _ = open_sockets(crowd, stack.edge.pid, "edge")
         if opened < len(members):
             say(f"  ! only {opened} of {len(members)} sockets; expected deliveries will not match")
         for rate in RATES:

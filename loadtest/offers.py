@@ -40,10 +40,11 @@ from agora.core.constants import (
 from agora.core.finder_fees import split
 from agora.core.items import build_draft
 from agora.core.money import cents_number, to_cents
-from agora.core.routes import chain, extended_route
+from agora.core.routes import chain
 from agora.services.offers import OfferTerms, offer_postings
 from agora.services.wallet import DONE, PENDING, REFUSED, WalletService
 from agora.settings import load_settings
+from agora.store.items import extended_route
 from agora.store.mongo import connect_mongo, database
 from agora.store.redis import connect_redis
 from loadtest.chat_seed import Person, Seeder

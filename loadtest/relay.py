@@ -1,6 +1,6 @@
 """A bare Socket.IO relay: what fan-out costs without actors, storage or unseen counts.
 
-    python -m loadtest.relay PORT REDIS_URL REDIS_PREFIX [stock|rooms]
+    python -m loadtest.relay REDIS_URL REDIS_PREFIX stock|rooms PORT
 
 It is the edge's Socket.IO server (create_socket_server: the same ping settings and frame
 sizes) with, by default ("stock"), python-socketio's own AsyncRedisManager: the bare
@@ -72,8 +72,7 @@ def build(settings: Settings, manager: str = "stock") -> web.Application:
 
 
 def main() -> None:
-    port, redis_url, prefix = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-    manager = sys.argv[4] if len(sys.argv) > 4 else "stock"
+    redis_url, prefix, manager, port = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
     base_url = f"http://127.0.0.1:{port}"
     settings = Settings(redis_url=redis_url, redis_prefix=prefix, public_base_url=base_url)
     web.run_app(build(settings, manager), host="127.0.0.1", port=port, print=None)

@@ -1,4 +1,7 @@
-"""Printing of the figures: per-call tables, CPU and memory per process role."""
+"""Printing of the figures: per-call tables, CPU and memory per process role, targets."""
+
+import os
+from dataclasses import dataclass
 
 from loadtest.locust_run import CallStats, StepResult
 from loadtest.measure import Window
@@ -50,4 +53,59 @@ def cpu_lines(window: Window) -> list[str]:
     ]
     if window.machine_busy_cores > SATURATED * window.machine_cores:
         lines.append("  (the machine's cores were nearly all busy: timings include CPU waits)")
+    return lines
+
+
+def load_now() -> float:
+    """The machine's 1-minute load average: how busy it was before a ramp started."""
+    return os.getloadavg()[0]
+
+
+@dataclass(frozen=True)
+class TargetRow:
+    """One line of the closing table: Agora's figure against a baseline run beside it."""
+
+    target: str
+    agora: float
+    baseline_name: str
+    baseline: float
+    wanted_ratio: float
+    unit: str
+    load_before: tuple[float, float]  # 1-minute load before Agora's and the baseline's ramp
+    at_most: bool = False  # the ratio must stay at or under wanted_ratio (a limit, not a floor)
+
+    @property
+    def ratio(self) -> float | None:
+        return self.agora / self.baseline if self.baseline else None
+
+    @property
+    def met(self) -> bool | None:
+        ratio = self.ratio
+        if ratio is None:
+            return None
+        return ratio <= self.wanted_ratio if self.at_most else ratio >= self.wanted_ratio
+
+
+TARGETS: list[TargetRow] = []
+
+
+def target_table() -> list[str]:
+    if not TARGETS:
+        return []
+    lines = [
+        "",
+        "targets (ratios to baselines started in this run):",
+        f"  {'target':<28} {'Agora':>10} {'baseline':>26} {'ratio':>6} {'wanted':>7}  "
+        "load before (Agora / baseline)",
+    ]
+    for row in TARGETS:
+        ratio, met = row.ratio, row.met
+        verdict = "-" if met is None else ("met" if met else "NOT MET")
+        wanted = f"{'<=' if row.at_most else '>='} {row.wanted_ratio}"
+        baseline = f"{row.baseline_name} {row.baseline:,.0f}"
+        lines.append(
+            f"  {row.target:<28} {row.agora:>10,.0f} {baseline:>26} "
+            f"{'-' if ratio is None else f'{ratio:.2f}':>6} {wanted:>7}  "
+            f"{row.load_before[0]:.1f} / {row.load_before[1]:.1f}  {verdict} ({row.unit})"
+        )
     return lines

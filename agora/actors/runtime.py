@@ -22,11 +22,18 @@ def start_ray(settings: Settings) -> None:
         include_dashboard=settings.ray_dashboard,
         dashboard_host="127.0.0.1",
         dashboard_port=settings.ray_dashboard_port,
+        # Without the dashboard (tests, benches) Ray picks the port: several may run at once.
+        _metrics_export_port=settings.ray_metrics_port if settings.ray_dashboard else None,
         log_to_driver=False,
         configure_logging=False,
     )
     if settings.ray_dashboard:
-        log.info("local Ray started; dashboard at http://127.0.0.1:%d", settings.ray_dashboard_port)
+        log.info(
+            "local Ray started; dashboard at http://127.0.0.1:%d, metrics at "
+            "http://127.0.0.1:%d/metrics",
+            settings.ray_dashboard_port,
+            settings.ray_metrics_port,
+        )
 
 
 def stop_ray() -> None:

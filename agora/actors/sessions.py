@@ -12,12 +12,13 @@ import asyncio
 import gc
 import logging
 import os
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
 import ray
 
+from agora import metrics
 from agora.core.chat import (
     NO_SUCH_CHAT,
     announced_seq,
@@ -28,9 +29,7 @@ from agora.core.chat import (
     send_refused,
 )
 from agora.core.clock import now_ms
-from agora.core.constants import (
-    SESSION_BUFFER_MESSAGES,
-)
+from agora.core.constants import SEND_REPLY_OK, SESSION_BUFFER_MESSAGES
 from agora.store.batched_writes import UNENCODABLE
 from agora.store.messages import new_message, resend_key
 from agora.wiring import ChatShardStores, StoreFactory
@@ -164,17 +163,27 @@ class SessionShardLogic:
         async with state.lock:
             fresh: list[tuple[int, dict[str, Any]]] = []
             resent: list[dict[str, Any]] = []
+            # Copies of one message in this batch (a client resending over HTTP and the socket
+            # at once) by its key: the first is handled, the others get its reply. Numbered
+            # apart, a copy took a number of its own and was announced ahead of messages
+            # numbered before it.
+            firsts: dict[tuple[str, str], int] = {}
+            copies: list[tuple[int, int]] = []
             for i in indexes:
                 request = requests[i]
-                known = state.sent.get((request["src_id"], request["local_id"]))
+                key = (request["src_id"], request["local_id"])
+                known = state.sent.get(key)
                 if known is not None:
                     replies[i] = _accepted(known)
                     resent.append(known)
+                elif key in firsts:
+                    copies.append((i, firsts[key]))
                 elif refusal := posting_refusal(
                     state.session, state.members.get(request["src_id"]), request["type"]
                 ):
                     replies[i] = send_refused(refusal)
                 else:
+                    firsts[key] = i
                     state.last_created_at = next_created_at(now_ms(), state.last_created_at)
                     state.last_seq += 1
                     fresh.append((i, new_message(request, state.last_created_at, state.last_seq)))
@@ -185,6 +194,8 @@ class SessionShardLogic:
                 if new:
                     # Counted before the acknowledgement, so the sender's next read sees them.
                     await self._count(session_id, new)
+            for i, first in copies:
+                replies[i] = _as_copy(replies[first])
             # A resend of a message whose announcement is not known to have happened (stored
             # by the shard before a restart, which died first) is announced now: clients drop
             # a message they already have by its id.
@@ -286,10 +297,14 @@ class SessionShardLogic:
         return {resend_key(m): m for m in found}
 
     async def _announce(self, state: SessionState, new: list[dict[str, Any]]) -> None:
-        """One event per message to the session's room, where every reader's sockets are;
-        screens derive unseen badges from it, so nothing is sent per member."""
-        for message in new:
-            await self.emitter.to_session(state.session["_id"], "message", message_view(message))
+        """One event per batch to the session's room, where every reader's sockets are:
+        `message`, or `messages` (oldest first) for several, as a busy room's frame carries
+        them; screens derive unseen badges from it, so nothing is sent per member."""
+        views = [message_view(m) for m in new]
+        if len(views) == 1:
+            await self.emitter.to_session(state.session["_id"], "message", views[0])
+        else:
+            await self.emitter.to_session(state.session["_id"], "messages", views)
 
     async def buffered(self, session_id: str, after: int | None, limit: int) -> list | None:
         """Messages after `after` from memory when the buffer surely holds all of them."""
@@ -308,6 +323,13 @@ def _accepted(message: dict[str, Any], *, stored_now: bool = False) -> dict[str,
     return {**reply, "stored_now": True} if stored_now else reply
 
 
+def _as_copy(reply: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The first copy's reply, without its mark for `MessageStored` (published once)."""
+    if reply is None:
+        return None
+    return {k: v for k, v in reply.items() if k != "stored_now"}
+
+
 def _unavailable() -> dict[str, Any]:
     """The store failed: the edge answers 503, and the sender may send again."""
     return {**send_refused(STORE_UNAVAILABLE), "unavailable": True}
@@ -319,6 +341,15 @@ def _not_stored(error: Exception) -> dict[str, Any]:
     return _unavailable()
 
 
+def _count(replies: list[dict[str, Any]]) -> None:
+    outcomes = Counter(
+        "stored" if r.get("stored_now") else "resent" if r["type"] == SEND_REPLY_OK else "refused"
+        for r in replies
+    )
+    for outcome, count in outcomes.items():
+        metrics.messages(outcome, count)
+
+
 @ray.remote(max_restarts=-1, max_task_retries=-1)
 class SessionShard:
     """Ray host of SessionShardLogic. Restarts rebuild state from MongoDB on first use, and
@@ -328,6 +359,8 @@ class SessionShard:
         # From the edge's composition root: the shard builds its stores as the edge does.
         self.stores = stores
         self.logic: SessionShardLogic | None = None
+        self.name = ray.get_runtime_context().get_actor_name() or "session-shard"
+        self.queued = 0
 
     def _logic(self) -> SessionShardLogic:
         if self.logic is None:
@@ -339,7 +372,18 @@ class SessionShard:
         return self.logic
 
     async def send_batch(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        return await self._logic().send_batch(requests)
+        metrics.batch_received(len(requests))
+        self._queue(len(requests))
+        try:
+            replies = await self._logic().send_batch(requests)
+        finally:
+            self._queue(-len(requests))
+        _count(replies)
+        return replies
+
+    def _queue(self, change: int) -> None:
+        self.queued += change
+        metrics.queue_depth(self.name, self.queued)
 
     async def forget(self, session_id: str) -> None:
         self._logic().forget(session_id)

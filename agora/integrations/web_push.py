@@ -14,6 +14,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from py_vapid import Vapid
 from pywebpush import WebPusher, WebPushException
 
+from agora import metrics
 from agora.core.constants import (
     PUSH_FIRST_RETRY_SECONDS,
     PUSH_MAX_RETRY_SECONDS,
@@ -68,6 +69,11 @@ class WebPushSender:
             await self._session.close()
 
     async def deliver(self, subscription: Subscription, notification: Notification) -> Delivery:
+        delivery = await self._deliver(subscription, notification)
+        metrics.push_sent(delivery.value)
+        return delivery
+
+    async def _deliver(self, subscription: Subscription, notification: Notification) -> Delivery:
         preview_chars = PUSH_PREVIEW_CHARS
         for attempt in range(PUSH_RETRIES + 1):
             payload = notification.payload(preview_chars)

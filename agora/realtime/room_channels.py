@@ -34,6 +34,9 @@ from redis import asyncio as aioredis
 from socketio import packet
 from socketio.packet import Packet
 
+from agora import metrics
+from agora.realtime.websockets import text_frame, write_directly
+
 log = logging.getLogger("agora.realtime.rooms")
 
 ROOMS_METHOD = "rooms"  # our control message: a room's sockets enter or leave other rooms
@@ -51,6 +54,9 @@ WRITING_POLL_SECONDS = 0.005
 # each take a pass. A callback passed along that many times runs after every writer sent.
 WRITER_PASSES = 3
 COALESCED_EVENTS = {"message": "messages"}
+# A shard announces a batch of a session's messages as one list ("messages"): held like
+# that many single messages.
+LISTED_EVENTS = {listed: single for single, listed in COALESCED_EVENTS.items()}
 
 
 @dataclass
@@ -322,21 +328,16 @@ class RoomChannelManager(socketio.AsyncRedisManager):
         self, event: str, args: list[Any], namespace: str, room: Any, message: dict[str, Any]
     ) -> None:
         key = (namespace, room) if isinstance(room, str) else None
-        coalescable = (
-            key is not None
-            and event in COALESCED_EVENTS
-            and len(args) == 1
-            and not message.get("skip_sid")
-        )
-        if coalescable and self._hold(key, event, args[0]):
+        items = _coalescable(event, args) if key and not message.get("skip_sid") else None
+        if items is not None and self._hold(key, LISTED_EVENTS.get(event, event), items):
             return
         if key in self._held:
             # Whatever else the room gets comes after the messages held for it.
             await self._flush(key)
         await self._send(event, args, namespace, room, message.get("skip_sid"))
 
-    def _hold(self, key: tuple[str, str], event: str, item: Any) -> bool:
-        """Keeps the item for the room's next frame while the room is busy."""
+    def _hold(self, key: tuple[str, str], event: str, items: list[Any]) -> bool:
+        """Keeps the items for the room's next frame while the room is busy."""
         held = self._held.get(key)
         if held is None or held.event != event:
             now = time.monotonic()
@@ -345,7 +346,7 @@ class RoomChannelManager(socketio.AsyncRedisManager):
             held = self._held[key] = _Held(event, since=now)
             last = self._last_frame[key].at
             self._check_later(key, max(last + self._window(key) - now, WRITING_POLL_SECONDS))
-        held.items.append(item)
+        held.items.extend(items)
         return True
 
     def _busy(self, key: tuple[str, str], now: float) -> bool:
@@ -402,18 +403,36 @@ class RoomChannelManager(socketio.AsyncRedisManager):
             eio_packet.Packet(eio_packet.MESSAGE, p)
             for p in (encoded if isinstance(encoded, list) else [encoded])
         ]
+        # Text events (all but binary ones) are one websocket frame, framed once for all.
+        direct = None if isinstance(encoded, list) else text_frame(frames[0].encode())
         sockets = self.server.eio.sockets
+        written = 0
         for sid, eio_sid in list(self.get_participants(namespace, room)):
             socket = sockets.get(eio_sid)
             if sid in skip or socket is None or socket.closed:
+                continue
+            written += 1
+            if direct is not None and write_directly(socket, direct):
                 continue
             for frame in frames:
                 # What engine.io's send does, less a coroutine, a log call and a ping check
                 # per recipient (engine.io's own ping task closes sockets that went silent).
                 socket.queue.put_nowait(frame)
+        metrics.frame_written(written)
         if isinstance(room, str):
             sent = self._last_frame[(namespace, room)] = _LastFrame(time.monotonic())
             _after_passes(WRITER_PASSES, lambda: setattr(sent, "written", True))
+
+
+def _coalescable(event: str, args: list[Any]) -> list[Any] | None:
+    """The messages an event carries, when the room's next frame may take them."""
+    if len(args) != 1:
+        return None
+    if event in COALESCED_EVENTS:
+        return [args[0]]
+    if event in LISTED_EVENTS and isinstance(args[0], list):
+        return args[0]
+    return None
 
 
 def _after_passes(passes: int, callback: Callable[[], None]) -> None:

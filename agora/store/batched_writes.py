@@ -1,14 +1,19 @@
-"""Group commit: writes that arrive within a few milliseconds travel in one command.
+"""Group commit: writes that arrive while a command is in flight travel in the next one.
 
 A round trip costs the database far more than one more document in a batch (nx-27017: about
 0.35 ms of its CPU per command against 0.15-0.35 ms per document in a batch), so concurrent callers
-share `insert_many` / `bulk_write` commands. Each caller still learns its own outcome: an
+share `insert_many` / `bulk_write` commands. A write finding no command in flight goes with the
+event loop's next pass (callers of the same pass join it) rather than after a fixed window:
+a quiet store answers in one round trip, and a busy one gets larger commands, since more
+writes gather while each command is in flight (a 5 ms window per command added 5 ms to each
+of the three writes a chat batch waits for in turn). Each caller still learns its own outcome: an
 insert that broke a unique index raises `DuplicateKeyError` for that caller only, and a
 document BSON cannot hold (an integer beyond 8 bytes, say) fails alone, never the others
 that shared its command.
 """
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import bson
@@ -20,38 +25,64 @@ from pymongo.errors import BulkWriteError, DuplicateKeyError, OperationFailure
 # What the driver raises, before sending anything, for a document BSON cannot hold.
 UNENCODABLE = (InvalidDocument, OverflowError)
 
-WINDOW_SECONDS = 0.005
 BATCH_MAX = 500
 DUPLICATE_KEY = 11000
+
+Pending = list[tuple[Any, asyncio.Future]]
+
+
+class _Commands:
+    """Operations waiting for a command, sent one command at a time by `send`, which
+    settles each operation's future."""
+
+    def __init__(self, send: Callable[[Pending], Awaitable[None]]) -> None:
+        self.send = send
+        self.waiting: Pending = []
+        self.sending = False
+        self._drainer: asyncio.Future | None = None
+
+    async def add(self, operation: Any) -> None:
+        future = asyncio.get_running_loop().create_future()
+        self.waiting.append((operation, future))
+        if not self.sending:
+            self.sending = True
+            self._drainer = asyncio.ensure_future(self._drain())
+        await future
+
+    async def _drain(self) -> None:
+        try:
+            while self.waiting:
+                batch, self.waiting = self.waiting[:BATCH_MAX], self.waiting[BATCH_MAX:]
+                try:
+                    await self.send(batch)
+                except Exception as error:
+                    # `send` answers the failures it knows; anything else still answers its
+                    # callers rather than strand them.
+                    _fail(batch, error)
+        finally:
+            self.sending = False
+
+
+def _fail(batch: Pending, error: Exception) -> None:
+    for _, future in batch:
+        if not future.done():
+            future.set_exception(error)
 
 
 class BatchedWrites:
     def __init__(self, collection: AsyncCollection) -> None:
         self.collection = collection
-        self._inserts: list[tuple[dict[str, Any], asyncio.Future]] = []
-        self._updates: list[tuple[UpdateOne, asyncio.Future]] = []
+        self._inserts = _Commands(self._flush_inserts)
+        self._updates = _Commands(self._flush_updates)
 
     async def insert(self, doc: dict[str, Any]) -> None:
-        await self._queue(self._inserts, doc, self._flush_inserts)
+        await self._inserts.add(doc)
 
     async def update(self, query: dict[str, Any], change: dict[str, Any]) -> None:
         """An update whose outcome the caller does not need (it may match nothing)."""
-        await self._queue(self._updates, UpdateOne(query, change), self._flush_updates)
+        await self._updates.add(UpdateOne(query, change))
 
-    async def _queue(self, pending: list, operation: Any, flush) -> None:
-        loop = asyncio.get_running_loop()
-        future = loop.create_future()
-        pending.append((operation, future))
-        if len(pending) == 1:
-            loop.call_later(WINDOW_SECONDS, lambda: asyncio.ensure_future(flush()))
-        elif len(pending) >= BATCH_MAX:
-            await flush()
-        await future
-
-    async def _flush_inserts(self) -> None:
-        batch, self._inserts = self._inserts, []
-        if not batch:
-            return
+    async def _flush_inserts(self, batch: Pending) -> None:
         failures = await self._insert_many([doc for doc, _ in batch])
         for index, (_, future) in enumerate(batch):
             if future.done():
@@ -95,16 +126,11 @@ class BatchedWrites:
             failures.update({encodable[i]: error for i, error in rest.items()})
         return failures
 
-    async def _flush_updates(self) -> None:
-        batch, self._updates = self._updates, []
-        if not batch:
-            return
+    async def _flush_updates(self, batch: Pending) -> None:
         try:
             await self.collection.bulk_write([op for op, _ in batch], ordered=False)
         except Exception as error:
-            for _, future in batch:
-                if not future.done():
-                    future.set_exception(error)
+            _fail(batch, error)
             return
         for _, future in batch:
             if not future.done():
