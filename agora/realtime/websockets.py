@@ -8,12 +8,32 @@ Without compression a fan-out frame is the same bytes for every recipient: it is
 and written straight to each idle socket (`write_directly`).
 """
 
+import asyncio
 import struct
 from typing import Any
 
 import socketio
 from aiohttp.web import WebSocketResponse
 from engineio.async_drivers import aiohttp as engineio_aiohttp
+
+
+class UnsentCountingQueue(asyncio.Queue):
+    """A socket's packet queue that also counts the packets put in it and not yet written.
+
+    Engine.io's writer takes a packet through `wait_for(queue.get())`: on Python 3.11 the
+    inner task empties the queue a loop pass before the writer writes what it took, so an
+    empty queue does not mean nothing is on its way."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.unsent = 0
+
+    def put_nowait(self, item: Any) -> None:
+        super().put_nowait(item)
+        self.unsent += 1
+
+    def written(self) -> None:
+        self.unsent -= 1
 
 
 class UncompressedWebSocket(engineio_aiohttp.WebSocket):
@@ -27,10 +47,29 @@ class UncompressedWebSocket(engineio_aiohttp.WebSocket):
         socket = self.handler.__self__
         if not socket.connected:
             # A socket that began on the websocket (not an upgrade from polling, whose
-            # packets go by the queue until the upgrade is done) may be written directly.
+            # packets go by the queue until the upgrade is done) may be written directly,
+            # once all it was given before is written.
+            socket.queue = _counting(socket.queue)
             socket.direct_transport = request.transport
         await self.handler(self)
         return self._sock
+
+    async def send(self, message: Any) -> None:
+        """Engine.io's writer writes each packet it took from the queue through here."""
+        try:
+            await super().send(message)
+        finally:
+            queue = self.handler.__self__.queue
+            if isinstance(queue, UnsentCountingQueue):
+                queue.written()
+
+
+def _counting(queue: asyncio.Queue) -> UnsentCountingQueue:
+    """The same packets, in order, in a queue that counts them until they are written."""
+    counting = UnsentCountingQueue()
+    while not queue.empty():
+        counting.put_nowait(queue.get_nowait())
+    return counting
 
 
 def text_frame(text: str) -> bytes:
@@ -50,13 +89,14 @@ def write_directly(socket: Any, frame: bytes) -> bool:
     """Writes a frame straight to an idle websocket's transport; says whether it did.
 
     Engine.io's writer task wakes per packet through `wait_for(queue.get())` (a task, a
-    timer and several loop passes per recipient): most of a fan-out's cost. A socket whose
-    queue is empty and whose transport holds nothing unsent has no packet before this one,
-    so writing it now keeps the order; otherwise the frame goes by the queue as before."""
+    timer and several loop passes per recipient): most of a fan-out's cost. A socket with
+    no packet queued or in its writer's hands, and a transport holding nothing unsent, has
+    no packet before this one, so writing it now keeps the order; otherwise the frame goes
+    by the queue as before."""
     transport = getattr(socket, "direct_transport", None)
     if (
         transport is None
-        or not socket.queue.empty()
+        or socket.queue.unsent
         or transport.is_closing()
         or transport.get_write_buffer_size()
     ):
