@@ -15,6 +15,7 @@ import ray
 
 from agora import metrics
 from agora.actors.sessions import SessionShard
+from agora.background import BackgroundTasks
 from agora.settings import Settings
 from agora.wiring import StoreFactory
 
@@ -52,7 +53,7 @@ class SessionShards:
         self._first_queued: dict[int, float] = {}
         self._in_flight: dict[int, int] = {}
         self._starting: set[int] = set()
-        self._flushes: set[asyncio.Future] = set()
+        self._flushes = BackgroundTasks()
 
     def actor(self, index: int):
         if index not in self._actors:
@@ -79,9 +80,7 @@ class SessionShards:
         self._starting.discard(index)
         if self._pending.get(index) and self._in_flight.get(index, 0) < BATCHES_IN_FLIGHT:
             self._in_flight[index] = self._in_flight.get(index, 0) + 1
-            flush = asyncio.ensure_future(self._flush(index))
-            self._flushes.add(flush)
-            flush.add_done_callback(self._flushes.discard)
+            self._flushes.start(self._flush(index))
 
     async def _flush(self, index: int) -> None:
         pending = self._pending[index]

@@ -15,6 +15,7 @@ import ray
 
 from agora.actors.client import BATCH_WINDOW_SECONDS, shard_actor, shard_of
 from agora.actors.users import PRESENCE_REFRESH_SECONDS, UserShard
+from agora.background import BackgroundTasks
 from agora.settings import Settings
 from agora.wiring import StoreFactory
 
@@ -29,7 +30,7 @@ class UserShards:
         self.edge = uuid.uuid4().hex
         self._actors: dict[int, Any] = {}
         self._pending: dict[int, list[dict[str, Any]]] = {}
-        self._calls: set[asyncio.Task] = set()
+        self._calls = BackgroundTasks()
         self._handled: dict[int, asyncio.Future] = {}
         # This edge's signed-in sockets: sid -> (user id, chat shown in a visible tab)
         self.local: dict[str, tuple[str, str | None]] = {}
@@ -124,9 +125,7 @@ class UserShards:
         batch = self._pending.pop(index, [])
         handled = self._handled.pop(index)
         ref = self.actor(index).handle.remote(batch)
-        task = asyncio.ensure_future(self._call(ref, len(batch), handled))
-        self._calls.add(task)
-        task.add_done_callback(self._calls.discard)
+        self._calls.start(self._call(ref, len(batch), handled))
 
     @staticmethod
     async def _call(ref, size: int, handled: asyncio.Future) -> None:

@@ -35,6 +35,7 @@ from socketio import packet
 from socketio.packet import Packet
 
 from agora import metrics
+from agora.background import BackgroundTasks
 from agora.realtime.websockets import text_frame, write_directly
 
 log = logging.getLogger("agora.realtime.rooms")
@@ -100,7 +101,7 @@ class RoomChannelManager(socketio.AsyncRedisManager):
         self._subscriber: Any = None
         self._commands = asyncio.Lock()  # keeps SUBSCRIBE and UNSUBSCRIBE in order
         self._to_subscribe: list[str] = []
-        self._tasks: set[asyncio.Future] = set()  # referenced until done, as asyncio asks
+        self._tasks = BackgroundTasks()
         self._last_frame: dict[tuple[str, str], _LastFrame] = {}
         self._held: dict[tuple[str, str], _Held] = {}
 
@@ -165,12 +166,7 @@ class RoomChannelManager(socketio.AsyncRedisManager):
         self.confirming[channel] = asyncio.get_running_loop().create_future()
         self._to_subscribe.append(channel)
         if len(self._to_subscribe) == 1:
-            self._background(self._subscribe())
-
-    def _background(self, work) -> None:
-        task = asyncio.ensure_future(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+            self._tasks.start(self._subscribe())
 
     async def _subscribe(self) -> None:
         """One SUBSCRIBE for the channels asked for meanwhile (a socket enters many rooms)."""
@@ -375,7 +371,7 @@ class RoomChannelManager(socketio.AsyncRedisManager):
         if frame is not None and self._busy(key, time.monotonic()) and waited < HOLD_SECONDS_MAX:
             self._check_later(key, WRITING_POLL_SECONDS)
             return
-        self._background(self._flush(key))
+        self._tasks.start(self._flush(key))
 
     async def _flush(self, key: tuple[str, str]) -> None:
         held = self._held.pop(key, None)

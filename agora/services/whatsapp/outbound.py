@@ -15,6 +15,7 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
+from agora.background import BackgroundTasks
 from agora.core.chat import NO_SUCH_CHAT, Outgoing, message_view, posting_refusal
 from agora.core.clock import now_ms
 from agora.core.constants import LEDGER_REF_WHATSAPP_TEMPLATE, MESSAGE_TYPE_WA_TEMPLATE
@@ -169,21 +170,18 @@ class WhatsAppOutbound:
         self.flags = flags
         self.wallets = wallets
         self.statuses = statuses
-        self._sending: set[asyncio.Task] = set()
+        self._sending = BackgroundTasks()
 
     async def message_stored(self, event: MessageStored) -> None:
         """A `MessageStored` subscriber: an agent's WhatsApp reply goes out in a task, so
         neither the sender's acknowledgement nor the other subscribers wait for Meta."""
         if event.message["type"] not in WA_MESSAGE_TYPES:
             return
-        task = asyncio.create_task(self._deliver(event.session_id, event.message))
-        self._sending.add(task)
-        task.add_done_callback(self._sending.discard)
+        self._sending.start(self._deliver(event.session_id, event.message))
 
     async def close(self) -> None:
         """Lets the sends under way finish (each ends within the Graph API's timeout)."""
-        if self._sending:
-            await asyncio.gather(*self._sending, return_exceptions=True)
+        await self._sending.settled()
 
     async def _deliver(self, session_id: str, message: dict[str, Any]) -> None:
         try:

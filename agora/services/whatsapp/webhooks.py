@@ -10,6 +10,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from agora.background import BackgroundTasks
 from agora.core.clock import now_ms
 from agora.core.errors import AgoraError, Forbidden, InvalidInput
 from agora.core.whatsapp.inbound import parse_webhook
@@ -82,7 +83,7 @@ class WhatsAppWebhooks:
         self.deliveries = deliveries
         self.inbound = inbound
         self.events = events
-        self._processing: set[asyncio.Task] = set()
+        self._processing = BackgroundTasks()
 
     async def verify(self, mode: str, token: str, challenge: str) -> str:
         """Meta's subscription check: the challenge back when the token is an enabled
@@ -120,9 +121,7 @@ class WhatsAppWebhooks:
         now = now_ms()
         channel_ids = [c.id for c in signers]
         event_id = await self.deliveries.add(text, channel_ids, now, now + LEASE_MS)
-        task = asyncio.create_task(self._process(event_id, body, signers, attempt=1))
-        self._processing.add(task)
-        task.add_done_callback(self._processing.discard)
+        self._processing.start(self._process(event_id, body, signers, attempt=1))
         return {"received": True}
 
     async def _process(
@@ -196,5 +195,4 @@ class WhatsAppWebhooks:
 
     async def settled(self) -> None:
         """Waits for the deliveries being processed (tests; a clean shutdown)."""
-        while self._processing:
-            await asyncio.gather(*list(self._processing), return_exceptions=True)
+        await self._processing.settled()
