@@ -15,6 +15,7 @@ from aiohttp import web
 from agora import embedded, web_constants
 from agora.actors.runtime import stop_ray
 from agora.app import api_document, build_app
+from agora.http.access_log import access_logger_class
 from agora.http.openapi import render
 from agora.settings import MissingSecret, Settings
 
@@ -44,7 +45,13 @@ def serve(settings: Settings) -> None:
         sys.exit(f"agora: not starting: {refusal}")
     app.on_startup.append(report_ready)
     try:
-        web.run_app(app, host=settings.host, port=settings.port, print=None)
+        web.run_app(
+            app,
+            host=settings.host,
+            port=settings.port,
+            print=None,
+            access_log_class=access_logger_class(settings),
+        )
     finally:
         stop_ray()
 

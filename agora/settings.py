@@ -77,6 +77,12 @@ class Settings(BaseSettings):
     # `python -m agora run` turns this on: a demo city with a few posts for newcomers.
     seed_demo: bool = False
 
+    # The edge's access log: "failures" writes a line for each answer of 400 or more and each
+    # request slower than `slow_request_seconds`; "all" for every request (about a tenth of
+    # the edge's CPU under a send load: formatting and writing a line per request).
+    access_log: Literal["failures", "all"] = "failures"
+    slow_request_seconds: float = Field(default=1.0, gt=0)
+
     # Signs guest cookies and upload links and hashes one-time codes. No default: `python -m
     # agora run` keeps a random one under var/; any other start must be given one.
     secret_key: SecretStr = SecretStr("")

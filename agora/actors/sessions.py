@@ -19,6 +19,7 @@ from typing import Any
 import ray
 
 from agora import metrics
+from agora.background import BackgroundTasks
 from agora.core.chat import (
     NO_SUCH_CHAT,
     announced_seq,
@@ -40,6 +41,10 @@ SESSIONS_PER_SHARD = 20_000
 STORE_UNAVAILABLE = "Could not send the message now, please try again"
 CANNOT_STORE = "This message cannot be stored"
 RECENT_LOCAL_IDS = 2_000
+# A session's announcements are recorded with its next batch's count, or after this long
+# when none came: a shard that dies meanwhile announces those messages again on reload, and
+# screens drop what they already have by id.
+RECORD_ANNOUNCED_SECONDS = 1.0
 
 
 @dataclass
@@ -58,6 +63,10 @@ class SessionState:
     # remembered messages announced since (or known announced).
     announced_floor: int = 0
     told: set[str] = field(default_factory=set)
+    # How far announcements went that MongoDB does not know of yet: recorded with the
+    # session's next count, or on their own when no batch follows soon.
+    unrecorded_announced: int = 0
+    recording: asyncio.TimerHandle | None = None
 
     def remember(self, message: dict[str, Any]) -> None:
         self.buffer.append(message)
@@ -76,6 +85,7 @@ class SessionShardLogic:
         self.emitter = stores.emitter
         self.states: OrderedDict[str, SessionState] = OrderedDict()
         self.loading: dict[str, asyncio.Future] = {}
+        self._records = BackgroundTasks()
 
     async def _state(self, session_id: str) -> SessionState | None:
         state = self.states.get(session_id)
@@ -193,7 +203,7 @@ class SessionShardLogic:
                 resent += stored_before
                 if new:
                     # Counted before the acknowledgement, so the sender's next read sees them.
-                    await self._count(session_id, new)
+                    await self._count(state, new)
             for i, first in copies:
                 replies[i] = _as_copy(replies[first])
             # A resend of a message whose announcement is not known to have happened (stored
@@ -260,21 +270,53 @@ class SessionShardLogic:
                 await self.messages.renumber(message["_id"], seq)
         state.last_seq = first_seq + len(new) - 1
 
-    async def _count(self, session_id: str, new: list[dict[str, Any]]) -> None:
+    async def _count(self, state: SessionState, new: list[dict[str, Any]]) -> None:
         """The senders have read their own messages, then the session counts them: in this
         order a reader never finds a sender's own message unseen, even for a moment.
 
         Both are `$max` of absolute numbers, so a count that failed (logged; the messages
         are stored and acknowledged all the same) is made good by the session's next batch.
+        The count also records how far the session's earlier batches were announced.
         """
+        session_id = state.session["_id"]
+        announced = self._unrecorded(state)
         try:
             senders = {m["src_id"]: m["seq"] for m in new}
             await asyncio.gather(
                 *(self.sessions.advance_reading(session_id, s, q) for s, q in senders.items())
             )
-            await self.sessions.count_messages(session_id, new[-1]["seq"], new[-1]["created_at"])
+            last = new[-1]
+            await self.sessions.count_messages(
+                session_id, last["seq"], last["created_at"], announced_seq=announced
+            )
         except Exception:
             log.exception("counting %d messages of %s failed", len(new), session_id)
+            if announced:
+                self._announced(state, announced)
+
+    def _unrecorded(self, state: SessionState) -> int:
+        """Takes how far announcements went unrecorded (0: nothing to record)."""
+        announced, state.unrecorded_announced = state.unrecorded_announced, 0
+        if state.recording is not None:
+            state.recording.cancel()
+            state.recording = None
+        return announced
+
+    def _announced(self, state: SessionState, seq: int) -> None:
+        """Announcements up to `seq` went out: recorded with the next count, or soon."""
+        state.unrecorded_announced = max(state.unrecorded_announced, seq)
+        if state.recording is None:
+            state.recording = asyncio.get_running_loop().call_later(
+                RECORD_ANNOUNCED_SECONDS, lambda: self._records.start(self._record(state))
+            )
+
+    async def _record(self, state: SessionState) -> None:
+        state.recording = None
+        if seq := self._unrecorded(state):
+            try:
+                await self.sessions.announced(state.session["_id"], seq)
+            except Exception:
+                log.exception("recording announcements of %s failed", state.session["_id"])
 
     async def _announce_after(
         self, previous: asyncio.Future | None, state: SessionState, new: list[dict[str, Any]]
@@ -285,7 +327,7 @@ class SessionShardLogic:
         try:
             await self._announce(state, new)
             # Recorded, so a shard that reloads the session announces only what came after.
-            await self.sessions.announced(session_id, max(m.get("seq", 0) for m in new))
+            self._announced(state, max(m.get("seq", 0) for m in new))
         except Exception:
             log.exception("announcing %d messages of %s failed", len(new), session_id)
 

@@ -31,6 +31,10 @@ from agora.store.vapid_keys import VapidKeyStore
 log = logging.getLogger("agora.push")
 
 QUEUE_LIMIT = 10_000
+# Work gathered for one decision: pushes are coalesced over seconds anyway, so a short wait
+# costs nothing visible and lets a busy edge read memberships once for many messages.
+GATHER_SECONDS = 0.02
+GATHER_MAX = 500
 ATTACHMENT_TEXT = "Sent a file"
 
 
@@ -154,25 +158,47 @@ class PushService:
 
     async def _work(self) -> None:
         while True:
-            work = await self._queue.get()
+            batch = [await self._queue.get()]
+            # Messages arriving together are decided together: one read of their chats'
+            # memberships and one of the chats, rather than two per message.
+            await asyncio.sleep(GATHER_SECONDS)
+            while len(batch) < GATHER_MAX and not self._queue.empty():
+                batch.append(self._queue.get_nowait())
             try:
-                if work["kind"] == "message":
-                    await self._message(work["message"])
-                else:
-                    self.shards.notify([work["user_id"]], work["ref"], asdict(work["n"]), False)
+                await self._decide(batch)
             except Exception:
-                log.exception("deciding on pushes for a %s failed", work["kind"])
+                log.exception("deciding on pushes for %d stored messages failed", len(batch))
 
-    async def _message(self, message: dict[str, Any]) -> None:
-        # Notices (joins, offers) are not pushed: offers have a push of their own.
-        if message["type"] == MESSAGE_TYPE_SYSTEM:
-            return
+    async def _decide(self, batch: list[dict[str, Any]]) -> None:
+        messages = [
+            work["message"]
+            for work in batch
+            if work["kind"] == "message"
+            # Notices (joins, offers) are not pushed: offers have a push of their own.
+            and work["message"]["type"] != MESSAGE_TYPE_SYSTEM
+        ]
+        members: dict[str, list[dict[str, Any]]] = {}
+        sessions: dict[str, dict[str, Any]] = {}
+        if session_ids := list({m["dest_session_id"]: None for m in messages}):
+            members = await self.sessions.push_memberships(session_ids)
+            sessions = {s["_id"]: s for s in await self.sessions.by_ids(session_ids)}
+        for work in batch:
+            if work["kind"] == "direct":
+                self.shards.notify([work["user_id"]], work["ref"], asdict(work["n"]), False)
+            elif work["message"]["type"] != MESSAGE_TYPE_SYSTEM:
+                await self._message(work["message"], members, sessions)
+
+    async def _message(
+        self,
+        message: dict[str, Any],
+        members: dict[str, list[dict[str, Any]]],
+        sessions: dict[str, dict[str, Any]],
+    ) -> None:
         session_id = message["dest_session_id"]
-        members = await self.sessions.push_memberships(session_id)
-        recipients = push_recipients(message["src_id"], members)
+        recipients = push_recipients(message["src_id"], members.get(session_id, []))
         if not recipients:
             return
-        session = await self.sessions.get(session_id) or {}
+        session = sessions.get(session_id, {})
         sender = await self.users.get(message["src_id"]) or {}
         sender_name = sender.get("name", "")
         notification = Notification(

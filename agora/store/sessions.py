@@ -74,10 +74,15 @@ class SessionStore:
         ).to_list()
         return {m["user_id"]: m["session_user_type"] for m in found}
 
-    async def push_memberships(self, session_id: str) -> list[dict[str, Any]]:
-        """What deciding on pushes needs of each member: type and notification flag."""
-        fields = {"user_id": 1, "session_user_type": 1, "notification_flag": 1}
-        return await self.members.find({"session_id": session_id}, fields).to_list()
+    async def push_memberships(self, session_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+        """What deciding on pushes needs of each member of these sessions, by session: type
+        and notification flag. One query however many sessions."""
+        fields = {"session_id": 1, "user_id": 1, "session_user_type": 1, "notification_flag": 1}
+        query = {"session_id": {"$in": list(set(session_ids))}}
+        by_session: dict[str, list[dict[str, Any]]] = {sid: [] for sid in session_ids}
+        async for membership in self.members.find(query, fields):
+            by_session.setdefault(membership["session_id"], []).append(membership)
+        return by_session
 
     async def members_page(
         self, session_id: str, after_id: str | None, limit: int
@@ -112,15 +117,19 @@ class SessionStore:
         removed = await self.members.delete_one({"_id": membership_id(session_id, user_id)})
         return removed.deleted_count == 1
 
-    async def count_messages(self, session_id: str, last_seq: int, at: int) -> None:
-        """The session's messages up to number `last_seq` are stored, the latest at `at`.
+    async def count_messages(
+        self, session_id: str, last_seq: int, at: int, *, announced_seq: int = 0
+    ) -> None:
+        """The session's messages up to number `last_seq` are stored, the latest at `at`;
+        with `announced_seq`, its messages up to that number were handed to the fan-out.
 
         One write per stored batch, whatever the number of members: unseen counts are the
         difference between this number and each membership's `read_seq`, taken when read.
         """
-        await self._counts.update(
-            {"_id": session_id}, {"$max": {"message_seq": last_seq, "updated_at": at}}
-        )
+        counts = {"message_seq": last_seq, "updated_at": at}
+        if announced_seq:
+            counts["announced_seq"] = announced_seq
+        await self._counts.update({"_id": session_id}, {"$max": counts})
 
     async def announced(self, session_id: str, seq: int) -> None:
         """The session's messages up to number `seq` were handed to the fan-out."""

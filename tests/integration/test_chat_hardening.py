@@ -271,3 +271,28 @@ async def test_a_message_stored_but_never_announced_is_announced_when_loaded_or_
     await _until(lambda: "lost" in heard)
     await screen.disconnect()
     assert heard.count("lost") == 1
+
+
+async def test_the_session_records_how_far_its_messages_were_announced(
+    chat_client, smtp_sink, mongo_url
+):
+    """Announcements are recorded with the session's next count, or soon after the last
+    batch: a shard reloading the session announces again only what was not recorded."""
+    owner, asker, [chat_id] = await _chats(chat_client, smtp_sink, 1)
+    await asyncio.gather(
+        *(_send(p, chat_id, f"burst {n}") for n in range(6) for p in (owner, asker))
+    )
+    client = AsyncMongoClient(mongo_url)
+    sessions = client["agora_test"]["sessions"]
+
+    async def counters() -> tuple[int, int]:
+        session = await sessions.find_one({"_id": chat_id})
+        return session["message_seq"], session.get("announced_seq", 0)
+
+    for _ in range(100):
+        message_seq, announced = await counters()
+        if announced == message_seq:
+            break
+        await asyncio.sleep(0.05)
+    await client.close()
+    assert (message_seq, announced) == (13, 13)

@@ -180,6 +180,32 @@ async def test_a_muted_member_gets_no_push(push_edge, standin, smtp_sink):
     assert [p.payload["body"] for p in readers_browser.pushes] == ["Gita: unmuted"]
 
 
+async def test_messages_of_several_chats_decided_together_reach_each_chats_own_members(
+    push_edge, standin, smtp_sink
+):
+    """Messages stored together are decided together: each push still goes to its own
+    chat's members, with its own chat's title, and a member muted in one chat hears only
+    the other."""
+    edge = await push_edge()
+    owner, asker, chat_id = await _chat(edge, smtp_sink)
+    admin, _, group_id, readers_browser, witness = await _group(edge, smtp_sink, standin)
+    await owner.call("/api/group?action=join", {"group_id": group_id})
+    await owner.call("/session/user/update", {"session_id": group_id, "notification_flag": 30})
+    owners_browser = await _subscribe(owner, standin)
+
+    await asyncio.gather(
+        _send(asker, chat_id, "about the bicycle"), _send(admin, group_id, "to the group")
+    )
+    await _until(lambda: owners_browser.pushes and readers_browser.pushes and witness.pushes)
+    await asyncio.sleep(QUIET_SECONDS)
+
+    assert [(p.payload["title"], p.payload["body"]) for p in owners_browser.pushes] == [
+        ("Blue bicycle", "Arun: about the bicycle")
+    ]
+    for browser in (readers_browser, witness):
+        assert [p.payload["body"] for p in browser.pushes] == ["Gita: to the group"]
+
+
 async def test_a_busy_chat_gives_one_push_and_then_one_that_counts_the_rest(
     push_edge, standin, smtp_sink
 ):
