@@ -125,11 +125,23 @@ class SessionShardLogic:
         )
         self.states[session_id] = state
         while len(self.states) > SESSIONS_PER_SHARD:
-            self.states.popitem(last=False)
+            _, evicted = self.states.popitem(last=False)
+            self._records.start(self._record(evicted))
         return state
 
-    def forget(self, session_id: str) -> None:
-        self.states.pop(session_id, None)
+    async def forget(self, session_id: str) -> None:
+        """The session is read again from MongoDB on next use (its permissions or members
+        changed): what it announced is recorded first, so the reload announces nothing
+        again (a member approved meanwhile would hear messages from before)."""
+        state = self.states.pop(session_id, None)
+        if state is not None:
+            await self._settle(state)
+
+    async def _settle(self, state: SessionState) -> None:
+        """A dropped session's announcements finish and are recorded."""
+        if state.announced is not None:
+            await asyncio.wait([state.announced])
+        await self._record(state)
 
     async def send_batch(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """One reply per request, in order. Each session's messages are handled on their
@@ -155,7 +167,8 @@ class SessionShardLogic:
         except Exception:
             log.exception("sending %d messages to %s failed", len(indexes), session_id)
             # Numbers may have been handed out: the session is read again from MongoDB.
-            self.forget(session_id)
+            if (state := self.states.pop(session_id, None)) is not None:
+                self._records.start(self._settle(state))
 
     async def _send_session(
         self,
@@ -311,7 +324,6 @@ class SessionShardLogic:
             )
 
     async def _record(self, state: SessionState) -> None:
-        state.recording = None
         if seq := self._unrecorded(state):
             try:
                 await self.sessions.announced(state.session["_id"], seq)
@@ -428,7 +440,7 @@ class SessionShard:
         metrics.queue_depth(self.name, self.queued)
 
     async def forget(self, session_id: str) -> None:
-        self._logic().forget(session_id)
+        await self._logic().forget(session_id)
 
     async def buffered(self, session_id: str, after: int | None, limit: int) -> list | None:
         return await self._logic().buffered(session_id, after, limit)

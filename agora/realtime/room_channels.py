@@ -36,6 +36,7 @@ from socketio.packet import Packet
 
 from agora import metrics
 from agora.background import BackgroundTasks
+from agora.group_commit import GroupCommit, Pending
 from agora.realtime.websockets import text_frame, write_directly
 
 log = logging.getLogger("agora.realtime.rooms")
@@ -49,6 +50,7 @@ COALESCE_SECONDS = 0.01
 # gets at most one frame per 50 ms, so its fan-out keeps to about half of one core.
 COALESCE_SECONDS_PER_SOCKET = 0.00005
 HOLD_SECONDS_MAX = 0.1
+PUBLISHES_PER_PIPELINE = 500
 WRITING_POLL_SECONDS = 0.005
 # A frame queued on a socket reaches the wire three event-loop passes later: engine.io's
 # writer waits with asyncio.wait_for, whose inner task, waiter callback and writer step
@@ -104,6 +106,7 @@ class RoomChannelManager(socketio.AsyncRedisManager):
         self._tasks = BackgroundTasks()
         self._last_frame: dict[tuple[str, str], _LastFrame] = {}
         self._held: dict[tuple[str, str], _Held] = {}
+        self._publishes = GroupCommit(self._send_publishes, PUBLISHES_PER_PIPELINE)
 
     # Channels ------------------------------------------------------------------------
 
@@ -132,17 +135,28 @@ class RoomChannelManager(socketio.AsyncRedisManager):
 
     async def _publish(self, data: dict[str, Any]) -> None:
         channel = self._publish_channel(data)
-        if channel is None:
-            return
+        if channel is not None:
+            await self._publishes.add((channel, self.json.dumps(data)))
+
+    async def _send_publishes(self, batch: Pending) -> None:
+        """The publishes gathered meanwhile, in order, in one pipeline (a shard announces the
+        batches of many sessions at once). A publish that failed twice is logged and dropped:
+        screens catch up on what they missed when they next read."""
         for retries_left in (1, 0):
             try:
                 if not self.connected:
                     self._redis_connect()
-                await self.redis.publish(channel, self.json.dumps(data))
-                return
+                pipeline = self.redis.pipeline(transaction=False)
+                for (channel, payload), _ in batch:
+                    pipeline.publish(channel, payload)
+                await pipeline.execute()
+                break
             except Exception as exc:
                 log.error("cannot publish to Redis (%s)%s", exc, ", retrying" * retries_left)
                 self.connected = False
+        for _, published in batch:
+            if not published.done():
+                published.set_result(None)
 
     # Which channels this edge listens to ---------------------------------------------
 

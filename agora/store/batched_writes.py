@@ -1,19 +1,14 @@
-"""Group commit: writes that arrive while a command is in flight travel in the next one.
+"""MongoDB writes by group commit (`agora/group_commit.py`).
 
 A round trip costs the database far more than one more document in a batch (nx-27017: about
-0.35 ms of its CPU per command against 0.15-0.35 ms per document in a batch), so concurrent callers
-share `insert_many` / `bulk_write` commands. A write finding no command in flight goes with the
-event loop's next pass (callers of the same pass join it) rather than after a fixed window:
-a quiet store answers in one round trip, and a busy one gets larger commands, since more
-writes gather while each command is in flight (a 5 ms window per command added 5 ms to each
-of the three writes a chat batch waits for in turn). Each caller still learns its own outcome: an
-insert that broke a unique index raises `DuplicateKeyError` for that caller only, and a
-document BSON cannot hold (an integer beyond 8 bytes, say) fails alone, never the others
-that shared its command.
+0.35 ms of its CPU per command against 0.15-0.35 ms per document in a batch), so concurrent
+callers share `insert_many` / `bulk_write` commands (a 5 ms window per command added 5 ms to
+each of the three writes a chat batch waited for in turn). Each caller still learns its own
+outcome: an insert that broke a unique index raises `DuplicateKeyError` for that caller
+only, and a document BSON cannot hold (an integer beyond 8 bytes, say) fails alone, never
+the others that shared its command.
 """
 
-import asyncio
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import bson
@@ -22,58 +17,20 @@ from pymongo import UpdateOne
 from pymongo.asynchronous.collection import AsyncCollection
 from pymongo.errors import BulkWriteError, DuplicateKeyError, OperationFailure
 
+from agora.group_commit import GroupCommit, Pending, fail_all
+
 # What the driver raises, before sending anything, for a document BSON cannot hold.
 UNENCODABLE = (InvalidDocument, OverflowError)
 
 BATCH_MAX = 500
 DUPLICATE_KEY = 11000
 
-Pending = list[tuple[Any, asyncio.Future]]
-
-
-class _Commands:
-    """Operations waiting for a command, sent one command at a time by `send`, which
-    settles each operation's future."""
-
-    def __init__(self, send: Callable[[Pending], Awaitable[None]]) -> None:
-        self.send = send
-        self.waiting: Pending = []
-        self.sending = False
-        self._drainer: asyncio.Future | None = None
-
-    async def add(self, operation: Any) -> None:
-        future = asyncio.get_running_loop().create_future()
-        self.waiting.append((operation, future))
-        if not self.sending:
-            self.sending = True
-            self._drainer = asyncio.ensure_future(self._drain())
-        await future
-
-    async def _drain(self) -> None:
-        try:
-            while self.waiting:
-                batch, self.waiting = self.waiting[:BATCH_MAX], self.waiting[BATCH_MAX:]
-                try:
-                    await self.send(batch)
-                except Exception as error:
-                    # `send` answers the failures it knows; anything else still answers its
-                    # callers rather than strand them.
-                    _fail(batch, error)
-        finally:
-            self.sending = False
-
-
-def _fail(batch: Pending, error: Exception) -> None:
-    for _, future in batch:
-        if not future.done():
-            future.set_exception(error)
-
 
 class BatchedWrites:
     def __init__(self, collection: AsyncCollection) -> None:
         self.collection = collection
-        self._inserts = _Commands(self._flush_inserts)
-        self._updates = _Commands(self._flush_updates)
+        self._inserts = GroupCommit(self._flush_inserts, BATCH_MAX)
+        self._updates = GroupCommit(self._flush_updates, BATCH_MAX)
 
     async def insert(self, doc: dict[str, Any]) -> None:
         await self._inserts.add(doc)
@@ -130,7 +87,7 @@ class BatchedWrites:
         try:
             await self.collection.bulk_write([op for op, _ in batch], ordered=False)
         except Exception as error:
-            _fail(batch, error)
+            fail_all(batch, error)
             return
         for _, future in batch:
             if not future.done():

@@ -1,0 +1,54 @@
+"""Group commit: operations that arrive while a command is in flight travel in the next one.
+
+A round trip costs the server and the client far more than one more operation in a command,
+so concurrent callers share commands (MongoDB's `insert_many` / `bulk_write`, a Redis
+pipeline). An operation finding no command in flight goes with the event loop's next pass
+(callers of the same pass join it) rather than after a fixed window: a quiet server answers
+in one round trip, and a busy one gets larger commands, since more operations gather while
+each command is in flight.
+"""
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+Pending = list[tuple[Any, asyncio.Future]]
+
+
+class GroupCommit:
+    """Operations waiting for a command, sent one command at a time by `send`, which
+    settles each operation's future (the outcome its caller awaits)."""
+
+    def __init__(self, send: Callable[[Pending], Awaitable[None]], most: int) -> None:
+        self.send = send
+        self.most = most
+        self.waiting: Pending = []
+        self.sending = False
+        self._drainer: asyncio.Future | None = None
+
+    async def add(self, operation: Any) -> Any:
+        future = asyncio.get_running_loop().create_future()
+        self.waiting.append((operation, future))
+        if not self.sending:
+            self.sending = True
+            self._drainer = asyncio.ensure_future(self._drain())
+        return await future
+
+    async def _drain(self) -> None:
+        try:
+            while self.waiting:
+                batch, self.waiting = self.waiting[: self.most], self.waiting[self.most :]
+                try:
+                    await self.send(batch)
+                except Exception as error:
+                    # `send` answers the failures it knows; anything else still answers its
+                    # callers rather than strand them.
+                    fail_all(batch, error)
+        finally:
+            self.sending = False
+
+
+def fail_all(batch: Pending, error: Exception) -> None:
+    for _, future in batch:
+        if not future.done():
+            future.set_exception(error)
