@@ -95,6 +95,21 @@ class _PacketJson:
 class _Packet(socketio.packet.Packet):
     json = _PacketJson
 
+    @classmethod
+    def data_is_binary(cls, data: Any) -> bool:
+        """The library's answer without its list per level: every acknowledgement and event
+        the edge sends is walked (about 5 % of the edge under a send load)."""
+        pending = [data]
+        while pending:
+            item = pending.pop()
+            if isinstance(item, bytes | bytearray):
+                return True
+            if isinstance(item, list):
+                pending.extend(item)
+            elif isinstance(item, dict):
+                pending.extend(item.values())
+        return False
+
 
 def create_socket_server(
     settings: Settings, client_manager: socketio.AsyncManager | None = None
