@@ -33,7 +33,7 @@ log = logging.getLogger("agora.push")
 QUEUE_LIMIT = 10_000
 # Work gathered for one decision: pushes are coalesced over seconds anyway, so a short wait
 # costs nothing visible and lets a busy edge read memberships once for many messages.
-GATHER_SECONDS = 0.02
+GATHER_SECONDS = 0.05
 GATHER_MAX = 500
 ATTACHMENT_TEXT = "Sent a file"
 
