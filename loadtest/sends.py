@@ -41,7 +41,7 @@ from loadtest.report import TARGETS, TargetRow, load_now, ms, say
 from loadtest.stack import MONGO_DB, Stack
 
 CHATS = 40
-RATES = (100, 200, 400, 800, 1200, 1600, 2400, 3200)  # messages a second from everyone
+RATES = (100, 200, 400, 800, 1000, 1200, 1400, 1600, 2000, 2400, 3200)  # msg/s from everyone
 STEP_SECONDS = 8
 PROCESSES = 2
 TARGET_NAIVE_SHARE = 1.0
