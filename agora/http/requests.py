@@ -114,12 +114,19 @@ def _too_deep(data: Any) -> bool:
     return True
 
 
+def _may_nest_too_deep(raw: bytes | str) -> bool:
+    """Each level opens a bracket, so a text with at most JSON_MAX_DEPTH of them cannot nest
+    deeper (counted in C; walking the parsed data was 3 % of an edge under a send load)."""
+    brackets = (b"[", b"{") if isinstance(raw, bytes) else ("[", "{")
+    return raw.count(brackets[0]) + raw.count(brackets[1]) > JSON_MAX_DEPTH
+
+
 def parse_json(raw: bytes | str) -> Any:
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise InvalidInput("The request body is not valid JSON") from exc
-    if isinstance(data, dict | list) and _too_deep(data):
+    if isinstance(data, dict | list) and _may_nest_too_deep(raw) and _too_deep(data):
         raise InvalidInput(f"The request body nests deeper than {JSON_MAX_DEPTH} levels")
     return data
 

@@ -1,6 +1,9 @@
+import json
+
 from pydantic import ValidationError
 
-from agora.http.requests import Body, field_errors
+from agora.core.errors import InvalidInput
+from agora.http.requests import JSON_MAX_DEPTH, Body, field_errors, parse_json
 
 
 class Sample(Body):
@@ -19,3 +22,21 @@ def test_validation_failures_become_one_message_per_field():
         }
     else:
         raise AssertionError("the body was accepted")
+
+
+def test_json_nesting_is_refused_beyond_the_limit_and_only_there():
+    def nested(levels: int) -> str:
+        return "[" * (levels - 1) + '{"a": 1}' + "]" * (levels - 1)
+
+    assert parse_json(nested(JSON_MAX_DEPTH)) is not None
+    assert parse_json(nested(JSON_MAX_DEPTH).encode()) is not None
+    # Brackets inside strings are no nesting.
+    text = {"payload": "[{" * 100}
+    assert parse_json(json.dumps(text)) == text
+    for body in (nested(JSON_MAX_DEPTH + 1), nested(JSON_MAX_DEPTH + 1).encode()):
+        try:
+            parse_json(body)
+        except InvalidInput as error:
+            assert "deeper than" in str(error.errors)
+        else:
+            raise AssertionError("a body nesting too deep was read")
