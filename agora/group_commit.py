@@ -48,6 +48,12 @@ class GroupCommit:
             self.sending = False
 
 
+def succeed_all(batch: Pending) -> None:
+    for _, future in batch:
+        if not future.done():
+            future.set_result(None)
+
+
 def fail_all(batch: Pending, error: Exception) -> None:
     for _, future in batch:
         if not future.done():

@@ -126,7 +126,7 @@ class SessionShardLogic:
         self.states[session_id] = state
         while len(self.states) > SESSIONS_PER_SHARD:
             _, evicted = self.states.popitem(last=False)
-            self._records.start(self._record(evicted))
+            self._records.start(self._settle(evicted))
         return state
 
     async def forget(self, session_id: str) -> None:
@@ -338,7 +338,8 @@ class SessionShardLogic:
         session_id = state.session["_id"]
         try:
             await self._announce(state, new)
-            # Recorded, so a shard that reloads the session announces only what came after.
+            # To be recorded, so a shard that reloads the session announces only what came
+            # after.
             self._announced(state, max(m.get("seq", 0) for m in new))
         except Exception:
             log.exception("announcing %d messages of %s failed", len(new), session_id)

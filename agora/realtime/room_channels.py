@@ -36,7 +36,7 @@ from socketio.packet import Packet
 
 from agora import metrics
 from agora.background import BackgroundTasks
-from agora.group_commit import GroupCommit, Pending
+from agora.group_commit import GroupCommit, Pending, succeed_all
 from agora.realtime.websockets import text_frame, write_directly
 
 log = logging.getLogger("agora.realtime.rooms")
@@ -154,9 +154,7 @@ class RoomChannelManager(socketio.AsyncRedisManager):
             except Exception as exc:
                 log.error("cannot publish to Redis (%s)%s", exc, ", retrying" * retries_left)
                 self.connected = False
-        for _, published in batch:
-            if not published.done():
-                published.set_result(None)
+        succeed_all(batch)
 
     # Which channels this edge listens to ---------------------------------------------
 

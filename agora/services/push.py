@@ -167,16 +167,16 @@ class PushService:
             try:
                 await self._decide(batch)
             except Exception:
-                log.exception("deciding on pushes for %d stored messages failed", len(batch))
+                log.exception("deciding on %d queued pushes failed", len(batch))
 
     async def _decide(self, batch: list[dict[str, Any]]) -> None:
-        messages = [
-            work["message"]
+        # Notices (joins, offers) are not pushed: offers have a push of their own.
+        batch = [
+            work
             for work in batch
-            if work["kind"] == "message"
-            # Notices (joins, offers) are not pushed: offers have a push of their own.
-            and work["message"]["type"] != MESSAGE_TYPE_SYSTEM
+            if work["kind"] == "direct" or work["message"]["type"] != MESSAGE_TYPE_SYSTEM
         ]
+        messages = [work["message"] for work in batch if work["kind"] == "message"]
         members: dict[str, list[dict[str, Any]]] = {}
         sessions: dict[str, dict[str, Any]] = {}
         if session_ids := list({m["dest_session_id"]: None for m in messages}):
@@ -185,7 +185,7 @@ class PushService:
         for work in batch:
             if work["kind"] == "direct":
                 self.shards.notify([work["user_id"]], work["ref"], asdict(work["n"]), False)
-            elif work["message"]["type"] != MESSAGE_TYPE_SYSTEM:
+            else:
                 await self._message(work["message"], members, sessions)
 
     async def _message(

@@ -17,7 +17,7 @@ from pymongo import UpdateOne
 from pymongo.asynchronous.collection import AsyncCollection
 from pymongo.errors import BulkWriteError, DuplicateKeyError, OperationFailure
 
-from agora.group_commit import GroupCommit, Pending, fail_all
+from agora.group_commit import GroupCommit, Pending, fail_all, succeed_all
 
 # What the driver raises, before sending anything, for a document BSON cannot hold.
 UNENCODABLE = (InvalidDocument, OverflowError)
@@ -89,9 +89,7 @@ class BatchedWrites:
         except Exception as error:
             fail_all(batch, error)
             return
-        for _, future in batch:
-            if not future.done():
-                future.set_result(None)
+        succeed_all(batch)
 
 
 def _error_of(write_error: dict[str, Any]) -> Exception:
