@@ -23,6 +23,7 @@ from agora.background import BackgroundTasks
 from agora.core.chat import (
     NO_SUCH_CHAT,
     announced_seq,
+    keeps_senders_marks,
     message_view,
     next_created_at,
     posting_refusal,
@@ -284,8 +285,9 @@ class SessionShardLogic:
         state.last_seq = first_seq + len(new) - 1
 
     async def _count(self, state: SessionState, new: list[dict[str, Any]]) -> None:
-        """The senders have read their own messages, then the session counts them: in this
-        order a reader never finds a sender's own message unseen, even for a moment.
+        """The senders have read their own messages and the session counts them: in one
+        write for a chat, in this order for a group (whose senders' marks are on their
+        memberships), so a reader never finds a sender's own message unseen, even for a moment.
 
         Both are `$max` of absolute numbers, so a count that failed (logged; the messages
         are stored and acknowledged all the same) is made good by the session's next batch.
@@ -295,12 +297,18 @@ class SessionShardLogic:
         announced = self._unrecorded(state)
         try:
             senders = {m["src_id"]: m["seq"] for m in new}
-            await asyncio.gather(
-                *(self.sessions.advance_reading(session_id, s, q) for s, q in senders.items())
-            )
+            if not keeps_senders_marks(state.session):
+                await asyncio.gather(
+                    *(self.sessions.advance_reading(session_id, s, q) for s, q in senders.items())
+                )
+                senders = {}
             last = new[-1]
             await self.sessions.count_messages(
-                session_id, last["seq"], last["created_at"], announced_seq=announced
+                session_id,
+                last["seq"],
+                last["created_at"],
+                announced_seq=announced,
+                senders=senders,
             )
         except Exception:
             log.exception("counting %d messages of %s failed", len(new), session_id)

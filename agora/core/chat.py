@@ -18,6 +18,7 @@ from agora.core.constants import (
     SEND_REPLY_OK,
     SEND_REPLY_REFUSED,
     SESSION_KIND_BUSINESS,
+    SESSION_KIND_GROUP,
     SESSION_KIND_ITEM_CHAT,
     USER_TYPE_ADMIN,
     USER_TYPE_AWAITING_APPROVAL,
@@ -160,13 +161,30 @@ def is_reader(user_type: int | None) -> bool:
     return user_type is not None and user_type <= USER_TYPE_MEMBER
 
 
+# Where a session keeps how far each sender read: the number of their latest message,
+# written with the session's count (one write per batch, not one more per sender).
+SENT_SEQ = "sent_seq"
+
+
+def keeps_senders_marks(session: ChatSession) -> bool:
+    """Chats keep their senders' marks themselves; a group, whose senders may number in the
+    thousands, moves each sender's membership instead (`read_seq`)."""
+    return session.get("kind") != SESSION_KIND_GROUP
+
+
+def read_through(session: ChatSession, membership: Membership) -> int:
+    """How far the member has read: their screens' mark, or their own latest message."""
+    sent = (session.get(SENT_SEQ) or {}).get(membership["user_id"], 0)
+    return max(membership.get("read_seq", 0), sent)
+
+
 def unseen_count(session: ChatSession, membership: Membership | None) -> int:
     """Messages of others the member has not read. The session numbers its messages
-    (`message_seq`) and the membership keeps how far its member read (`read_seq`, moved past
-    the member's own messages when they send), so nothing is written per message and member."""
+    (`message_seq`) and keeps how far each member read (`read_through`), so nothing is
+    written per message and member."""
     if membership is None:
         return 0
-    return _messages_after(session, membership, membership.get("read_seq", 0))
+    return _messages_after(session, membership, read_through(session, membership))
 
 
 def notification_count(session: ChatSession, membership: Membership) -> int:
@@ -174,7 +192,7 @@ def notification_count(session: ChatSession, membership: Membership) -> int:
     member last opened Chats (`seen_seq`); nothing while muted."""
     if is_muted(membership):
         return 0
-    seen = max(membership.get("read_seq", 0), membership.get("seen_seq", 0))
+    seen = max(read_through(session, membership), membership.get("seen_seq", 0))
     return _messages_after(session, membership, seen)
 
 

@@ -5,6 +5,7 @@ from typing import Any
 from pymongo import ReturnDocument, UpdateOne
 from pymongo.asynchronous.database import AsyncDatabase
 
+from agora.core.chat import SENT_SEQ
 from agora.core.constants import RECEIPT_MARKS_KEPT, SESSION_KIND_ITEM_CHAT
 from agora.core.documents import ChatSession, Membership
 from agora.store.batched_writes import BatchedWrites
@@ -118,17 +119,26 @@ class SessionStore:
         return removed.deleted_count == 1
 
     async def count_messages(
-        self, session_id: str, last_seq: int, at: int, *, announced_seq: int = 0
+        self,
+        session_id: str,
+        last_seq: int,
+        at: int,
+        *,
+        announced_seq: int = 0,
+        senders: dict[str, int] | None = None,
     ) -> None:
         """The session's messages up to number `last_seq` are stored, the latest at `at`;
-        with `announced_seq`, its messages up to that number were handed to the fan-out.
+        with `announced_seq`, its messages up to that number were handed to the fan-out;
+        `senders` (user id: number of their latest message) have read up to their own.
 
         One write per stored batch, whatever the number of members: unseen counts are the
-        difference between this number and each membership's `read_seq`, taken when read.
+        difference between this number and how far each member read, taken when read.
         """
         counts = {"message_seq": last_seq, "updated_at": at}
         if announced_seq:
             counts["announced_seq"] = announced_seq
+        for user_id, seq in (senders or {}).items():
+            counts[f"{SENT_SEQ}.{user_id}"] = seq
         await self._counts.update({"_id": session_id}, {"$max": counts})
 
     async def announced(self, session_id: str, seq: int) -> None:
@@ -218,7 +228,7 @@ class SessionStore:
         if not session_ids:
             return []
         query = {"_id": {"$in": list(set(session_ids))}}
-        fields = {"message_seq": 1, "updated_at": 1, "created_at": 1}
+        fields = {"message_seq": 1, "updated_at": 1, "created_at": 1, SENT_SEQ: 1}
         return await self.sessions.find(query, fields).to_list()
 
     async def mark_notified(self, seen: dict[str, int]) -> None:

@@ -89,6 +89,30 @@ async def test_unseen_counts_rise_and_opening_chats_resets_the_red_dot(chat_clie
     assert [s["unseen_count"] for s in chats["sessions"]] == [0, 0]
 
 
+async def test_sending_reads_up_to_ones_own_message_in_chats_and_groups(chat_client, smtp_sink):
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+
+    async def unseen(user, chat_id: str) -> int:
+        chats = await user.call("/user/chats", {})
+        return {s["_id"]: s["unseen_count"] for s in chats["sessions"]}[chat_id]
+
+    for text in ("one", "two"):
+        await _send(asker, session_id, text)
+    assert (await unseen(owner, session_id), await unseen(asker, session_id)) == (2, 0)
+    # A reply without opening the chat first: the owner has read what came before it.
+    await _send(owner, session_id, "three")
+    assert (await unseen(owner, session_id), await unseen(asker, session_id)) == (0, 1)
+    await _send(asker, session_id, "four")
+    assert (await unseen(owner, session_id), await unseen(asker, session_id)) == (1, 0)
+    # A group keeps its senders' marks on their memberships: the same for its members.
+    group_id = item["group_id"]
+    await asker.call("/api/group?action=join", {"group_id": group_id})
+    await _send(asker, group_id, "hello all")
+    await _send(owner, group_id, "welcome")
+    assert (await unseen(owner, group_id), await unseen(asker, group_id)) == (0, 1)
+
+
 async def test_the_same_local_id_over_http_and_socket_at_once_makes_one_message(
     chat_client, smtp_sink
 ):
