@@ -1,9 +1,12 @@
 """The edge's side of the session shards: stable placement and batching.
 
-A Ray call costs about a millisecond of CPU, so sends travel to their shard in batches: at
-most two batches per shard are in flight, and the sends that arrive meanwhile go together in
-the next. A quiet edge sends at once (no window to wait out); a busy one sends fewer, larger
-batches (with a fixed 2 ms window, a few hundred sends a second still made one call each).
+A Ray call costs about a millisecond of CPU, so sends travel to their shard in batches: one
+batch per shard is in flight, and the sends that arrive meanwhile go together in the next. A
+quiet edge sends at once (no window to wait out); a busy one sends fewer, larger batches (with
+a fixed 2 ms window, a few hundred sends a second still made one call each). With two in
+flight, each batch was half as large and the shard's fixed cost per batch (a Ray call, an
+insert, a count, a publish) was paid twice as often: the CPU that cost is what the
+acknowledgement's p99 under load waited for (docs/decisions.md, "Fourth pass").
 """
 
 import asyncio
@@ -22,7 +25,7 @@ from agora.wiring import StoreFactory
 # The user shards' batching window (actors/user_client.py).
 BATCH_WINDOW_SECONDS = 0.002
 BATCH_MAX = 256
-BATCHES_IN_FLIGHT = 2
+BATCHES_IN_FLIGHT = 1
 
 
 def shard_actor(actor_class: Any, kind: str, index: int, stores: StoreFactory) -> Any:

@@ -25,7 +25,7 @@ class Worker {
     this.sendUrl = new URL(send_path, base_url);
     this.members = members;
     this.sockets = new Map(); // member position -> socket
-    this.agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+    this.agent = new http.Agent({ keepAlive: true, maxSockets: MAX_IN_FLIGHT });
     this.sequence = 0;
     this.inFlight = 0;
     this.received = fresh();
