@@ -33,7 +33,7 @@ log = logging.getLogger("agora.push")
 QUEUE_LIMIT = 10_000
 # Work gathered for one decision: pushes are coalesced over seconds anyway, so a short wait
 # costs nothing visible and lets a busy edge read memberships once for many messages. With
-# 50 ms, the reads were a fifth of nx-27017's commands at 1,000 sends a second, and a
+# 50 ms, the reads were an eighth of nx-27017's commands at 1,000 sends a second, and a
 # message to a 1,000-member group read its memberships 20 times a second.
 GATHER_SECONDS = 0.2
 # Up to 10,000 messages a second decided, the queue's whole limit.
