@@ -496,6 +496,26 @@ def delivery(message: dict[str, Any], marks: list[dict[str, Any]]) -> Delivery:
     return Delivery(read=tuple(read), delivered=tuple(delivered))
 
 
+def marks_with_senders(session: ChatSession, marks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The members' marks with what the chat keeps of its senders (`sent_seq`): a member
+    who sent message n has read and received everything up to it, as a reply shows."""
+    sent = session.get(SENT_SEQ) or {}
+    if not sent:
+        return marks
+    merged = [mark for mark in marks if mark["user_id"] not in sent]
+    found = {mark["user_id"]: mark for mark in marks}
+    for user_id, seq in sent.items():
+        mark = found.get(user_id, {"user_id": user_id})
+        merged.append(
+            {
+                **mark,
+                "read_seq": max(mark.get("read_seq", 0), seq),
+                "delivered_seq": max(mark.get("delivered_seq", 0), seq),
+            }
+        )
+    return merged
+
+
 def message_view_for(message: dict[str, Any], marks: list[dict[str, Any]]) -> dict[str, Any]:
     """A message as read back: its tick derived from the members' marks."""
     view = message_view(message)

@@ -103,6 +103,15 @@ async def test_sending_reads_up_to_ones_own_message_in_chats_and_groups(chat_cli
     # A reply without opening the chat first: the owner has read what came before it.
     await _send(owner, session_id, "three")
     assert (await unseen(owner, session_id), await unseen(asker, session_id)) == (0, 1)
+    # The reply ticks what came before it, in the chat and in the message's info.
+    page = await asker.call("/session/messages", {"session_id": session_id})
+    statuses = [(m["payload"], m["flags"]["status"]) for m in page["inbox_messages"]]
+    assert statuses[:2] == [("one", "read"), ("two", "read")]
+    first = page["inbox_messages"][0]
+    info = await asker.get(
+        f"/session/im_info?session_id={session_id}&created_at={first['created_at']}"
+    )
+    assert info["info"]["read"] == [{"user_id": owner.id, "at": None}]
     await _send(asker, session_id, "four")
     assert (await unseen(owner, session_id), await unseen(asker, session_id)) == (1, 0)
     # A group keeps its senders' marks on their memberships: the same for its members.

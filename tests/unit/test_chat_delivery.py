@@ -1,6 +1,6 @@
 """Ticks and the message info view come from one function over the members' marks."""
 
-from agora.core.chat import delivery, message_view_for, shared_session_view
+from agora.core.chat import delivery, marks_with_senders, message_view_for, shared_session_view
 
 
 def _mark(user_id: str, read: int = 0, delivered: int = 0, **times) -> dict:
@@ -32,6 +32,25 @@ def test_any_other_member_moves_the_tick_and_the_info_view_agrees():
     assert got.status == "read"
     assert got.info()["read"] == [{"user_id": "dee", "at": 20}]
     assert message_view_for(MESSAGE, marks)["flags"] == {"status": "read"}
+
+
+def test_a_chats_senders_have_read_up_to_their_own_latest_message():
+    chat = {"_id": "r1", "kind": "item_chat", "sent_seq": {"bob": 6, "ada": 9}}
+    marks = [_mark("bob", delivered=4, read_marks=[{"seq": 2, "at": 10}])]
+    merged = marks_with_senders(chat, marks)
+    # Bob replied after message 5: it is read, with no receipt time to show.
+    assert delivery(MESSAGE, merged).info() == {
+        "read": [{"user_id": "bob", "at": None}],
+        "delivered": [],
+    }
+    # A sender's own messages still take their ticks from the others only.
+    assert delivery({**MESSAGE, "src_id": "bob", "seq": 6}, merged).status == "read"
+    assert delivery({**MESSAGE, "seq": 7}, merged).status == "sent"
+    # A mark further than the chat's record of the sender stays as it is.
+    assert marks_with_senders({"sent_seq": {"bob": 1}}, [_mark("bob", read=3)]) == [
+        _mark("bob", read=3, delivered=1)
+    ]
+    assert marks_with_senders({"kind": "group"}, marks) is marks
 
 
 def test_messages_stored_before_numbering_keep_their_own_receipts():

@@ -8,6 +8,7 @@ from typing import Any
 from agora.core.chat import (
     is_muted,
     is_reader,
+    marks_with_senders,
     message_view_for,
     notification_count,
     red_dot_count,
@@ -41,7 +42,7 @@ class ChatList(ChatBase):
         if cursor is None:
             await self._notifications_seen(user_id, followed)
         gone = await self._deleted_posts(chats.values())
-        last = await self._last_messages(user_id, list(chats))
+        last = await self._last_messages(user_id, list(chats.values()))
         return {
             "sessions": [
                 session_view(chats[c["_id"]], m, post_deleted=_about(chats[c["_id"]]) in gone)
@@ -53,19 +54,21 @@ class ChatList(ChatBase):
             "has_more": has_more,
         }
 
-    async def _last_messages(self, user_id: str, session_ids: list[str]) -> dict[str, dict]:
+    async def _last_messages(self, user_id: str, chats: list[dict[str, Any]]) -> dict[str, dict]:
         """Each chat's newest message as a chat list row shows it, ticked like in the chat."""
 
-        async def newest(session_id: str) -> dict[str, Any] | None:
-            found = await self.messages.newest(session_id, 1)
+        async def newest(chat: dict[str, Any]) -> dict[str, Any] | None:
+            found = await self.messages.newest(chat["_id"], 1)
             if not found:
                 return None
             mine = found[0]["src_id"] == user_id
-            marks = await self.sessions.furthest_marks(session_id) if mine else []
+            if not mine:
+                return message_view_for(found[0], [])
+            marks = marks_with_senders(chat, await self.sessions.furthest_marks(chat["_id"]))
             return message_view_for(found[0], marks)
 
-        views = await asyncio.gather(*(newest(s) for s in session_ids))
-        return {s: view for s, view in zip(session_ids, views, strict=True) if view is not None}
+        views = await asyncio.gather(*(newest(chat) for chat in chats))
+        return {c["_id"]: view for c, view in zip(chats, views, strict=True) if view is not None}
 
     async def _followed(self, user_id: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         """(session counters, membership) for each of the user's memberships."""

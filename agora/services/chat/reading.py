@@ -3,7 +3,7 @@
 from typing import Any
 
 from agora.core.accounts import user_card
-from agora.core.chat import RECEIPT_STATUSES, delivery, message_view_for
+from agora.core.chat import RECEIPT_STATUSES, delivery, marks_with_senders, message_view_for
 from agora.core.clock import now_ms
 from agora.core.constants import MESSAGES_PAGE, SESSION_KIND_BUSINESS, USER_TYPE_MODERATOR
 from agora.core.errors import Forbidden, InvalidInput, NotFound
@@ -39,7 +39,7 @@ class Reading(ChatBase):
             seq = chat.get("message_seq", 0) if status == "read" else page[-1].get("seq")
             if seq:
                 await self._receipt(session_id, caller.user["_id"], status, seq, page[-1])
-        marks = await self.sessions.furthest_marks(session_id)
+        marks = marks_with_senders(chat, await self.sessions.furthest_marks(session_id))
         senders = await self.users.by_ids([m["src_id"] for m in page])
         return {
             "inbox_messages": [message_view_for(m, marks) for m in page],
@@ -51,7 +51,7 @@ class Reading(ChatBase):
     async def message_info(
         self, caller: Caller, session_id: str, created_at: int
     ) -> dict[str, Any]:
-        _, membership = await self._readable(caller, session_id)
+        chat, membership = await self._readable(caller, session_id)
         message = await self.messages.get(session_id, created_at)
         if message is None:
             raise NotFound({"created_at": "No such message"})
@@ -61,7 +61,7 @@ class Reading(ChatBase):
             raise Forbidden("Only moderators and the sender see delivery details")
         seq = message.get("seq")
         marks = await self.sessions.marks_covering(session_id, seq) if seq is not None else []
-        info = delivery(message, marks).info()
+        info = delivery(message, marks_with_senders(chat, marks)).info()
         # An agent's WhatsApp reply: the flags WhatsApp reported, each with its time.
         flags = whatsapp_info(message.get("info")) if message["type"] in WA_MESSAGE_TYPES else {}
         return {"info": {**info, "whatsapp": flags} if flags else info}
