@@ -41,7 +41,11 @@ log = logging.getLogger("agora.actors.sessions")
 SESSIONS_PER_SHARD = 20_000
 STORE_UNAVAILABLE = "Could not send the message now, please try again"
 CANNOT_STORE = "This message cannot be stored"
-RECENT_LOCAL_IDS = 2_000
+# Resends recognised in memory, per session; older ones are recognised by MongoDB's unique
+# index (a slower path, rarely taken). 2,000 per session filled each shard with tens of
+# thousands of remembered messages under load, and runs that followed such load answered
+# slower (p99 at 1,400 msg/s: 197-273 ms against 134-167 ms with a shorter memory).
+RECENT_LOCAL_IDS = 200
 # A session's announcements are recorded with its next batch's count, or after this long
 # when none came: a shard that dies meanwhile announces those messages again on reload, and
 # screens drop what they already have by id.
