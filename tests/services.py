@@ -1,5 +1,6 @@
 """Real backing services for tests: a MongoDB-wire server per test session, the machine's Redis."""
 
+import random
 import socket
 import subprocess
 from contextlib import contextmanager
@@ -12,6 +13,24 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+# Below Linux's ephemeral range (32768-60999 here).
+RESTARTABLE_PORTS = range(20_000, 32_000)
+
+
+def restartable_port() -> int:
+    """A free port for a server a test stops and starts again on the same port. An
+    ephemeral port can be taken while the server is down: a client reconnecting to its own
+    port number may be given that same number as its source, and connects to itself."""
+    for port in random.sample(RESTARTABLE_PORTS, 200):
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port below the ephemeral range")
 
 
 @contextmanager

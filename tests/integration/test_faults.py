@@ -31,7 +31,7 @@ from tests.integration.helpers import (
     send_text,
     until,
 )
-from tests.services import free_port
+from tests.services import free_port, restartable_port
 
 # A call to an unreachable store gives up after this long and answers 503.
 STORE_WAIT_MS = 300
@@ -117,7 +117,7 @@ def socket_sending(sio: socketio.AsyncClient, session_id: str):
 @contextlib.contextmanager
 def own_store(data_dir: Path):
     """An nx-27017 of the test's own; yields a restart(stop, start) pair working on it."""
-    port = free_port()
+    port = restartable_port()
     processes: list[subprocess.Popen] = []
 
     def start() -> None:
@@ -185,7 +185,7 @@ async def test_a_store_restarted_under_traffic_answers_503_meanwhile_and_loses_n
 def own_redis(log_dir: Path):
     """A redis-server of the test's own, keeping nothing on disk; yields its URL and a
     stop/start pair (started again on the same port, empty)."""
-    port = free_port()
+    port = restartable_port()
     processes: list[subprocess.Popen] = []
 
     def start() -> None:
