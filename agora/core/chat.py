@@ -502,18 +502,17 @@ def marks_with_senders(session: ChatSession, marks: list[dict[str, Any]]) -> lis
     sent = session.get(SENT_SEQ) or {}
     if not sent:
         return marks
-    merged = [mark for mark in marks if mark["user_id"] not in sent]
     found = {mark["user_id"]: mark for mark in marks}
-    for user_id, seq in sent.items():
-        mark = found.get(user_id, {"user_id": user_id})
-        merged.append(
-            {
-                **mark,
-                "read_seq": max(mark.get("read_seq", 0), seq),
-                "delivered_seq": max(mark.get("delivered_seq", 0), seq),
-            }
-        )
-    return merged
+    for user_id in sent:
+        found.setdefault(user_id, {"user_id": user_id})
+    return [
+        {
+            **mark,
+            "read_seq": read_through(session, mark),
+            "delivered_seq": max(mark.get("delivered_seq", 0), sent.get(mark["user_id"], 0)),
+        }
+        for mark in found.values()
+    ]
 
 
 def message_view_for(message: dict[str, Any], marks: list[dict[str, Any]]) -> dict[str, Any]:

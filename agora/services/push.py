@@ -36,7 +36,7 @@ QUEUE_LIMIT = 10_000
 # 50 ms, the reads were an eighth of nx-27017's commands at 1,000 sends a second, and a
 # message to a 1,000-member group read its memberships 20 times a second.
 GATHER_SECONDS = 0.2
-# Up to 10,000 messages a second decided, the queue's whole limit.
+# At most this many per decision: up to 10,000 messages a second.
 GATHER_MAX = 2_000
 ATTACHMENT_TEXT = "Sent a file"
 
