@@ -105,7 +105,7 @@ class PushService:
 
     # Events -------------------------------------------------------------------------
 
-    async def message_stored(self, stored: MessageStored) -> None:
+    def message_stored(self, stored: MessageStored) -> None:
         """A new message was stored and acknowledged: its members who are not looking at the
         chat are pushed to, later, from the queue."""
         self._enqueue({"kind": "message", "message": stored.message})

@@ -47,3 +47,34 @@ async def test_a_cancelled_publisher_does_not_cut_its_subscribers_short():
     publisher.cancel()
     await asyncio.wait_for(done.wait(), timeout=5)
     assert done.is_set()
+
+
+async def test_plain_subscribers_run_at_once_in_order_among_coroutine_ones(caplog):
+    events = Events()
+    heard: list[str] = []
+    other_work = asyncio.Event()
+
+    def queued(event: PostAdded) -> None:
+        heard.append("plain")
+
+    def broken(event: PostAdded) -> None:
+        raise RuntimeError("plain subscriber broke")
+
+    async def waiting(event: PostAdded) -> None:
+        await asyncio.sleep(0)
+        heard.append("coroutine")
+
+    for handler in (queued, broken, queued):
+        events.subscribe(PostAdded, handler)
+    asyncio.get_running_loop().call_soon(other_work.set)
+    with caplog.at_level(logging.ERROR, logger="agora.events"):
+        await events.publish(PostAdded(group_id="g", item_id="i"))
+    # Only plain subscribers: the publisher never gave the loop a pass.
+    assert heard == ["plain", "plain"] and not other_work.is_set()
+    assert "a subscriber of PostAdded failed" in caplog.text
+
+    events.subscribe(PostAdded, waiting)
+    events.subscribe(PostAdded, queued)
+    heard.clear()
+    await events.publish(PostAdded(group_id="g", item_id="i"))
+    assert heard == ["plain", "plain", "coroutine", "plain"]

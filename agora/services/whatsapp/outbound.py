@@ -172,7 +172,7 @@ class WhatsAppOutbound:
         self.statuses = statuses
         self._sending = BackgroundTasks()
 
-    async def message_stored(self, event: MessageStored) -> None:
+    def message_stored(self, event: MessageStored) -> None:
         """A `MessageStored` subscriber: an agent's WhatsApp reply goes out in a task, so
         neither the sender's acknowledgement nor the other subscribers wait for Meta."""
         if event.message["type"] not in WA_MESSAGE_TYPES:
