@@ -28,6 +28,7 @@ from agora.http.replies import UNAVAILABLE_MESSAGE, UNEXPECTED_FAILURE, ok
 from agora.http.requests import field_errors, optional_caller, parse_json
 from agora.http.routes import Reply, Route
 from agora.realtime.emitter import key_room, socket_manager
+from agora.realtime.websockets import DirectSocketServer
 from agora.services.accounts import AccountService, Caller
 from agora.services.chat import ChatService
 from agora.services.push import PushService
@@ -114,7 +115,7 @@ class _Packet(socketio.packet.Packet):
 def create_socket_server(
     settings: Settings, client_manager: socketio.AsyncManager | None = None
 ) -> socketio.AsyncServer:
-    return socketio.AsyncServer(
+    return DirectSocketServer(
         async_mode="aiohttp",
         serializer=_Packet,
         # One Redis channel per room: an edge decodes only events for rooms it serves.

@@ -5,7 +5,8 @@ default: every socket then keeps a zlib compressor and decompressor (most of the
 idle socket cost the edge), and a fan-out frame is compressed again for each recipient.
 Chat frames are small JSON; Node's socket.io leaves the extension off by default too.
 Without compression a fan-out frame is the same bytes for every recipient: it is framed once
-and written straight to each idle socket (`write_directly`).
+and written straight to each idle socket (`write_directly`), and so is a packet to one socket
+(an acknowledgement: `DirectSocketServer`).
 """
 
 import asyncio
@@ -14,6 +15,7 @@ from typing import Any
 
 import socketio
 from aiohttp.web import WebSocketResponse
+from engineio import packet as eio_packet
 from engineio.async_drivers import aiohttp as engineio_aiohttp
 
 
@@ -108,3 +110,19 @@ def write_directly(socket: Any, frame: bytes) -> bool:
 def without_compression(sio: socketio.AsyncServer) -> None:
     """engine.io reads its transport classes from the server's own table of them."""
     sio.eio._async = {**sio.eio._async, "websocket": UncompressedWebSocket}
+
+
+class DirectSocketServer(socketio.AsyncServer):
+    """Packets to one socket go straight to its transport when it is idle, as fan-out frames
+    do. Every acknowledgement of a send is such a packet: by the queue, each waited the three
+    event-loop passes of engine.io's writer, on top of a task and a timer."""
+
+    async def _send_packet(self, eio_sid: str, pkt: Any) -> None:
+        encoded = pkt.encode()
+        if isinstance(encoded, str):
+            socket = self.eio.sockets.get(eio_sid)
+            frame = text_frame(eio_packet.Packet(eio_packet.MESSAGE, encoded).encode())
+            if socket is not None and not socket.closed and write_directly(socket, frame):
+                return
+        for part in encoded if isinstance(encoded, list) else [encoded]:
+            await self.eio.send(eio_sid, part)

@@ -144,6 +144,32 @@ async def test_the_same_local_id_over_http_and_socket_at_once_makes_one_message(
     assert [m["payload"] for m in page["inbox_messages"]] == ["first", "only once"]
 
 
+async def test_sockets_on_websocket_and_on_polling_get_each_acknowledgement_for_their_send(
+    chat_client, smtp_sink
+):
+    """Acknowledgements to an idle websocket are written straight to it; a socket that began
+    by polling gets them by engine.io's queue. Either way, each send's answer is its own."""
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    await _send(asker, session_id, "first")
+    url = str(chat_client.make_url("/"))
+    sockets = []
+    for person, transports in ((asker, ["websocket"]), (owner, ["polling"])):
+        sio = socketio.AsyncClient(reconnection=False)
+        await sio.connect(url, auth={"auth_key": person.key}, transports=transports)
+        sockets.append(sio)
+    bodies = [
+        (sio, {"dest_session_id": session_id, "payload": f"{n}", "local_id": f"ack-{n}"})
+        for n in range(20)
+        for sio in [sockets[n % 2]]
+    ]
+    replies = await asyncio.gather(*(sio.call("send", body) for sio, body in bodies))
+    for sio in sockets:
+        await sio.disconnect()
+    assert [r["inbox_message"]["local_id"] for r in replies] == [b["local_id"] for _, b in bodies]
+    assert [r["inbox_message"]["payload"] for r in replies] == [f"{n}" for n in range(20)]
+
+
 async def test_concurrent_sends_are_stored_once_each_in_strictly_increasing_order(
     chat_client, smtp_sink
 ):
