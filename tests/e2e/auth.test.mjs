@@ -11,6 +11,7 @@ import {
   screenshot,
   signUpThroughPopup,
   uniqueEmail,
+  untilLoaded,
 } from './helpers.mjs';
 
 let browser;
@@ -36,7 +37,7 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     await page.getByText(email).waitFor();
     await page.getByRole('heading', { name: 'My Items' }).waitFor();
     await page.getByRole('heading', { name: 'Wallets' }).waitFor();
-    await page.getByRole('status').filter({ hasText: 'Loading..' }).waitFor({ state: 'detached' });
+    await untilLoaded(page);
     assert.ok(await page.evaluate(() => localStorage.getItem('agora.auth_key')), 'the auth key is stored');
     await screenshot(page, 'profile');
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { BASE_URL, VIEWPORTS, launch, loginDialog, newPage, screenshot, signUpThroughPopup, uniqueEmail } from './helpers.mjs';
+import { BASE_URL, VIEWPORTS, launch, loginDialog, newPage, screenshot, signUpThroughPopup, uniqueEmail, untilLoaded } from './helpers.mjs';
 import { png } from './png.mjs';
 
 let browser;
@@ -27,7 +27,7 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     await page.getByTestId('city-map').waitFor();
     await screenshot(page, 'select-city');
     await pickAmsterdam(page);
-    await page.getByRole('status').filter({ hasText: 'Loading..' }).waitFor({ state: 'detached' });
+    await untilLoaded(page);
     assert.equal(await page.evaluate(() => localStorage.getItem('agora.group_id')), 'amsterdam-nl');
     await screenshot(page, 'feed');
     assert.deepEqual(page.errors, []);

@@ -164,3 +164,10 @@ export async function seriousViolations(page) {
     .filter((violation) => FAILING_IMPACTS.has(violation.impact))
     .flatMap((violation) => violation.nodes.map((node) => `${violation.id} (${violation.impact}): ${node.target.join(' ')} — ${node.failureSummary.split('\n')[1]?.trim() ?? ''}`));
 }
+
+// Until no section of the page shows its loading status; several may load at once (the
+// profile's items and wallets), and a locator matching two is a strict-mode error.
+export async function untilLoaded(page) {
+  const loading = page.getByRole('status').filter({ hasText: 'Loading..' });
+  while ((await loading.count()) > 0) await loading.first().waitFor({ state: 'detached' });
+}
