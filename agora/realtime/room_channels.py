@@ -37,7 +37,7 @@ from socketio.packet import Packet
 from agora import metrics
 from agora.background import BackgroundTasks
 from agora.group_commit import GroupCommit, Pending, succeed_all
-from agora.realtime.websockets import text_frame, write_directly
+from agora.realtime.websockets import message_frame, write_directly
 
 log = logging.getLogger("agora.realtime.rooms")
 
@@ -412,7 +412,7 @@ class RoomChannelManager(socketio.AsyncRedisManager):
             for p in (encoded if isinstance(encoded, list) else [encoded])
         ]
         # Text events (all but binary ones) are one websocket frame, framed once for all.
-        direct = None if isinstance(encoded, list) else text_frame(frames[0].encode())
+        direct = None if isinstance(encoded, list) else message_frame(encoded)
         sockets = self.server.eio.sockets
         written = 0
         for sid, eio_sid in list(self.get_participants(namespace, room)):

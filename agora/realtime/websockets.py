@@ -87,6 +87,11 @@ def text_frame(text: str) -> bytes:
     return header + payload
 
 
+def message_frame(encoded: str) -> bytes:
+    """The websocket frame engine.io's writer would send for an encoded Socket.IO text packet."""
+    return text_frame(eio_packet.Packet(eio_packet.MESSAGE, encoded).encode())
+
+
 def write_directly(socket: Any, frame: bytes) -> bool:
     """Writes a frame straight to an idle websocket's transport; says whether it did.
 
@@ -121,7 +126,7 @@ class DirectSocketServer(socketio.AsyncServer):
         encoded = pkt.encode()
         if isinstance(encoded, str):
             socket = self.eio.sockets.get(eio_sid)
-            frame = text_frame(eio_packet.Packet(eio_packet.MESSAGE, encoded).encode())
+            frame = message_frame(encoded)
             if socket is not None and not socket.closed and write_directly(socket, frame):
                 return
         for part in encoded if isinstance(encoded, list) else [encoded]:

@@ -176,11 +176,11 @@ class Events:
         self._handlers[event_type].append(handler)
 
     async def publish(self, event: Event) -> None:
-        handlers = iter(list(self._handlers.get(type(event), ())))
-        for handler in handlers:
+        handlers = list(self._handlers.get(type(event), ()))
+        for position, handler in enumerate(handlers):
             if (pending := _start(handler, event)) is not None:
                 # The first subscriber that waits, and those after it, finish shielded.
-                await asyncio.shield(_finish(event, pending, list(handlers)))
+                await asyncio.shield(_finish(event, pending, handlers[position + 1 :]))
                 return
 
 
@@ -189,7 +189,7 @@ def _start(handler: Handler, event: Event) -> Awaitable[None] | None:
     try:
         outcome = handler(event)
     except Exception:
-        log.exception("a subscriber of %s failed", type(event).__name__)
+        _failed(event)
         return None
     return outcome if inspect.isawaitable(outcome) else None
 
@@ -206,4 +206,8 @@ async def _logged(work: Awaitable[None], event: Event) -> None:
     try:
         await work
     except Exception:
-        log.exception("a subscriber of %s failed", type(event).__name__)
+        _failed(event)
+
+
+def _failed(event: Event) -> None:
+    log.exception("a subscriber of %s failed", type(event).__name__)

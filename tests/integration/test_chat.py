@@ -159,9 +159,8 @@ async def test_sockets_on_websocket_and_on_polling_get_each_acknowledgement_for_
         await sio.connect(url, auth={"auth_key": person.key}, transports=transports)
         sockets.append(sio)
     bodies = [
-        (sio, {"dest_session_id": session_id, "payload": f"{n}", "local_id": f"ack-{n}"})
+        (sockets[n % 2], {"dest_session_id": session_id, "payload": f"{n}", "local_id": f"ack-{n}"})
         for n in range(20)
-        for sio in [sockets[n % 2]]
     ]
     replies = await asyncio.gather(*(sio.call("send", body) for sio, body in bodies))
     for sio in sockets:
