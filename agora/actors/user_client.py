@@ -16,6 +16,7 @@ import ray
 from agora.actors.client import BATCH_WINDOW_SECONDS, shard_actor, shard_of
 from agora.actors.users import PRESENCE_REFRESH_SECONDS, UserShard
 from agora.background import BackgroundTasks
+from agora.core.push import Notification
 from agora.settings import Settings
 from agora.wiring import StoreFactory
 
@@ -91,7 +92,7 @@ class UserShards:
     # Messages -----------------------------------------------------------------------
 
     def notify(
-        self, user_ids: list[str], ref: str, notification: dict[str, Any], coalesce: bool
+        self, user_ids: list[str], ref: str, notification: Notification, coalesce: bool
     ) -> None:
         """Asks the users' shards to push `notification` to each who is not looking at its
         chat; `ref` (a message id) is pushed once however often it is reported. One event

@@ -136,7 +136,7 @@ class UserShardLogic:
         lookup: in a big group most members have none."""
         async with self.deciding:
             known = await self._subscriptions(event["user_ids"])
-            notification = Notification(**event["notification"])
+            notification: Notification = event["notification"]
             now = time.monotonic()
             send = []
             # Windows opened by the same message end together: released as one batch.

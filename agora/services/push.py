@@ -7,7 +7,6 @@ path that acknowledges the message.
 
 import asyncio
 import logging
-from dataclasses import asdict
 from typing import Any
 
 from agora.actors.user_client import UserShards
@@ -187,7 +186,7 @@ class PushService:
             sessions = {s["_id"]: s for s in await self.sessions.by_ids(session_ids)}
         for work in batch:
             if work["kind"] == "direct":
-                self.shards.notify([work["user_id"]], work["ref"], asdict(work["n"]), False)
+                self.shards.notify([work["user_id"]], work["ref"], work["n"], False)
             else:
                 await self._message(work["message"], members, sessions)
 
@@ -212,4 +211,4 @@ class PushService:
             # Item chats are between two people; groups, however small, are not.
             direct=session.get("kind") == SESSION_KIND_ITEM_CHAT,
         )
-        self.shards.notify(recipients, message["id"], asdict(notification), True)
+        self.shards.notify(recipients, message["id"], notification, True)
