@@ -31,7 +31,7 @@ SCENARIOS: dict[str, tuple[str, Callable[..., None]]] = {
         feed.run,
     ),
     "sends": (
-        "40 item chats sending over HTTP, then the socket, then a naive insert-per-message server",
+        "40 item chats sending over HTTP and the socket, rate by rate beside a naive server",
         sends.run,
     ),
     "fanout": (
