@@ -24,6 +24,7 @@ from agora.seed import seed_demo_city
 from agora.services.accounts import AccountService
 from agora.services.chat import ChatService
 from agora.services.client_errors import ClientErrorService
+from agora.services.creation_limits import CreationLimit
 from agora.services.events import (
     Events,
     MemberAnnounced,
@@ -40,8 +41,8 @@ from agora.services.events import (
 from agora.services.feed import FeedService
 from agora.services.finder_fees import EarnedFromSharing
 from agora.services.geo import GeoService
-from agora.services.groups import GroupService
-from agora.services.items import ItemService, PostReader
+from agora.services.groups import GROUPS_LIMITED, GroupService
+from agora.services.items import POSTS_LIMITED, ItemService, PostReader
 from agora.services.link_previews import LinkPreviewService
 from agora.services.offers import OfferService
 from agora.services.payments import PaymentService, PayoutsStatus
@@ -138,7 +139,20 @@ def build_services(
     uploads = UploadService(
         settings, upload_store, UploadFiles(settings.uploads_dir), limits, fetcher
     )
-    groups = GroupService(group_store, feed_cache, city_index, uploads.kept_image, events)
+    groups = GroupService(
+        group_store,
+        feed_cache,
+        city_index,
+        uploads.kept_image,
+        events,
+        CreationLimit(
+            limits,
+            "groups",
+            settings.groups_per_user,
+            settings.creation_window_seconds,
+            GROUPS_LIMITED,
+        ),
+    )
     payments = PaymentService(settings, stripe_gateway(settings), payment_store, wallets, groups)
     posts = PostReader(item_store, groups)
     push_subscriptions = PushSubscriptionStore(db)
@@ -214,6 +228,13 @@ def build_services(
             feed_cache,
             uploads,
             events,
+            CreationLimit(
+                limits,
+                "posts",
+                settings.posts_per_user,
+                settings.creation_window_seconds,
+                POSTS_LIMITED,
+            ),
         ),
         uploads=uploads,
         chat=chat,

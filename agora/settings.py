@@ -97,6 +97,11 @@ class Settings(BaseSettings):
     otp_sends_per_ip: int = Field(default=20, ge=1)
     login_attempts_per_ip: int = Field(default=60, ge=1)
     rate_window_seconds: int = Field(default=900, ge=1)
+    # What one person may create per creation window: enough for a shop listing its stock in
+    # a sitting, not for a script filling a city's feed (docs/decisions.md, "Hardening").
+    posts_per_user: int = Field(default=60, ge=1)
+    groups_per_user: int = Field(default=10, ge=1)
+    creation_window_seconds: int = Field(default=3600, ge=1)
 
     max_body_bytes: int = Field(default=256 * 1024, ge=1024)
 

@@ -102,6 +102,8 @@ def running_stack(work: Path, settings: dict[str, str] | None = None) -> Iterato
             # The load comes from one address; the per-IP login limits are not under test.
             "AGORA_LOGIN_ATTEMPTS_PER_IP": "100000",
             "AGORA_OTP_SENDS_PER_IP": "100000",
+            # The feed scenario's poster is one person posting all through the run.
+            "AGORA_POSTS_PER_USER": "100000",
             **(settings or {}),
         }
         stack.callback(_forget_keys, live_redis, prefix)

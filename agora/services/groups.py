@@ -26,6 +26,7 @@ from agora.core.groups import (
 )
 from agora.integrations.geonames import City, CityIndex
 from agora.services.accounts import Caller
+from agora.services.creation_limits import CreationLimit
 from agora.services.events import Events, MemberAnnounced, MemberJoined
 from agora.services.uploads import KeptImage
 from agora.store.feed_cache import FeedCache
@@ -59,6 +60,9 @@ async def created_city_group(groups: GroupStore, city: City) -> dict[str, Any]:
     )
 
 
+GROUPS_LIMITED = "You have created many groups lately, please try again later"
+
+
 class GroupService:
     def __init__(
         self,
@@ -67,8 +71,10 @@ class GroupService:
         cities,
         kept_image: KeptImage,
         events: Events,
+        creations: CreationLimit,
     ) -> None:
         self.groups = groups
+        self.creations = creations
         # Chat listens: a new member's sockets follow the group's chat, and joins show in it.
         self.events = events
         self.kept_image = kept_image
@@ -165,15 +171,16 @@ class GroupService:
     async def create(
         self, caller: Caller, title: str, description: str, changes: GroupChanges
     ) -> dict[str, Any]:
-        group = await self.groups.create(
-            None,
-            title=clean_group_title(title),
-            description=clean_group_description(description),
-            tags=clean_tags(changes.tags or []),
-            is_public=bool(changes.is_public),
-            is_read_allowed=bool(changes.is_read_allowed),
-            created_by=caller.user["_id"],
-        )
+        fields = {
+            "title": clean_group_title(title),
+            "description": clean_group_description(description),
+            "tags": clean_tags(changes.tags or []),
+            "is_public": bool(changes.is_public),
+            "is_read_allowed": bool(changes.is_read_allowed),
+        }
+        # Counted once the group is valid: a form sent back for a fix costs no attempt.
+        await self.creations.count(caller.user["_id"])
+        group = await self.groups.create(None, **fields, created_by=caller.user["_id"])
         membership = await self.add_member(group["_id"], caller.user["_id"], USER_TYPE_ADMIN)
         return {
             "group": group_view({**group, "data": {**group["data"], "num_members": 1}}, membership),

@@ -18,6 +18,7 @@ from agora.core.items import (
 )
 from agora.core.routes import chain, route_view
 from agora.services.accounts import Caller
+from agora.services.creation_limits import CreationLimit
 from agora.services.events import Events, PostAdded, PostShared
 from agora.services.groups import GroupService
 from agora.store.feed_cache import FeedCache
@@ -100,6 +101,9 @@ class PostReader:
         return set(item_ids) - shown
 
 
+POSTS_LIMITED = "You have posted a lot lately, please try again later"
+
+
 class ItemService:
     def __init__(
         self,
@@ -112,8 +116,10 @@ class ItemService:
         feed_cache: FeedCache,
         uploads: StoredFiles,
         events: Events,
+        creations: CreationLimit,
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        self.creations = creations
         self.items = items
         self.posts = posts
         self.groups = groups
@@ -146,6 +152,8 @@ class ItemService:
         if not can_write(group, membership):
             raise Forbidden("You cannot post in this group")
         fields = await self._draft(caller, group, data)
+        # Counted once the post is valid: a form sent back for a fix costs no attempt.
+        await self.creations.count(user_id)
         if membership is None:
             await self.groups.add_member(group_id, user_id, joining_type(group))
         item, root = await self.items.create(

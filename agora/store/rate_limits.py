@@ -21,8 +21,11 @@ class RateLimiter:
         if count is not None and int(count) >= limit:
             raise RateLimited(ttl if ttl > 0 else 1)
 
-    async def hit(self, bucket: str, limit: int, window_seconds: int) -> None:
-        """Counts one event in the bucket; raises RateLimited once the window's limit is passed."""
+    async def hit(
+        self, bucket: str, limit: int, window_seconds: int, errors: str | None = None
+    ) -> None:
+        """Counts one event in the bucket; raises RateLimited (with `errors`, when given) once
+        the window's limit is passed."""
         key = self.keys("rate", bucket)
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.incr(key)
@@ -30,4 +33,4 @@ class RateLimiter:
             pipe.ttl(key)
             count, _, ttl = await pipe.execute()
         if count > limit:
-            raise RateLimited(ttl if ttl > 0 else window_seconds)
+            raise RateLimited(ttl if ttl > 0 else window_seconds, errors)

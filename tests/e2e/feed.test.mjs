@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { BASE_URL, VIEWPORTS, launch, loginDialog, newPage, screenshot, signUpThroughPopup, uniqueEmail, untilLoaded } from './helpers.mjs';
+import { BASE_URL, VIEWPORTS, apiCall, apiLogin, launch, loginDialog, newPage, pageAs, screenshot, signUpThroughPopup, uniqueEmail, untilLoaded } from './helpers.mjs';
 import { png } from './png.mjs';
 
 let browser;
@@ -89,4 +89,24 @@ test('a post is made with a photo, shared on, and shows its chain of owners', as
 
   for (const page of [poster, sharer, reader]) assert.deepEqual(page.errors, []);
   assert.equal(await loginDialog(reader).count(), 0);
+});
+
+test('a person who posted a lot lately is told so by the post form, and nothing is posted', async () => {
+  const authKey = await apiLogin('Busy Poster', uniqueEmail('busy'));
+  const { group } = await apiCall(authKey, '/api/group?action=create', { title: 'Busy market', tags: ['For sale'], is_public: true });
+  // The edge's default AGORA_POSTS_PER_USER: 60 posts an hour.
+  for (let n = 0; n < 60; n += 1) {
+    await apiCall(authKey, '/api/item?action=create', { group_id: group._id, title: `Crate ${n}` });
+  }
+  const page = await pageAs(browser, authKey);
+  await page.goto(`${BASE_URL}/create/item/${group._id}`);
+  await page.getByPlaceholder('What do you need to get done today ?').fill('One crate too many');
+  await page.getByRole('button', { name: 'Post', exact: true }).click();
+  await page.getByText('You have posted a lot lately, please try again later').waitFor();
+  assert.match(page.url(), /\/create\/item\//);
+  await screenshot(page, 'post-form-limited', { fullPage: false });
+  await page.setViewportSize(VIEWPORTS.phone);
+  await screenshot(page, 'post-form-limited', { fullPage: false });
+  const { items } = await apiCall(authKey, '/api/feed', { group_id: group._id });
+  assert.ok(!items.some((item) => item.title === 'One crate too many'));
 });

@@ -1,6 +1,6 @@
 import asyncio
 
-from tests.integration.helpers import member, new_group, visitor_call
+from tests.integration.helpers import bearer, member, new_group, visitor_call
 
 AMSTERDAM = [52.370216, 4.895168]
 
@@ -212,3 +212,36 @@ async def test_a_burst_beyond_the_redis_pool_waits_for_a_connection(client_for, 
         )
     )
     assert [r.status for r in replies] == [200] * 40
+
+
+async def test_posting_and_group_creation_are_limited_per_person(client_for, smtp_sink):
+    client = await client_for(posts_per_user=3, groups_per_user=2)
+    spammer = await member(client, smtp_sink)
+    neighbour = await member(client, smtp_sink, "Bea")
+    first_group = await _public_group(spammer)
+    await _public_group(spammer)
+    refused_group = await spammer.call(
+        "/api/group?action=create", {"title": "One more", "tags": TAGS}, status=429
+    )
+    assert refused_group["errors"] == "You have created many groups lately, please try again later"
+
+    # A post sent back for a fix costs no attempt.
+    unfit = {"group_id": first_group, "title": " "}
+    await spammer.call("/api/item?action=create", unfit, status=400)
+    for n in range(3):
+        await spammer.post_item(first_group, f"Post {n}")
+    limited = await client.post(
+        "/api/item?action=create",
+        json={"group_id": first_group, "title": "Post 3"},
+        headers=bearer(spammer.key),
+    )
+    assert limited.status == 429
+    assert 0 < int(limited.headers["Retry-After"]) <= 3600
+    refused_post = await limited.json()
+    assert refused_post["errors"] == "You have posted a lot lately, please try again later"
+
+    # Nothing refused was stored, and other people post and create groups as before.
+    feed = await spammer.call("/api/feed", {"group_id": first_group})
+    assert sorted(item["title"] for item in feed["items"]) == ["Post 0", "Post 1", "Post 2"]
+    await neighbour.post_item(first_group, "Lamp for sale")
+    await _public_group(neighbour)
