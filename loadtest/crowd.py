@@ -19,6 +19,7 @@ import re
 import time
 from array import array
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -227,6 +228,13 @@ def _work(conn, index: int, base_url: str, send_path: str, members: list[Member]
     asyncio.run(_Worker(index, base_url, send_path, members).serve(conn))
 
 
+def wait_for_deliveries(received: Callable[[], int], deliveries: int, seconds: float) -> None:
+    """Until a crowd's sockets got `deliveries` messages in all, or `seconds` passed."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and received() < deliveries:
+        time.sleep(0.2)
+
+
 class Crowd:
     """The members spread round-robin over `processes` worker processes."""
 
@@ -272,10 +280,7 @@ class Crowd:
         return total
 
     def wait_for(self, deliveries: int, seconds: float) -> None:
-        """Until the sockets got `deliveries` messages in all, or `seconds` passed."""
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline and sum(self._all("count")) < deliveries:
-            time.sleep(0.2)
+        wait_for_deliveries(lambda: sum(self._all("count")), deliveries, seconds)
 
     def collect(self) -> Received:
         total = Received()

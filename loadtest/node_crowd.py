@@ -8,7 +8,6 @@ and answers one JSON line. The figures come back as the Python crowd's `Sends` a
 import json
 import secrets
 import subprocess
-import time
 from array import array
 from collections import Counter
 from dataclasses import asdict
@@ -16,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from agora.settings import REPO_ROOT
-from loadtest.crowd import Member, Received, Sends
+from loadtest.crowd import Member, Received, Sends, wait_for_deliveries
 
 NODE_DIR = REPO_ROOT / "loadtest" / "node"
 SCRIPT = NODE_DIR / "crowd.mjs"
@@ -119,9 +118,7 @@ class NodeCrowd:
         return total
 
     def wait_for(self, deliveries: int, seconds: float) -> None:
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline and sum(self._all("count")) < deliveries:
-            time.sleep(0.2)
+        wait_for_deliveries(lambda: sum(self._all("count")), deliveries, seconds)
 
     def collect(self) -> Received:
         total = Received()
