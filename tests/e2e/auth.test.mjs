@@ -38,6 +38,8 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     await page.getByRole('heading', { name: 'My Items' }).waitFor();
     await page.getByRole('heading', { name: 'Wallets' }).waitFor();
     await untilLoaded(page);
+    // The starter points are all a new user holds: money starts with a card recharge.
+    await page.getByRole('link', { name: 'Recharge US Dollar' }).waitFor();
     assert.ok(await page.evaluate(() => localStorage.getItem('agora.auth_key')), 'the auth key is stored');
     await screenshot(page, 'profile');
 

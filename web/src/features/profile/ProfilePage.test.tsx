@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, type FetchCall, type FakeReply } from '../../test/fetchMock';
@@ -71,6 +71,19 @@ describe('profile wallets', () => {
     expect(within(points).queryByRole('link', { name: /Recharge/ })).toBeNull();
     expect(within(dollars).getByRole('button', { name: 'Withdraw' })).toBeTruthy();
     expect(within(dollars).getByRole('link', { name: 'Recharge US Dollar' }).getAttribute('href')).toBe('/recharge?amount=10&currency=USD');
+  });
+
+  it('offers someone holding only points a first card recharge, and nobody who has a card wallet', async () => {
+    await openProfile((call) =>
+      call.url.pathname === '/api/user/profile' ? { body: { user: me, user_wallets: [wallet('POINTS', 101)] } } : undefined,
+    );
+    expect(screen.getByText('To offer rewards in money, add some by card.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Recharge US Dollar' }).getAttribute('href')).toBe('/recharge?amount=10&currency=USD');
+    cleanup();
+    vi.resetModules();
+    await openProfile(() => undefined);
+    expect(screen.queryByText('To offer rewards in money, add some by card.')).toBeNull();
+    expect(screen.getAllByRole('link', { name: /Recharge/ })).toHaveLength(1);
   });
 
   it('shows the hint banner the payout onboarding returns with', async () => {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { CANNOT_WITHDRAW_POINTS_TEXT, RECHARGE_DEFAULT_AMOUNT, RECHARGE_TEXT } from '../../shared/constants';
+import { CANNOT_WITHDRAW_POINTS_TEXT, RECHARGE_DEFAULT_AMOUNT, RECHARGE_DEFAULT_CURRENCY, RECHARGE_TEXT } from '../../shared/constants';
 import { currencyName, formatMoney } from '../../shared/currency';
 import { buttonClass } from '../../shared/ui/Button';
 import { EmptyState } from '../../shared/ui/EmptyState';
@@ -28,7 +28,9 @@ export function WalletList({ wallets, onWallet }: WalletListProps) {
         icon="👛"
         title="No wallets yet"
         description="Coins you receive and rewards you earn for sharing posts will show up here."
-      />
+      >
+        <RechargeLink currency={RECHARGE_DEFAULT_CURRENCY} />
+      </EmptyState>
     );
   }
   return (
@@ -62,8 +64,31 @@ export function WalletList({ wallets, onWallet }: WalletListProps) {
           );
         })}
       </ul>
+      {!wallets.some(canRecharge) && <FirstRecharge />}
       {ledgerWallet && <LedgerDialog wallet={ledgerWallet} onClose={() => setLedgerKey(null)} />}
     </>
+  );
+}
+
+/** Someone holding only points: rewards in money start with a card recharge (the spec's default currency). */
+function FirstRecharge() {
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-2 rounded-2xl bg-slate-50 p-3 ring-1 ring-slate-200">
+      <p className="text-sm text-slate-700">To offer rewards in money, add some by card.</p>
+      <RechargeLink currency={RECHARGE_DEFAULT_CURRENCY} />
+    </div>
+  );
+}
+
+function RechargeLink({ currency }: { currency: string }) {
+  return (
+    <Link
+      to={rechargePath(RECHARGE_DEFAULT_AMOUNT, currency)}
+      aria-label={`${RECHARGE_TEXT} ${currencyName(currency)}`}
+      className={buttonClass('secondary', 'sm')}
+    >
+      {RECHARGE_TEXT}
+    </Link>
   );
 }
 
@@ -75,15 +100,7 @@ function WalletActions({ wallet, onWallet }: { wallet: Wallet; onWallet: WalletL
     <div className="flex flex-wrap items-center justify-end gap-2 border-t border-slate-100 px-2 pt-2 pb-1">
       {!withdrawable && <p className="mr-auto text-sm text-slate-600">{CANNOT_WITHDRAW_POINTS_TEXT}</p>}
       {withdrawable && <WithdrawButton wallet={wallet} onWallet={onWallet} />}
-      {rechargeable && (
-        <Link
-          to={rechargePath(RECHARGE_DEFAULT_AMOUNT, wallet.wallet_currency)}
-          aria-label={`${RECHARGE_TEXT} ${currencyName(wallet.wallet_currency)}`}
-          className={buttonClass('secondary', 'sm')}
-        >
-          {RECHARGE_TEXT}
-        </Link>
-      )}
+      {rechargeable && <RechargeLink currency={wallet.wallet_currency} />}
     </div>
   );
 }
