@@ -79,6 +79,8 @@ describe('profile wallets', () => {
     );
     expect(screen.getByText('To offer rewards in money, add some by card.')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Recharge US Dollar' }).getAttribute('href')).toBe('/recharge?amount=10&currency=USD');
+    fireEvent.change(screen.getByRole('combobox', { name: 'Recharge currency' }), { target: { value: 'EUR' } });
+    expect(screen.getByRole('link', { name: 'Recharge Euro' }).getAttribute('href')).toBe('/recharge?amount=10&currency=EUR');
     cleanup();
     vi.resetModules();
     await openProfile(() => undefined);

@@ -1,9 +1,16 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { CANNOT_WITHDRAW_POINTS_TEXT, RECHARGE_DEFAULT_AMOUNT, RECHARGE_DEFAULT_CURRENCY, RECHARGE_TEXT } from '../../shared/constants';
+import {
+  CANNOT_WITHDRAW_POINTS_TEXT,
+  CARD_CURRENCIES,
+  RECHARGE_DEFAULT_AMOUNT,
+  RECHARGE_DEFAULT_CURRENCY,
+  RECHARGE_TEXT,
+} from '../../shared/constants';
 import { currencyName, formatMoney } from '../../shared/currency';
 import { buttonClass } from '../../shared/ui/Button';
 import { EmptyState } from '../../shared/ui/EmptyState';
+import { controlClass } from '../../shared/ui/TextField';
 import { LedgerDialog } from '../wallet/LedgerDialog';
 import type { Wallet } from '../wallet/walletApi';
 import { rechargePath } from '../wallet/recharge';
@@ -70,12 +77,27 @@ export function WalletList({ wallets, onWallet }: WalletListProps) {
   );
 }
 
-/** Someone holding only points: rewards in money start with a card recharge (the spec's default currency). */
+/** Someone holding only points: rewards in money start with a card recharge, in a currency they choose. */
 function FirstRecharge() {
+  const [currency, setCurrency] = useState(RECHARGE_DEFAULT_CURRENCY);
   return (
     <div className="flex flex-wrap items-center justify-between gap-2 rounded-2xl bg-slate-50 p-3 ring-1 ring-slate-200">
       <p className="text-sm text-slate-700">To offer rewards in money, add some by card.</p>
-      <RechargeLink currency={RECHARGE_DEFAULT_CURRENCY} />
+      <div className="flex items-center gap-2">
+        <select
+          aria-label="Recharge currency"
+          value={currency}
+          onChange={(event) => setCurrency(event.target.value)}
+          className={`${controlClass} py-1.5 text-sm`}
+        >
+          {CARD_CURRENCIES.map((code) => (
+            <option key={code} value={code}>
+              {currencyName(code)}
+            </option>
+          ))}
+        </select>
+        <RechargeLink currency={currency} />
+      </div>
     </div>
   );
 }
