@@ -29,15 +29,18 @@ export function WalletList({ wallets, onWallet }: WalletListProps) {
   // Looked up on every render so the open ledger follows live balance changes.
   const ledgerWallet = wallets.find((wallet) => walletKey(wallet) === ledgerKey);
 
+  // No wallet in a card currency (only points, or none yet): money starts with a first recharge.
+  const firstRecharge = !wallets.some(canRecharge) && <FirstRecharge />;
   if (wallets.length === 0) {
     return (
-      <EmptyState
-        icon="👛"
-        title="No wallets yet"
-        description="Coins you receive and rewards you earn for sharing posts will show up here."
-      >
-        <RechargeLink currency={RECHARGE_DEFAULT_CURRENCY} />
-      </EmptyState>
+      <>
+        <EmptyState
+          icon="👛"
+          title="No wallets yet"
+          description="Coins you receive and rewards you earn for sharing posts will show up here."
+        />
+        {firstRecharge}
+      </>
     );
   }
   return (
@@ -71,7 +74,7 @@ export function WalletList({ wallets, onWallet }: WalletListProps) {
           );
         })}
       </ul>
-      {!wallets.some(canRecharge) && <FirstRecharge />}
+      {firstRecharge}
       {ledgerWallet && <LedgerDialog wallet={ledgerWallet} onClose={() => setLedgerKey(null)} />}
     </>
   );
