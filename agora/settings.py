@@ -47,9 +47,12 @@ class Settings(BaseSettings):
     ray_address: str = ""
     ray_dashboard: bool = True
     # Chat sessions are spread over this many Ray actors (one process each). Every edge of a
-    # deployment must use the same number (it places sessions). About one per core: on two
-    # cores, 2 shards carried 320 msgs/s at p99 319 ms where 4 idled at 0.18 cores.
-    session_shards: int = Field(default=2, ge=1, le=256)
+    # deployment must use the same number (it places sessions). Each batch a shard takes costs
+    # it about 2 ms of CPU whatever its size (a Ray call, an insert, a count, a publish), and a
+    # second shard halves the batches: on two cores, where the edge and MongoDB take most of
+    # the CPU, one shard spent 10-20 % less CPU per message than two up to the ceiling
+    # (docs/decisions.md, "Eighth pass"). Raise it when a shard's queue keeps growing.
+    session_shards: int = Field(default=1, ge=1, le=256)
     ray_dashboard_port: int = 8265
     # Where the local Ray node serves its metrics (agora/metrics.py) in Prometheus text, when
     # the dashboard is on; 0: a port of Ray's choosing.
