@@ -6,7 +6,10 @@ quiet edge sends at once (no window to wait out); a busy one sends fewer, larger
 a fixed 2 ms window, a few hundred sends a second still made one call each). With two in
 flight, each batch was half as large and the shard's fixed cost per batch (a Ray call, an
 insert, a count, a publish) was paid twice as often: the CPU that cost is what the
-acknowledgement's p99 under load waited for (docs/decisions.md, "Fourth pass").
+acknowledgement's p99 under load waited for (docs/decisions.md, "Fourth pass"). Only a full
+batch does not wait: once BATCH_MAX sends are waiting, a second batch goes out beside the
+first. Near the ceiling the batches are full anyway, so this costs no extra batch per message,
+and the sends stop queueing behind the one batch in flight ("Eighth pass").
 """
 
 import asyncio
@@ -26,6 +29,7 @@ from agora.wiring import StoreFactory
 BATCH_WINDOW_SECONDS = 0.002
 BATCH_MAX = 256
 BATCHES_IN_FLIGHT = 1
+FULL_BATCHES_IN_FLIGHT = 2
 
 
 def shard_actor(actor_class: Any, kind: str, index: int, stores: StoreFactory) -> Any:
@@ -81,8 +85,11 @@ class SessionShards:
 
     def _start(self, index: int) -> None:
         self._starting.discard(index)
-        if self._pending.get(index) and self._in_flight.get(index, 0) < BATCHES_IN_FLIGHT:
-            self._in_flight[index] = self._in_flight.get(index, 0) + 1
+        waiting = len(self._pending.get(index, ()))
+        in_flight = self._in_flight.get(index, 0)
+        most = FULL_BATCHES_IN_FLIGHT if waiting >= BATCH_MAX else BATCHES_IN_FLIGHT
+        if waiting and in_flight < most:
+            self._in_flight[index] = in_flight + 1
             self._flushes.start(self._flush(index))
 
     async def _flush(self, index: int) -> None:
