@@ -6,10 +6,10 @@ quiet edge sends at once (no window to wait out); a busy one sends fewer, larger
 a fixed 2 ms window, a few hundred sends a second still made one call each). With two in
 flight, each batch was half as large and the shard's fixed cost per batch (a Ray call, an
 insert, a count, a publish) was paid twice as often: the CPU that cost is what the
-acknowledgement's p99 under load waited for (docs/decisions.md, "Fourth pass"). Only a full
-batch does not wait: once BATCH_MAX sends are waiting, a second batch goes out beside the
-first. Near the ceiling the batches are full anyway, so this costs no extra batch per message,
-and the sends stop queueing behind the one batch in flight ("Eighth pass").
+acknowledgement's p99 under load waited for (docs/decisions.md, "Fourth pass"). A full batch
+need not wait, though: once BATCH_MAX sends are waiting, a second batch goes out beside the
+one in flight. Near the ceiling the batches are full anyway, so this adds no batch per
+message, and the sends stop queueing behind the one in flight ("Eighth pass").
 """
 
 import asyncio
