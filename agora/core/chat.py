@@ -335,7 +335,8 @@ def message_view(message: Message) -> dict[str, Any]:
         "type": message["type"],
         "payload": message.get("payload", ""),
         "payload1": message.get("payload1", []),
-        "flags": message.get("flags", {}),
+        # Stored messages carry no flags: their status is the members' marks' (`delivery`).
+        "flags": message.get("flags") or {"status": "sent"},
         "data": message.get("data", {}),
     }
     if message["type"] in WA_MESSAGE_TYPES:

@@ -39,12 +39,20 @@ class Membership(TypedDict):
 
 
 class Message(TypedDict):
+    """The optional fields are stored only when the send had them (`store.messages`)."""
+
     _id: str
-    session_id: str
-    user_id: str
-    seq: int
-    _type: int
+    dest_session_id: str
+    src_id: str
+    local_id: str
     created_at: int
+    seq: int
+    type: int
+    payload: str
+    client_created_at: NotRequired[int]
+    payload1: NotRequired[list[dict[str, Any]]]
+    data: NotRequired[dict[str, Any]]
+    info: NotRequired[dict[str, Any]]
 
 
 class Item(TypedDict):

@@ -167,25 +167,42 @@ async def test_a_local_id_is_the_senders_within_one_chat(chat_client, smtp_sink,
     assert await _payloads(asker, second_chat) == ["first", "in the second chat"]
 
 
-async def test_the_sender_wide_resend_index_is_replaced_at_startup(mongo_url):
+def _scratch_messages(mongo_url):
     client = AsyncMongoClient(mongo_url)
-    db = client[f"agora_migrate_{uuid.uuid4().hex[:8]}"]
+    return client, client[f"agora_migrate_{uuid.uuid4().hex[:8]}"]
+
+
+@pytest.mark.parametrize(
+    "earlier",
+    [
+        [("src_id", 1), ("local_id", 1)],
+        [("src_id", 1), ("dest_session_id", 1), ("local_id", 1)],
+    ],
+    ids=["sender-wide", "sender-first"],
+)
+async def test_earlier_resend_indexes_are_replaced_at_startup(mongo_url, earlier):
+    client, db = _scratch_messages(mongo_url)
     messages = db["messages"]
-    # A database as the previous version left it: its index, recorded as created.
+    # A database as an earlier version left it: its indexes, recorded as created.
     await messages.insert_one(
         {"_id": "old", "src_id": "u", "dest_session_id": "a", "local_id": "x"}
     )
-    await messages.create_index(
-        [("src_id", 1), ("local_id", 1)],
-        name="src_id_1_local_id_1",
-        unique=True,
-        partialFilterExpression={"local_id": {"$type": "string"}},
-    )
-    await db["schema_indexes"].insert_one({"_id": "messages.src_id_1_local_id_1"})
+    for keys, options in (
+        ([("src_id", 1)], {}),
+        (earlier, {"unique": True, "partialFilterExpression": {"local_id": {"$type": "string"}}}),
+    ):
+        name = "_".join(f"{field}_{kind}" for field, kind in keys)
+        await messages.create_index(keys, name=name, **options)
+        await db["schema_indexes"].insert_one({"_id": f"messages.{name}"})
     store = MessageStore(db)
     await store.ensure_indexes()
     await store.ensure_indexes()  # every edge's start does it again
 
+    # No index is led by the sender any more: each one costs every insert.
+    leading = [
+        next(iter(index["key"]))[0] for index in (await messages.index_information()).values()
+    ]
+    assert "src_id" not in leading
     await messages.insert_one(
         {"_id": "other", "src_id": "u", "dest_session_id": "b", "local_id": "x"}
     )
@@ -195,6 +212,62 @@ async def test_the_sender_wide_resend_index_is_replaced_at_startup(mongo_url):
         )
     await client.drop_database(db.name)
     await client.close()
+
+
+async def test_messages_only_mongodb_remembers_are_found_by_their_keys(mongo_url):
+    client, db = _scratch_messages(mongo_url)
+    store = MessageStore(db)
+    await store.ensure_indexes()
+    stored = [
+        ("alice", "chat-a", "1"),
+        ("alice", "chat-a", "2"),
+        ("bob", "chat-a", "1"),  # another sender's same local id
+        ("alice", "chat-b", "1"),  # the same local id in another chat
+    ]
+    await db["messages"].insert_many(
+        [
+            {"_id": f"m{n}", "src_id": src, "dest_session_id": chat, "local_id": local}
+            for n, (src, chat, local) in enumerate(stored)
+        ]
+    )
+
+    asked = [("alice", "chat-a", "1"), ("alice", "chat-b", "1"), ("alice", "chat-a", "9")]
+    found = await store.resent(asked)
+    assert sorted(found, key=lambda m: m["_id"]) == [
+        {"_id": "m0", "src_id": "alice", "dest_session_id": "chat-a", "local_id": "1"},
+        {"_id": "m3", "src_id": "alice", "dest_session_id": "chat-b", "local_id": "1"},
+    ]
+    await client.drop_database(db.name)
+    await client.close()
+
+
+async def test_a_message_is_stored_without_the_fields_its_send_left_empty(
+    chat_client, smtp_sink, mongo_url
+):
+    _owner, asker, [chat_id] = await _chats(chat_client, smtp_sink, 1)
+    plain = (await _send(asker, chat_id, "plain"))["inbox_message"]
+    dated = (await _send(asker, chat_id, "dated", created_at=1_700_000_000_000))["inbox_message"]
+    client = AsyncMongoClient(mongo_url)
+    messages = client["agora_test"]["messages"]
+    stored_plain = await messages.find_one({"_id": plain["id"]})
+    stored_dated = await messages.find_one({"_id": dated["id"]})
+    await client.close()
+
+    # Every stored field costs each insert: the empty ones read back as empty all the same.
+    assert set(stored_plain) == {
+        "_id", "dest_session_id", "src_id", "local_id", "created_at", "seq", "type", "payload"
+    }  # fmt: skip
+    assert stored_dated["client_created_at"] == 1_700_000_000_000
+    for view in (plain, _listed(await _page(asker, chat_id), plain["id"])):
+        assert (view["payload1"], view["data"], view["flags"]) == ([], {}, {"status": "sent"})
+
+
+async def _page(person, chat_id: str) -> list[dict]:
+    return (await person.call("/session/messages", {"session_id": chat_id}))["inbox_messages"]
+
+
+def _listed(page: list[dict], message_id: str) -> dict:
+    return next(m for m in page if m["id"] == message_id)
 
 
 async def test_payload1_may_be_a_json_string_holding_the_list(chat_client, smtp_sink):
