@@ -9,7 +9,6 @@ import asyncio
 import contextlib
 import functools
 import gc
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from http.cookies import SimpleCookie
@@ -19,6 +18,7 @@ import socketio
 from aiohttp import web
 from pydantic import ValidationError
 
+from agora.core import json_text
 from agora.core.chat import session_room, user_room
 from agora.core.constants import SEND_REPLY_REFUSED
 from agora.core.errors import AgoraError, InvalidInput, NeedLogin
@@ -83,7 +83,7 @@ class _PacketJson:
     JSON, or nests too deeply, becomes the event MALFORMED_EVENT, so the sender's ack gets an
     answer instead of the packet failing inside the library with none."""
 
-    dumps = staticmethod(json.dumps)
+    dumps = staticmethod(json_text.dumps_text)
 
     @staticmethod
     def loads(text: str | bytes) -> Any:

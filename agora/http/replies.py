@@ -1,11 +1,11 @@
 """JSON replies, and the mapping of domain failures to HTTP statuses."""
 
-import json
 import logging
 from typing import Any
 
 from aiohttp import web
 
+from agora.core import json_text
 from agora.core.errors import AgoraError, RateLimited
 from agora.store.outages import UNREACHABLE
 
@@ -16,16 +16,14 @@ UNAVAILABLE_MESSAGE = "The service is briefly unavailable, please try again"
 UNAVAILABLE_RETRY_SECONDS = 1
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
-
-
 def ok(body: dict[str, Any], status: int = 200) -> web.Response:
-    return web.json_response(body, status=status, dumps=_dumps)
+    return web.Response(
+        body=json_text.dumps(body), status=status, content_type="application/json", charset="utf-8"
+    )
 
 
 def failure(status: int, errors: Any, **extra: Any) -> web.Response:
-    return web.json_response({"errors": errors, **extra}, status=status, dumps=_dumps)
+    return ok({"errors": errors, **extra}, status=status)
 
 
 def from_error(error: AgoraError) -> web.Response:

@@ -1,12 +1,12 @@
 """Request parsing: JSON bodies into typed models, the caller's identity and address."""
 
-import json
 import zlib
 from typing import Annotated, Any, TypeVar
 
 from aiohttp import web
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
+from agora.core import json_text
 from agora.core.errors import InvalidInput, NeedLogin, PayloadTooLarge
 from agora.core.numbers import WHOLE_NUMBER_MAX
 from agora.services.accounts import Caller
@@ -123,7 +123,7 @@ def _may_nest_too_deep(raw: bytes | str) -> bool:
 
 def parse_json(raw: bytes | str) -> Any:
     try:
-        data = json.loads(raw)
+        data = json_text.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise InvalidInput("The request body is not valid JSON") from exc
     if isinstance(data, dict | list) and _may_nest_too_deep(raw) and _too_deep(data):

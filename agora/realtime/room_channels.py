@@ -36,6 +36,7 @@ from socketio.packet import Packet
 
 from agora import metrics
 from agora.background import BackgroundTasks
+from agora.core import json_text
 from agora.group_commit import GroupCommit, Pending, succeed_all
 from agora.realtime.websockets import message_frame, write_directly
 
@@ -136,7 +137,7 @@ class RoomChannelManager(socketio.AsyncRedisManager):
     async def _publish(self, data: dict[str, Any]) -> None:
         channel = self._publish_channel(data)
         if channel is not None:
-            await self._publishes.add((channel, self.json.dumps(data)))
+            await self._publishes.add((channel, json_text.dumps(data)))
 
     async def _send_publishes(self, batch: Pending) -> None:
         """The publishes gathered meanwhile, in order, in one pipeline (a shard announces the
