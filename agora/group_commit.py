@@ -27,12 +27,19 @@ class GroupCommit:
         self._drainer: asyncio.Future | None = None
 
     async def add(self, operation: Any) -> Any:
-        future = asyncio.get_running_loop().create_future()
-        self.waiting.append((operation, future))
+        [future] = self.enqueue([operation])
+        return await future
+
+    def enqueue(self, operations: list[Any]) -> list[asyncio.Future]:
+        """Futures of the operations' outcomes, in order. A caller with many operations awaits
+        these rather than a task per operation (a shard's batch inserts hundreds at a time)."""
+        loop = asyncio.get_running_loop()
+        futures = [loop.create_future() for _ in operations]
+        self.waiting.extend(zip(operations, futures, strict=True))
         if not self.sending:
             self.sending = True
             self._drainer = asyncio.ensure_future(self._drain())
-        return await future
+        return futures
 
     async def _drain(self) -> None:
         try:

@@ -9,6 +9,7 @@ only, and a document BSON cannot hold (an integer beyond 8 bytes, say) fails alo
 the others that shared its command.
 """
 
+import asyncio
 from typing import Any
 
 import bson
@@ -34,6 +35,13 @@ class BatchedWrites:
 
     async def insert(self, doc: dict[str, Any]) -> None:
         await self._inserts.add(doc)
+
+    async def insert_each(self, docs: list[dict[str, Any]]) -> list[BaseException | None]:
+        """Inserts the documents, each on its own: its error, or None once it is stored."""
+        outcomes = self._inserts.enqueue(docs)
+        if outcomes:
+            await asyncio.wait(outcomes)
+        return [outcome.exception() for outcome in outcomes]
 
     async def update(self, query: dict[str, Any], change: dict[str, Any]) -> None:
         """An update whose outcome the caller does not need (it may match nothing)."""

@@ -84,17 +84,14 @@ class MessageStore:
 
     async def insert(self, messages: list[dict[str, Any]]) -> Inserted:
         """Stores the messages, each on its own: one that fails leaves the others stored."""
-        outcomes = await asyncio.gather(
-            *(self._writes.insert(m) for m in messages), return_exceptions=True
-        )
         inserted = Inserted()
-        for position, outcome in enumerate(outcomes):
-            if isinstance(outcome, DuplicateKeyError):
+        for position, error in enumerate(await self._writes.insert_each(messages)):
+            if isinstance(error, DuplicateKeyError):
                 inserted.resent.add(position)
-            elif isinstance(outcome, Exception):
-                inserted.failed[position] = outcome
-            elif isinstance(outcome, BaseException):
-                raise outcome
+            elif isinstance(error, Exception):
+                inserted.failed[position] = error
+            elif error is not None:
+                raise error
         return inserted
 
     async def renumber(self, message_id: str, seq: int) -> None:

@@ -47,3 +47,21 @@ async def test_a_document_bson_cannot_hold_fails_alone(collection):
     assert [o for n, o in enumerate(outcomes) if n != 3] == [None] * 9
     stored = sorted([d["_id"] async for d in collection.find({})])
     assert stored == sorted(f"d{n}" for n in range(10) if n != 3)
+
+
+async def test_many_documents_at_once_each_get_their_own_outcome(collection):
+    await collection.create_index("key", unique=True)
+    await collection.insert_one({"_id": "before", "key": 2})
+    writes = BatchedWrites(collection)
+    docs = [{"_id": f"d{n}", "key": n, "at": 10**20 if n == 4 else n} for n in range(6)]
+    alone = asyncio.ensure_future(writes.insert({"_id": "alone", "key": 100}))
+
+    outcomes = await writes.insert_each(docs)
+
+    await alone
+    assert [type(o).__name__ for o in outcomes] == [
+        "NoneType", "NoneType", "DuplicateKeyError", "NoneType", "OverflowError", "NoneType"
+    ]  # fmt: skip
+    stored = sorted([d["_id"] async for d in collection.find({})])
+    assert stored == ["alone", "before", "d0", "d1", "d3", "d5"]
+    assert await writes.insert_each([]) == []
