@@ -335,7 +335,8 @@ def message_view(message: Message) -> dict[str, Any]:
         "type": message["type"],
         "payload": message.get("payload", ""),
         "payload1": message.get("payload1", []),
-        # Stored messages carry no flags: their status is the members' marks' (`delivery`).
+        # Messages are stored without flags (older ones with these): the status a reader sees
+        # comes from the members' marks (`message_view_for`).
         "flags": message.get("flags") or {"status": "sent"},
         "data": message.get("data", {}),
     }
