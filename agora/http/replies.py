@@ -17,13 +17,17 @@ UNAVAILABLE_RETRY_SECONDS = 1
 
 
 def ok(body: dict[str, Any], status: int = 200) -> web.Response:
-    return web.Response(
-        body=json_text.dumps(body), status=status, content_type="application/json", charset="utf-8"
-    )
+    return _json(body, status)
 
 
 def failure(status: int, errors: Any, **extra: Any) -> web.Response:
-    return ok({"errors": errors, **extra}, status=status)
+    return _json({"errors": errors, **extra}, status)
+
+
+def _json(body: dict[str, Any], status: int) -> web.Response:
+    return web.Response(
+        body=json_text.dumps(body), status=status, content_type="application/json", charset="utf-8"
+    )
 
 
 def from_error(error: AgoraError) -> web.Response:
