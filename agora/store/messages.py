@@ -10,18 +10,18 @@ from pymongo.errors import DuplicateKeyError
 
 from agora.core.documents import Message
 from agora.store.batched_writes import BatchedWrites
-from agora.store.mongo import drop_index, ensure_index, new_id
+from agora.store.mongo import drop_indexes, ensure_index, new_id
 
 # The local id a sender gives a message is theirs within one chat (clients number messages
 # per chat). Led by the session, the key needs no index of its own for its first field: the
 # session's index serves. Every index costs each insert (nx-27017 evaluates each over the
 # stored JSON), so the keys before, and the sender index they brought, are dropped at startup.
 RESEND_KEY = [("dest_session_id", 1), ("src_id", 1), ("local_id", 1)]
-RETIRED_KEYS = (
+RETIRED_KEYS = [
     [("src_id", 1), ("dest_session_id", 1), ("local_id", 1)],
     [("src_id", 1), ("local_id", 1)],
     [("src_id", 1)],
-)
+]
 
 
 def resend_key(message: dict[str, Any]) -> tuple[str, str, str]:
@@ -79,8 +79,7 @@ class MessageStore:
             unique=True,
             partialFilterExpression={"local_id": {"$type": "string"}},
         )
-        for keys in RETIRED_KEYS:
-            await drop_index(self.messages, keys)
+        await drop_indexes(self.messages, RETIRED_KEYS)
 
     async def insert(self, messages: list[dict[str, Any]]) -> Inserted:
         """Stores the messages, each on its own: one that fails leaves the others stored."""

@@ -60,7 +60,7 @@ async def _ensure_one(collection: AsyncCollection, keys: list[tuple[str, Any]], 
     Asking for an existing index is a no-op on MongoDB, but nx-27017 fails when re-creating a
     text index over existing documents and does not list text indexes, hence the record.
     """
-    name = options.pop("name", None) or "_".join(f"{field}_{kind}" for field, kind in keys)
+    name = options.pop("name", None) or _default_name(keys)
     record = f"{collection.name}.{name}"
     created = collection.database["schema_indexes"]
     if name in await collection.index_information() or await created.find_one({"_id": record}):
@@ -69,26 +69,29 @@ async def _ensure_one(collection: AsyncCollection, keys: list[tuple[str, Any]], 
     await created.update_one({"_id": record}, {"$set": {"keys": keys}}, upsert=True)
 
 
-async def drop_index(collection: AsyncCollection, keys: list[tuple[str, Any]]) -> None:
-    """Drops the index on `keys` if there is one (a replaced index, at startup).
+async def drop_indexes(collection: AsyncCollection, retired: list[list[tuple[str, Any]]]) -> None:
+    """Drops the indexes on each of the `retired` keys that has one (replaced indexes, at
+    startup), from one listing of the collection's indexes.
 
-    Found by its keys, not its name: nx-27017 lists and drops indexes under names of its own
-    (`idx_<collection>_<fields>`) and silently ignores a drop by the name they were created
-    with. Another edge dropping it at the same time is not an error.
+    Found by their keys, not their names: nx-27017 lists and drops indexes under names of its
+    own (`idx_<collection>_<fields>`) and silently ignores a drop by the name they were created
+    with. Another edge dropping one at the same time is not an error.
     """
-    wanted = _key_spec(keys)
+    wanted = [_key_spec(keys) for keys in retired]
     for name, index in (await collection.index_information()).items():
-        if _key_spec(index["key"]) != wanted:
+        if _key_spec(index["key"]) not in wanted:
             continue
         try:
             await collection.drop_index(name)
         except OperationFailure as error:
             if error.code != INDEX_NOT_FOUND:
                 raise
-    default_name = "_".join(f"{field}_{kind}" for field, kind in keys)
-    await collection.database["schema_indexes"].delete_one(
-        {"_id": f"{collection.name}.{default_name}"}
-    )
+    records = [f"{collection.name}.{_default_name(keys)}" for keys in retired]
+    await collection.database["schema_indexes"].delete_many({"_id": {"$in": records}})
+
+
+def _default_name(keys: list[tuple[str, Any]]) -> str:
+    return "_".join(f"{field}_{kind}" for field, kind in keys)
 
 
 def _key_spec(keys: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
