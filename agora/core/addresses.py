@@ -24,6 +24,8 @@ IPV4_COMPATIBLE = ipaddress.IPv6Network("::/96")
 NUMBER_LABEL = re.compile(r"(?:[0-9]+|0x[0-9a-f]*)", re.IGNORECASE)
 DOMAIN_LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?", re.IGNORECASE)
 DOMAIN_MAX_CHARS = 253
+# Everything the numeric IPv4 forms are written with (digits, hex, the 0x prefix, dots).
+IPV4_FORM_CHARACTERS = frozenset("0123456789abcdefxABCDEFX.")
 
 
 class Refused(Exception):
@@ -48,6 +50,8 @@ def public_address(address: Address) -> bool:
 def literal_address(host: str) -> Address | None:
     """The address a host written as a number stands for, in any of the forms resolvers accept
     (2130706433, 0x7f.1, 127.1); None for a name."""
+    if ":" not in host and not IPV4_FORM_CHARACTERS.issuperset(host):
+        return None  # a name, told at once: both parsers failing cost 13 µs, paid per push
     try:
         return ipaddress.ip_address(host)
     except ValueError:
