@@ -92,8 +92,8 @@ async def sender_for():
 
 
 def _subscription(endpoint: str, standin: PushServiceStandin) -> Subscription:
-    info = standin.subscriber().token()
-    return Subscription(endpoint, *_keys(info))
+    """A browser's keys (made as a browser makes them) with any endpoint."""
+    return Subscription(endpoint, *_keys(standin.subscriber().token()))
 
 
 def _keys(token: str) -> tuple[str, str]:
