@@ -69,9 +69,10 @@ class Settings(BaseSettings):
     vapid_public_key: str = ""
     # Who the push services may contact about this sender (a mailto: or https: URL).
     vapid_subject: str = "mailto:admin@agora.local"
-    # Plain-http push endpoints are refused unless a local push service (a test stand-in)
-    # is allowed here.
-    push_allow_http: bool = False
+    # Tests and the push bench only: endpoints on a loopback address written plainly (the
+    # push service stand-in: plain http, any port) are accepted and pushed to. Off, an
+    # endpoint must be https on port 443 of a domain name that resolves to global addresses.
+    push_allow_loopback_endpoints: bool = False
     push_coalesce_seconds: float = Field(default=PUSH_COALESCE_SECONDS, gt=0)
 
     smtp_url: str = ""

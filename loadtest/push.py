@@ -49,7 +49,7 @@ PUSH_SERVER_ROLES = ("edge", "user shards", "nx-27017", "redis")
 # messages so that each message is pushed.
 PUSH_ON = {
     "AGORA_PUSH_ENABLED": "true",
-    "AGORA_PUSH_ALLOW_HTTP": "true",
+    "AGORA_PUSH_ALLOW_LOOPBACK_ENDPOINTS": "true",
     "AGORA_PUSH_COALESCE_SECONDS": str(0.5 / RATE),
 }
 PUSH_OFF = {**PUSH_ON, "AGORA_PUSH_ENABLED": "false"}

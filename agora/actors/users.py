@@ -21,6 +21,7 @@ from typing import Any
 import ray
 
 from agora.core.chat import red_dot_count
+from agora.core.constants import PUSH_SUBSCRIPTIONS_PER_ACCOUNT
 from agora.core.push import Notification, PushWindows, Subscription
 from agora.integrations.web_push import Delivery, WebPushSender, generate_vapid_keys
 from agora.settings import Settings
@@ -202,7 +203,7 @@ class UserShardLogic:
         missing = [u for u in user_ids if u not in self.known]
         if missing:
             changes = self.changes
-            found = await self.subscriptions.of_users(missing)
+            found = await self.subscriptions.of_users(missing, PUSH_SUBSCRIPTIONS_PER_ACCOUNT)
             if changes == self.changes:
                 for user_id in missing:
                     self.known[user_id] = found.get(user_id, [])
@@ -256,7 +257,11 @@ class UserShardLogic:
     async def _sender(self) -> WebPushSender:
         if self.sender is None:
             pair = await vapid_pair(self.settings, self.vapid)
-            self.sender = WebPushSender(pair["private_key"], self.settings.vapid_subject)
+            self.sender = WebPushSender(
+                pair["private_key"],
+                self.settings.vapid_subject,
+                self.settings.push_allow_loopback_endpoints,
+            )
         return self.sender
 
 

@@ -247,6 +247,8 @@ PUSH_PAYLOAD_MAX_BYTES = 3993
 PUSH_TOKEN_MAX_CHARS = 2048
 PUSH_ENDPOINT_MAX_CHARS = 1024
 PUSH_TOPIC_CHARS = 32
+# Browsers an account is pushed to: a new one replaces the one registered longest ago.
+PUSH_SUBSCRIPTIONS_PER_ACCOUNT = 5
 # Sending: 429 and 5xx are retried this many times, waiting twice as long each time from the
 # first wait (or the push service's Retry-After, capped).
 PUSH_RETRIES = 3

@@ -6,8 +6,18 @@ import hashlib
 import json
 from dataclasses import dataclass, field, replace
 from typing import Any
-from urllib.parse import urlsplit
 
+from agora.core.addresses import (
+    Address,
+    AddressCheck,
+    Refused,
+    check_url,
+    domain_name,
+    literal_address,
+    parse_url,
+    public_address,
+    written_as_address,
+)
 from agora.core.chat import is_muted, is_reader
 from agora.core.constants import (
     PUSH_ENDPOINT_MAX_CHARS,
@@ -19,6 +29,7 @@ from agora.core.constants import (
 )
 from agora.core.errors import InvalidInput
 
+HTTPS_PORT = 443
 P256DH_BYTES = 65  # an uncompressed P-256 point: 0x04, x, y
 AUTH_SECRET_BYTES = 16
 CHAT_URL = "/chats?session_id={session_id}"
@@ -45,8 +56,9 @@ def b64url_encode(raw: bytes) -> str:
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
 
 
-def parse_subscription(os_type: str, push_token: str, allow_http: bool) -> Subscription:
-    """The serialized PushSubscription a browser sent, checked field by field."""
+def parse_subscription(os_type: str, push_token: str, allow_loopback: bool) -> Subscription:
+    """The serialized PushSubscription a browser sent, checked field by field; endpoints on
+    loopback addresses (a test's push service stand-in) only with `allow_loopback`."""
     if os_type != PUSH_OS_TYPE_WEB:
         raise InvalidInput({"os_type": f"Only {PUSH_OS_TYPE_WEB} is supported"})
     if len(push_token) > PUSH_TOKEN_MAX_CHARS:
@@ -58,21 +70,63 @@ def parse_subscription(os_type: str, push_token: str, allow_http: bool) -> Subsc
     keys = data.get("keys") if isinstance(data, dict) else None
     if not isinstance(keys, dict):
         raise InvalidInput({"push_token": "The subscription needs an endpoint and keys"})
-    endpoint = _endpoint(data.get("endpoint"), allow_http)
+    endpoint = _endpoint(data.get("endpoint"), allow_loopback)
     p256dh = _key(keys, "p256dh", P256DH_BYTES)
     if b64url_decode(p256dh)[0] != 0x04:
         raise InvalidInput({"push_token": "keys.p256dh must be an uncompressed P-256 point"})
     return Subscription(endpoint, p256dh, _key(keys, "auth", AUTH_SECRET_BYTES))
 
 
-def _endpoint(endpoint: Any, allow_http: bool) -> str:
+def _endpoint(endpoint: Any, allow_loopback: bool) -> str:
     if not isinstance(endpoint, str) or len(endpoint) > PUSH_ENDPOINT_MAX_CHARS:
         raise InvalidInput({"push_token": "The subscription's endpoint is missing or too long"})
-    parts = urlsplit(endpoint)
-    schemes = ("https", "http") if allow_http else ("https",)
-    if parts.scheme not in schemes or not parts.hostname:
-        raise InvalidInput({"push_token": "The subscription's endpoint must be an https URL"})
+    if refusal := _endpoint_refusal(endpoint, allow_loopback):
+        raise InvalidInput({"push_token": f"The subscription's endpoint {refusal}"})
     return endpoint
+
+
+def _endpoint_refusal(endpoint: str, allow_loopback: bool) -> str | None:
+    """What no push service's endpoint looks like, read from the URL alone: registering needs
+    no DNS (and works offline); where a name leads is checked each time a push is sent."""
+    try:
+        target = parse_url(endpoint)
+    except Refused:
+        return "must be an https URL"
+    host = target.raw_host or ""
+    if target.user is not None or target.password is not None:
+        return "must not carry credentials"
+    if allow_loopback and _loopback_standin(endpoint):
+        return None
+    if written_as_address(host):
+        return "must name its push service, not an address"
+    if target.scheme != "https" or not host:
+        return "must be an https URL"
+    if target.port != HTTPS_PORT:
+        return f"must use the https port, {HTTPS_PORT}"
+    if not domain_name(host):
+        return "must name its push service by a full domain name"
+    return None
+
+
+def _loopback_standin(endpoint: str) -> bool:
+    """A loopback address written plainly, on any port, over http or https."""
+    try:
+        target = check_url(endpoint, _loopback)
+    except Refused:
+        return False
+    return literal_address(target.raw_host) is not None
+
+
+def _loopback(address: Address) -> bool:
+    return address.is_loopback
+
+
+def push_addresses(allow_loopback: bool) -> AddressCheck:
+    """Where pushes may be sent: global addresses, and loopback ones too where a test's push
+    service stand-in is allowed."""
+    if allow_loopback:
+        return lambda address: _loopback(address) or public_address(address)
+    return public_address
 
 
 def _key(keys: dict[str, Any], name: str, size: int) -> str:

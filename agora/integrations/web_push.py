@@ -1,6 +1,11 @@
 """Sending Web Push messages (RFC 8030/8291/8292) with pywebpush's aiohttp support: VAPID
 signed, aes128gcm encrypted, with the statuses a push service answers turned into what the
-caller must do (keep, drop the subscription, or give up this once)."""
+caller must do (keep, drop the subscription, or give up this once).
+
+An endpoint is a URL a browser sent: pushes go through the outbound guard that link previews
+use (`integrations/outbound.py`), so an endpoint leading to an internal address is never
+connected to, and a push service's redirect is not followed.
+"""
 
 import asyncio
 import enum
@@ -15,6 +20,7 @@ from py_vapid import Vapid
 from pywebpush import WebPusher, WebPushException
 
 from agora import metrics
+from agora.core.addresses import Refused, check_url
 from agora.core.constants import (
     PUSH_FIRST_RETRY_SECONDS,
     PUSH_MAX_RETRY_SECONDS,
@@ -23,7 +29,8 @@ from agora.core.constants import (
     PUSH_SEND_TIMEOUT_SECONDS,
     PUSH_TTL_SECONDS,
 )
-from agora.core.push import Notification, Subscription, b64url_encode, topic_for
+from agora.core.push import Notification, Subscription, b64url_encode, push_addresses, topic_for
+from agora.integrations.outbound import guarded_session
 
 log = logging.getLogger("agora.web_push")
 
@@ -39,6 +46,7 @@ class Delivery(enum.Enum):
     DELIVERED = "delivered"
     GONE = "gone"  # the subscription no longer exists: delete it
     FAILED = "failed"
+    REFUSED = "refused"  # the endpoint may not be reached: nothing was sent
 
 
 def generate_vapid_keys() -> dict[str, str]:
@@ -51,9 +59,10 @@ def generate_vapid_keys() -> dict[str, str]:
 
 
 class WebPushSender:
-    def __init__(self, private_key: str, subject: str) -> None:
+    def __init__(self, private_key: str, subject: str, allow_loopback: bool = False) -> None:
         self.vapid = Vapid.from_string(private_key=private_key)
         self.subject = subject
+        self.allowed = push_addresses(allow_loopback)
         self._session: aiohttp.ClientSession | None = None
         # push service origin -> (the Authorization header, when to sign a new one)
         self._tokens: dict[str, tuple[dict[str, str], float]] = {}
@@ -61,7 +70,7 @@ class WebPushSender:
     def _client(self) -> aiohttp.ClientSession:
         # Made on first use, inside the running loop; one pool of connections for all pushes.
         if self._session is None or self._session.closed:
-            self._session = aiohttp.ClientSession()
+            self._session = guarded_session(self.allowed, refuse_redirects=True)
         return self._session
 
     async def close(self) -> None:
@@ -74,18 +83,30 @@ class WebPushSender:
         return delivery
 
     async def _deliver(self, subscription: Subscription, notification: Notification) -> Delivery:
+        try:
+            check_url(subscription.endpoint, self.allowed)
+            return await self._attempts(subscription, notification)
+        except Refused as refusal:
+            log.warning("a push was not sent: %s", refusal)
+            return Delivery.REFUSED
+
+    async def _attempts(self, subscription: Subscription, notification: Notification) -> Delivery:
+        """A push service that answers 429 or 5xx is asked again; an endpoint that cannot be
+        reached is not, until the next push (an endpoint is no way to make many requests)."""
         preview_chars = PUSH_PREVIEW_CHARS
         for attempt in range(PUSH_RETRIES + 1):
             payload = notification.payload(preview_chars)
             status, retry_after = await self._post(subscription, notification, payload)
-            if status is not None and status < 300:
+            if status is None:
+                return Delivery.FAILED
+            if status < 300:
                 return Delivery.DELIVERED
             if status in GONE_STATUSES:
                 return Delivery.GONE
             if status == TOO_LARGE:
                 preview_chars //= 2
                 continue
-            if status is not None and status != 429 and status < 500:
+            if status != 429 and status < 500:
                 log.warning("a push service refused a push with %s", status)
                 return Delivery.FAILED
             if attempt < PUSH_RETRIES:
@@ -95,7 +116,8 @@ class WebPushSender:
     async def _post(
         self, subscription: Subscription, notification: Notification, payload: bytes
     ) -> tuple[int | None, str | None]:
-        """The push service's status and Retry-After; None when it could not be reached."""
+        """The push service's status and Retry-After; None when it could not be reached.
+        Raises Refused when the endpoint leads where pushes may not go, or redirects."""
         try:
             response = await WebPusher(
                 subscription.info(), aiohttp_session=self._client()

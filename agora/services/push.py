@@ -15,6 +15,7 @@ from agora.core.constants import (
     MESSAGE_TYPE_SYSTEM,
     PROFILE_PATH,
     PUSH_OS_TYPE_WEB,
+    PUSH_SUBSCRIPTIONS_PER_ACCOUNT,
     SESSION_KIND_ITEM_CHAT,
 )
 from agora.core.money import format_amount
@@ -69,9 +70,13 @@ class PushService:
         return {"public_key": self._public_key, "os_type": PUSH_OS_TYPE_WEB}
 
     async def register(self, caller: Caller, os_type: str, push_token: str) -> None:
-        subscription = parse_subscription(os_type, push_token, self.settings.push_allow_http)
+        subscription = parse_subscription(
+            os_type, push_token, self.settings.push_allow_loopback_endpoints
+        )
         user_id = caller.user["_id"]
-        before = await self.subscriptions.save(user_id, caller.key_hash, subscription)
+        before = await self.subscriptions.save(
+            user_id, caller.key_hash, subscription, PUSH_SUBSCRIPTIONS_PER_ACCOUNT
+        )
         # The shards keep each person's subscriptions; the next message is pushed to the new one
         # (and no longer to whom the browser belonged before).
         await self._subscriptions_changed(sorted({user_id, before or user_id}))

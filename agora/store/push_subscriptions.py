@@ -1,5 +1,5 @@
 """Push subscriptions: one document per endpoint, owned by a user and the auth key that
-registered it (logging that key out deletes it)."""
+registered it (logging that key out deletes it); a user keeps the few registered last."""
 
 import hashlib
 
@@ -11,6 +11,7 @@ from agora.core.push import Subscription
 from agora.store.mongo import ensure_index
 
 SUBSCRIPTION_FIELDS = {"user_id": 1, "endpoint": 1, "p256dh": 1, "auth": 1}
+NEWEST_FIRST = [("updated_at", -1), ("_id", 1)]
 
 
 def _endpoint_id(endpoint: str) -> str:
@@ -26,9 +27,12 @@ class PushSubscriptionStore:
         await ensure_index(self.subscriptions, [("user_id", 1)])
         await ensure_index(self.subscriptions, [("key_hash", 1)])
 
-    async def save(self, user_id: str, key_hash: str, subscription: Subscription) -> str | None:
+    async def save(
+        self, user_id: str, key_hash: str, subscription: Subscription, keep: int
+    ) -> str | None:
         """The same endpoint again refreshes its one document (maybe for another user: a
-        browser profile that logged in as someone else). Returns whom it belonged to."""
+        browser profile that logged in as someone else); of the user's, the `keep` saved last
+        are kept. Returns whom the endpoint belonged to."""
         now = now_ms()
         before = await self.subscriptions.find_one_and_update(
             {"_id": _endpoint_id(subscription.endpoint)},
@@ -47,18 +51,29 @@ class PushSubscriptionStore:
             upsert=True,
             return_document=ReturnDocument.BEFORE,
         )
+        await self._keep_newest(user_id, keep)
         return before["user_id"] if before else None
 
-    async def of_users(self, user_ids: list[str]) -> dict[str, list[Subscription]]:
-        """The subscriptions of each of these users who has any, in one query."""
+    async def _keep_newest(self, user_id: str, keep: int) -> None:
+        older = self.subscriptions.find({"user_id": user_id}, {"_id": 1}).sort(NEWEST_FIRST)
+        replaced = [d["_id"] for d in await older.skip(keep).to_list()]
+        if replaced:
+            # One another account took over meanwhile is theirs now, not replaced.
+            await self.subscriptions.delete_many({"_id": {"$in": replaced}, "user_id": user_id})
+
+    async def of_users(self, user_ids: list[str], per_user: int) -> dict[str, list[Subscription]]:
+        """The subscriptions of each of these users who has any, in one query: the `per_user`
+        saved last (more were kept before there was a limit)."""
         if not user_ids:
             return {}
         query = {"user_id": {"$in": user_ids}}
         found: dict[str, list[Subscription]] = {}
-        for d in await self.subscriptions.find(query, SUBSCRIPTION_FIELDS).to_list():
-            found.setdefault(d["user_id"], []).append(
-                Subscription(d["endpoint"], d["p256dh"], d["auth"])
-            )
+        for d in (
+            await self.subscriptions.find(query, SUBSCRIPTION_FIELDS).sort(NEWEST_FIRST).to_list()
+        ):
+            kept = found.setdefault(d["user_id"], [])
+            if len(kept) < per_user:
+                kept.append(Subscription(d["endpoint"], d["p256dh"], d["auth"]))
         return found
 
     async def remove(self, endpoint: str) -> None:

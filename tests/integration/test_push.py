@@ -11,6 +11,7 @@ import socketio
 from pymongo import AsyncMongoClient
 
 from agora.actors.users import vapid_pair
+from agora.core.constants import PUSH_SUBSCRIPTIONS_PER_ACCOUNT
 from agora.integrations.web_push import generate_vapid_keys
 from agora.store.push_subscriptions import PushSubscriptionStore
 from agora.store.vapid_keys import VapidKeyStore
@@ -39,7 +40,7 @@ async def push_edge(client_for, push_prefix):
             session_shards=1,
             user_shards=1,
             push_enabled=True,
-            push_allow_http=True,
+            push_allow_loopback_endpoints=True,
             push_coalesce_seconds=COALESCE_SECONDS,
         )
 
@@ -68,7 +69,8 @@ async def _subscribe(person, standin):
 
 
 async def _endpoints(subscriptions, user_id: str) -> list[str]:
-    return [s.endpoint for s in (await subscriptions.of_users([user_id])).get(user_id, [])]
+    kept = await subscriptions.of_users([user_id], PUSH_SUBSCRIPTIONS_PER_ACCOUNT)
+    return [s.endpoint for s in kept.get(user_id, [])]
 
 
 async def _chat(edge, sink):
@@ -312,13 +314,15 @@ async def test_bad_push_tokens_are_refused(push_edge, client_for, standin, smtp_
         reply = await person.call("/update_push_token", body, status=400)
         assert reply["errors"], body
 
-    # Plain http endpoints only where the operator allows a local push service.
+    # The stand-in's loopback endpoints only where a setting allows them (for tests).
     strict = await client_for()
     strict_person = await member(strict, smtp_sink)
     reply = await strict_person.call(
         "/update_push_token", {"push_token": good, "os_type": "WEB_PUSH"}, status=400
     )
-    assert reply["errors"] == {"push_token": "The subscription's endpoint must be an https URL"}
+    assert reply["errors"] == {
+        "push_token": "The subscription's endpoint must name its push service, not an address"
+    }
 
 
 async def test_edges_starting_together_agree_on_one_vapid_key(mongo_url, settings_for):

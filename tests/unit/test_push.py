@@ -21,7 +21,7 @@ def _token(endpoint: str = "https://push.example/abc", **keys) -> str:
     return json.dumps({"endpoint": endpoint, "keys": {"p256dh": P256DH, "auth": AUTH, **keys}})
 
 
-def test_a_browser_subscription_is_read_and_http_is_allowed_only_when_asked():
+def test_a_browser_subscription_is_read_and_a_loopback_endpoint_only_when_allowed():
     assert parse_subscription("WEB_PUSH", _token(), False).endpoint == "https://push.example/abc"
     with pytest.raises(InvalidInput):
         parse_subscription("WEB_PUSH", _token("http://127.0.0.1:9/x"), False)
