@@ -157,8 +157,29 @@ def member_notice(event: str, name: str, by: str = "") -> str:
 
 
 def is_reader(user_type: int | None) -> bool:
-    """Members who follow a chat: their sockets sit in its room and it counts for them."""
+    """Members who follow a chat: their sockets sit in its room, its messages count as unseen
+    for them and are pushed to them. Each of them may read it (`may_read`'s first clause);
+    those awaiting approval or blocked never follow."""
     return user_type is not None and user_type <= USER_TYPE_MEMBER
+
+
+def may_read(
+    session: ChatSession, membership: Membership | None, *, post_readable: bool = False
+) -> bool:
+    """The one read rule of a session's content: a group's posts, and every part of a chat's
+    messages (text, sender, files, when they came, how many are unseen) on every path that
+    shows one (pages, message info, the chat list, lookups, socket rooms, pushes).
+
+    Its members read it; anyone else (awaiting approval, blocked, a former member, a
+    stranger, a visitor) only a public or read-allowed session, and a public item chat only
+    if they may also read its post (`post_readable`: the chat shows the post's title and
+    description; `core.items.can_read_post`), which the caller finds out when this rule
+    holds with it and not without."""
+    if is_reader(membership["session_user_type"] if membership else None):
+        return True
+    if not (session.get("is_public") or session.get("is_read_allowed")):
+        return False
+    return post_readable or session.get("kind") != SESSION_KIND_ITEM_CHAT
 
 
 # Where a session keeps how far each sender read: the number of their latest message,
@@ -406,6 +427,32 @@ def session_view(
         # The web marks business chats and answers in them with WhatsApp messages.
         view["kind"] = SESSION_KIND_BUSINESS
     return view
+
+
+def chat_row_time(session: ChatSession, membership: Membership, readable: bool) -> tuple[int, str]:
+    """A chat's place in its member's list: its latest message (or creation), then its id.
+    A chat they may not read tells nothing of its messages, not even when the latest came:
+    it keeps the time of their membership (when they asked to join, say)."""
+    source: dict[str, Any] = session if readable else membership
+    return int(source.get("updated_at") or source.get("created_at") or 0), session["_id"]
+
+
+def chat_row(
+    session: ChatSession,
+    membership: Membership,
+    *,
+    readable: bool,
+    newest: dict[str, Any] | None,
+    post_deleted: bool,
+) -> dict[str, Any]:
+    """A row of the member's chat list, with the chat's newest message. A chat they may not
+    read (`may_read`) stays listed, so that they see their request to join or their block,
+    with nothing of its messages: no newest message, the time of their membership, and no
+    unseen count (only followers, who all may read, count unseen messages)."""
+    view = session_view(session, membership, post_deleted=post_deleted)
+    if not readable:
+        return {**view, "updated_at": chat_row_time(session, membership, readable)[0]}
+    return view | ({"last_message": newest} if newest else {})
 
 
 VIEWER_FIELDS = ("session_user_type", "can_send", "unseen_count", "notification_flag")

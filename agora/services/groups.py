@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agora.core.accounts import clean_image_url
+from agora.core.chat import may_read
 from agora.core.constants import (
     CITY_SEARCH_RESULTS,
     RECENT_GROUPS_SCANNED,
@@ -15,7 +16,6 @@ from agora.core.errors import Forbidden, NotFound
 from agora.core.geo import check_coordinate
 from agora.core.groups import (
     NOT_VIEWABLE,
-    can_read,
     clean_group_description,
     clean_group_title,
     clean_tags,
@@ -102,7 +102,7 @@ class GroupService:
     ) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """The group and the viewer's membership, or the spec's not-viewable error."""
         group, membership = await self.found(group_id, caller)
-        if not can_read(group, membership):
+        if not may_read(group, membership):
             raise Forbidden({"invalid_group": NOT_VIEWABLE})
         return group, membership
 
@@ -142,7 +142,7 @@ class GroupService:
         """The newest groups anyone may read: a private group that hides itself from
         non-members is not shown to strangers here either (its title and description)."""
         newest = await self.groups.latest(RECENT_GROUPS_SCANNED)
-        return {"groups": [group_view(g, None) for g in newest if can_read(g, None)][:limit]}
+        return {"groups": [group_view(g, None) for g in newest if may_read(g, None)][:limit]}
 
     async def join(self, group_id: str, caller: Caller) -> dict[str, Any]:
         # Private groups that hide their posts can still be asked to join.

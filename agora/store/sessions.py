@@ -224,11 +224,21 @@ class SessionStore:
         return found
 
     async def counters(self, session_ids: list[str]) -> list[dict[str, Any]]:
-        """Just what unseen counts and list order need of each session."""
+        """Just what unseen counts, list order and the read rule (`core.chat.may_read`)
+        need of each session."""
         if not session_ids:
             return []
         query = {"_id": {"$in": list(set(session_ids))}}
-        fields = {"message_seq": 1, "updated_at": 1, "created_at": 1, SENT_SEQ: 1}
+        fields = {
+            "message_seq": 1,
+            "updated_at": 1,
+            "created_at": 1,
+            SENT_SEQ: 1,
+            "kind": 1,
+            "is_public": 1,
+            "is_read_allowed": 1,
+            "data.item_id": 1,
+        }
         return await self.sessions.find(query, fields).to_list()
 
     async def mark_notified(self, seen: dict[str, int]) -> None:
