@@ -47,6 +47,12 @@ def session_room(session_id: str) -> str:
     return f"s:{session_id}"
 
 
+def visitor_room(session_id: str) -> str:
+    """Where the sockets of a chat's visitors (who read it without following it: the chat is
+    open to them) are marked, besides its room: all of them leave at once when it closes."""
+    return f"v:{session_id}"
+
+
 def user_room(user_id: str) -> str:
     return f"user:{user_id}"
 
@@ -177,9 +183,15 @@ def may_read(
     holds with it and not without."""
     if is_reader(membership["session_user_type"] if membership else None):
         return True
-    if not (session.get("is_public") or session.get("is_read_allowed")):
+    if not is_open(session):
         return False
     return post_readable or session.get("kind") != SESSION_KIND_ITEM_CHAT
+
+
+def is_open(session: ChatSession) -> bool:
+    """Whether the session lets non-members read it (an item chat: those who may read its
+    post); when it stops, its visitors stop reading it (`visitor_room`)."""
+    return bool(session.get("is_public") or session.get("is_read_allowed"))
 
 
 # Where a session keeps how far each sender read: the number of their latest message,

@@ -130,6 +130,16 @@ async def _viewer(edge, sink, mongo_url, owner: Member, group_id: str, role: str
     return person
 
 
+async def _until_reads(edge, person: Member, item_id: str) -> None:
+    """Edges keep memberships for up to a second: until the new member reads the post."""
+    for _ in range(100):
+        status, _ = await _status(edge, person, "POST", "/api/item", {"item_id": item_id})
+        if status == 200:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError((status, _))
+
+
 async def _until(condition, seconds: float = 15.0) -> None:
     for _ in range(int(seconds / 0.05)):
         if condition():
@@ -241,3 +251,131 @@ async def test_every_path_to_a_message_applies_the_chats_read_rule(
                 assert part not in str(reply), (name, part, reply)
     for screen in screens.values():
         await screen.sio.disconnect()
+
+
+@dataclass
+class Visit:
+    """A chat someone reads without following it (its room's visitor), someone who follows
+    it and hears everything, someone who writes in it, and what takes the visitor's right to
+    read it away."""
+
+    chat_id: str
+    visitor: Member
+    follower: Member
+    writer: Member
+    narrow: Any
+
+
+async def _group_made_hidden(edge, sink) -> Visit:
+    """A private group that lets non-members read; a stranger reads along; the owner hides it."""
+    owner = await member(edge, sink, "Owner")
+    group_id = await new_group(owner, is_read_allowed=True)
+    follower = await _viewer(edge, sink, "", owner, group_id, "member")
+    stranger = await member(edge, sink, "Stranger")
+    hide = {"group_id": group_id, "is_read_allowed": False}
+    return Visit(
+        group_id, stranger, follower, owner, lambda: owner.call("/api/group?action=update", hide)
+    )
+
+
+async def _member_blocked(edge, sink) -> Visit:
+    """A member follows the private group's chat; the owner blocks them."""
+    owner = await member(edge, sink, "Owner")
+    group_id = await new_group(owner)
+    follower = await _viewer(edge, sink, "", owner, group_id, "member")
+    reader = await _viewer(edge, sink, "", owner, group_id, "member")
+    return Visit(
+        group_id, reader, follower, owner, lambda: _moderate(owner, group_id, reader, "block")
+    )
+
+
+async def _public_item_chat(edge, sink, owner: Member, group_id: str) -> tuple[str, str, Member]:
+    """An asker's chat about the owner's post in the group, made public by the owner."""
+    item = await owner.post_item(group_id, "Old piano", description="in the hall")
+    asker = await member(edge, sink, "Asker")
+    if not (await owner.call("/api/group", {"group_id": group_id}))["group"]["is_public"]:
+        await asker.call("/api/group?action=join", {"group_id": group_id})
+        await _moderate(owner, group_id, asker, "approve")
+        await _until_reads(edge, asker, item["_id"])
+    chat_id = f"r_{item['_id']}_{asker.id}"
+    first = {"dest_session_id": chat_id, "payload": "still there?", "local_id": "first"}
+    assert (await asker.call("/session/send", first))["type"] == 13
+    await owner.call("/session/update", {"session_id": chat_id, "is_read_allowed": True})
+    return chat_id, item["_id"], asker
+
+
+async def _post_deleted(edge, sink) -> Visit:
+    """A stranger reads a public chat about a post in a public group; the post is deleted."""
+    owner = await member(edge, sink, "Owner")
+    group_id = await new_group(owner, is_public=True)
+    chat_id, item_id, asker = await _public_item_chat(edge, sink, owner, group_id)
+    stranger = await member(edge, sink, "Stranger")
+    delete = {"item_id": item_id}
+    return Visit(
+        chat_id, stranger, owner, asker, lambda: owner.call("/api/item?action=delete", delete)
+    )
+
+
+async def _posts_group_made_hidden(edge, sink) -> Visit:
+    """A stranger reads a public chat about a post in a public group; the group turns private
+    and hides its posts."""
+    owner = await member(edge, sink, "Owner")
+    group_id = await new_group(owner, is_public=True)
+    chat_id, _, asker = await _public_item_chat(edge, sink, owner, group_id)
+    stranger = await member(edge, sink, "Stranger")
+    hide = {"group_id": group_id, "is_public": False, "is_read_allowed": False}
+    return Visit(
+        chat_id, stranger, owner, asker, lambda: owner.call("/api/group?action=update", hide)
+    )
+
+
+async def _visitor_blocked_in_posts_group(edge, sink) -> Visit:
+    """A member of a private group reads a public chat about one of its posts; the owner
+    blocks them in the group."""
+    owner = await member(edge, sink, "Owner")
+    group_id = await new_group(owner)
+    chat_id, item_id, asker = await _public_item_chat(edge, sink, owner, group_id)
+    reader = await _viewer(edge, sink, "", owner, group_id, "member")
+    await _until_reads(edge, reader, item_id)
+    return Visit(chat_id, reader, owner, asker, lambda: _moderate(owner, group_id, reader, "block"))
+
+
+NARROWINGS = {
+    "group made hidden": _group_made_hidden,
+    "member blocked": _member_blocked,
+    "post deleted": _post_deleted,
+    "post's group made hidden": _posts_group_made_hidden,
+    "visitor blocked in the post's group": _visitor_blocked_in_posts_group,
+}
+
+
+@pytest.mark.parametrize("narrowing", NARROWINGS)
+async def test_a_socket_stops_hearing_a_chat_once_it_may_no_longer_read_it(
+    edge, smtp_sink, narrowing
+):
+    visit = await NARROWINGS[narrowing](edge, smtp_sink)
+    follower, visitor = await _screen(edge, visit.follower), await _screen(edge, visit.visitor)
+    try:
+        joined = await visitor.sio.call("join", {"session_id": visit.chat_id}, timeout=10)
+        assert "errors" not in joined, joined
+        await _send_text(visit.writer, visit.chat_id, "before")
+        await _until(lambda: "before" in visitor.texts(visit.chat_id))
+        assert "before" in visitor.texts(visit.chat_id)
+
+        await visit.narrow()
+        await _send_text(visit.writer, visit.chat_id, SECRET)
+        await _until(lambda: SECRET in follower.texts(visit.chat_id))
+        assert SECRET in follower.texts(visit.chat_id)
+        assert SECRET not in visitor.texts(visit.chat_id), visitor.heard
+        # Opening it again is refused at once: rooms are entered on fresh data, never on an
+        # edge's copy of a group or membership from before the change.
+        joined = await visitor.sio.call("join", {"session_id": visit.chat_id}, timeout=10)
+        assert "errors" in joined, joined
+    finally:
+        await follower.sio.disconnect()
+        await visitor.sio.disconnect()
+
+
+async def _send_text(person: Member, chat_id: str, text: str) -> None:
+    body = {"dest_session_id": chat_id, "payload": text, "local_id": uuid.uuid4().hex}
+    assert (await person.call("/session/send", body))["type"] == 13

@@ -7,7 +7,7 @@ from typing import Any, Protocol
 from agora.actors.client import SessionShards
 from agora.core.chat import NO_SUCH_CHAT, Outgoing, is_reader, may_read
 from agora.core.constants import SESSION_KIND_ITEM_CHAT
-from agora.core.errors import AgoraError, Forbidden, NotFound
+from agora.core.errors import Forbidden, NotFound
 from agora.realtime.emitter import RealtimeEmitter
 from agora.services.accounts import Caller
 from agora.services.events import Events
@@ -91,17 +91,14 @@ class ChatBase:
             elif (item_id := _about(chat)) and may_read(chat, membership, post_readable=True):
                 about_posts[chat["_id"]] = item_id
         if about_posts:
-            posts = await self.posts.readable_many(caller, list(set(about_posts.values())))
+            # On fresh data: a socket that enters a chat's room stays in it until sent away,
+            # so no copy from before a block or a closed group may let it in.
+            posts = await self.posts.readable_many(
+                caller, list(set(about_posts.values())), fresh=True
+            )
             shown = {post["_id"] for post in posts}
             readable.update(chat_id for chat_id, item_id in about_posts.items() if item_id in shown)
         return readable
-
-    async def can_join(self, caller: Caller | None, session_id: str) -> bool:
-        try:
-            await self._readable(caller, session_id)
-        except AgoraError:
-            return False
-        return True
 
     async def _deleted_posts(self, chats: Iterable[dict[str, Any]]) -> set[str]:
         """The posts of these item chats that were deleted (their chats stay readable)."""

@@ -5,6 +5,7 @@ from typing import Any
 from agora.core.accounts import user_card
 from agora.core.chat import (
     check_make_public,
+    is_open,
     is_reader,
     member_notice,
     moderated_type,
@@ -17,7 +18,7 @@ from agora.core.errors import Forbidden, InvalidInput, NotFound
 from agora.core.groups import clean_group_description, clean_group_title, membership_view
 from agora.services.accounts import Caller
 from agora.services.chat.base import ChatBase, log
-from agora.services.events import MemberRemoved, MemberTypeChanged
+from agora.services.events import MemberRemoved, MemberTypeChanged, SessionClosed
 
 
 class Moderation(ChatBase):
@@ -65,6 +66,8 @@ class Moderation(ChatBase):
                 fields["is_public"] = bool(admin_fields["is_public"])
         updated = await self.sessions.update(session_id, fields) if fields else chat
         await self.shards.forget(session_id)
+        if is_open(chat) and not is_open(updated or chat):
+            await self.events.publish(SessionClosed(session_id))
         view = session_view(updated or chat, membership)
         await self.emitter.to_session(session_id, "session", shared_session_view(view))
         return {"session": view}
@@ -139,6 +142,7 @@ class Moderation(ChatBase):
             await self.member_joined(session_id, user_id, new_type)
         elif was and not now:
             await self.emitter.unfollow(user_id, [session_id])
+            await self._stopped_reading(session_id, user_id)
 
     async def announce_member(
         self, session_id: str, user_id: str, event: str, by_user_id: str | None = None
