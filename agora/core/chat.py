@@ -395,10 +395,16 @@ def send_refused(errors: Any) -> dict[str, Any]:
 
 
 def session_view(
-    session: dict[str, Any], membership: dict[str, Any] | None, *, post_deleted: bool = False
+    session: dict[str, Any],
+    membership: dict[str, Any] | None,
+    *,
+    post_deleted: bool = False,
+    readable: bool = True,
 ) -> dict[str, Any]:
     """A chat session for one viewer (spec section 3, Session). An item chat whose post was
-    deleted says so (`data.item_deleted`): its history stays readable."""
+    deleted says so (`data.item_deleted`): its history stays readable. A viewer who may not
+    read it (`readable`, from `may_read`) sees nothing of its messages: not when the latest
+    came (`seen_time`), nor any unseen count (only followers, who all may read, have one)."""
     kind = membership["session_user_type"] if membership else None
     data = session.get("data") or {}
     view = {
@@ -411,7 +417,7 @@ def session_view(
         "is_read_allowed": bool(session.get("is_read_allowed")),
         "write_permission": session.get("write_permission", USER_TYPE_MEMBER),
         "created_at": session.get("created_at"),
-        "updated_at": session.get("updated_at", session.get("created_at")),
+        "updated_at": seen_time(session, membership, readable),
         "is_inactive": bool(session.get("is_inactive")),
         "is_dummy": bool(session.get("is_dummy")),
         "session_user_type": kind,
@@ -441,30 +447,13 @@ def session_view(
     return view
 
 
-def chat_row_time(session: ChatSession, membership: Membership, readable: bool) -> tuple[int, str]:
-    """A chat's place in its member's list: its latest message (or creation), then its id.
-    A chat they may not read tells nothing of its messages, not even when the latest came:
-    it keeps the time of their membership (when they asked to join, say)."""
-    source: dict[str, Any] = session if readable else membership
-    return int(source.get("updated_at") or source.get("created_at") or 0), session["_id"]
-
-
-def chat_row(
-    session: ChatSession,
-    membership: Membership,
-    *,
-    readable: bool,
-    newest: dict[str, Any] | None,
-    post_deleted: bool,
-) -> dict[str, Any]:
-    """A row of the member's chat list, with the chat's newest message. A chat they may not
-    read (`may_read`) stays listed, so that they see their request to join or their block,
-    with nothing of its messages: no newest message, the time of their membership, and no
-    unseen count (only followers, who all may read, count unseen messages)."""
-    view = session_view(session, membership, post_deleted=post_deleted)
-    if not readable:
-        return {**view, "updated_at": chat_row_time(session, membership, readable)[0]}
-    return view | ({"last_message": newest} if newest else {})
+def seen_time(session: ChatSession, membership: Membership | None, readable: bool) -> int:
+    """When a chat last changed as its viewer may know it, which places it in their chat
+    list: its latest message (or its creation); for a viewer who may not read it, the time
+    of their membership (when they asked to join, say) or its creation, never a message's."""
+    if readable:
+        return int(session.get("updated_at") or session.get("created_at") or 0)
+    return int((membership or {}).get("updated_at") or session.get("created_at") or 0)
 
 
 VIEWER_FIELDS = ("session_user_type", "can_send", "unseen_count", "notification_flag")

@@ -379,3 +379,29 @@ async def test_a_socket_stops_hearing_a_chat_once_it_may_no_longer_read_it(
 async def _send_text(person: Member, chat_id: str, text: str) -> None:
     body = {"dest_session_id": chat_id, "payload": text, "local_id": uuid.uuid4().hex}
     assert (await person.call("/session/send", body))["type"] == 13
+
+
+async def test_an_asker_blocked_in_their_chat_about_a_post_sees_none_of_its_messages(
+    edge, smtp_sink
+):
+    """The post's owner blocks the asker in their chat: the chat stays in the asker's lists
+    (the chat list, the post's chats) without its messages, their count or their time."""
+    owner = await member(edge, smtp_sink, "Owner")
+    group_id = await new_group(owner, is_public=True)
+    item = await owner.post_item(group_id, "Old piano")
+    asker = await member(edge, smtp_sink, "Asker")
+    chat_id = f"r_{item['_id']}_{asker.id}"
+    await _send_text(asker, chat_id, "still there?")
+    await _moderate(owner, chat_id, asker, "block")
+    await _send_text(owner, chat_id, SECRET)
+    newest = (await owner.call("/session/messages", {"session_id": chat_id}))["inbox_messages"]
+
+    chats = await asker.call("/user/chats", {})
+    [row] = [s for s in chats["sessions"] if s["_id"] == chat_id]
+    [listed] = (await asker.call(f"/api/chats/{item['_id']}", {}))["chats"]
+    for view in (row, listed["session"]):
+        assert (view["session_user_type"], view["unseen_count"]) == (29, 0), view
+        assert view["updated_at"] != newest[-1]["created_at"], view
+        assert "last_message" not in view and SECRET not in str(view), view
+    status, _ = await _status(edge, asker, "POST", "/session/messages", {"session_id": chat_id})
+    assert status == 403

@@ -6,14 +6,14 @@ import json
 from typing import Any
 
 from agora.core.chat import (
-    chat_row,
-    chat_row_time,
     is_muted,
     is_reader,
     marks_with_senders,
     message_view_for,
     notification_count,
     red_dot_count,
+    seen_time,
+    session_view,
 )
 from agora.core.constants import CHATS_PAGE
 from agora.core.errors import InvalidInput
@@ -29,14 +29,15 @@ class ChatList(ChatBase):
         Memberships are not touched per message, so the order comes from the sessions: all
         of the user's memberships and their sessions' counters are read and sorted (a person
         has at most a few thousand chats), and the page's sessions are then read in full.
-        A chat the user may not read (asked to join, blocked) is listed with nothing of its
-        messages (`core.chat.chat_row`), in the place its own time gives it.
+        A chat the user may not read (asked to join, blocked) stays listed, so that they see
+        their request or block, with nothing of its messages: no `last_message`, no unseen
+        count, and the time of their membership in place of the chat's latest activity.
         """
         user_id = caller.user["_id"]
         before = _decode_chats_cursor(cursor) if cursor else None
         followed = await self._followed(user_id)
         readable = await self._may_read_all(caller, followed)
-        rows = [(chat_row_time(c, m, c["_id"] in readable), c, m) for c, m in followed]
+        rows = [((seen_time(c, m, c["_id"] in readable), c["_id"]), c, m) for c, m in followed]
         rows.sort(key=lambda row: row[0], reverse=True)
         if before is not None:
             rows = [row for row in rows if row[0] < before]
@@ -49,13 +50,13 @@ class ChatList(ChatBase):
         last = await self._last_messages(user_id, [chats[i] for i in chats if i in readable])
         return {
             "sessions": [
-                chat_row(
+                session_view(
                     chats[c["_id"]],
                     m,
-                    readable=c["_id"] in readable,
-                    newest=last.get(c["_id"]),
                     post_deleted=_about(chats[c["_id"]]) in gone,
+                    readable=c["_id"] in readable,
                 )
+                | ({"last_message": last[c["_id"]]} if c["_id"] in last else {})
                 for _, c, m in page
                 if c["_id"] in chats
             ],

@@ -32,12 +32,16 @@ class Lookups(ChatBase):
                 stored or {**item_chat_session(item, user_id, route_id, now_ms()), "is_dummy": True}
             ]
         member_of = await self._memberships(user_id, [c["_id"] for c in chats])
+        # An asker blocked in their chat sees it, but nothing of its messages.
+        readable = await self._may_read_all(caller, [(c, member_of.get(c["_id"])) for c in chats])
         shown = item_view(item, logged_in=True)
         return {
             "item": shown,
             "chats": [
                 {
-                    "session": session_view(chat, member_of.get(chat["_id"])),
+                    "session": session_view(
+                        chat, member_of.get(chat["_id"]), readable=chat["_id"] in readable
+                    ),
                     "item": shown,
                     "is_item_owner": is_owner,
                     "is_user_in_session": chat["_id"] in member_of,

@@ -7,6 +7,7 @@ from agora.core.chat import (
     check_make_public,
     is_open,
     is_reader,
+    may_read,
     member_notice,
     moderated_type,
     notification_flag,
@@ -129,7 +130,8 @@ class Moderation(ChatBase):
         chat = await self.sessions.get(session_id) or {}
         # Every screen of the member shows the chat as it now is for them (the composer
         # gives way to 'You cannot send messages here.' at once, and comes back).
-        await self.emitter.to_user(for_user_id, "session", session_view(chat, changed))
+        view = session_view(chat, changed, readable=may_read(chat, changed))
+        await self.emitter.to_user(for_user_id, "session", view)
         return {"is_user_in_session": True, "session_user": membership_view(changed, chat)}
 
     async def _moderated(
