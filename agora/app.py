@@ -34,7 +34,9 @@ from agora.services.events import (
     MessageStored,
     OfferPaid,
     PostAdded,
+    PostHidden,
     PostShared,
+    SessionClosed,
     SignedOut,
     WhatsAppStatusReceived,
 )
@@ -275,6 +277,10 @@ def subscribe(
     events.subscribe(
         MemberJoined, lambda e: chat.member_joined(e.session_id, e.user_id, e.user_type)
     )
+    # A group or chat that closed to non-members, or a deleted post, sends away the sockets
+    # of those who read it without following it (and of a group, its posts' open chats).
+    events.subscribe(SessionClosed, chat.session_closed)
+    events.subscribe(PostHidden, chat.post_hidden)
     # A rejected request to join no longer counts among the group's members.
     events.subscribe(MemberRemoved, lambda e: groups.member_removed(e.session_id))
     # Joining (or asking to join) a group shows as a notice in the group's chat.

@@ -47,6 +47,12 @@ def session_room(session_id: str) -> str:
     return f"s:{session_id}"
 
 
+def visitor_room(session_id: str) -> str:
+    """Where the sockets of a chat's visitors (who read it without following it: the chat is
+    open to them) are marked, besides its room: all of them leave at once when it closes."""
+    return f"v:{session_id}"
+
+
 def user_room(user_id: str) -> str:
     return f"user:{user_id}"
 
@@ -157,8 +163,35 @@ def member_notice(event: str, name: str, by: str = "") -> str:
 
 
 def is_reader(user_type: int | None) -> bool:
-    """Members who follow a chat: their sockets sit in its room and it counts for them."""
+    """Members who follow a chat: their sockets sit in its room, its messages count as unseen
+    for them and are pushed to them. Each of them may read it (`may_read`'s first clause);
+    those awaiting approval or blocked never follow."""
     return user_type is not None and user_type <= USER_TYPE_MEMBER
+
+
+def may_read(
+    session: ChatSession, membership: Membership | None, *, post_readable: bool = False
+) -> bool:
+    """The one read rule of a session's content: a group's posts, and every part of a chat's
+    messages (text, sender, files, when they came, how many are unseen) on every path that
+    shows one (pages, message info, the chat list, lookups, socket rooms, pushes).
+
+    Its members read it; anyone else (awaiting approval, blocked, a former member, a
+    stranger, a visitor) only a public or read-allowed session, and a public item chat only
+    if they may also read its post (`post_readable`: the chat shows the post's title and
+    description; `core.items.can_read_post`), which the caller finds out when this rule
+    holds with it and not without."""
+    if is_reader(membership["session_user_type"] if membership else None):
+        return True
+    if not is_open(session):
+        return False
+    return post_readable or session.get("kind") != SESSION_KIND_ITEM_CHAT
+
+
+def is_open(session: ChatSession) -> bool:
+    """Whether the session lets non-members read it (an item chat: those who may read its
+    post); when it stops, its visitors stop reading it (`visitor_room`)."""
+    return bool(session.get("is_public") or session.get("is_read_allowed"))
 
 
 # Where a session keeps how far each sender read: the number of their latest message,
@@ -362,10 +395,16 @@ def send_refused(errors: Any) -> dict[str, Any]:
 
 
 def session_view(
-    session: dict[str, Any], membership: dict[str, Any] | None, *, post_deleted: bool = False
+    session: dict[str, Any],
+    membership: dict[str, Any] | None,
+    *,
+    post_deleted: bool = False,
+    readable: bool = True,
 ) -> dict[str, Any]:
     """A chat session for one viewer (spec section 3, Session). An item chat whose post was
-    deleted says so (`data.item_deleted`): its history stays readable."""
+    deleted says so (`data.item_deleted`): its history stays readable. A viewer who may not
+    read it (`readable`, from `may_read`) sees nothing of its messages: not when the latest
+    came (`seen_time`), nor any unseen count (only followers, who all may read, have one)."""
     kind = membership["session_user_type"] if membership else None
     data = session.get("data") or {}
     view = {
@@ -378,7 +417,7 @@ def session_view(
         "is_read_allowed": bool(session.get("is_read_allowed")),
         "write_permission": session.get("write_permission", USER_TYPE_MEMBER),
         "created_at": session.get("created_at"),
-        "updated_at": session.get("updated_at", session.get("created_at")),
+        "updated_at": seen_time(session, membership, readable),
         "is_inactive": bool(session.get("is_inactive")),
         "is_dummy": bool(session.get("is_dummy")),
         "session_user_type": kind,
@@ -406,6 +445,15 @@ def session_view(
         # The web marks business chats and answers in them with WhatsApp messages.
         view["kind"] = SESSION_KIND_BUSINESS
     return view
+
+
+def seen_time(session: ChatSession, membership: Membership | None, readable: bool) -> int:
+    """When a chat last changed as its viewer may know it, which places it in their chat
+    list: its latest message (or its creation); for a viewer who may not read it, the time
+    of their membership (when they asked to join, say) or its creation, never a message's."""
+    if readable:
+        return int(session.get("updated_at") or session.get("created_at") or 0)
+    return int((membership or {}).get("updated_at") or session.get("created_at") or 0)
 
 
 VIEWER_FIELDS = ("session_user_type", "can_send", "unseen_count", "notification_flag")

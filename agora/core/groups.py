@@ -28,15 +28,6 @@ def member_type(membership: Membership | None) -> int | None:
     return membership["session_user_type"] if membership else None
 
 
-def is_member(membership: Membership | None) -> bool:
-    kind = member_type(membership)
-    return kind is not None and kind <= USER_TYPE_MEMBER
-
-
-def can_read(group: ChatSession, membership: Membership | None) -> bool:
-    return bool(group.get("is_public") or group.get("is_read_allowed")) or is_member(membership)
-
-
 def can_write(group: ChatSession, membership: Membership | None) -> bool:
     """Members within the write permission write; anyone may join a public group by posting."""
     kind = member_type(membership)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from agora.core.chat import may_read
 from agora.core.constants import (
     FEED_SEARCH_MAX_WORDS,
     ITEM_DESCRIPTION_MAX_LENGTH,
@@ -21,7 +22,7 @@ from agora.core.constants import (
 from agora.core.documents import ChatSession, Item, Membership
 from agora.core.errors import InvalidInput
 from agora.core.finder_fees import fee_percent
-from agora.core.groups import can_read, clean_tags
+from agora.core.groups import clean_tags
 from agora.core.money import decimal_number, parse_amount
 from agora.core.numbers import bounded_int
 from agora.core.text import clean_line, clean_text
@@ -139,10 +140,11 @@ def is_visible(item: Item) -> bool:
 
 
 def can_read_post(item: Item, group: ChatSession | None, membership: Membership | None) -> bool:
-    """The one read rule for posts: a post not hidden, in a group the viewer may read (a
-    private group that hides its posts shows them to its members only). Every path that
-    shows a post or opens a chat about one applies it (`services.items.PostReader`)."""
-    return is_visible(item) and group is not None and can_read(group, membership)
+    """The one read rule for posts: a post not hidden, in a group the viewer may read
+    (`core.chat.may_read`: a private group that hides its posts shows them to its members
+    only). Every path that shows a post or opens a chat about one applies it
+    (`services.items.PostReader`)."""
+    return is_visible(item) and group is not None and may_read(group, membership)
 
 
 def _offer_number(amount: str | None) -> float | int | None:

@@ -220,21 +220,23 @@ def attach(
     @answering()
     async def join(sid: str, data: Any) -> dict[str, Any]:
         session_id = data.get("session_id") if isinstance(data, dict) else None
-        if not isinstance(session_id, str) or not await chat.can_join(
-            await socket_caller(sid), session_id
-        ):
+        rooms = (
+            await chat.rooms_to_hear(await socket_caller(sid), session_id)
+            if isinstance(session_id, str)
+            else []
+        )
+        if not rooms:
             return {"errors": "You cannot read this chat"}
-        await sio.enter_room(sid, session_room(session_id))
+        await sio.manager.enter_rooms(sid, "/", rooms)
         return {"ok": True}
 
     @sio.on("leave")
     async def leave(sid: str, data: Any = None) -> None:
         """A closed chat window; the socket stays in the rooms of chats its user follows."""
         session_id = data.get("session_id") if isinstance(data, dict) else None
-        if isinstance(session_id, str) and not await chat.follows(
-            await socket_caller(sid), session_id
-        ):
-            await sio.leave_room(sid, session_room(session_id))
+        if isinstance(session_id, str):
+            for room in await chat.rooms_to_leave(await socket_caller(sid), session_id):
+                await sio.leave_room(sid, room)
 
     @sio.event
     async def disconnect(sid: str, *reason: Any) -> None:

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from agora.core.chat import session_room, user_room
+from agora.core.chat import session_room, user_room, visitor_room
 from agora.realtime.room_channels import RoomChannelManager
 from agora.settings import Settings
 
@@ -40,8 +40,26 @@ class RealtimeEmitter:
         await self.manager.emit(event, data, room=user_room(user_id))
 
     async def follow(self, user_id: str, session_ids: list[str]) -> None:
-        """The user's sockets, on every edge, enter these sessions' rooms (a new member)."""
-        await self.manager.move_sockets(user_room(user_id), enter=map(session_room, session_ids))
+        """The user's sockets, on every edge, enter these sessions' rooms (a new member), as
+        followers: no longer as visitors, whom a session that closes sends away."""
+        await self.manager.move_sockets(
+            user_room(user_id),
+            enter=map(session_room, session_ids),
+            leave=map(visitor_room, session_ids),
+        )
 
     async def unfollow(self, user_id: str, session_ids: list[str]) -> None:
         await self.manager.move_sockets(user_room(user_id), leave=map(session_room, session_ids))
+
+    async def send_visitors_away(self, session_ids: list[str]) -> None:
+        """Sockets that read these sessions without following them leave their rooms, on
+        every edge (the sessions closed to them)."""
+        for session_id in session_ids:
+            rooms = [session_room(session_id), visitor_room(session_id)]
+            await self.manager.move_sockets(visitor_room(session_id), leave=rooms)
+
+    async def end_visits(self, user_id: str, session_ids: list[str]) -> None:
+        """The user's sockets stop visiting these sessions (which the user does not follow)."""
+        rooms = [room for s in session_ids for room in (session_room(s), visitor_room(s))]
+        if rooms:
+            await self.manager.move_sockets(user_room(user_id), leave=rooms)

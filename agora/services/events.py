@@ -92,6 +92,14 @@ class MemberTypeChanged:
 
 
 @dataclass(frozen=True)
+class SessionClosed:
+    """A group or chat stopped letting non-members read it (`core.chat.is_open`: it is no
+    longer public or read-allowed)."""
+
+    session_id: str
+
+
+@dataclass(frozen=True)
 class WhatsAppStatusReceived:
     """Meta reported a status of one of a channel's sent messages: `status` is Meta's
     status object as delivered (`id` = the wamid, `status` = sent|delivered|read|failed,
@@ -105,6 +113,14 @@ class WhatsAppStatusReceived:
 @dataclass(frozen=True)
 class PostAdded:
     """A post was stored in a group."""
+
+    group_id: str
+    item_id: str
+
+
+@dataclass(frozen=True)
+class PostHidden:
+    """A post was deleted (it is hidden, not removed): only members read its chats now."""
 
     group_id: str
     item_id: str
@@ -156,7 +172,9 @@ Event = (
     | MemberAnnounced
     | MemberRemoved
     | MemberTypeChanged
+    | SessionClosed
     | PostAdded
+    | PostHidden
     | PostShared
     | OfferPaid
     | SignedOut

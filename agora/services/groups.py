@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agora.core.accounts import clean_image_url
+from agora.core.chat import is_open, may_read
 from agora.core.constants import (
     CITY_SEARCH_RESULTS,
     RECENT_GROUPS_SCANNED,
@@ -15,7 +16,6 @@ from agora.core.errors import Forbidden, NotFound
 from agora.core.geo import check_coordinate
 from agora.core.groups import (
     NOT_VIEWABLE,
-    can_read,
     clean_group_description,
     clean_group_title,
     clean_tags,
@@ -27,7 +27,7 @@ from agora.core.groups import (
 from agora.integrations.geonames import City, CityIndex
 from agora.services.accounts import Caller
 from agora.services.creation_limits import CreationLimit
-from agora.services.events import Events, MemberAnnounced, MemberJoined
+from agora.services.events import Events, MemberAnnounced, MemberJoined, SessionClosed
 from agora.services.uploads import KeptImage
 from agora.store.feed_cache import FeedCache
 from agora.store.groups import GroupStore
@@ -89,20 +89,21 @@ class GroupService:
         return self._cities
 
     async def found(
-        self, group_id: str, caller: Caller | None
+        self, group_id: str, caller: Caller | None, *, fresh: bool = False
     ) -> tuple[dict[str, Any], dict[str, Any] | None]:
-        """The group and the viewer's membership, whether or not they may read it."""
-        group = await self.groups.get(group_id) or await self._city_group(group_id)
+        """The group and the viewer's membership, whether or not they may read it; from this
+        edge's copies (up to a second old) unless `fresh`."""
+        group = await self.groups.get(group_id, fresh=fresh) or await self._city_group(group_id)
         if group is None:
             raise NotFound({"invalid_group": NOT_VIEWABLE})
-        return group, await self._membership(group_id, caller)
+        return group, await self._membership(group_id, caller, fresh=fresh)
 
     async def readable(
         self, group_id: str, caller: Caller | None
     ) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """The group and the viewer's membership, or the spec's not-viewable error."""
         group, membership = await self.found(group_id, caller)
-        if not can_read(group, membership):
+        if not may_read(group, membership):
             raise Forbidden({"invalid_group": NOT_VIEWABLE})
         return group, membership
 
@@ -111,10 +112,12 @@ class GroupService:
         city = (await self.cities()).by_group.get(group_id)
         return await created_city_group(self.groups, city) if city else None
 
-    async def _membership(self, group_id: str, caller: Caller | None) -> dict[str, Any] | None:
+    async def _membership(
+        self, group_id: str, caller: Caller | None, *, fresh: bool = False
+    ) -> dict[str, Any] | None:
         if caller is None:
             return None
-        return await self.groups.membership(group_id, caller.user["_id"])
+        return await self.groups.membership(group_id, caller.user["_id"], fresh=fresh)
 
     async def view(self, group_id: str, caller: Caller | None) -> dict[str, Any]:
         group, membership = await self.readable(group_id, caller)
@@ -142,7 +145,7 @@ class GroupService:
         """The newest groups anyone may read: a private group that hides itself from
         non-members is not shown to strangers here either (its title and description)."""
         newest = await self.groups.latest(RECENT_GROUPS_SCANNED)
-        return {"groups": [group_view(g, None) for g in newest if can_read(g, None)][:limit]}
+        return {"groups": [group_view(g, None) for g in newest if may_read(g, None)][:limit]}
 
     async def join(self, group_id: str, caller: Caller) -> dict[str, Any]:
         # Private groups that hide their posts can still be asked to join.
@@ -206,6 +209,8 @@ class GroupService:
                 fields[flag] = getattr(changes, flag)
         updated = await self.groups.update(group_id, fields) if fields else group
         await self.feed_cache.changed(group_id)
+        if is_open(group) and not is_open(updated or group):
+            await self.events.publish(SessionClosed(group_id))
         return {
             "group": group_view(updated or group, membership),
             "group_membership": membership_view(membership, updated or group),

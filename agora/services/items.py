@@ -19,7 +19,7 @@ from agora.core.items import (
 from agora.core.routes import chain, route_view
 from agora.services.accounts import Caller
 from agora.services.creation_limits import CreationLimit
-from agora.services.events import Events, PostAdded, PostShared
+from agora.services.events import Events, PostAdded, PostHidden, PostShared
 from agora.services.groups import GroupService
 from agora.store.feed_cache import FeedCache
 from agora.store.groups import GroupStore
@@ -76,14 +76,15 @@ class PostReader:
         return item, group, membership
 
     async def readable_many(
-        self, caller: Caller | None, item_ids: list[str]
+        self, caller: Caller | None, item_ids: list[str], *, fresh: bool = False
     ) -> list[dict[str, Any]]:
-        """Those of the posts the viewer may read; the others are left out."""
+        """Those of the posts the viewer may read; the others are left out. Groups and
+        memberships come from this edge's copies unless `fresh`."""
         found = await self.items.by_ids(item_ids)
         groups: dict[str, tuple[dict[str, Any] | None, dict[str, Any] | None]] = {}
         for group_id in {item["group_id"] for item in found}:
             try:
-                groups[group_id] = await self.groups.found(group_id, caller)
+                groups[group_id] = await self.groups.found(group_id, caller, fresh=fresh)
             except NotFound:
                 groups[group_id] = (None, None)
         return [item for item in found if can_read_post(item, *groups[item["group_id"]])]
@@ -188,6 +189,7 @@ class ItemService:
             raise NotFound({"item_id": ITEM_NOT_FOUND})
         await self.group_store.count_posts(item["group_id"], -1)
         await self.feed_cache.changed(item["group_id"])
+        await self.events.publish(PostHidden(item["group_id"], item_id))
         return {"item": self._view(updated)}
 
     async def get(

@@ -70,8 +70,10 @@ class GroupStore:
         await ensure_index(self.members, [("user_id", 1), ("updated_at", -1)])
         await ensure_index(self.sessions, [("kind", 1), ("created_at", -1)])
 
-    async def get(self, group_id: str) -> ChatSession | None:
-        return await self._groups.get(group_id, lambda: self._read_group(group_id))
+    async def get(self, group_id: str, *, fresh: bool = False) -> ChatSession | None:
+        """The group, from this edge's copy unless `fresh`."""
+        copies = self._groups.reload if fresh else self._groups.get
+        return await copies(group_id, lambda: self._read_group(group_id))
 
     async def _read_group(self, group_id: str) -> ChatSession | None:
         return await self.sessions.find_one({"_id": group_id, "kind": SESSION_KIND_GROUP})
@@ -151,9 +153,13 @@ class GroupStore:
         )
         return await cursor.to_list()
 
-    async def membership(self, group_id: str, user_id: str) -> Membership | None:
+    async def membership(
+        self, group_id: str, user_id: str, *, fresh: bool = False
+    ) -> Membership | None:
+        """The membership, from this edge's copy unless `fresh`."""
         key = membership_id(group_id, user_id)
-        return await self._memberships.get(key, lambda: self._read_membership(key))
+        copies = self._memberships.reload if fresh else self._memberships.get
+        return await copies(key, lambda: self._read_membership(key))
 
     async def _read_membership(self, key: str) -> Membership | None:
         return await self.members.find_one({"_id": key})

@@ -55,6 +55,14 @@ class LocalCopies(Generic[Value]):
             loading = self._start_load(key, load)
         return await asyncio.shield(loading)
 
+    async def reload(
+        self, key: Hashable, load: Callable[[], Awaitable[Value | None]]
+    ) -> Value | None:
+        """The value as stored now, for a decision no copy may make; kept as the copy."""
+        value = await load()
+        self.put(key, value)
+        return value
+
     def put(self, key: Hashable, value: Value | None) -> None:
         """A copy known to be current, e.g. the document a write just returned."""
         self._loading.pop(key, None)

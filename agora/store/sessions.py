@@ -39,6 +39,10 @@ class SessionStore:
     async def ensure_indexes(self) -> None:
         # The group store creates the membership indexes chat lists rely on.
         await ensure_index(self.sessions, [("data.item_id", 1), ("updated_at", -1)])
+        # The open chats about a group's posts, whose visitors leave when the group closes.
+        await ensure_index(
+            self.sessions, [("data.group_id", 1), ("is_read_allowed", 1), ("is_public", 1)]
+        )
         for mark in RECEIPT_SEQ_FIELDS.values():
             await ensure_index(self.members, [("session_id", 1), (mark, -1)])
 
@@ -68,6 +72,16 @@ class SessionStore:
     async def item_chats(self, item_id: str) -> list[ChatSession]:
         query = {"kind": SESSION_KIND_ITEM_CHAT, "data.item_id": item_id}
         return await self.sessions.find(query).sort("updated_at", -1).to_list()
+
+    async def open_item_chats(
+        self, *, group_id: str | None = None, item_id: str | None = None
+    ) -> list[str]:
+        """Ids of the chats about a post, or about any post of a group, that non-members may
+        read (`core.chat.is_open`)."""
+        about = {"data.item_id": item_id} if item_id else {"data.group_id": group_id}
+        is_open = [{"is_read_allowed": True}, {"is_public": True}]
+        query = {**about, "kind": SESSION_KIND_ITEM_CHAT, "$or": is_open}
+        return [chat["_id"] for chat in await self.sessions.find(query, {"_id": 1}).to_list()]
 
     async def member_types(self, session_id: str) -> dict[str, int]:
         found = await self.members.find(
@@ -224,11 +238,21 @@ class SessionStore:
         return found
 
     async def counters(self, session_ids: list[str]) -> list[dict[str, Any]]:
-        """Just what unseen counts and list order need of each session."""
+        """Just what unseen counts, list order and the read rule (`core.chat.may_read`)
+        need of each session."""
         if not session_ids:
             return []
         query = {"_id": {"$in": list(set(session_ids))}}
-        fields = {"message_seq": 1, "updated_at": 1, "created_at": 1, SENT_SEQ: 1}
+        fields = {
+            "message_seq": 1,
+            "updated_at": 1,
+            "created_at": 1,
+            SENT_SEQ: 1,
+            "kind": 1,
+            "is_public": 1,
+            "is_read_allowed": 1,
+            "data.item_id": 1,
+        }
         return await self.sessions.find(query, fields).to_list()
 
     async def mark_notified(self, seen: dict[str, int]) -> None:

@@ -4,8 +4,10 @@ session, post, share route, user, wallet, payment, member) called as each kind o
 The world: a private group that hides its posts, owned by `owner`, with a `member`, a member
 awaiting approval (`waiting`, type 30), a blocked member (`blocked`, 29), a banned one
 (`banned`, 40); a signed-in `stranger` and a `guest`. The owner posted in it; the member
-opened a chat about the post and wrote in the group. Each row names the callers allowed;
-everyone else is refused, and a refused call changes nothing stored.
+opened a chat about the post and wrote in the group; last, someone asked to join. Each row
+names the callers allowed; everyone else is refused, and a refused call changes nothing
+stored. For the summaries of messages every signed-in caller gets an answer: "allowed" there
+means the answer shows something of the chat's messages.
 """
 
 import asyncio
@@ -114,6 +116,33 @@ def lookup(field: str, shown: str, wanted: Callable[[World], str]) -> Call:
         return ok and wanted(world) in reply[shown], reply
 
     return call
+
+
+def in_chat_list(session: Callable[[World], str]) -> Call:
+    """/user/chats answers every signed-in caller; a chat's row shows its messages (the newest,
+    an unseen count) only to those who may read it: someone who asked to join or was blocked
+    sees the row without them."""
+
+    async def call(world: World, role: str) -> Outcome:
+        ok, (_, reply) = await http(world, role, "POST", "/user/chats", {})
+        rows = [s for s in reply["sessions"] if s["_id"] == session(world)] if ok else []
+        return any("last_message" in row or row["unseen_count"] > 0 for row in rows), reply
+
+    return call
+
+
+async def red_dot_over_http(world: World, role: str) -> Outcome:
+    """The red dot on Chats (`data.notifications_unseen_count` of /user/me) counts the
+    messages of chats the caller may read only."""
+    ok, (_, reply) = await http(world, role, "GET", "/user/me")
+    user = reply.get("user") if ok else None
+    return bool(user and user["data"]["notifications_unseen_count"] > 0), reply
+
+
+async def red_dot_over_socket(world: World, role: str) -> Outcome:
+    """The red dot a (re)connecting screen asks for (socket `unseen`)."""
+    ok, reply = await socket(world, role, "unseen", {})
+    return ok and reply["notifications_unseen_count"] > 0, reply
 
 
 def text(world: World, role: str) -> dict:
@@ -238,6 +267,11 @@ ROWS = [
         lookup("session_with_user_ids", "session_with_users", lambda w: w.group_id),
         PARTICIPANTS,
     ),
+    # Summaries of messages: the chat list's rows, the red dot (the world's newest group
+    # message is a notice that someone asked to join, unseen by both participants).
+    Row("group in chat list", in_chat_list(lambda w: w.group_id), PARTICIPANTS),
+    Row("red dot", red_dot_over_http, PARTICIPANTS),
+    Row("red dot (socket)", red_dot_over_socket, PARTICIPANTS),
     # The post and its share route.
     Row("post", post("/api/item", lambda w, r: {"item_id": w.item["_id"]}), PARTICIPANTS),
     Row(
@@ -279,6 +313,7 @@ ROWS = [
         PARTICIPANTS,
     ),
     Row("chat by id", lookup("session_ids", "sessions", lambda w: w.chat_id), PARTICIPANTS),
+    Row("chat in chat list", in_chat_list(lambda w: w.chat_id), PARTICIPANTS),
     Row(
         "chat join room (socket)",
         emit("join", lambda w, r: {"session_id": w.chat_id}),
@@ -359,6 +394,7 @@ ROWS = [
         lookup("session_ids", "sessions", lambda w: w.business_chat_id),
         OWNER,
     ),
+    Row("business chat in chat list", in_chat_list(lambda w: w.business_chat_id), OWNER),
     Row(
         "business chat reply",
         post("/session/send", lambda w, r: {"dest_session_id": w.business_chat_id, **wa_text(w)}),
@@ -426,6 +462,10 @@ async def _world(client, sink, mongo_url, chat_prefix, whatsapp: WhatsAppStandin
         business.number, business.app_secret, business.verify_token
     )
     world.business_chat_id = business.chat_id(customer)
+    # Someone asks to join last: the group's newest message, a notice, is unseen by both
+    # participants (neither wrote it).
+    applicant = await member(client, sink, "Applicant")
+    await applicant.call("/api/group?action=join", {"group_id": group_id})
     return world
 
 
@@ -462,8 +502,10 @@ async def _stored(world: World) -> dict[str, list]:
     stored = {}
     for name, query in queries.items():
         found = await db[name].find(query).sort("_id", 1).to_list()
-        # How far a session's messages were announced moves after the fact, by itself.
-        stored[name] = [{k: v for k, v in doc.items() if k != "announced_seq"} for doc in found]
+        # How far a session's messages were announced moves after the fact, by itself; how
+        # far a member had seen when they last opened Chats moves whenever they open it.
+        moving = ("announced_seq", "seen_seq")
+        stored[name] = [{k: v for k, v in doc.items() if k not in moving} for doc in found]
     await mongo.close()
     return stored
 

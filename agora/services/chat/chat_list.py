@@ -12,6 +12,7 @@ from agora.core.chat import (
     message_view_for,
     notification_count,
     red_dot_count,
+    seen_time,
     session_view,
 )
 from agora.core.constants import CHATS_PAGE
@@ -28,26 +29,35 @@ class ChatList(ChatBase):
         Memberships are not touched per message, so the order comes from the sessions: all
         of the user's memberships and their sessions' counters are read and sorted (a person
         has at most a few thousand chats), and the page's sessions are then read in full.
+        A chat the user may not read (asked to join, blocked) stays listed, so that they see
+        their request or block, with nothing of its messages: no `last_message`, no unseen
+        count, and the time of their membership in place of the chat's latest activity.
         """
         user_id = caller.user["_id"]
         before = _decode_chats_cursor(cursor) if cursor else None
         followed = await self._followed(user_id)
-        followed.sort(key=lambda pair: _activity(pair[0]), reverse=True)
+        readable = await self._may_read_all(caller, followed)
+        rows = [((seen_time(c, m, c["_id"] in readable), c["_id"]), c, m) for c, m in followed]
+        rows.sort(key=lambda row: row[0], reverse=True)
         if before is not None:
-            followed = [pair for pair in followed if _activity(pair[0]) < before]
-        page = followed[:CHATS_PAGE]
-        has_more = len(followed) > CHATS_PAGE
-        page_ids = [c["_id"] for c, _ in page]
-        chats = {c["_id"]: c for c in await self.sessions.by_ids(page_ids)}
+            rows = [row for row in rows if row[0] < before]
+        page = rows[:CHATS_PAGE]
+        has_more = len(rows) > CHATS_PAGE
+        chats = {c["_id"]: c for c in await self.sessions.by_ids([c["_id"] for _, c, _ in page])}
         if cursor is None:
             await self._notifications_seen(user_id, followed)
         gone = await self._deleted_posts(chats.values())
-        last = await self._last_messages(user_id, list(chats.values()))
+        last = await self._last_messages(user_id, [chats[i] for i in chats if i in readable])
         return {
             "sessions": [
-                session_view(chats[c["_id"]], m, post_deleted=_about(chats[c["_id"]]) in gone)
+                session_view(
+                    chats[c["_id"]],
+                    m,
+                    post_deleted=_about(chats[c["_id"]]) in gone,
+                    readable=c["_id"] in readable,
+                )
                 | ({"last_message": last[c["_id"]]} if c["_id"] in last else {})
-                for c, m in page
+                for _, c, m in page
                 if c["_id"] in chats
             ],
             "cursor": _encode_chats_cursor(page[-1][0]) if has_more else None,
@@ -113,13 +123,8 @@ class ChatList(ChatBase):
         return membership is not None and is_reader(membership["session_user_type"])
 
 
-def _activity(session: dict[str, Any]) -> tuple[int, str]:
-    """A chat's place in its members' lists: its latest message (or creation), then its id."""
-    return int(session.get("updated_at") or session.get("created_at") or 0), session["_id"]
-
-
-def _encode_chats_cursor(session: dict[str, Any]) -> str:
-    raw = json.dumps(list(_activity(session)))
+def _encode_chats_cursor(row_time: tuple[int, str]) -> str:
+    raw = json.dumps(list(row_time))
     return base64.urlsafe_b64encode(raw.encode()).decode()
 
 

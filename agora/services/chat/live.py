@@ -1,8 +1,17 @@
-"""Live signals: typing."""
+"""Live signals: typing, and the rooms a socket hears a chat in.
 
-from agora.core.constants import TYPING_INTERVAL_SECONDS
+A member who follows a chat has every socket in its room from the moment they connect. Anyone
+else who may read it (the chat is open: public or read-allowed) enters its room when their
+window opens it, as a visitor (`core.chat.visitor_room`); when the chat stops letting them read
+it, their sockets are sent away, so that no message reaches a socket the read rule would refuse.
+"""
+
+from agora.core.chat import is_open, is_reader, session_room, visitor_room
+from agora.core.constants import SESSION_KIND_GROUP, TYPING_INTERVAL_SECONDS
+from agora.core.errors import AgoraError
 from agora.services.accounts import Caller
 from agora.services.chat.base import ChatBase
+from agora.services.events import PostHidden, SessionClosed
 
 
 class LiveSignals(ChatBase):
@@ -15,3 +24,45 @@ class LiveSignals(ChatBase):
                 "typing",
                 {"session_id": session_id, "user_id": user_id, "name": caller.user["name"]},
             )
+
+    async def rooms_to_hear(self, caller: Caller | None, session_id: str) -> list[str]:
+        """The rooms a socket enters to hear a chat its window opened: none if the caller may
+        not read it; its room, and for a visitor the chat's visitors' room too."""
+        try:
+            _, membership = await self._readable(caller, session_id)
+        except AgoraError:
+            return []
+        if membership is not None and is_reader(membership["session_user_type"]):
+            return [session_room(session_id)]
+        return [session_room(session_id), visitor_room(session_id)]
+
+    async def rooms_to_leave(self, caller: Caller | None, session_id: str) -> list[str]:
+        """The rooms a socket leaves when its window closes the chat: none while its user
+        follows the chat (the badges come from its room)."""
+        if await self.follows(caller, session_id):
+            return []
+        return [session_room(session_id), visitor_room(session_id)]
+
+    async def session_closed(self, closed: SessionClosed) -> None:
+        """A group or chat stopped letting non-members read it: its visitors are sent away,
+        and for a group those of the open chats about its posts (which they read through the
+        group's posts). Members of the group among them may open those chats again."""
+        about_posts = await self.sessions.open_item_chats(group_id=closed.session_id)
+        await self.emitter.send_visitors_away([closed.session_id, *about_posts])
+
+    async def post_hidden(self, hidden: PostHidden) -> None:
+        """A deleted post's open chats are read by their members only from now on."""
+        await self.emitter.send_visitors_away(
+            await self.sessions.open_item_chats(item_id=hidden.item_id)
+        )
+
+    async def _stopped_reading(self, session_id: str, user_id: str) -> None:
+        """A member of a group that is not open stopped reading it (blocked): they no longer
+        read its posts either, nor the open chats about them they visit but are not in."""
+        group = await self.sessions.get(session_id)
+        if group is None or group.get("kind") != SESSION_KIND_GROUP or is_open(group):
+            return
+        about_posts = await self.sessions.open_item_chats(group_id=session_id)
+        member_of = await self._memberships(user_id, about_posts)
+        followed = {c for c, m in member_of.items() if is_reader(m["session_user_type"])}
+        await self.emitter.end_visits(user_id, [c for c in about_posts if c not in followed])

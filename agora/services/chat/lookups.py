@@ -32,12 +32,16 @@ class Lookups(ChatBase):
                 stored or {**item_chat_session(item, user_id, route_id, now_ms()), "is_dummy": True}
             ]
         member_of = await self._memberships(user_id, [c["_id"] for c in chats])
+        # An asker blocked in their chat sees it, but nothing of its messages.
+        readable = await self._may_read_all(caller, [(c, member_of.get(c["_id"])) for c in chats])
         shown = item_view(item, logged_in=True)
         return {
             "item": shown,
             "chats": [
                 {
-                    "session": session_view(chat, member_of.get(chat["_id"])),
+                    "session": session_view(
+                        chat, member_of.get(chat["_id"]), readable=chat["_id"] in readable
+                    ),
                     "item": shown,
                     "is_item_owner": is_owner,
                     "is_user_in_session": chat["_id"] in member_of,
@@ -56,17 +60,18 @@ class Lookups(ChatBase):
     ) -> dict[str, Any]:
         users = await self.users.by_ids(user_ids)
         wanted_sessions = list({*session_ids, *session_with_user_ids})
-        readable = {}
         found = await self.sessions.by_ids(wanted_sessions)
+        member_of = (
+            await self._memberships(caller.user["_id"], [c["_id"] for c in found]) if caller else {}
+        )
+        with_membership = [(chat, member_of.get(chat["_id"])) for chat in found]
+        shown = await self._may_read_all(caller, with_membership)
         gone = await self._deleted_posts(found)
-        for chat in found:
-            membership = (
-                await self.sessions.membership(chat["_id"], caller.user["_id"]) if caller else None
-            )
-            if await self._may_read(caller, chat, membership):
-                readable[chat["_id"]] = session_view(
-                    chat, membership, post_deleted=_about(chat) in gone
-                )
+        readable = {
+            chat["_id"]: session_view(chat, membership, post_deleted=_about(chat) in gone)
+            for chat, membership in with_membership
+            if chat["_id"] in shown
+        }
         with_users = {}
         for session_id in session_with_user_ids:
             if session_id in readable:

@@ -5,7 +5,9 @@ from typing import Any
 from agora.core.accounts import user_card
 from agora.core.chat import (
     check_make_public,
+    is_open,
     is_reader,
+    may_read,
     member_notice,
     moderated_type,
     notification_flag,
@@ -17,7 +19,7 @@ from agora.core.errors import Forbidden, InvalidInput, NotFound
 from agora.core.groups import clean_group_description, clean_group_title, membership_view
 from agora.services.accounts import Caller
 from agora.services.chat.base import ChatBase, log
-from agora.services.events import MemberRemoved, MemberTypeChanged
+from agora.services.events import MemberRemoved, MemberTypeChanged, SessionClosed
 
 
 class Moderation(ChatBase):
@@ -65,6 +67,8 @@ class Moderation(ChatBase):
                 fields["is_public"] = bool(admin_fields["is_public"])
         updated = await self.sessions.update(session_id, fields) if fields else chat
         await self.shards.forget(session_id)
+        if is_open(chat) and not is_open(updated or chat):
+            await self.events.publish(SessionClosed(session_id))
         view = session_view(updated or chat, membership)
         await self.emitter.to_session(session_id, "session", shared_session_view(view))
         return {"session": view}
@@ -126,7 +130,8 @@ class Moderation(ChatBase):
         chat = await self.sessions.get(session_id) or {}
         # Every screen of the member shows the chat as it now is for them (the composer
         # gives way to 'You cannot send messages here.' at once, and comes back).
-        await self.emitter.to_user(for_user_id, "session", session_view(chat, changed))
+        view = session_view(chat, changed, readable=may_read(chat, changed))
+        await self.emitter.to_user(for_user_id, "session", view)
         return {"is_user_in_session": True, "session_user": membership_view(changed, chat)}
 
     async def _moderated(
@@ -139,6 +144,7 @@ class Moderation(ChatBase):
             await self.member_joined(session_id, user_id, new_type)
         elif was and not now:
             await self.emitter.unfollow(user_id, [session_id])
+            await self._stopped_reading(session_id, user_id)
 
     async def announce_member(
         self, session_id: str, user_id: str, event: str, by_user_id: str | None = None

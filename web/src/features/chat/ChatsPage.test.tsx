@@ -49,12 +49,12 @@ const businessChat = session('wa_c1_316', {
   last_message: { ...message('wa_c1_316', ''), type: 1020, src_id: 'wa:316', data: { wa: { wamid: 'w1', kind: 'image' } } },
 });
 
-async function renderChats() {
+async function renderChats(more: Session[] = []) {
   mockFetch((call) => {
     const path = call.url.pathname;
     if (path === '/user/me') return { body: { user: me, guest_user: {} } };
     if (path === '/user/chats') {
-      return { body: { sessions: [session('a', { last_message: message('a', 'See you at six') }), session('b'), businessChat], cursor: null, has_more: false } };
+      return { body: { sessions: [session('a', { last_message: message('a', 'See you at six') }), session('b'), businessChat, ...more], cursor: null, has_more: false } };
     }
     // A chat the list lacks, looked up when its first message arrives: no last message in it.
     if (path === '/get_by_ids') return { body: { sessions: { c: session('c') } } };
@@ -86,6 +86,12 @@ describe('chat list rows', () => {
     });
     expect(within(await row('Chat c')).getByText('Is the piano still there?')).toBeTruthy();
     expect(screen.queryByText(/Post about/)).toBeNull();
+  });
+
+  it('say why a chat one may not read shows no messages: a request to join, a block', async () => {
+    await renderChats([session('p', { session_user_type: 30 }), session('x', { session_user_type: 40 })]);
+    expect(within(await row('Chat p')).getByText('Awaiting approval')).toBeTruthy();
+    expect(within(await row('Chat x')).getByText('Blocked')).toBeTruthy();
   });
 
   it('mark business chats with WhatsApp and the customer’s name', async () => {

@@ -9,6 +9,7 @@ import { EmptyState } from '../../shared/ui/EmptyState';
 import { Loading } from '../../shared/ui/Loading';
 import { Spinner } from '../../shared/ui/Spinner';
 import { RequireUser } from '../auth/RequireUser';
+import { withheldLabel } from '../group/memberTypes';
 import { NotificationsControl } from '../push/NotificationsControl';
 import { updateCurrentUser } from '../auth/currentUser';
 import type { User } from '../auth/types';
@@ -121,8 +122,10 @@ function ChatRow({ session, meId, onOpen }: { session: Session; meId: string; on
           <span className="ml-auto shrink-0 text-xs text-slate-500">{relativeTime(session.updated_at)}</span>
         </span>
         <span className="flex items-center gap-2">
-          {/* Always the newest message, as messengers do, however the row was loaded. */}
-          <span className="truncate text-sm text-slate-500">{session.last_message ? messagePreview(session.last_message) : CHAT_ROW_NO_MESSAGES_TEXT}</span>
+          {/* Always the newest message, as messengers do, however the row was loaded; a chat one may not read says why. */}
+          <span className="truncate text-sm text-slate-500">
+            {session.last_message ? messagePreview(session.last_message) : (withheldLabel(session.session_user_type) ?? CHAT_ROW_NO_MESSAGES_TEXT)}
+          </span>
           {unseen > 0 && (
             <span aria-label={`${unseen} unseen`} className="ml-auto shrink-0 rounded-full bg-red-500 px-2 py-0.5 text-xs font-semibold text-white">
               {unseen}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memberListLabel, memberTypeLabel } from './memberTypes';
+import { memberListLabel, memberTypeLabel, withheldLabel } from './memberTypes';
 
 describe('member type labels', () => {
   it('names the viewer’s own membership, and nothing for a non-member or an unknown type', () => {
@@ -13,5 +13,13 @@ describe('member type labels', () => {
     expect(memberListLabel(10)).toBe('Admin');
     expect(memberListLabel(29)).toBe('Blocked');
     expect(memberListLabel(20)).toBeNull();
+  });
+
+  it('name why a chat list row shows no messages, for those who may not read the chat', () => {
+    expect(withheldLabel(30)).toBe('Awaiting approval');
+    expect(withheldLabel(29)).toBe('Blocked');
+    expect(withheldLabel(40)).toBe('Blocked');
+    expect(withheldLabel(20)).toBeNull();
+    expect(withheldLabel(null)).toBeNull();
   });
 });

@@ -13,6 +13,15 @@ export function memberTypeLabel(type: number | null | undefined): string | null 
   return type == null ? null : (LABELS[type] ?? null);
 }
 
+/**
+ * What a chat list row says in place of the messages of a chat its member may not read (the server sends none of
+ * them): their request to join or their block. Null for those who read it.
+ */
+export function withheldLabel(type: number | null | undefined): string | null {
+  if (type == null || type <= MEMBER_TYPES.member) return null;
+  return memberTypeLabel(type) ?? memberTypeLabel(MEMBER_TYPES.blockedReversible);
+}
+
 /** In the members list plain members go unlabelled; everyone else's role or state shows. */
 export function memberListLabel(type: number): string | null {
   return type === MEMBER_TYPES.member ? null : memberTypeLabel(type);
