@@ -5,7 +5,7 @@ import { useMediaQuery } from '../shared/hooks/useMediaQuery';
 import { Avatar } from '../shared/ui/Avatar';
 import { buttonClass } from '../shared/ui/Button';
 import { openLogin } from '../features/auth/apiAuth';
-import { useCurrentUser } from '../features/auth/currentUser';
+import { useCurrentUser } from '../shared/session/currentUser';
 import { ChatProvider } from '../features/chat/ChatProvider';
 import { OfflineNotice } from '../features/push/OfflineNotice';
 import { PushBridge } from '../features/push/PushBridge';

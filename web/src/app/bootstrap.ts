@@ -2,7 +2,7 @@ import { api } from '../shared/api';
 import { appEvents } from '../shared/events';
 import { reconnectSocket, setRealtimeAuth } from '../shared/socket';
 import { installAuthInterceptors } from '../features/auth/apiAuth';
-import { consumeAuthKeyParam, getAuthKey } from '../features/auth/authKey';
+import { consumeAuthKeyParam, getAuthKey } from '../shared/session/authKey';
 import { installErrorReporter } from '../features/errors/jsErrorReporter';
 import { installPwa } from '../features/push/serviceWorker';
 

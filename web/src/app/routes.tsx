@@ -3,7 +3,7 @@ import { PATHS, groupFeedPath } from '../shared/constants';
 import { Loading } from '../shared/ui/Loading';
 import { ChatsPage } from '../features/chat/ChatsPage';
 import { ErrorPage } from '../features/errors/ErrorPage';
-import { rememberedGroupId } from '../features/feed/rememberedGroup';
+import { rememberedGroupId } from '../shared/rememberedGroup';
 import { FeedPage } from '../features/feed/FeedPage';
 import { GroupPage } from '../features/group/GroupPage';
 import { ItemPage } from '../features/item/ItemPage';

@@ -1,6 +1,6 @@
 import { render } from '@testing-library/react';
 import { useEffect } from 'react';
-import type { ChatWindowRequest } from '../features/chat/chatContext';
+import type { ChatWindowRequest } from '../shared/chat/chatContext';
 
 /**
  * Renders the app's chat provider and opens its window on `request`. The modules are
@@ -8,7 +8,7 @@ import type { ChatWindowRequest } from '../features/chat/chatContext';
  */
 export async function renderChatWindow(request: ChatWindowRequest) {
   const { ChatProvider } = await import('../features/chat/ChatProvider');
-  const { useChatWindow } = await import('../features/chat/chatContext');
+  const { useChatWindow } = await import('../shared/chat/chatContext');
   const { UiProvider } = await import('../shared/ui/UiProvider');
   function Opener() {
     const { openChat } = useChatWindow();

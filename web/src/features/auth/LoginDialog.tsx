@@ -10,7 +10,7 @@ import { Modal } from '../../shared/ui/Modal';
 import { TextField } from '../../shared/ui/TextField';
 import { useUi } from '../../shared/ui/uiContext';
 import { dropPendingAction } from './apiAuth';
-import { setAuthKey } from './authKey';
+import { setAuthKey } from '../../shared/session/authKey';
 import { postLogin, type LoginCodeInfo, type LoginField, type LoginRequest } from './loginApi';
 
 /** Server error keys -> the dialog field that shows them. */

@@ -3,7 +3,7 @@ import { mockFetch } from '../../test/fetchMock';
 import { createApiClient } from '../../shared/api';
 import { appEvents } from '../../shared/events';
 import { installAuthInterceptors } from './apiAuth';
-import { getAuthKey } from './authKey';
+import { getAuthKey } from '../../shared/session/authKey';
 
 describe('auth interceptors', () => {
   let uninstall = () => undefined as void;

@@ -1,6 +1,6 @@
 import type { ApiClient } from '../../shared/api';
 import { appEvents } from '../../shared/events';
-import { clearAuthKey, getAuthKey } from './authKey';
+import { clearAuthKey, getAuthKey } from '../../shared/session/authKey';
 
 /** Signs requests with the auth key and turns "login needed" replies into the login dialog. */
 export function installAuthInterceptors(client: ApiClient): () => void {

@@ -1,6 +1,6 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { useCurrentUser } from '../auth/currentUser';
-import { ChatContext, type ChatWindowControls, type ChatWindowRequest } from './chatContext';
+import { useCurrentUser } from '../../shared/session/currentUser';
+import { ChatContext, type ChatWindowControls, type ChatWindowRequest } from '../../shared/chat/chatContext';
 import { ChatWindow } from './ChatWindow';
 import { useUnseenSync } from './useUnseenSync';
 

@@ -4,7 +4,7 @@ import { renderChatWindow } from '../../test/chatWindow';
 import { mockFetch, type FetchCall, type FakeReply } from '../../test/fetchMock';
 import { CANNOT_SEND_TEXT, NEED_LOGIN_TO_CHAT_TEXT } from '../../shared/constants';
 import type { Session } from './chatApi';
-import type { ChatWindowRequest } from './chatContext';
+import type { ChatWindowRequest } from '../../shared/chat/chatContext';
 
 /** A socket that never connects, so the window falls back to polling. */
 const fakeSocket = { connected: false, on: vi.fn(), off: vi.fn(), emit: vi.fn() };

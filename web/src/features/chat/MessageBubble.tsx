@@ -5,7 +5,7 @@ import { relativeTime } from '../../shared/relativeTime';
 import { MoreIcon } from '../../shared/ui/icons';
 import { PopupMenu } from '../../shared/ui/PopupMenu';
 import type { ItemFile } from '../feed/feedApi';
-import { SharedPlace } from '../location/SharedPlace';
+import { SharedPlace } from '../../shared/location/SharedPlace';
 import { isInbound, isWhatsAppMessage } from '../whatsapp/businessChat';
 import { Reactions } from '../whatsapp/Reactions';
 import { WhatsAppContent } from '../whatsapp/WhatsAppContent';

@@ -6,7 +6,7 @@ import { Loading } from '../../shared/ui/Loading';
 import { Modal } from '../../shared/ui/Modal';
 import { fetchMessageInfo } from './chatApi';
 import type { ChatMessage } from './messages';
-import { UserName } from './UserName';
+import { UserName } from '../../shared/chat/UserName';
 import { hasWaInfo, WhatsAppInfo } from '../whatsapp/WhatsAppInfo';
 
 /** Who received and who read a message (for its sender and for moderators). */

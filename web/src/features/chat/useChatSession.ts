@@ -13,7 +13,7 @@ import {
 } from './chatApi';
 import { isCustomerId, replaceMessage } from '../whatsapp/businessChat';
 import { useWaStatuses } from '../whatsapp/useWaStatuses';
-import { lookupSession, lookupUser } from './lookups';
+import { lookupSession, lookupUser } from '../../shared/chat/lookups';
 import { latestServerTime, mergeMessages, outgoingMessage, pollIntervalMs, type ChatMessage, type MessageDraft } from './messages';
 import { raiseOwnStatuses, type ReceiptStatus } from './receipts';
 import { Outbox, type OutboxEvent } from './outbox';

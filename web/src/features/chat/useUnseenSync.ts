@@ -1,7 +1,7 @@
 import { useEffect, useRef, type Dispatch, type SetStateAction } from 'react';
 import type { Socket } from 'socket.io-client';
 import { getSocket } from '../../shared/socket';
-import { updateCurrentUser } from '../auth/currentUser';
+import { updateCurrentUser } from '../../shared/session/currentUser';
 import type { InboxMessage, Session } from './chatApi';
 import { deliveredReceipts } from './receipts';
 import { applySummary, applyToList, onUnseenChange, received, type UnseenSummary } from './unseen';

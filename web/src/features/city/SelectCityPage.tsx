@@ -9,9 +9,9 @@ import { LocationIcon } from '../../shared/ui/icons';
 import { PlaceMap, type LatLong } from '../../shared/ui/PlaceMap';
 import { inputClass } from '../../shared/ui/TextField';
 import { useUi } from '../../shared/ui/uiContext';
-import { rememberGroup } from '../feed/rememberedGroup';
+import { rememberGroup } from '../../shared/rememberedGroup';
 import { groupNear } from '../group/groupApi';
-import { CityResults } from './CityResults';
+import { CityResults } from '../../shared/location/CityResults';
 
 export function SelectCityPage() {
   const ui = useUi();

@@ -15,11 +15,11 @@ import { EmptyState } from '../../shared/ui/EmptyState';
 import { Loading } from '../../shared/ui/Loading';
 import { inputClass } from '../../shared/ui/TextField';
 import { openLogin } from '../auth/apiAuth';
-import { useResumeAfterLogin } from '../auth/useResumeAfterLogin';
-import { useCurrentUser } from '../auth/currentUser';
+import { useResumeAfterLogin } from '../../shared/session/useResumeAfterLogin';
+import { useCurrentUser } from '../../shared/session/currentUser';
 import type { Group } from './feedApi';
-import { ItemCard } from './ItemCard';
-import { rememberGroup } from './rememberedGroup';
+import { ItemCard } from '../../shared/ui/ItemCard';
+import { rememberGroup } from '../../shared/rememberedGroup';
 import { useFeed } from './useFeed';
 
 interface FeedProps {

@@ -32,7 +32,7 @@ describe('feed page', () => {
       return { body: { items: [], group: group(signedIn), has_more: false, next_cursor: null } };
     });
     const { FeedPage } = await import('./FeedPage');
-    const { setAuthKey } = await import('../auth/authKey');
+    const { setAuthKey } = await import('../../shared/session/authKey');
     const router = createMemoryRouter([{ path: '/:groupId', element: <FeedPage /> }], { initialEntries: ['/g1'] });
     render(<RouterProvider router={router} />);
     expect(await screen.findByRole('heading', { level: 1, name: 'Bikes' })).toBeTruthy();

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { isApiError } from '../../shared/errors';
-import { useCurrentUser } from '../auth/currentUser';
+import { useCurrentUser } from '../../shared/session/currentUser';
 import { fetchFeed, isInvalidGroupError, type FeedQuery, type Group, type Item } from './feedApi';
 
 export interface FeedState {

@@ -23,7 +23,7 @@ import { EmptyState } from '../../shared/ui/EmptyState';
 import { Loading } from '../../shared/ui/Loading';
 import { Field, TextField, inputClass } from '../../shared/ui/TextField';
 import { useUi } from '../../shared/ui/uiContext';
-import { RequireUser } from '../auth/RequireUser';
+import { RequireUser } from '../../shared/session/RequireUser';
 import type { Group, Item } from '../feed/feedApi';
 import { TagChips } from '../feed/Feed';
 import { fetchGroup } from '../group/groupApi';

@@ -1,5 +1,5 @@
 import { api } from '../../shared/api';
-import type { User } from '../auth/types';
+import type { User } from '../../shared/entities/user';
 import type { Wallet } from '../wallet/walletApi';
 
 export interface ProfileReply {

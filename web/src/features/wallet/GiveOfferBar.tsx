@@ -13,7 +13,7 @@ import { Button } from '../../shared/ui/Button';
 import { ConfirmDialog } from '../../shared/ui/ConfirmDialog';
 import { Modal } from '../../shared/ui/Modal';
 import { TextField } from '../../shared/ui/TextField';
-import { useUserName } from '../chat/UserName';
+import { useUserName } from '../../shared/chat/UserName';
 import { fetchItem } from '../item/itemApi';
 import { NeedRechargeLink } from './NeedRechargeLink';
 import { fetchOfferSplit } from './walletApi';

@@ -3,12 +3,12 @@ import { CHAT_MAX_FILE_BYTES, MESSAGE_PLACEHOLDER, WA_MEDIA_TYPES, WA_TEMPLATE_O
 import { useFileUploads } from '../../shared/hooks/useFileUploads';
 import { Button } from '../../shared/ui/Button';
 import { CloseIcon, SendIcon } from '../../shared/ui/icons';
-import { AttachmentChips } from '../chat/AttachmentChips';
+import { AttachmentChips } from '../../shared/chat/AttachmentChips';
 import { messageBoxClass, sendButtonClass } from '../chat/Composer';
 import type { InboxMessage } from '../chat/chatApi';
 import type { MessageDraft } from '../chat/messages';
 import { itemFileFrom, type ItemFile } from '../feed/feedApi';
-import { AddressPickerDialog } from '../location/AddressPickerDialog';
+import { AddressPickerDialog } from '../../shared/location/AddressPickerDialog';
 import { waPreview } from './businessChat';
 import { ContactsDialog } from './ContactsDialog';
 import { InteractiveDialog } from './InteractiveDialog';

@@ -1,6 +1,6 @@
 import { Linked } from '../chat/LinkedText';
 import type { InboxMessage } from '../chat/chatApi';
-import { SharedPlace } from '../location/SharedPlace';
+import { SharedPlace } from '../../shared/location/SharedPlace';
 import { messageText } from './businessChat';
 import { ContactsCard } from './ContactsCard';
 import { InteractiveView } from './InteractiveView';
