@@ -13,7 +13,7 @@ import { LocationIcon, PaperclipIcon, SendIcon, SmileIcon } from '../../shared/u
 import { useUi } from '../../shared/ui/uiContext';
 import { openLogin } from '../auth/apiAuth';
 import { AttachmentChips } from '../../shared/chat/AttachmentChips';
-import { itemFileFrom, type ItemFile } from '../feed/feedApi';
+import { itemFileFrom, type ItemFile } from '../../shared/entities/item';
 import { AddressPickerDialog } from '../../shared/location/AddressPickerDialog';
 import type { Session } from './chatApi';
 import type { MessageDraft } from './messages';

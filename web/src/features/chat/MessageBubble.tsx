@@ -4,7 +4,7 @@ import { mediaKind } from '../../shared/media';
 import { relativeTime } from '../../shared/relativeTime';
 import { MoreIcon } from '../../shared/ui/icons';
 import { PopupMenu } from '../../shared/ui/PopupMenu';
-import type { ItemFile } from '../feed/feedApi';
+import type { ItemFile } from '../../shared/entities/item';
 import { SharedPlace } from '../../shared/location/SharedPlace';
 import { isInbound, isWhatsAppMessage } from '../whatsapp/businessChat';
 import { Reactions } from '../whatsapp/Reactions';

@@ -1,7 +1,7 @@
 import { api } from '../../shared/api';
 import { MODERATION_ACTIONS, SEND_FAILED_TYPE, SEND_OK_TYPE } from '../../shared/constants';
 import type { ErrorsValue } from '../../shared/errors';
-import type { Item, ItemFile } from '../feed/feedApi';
+import type { Item, ItemFile } from '../../shared/entities/item';
 import type { BusinessChatData, WaInfo, WaMessageData } from '../whatsapp/whatsappApi';
 
 export interface Session {

@@ -1,6 +1,6 @@
 import { CHAT_POLL_FAST_MS, CHAT_POLL_SLOW_MS, CHAT_RECENT_MESSAGE_MS } from '../../shared/constants';
 import type { ErrorsValue } from '../../shared/errors';
-import type { ItemFile } from '../feed/feedApi';
+import type { ItemFile } from '../../shared/entities/item';
 import { isWhatsAppMessage, waDeliveryIcon, waPreview } from '../whatsapp/businessChat';
 import type { DeliveryStatus, InboxMessage, MessageData, SendBody } from './chatApi';
 

@@ -10,7 +10,7 @@ import { PlaceMap, type LatLong } from '../../shared/ui/PlaceMap';
 import { inputClass } from '../../shared/ui/TextField';
 import { useUi } from '../../shared/ui/uiContext';
 import { rememberGroup } from '../../shared/rememberedGroup';
-import { groupNear } from '../group/groupApi';
+import { groupNear } from '../../shared/entities/group';
 import { CityResults } from '../../shared/location/CityResults';
 
 export function SelectCityPage() {

@@ -17,7 +17,7 @@ import { inputClass } from '../../shared/ui/TextField';
 import { openLogin } from '../auth/apiAuth';
 import { useResumeAfterLogin } from '../../shared/session/useResumeAfterLogin';
 import { useCurrentUser } from '../../shared/session/currentUser';
-import type { Group } from './feedApi';
+import type { Group } from '../../shared/entities/group';
 import { ItemCard } from '../../shared/ui/ItemCard';
 import { rememberGroup } from '../../shared/rememberedGroup';
 import { useFeed } from './useFeed';

@@ -16,11 +16,11 @@ import { useUi } from '../../shared/ui/uiContext';
 import { openLogin } from '../auth/apiAuth';
 import { useCurrentUser } from '../../shared/session/currentUser';
 import { Feed } from '../feed/Feed';
-import type { Group } from '../feed/feedApi';
+import { fetchGroup, type Group } from '../../shared/entities/group';
 import { recentGroups } from '../../shared/rememberedGroup';
 import { GroupSubscription } from './GroupSubscription';
 import { GroupEditor } from './GroupEditor';
-import { fetchGroup, joinGroup } from './groupApi';
+import { joinGroup } from './groupApi';
 import { MembersList } from './MembersList';
 import { memberTypeLabel } from './memberTypes';
 

@@ -3,7 +3,7 @@ import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
 import { leaveAppFor } from '../../shared/navigation';
 import { Button } from '../../shared/ui/Button';
 import { useUi } from '../../shared/ui/uiContext';
-import type { Group } from '../feed/feedApi';
+import type { Group } from '../../shared/entities/group';
 import { manageSubscription } from '../wallet/walletApi';
 
 /**

@@ -1,10 +1,5 @@
 import { api } from '../../shared/api';
-import type { Group } from '../feed/feedApi';
-
-export interface GroupReply {
-  group: Group;
-  group_membership?: unknown;
-}
+import type { Group, GroupReply } from '../../shared/entities/group';
 
 export interface Member {
   session_id: string;
@@ -21,15 +16,6 @@ export interface MembersPage {
 }
 
 export type GroupChanges = Partial<Pick<Group, 'title' | 'description' | 'image' | 'is_public' | 'is_read_allowed'>> & { tags?: string[] };
-
-/** The group of the city nearest to the point, created on first use. */
-export function groupNear(latLong: readonly [number, number]): Promise<GroupReply> {
-  return api.post<GroupReply>('/api/group', { lat_long: latLong });
-}
-
-export function fetchGroup(groupId: string, signal?: AbortSignal): Promise<GroupReply> {
-  return api.post<GroupReply>('/api/group', { group_id: groupId }, { signal });
-}
 
 export function joinGroup(groupId: string): Promise<GroupReply> {
   return api.post<GroupReply>('/api/group', { group_id: groupId }, { query: { action: 'join' } });

@@ -19,7 +19,7 @@ import { useUi } from '../../shared/ui/uiContext';
 import { openLogin } from '../auth/apiAuth';
 import { useCurrentUser } from '../../shared/session/currentUser';
 import { useResumeAfterLogin } from '../../shared/session/useResumeAfterLogin';
-import type { Item } from '../feed/feedApi';
+import type { Item } from '../../shared/entities/item';
 import { fetchItemChats } from '../chat/chatApi';
 import { useChatWindow } from '../../shared/chat/chatContext';
 import { postFinderFee } from '../../shared/entities/finderFee';

@@ -24,11 +24,11 @@ import { Loading } from '../../shared/ui/Loading';
 import { Field, TextField, inputClass } from '../../shared/ui/TextField';
 import { useUi } from '../../shared/ui/uiContext';
 import { RequireUser } from '../../shared/session/RequireUser';
-import type { Group, Item } from '../feed/feedApi';
+import { fetchGroup, type Group } from '../../shared/entities/group';
+import { fetchItem, type Item } from '../../shared/entities/item';
 import { TagChips } from '../feed/Feed';
-import { fetchGroup } from '../group/groupApi';
 import { FilePicker } from './FilePicker';
-import { createItem, fetchItem, updateItem } from './itemApi';
+import { createItem, updateItem } from './itemApi';
 import { fieldsFromForm, finderFeeAmount, finderFeeError, formFromItem, type ItemForm, type OfferType } from './itemForm';
 
 /** /create/item/:groupId and /edit/item/:groupId/:itemId. */

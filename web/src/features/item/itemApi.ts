@@ -1,5 +1,6 @@
 import { api } from '../../shared/api';
-import type { Group, Item } from '../feed/feedApi';
+import type { Group } from '../../shared/entities/group';
+import type { Item } from '../../shared/entities/item';
 
 export interface ItemFields {
   title: string;
@@ -26,11 +27,6 @@ export interface RouteReply {
   group: Group;
   /** The chain of owners, poster first. */
   route_users: RouteUser[];
-}
-
-/** Without `groupId` the item is read wherever it was posted. */
-export function fetchItem(itemId: string, groupId?: string, signal?: AbortSignal): Promise<{ item: Item; group: Group }> {
-  return api.post<{ item: Item; group: Group }>('/api/item', { item_id: itemId, group_id: groupId }, { signal });
 }
 
 export function createItem(groupId: string, fields: ItemFields): Promise<{ item: Item }> {

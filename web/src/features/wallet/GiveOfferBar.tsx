@@ -14,7 +14,7 @@ import { ConfirmDialog } from '../../shared/ui/ConfirmDialog';
 import { Modal } from '../../shared/ui/Modal';
 import { TextField } from '../../shared/ui/TextField';
 import { useUserName } from '../../shared/chat/UserName';
-import { fetchItem } from '../item/itemApi';
+import { fetchItem } from '../../shared/entities/item';
 import { NeedRechargeLink } from './NeedRechargeLink';
 import { fetchOfferSplit } from './walletApi';
 import { latestOffer, offerAmountError, offerCurrency, offerRecipient, type GivenOffer, type ItemChatFacts } from './offer';

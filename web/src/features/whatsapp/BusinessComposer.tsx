@@ -7,7 +7,7 @@ import { AttachmentChips } from '../../shared/chat/AttachmentChips';
 import { messageBoxClass, sendButtonClass } from '../chat/Composer';
 import type { InboxMessage } from '../chat/chatApi';
 import type { MessageDraft } from '../chat/messages';
-import { itemFileFrom, type ItemFile } from '../feed/feedApi';
+import { itemFileFrom, type ItemFile } from '../../shared/entities/item';
 import { AddressPickerDialog } from '../../shared/location/AddressPickerDialog';
 import { waPreview } from './businessChat';
 import { ContactsDialog } from './ContactsDialog';

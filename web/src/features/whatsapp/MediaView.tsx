@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { mediaKind } from '../../shared/media';
-import type { ItemFile } from '../feed/feedApi';
+import type { ItemFile } from '../../shared/entities/item';
 import { Carousel } from '../../shared/ui/ImageViewer';
 import type { WaMedia } from './whatsappApi';
 

@@ -3,7 +3,7 @@ import { LOGIN_TO_VIEW_TEXT, routePath } from '../constants';
 import { mediaKind } from '../media';
 import { relativeTime } from '../relativeTime';
 import { openLogin } from '../../features/auth/apiAuth';
-import type { Item } from '../../features/feed/feedApi';
+import type { Item } from '../entities/item';
 import { Offer, ShareBadges, TagList } from './Offer';
 
 const cardClass = 'block overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200';

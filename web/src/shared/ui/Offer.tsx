@@ -1,5 +1,5 @@
 import { formatMoney } from '../currency';
-import type { Item } from '../../features/feed/feedApi';
+import type { Item } from '../entities/item';
 import { postFinderFee } from '../entities/finderFee';
 
 /** The reward: an amount in its currency, else the offer's description. */
