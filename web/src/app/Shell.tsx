@@ -4,7 +4,7 @@ import { DESKTOP_MIN_WIDTH_PX, MENU_TRANSITION_MS, PATHS, SIDE_PANEL_WIDTH_PX } 
 import { useMediaQuery } from '../shared/hooks/useMediaQuery';
 import { Avatar } from '../shared/ui/Avatar';
 import { buttonClass } from '../shared/ui/Button';
-import { openLogin } from '../features/auth/apiAuth';
+import { openLogin } from '../shared/session/login';
 import { useCurrentUser } from '../shared/session/currentUser';
 import { ChatProvider } from '../features/chat/ChatProvider';
 import { OfflineNotice } from '../features/push/OfflineNotice';

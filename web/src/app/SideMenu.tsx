@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link, NavLink } from 'react-router';
 import { INSTALL_APP, PATHS } from '../shared/constants';
 import { Avatar } from '../shared/ui/Avatar';
-import { openLogin } from '../features/auth/apiAuth';
+import { openLogin } from '../shared/session/login';
 import { updateCurrentUser, useCurrentUser } from '../shared/session/currentUser';
 import { feedPath, rememberedGroupId } from '../shared/rememberedGroup';
 import { AboutIcon, ChatIcon, FeedIcon, InstallIcon, LocationIcon, LoginIcon } from '../shared/ui/icons';

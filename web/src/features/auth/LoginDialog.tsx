@@ -9,7 +9,7 @@ import { ContactField } from '../../shared/ui/ContactField';
 import { Modal } from '../../shared/ui/Modal';
 import { TextField } from '../../shared/ui/TextField';
 import { useUi } from '../../shared/ui/uiContext';
-import { dropPendingAction } from './apiAuth';
+import { dropPendingAction } from '../../shared/session/login';
 import { setAuthKey } from '../../shared/session/authKey';
 import { postLogin, type LoginCodeInfo, type LoginField, type LoginRequest } from './loginApi';
 

@@ -11,7 +11,7 @@ import {
 import { useFileUploads } from '../../shared/hooks/useFileUploads';
 import { LocationIcon, PaperclipIcon, SendIcon, SmileIcon } from '../../shared/ui/icons';
 import { useUi } from '../../shared/ui/uiContext';
-import { openLogin } from '../auth/apiAuth';
+import { openLogin } from '../../shared/session/login';
 import { AttachmentChips } from '../../shared/chat/AttachmentChips';
 import { itemFileFrom, type ItemFile } from '../../shared/entities/item';
 import { AddressPickerDialog } from '../../shared/location/AddressPickerDialog';

@@ -14,7 +14,7 @@ import { Button, buttonClass } from '../../shared/ui/Button';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { Loading } from '../../shared/ui/Loading';
 import { inputClass } from '../../shared/ui/TextField';
-import { openLogin } from '../auth/apiAuth';
+import { openLogin } from '../../shared/session/login';
 import { useResumeAfterLogin } from '../../shared/session/useResumeAfterLogin';
 import { useCurrentUser } from '../../shared/session/currentUser';
 import type { Group } from '../../shared/entities/group';

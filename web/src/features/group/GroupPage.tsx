@@ -13,7 +13,7 @@ import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
 import { useAsyncData } from '../../shared/hooks/useAsyncData';
 import { Button, buttonClass } from '../../shared/ui/Button';
 import { useUi } from '../../shared/ui/uiContext';
-import { openLogin } from '../auth/apiAuth';
+import { openLogin } from '../../shared/session/login';
 import { useCurrentUser } from '../../shared/session/currentUser';
 import { Feed } from '../feed/Feed';
 import { fetchGroup, type Group } from '../../shared/entities/group';

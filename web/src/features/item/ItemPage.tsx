@@ -16,7 +16,7 @@ import { Button, buttonClass } from '../../shared/ui/Button';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { Loading } from '../../shared/ui/Loading';
 import { useUi } from '../../shared/ui/uiContext';
-import { openLogin } from '../auth/apiAuth';
+import { openLogin } from '../../shared/session/login';
 import { useCurrentUser } from '../../shared/session/currentUser';
 import { useResumeAfterLogin } from '../../shared/session/useResumeAfterLogin';
 import type { Item } from '../../shared/entities/item';

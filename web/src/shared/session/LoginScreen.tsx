@@ -1,5 +1,5 @@
 import { Button } from '../ui/Button';
-import { openLogin } from '../../features/auth/apiAuth';
+import { openLogin } from './login';
 
 /** Stands in for a page that needs a signed-in user. */
 export function LoginScreen({ message = 'Log in to see your profile, wallets and posts.' }: { message?: string }) {

@@ -1,6 +1,6 @@
 import { renderHook } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { dropPendingAction, openLogin } from '../../features/auth/apiAuth';
+import { dropPendingAction, openLogin } from './login';
 import { useResumeAfterLogin } from './useResumeAfterLogin';
 
 function resumer(name: string) {

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { takePendingAction } from '../../features/auth/apiAuth';
+import { takePendingAction } from './login';
 
 /**
  * Runs `action` when the visitor logged in through `openLogin(name)`. The component may

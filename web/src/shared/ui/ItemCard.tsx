@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { LOGIN_TO_VIEW_TEXT, routePath } from '../constants';
 import { mediaKind } from '../media';
 import { relativeTime } from '../relativeTime';
-import { openLogin } from '../../features/auth/apiAuth';
+import { openLogin } from '../session/login';
 import type { Item } from '../entities/item';
 import { Offer, ShareBadges, TagList } from './Offer';
 
