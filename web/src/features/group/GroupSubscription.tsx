@@ -4,7 +4,7 @@ import { leaveAppFor } from '../../shared/navigation';
 import { Button } from '../../shared/ui/Button';
 import { useUi } from '../../shared/ui/uiContext';
 import type { Group } from '../../shared/entities/group';
-import { manageSubscription } from '../wallet/walletApi';
+import { manageSubscription } from './groupApi';
 
 /**
  * The group screen's subscription link: 'Subscribed' while the subscription is active, and

@@ -28,3 +28,7 @@ export function updateGroup(groupId: string, changes: GroupChanges): Promise<Gro
 export function fetchMembers(groupId: string, cursor?: string): Promise<MembersPage> {
   return api.post<MembersPage>('/session/users', { session_id: groupId, cursor });
 }
+
+export function manageSubscription(groupId: string): Promise<{ redirect_url: string }> {
+  return api.post<{ redirect_url: string }>('/api/group', { group_id: groupId }, { query: { action: 'manage_subscription' } });
+}

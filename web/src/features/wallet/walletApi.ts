@@ -116,10 +116,6 @@ export function fetchRechargeStatus(sessionId: string, signal?: AbortSignal): Pr
   return api.get<unknown>('/api/recharge/status', { session_id: sessionId }, { signal });
 }
 
-export function manageSubscription(groupId: string): Promise<{ redirect_url: string }> {
-  return api.post<{ redirect_url: string }>('/api/group', { group_id: groupId }, { query: { action: 'manage_subscription' } });
-}
-
 export function newRequestId(): string {
   return crypto.randomUUID();
 }
