@@ -1,5 +1,4 @@
 import { api } from '../../shared/api';
-import type { GivenOffer } from './offer';
 
 export interface Wallet {
   _id?: string;
@@ -45,6 +44,14 @@ export function withdraw(wallet: Wallet, requestId: string): Promise<WithdrawRep
     wallet_currency: wallet.wallet_currency,
     request_id: requestId,
   });
+}
+
+/** The latest offer given in a chat, as the server keeps it (`data.last_offer`). */
+export interface GivenOffer {
+  move_id: string;
+  amount: number;
+  currency: string;
+  at: number;
 }
 
 export interface GiveOfferRequest {
