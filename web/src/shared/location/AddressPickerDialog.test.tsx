@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, type FakeReply } from '../../test/fetchMock';
-import type { PlaceMapProps } from '../ui/PlaceMap';
+import type { PlaceMapProps } from '../ui/mapTypes';
 import { AddressPickerDialog } from './AddressPickerDialog';
 
 // Leaflet needs a real layout; a click on this stand-in is a click on the map at one point.

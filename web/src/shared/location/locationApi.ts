@@ -1,5 +1,5 @@
 import { api } from '../api';
-import type { LatLong } from '../ui/PlaceMap';
+import type { LatLong } from '../ui/mapTypes';
 
 /** The spec's Location (section 3), named Place here so it does not hide the DOM's Location. */
 export interface Place {

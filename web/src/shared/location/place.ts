@@ -1,6 +1,6 @@
 import { ADDRESS_MAX_LENGTH, ADDRESS_NOT_FOUND_TEXT, addressFailedText } from '../constants';
 import { describeError, isApiError } from '../errors';
-import type { LatLong } from '../ui/PlaceMap';
+import type { LatLong } from '../ui/mapTypes';
 import type { City } from './cityApi';
 import type { Place } from './locationApi';
 

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ADDRESS_MAP_CENTER } from '../constants';
 import { currentPosition } from '../geolocation';
-import type { LatLong } from '../ui/PlaceMap';
+import type { LatLong } from '../ui/mapTypes';
 import type { City } from './cityApi';
 import { reverseGeocode } from './locationApi';
 import { cityAddress, geocodeErrorText, placeToShare } from './place';
