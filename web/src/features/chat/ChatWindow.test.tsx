@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderChatWindow } from '../../test/chatWindow';
 import { mockFetch, type FetchCall, type FakeReply } from '../../test/fetchMock';
 import { CANNOT_SEND_TEXT, NEED_LOGIN_TO_CHAT_TEXT } from '../../shared/constants';
-import type { Session } from './chatApi';
+import type { Session } from '../../shared/chat/types';
 import type { ChatWindowRequest } from '../../shared/chat/chatContext';
 
 /** A socket that never connects, so the window falls back to polling. */

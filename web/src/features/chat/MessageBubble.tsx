@@ -9,11 +9,11 @@ import { SharedPlace } from '../../shared/location/SharedPlace';
 import { isInbound, isWhatsAppMessage } from '../whatsapp/businessChat';
 import { Reactions } from '../whatsapp/Reactions';
 import { WhatsAppContent } from '../whatsapp/WhatsAppContent';
-import type { ChatUser } from './chatApi';
+import type { ChatMessage, ChatUser } from '../../shared/chat/types';
 import { DeliveryTicks } from './DeliveryTicks';
 import { LinkPreview } from './LinkPreview';
-import { Linked } from './LinkedText';
-import { deliveryIcon, linksIn, type ChatMessage } from './messages';
+import { Linked, linksIn } from '../../shared/chat/LinkedText';
+import { deliveryIcon } from './messages';
 
 interface MessageBubbleProps {
   message: ChatMessage;

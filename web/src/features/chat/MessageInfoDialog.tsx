@@ -5,7 +5,7 @@ import { relativeTime } from '../../shared/relativeTime';
 import { Loading } from '../../shared/ui/Loading';
 import { Modal } from '../../shared/ui/Modal';
 import { fetchMessageInfo } from './chatApi';
-import type { ChatMessage } from './messages';
+import type { ChatMessage } from '../../shared/chat/types';
 import { UserName } from '../../shared/chat/UserName';
 import { hasWaInfo, WhatsAppInfo } from '../whatsapp/WhatsAppInfo';
 

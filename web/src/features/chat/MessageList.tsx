@@ -4,7 +4,8 @@ import { Loading } from '../../shared/ui/Loading';
 import { Spinner } from '../../shared/ui/Spinner';
 import { isCustomerId, repliedTo } from '../whatsapp/businessChat';
 import { MessageBubble } from './MessageBubble';
-import { isSameDay, type ChatMessage } from './messages';
+import { isSameDay } from './messages';
+import type { ChatMessage } from '../../shared/chat/types';
 import type { ChatSessionState } from './useChatSession';
 
 /** Within this distance of the bottom the list follows new messages; further up it stays put. */

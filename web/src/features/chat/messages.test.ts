@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHAT_POLL_FAST_MS, CHAT_POLL_SLOW_MS, CHAT_RECENT_MESSAGE_MS } from '../../shared/constants';
-import {
-  deliveryIcon,
-  latestServerTime,
-  linksIn,
-  mergeMessages,
-  messagePreview,
-  outgoingMessage,
-  pollIntervalMs,
-  raiseStatus,
-  type ChatMessage,
-} from './messages';
+import { deliveryIcon, latestServerTime, mergeMessages, messagePreview, outgoingMessage, pollIntervalMs, raiseStatus } from './messages';
+import type { ChatMessage } from '../../shared/chat/types';
 
 const message = (fields: Partial<ChatMessage>): ChatMessage => ({
   id: 'm1',
@@ -80,12 +71,6 @@ describe('polling interval', () => {
     expect(pollIntervalMs(now - 1000, now)).toBe(CHAT_POLL_FAST_MS);
     expect(pollIntervalMs(now - CHAT_RECENT_MESSAGE_MS, now)).toBe(CHAT_POLL_SLOW_MS);
     expect(pollIntervalMs(null, now)).toBe(CHAT_POLL_SLOW_MS);
-  });
-});
-
-describe('links', () => {
-  it('finds each link once', () => {
-    expect(linksIn('see https://a.test/x and http://b.test, again https://a.test/x')).toEqual(['https://a.test/x', 'http://b.test']);
   });
 });
 

@@ -1,16 +1,7 @@
 import { CHAT_POLL_FAST_MS, CHAT_POLL_SLOW_MS, CHAT_RECENT_MESSAGE_MS } from '../../shared/constants';
-import type { ErrorsValue } from '../../shared/errors';
-import type { ItemFile } from '../../shared/entities/item';
+import type { ChatMessage, DeliveryIcon, DeliveryStatus, InboxMessage, MessageDraft } from '../../shared/chat/types';
 import { isWhatsAppMessage, waDeliveryIcon, waPreview } from '../whatsapp/businessChat';
-import type { DeliveryStatus, InboxMessage, MessageData, SendBody } from './chatApi';
-
-/** A message as the window holds it: from the server, or still local (sending or failed). */
-export interface ChatMessage extends InboxMessage {
-  local?: 'sending' | 'failed';
-  errors?: ErrorsValue;
-}
-
-export type DeliveryIcon = 'pending' | 'sent' | 'delivered' | 'read' | 'not_sent' | 'error';
+import type { SendBody } from './chatApi';
 
 export function deliveryIcon(message: ChatMessage): DeliveryIcon {
   if (message.errors) return 'error';
@@ -64,25 +55,9 @@ export function isSameDay(a: number, b: number): boolean {
   return new Date(a).toDateString() === new Date(b).toDateString();
 }
 
-// Punctuation right after a link ends the sentence, not the link.
-const URL_PATTERN = /\bhttps?:\/\/[^\s<>"']*[^\s<>"'.,;:!?)]/gi;
-
-/** The links in a message's text, in order, without repeats. */
-export function linksIn(text: string): string[] {
-  return [...new Set(text.match(URL_PATTERN) ?? [])];
-}
-
 /** A client-made id that lets the server recognise a retried send. */
 export function newLocalId(): string {
   return crypto.randomUUID();
-}
-
-/** What a member sends: text, files, a kind (MESSAGE_TYPES) and `data` such as a shared place. */
-export interface MessageDraft {
-  text: string;
-  files: ItemFile[];
-  type: number;
-  data: MessageData;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { act, renderHook } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../../test/fetchMock';
-import type { InboxMessage, Session } from './chatApi';
+import type { InboxMessage, Session } from '../../shared/chat/types';
 import type { UnseenChange } from './unseen';
 
 type Handler = (...args: unknown[]) => void;

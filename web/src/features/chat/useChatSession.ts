@@ -3,18 +3,12 @@ import type { Socket } from 'socket.io-client';
 import { TYPING_IDLE_MS, TYPING_SHOWN_MS, TYPING_THROTTLE_MS } from '../../shared/constants';
 import { getSocket } from '../../shared/socket';
 import { useUi } from '../../shared/ui/uiContext';
-import {
-  fetchMessages,
-  sendMessage,
-  type ChatUser,
-  type InboxMessage,
-  type MessagesPage,
-  type Session,
-} from './chatApi';
+import { fetchMessages, sendMessage, type MessagesPage } from './chatApi';
+import type { ChatMessage, ChatUser, InboxMessage, MessageDraft, Session } from '../../shared/chat/types';
 import { isCustomerId, replaceMessage } from '../whatsapp/businessChat';
 import { useWaStatuses } from '../whatsapp/useWaStatuses';
 import { lookupSession, lookupUser } from '../../shared/chat/lookups';
-import { latestServerTime, mergeMessages, outgoingMessage, pollIntervalMs, type ChatMessage, type MessageDraft } from './messages';
+import { latestServerTime, mergeMessages, outgoingMessage, pollIntervalMs } from './messages';
 import { raiseOwnStatuses, type ReceiptStatus } from './receipts';
 import { Outbox, type OutboxEvent } from './outbox';
 import { showing } from './unseen';

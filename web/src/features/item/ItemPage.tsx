@@ -20,14 +20,13 @@ import { openLogin } from '../../shared/session/login';
 import { useCurrentUser } from '../../shared/session/currentUser';
 import { useResumeAfterLogin } from '../../shared/session/useResumeAfterLogin';
 import type { Item } from '../../shared/entities/item';
-import { fetchItemChats } from '../chat/chatApi';
 import { useChatWindow } from '../../shared/chat/chatContext';
 import { postFinderFee } from '../../shared/entities/finderFee';
 import { Offer, ShareBadges, TagList } from '../../shared/ui/Offer';
 import { formatMoney } from '../../shared/currency';
 import { ImageViewer } from '../../shared/ui/ImageViewer';
 import { arrivedRoute, rememberArrivedRoute } from './arrivedRoute';
-import { deleteItem, fetchRoute, shareRoute, type RouteReply } from './itemApi';
+import { deleteItem, fetchItemChats, fetchRoute, shareRoute, type RouteReply } from './itemApi';
 
 /** /r/:routeId: a shared post with its chain of owners. */
 export function ItemPage() {

@@ -1,4 +1,5 @@
 import { api } from '../../shared/api';
+import type { Session } from '../../shared/chat/types';
 import type { Group } from '../../shared/entities/group';
 import type { Item } from '../../shared/entities/item';
 
@@ -47,4 +48,16 @@ export function fetchRoute(routeId: string, signal?: AbortSignal): Promise<Route
 
 export function shareRoute(routeId: string): Promise<{ url: string; route_id: string }> {
   return api.get<{ url: string; route_id: string }>(`/api/r/${encodeURIComponent(routeId)}`, { action: 'share' });
+}
+
+export interface ChatEntry {
+  session: Session;
+  item: Item;
+  is_item_owner: boolean;
+  is_user_in_session: boolean;
+}
+
+/** The chats about an item: all of them for its owner, else the viewer's own one (maybe a dummy). */
+export function fetchItemChats(itemId: string, routeId: string): Promise<{ item: Item; chats: ChatEntry[] }> {
+  return api.post(`/api/chats/${encodeURIComponent(itemId)}`, { route_id: routeId });
 }

@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
-import type { InboxMessage, Session } from '../chat/chatApi';
-import type { MessageDraft } from '../chat/messages';
+import type { InboxMessage, MessageDraft, Session } from '../../shared/chat/types';
 import { BusinessComposer } from './BusinessComposer';
 import { useReplyWindow } from './useReplyWindow';
 import { WindowStatus } from './WindowStatus';

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { InboxMessage } from '../chat/chatApi';
+import type { InboxMessage } from '../../shared/chat/types';
 import { MessageBubble } from '../chat/MessageBubble';
 import { waMessage } from './testFixtures';
 

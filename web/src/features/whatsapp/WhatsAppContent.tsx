@@ -1,5 +1,5 @@
-import { Linked } from '../chat/LinkedText';
-import type { InboxMessage } from '../chat/chatApi';
+import { Linked } from '../../shared/chat/LinkedText';
+import type { InboxMessage } from '../../shared/chat/types';
 import { SharedPlace } from '../../shared/location/SharedPlace';
 import { messageText } from './businessChat';
 import { ContactsCard } from './ContactsCard';

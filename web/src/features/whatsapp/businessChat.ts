@@ -1,6 +1,5 @@
 import { BUSINESS_SESSION_KIND, WA_MESSAGE_TYPES, WA_WINDOW_CLOSED_TEXT, waWindowOpenText } from '../../shared/constants';
-import type { InboxMessage, Session } from '../chat/chatApi';
-import type { DeliveryIcon } from '../chat/messages';
+import type { DeliveryIcon, InboxMessage, Session } from '../../shared/chat/types';
 import type { WaInfo } from './whatsappApi';
 
 const WA_TYPES: ReadonlySet<number> = new Set([WA_MESSAGE_TYPES.text, WA_MESSAGE_TYPES.rich, WA_MESSAGE_TYPES.inbound, WA_MESSAGE_TYPES.template]);

@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { Session } from '../../features/chat/chatApi';
+import type { Session } from './types';
 
 /** What the window shows: one or more sessions as tabs, under a heading for when there are none. */
 export interface ChatWindowRequest {

@@ -1,7 +1,7 @@
 import { api } from '../api';
-import { LOOKUP_BATCH_MS, LOOKUP_CACHE_MAX_KEYS, STORAGE_KEYS, URL_PREVIEW_CACHE_SIZE } from '../constants';
+import { LOOKUP_BATCH_MS, LOOKUP_CACHE_MAX_KEYS, STORAGE_KEYS } from '../constants';
 import { readStored, writeStored } from '../storage';
-import { fetchUrlPreview, type ChatUser, type Session, type UrlPreview } from '../../features/chat/chatApi';
+import type { ChatUser, Session } from './types';
 
 interface Found {
   users: ChatUser;
@@ -74,20 +74,3 @@ function writeCache(cache: Map<string, ChatUser>): void {
 const lookup = createLookup();
 export const lookupUser = (id: string) => lookup('users', id);
 export const lookupSession = (id: string) => lookup('sessions', id);
-
-const previews = new Map<string, Promise<UrlPreview | null>>();
-
-/** The link's preview, remembered for the most recent links only. */
-export function urlPreview(url: string): Promise<UrlPreview | null> {
-  const known = previews.get(url);
-  if (known) {
-    // Re-inserting marks the entry as recently used.
-    previews.delete(url);
-    previews.set(url, known);
-    return known;
-  }
-  const loading = fetchUrlPreview(url).catch(() => null);
-  previews.set(url, loading);
-  if (previews.size > URL_PREVIEW_CACHE_SIZE) previews.delete(previews.keys().next().value as string);
-  return loading;
-}

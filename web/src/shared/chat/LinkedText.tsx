@@ -1,5 +1,12 @@
 import { Fragment } from 'react';
-import { linksIn } from './messages';
+
+// Punctuation right after a link ends the sentence, not the link.
+const URL_PATTERN = /\bhttps?:\/\/[^\s<>"']*[^\s<>"'.,;:!?)]/gi;
+
+/** The links in a message's text, in order, without repeats. */
+export function linksIn(text: string): string[] {
+  return [...new Set(text.match(URL_PATTERN) ?? [])];
+}
 
 /** Text with its links made clickable. */
 export function Linked({ text }: { text: string }) {
