@@ -1,7 +1,7 @@
 import { api } from '../../shared/api';
 import type { Item } from '../../shared/entities/item';
 import type { User } from '../../shared/entities/user';
-import type { Wallet } from '../wallet/walletApi';
+import type { Wallet } from '../../shared/entities/wallet';
 
 export interface ProfileReply {
   user: User;

@@ -8,7 +8,8 @@ import { Button } from '../../shared/ui/Button';
 import { Modal } from '../../shared/ui/Modal';
 import { Spinner } from '../../shared/ui/Spinner';
 import { formatLedgerDiff, ledgerCursorPage, mergeLedgerEntries } from './ledger';
-import { fetchLedger, type LedgerEntry, type Wallet } from './walletApi';
+import { fetchLedger, type LedgerEntry } from './walletApi';
+import type { Wallet } from '../../shared/entities/wallet';
 import { walletKey } from './wallets';
 
 const dayFormat = new Intl.DateTimeFormat('en', { day: 'numeric', month: 'short', year: 'numeric' });

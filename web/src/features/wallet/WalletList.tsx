@@ -12,7 +12,7 @@ import { buttonClass } from '../../shared/ui/Button';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { controlClass } from '../../shared/ui/TextField';
 import { LedgerDialog } from './LedgerDialog';
-import type { Wallet } from './walletApi';
+import type { Wallet } from '../../shared/entities/wallet';
 import { rechargePath } from './recharge';
 import { canRecharge, canWithdraw, isPointsWallet, walletKey } from './wallets';
 import { WithdrawButton } from './WithdrawButton';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Wallet } from './walletApi';
+import type { Wallet } from '../../shared/entities/wallet';
 import { profileHint } from './profileHint';
 
 const wallet = (currency: string): Wallet => ({ user_id: 'u1', wallet_for: 'user', wallet_currency: currency, wallet_amount: 1 });

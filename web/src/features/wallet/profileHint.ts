@@ -1,5 +1,5 @@
 import { PROFILE_HINTS } from '../../shared/constants';
-import type { Wallet } from './walletApi';
+import type { Wallet } from '../../shared/entities/wallet';
 import { canWithdraw } from './wallets';
 
 /**

@@ -1,13 +1,5 @@
 import { api } from '../../shared/api';
-
-export interface Wallet {
-  _id?: string;
-  user_id: string;
-  wallet_for: string;
-  wallet_currency: string;
-  wallet_amount: number;
-  data?: { stripe_connected_account_charge_enabled?: boolean };
-}
+import type { Wallet } from '../../shared/entities/wallet';
 
 /** One balance change; `diff` is signed and `change_to` is the balance after it. */
 export interface LedgerEntry {
