@@ -6,10 +6,10 @@ import { Avatar } from '../shared/ui/Avatar';
 import { buttonClass } from '../shared/ui/Button';
 import { openLogin } from '../shared/session/login';
 import { useCurrentUser } from '../shared/session/currentUser';
-import { ChatProvider } from '../features/chat/ChatProvider';
-import { OfflineNotice } from '../features/push/OfflineNotice';
-import { PushBridge } from '../features/push/PushBridge';
+import { ChatProvider } from '../features/chat';
+import { OfflineNotice, PushBridge } from '../features/push';
 import { Brand } from './Brand';
+import { chatPlugins } from './chatPlugins';
 import { MenuIcon } from '../shared/ui/icons';
 import type { RouteHandle } from './routeHandle';
 import { SideMenu } from './SideMenu';
@@ -42,7 +42,7 @@ export function Shell() {
   }, [drawerOpen, pinned]);
 
   return (
-    <ChatProvider>
+    <ChatProvider kinds={chatPlugins}>
       <PushBridge />
       <div className="min-h-dvh">
         <OfflineNotice />

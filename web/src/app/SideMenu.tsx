@@ -6,8 +6,7 @@ import { openLogin } from '../shared/session/login';
 import { updateCurrentUser, useCurrentUser } from '../shared/session/currentUser';
 import { feedPath, rememberedGroupId } from '../shared/rememberedGroup';
 import { AboutIcon, ChatIcon, FeedIcon, InstallIcon, LocationIcon, LoginIcon } from '../shared/ui/icons';
-import { usePushState } from '../features/push/pushState';
-import { promptInstall } from '../features/push/serviceWorker';
+import { promptInstall, usePushState } from '../features/push';
 
 const itemClass = ({ isActive }: { isActive: boolean }) =>
   `flex h-11 items-center gap-3 rounded-xl px-3 text-[15px] font-medium transition-colors ${

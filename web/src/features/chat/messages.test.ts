@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHAT_POLL_FAST_MS, CHAT_POLL_SLOW_MS, CHAT_RECENT_MESSAGE_MS } from '../../shared/constants';
-import { deliveryIcon, latestServerTime, mergeMessages, messagePreview, outgoingMessage, pollIntervalMs, raiseStatus } from './messages';
+import { deliveryIcon, latestServerTime, mergeMessages, messagePreview, outgoingMessage, pollIntervalMs, raiseStatus, replaceMessage } from './messages';
 import type { ChatMessage } from '../../shared/chat/types';
 
 const message = (fields: Partial<ChatMessage>): ChatMessage => ({
@@ -57,6 +57,13 @@ describe('merging messages', () => {
     expect(mergeMessages([server], [local])).toEqual([server]);
     const stale = message({ id: 'm9', local_id: 'L1', flags: { status: 'sent' } });
     expect(mergeMessages([server], [stale])[0]?.flags.status).toBe('read');
+  });
+
+  it('an updated message (a reaction) replaces the loaded one, and one not loaded stays out', () => {
+    const shown = message({ id: 'm1', payload: 'Hi' });
+    const updated = replaceMessage([shown], { ...shown, data: { reactions: { u2: '👍' } } });
+    expect(updated[0]?.data.reactions).toEqual({ u2: '👍' });
+    expect(replaceMessage([shown], message({ id: 'm2' }))).toEqual([shown]);
   });
 
   it('polls from the newest message the server has, skipping local ones', () => {

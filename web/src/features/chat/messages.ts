@@ -1,14 +1,15 @@
 import { CHAT_POLL_FAST_MS, CHAT_POLL_SLOW_MS, CHAT_RECENT_MESSAGE_MS } from '../../shared/constants';
+import type { MessageKind } from '../../shared/chat/kinds';
 import type { ChatMessage, DeliveryIcon, DeliveryStatus, InboxMessage, MessageDraft } from '../../shared/chat/types';
-import { isWhatsAppMessage, waDeliveryIcon, waPreview } from '../whatsapp/businessChat';
 import type { SendBody } from './chatApi';
 
-export function deliveryIcon(message: ChatMessage): DeliveryIcon {
+/** `kind`: the plug-in's kind of the message's type, if one draws it. */
+export function deliveryIcon(message: ChatMessage, kind?: MessageKind): DeliveryIcon {
   if (message.errors) return 'error';
   if (message.local === 'failed') return 'not_sent';
   if (message.local === 'sending') return 'pending';
-  // A business message's tick is what WhatsApp reported, not what the other agents read.
-  if (isWhatsAppMessage(message)) return waDeliveryIcon(message.info) ?? 'pending';
+  // A plug-in's message may be delivered elsewhere (a business message's tick is what WhatsApp reported).
+  if (kind?.deliveryIcon) return kind.deliveryIcon(message);
   return message.flags.status ?? 'sent';
 }
 
@@ -18,6 +19,11 @@ const STATUS_RANK: Record<DeliveryStatus, number> = { sent: 0, delivered: 1, rea
 export function raiseStatus(message: ChatMessage, status: DeliveryStatus): ChatMessage {
   const current = message.flags.status ?? 'sent';
   return STATUS_RANK[status] > STATUS_RANK[current] ? { ...message, flags: { ...message.flags, status } } : message;
+}
+
+/** Replaces the message a `message_update` names (a reaction changed it); one not loaded stays out of the list. */
+export function replaceMessage<T extends InboxMessage>(messages: readonly T[], updated: InboxMessage): T[] {
+  return messages.map((message) => (message.id === updated.id ? { ...message, ...updated } : message));
 }
 
 /**
@@ -97,8 +103,8 @@ export function outgoingMessage(
   };
 }
 
-/** A message in one line, for lists: its text, else the place it shares. */
-export function messagePreview(message: InboxMessage): string {
-  if (isWhatsAppMessage(message)) return waPreview(message);
+/** A message in one line, for lists: its text, else the place it shares; a plug-in's kind says for its own. */
+export function messagePreview(message: InboxMessage, kind?: MessageKind): string {
+  if (kind) return kind.preview(message);
   return message.payload || (message.data.location ? `📍 ${message.data.location.address}` : '');
 }

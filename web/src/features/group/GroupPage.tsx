@@ -15,7 +15,7 @@ import { Button, buttonClass } from '../../shared/ui/Button';
 import { useUi } from '../../shared/ui/uiContext';
 import { openLogin } from '../../shared/session/login';
 import { useCurrentUser } from '../../shared/session/currentUser';
-import { Feed } from '../feed/Feed';
+import { Feed } from '../feed';
 import { fetchGroup, type Group } from '../../shared/entities/group';
 import { recentGroups } from '../../shared/rememberedGroup';
 import { GroupSubscription } from './GroupSubscription';

@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, type FetchCall, type FakeReply } from '../../test/fetchMock';
-import type { LedgerEntry } from '../wallet/walletApi';
+import type { LedgerEntry } from '../wallet';
 import type { Wallet } from '../../shared/entities/wallet';
 
 /** The socket's listeners, so a test can deliver a `wallet` event. */

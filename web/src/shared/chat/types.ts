@@ -1,6 +1,6 @@
 import type { ErrorsValue } from '../errors';
 import type { ItemFile } from '../entities/item';
-import type { BusinessChatData, WaInfo, WaMessageData } from '../../features/whatsapp/whatsappApi';
+import type { Place } from '../location/locationApi';
 
 export interface Session {
   _id: string;
@@ -20,13 +20,13 @@ export interface Session {
   can_send: boolean;
   /** The viewer's notification flag; null when not a member. */
   notification_flag: number | null;
-  /** "business" for a WhatsApp business chat; absent on older servers' sessions. */
+  /** The conversation kind a plug-in draws ("business" for a WhatsApp business chat); absent for plain chats. */
   kind?: string;
   /**
    * Item chats carry the post, its owner and the member who asked (`user_id`), and whether the post was deleted;
-   * business chats their customer and reply window (`whatsapp`).
+   * a plug-in's conversations carry fields of their own (see ConversationKind).
    */
-  data: { item_id?: string; owner_id?: string; user_id?: string; tags?: string[]; item_deleted?: boolean; whatsapp?: BusinessChatData };
+  data: { item_id?: string; owner_id?: string; user_id?: string; tags?: string[]; item_deleted?: boolean; [field: string]: unknown };
   unseen_count: number;
   updated_at: number;
   last_message?: InboxMessage;
@@ -45,13 +45,16 @@ export interface InboxMessage {
   payload1: ItemFile[];
   flags: { status?: DeliveryStatus };
   data: MessageData;
-  /** A business message's WhatsApp flags. */
-  info?: WaInfo;
+  /** Delivery flags of a plug-in's message (a WhatsApp message's), which its MessageKind reads. */
+  info?: object;
 }
 
-/** `data` of a message; a chat message may share a place, a business message carries WhatsApp's fields. */
-export interface MessageData extends WaMessageData {
-  [key: string]: unknown;
+/** `data` of a message: a chat message may share a place; a plug-in's message kind keeps its own fields here. */
+export interface MessageData {
+  location?: Place & { name?: string };
+  /** Who reacted with which emoji, by sender id. */
+  reactions?: Record<string, string>;
+  [field: string]: unknown;
 }
 
 export interface ChatUser {
@@ -64,8 +67,8 @@ export interface ChatUser {
 export interface MessageInfo {
   delivered: Array<{ user_id: string; at: number | null }>;
   read: Array<{ user_id: string; at: number | null }>;
-  /** A business message's flags, when it has any. */
-  whatsapp?: WaInfo;
+  /** What a plug-in's message kind adds (a business message's `whatsapp` flags). */
+  [field: string]: unknown;
 }
 
 /** A message as the window holds it: from the server, or still local (sending or failed). */
