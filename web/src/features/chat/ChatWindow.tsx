@@ -15,7 +15,6 @@ import { CloseIcon, MinimizeIcon, SettingsIcon } from '../../shared/ui/icons';
 import { useCurrentUser } from '../../shared/session/currentUser';
 import { useViewingReport } from './useViewingReport';
 import { useChatKinds, type MessageListOptions } from '../../shared/chat/kinds';
-import { WhatsAppMark } from '../whatsapp/WhatsAppMark';
 import type { ChatMessage, Session } from '../../shared/chat/types';
 import type { ChatWindowRequest } from '../../shared/chat/chatContext';
 import { ChatSettings } from './ChatSettings';
@@ -120,7 +119,7 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
         <Avatar name={title} image={image} size={36} />
         <h2 className="flex min-w-0 flex-1 items-center gap-1.5 text-base font-semibold">
           <span className="truncate">{title}</span>
-          {conversation && <WhatsAppMark />}
+          {conversation && <conversation.Mark />}
         </h2>
         {/* A plug-in's conversation may be one never made public (a business chat, between the shop and its customer). */}
         {session && (conversation?.mayBePublic ?? true) && <LockButton session={session} onSession={replaceSession} />}
