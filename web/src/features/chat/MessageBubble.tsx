@@ -8,10 +8,10 @@ import type { ItemFile } from '../../shared/entities/item';
 import { SharedPlace } from '../../shared/location/SharedPlace';
 import { useChatKinds } from '../../shared/chat/kinds';
 import type { ChatMessage, ChatUser } from '../../shared/chat/types';
+import { Linked, linksIn } from '../../shared/chat/LinkedText';
 import { DeliveryTicks } from './DeliveryTicks';
 import { LinkPreview } from './LinkPreview';
 import { Reactions } from './Reactions';
-import { Linked, linksIn } from '../../shared/chat/LinkedText';
 import { deliveryIcon } from './messages';
 
 interface MessageBubbleProps {

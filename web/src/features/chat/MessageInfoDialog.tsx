@@ -4,10 +4,10 @@ import { describeError } from '../../shared/errors';
 import { relativeTime } from '../../shared/relativeTime';
 import { Loading } from '../../shared/ui/Loading';
 import { Modal } from '../../shared/ui/Modal';
-import { fetchMessageInfo } from './chatApi';
 import { useChatKinds } from '../../shared/chat/kinds';
 import type { ChatMessage } from '../../shared/chat/types';
 import { UserName } from '../../shared/chat/UserName';
+import { fetchMessageInfo } from './chatApi';
 
 /** Who received and who read a message (for its sender and for moderators). */
 export function MessageInfoDialog({ message, onClose }: { message: ChatMessage; onClose: () => void }) {

@@ -2,10 +2,10 @@ import { useEffect, useLayoutEffect, useRef, type UIEvent } from 'react';
 import { NO_MESSAGES_TEXT } from '../../shared/constants';
 import { Loading } from '../../shared/ui/Loading';
 import { Spinner } from '../../shared/ui/Spinner';
-import { MessageBubble } from './MessageBubble';
-import { isSameDay } from './messages';
 import type { MessageListOptions } from '../../shared/chat/kinds';
 import type { ChatMessage } from '../../shared/chat/types';
+import { MessageBubble } from './MessageBubble';
+import { isSameDay } from './messages';
 import type { ChatSessionState } from './useChatSession';
 
 /** Within this distance of the bottom the list follows new messages; further up it stays put. */

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { isApiError } from '../../shared/errors';
 import { useCurrentUser } from '../../shared/session/currentUser';
-import { fetchFeed, isInvalidGroupError, type FeedQuery } from './feedApi';
 import type { Group } from '../../shared/entities/group';
 import type { Item } from '../../shared/entities/item';
+import { fetchFeed, isInvalidGroupError, type FeedQuery } from './feedApi';
 
 export interface FeedState {
   items: Item[];

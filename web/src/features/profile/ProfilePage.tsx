@@ -12,13 +12,13 @@ import { useUi } from '../../shared/ui/uiContext';
 import { clearAuthKey } from '../../shared/session/authKey';
 import { updateCurrentUser } from '../../shared/session/currentUser';
 import { RequireUser } from '../../shared/session/RequireUser';
-import { NotificationsControl } from '../push';
 import type { User } from '../../shared/entities/user';
-import { fetchProfile, fetchUserItems, logout } from './profileApi';
 import { ItemCard } from '../../shared/ui/ItemCard';
 import { feedPath } from '../../shared/rememberedGroup';
 import { MailIcon, PhoneIcon } from '../../shared/ui/icons';
+import { NotificationsControl } from '../push';
 import { EarnedFromSharing, profileHint, useLiveWallets, WalletList } from '../wallet';
+import { fetchProfile, fetchUserItems, logout } from './profileApi';
 
 const memberSince = new Intl.DateTimeFormat('en', { month: 'long', year: 'numeric' });
 

@@ -2,9 +2,9 @@ import type { ReactNode } from 'react';
 import { Button } from '../ui/Button';
 import { EmptyState } from '../ui/EmptyState';
 import { Loading } from '../ui/Loading';
+import type { User } from '../entities/user';
 import { LoginScreen } from './LoginScreen';
 import { refreshCurrentUser, useCurrentUser } from './currentUser';
-import type { User } from '../entities/user';
 
 /** Renders its children with the signed-in user, or the login screen (with `loginMessage`) for visitors. */
 export function RequireUser({ children, loginMessage }: { children: (user: User) => ReactNode; loginMessage?: string }) {

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { CAROUSEL_SLIDE_MS, ZOOM_DOUBLE_CLICK_STEP, ZOOM_MAX, ZOOM_MIN, ZOOM_WHEEL_STEP } from '../constants';
-import { CloseIcon } from './icons';
 import type { ItemFile } from '../entities/item';
+import { CloseIcon } from './icons';
 import { swipeStep } from './carousel';
 import { stepZoom } from './zoom';
 
