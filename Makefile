@@ -35,10 +35,11 @@ test-web: $(STAMPS)/web-deps
 test-e2e: deps $(STAMPS)/web-build $(STAMPS)/e2e-deps $(STAMPS)/chromium
 	$(PY) -m tests.e2e.harness node --test --test-concurrency=1 tests/e2e/
 
-lint: deps $(STAMPS)/web-deps ## ruff (lint and format) and the TypeScript compiler
+lint: deps $(STAMPS)/web-deps ## ruff (lint and format), the TypeScript compiler, the web app's layers and import cycles
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	cd web && npm run typecheck
+	cd web && npm run lint
 
 format: deps
 	$(VENV)/bin/ruff check --fix .

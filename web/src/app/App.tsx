@@ -1,6 +1,5 @@
 import { RouterProvider, createBrowserRouter } from 'react-router';
-import { LoginDialogHost } from '../features/auth/LoginDialog';
-import { SwitchAccountHost } from '../features/auth/SwitchAccountDialog';
+import { LoginDialogHost, SwitchAccountHost } from '../features/auth';
 import { UiProvider } from '../shared/ui/UiProvider';
 import { routes } from './routes';
 

@@ -4,13 +4,13 @@ import { DESKTOP_MIN_WIDTH_PX, MENU_TRANSITION_MS, PATHS, SIDE_PANEL_WIDTH_PX } 
 import { useMediaQuery } from '../shared/hooks/useMediaQuery';
 import { Avatar } from '../shared/ui/Avatar';
 import { buttonClass } from '../shared/ui/Button';
-import { openLogin } from '../features/auth/apiAuth';
-import { useCurrentUser } from '../features/auth/currentUser';
-import { ChatProvider } from '../features/chat/ChatProvider';
-import { OfflineNotice } from '../features/push/OfflineNotice';
-import { PushBridge } from '../features/push/PushBridge';
-import { Brand } from './Brand';
+import { openLogin } from '../shared/session/login';
+import { useCurrentUser } from '../shared/session/currentUser';
+import { ChatProvider } from '../features/chat';
+import { OfflineNotice, PushBridge } from '../features/push';
 import { MenuIcon } from '../shared/ui/icons';
+import { Brand } from './Brand';
+import { chatPlugins } from './chatPlugins';
 import type { RouteHandle } from './routeHandle';
 import { SideMenu } from './SideMenu';
 import { useMenuSwipe } from './useMenuSwipe';
@@ -42,7 +42,7 @@ export function Shell() {
   }, [drawerOpen, pinned]);
 
   return (
-    <ChatProvider>
+    <ChatProvider kinds={chatPlugins}>
       <PushBridge />
       <div className="min-h-dvh">
         <OfflineNotice />

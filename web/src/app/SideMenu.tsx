@@ -2,12 +2,11 @@ import type { ReactNode } from 'react';
 import { Link, NavLink } from 'react-router';
 import { INSTALL_APP, PATHS } from '../shared/constants';
 import { Avatar } from '../shared/ui/Avatar';
-import { openLogin } from '../features/auth/apiAuth';
-import { updateCurrentUser, useCurrentUser } from '../features/auth/currentUser';
-import { feedPath, rememberedGroupId } from '../features/feed/rememberedGroup';
+import { openLogin } from '../shared/session/login';
+import { updateCurrentUser, useCurrentUser } from '../shared/session/currentUser';
+import { feedPath, rememberedGroupId } from '../shared/rememberedGroup';
 import { AboutIcon, ChatIcon, FeedIcon, InstallIcon, LocationIcon, LoginIcon } from '../shared/ui/icons';
-import { usePushState } from '../features/push/pushState';
-import { promptInstall } from '../features/push/serviceWorker';
+import { promptInstall, usePushState } from '../features/push';
 
 const itemClass = ({ isActive }: { isActive: boolean }) =>
   `flex h-11 items-center gap-3 rounded-xl px-3 text-[15px] font-medium transition-colors ${

@@ -1,10 +1,10 @@
 import { api } from '../shared/api';
 import { appEvents } from '../shared/events';
 import { reconnectSocket, setRealtimeAuth } from '../shared/socket';
-import { installAuthInterceptors } from '../features/auth/apiAuth';
-import { consumeAuthKeyParam, getAuthKey } from '../features/auth/authKey';
-import { installErrorReporter } from '../features/errors/jsErrorReporter';
-import { installPwa } from '../features/push/serviceWorker';
+import { installAuthInterceptors } from '../features/auth';
+import { consumeAuthKeyParam, getAuthKey } from '../shared/session/authKey';
+import { installErrorReporter } from '../features/errors';
+import { installPwa } from '../features/push';
 
 /** Wires features into the shared services. Returns false when the page is reloading instead. */
 export function bootstrap(): boolean {

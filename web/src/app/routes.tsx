@@ -1,16 +1,16 @@
 import { data, redirect, type RouteObject } from 'react-router';
 import { PATHS, groupFeedPath } from '../shared/constants';
 import { Loading } from '../shared/ui/Loading';
-import { ChatsPage } from '../features/chat/ChatsPage';
-import { ErrorPage } from '../features/errors/ErrorPage';
-import { rememberedGroupId } from '../features/feed/rememberedGroup';
-import { FeedPage } from '../features/feed/FeedPage';
-import { GroupPage } from '../features/group/GroupPage';
-import { ItemPage } from '../features/item/ItemPage';
-import { PostFormPage } from '../features/item/PostFormPage';
-import { LandingPage } from '../features/landing/LandingPage';
-import { EditProfilePage } from '../features/profile/EditProfilePage';
-import { ProfilePage } from '../features/profile/ProfilePage';
+import { ChatsPage } from '../features/chat';
+import { ErrorPage } from '../features/errors';
+import { rememberedGroupId } from '../shared/rememberedGroup';
+import { FeedPage } from '../features/feed';
+import { GroupPage } from '../features/group';
+import { ItemPage, PostFormPage } from '../features/item';
+import { LandingPage } from '../features/landing';
+import { EditProfilePage, ProfilePage } from '../features/profile';
+import { loadAfterPaymentPage, loadRechargePage } from '../features/wallet';
+import { loadChannelPage } from '../features/whatsapp';
 import type { RouteHandle } from './routeHandle';
 import { Shell } from './Shell';
 
@@ -43,22 +43,19 @@ export const routes: RouteObject[] = [
           { path: PATHS.profile, element: <ProfilePage /> },
           { path: PATHS.editProfile, element: <EditProfilePage /> },
           // The city picker carries Leaflet, the heaviest library here: it loads on demand.
-          { path: PATHS.selectCity, lazy: async () => ({ Component: (await import('../features/city/SelectCityPage')).SelectCityPage }) },
+          { path: PATHS.selectCity, lazy: async () => ({ Component: (await import('../features/city')).SelectCityPage }) },
           { path: PATHS.chats, element: <ChatsPage /> },
           { path: PATHS.groupFeed, element: <FeedPage /> },
           { path: PATHS.feed, element: <FeedPage /> },
           { path: PATHS.group, element: <GroupPage /> },
           // Admins only, and rarely: the WhatsApp connection loads on demand.
-          { path: PATHS.groupWhatsapp, lazy: async () => ({ Component: (await import('../features/whatsapp/ChannelPage')).ChannelPage }) },
+          { path: PATHS.groupWhatsapp, lazy: async () => ({ Component: await loadChannelPage() }) },
           { path: PATHS.createItem, element: <PostFormPage /> },
           { path: PATHS.editItem, element: <PostFormPage /> },
           { path: PATHS.route, element: <ItemPage /> },
           // Card payments are rare visits: their pages load on demand.
-          { path: PATHS.recharge, lazy: async () => ({ Component: (await import('../features/wallet/RechargePage')).RechargePage }) },
-          {
-            path: PATHS.afterPayment,
-            lazy: async () => ({ Component: (await import('../features/wallet/AfterPaymentPage')).AfterPaymentPage }),
-          },
+          { path: PATHS.recharge, lazy: async () => ({ Component: await loadRechargePage() }) },
+          { path: PATHS.afterPayment, lazy: async () => ({ Component: await loadAfterPaymentPage() }) },
           { path: '*', loader: notFound, element: null },
         ],
       },

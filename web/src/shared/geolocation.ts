@@ -1,5 +1,5 @@
 import { LOCATION_DENIED_TEXT, LOCATION_FAILED_TEXT } from './constants';
-import type { LatLong } from './ui/PlaceMap';
+import type { LatLong } from './ui/mapTypes';
 
 // GeolocationPositionError.PERMISSION_DENIED; that global is missing where there is no geolocation.
 const PERMISSION_DENIED = 1;

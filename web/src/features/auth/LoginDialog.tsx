@@ -9,8 +9,8 @@ import { ContactField } from '../../shared/ui/ContactField';
 import { Modal } from '../../shared/ui/Modal';
 import { TextField } from '../../shared/ui/TextField';
 import { useUi } from '../../shared/ui/uiContext';
-import { dropPendingAction } from './apiAuth';
-import { setAuthKey } from './authKey';
+import { dropPendingAction } from '../../shared/session/login';
+import { setAuthKey } from '../../shared/session/authKey';
 import { postLogin, type LoginCodeInfo, type LoginField, type LoginRequest } from './loginApi';
 
 /** Server error keys -> the dialog field that shows them. */

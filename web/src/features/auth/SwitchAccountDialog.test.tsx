@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { mockFetch } from '../../test/fetchMock';
 import { UiProvider } from '../../shared/ui/UiProvider';
-import { consumeAuthKeyParam, getAuthKey, pendingAuthKey } from './authKey';
+import { consumeAuthKeyParam, getAuthKey, pendingAuthKey } from '../../shared/session/authKey';
 import { SwitchAccountHost } from './SwitchAccountDialog';
 
 function openLinkOfAnotherAccount() {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ConfirmDialog } from '../../shared/ui/ConfirmDialog';
-import { dismissPendingAuthKey, pendingAuthKey, switchToPendingAuthKey } from './authKey';
-import { useCurrentUser } from './currentUser';
+import { dismissPendingAuthKey, pendingAuthKey, switchToPendingAuthKey } from '../../shared/session/authKey';
+import { useCurrentUser } from '../../shared/session/currentUser';
 
 /**
  * Asks before a link's `?auth_key=` replaces the account signed in here: someone could

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../../test/fetchMock';
 import { createApiClient } from '../../shared/api';
 import { appEvents } from '../../shared/events';
+import { getAuthKey } from '../../shared/session/authKey';
 import { installAuthInterceptors } from './apiAuth';
-import { getAuthKey } from './authKey';
 
 describe('auth interceptors', () => {
   let uninstall = () => undefined as void;

@@ -1,6 +1,6 @@
 import type { ApiClient } from '../../shared/api';
 import { appEvents } from '../../shared/events';
-import { clearAuthKey, getAuthKey } from './authKey';
+import { clearAuthKey, getAuthKey } from '../../shared/session/authKey';
 
 /** Signs requests with the auth key and turns "login needed" replies into the login dialog. */
 export function installAuthInterceptors(client: ApiClient): () => void {
@@ -21,28 +21,4 @@ export function installAuthInterceptors(client: ApiClient): () => void {
     removeRequest();
     removeResponse();
   };
-}
-
-/** The action a visitor started (Chat, Share, '+'), resumed once they logged in. */
-let pendingAction: string | null = null;
-
-/**
- * Opens the login dialog. With `resume`, the action of that name (see useResumeAfterLogin)
- * runs once the login succeeds, so the visitor need not start it again.
- */
-export function openLogin(resume?: string): void {
-  pendingAction = resume ?? null;
-  appEvents.emit('do_login');
-}
-
-/** The visitor closed the login dialog without logging in: what they started is dropped. */
-export function dropPendingAction(): void {
-  pendingAction = null;
-}
-
-/** Takes the pending action if it is `name`; it runs once. */
-export function takePendingAction(name: string): boolean {
-  if (pendingAction !== name) return false;
-  pendingAction = null;
-  return true;
 }

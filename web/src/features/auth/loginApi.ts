@@ -1,6 +1,6 @@
 import { api } from '../../shared/api';
 import type { LoginIdentity } from '../../shared/contact';
-import type { User } from './types';
+import type { User } from '../../shared/entities/user';
 
 export type LoginField = 'email_id_or_phone_number' | 'name' | 'otp';
 

@@ -1,11 +1,15 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { useCurrentUser } from '../auth/currentUser';
-import { ChatContext, type ChatWindowControls, type ChatWindowRequest } from './chatContext';
+import { useCurrentUser } from '../../shared/session/currentUser';
+import { ChatContext, type ChatWindowControls, type ChatWindowRequest } from '../../shared/chat/chatContext';
+import { ChatKindsContext, type ChatKinds } from '../../shared/chat/kinds';
 import { ChatWindow } from './ChatWindow';
 import { useUnseenSync } from './useUnseenSync';
 
-/** Hosts the one chat window, which any page opens through useChatWindow(). */
-export function ChatProvider({ children }: { children: ReactNode }) {
+/**
+ * Hosts the one chat window, which any page opens through useChatWindow(). `kinds`: what the
+ * app's plug-ins add to the chat (src/app/chatPlugins.ts).
+ */
+export function ChatProvider({ kinds, children }: { kinds: ChatKinds; children: ReactNode }) {
   const { user } = useCurrentUser();
   useUnseenSync(user?._id ?? null);
   const [opened, setOpened] = useState<{ request: ChatWindowRequest; generation: number } | null>(null);
@@ -23,18 +27,20 @@ export function ChatProvider({ children }: { children: ReactNode }) {
   );
 
   return (
-    <ChatContext.Provider value={controls}>
-      {children}
-      {opened && (
-        <ChatWindow
-          key={opened.generation}
-          request={opened.request}
-          minimized={minimized}
-          onMinimize={() => setMinimized(true)}
-          onRestore={() => setMinimized(false)}
-          onClose={() => setOpened(null)}
-        />
-      )}
-    </ChatContext.Provider>
+    <ChatKindsContext.Provider value={kinds}>
+      <ChatContext.Provider value={controls}>
+        {children}
+        {opened && (
+          <ChatWindow
+            key={opened.generation}
+            request={opened.request}
+            minimized={minimized}
+            onMinimize={() => setMinimized(true)}
+            onRestore={() => setMinimized(false)}
+            onClose={() => setOpened(null)}
+          />
+        )}
+      </ChatContext.Provider>
+    </ChatKindsContext.Provider>
   );
 }

@@ -7,7 +7,8 @@ import { Button } from '../../shared/ui/Button';
 import { TextField } from '../../shared/ui/TextField';
 import { Spinner } from '../../shared/ui/Spinner';
 import { useUi } from '../../shared/ui/uiContext';
-import { fetchSessionUsers, moderate, updateSession, type ModerationAction, type Session, type SessionUser } from './chatApi';
+import type { Session } from '../../shared/chat/types';
+import { fetchSessionUsers, moderate, updateSession, type ModerationAction, type SessionUser } from './chatApi';
 import { MuteButton } from './MuteButton';
 import { isModerator, moderationActions } from './rules';
 

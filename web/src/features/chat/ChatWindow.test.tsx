@@ -1,10 +1,10 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderChatWindow } from '../../test/chatWindow';
+import { renderChatWindow } from '../../test/chat';
 import { mockFetch, type FetchCall, type FakeReply } from '../../test/fetchMock';
 import { CANNOT_SEND_TEXT, NEED_LOGIN_TO_CHAT_TEXT } from '../../shared/constants';
-import type { Session } from './chatApi';
-import type { ChatWindowRequest } from './chatContext';
+import type { Session } from '../../shared/chat/types';
+import type { ChatWindowRequest } from '../../shared/chat/chatContext';
 
 /** A socket that never connects, so the window falls back to polling. */
 const fakeSocket = { connected: false, on: vi.fn(), off: vi.fn(), emit: vi.fn() };

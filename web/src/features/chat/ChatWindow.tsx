@@ -12,28 +12,24 @@ import { swipeDirection, type TouchSample } from '../../shared/swipe';
 import { Avatar } from '../../shared/ui/Avatar';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { CloseIcon, MinimizeIcon, SettingsIcon } from '../../shared/ui/icons';
-import { useCurrentUser } from '../auth/currentUser';
-import { useViewingReport } from '../push/useViewingReport';
-import { GiveOfferBar } from '../wallet/GiveOfferBar';
-import { BusinessChatPane } from '../whatsapp/BusinessChatPane';
-import { customerName, isBusinessSession } from '../whatsapp/businessChat';
-import { WhatsAppMark } from '../whatsapp/WhatsAppMark';
-import type { Session } from './chatApi';
-import type { ChatWindowRequest } from './chatContext';
+import { useCurrentUser } from '../../shared/session/currentUser';
+import { useChatKinds, type MessageListOptions } from '../../shared/chat/kinds';
+import type { ChatMessage, Session } from '../../shared/chat/types';
+import type { ChatWindowRequest } from '../../shared/chat/chatContext';
+import { lookupSession } from '../../shared/chat/lookups';
+import { useUserName } from '../../shared/chat/UserName';
+import { useViewingReport } from './useViewingReport';
 import { ChatSettings } from './ChatSettings';
 import { Composer } from './Composer';
 import { LockButton } from './LockButton';
-import { lookupSession } from './lookups';
 import { MessageInfoDialog } from './MessageInfoDialog';
 import { MessageList } from './MessageList';
-import type { ChatMessage } from './messages';
 import { MuteButton } from './MuteButton';
 import { isChatAbout, isModerator } from './rules';
 import { chatterId } from './tabTitle';
 import { useSessionUpdates } from './sessionUpdates';
 import { useChatSession } from './useChatSession';
 import { useLiveBadges } from './useUnseenSync';
-import { useUserName } from './UserName';
 
 const WIDE_QUERY = `(min-width: ${CHAT_FULL_SCREEN_BELOW_PX}px)`;
 const headerButton = 'rounded-full p-2 text-slate-500 hover:bg-slate-100 hover:text-slate-800';
@@ -49,6 +45,7 @@ interface ChatWindowProps {
 /** The floating chat panel: bottom right on wide screens, the whole screen on narrow ones. */
 export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose }: ChatWindowProps) {
   const wide = useMediaQuery(WIDE_QUERY);
+  const kinds = useChatKinds();
   const { user } = useCurrentUser();
   const meId = user?._id ?? null;
   const [sessions, setSessions] = useState(request.sessions);
@@ -56,6 +53,7 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
   const [settingsOpen, setSettingsOpen] = useState(false);
   const swipeStart = useRef<TouchSample | null>(null);
   const session = sessions[active];
+  const conversation = session && kinds.conversationKind(session);
   const showTabs = sessions.some((entry) => chatterId(entry, meId) !== null);
   useLiveBadges(sessions, setSessions, false, (news) => {
     if (!request.itemId || !isChatAbout(news.dest_session_id, request.itemId)) return;
@@ -121,10 +119,10 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
         <Avatar name={title} image={image} size={36} />
         <h2 className="flex min-w-0 flex-1 items-center gap-1.5 text-base font-semibold">
           <span className="truncate">{title}</span>
-          {session && isBusinessSession(session) && <WhatsAppMark />}
+          {conversation && <conversation.Mark />}
         </h2>
-        {/* A business chat stays between the shop and its customer: it is never made public. */}
-        {session && !isBusinessSession(session) && <LockButton session={session} onSession={replaceSession} />}
+        {/* A plug-in's conversation may be one never made public (a business chat, between the shop and its customer). */}
+        {session && (conversation?.mayBePublic ?? true) && <LockButton session={session} onSession={replaceSession} />}
         {session && session.session_user_type !== null && (
           <>
             <MuteButton session={session} onSession={replaceSession} />
@@ -160,7 +158,7 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
           {POST_DELETED_TEXT}
         </p>
       )}
-      {session && <GiveOfferBar session={session} meId={meId} />}
+      {session && kinds.sessionBars.map((Bar, index) => <Bar key={index} session={session} meId={meId} />)}
 
       {session ? (
         <div
@@ -219,35 +217,35 @@ interface ChatPaneProps {
 function ChatPane({ session, meId, visible, onSession }: ChatPaneProps) {
   const chat = useChatSession(session, meId, visible, onSession);
   const [info, setInfo] = useState<ChatMessage | null>(null);
-  const business = isBusinessSession(session);
-  const [replyTo, setReplyTo] = useState<ChatMessage | null>(null);
-  const list = (
-    <MessageList
-      chat={chat}
-      meId={meId}
-      moderator={isModerator(session.session_user_type)}
-      onInfo={setInfo}
-      customer={business ? customerName(session) : undefined}
-      onReply={business ? setReplyTo : undefined}
+  const conversation = useChatKinds().conversationKind(session);
+  const list = (options: MessageListOptions) => (
+    <MessageList chat={chat} meId={meId} moderator={isModerator(session.session_user_type)} onInfo={setInfo} {...options} />
+  );
+  const composer = (
+    <Composer
+      session={session}
+      signedIn={meId !== null}
+      canSendBanner={session.session_user_type === MEMBER_TYPES.admin}
+      onSend={chat.send}
+      onTyping={chat.notifyTyping}
     />
   );
   return (
     <>
-      {/* Visitors and members who may not write get the plain composer's explanation. */}
-      {business && meId !== null && session.can_send ? (
-        <BusinessChatPane session={session} onSend={chat.send} onTyping={chat.notifyTyping} replyTo={replyTo} onReplyDone={() => setReplyTo(null)}>
-          {list}
-        </BusinessChatPane>
+      {conversation ? (
+        <conversation.Pane
+          session={session}
+          canWrite={meId !== null && session.can_send}
+          messages={chat.messages}
+          onSend={chat.send}
+          onTyping={chat.notifyTyping}
+          list={list}
+          composer={composer}
+        />
       ) : (
         <>
-          {list}
-          <Composer
-            session={session}
-            signedIn={meId !== null}
-            canSendBanner={session.session_user_type === MEMBER_TYPES.admin}
-            onSend={chat.send}
-            onTyping={chat.notifyTyping}
-          />
+          {list({ messages: chat.messages })}
+          {composer}
         </>
       )}
       {info && <MessageInfoDialog message={info} onClose={() => setInfo(null)} />}

@@ -2,7 +2,7 @@ import { act, render, screen, within } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../../test/fetchMock';
-import type { InboxMessage, Session } from './chatApi';
+import type { InboxMessage, Session } from '../../shared/chat/types';
 
 const me = { _id: 'u1', name: 'Ada', image: '', phone_number: null, email_id: 'a@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
 

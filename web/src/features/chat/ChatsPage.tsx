@@ -8,19 +8,19 @@ import { Avatar } from '../../shared/ui/Avatar';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { Loading } from '../../shared/ui/Loading';
 import { Spinner } from '../../shared/ui/Spinner';
-import { RequireUser } from '../auth/RequireUser';
-import { withheldLabel } from '../group/memberTypes';
-import { NotificationsControl } from '../push/NotificationsControl';
-import { updateCurrentUser } from '../auth/currentUser';
-import type { User } from '../auth/types';
-import { customerName, isBusinessSession } from '../whatsapp/businessChat';
-import { WhatsAppMark } from '../whatsapp/WhatsAppMark';
-import { fetchUserChats, type Session } from './chatApi';
-import { useChatWindow } from './chatContext';
-import { lookupSession } from './lookups';
+import { RequireUser } from '../../shared/session/RequireUser';
+import { withheldLabel } from '../../shared/entities/memberTypes';
+import { updateCurrentUser } from '../../shared/session/currentUser';
+import type { User } from '../../shared/entities/user';
+import { useChatKinds } from '../../shared/chat/kinds';
+import type { Session } from '../../shared/chat/types';
+import { useChatWindow } from '../../shared/chat/chatContext';
+import { lookupSession } from '../../shared/chat/lookups';
+import { useUserName } from '../../shared/chat/UserName';
+import { NotificationsControl } from '../push';
+import { fetchUserChats } from './chatApi';
 import { messagePreview } from './messages';
 import { chatterId } from './tabTitle';
-import { useUserName } from './UserName';
 import { useSessionUpdates } from './sessionUpdates';
 import { useLiveBadges } from './useUnseenSync';
 
@@ -110,21 +110,23 @@ function ChatList({ user }: { user: User }) {
 function ChatRow({ session, meId, onOpen }: { session: Session; meId: string; onOpen: () => void }) {
   const tabTitle = useUserName(chatterId(session, meId));
   const unseen = session.unseen_count;
-  const business = isBusinessSession(session);
+  const kinds = useChatKinds();
+  const conversation = kinds.conversationKind(session);
+  const last = session.last_message;
   return (
     <button type="button" onClick={onOpen} data-testid="chat-row" className="flex w-full items-center gap-3 px-4 py-3 text-left hover:bg-slate-50">
       <Avatar name={session.title} image={session.image} size={48} />
       <span className="min-w-0 flex-1">
         <span className="flex items-baseline gap-2">
-          <span className="truncate font-semibold text-slate-900">{business ? customerName(session) : session.title}</span>
-          {business && <WhatsAppMark className="size-4 self-center" />}
+          <span className="truncate font-semibold text-slate-900">{conversation ? conversation.title(session) : session.title}</span>
+          {conversation && <conversation.Mark className="size-4 self-center" />}
           {tabTitle && <span className="shrink-0 rounded-full bg-brand-50 px-2 text-xs font-medium text-brand-800">{tabTitle}</span>}
           <span className="ml-auto shrink-0 text-xs text-slate-500">{relativeTime(session.updated_at)}</span>
         </span>
         <span className="flex items-center gap-2">
           {/* Always the newest message, as messengers do, however the row was loaded; a chat one may not read says why. */}
           <span className="truncate text-sm text-slate-500">
-            {session.last_message ? messagePreview(session.last_message) : (withheldLabel(session.session_user_type) ?? CHAT_ROW_NO_MESSAGES_TEXT)}
+            {last ? messagePreview(last, kinds.messageKind(last.type)) : (withheldLabel(session.session_user_type) ?? CHAT_ROW_NO_MESSAGES_TEXT)}
           </span>
           {unseen > 0 && (
             <span aria-label={`${unseen} unseen`} className="ml-auto shrink-0 rounded-full bg-red-500 px-2 py-0.5 text-xs font-semibold text-white">

@@ -11,12 +11,12 @@ import {
 import { useFileUploads } from '../../shared/hooks/useFileUploads';
 import { LocationIcon, PaperclipIcon, SendIcon, SmileIcon } from '../../shared/ui/icons';
 import { useUi } from '../../shared/ui/uiContext';
-import { openLogin } from '../auth/apiAuth';
-import { AttachmentChips } from './AttachmentChips';
-import { itemFileFrom, type ItemFile } from '../feed/feedApi';
-import { AddressPickerDialog } from '../location/AddressPickerDialog';
-import type { Session } from './chatApi';
-import type { MessageDraft } from './messages';
+import { openLogin } from '../../shared/session/login';
+import { AttachmentChips } from '../../shared/chat/AttachmentChips';
+import { iconButton, messageBoxClass, sendButtonClass } from '../../shared/chat/composerStyles';
+import { itemFileFrom, type ItemFile } from '../../shared/entities/item';
+import { AddressPickerDialog } from '../../shared/location/AddressPickerDialog';
+import type { MessageDraft, Session } from '../../shared/chat/types';
 import { attachmentLimitError, canSubmit } from './rules';
 
 interface ComposerProps {
@@ -27,11 +27,6 @@ interface ComposerProps {
   onSend: (draft: MessageDraft) => void;
   onTyping: () => void;
 }
-
-export const iconButton = 'rounded-full p-2 text-slate-500 hover:bg-slate-100 hover:text-slate-800 disabled:opacity-40';
-export const messageBoxClass =
-  'max-h-32 min-h-10 min-w-0 flex-1 resize-none rounded-2xl border border-slate-300 bg-white px-3 py-2 text-[15px] focus:border-brand-500 focus:ring-4 focus:ring-brand-500/15 focus:outline-none';
-export const sendButtonClass = 'rounded-full bg-brand-600 p-2.5 text-white shadow-sm hover:bg-brand-700 disabled:opacity-40';
 
 export function Composer({ session, signedIn, canSendBanner, onSend, onTyping }: ComposerProps) {
   const ui = useUi();

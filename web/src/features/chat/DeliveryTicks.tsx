@@ -1,5 +1,5 @@
 import { AlertIcon, ClockIcon, CloseIcon, DoubleTickIcon, TickIcon } from '../../shared/ui/icons';
-import type { DeliveryIcon } from './messages';
+import type { DeliveryIcon } from '../../shared/chat/types';
 
 const LABELS: Record<DeliveryIcon, string> = {
   pending: 'Sending',

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { UrlPreview } from './chatApi';
-import { urlPreview } from './lookups';
+import { urlPreview } from './urlPreview';
 
 /** A card for the first link in a message, once the server has described it. */
 export function LinkPreview({ url }: { url: string }) {

@@ -2,7 +2,8 @@ import { MAKE_PUBLIC_CONFIRM } from '../../shared/constants';
 import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
 import { LockIcon } from '../../shared/ui/icons';
 import { useUi } from '../../shared/ui/uiContext';
-import { updateSession, type Session } from './chatApi';
+import type { Session } from '../../shared/chat/types';
+import { updateSession } from './chatApi';
 import { canMakePublic, isLocked } from './rules';
 
 /** Marks a chat nobody outside can read; a participant allowed to may open it to readers. */

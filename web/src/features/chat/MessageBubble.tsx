@@ -4,16 +4,15 @@ import { mediaKind } from '../../shared/media';
 import { relativeTime } from '../../shared/relativeTime';
 import { MoreIcon } from '../../shared/ui/icons';
 import { PopupMenu } from '../../shared/ui/PopupMenu';
-import type { ItemFile } from '../feed/feedApi';
-import { SharedPlace } from '../location/SharedPlace';
-import { isInbound, isWhatsAppMessage } from '../whatsapp/businessChat';
-import { Reactions } from '../whatsapp/Reactions';
-import { WhatsAppContent } from '../whatsapp/WhatsAppContent';
-import type { ChatUser } from './chatApi';
+import type { ItemFile } from '../../shared/entities/item';
+import { SharedPlace } from '../../shared/location/SharedPlace';
+import { useChatKinds } from '../../shared/chat/kinds';
+import type { ChatMessage, ChatUser } from '../../shared/chat/types';
+import { Linked, linksIn } from '../../shared/chat/LinkedText';
 import { DeliveryTicks } from './DeliveryTicks';
 import { LinkPreview } from './LinkPreview';
-import { Linked } from './LinkedText';
-import { deliveryIcon, linksIn, type ChatMessage } from './messages';
+import { Reactions } from './Reactions';
+import { deliveryIcon } from './messages';
 
 interface MessageBubbleProps {
   message: ChatMessage;
@@ -22,7 +21,7 @@ interface MessageBubbleProps {
   /** Null when the viewer may not see this message's delivery details. */
   onInfo: (() => void) | null;
   onRetry: () => void;
-  /** A WhatsApp message's quote of the message it answers (see repliedTo); null for none. */
+  /** The text of the message it answers, for a plug-in's kind that quotes (see MessageKind); null for none. */
   quoted?: string | null;
   /** Answers this message (a business chat's agent quoting it); absent where replies quote nothing. */
   onReply?: () => void;
@@ -68,6 +67,7 @@ function ChatContent({ message }: { message: ChatMessage }) {
 
 export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = null, onReply }: MessageBubbleProps) {
   const press = useLongPress(() => onInfo?.());
+  const kind = useChatKinds().messageKind(message.type);
 
   if (message.type === MESSAGE_TYPES.notice) {
     return (
@@ -78,11 +78,10 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = 
   }
 
   const banner = message.type === MESSAGE_TYPES.banner;
-  const whatsapp = isWhatsAppMessage(message);
-  // In a business chat every agent's message is the business speaking: on the right, with ticks.
-  const outbound = whatsapp ? !isInbound(message) : own;
-  const link = whatsapp ? undefined : linksIn(message.payload)[0];
-  const icon = deliveryIcon(message);
+  // A plug-in's kind may fix the side (in a business chat every agent's message is the business speaking).
+  const outbound = kind?.side ? kind.side === 'outbound' : own;
+  const link = kind ? undefined : linksIn(message.payload)[0];
+  const icon = deliveryIcon(message, kind);
   const tone = banner
     ? 'animate-banner bg-gradient-to-r from-amber-400 via-rose-400 to-fuchsia-500 text-white'
     : outbound
@@ -108,7 +107,7 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = 
         className={`max-w-[80%] rounded-2xl px-3 py-2 shadow-xs select-text ${tone} ${outbound ? 'rounded-br-md' : 'rounded-bl-md'}`}
       >
         {!own && sender && <p className="mb-0.5 text-xs font-semibold text-brand-700">{sender.name}</p>}
-        {whatsapp ? <WhatsAppContent message={message} quoted={quoted} /> : <ChatContent message={message} />}
+        {kind ? <kind.Content message={message} quoted={quoted} /> : <ChatContent message={message} />}
         {link && <LinkPreview url={link} />}
         <p className={`mt-1 flex items-center justify-end gap-1 text-[11px] ${banner ? 'text-white' : 'text-slate-600'}`}>
           <time dateTime={new Date(message.created_at).toISOString()}>{relativeTime(message.created_at)}</time>

@@ -4,24 +4,27 @@ import { describeError } from '../../shared/errors';
 import { relativeTime } from '../../shared/relativeTime';
 import { Loading } from '../../shared/ui/Loading';
 import { Modal } from '../../shared/ui/Modal';
+import { useChatKinds } from '../../shared/chat/kinds';
+import type { ChatMessage } from '../../shared/chat/types';
+import { UserName } from '../../shared/chat/UserName';
 import { fetchMessageInfo } from './chatApi';
-import type { ChatMessage } from './messages';
-import { UserName } from './UserName';
-import { hasWaInfo, WhatsAppInfo } from '../whatsapp/WhatsAppInfo';
 
 /** Who received and who read a message (for its sender and for moderators). */
 export function MessageInfoDialog({ message, onClose }: { message: ChatMessage; onClose: () => void }) {
+  const kindInfo = useChatKinds().messageKind(message.type)?.info;
   const info = useAsyncData(`${message.dest_session_id}/${message.created_at}`, () =>
     fetchMessageInfo(message.dest_session_id, message.created_at),
   );
+  // What a plug-in's kind adds to the view (a business message's WhatsApp flags).
+  const KindView = info.status === 'success' && kindInfo?.shows(info.data.info) ? kindInfo.View : null;
   return (
     <Modal title="Message info" onClose={onClose}>
       {info.status === 'loading' && <Loading />}
       {info.status === 'error' && <p className="text-sm text-red-600">{describeError(info.error).join(' ')}</p>}
-      {info.status === 'success' && hasWaInfo(info.data.info.whatsapp) && <WhatsAppInfo info={info.data.info.whatsapp} />}
+      {info.status === 'success' && KindView && <KindView info={info.data.info} />}
       {info.status === 'success' &&
         (info.data.info.read.length + info.data.info.delivered.length === 0 ? (
-          !hasWaInfo(info.data.info.whatsapp) && <p className="text-sm text-slate-600">{NO_MESSAGE_INFO_TEXT}</p>
+          !KindView && <p className="text-sm text-slate-600">{NO_MESSAGE_INFO_TEXT}</p>
         ) : (
           <dl className="mt-4 space-y-4 text-sm first:mt-0">
             {(

@@ -2,9 +2,10 @@ import { useEffect, useLayoutEffect, useRef, type UIEvent } from 'react';
 import { NO_MESSAGES_TEXT } from '../../shared/constants';
 import { Loading } from '../../shared/ui/Loading';
 import { Spinner } from '../../shared/ui/Spinner';
-import { isCustomerId, repliedTo } from '../whatsapp/businessChat';
+import type { MessageListOptions } from '../../shared/chat/kinds';
+import type { ChatMessage } from '../../shared/chat/types';
 import { MessageBubble } from './MessageBubble';
-import { isSameDay, type ChatMessage } from './messages';
+import { isSameDay } from './messages';
 import type { ChatSessionState } from './useChatSession';
 
 /** Within this distance of the bottom the list follows new messages; further up it stays put. */
@@ -14,35 +15,32 @@ const LOAD_OLDER_AT_PX = 40;
 
 const dayFormat = new Intl.DateTimeFormat('en', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
 
-interface MessageListProps {
+/** `messages`, `senderOf`, `quoteOf`, `onReply`: as the conversation's kind has them (see ConversationKind). */
+interface MessageListProps extends MessageListOptions {
   chat: ChatSessionState;
   meId: string | null;
   /** Whether the viewer may see delivery details of others' messages. */
   moderator: boolean;
   onInfo: (message: ChatMessage) => void;
-  /** A business chat's customer, who sends the inbound messages. */
-  customer?: string;
-  /** Quoting a message in the reply (business chats). */
-  onReply?: (message: ChatMessage) => void;
 }
 
-export function MessageList({ chat, meId, moderator, onInfo, customer, onReply }: MessageListProps) {
+export function MessageList({ chat, meId, moderator, onInfo, messages, senderOf, quoteOf, onReply }: MessageListProps) {
   const box = useRef<HTMLDivElement>(null);
-  const position = useRef({ height: 0, top: 0, atBottom: true, first: chat.messages[0]?.created_at });
+  const position = useRef({ height: 0, top: 0, atBottom: true, first: messages[0]?.created_at });
 
   // Older messages go in above: keep what the reader looks at in place. New ones below: follow if at the bottom.
   useLayoutEffect(() => {
     const element = box.current;
     if (!element) return;
     const before = position.current;
-    const first = chat.messages[0]?.created_at;
+    const first = messages[0]?.created_at;
     if (first !== before.first && before.height > 0 && !before.atBottom) {
       element.scrollTop = before.top + (element.scrollHeight - before.height);
     } else if (before.atBottom) {
       element.scrollTop = element.scrollHeight;
     }
     position.current = { ...before, height: element.scrollHeight, top: element.scrollTop, first };
-  }, [chat.messages, chat.typingName]);
+  }, [messages, chat.typingName]);
 
   // Images and link previews grow the list after it was drawn: a reader at the bottom stays there.
   const content = useRef<HTMLDivElement>(null);
@@ -85,10 +83,10 @@ export function MessageList({ chat, meId, moderator, onInfo, customer, onReply }
         {chat.loading ? (
           <Loading />
         ) : (
-          chat.messages.length === 0 && <p className="py-10 text-center text-sm text-slate-500">{NO_MESSAGES_TEXT}</p>
+          messages.length === 0 && <p className="py-10 text-center text-sm text-slate-500">{NO_MESSAGES_TEXT}</p>
         )}
-        {chat.messages.map((message, index) => {
-          const previous = chat.messages[index - 1];
+        {messages.map((message, index) => {
+          const previous = messages[index - 1];
           const own = message.src_id === meId;
           return (
             <div key={message.local_id || message.id}>
@@ -100,8 +98,8 @@ export function MessageList({ chat, meId, moderator, onInfo, customer, onReply }
               <MessageBubble
                 message={message}
                 own={own}
-                sender={customer && isCustomerId(message.src_id) ? { _id: message.src_id, name: customer, image: '' } : chat.users[message.src_id]}
-                quoted={customer ? repliedTo(chat.messages, message) : null}
+                sender={senderOf?.(message) ?? chat.users[message.src_id]}
+                quoted={quoteOf?.(message) ?? null}
                 onReply={onReply && !message.local ? () => onReply(message) : undefined}
                 onInfo={!message.local && (own || moderator) ? () => onInfo(message) : null}
                 onRetry={chat.retry}

@@ -2,7 +2,8 @@ import { NOTIFY_MUTED_FLAG, NOTIFY_UNMUTED_FLAG } from '../../shared/constants';
 import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
 import { BellIcon, BellOffIcon } from '../../shared/ui/icons';
 import { useUi } from '../../shared/ui/uiContext';
-import { setNotificationFlag, type Session } from './chatApi';
+import type { Session } from '../../shared/chat/types';
+import { setNotificationFlag } from './chatApi';
 import { isMuted } from './rules';
 import { setMuted } from './unseen';
 

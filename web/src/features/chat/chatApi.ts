@@ -1,73 +1,7 @@
 import { api } from '../../shared/api';
 import { MODERATION_ACTIONS, SEND_FAILED_TYPE, SEND_OK_TYPE } from '../../shared/constants';
 import type { ErrorsValue } from '../../shared/errors';
-import type { Item, ItemFile } from '../feed/feedApi';
-import type { BusinessChatData, WaInfo, WaMessageData } from '../whatsapp/whatsappApi';
-
-export interface Session {
-  _id: string;
-  title: string;
-  description: string;
-  image: string;
-  files: ItemFile[];
-  is_public: boolean;
-  is_read_allowed: boolean;
-  write_permission: number;
-  created_at: number;
-  is_inactive: boolean;
-  /** Not stored yet: the first message sent makes it real. */
-  is_dummy: boolean;
-  /** The viewer's membership type, null when not a member. */
-  session_user_type: number | null;
-  can_send: boolean;
-  /** The viewer's notification flag; null when not a member. */
-  notification_flag: number | null;
-  /** "business" for a WhatsApp business chat; absent on older servers' sessions. */
-  kind?: string;
-  /**
-   * Item chats carry the post, its owner and the member who asked (`user_id`), and whether the post was deleted;
-   * business chats their customer and reply window (`whatsapp`).
-   */
-  data: { item_id?: string; owner_id?: string; user_id?: string; tags?: string[]; item_deleted?: boolean; whatsapp?: BusinessChatData };
-  unseen_count: number;
-  updated_at: number;
-  last_message?: InboxMessage;
-}
-
-export interface ChatEntry {
-  session: Session;
-  item: Item;
-  is_item_owner: boolean;
-  is_user_in_session: boolean;
-}
-
-export type DeliveryStatus = 'sent' | 'delivered' | 'read';
-
-export interface InboxMessage {
-  id: string;
-  dest_session_id: string;
-  src_id: string;
-  local_id: string;
-  created_at: number;
-  type: number;
-  payload: string;
-  payload1: ItemFile[];
-  flags: { status?: DeliveryStatus };
-  data: MessageData;
-  /** A business message's WhatsApp flags. */
-  info?: WaInfo;
-}
-
-/** `data` of a message; a chat message may share a place, a business message carries WhatsApp's fields. */
-export interface MessageData extends WaMessageData {
-  [key: string]: unknown;
-}
-
-export interface ChatUser {
-  _id: string;
-  name: string;
-  image: string;
-}
+import type { ChatUser, InboxMessage, MessageData, MessageInfo, Session } from '../../shared/chat/types';
 
 export interface SendBody {
   dest_session_id: string;
@@ -121,14 +55,6 @@ export interface SessionUserReply {
   session_user: SessionUser;
 }
 
-/** Who received and who read a message; `at` is null when that time is no longer kept. */
-export interface MessageInfo {
-  delivered: Array<{ user_id: string; at: number | null }>;
-  read: Array<{ user_id: string; at: number | null }>;
-  /** A business message's flags, when it has any. */
-  whatsapp?: WaInfo;
-}
-
 export interface UrlPreview {
   image: string;
   title: string;
@@ -136,11 +62,6 @@ export interface UrlPreview {
 }
 
 export type SessionChanges = Partial<Pick<Session, 'title' | 'description' | 'image' | 'is_public' | 'is_read_allowed'>>;
-
-/** The chats about an item: all of them for its owner, else the viewer's own one (maybe a dummy). */
-export function fetchItemChats(itemId: string, routeId: string): Promise<{ item: Item; chats: ChatEntry[] }> {
-  return api.post(`/api/chats/${encodeURIComponent(itemId)}`, { route_id: routeId });
-}
 
 /** A failed send is a reply of type -1, not an HTTP failure, so both end up in the reply. */
 export function sendMessage(body: SendBody): Promise<SendReply> {

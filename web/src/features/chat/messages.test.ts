@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHAT_POLL_FAST_MS, CHAT_POLL_SLOW_MS, CHAT_RECENT_MESSAGE_MS } from '../../shared/constants';
-import {
-  deliveryIcon,
-  latestServerTime,
-  linksIn,
-  mergeMessages,
-  messagePreview,
-  outgoingMessage,
-  pollIntervalMs,
-  raiseStatus,
-  type ChatMessage,
-} from './messages';
+import type { ChatMessage } from '../../shared/chat/types';
+import { deliveryIcon, latestServerTime, mergeMessages, messagePreview, outgoingMessage, pollIntervalMs, raiseStatus, replaceMessage } from './messages';
 
 const message = (fields: Partial<ChatMessage>): ChatMessage => ({
   id: 'm1',
@@ -68,6 +59,13 @@ describe('merging messages', () => {
     expect(mergeMessages([server], [stale])[0]?.flags.status).toBe('read');
   });
 
+  it('an updated message (a reaction) replaces the loaded one, and one not loaded stays out', () => {
+    const shown = message({ id: 'm1', payload: 'Hi' });
+    const updated = replaceMessage([shown], { ...shown, data: { reactions: { u2: '👍' } } });
+    expect(updated[0]?.data.reactions).toEqual({ u2: '👍' });
+    expect(replaceMessage([shown], message({ id: 'm2' }))).toEqual([shown]);
+  });
+
   it('polls from the newest message the server has, skipping local ones', () => {
     expect(latestServerTime([message({ created_at: 5 }), message({ id: 'x', local_id: 'x', local: 'sending', created_at: 9 })])).toBe(5);
     expect(latestServerTime([])).toBeNull();
@@ -80,12 +78,6 @@ describe('polling interval', () => {
     expect(pollIntervalMs(now - 1000, now)).toBe(CHAT_POLL_FAST_MS);
     expect(pollIntervalMs(now - CHAT_RECENT_MESSAGE_MS, now)).toBe(CHAT_POLL_SLOW_MS);
     expect(pollIntervalMs(null, now)).toBe(CHAT_POLL_SLOW_MS);
-  });
-});
-
-describe('links', () => {
-  it('finds each link once', () => {
-    expect(linksIn('see https://a.test/x and http://b.test, again https://a.test/x')).toEqual(['https://a.test/x', 'http://b.test']);
   });
 });
 

@@ -1,23 +1,15 @@
 import { CHAT_POLL_FAST_MS, CHAT_POLL_SLOW_MS, CHAT_RECENT_MESSAGE_MS } from '../../shared/constants';
-import type { ErrorsValue } from '../../shared/errors';
-import type { ItemFile } from '../feed/feedApi';
-import { isWhatsAppMessage, waDeliveryIcon, waPreview } from '../whatsapp/businessChat';
-import type { DeliveryStatus, InboxMessage, MessageData, SendBody } from './chatApi';
+import type { MessageKind } from '../../shared/chat/kinds';
+import type { ChatMessage, DeliveryIcon, DeliveryStatus, InboxMessage, MessageDraft } from '../../shared/chat/types';
+import type { SendBody } from './chatApi';
 
-/** A message as the window holds it: from the server, or still local (sending or failed). */
-export interface ChatMessage extends InboxMessage {
-  local?: 'sending' | 'failed';
-  errors?: ErrorsValue;
-}
-
-export type DeliveryIcon = 'pending' | 'sent' | 'delivered' | 'read' | 'not_sent' | 'error';
-
-export function deliveryIcon(message: ChatMessage): DeliveryIcon {
+/** `kind`: the plug-in's kind of the message's type, if one draws it. */
+export function deliveryIcon(message: ChatMessage, kind?: MessageKind): DeliveryIcon {
   if (message.errors) return 'error';
   if (message.local === 'failed') return 'not_sent';
   if (message.local === 'sending') return 'pending';
-  // A business message's tick is what WhatsApp reported, not what the other agents read.
-  if (isWhatsAppMessage(message)) return waDeliveryIcon(message.info) ?? 'pending';
+  // A plug-in's message may be delivered elsewhere (a business message's tick is what WhatsApp reported).
+  if (kind?.deliveryIcon) return kind.deliveryIcon(message);
   return message.flags.status ?? 'sent';
 }
 
@@ -27,6 +19,11 @@ const STATUS_RANK: Record<DeliveryStatus, number> = { sent: 0, delivered: 1, rea
 export function raiseStatus(message: ChatMessage, status: DeliveryStatus): ChatMessage {
   const current = message.flags.status ?? 'sent';
   return STATUS_RANK[status] > STATUS_RANK[current] ? { ...message, flags: { ...message.flags, status } } : message;
+}
+
+/** Replaces the message a `message_update` names (a reaction changed it); one not loaded stays out of the list. */
+export function replaceMessage<T extends InboxMessage>(messages: readonly T[], updated: InboxMessage): T[] {
+  return messages.map((message) => (message.id === updated.id ? { ...message, ...updated } : message));
 }
 
 /**
@@ -64,25 +61,9 @@ export function isSameDay(a: number, b: number): boolean {
   return new Date(a).toDateString() === new Date(b).toDateString();
 }
 
-// Punctuation right after a link ends the sentence, not the link.
-const URL_PATTERN = /\bhttps?:\/\/[^\s<>"']*[^\s<>"'.,;:!?)]/gi;
-
-/** The links in a message's text, in order, without repeats. */
-export function linksIn(text: string): string[] {
-  return [...new Set(text.match(URL_PATTERN) ?? [])];
-}
-
 /** A client-made id that lets the server recognise a retried send. */
 export function newLocalId(): string {
   return crypto.randomUUID();
-}
-
-/** What a member sends: text, files, a kind (MESSAGE_TYPES) and `data` such as a shared place. */
-export interface MessageDraft {
-  text: string;
-  files: ItemFile[];
-  type: number;
-  data: MessageData;
 }
 
 /**
@@ -122,8 +103,8 @@ export function outgoingMessage(
   };
 }
 
-/** A message in one line, for lists: its text, else the place it shares. */
-export function messagePreview(message: InboxMessage): string {
-  if (isWhatsAppMessage(message)) return waPreview(message);
+/** A message in one line, for lists: its text, else the place it shares; a plug-in's kind says for its own. */
+export function messagePreview(message: InboxMessage, kind?: MessageKind): string {
+  if (kind) return kind.preview(message);
   return message.payload || (message.data.location ? `📍 ${message.data.location.address}` : '');
 }

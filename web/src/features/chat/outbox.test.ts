@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { InboxMessage, SendBody, SendReply } from './chatApi';
+import type { InboxMessage } from '../../shared/chat/types';
+import type { SendBody, SendReply } from './chatApi';
 import { Outbox, type OutboxEvent } from './outbox';
 
 const body = (localId: string): SendBody => ({

@@ -1,6 +1,7 @@
 import { SEND_OK_TYPE } from '../../shared/constants';
 import { isApiError, type ErrorsValue } from '../../shared/errors';
-import type { InboxMessage, SendBody, SendReply } from './chatApi';
+import type { InboxMessage } from '../../shared/chat/types';
+import type { SendBody, SendReply } from './chatApi';
 
 export type OutboxEvent =
   | { kind: 'sent'; localId: string; message: InboxMessage; newSessionCreated: boolean }

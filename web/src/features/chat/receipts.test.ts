@@ -1,7 +1,6 @@
 import type { Socket } from 'socket.io-client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { InboxMessage } from './chatApi';
-import type { ChatMessage } from './messages';
+import type { ChatMessage, InboxMessage } from '../../shared/chat/types';
 import { deliveredReceipts, raiseOwnStatuses } from './receipts';
 
 const message = (id: string, src: string, createdAt: number, session = 's1'): InboxMessage => ({

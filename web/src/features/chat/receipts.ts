@@ -1,7 +1,7 @@
 import type { Socket } from 'socket.io-client';
 import { DELIVERED_RECEIPT_MS } from '../../shared/constants';
-import type { InboxMessage } from './chatApi';
-import { raiseStatus, type ChatMessage } from './messages';
+import type { ChatMessage, InboxMessage } from '../../shared/chat/types';
+import { raiseStatus } from './messages';
 
 /** What a receipt says of the messages up to the one it names. */
 export type ReceiptStatus = 'delivered' | 'read';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_ATTACHMENTS_TEXT, PASTE_ONE_FILE_TEXT } from '../../shared/constants';
-import type { Session } from './chatApi';
+import type { Session } from '../../shared/chat/types';
 import { attachmentLimitError, canMakePublic, canSubmit, isModerator, isMuted, moderationActions } from './rules';
 
 describe('moderation menu', () => {

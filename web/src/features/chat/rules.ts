@@ -7,7 +7,8 @@ import {
   NOTIFY_UNMUTED_FLAG,
   PASTE_ONE_FILE_TEXT,
 } from '../../shared/constants';
-import type { ModerationAction, Session } from './chatApi';
+import type { Session } from '../../shared/chat/types';
+import type { ModerationAction } from './chatApi';
 
 /** Whether the chat is one of the post's item chats (their ids start with the post's). */
 export function isChatAbout(sessionId: string, itemId: string): boolean {

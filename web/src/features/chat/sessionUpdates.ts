@@ -1,7 +1,7 @@
 import { useEffect, useRef, type Dispatch, type SetStateAction } from 'react';
 import type { Socket } from 'socket.io-client';
 import { getSocket } from '../../shared/socket';
-import type { Session } from './chatApi';
+import type { Session } from '../../shared/chat/types';
 
 /** A session after a server update: what the update leaves out (the viewer's own fields, facts in `data`) stays. */
 export function mergeSession<T extends Session>(session: T, update: Partial<Session>): T {

@@ -1,4 +1,4 @@
-import type { Session } from './chatApi';
+import type { Session } from '../../shared/chat/types';
 
 /** The other side of an item chat, seen from the item's owner; null for anyone else, whose only chat needs no tab. */
 export function chatterId(session: Session, meId: string | null): string | null {

@@ -1,7 +1,7 @@
 import { act, renderHook } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../../test/fetchMock';
-import type { InboxMessage, Session } from './chatApi';
+import type { InboxMessage, Session } from '../../shared/chat/types';
 import type { UnseenChange } from './unseen';
 
 type Handler = (...args: unknown[]) => void;
@@ -47,7 +47,7 @@ const listed = (id: string, unseen = 0, updatedAt = 0) => ({ _id: id, unseen_cou
 
 async function signedIn() {
   mockFetch(() => ({ body: { user: me, guest_user: null } }));
-  const currentUser = await import('../auth/currentUser');
+  const currentUser = await import('../../shared/session/currentUser');
   await currentUser.loadCurrentUser();
   const { useUnseenSync } = await import('./useUnseenSync');
   renderHook(() => useUnseenSync(me._id));
@@ -55,7 +55,7 @@ async function signedIn() {
   return { dot: () => currentUserCount(currentUser), unseen: await import('./unseen') };
 }
 
-function currentUserCount(module: typeof import('../auth/currentUser')): number {
+function currentUserCount(module: typeof import('../../shared/session/currentUser')): number {
   let count = -1;
   module.updateCurrentUser((user) => {
     count = user.data.notifications_unseen_count;

@@ -1,4 +1,4 @@
-import type { InboxMessage } from './chatApi';
+import type { InboxMessage } from '../../shared/chat/types';
 
 /**
  * Unseen messages as this screen works them out. The server sends one `message` event per

@@ -3,18 +3,11 @@ import type { Socket } from 'socket.io-client';
 import { TYPING_IDLE_MS, TYPING_SHOWN_MS, TYPING_THROTTLE_MS } from '../../shared/constants';
 import { getSocket } from '../../shared/socket';
 import { useUi } from '../../shared/ui/uiContext';
-import {
-  fetchMessages,
-  sendMessage,
-  type ChatUser,
-  type InboxMessage,
-  type MessagesPage,
-  type Session,
-} from './chatApi';
-import { isCustomerId, replaceMessage } from '../whatsapp/businessChat';
-import { useWaStatuses } from '../whatsapp/useWaStatuses';
-import { lookupSession, lookupUser } from './lookups';
-import { latestServerTime, mergeMessages, outgoingMessage, pollIntervalMs, type ChatMessage, type MessageDraft } from './messages';
+import type { ChatMessage, ChatUser, InboxMessage, MessageDraft, Session } from '../../shared/chat/types';
+import { useChatKinds } from '../../shared/chat/kinds';
+import { lookupSession, lookupUser } from '../../shared/chat/lookups';
+import { fetchMessages, sendMessage, type MessagesPage } from './chatApi';
+import { latestServerTime, mergeMessages, outgoingMessage, pollIntervalMs, replaceMessage } from './messages';
 import { raiseOwnStatuses, type ReceiptStatus } from './receipts';
 import { Outbox, type OutboxEvent } from './outbox';
 import { showing } from './unseen';
@@ -45,6 +38,7 @@ interface TypingReport {
  */
 export function useChatSession(session: Session, meId: string | null, visible: boolean, onSession: (session: Session) => void) {
   const ui = useUi();
+  const kinds = useChatKinds();
   const sessionId = session._id;
   const isDummy = session.is_dummy;
   const [messages, setMessages] = useState<ChatMessage[]>([]);
@@ -138,7 +132,7 @@ export function useChatSession(session: Session, meId: string | null, visible: b
       if (report.session_id !== sessionId) return;
       setMessages((current) => raiseOwnStatuses(current, meId, report.user_id, report.created_at, report.status));
     };
-    // A reaction to a WhatsApp message changes it.
+    // A reaction (to a WhatsApp message) changes it.
     const onMessageUpdate = (update: MessageUpdate) => {
       if (update.session_id === sessionId) setMessages((current) => replaceMessage(current, update.message));
     };
@@ -207,8 +201,9 @@ export function useChatSession(session: Session, meId: string | null, visible: b
   }, [socket, connected, meId, visible, lastFromOthers, sessionId]);
 
   // Names for senders the page's refs did not cover (messages that came over the socket).
-  // A WhatsApp customer is no user: the chat names them.
-  const unknownSenders = [...new Set(messages.map((message) => message.src_id))].filter((id) => !users[id] && !isCustomerId(id)).join(',');
+  // A plug-in's sender who is no user (a WhatsApp customer) is named by its conversation.
+  const userSent = messages.filter((message) => kinds.messageKind(message.type)?.senderIsUser !== false);
+  const unknownSenders = [...new Set(userSent.map((message) => message.src_id))].filter((id) => !users[id]).join(',');
   useEffect(() => {
     if (!unknownSenders) return;
     for (const id of unknownSenders.split(',')) {
@@ -249,8 +244,7 @@ export function useChatSession(session: Session, meId: string | null, visible: b
     }, TYPING_IDLE_MS);
   }, [socket, isDummy, sessionId]);
 
-  const shown = useWaStatuses(sessionId, messages);
-  return { messages: shown, users, loading, hasOlder: older.hasMore, loadingOlder: older.loading, loadOlder, typingName, send, retry, notifyTyping };
+  return { messages, users, loading, hasOlder: older.hasMore, loadingOlder: older.loading, loadOlder, typingName, send, retry, notifyTyping };
 }
 
 export type ChatSessionState = ReturnType<typeof useChatSession>;

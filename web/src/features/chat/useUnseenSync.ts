@@ -1,8 +1,8 @@
 import { useEffect, useRef, type Dispatch, type SetStateAction } from 'react';
 import type { Socket } from 'socket.io-client';
 import { getSocket } from '../../shared/socket';
-import { updateCurrentUser } from '../auth/currentUser';
-import type { InboxMessage, Session } from './chatApi';
+import { updateCurrentUser } from '../../shared/session/currentUser';
+import type { InboxMessage, Session } from '../../shared/chat/types';
 import { deliveredReceipts } from './receipts';
 import { applySummary, applyToList, onUnseenChange, received, type UnseenSummary } from './unseen';
 

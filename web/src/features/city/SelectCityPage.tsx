@@ -6,12 +6,13 @@ import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
 import { useDebounced } from '../../shared/hooks/useDebounced';
 import { Button } from '../../shared/ui/Button';
 import { LocationIcon } from '../../shared/ui/icons';
-import { PlaceMap, type LatLong } from '../../shared/ui/PlaceMap';
+import { PlaceMap } from '../../shared/ui/PlaceMap';
+import type { LatLong } from '../../shared/ui/mapTypes';
 import { inputClass } from '../../shared/ui/TextField';
 import { useUi } from '../../shared/ui/uiContext';
-import { rememberGroup } from '../feed/rememberedGroup';
-import { groupNear } from '../group/groupApi';
-import { CityResults } from './CityResults';
+import { rememberGroup } from '../../shared/rememberedGroup';
+import { groupNear } from '../../shared/entities/group';
+import { CityResults } from '../../shared/location/CityResults';
 
 export function SelectCityPage() {
   const ui = useUi();

@@ -10,16 +10,17 @@ import {
 } from '../../shared/constants';
 import { useDebounced } from '../../shared/hooks/useDebounced';
 import { useLoadMoreOnScroll } from '../../shared/hooks/useLoadMoreOnScroll';
+import { TagChips } from '../../shared/ui/TagChips';
 import { Button, buttonClass } from '../../shared/ui/Button';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { Loading } from '../../shared/ui/Loading';
 import { inputClass } from '../../shared/ui/TextField';
-import { openLogin } from '../auth/apiAuth';
-import { useResumeAfterLogin } from '../auth/useResumeAfterLogin';
-import { useCurrentUser } from '../auth/currentUser';
-import type { Group } from './feedApi';
-import { ItemCard } from './ItemCard';
-import { rememberGroup } from './rememberedGroup';
+import { openLogin } from '../../shared/session/login';
+import { useResumeAfterLogin } from '../../shared/session/useResumeAfterLogin';
+import { useCurrentUser } from '../../shared/session/currentUser';
+import type { Group } from '../../shared/entities/group';
+import { ItemCard } from '../../shared/ui/ItemCard';
+import { rememberGroup } from '../../shared/rememberedGroup';
 import { useFeed } from './useFeed';
 
 interface FeedProps {
@@ -141,28 +142,4 @@ function TagFilter({ available, selected, onChange }: { available: readonly stri
     );
   }
   return <TagChips tags={available} selected={selected} onChange={onChange} />;
-}
-
-/** Toggle chips, shared by the feed filter and the post form. */
-export function TagChips({ tags, selected, onChange }: { tags: readonly string[]; selected: readonly string[]; onChange: (tags: string[]) => void }) {
-  return (
-    <div role="group" aria-label="Tags" className="flex flex-wrap gap-2">
-      {tags.map((tag) => {
-        const on = selected.includes(tag);
-        return (
-          <button
-            key={tag}
-            type="button"
-            aria-pressed={on}
-            onClick={() => onChange(on ? selected.filter((entry) => entry !== tag) : [...selected, tag])}
-            className={`rounded-full px-3 py-1 text-sm font-medium ring-1 transition-colors ring-inset ${
-              on ? 'bg-brand-600 text-white ring-brand-600' : 'bg-white text-slate-700 ring-slate-300 hover:bg-slate-50'
-            }`}
-          >
-            #{tag}
-          </button>
-        );
-      })}
-    </div>
-  );
 }

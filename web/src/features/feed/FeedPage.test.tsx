@@ -2,7 +2,7 @@ import { act, render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../../test/fetchMock';
-import type { Group } from './feedApi';
+import type { Group } from '../../shared/entities/group';
 
 const ada = { _id: 'u1', name: 'Ada', image: '', phone_number: null, email_id: 'ada@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
 
@@ -32,7 +32,7 @@ describe('feed page', () => {
       return { body: { items: [], group: group(signedIn), has_more: false, next_cursor: null } };
     });
     const { FeedPage } = await import('./FeedPage');
-    const { setAuthKey } = await import('../auth/authKey');
+    const { setAuthKey } = await import('../../shared/session/authKey');
     const router = createMemoryRouter([{ path: '/:groupId', element: <FeedPage /> }], { initialEntries: ['/g1'] });
     render(<RouterProvider router={router} />);
     expect(await screen.findByRole('heading', { level: 1, name: 'Bikes' })).toBeTruthy();

@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { isApiError } from '../../shared/errors';
-import { useCurrentUser } from '../auth/currentUser';
-import { fetchFeed, isInvalidGroupError, type FeedQuery, type Group, type Item } from './feedApi';
+import { useCurrentUser } from '../../shared/session/currentUser';
+import type { Group } from '../../shared/entities/group';
+import type { Item } from '../../shared/entities/item';
+import { fetchFeed, isInvalidGroupError, type FeedQuery } from './feedApi';
 
 export interface FeedState {
   items: Item[];

@@ -14,7 +14,7 @@ import { Button } from '../../shared/ui/Button';
 import { Modal } from '../../shared/ui/Modal';
 import { Field, TextField, inputClass } from '../../shared/ui/TextField';
 import { useUi, type Ui } from '../../shared/ui/uiContext';
-import type { Group } from '../feed/feedApi';
+import type { Group } from '../../shared/entities/group';
 import { updateGroup } from './groupApi';
 import { isImageLink, parseTags } from './groupForm';
 

@@ -13,16 +13,16 @@ import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
 import { useAsyncData } from '../../shared/hooks/useAsyncData';
 import { Button, buttonClass } from '../../shared/ui/Button';
 import { useUi } from '../../shared/ui/uiContext';
-import { openLogin } from '../auth/apiAuth';
-import { useCurrentUser } from '../auth/currentUser';
-import { Feed } from '../feed/Feed';
-import type { Group } from '../feed/feedApi';
-import { recentGroups } from '../feed/rememberedGroup';
-import { GroupSubscription } from '../wallet/GroupSubscription';
+import { openLogin } from '../../shared/session/login';
+import { useCurrentUser } from '../../shared/session/currentUser';
+import { fetchGroup, type Group } from '../../shared/entities/group';
+import { recentGroups } from '../../shared/rememberedGroup';
+import { Feed } from '../feed';
+import { GroupSubscription } from './GroupSubscription';
 import { GroupEditor } from './GroupEditor';
-import { fetchGroup, joinGroup } from './groupApi';
+import { joinGroup } from './groupApi';
 import { MembersList } from './MembersList';
-import { memberTypeLabel } from './memberTypes';
+import { memberTypeLabel } from '../../shared/entities/memberTypes';
 
 /** /group/:groupId: the group's details beside its posts. */
 export function GroupPage() {

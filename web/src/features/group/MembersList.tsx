@@ -3,7 +3,7 @@ import { useCursorPages } from '../../shared/hooks/useCursorPages';
 import { Avatar } from '../../shared/ui/Avatar';
 import { Spinner } from '../../shared/ui/Spinner';
 import { fetchMembers } from './groupApi';
-import { memberListLabel } from './memberTypes';
+import { memberListLabel } from '../../shared/entities/memberTypes';
 
 /** The group's members in a box that loads the next page when scrolled near its end. */
 export function MembersList({ groupId }: { groupId: string }) {

@@ -1,10 +1,5 @@
 import { api } from '../../shared/api';
-import type { Group } from '../feed/feedApi';
-
-export interface GroupReply {
-  group: Group;
-  group_membership?: unknown;
-}
+import type { Group, GroupReply } from '../../shared/entities/group';
 
 export interface Member {
   session_id: string;
@@ -22,15 +17,6 @@ export interface MembersPage {
 
 export type GroupChanges = Partial<Pick<Group, 'title' | 'description' | 'image' | 'is_public' | 'is_read_allowed'>> & { tags?: string[] };
 
-/** The group of the city nearest to the point, created on first use. */
-export function groupNear(latLong: readonly [number, number]): Promise<GroupReply> {
-  return api.post<GroupReply>('/api/group', { lat_long: latLong });
-}
-
-export function fetchGroup(groupId: string, signal?: AbortSignal): Promise<GroupReply> {
-  return api.post<GroupReply>('/api/group', { group_id: groupId }, { signal });
-}
-
 export function joinGroup(groupId: string): Promise<GroupReply> {
   return api.post<GroupReply>('/api/group', { group_id: groupId }, { query: { action: 'join' } });
 }
@@ -41,4 +27,8 @@ export function updateGroup(groupId: string, changes: GroupChanges): Promise<Gro
 
 export function fetchMembers(groupId: string, cursor?: string): Promise<MembersPage> {
   return api.post<MembersPage>('/session/users', { session_id: groupId, cursor });
+}
+
+export function manageSubscription(groupId: string): Promise<{ redirect_url: string }> {
+  return api.post<{ redirect_url: string }>('/api/group', { group_id: groupId }, { query: { action: 'manage_subscription' } });
 }

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { POST_MAX_FILE_BYTES, POST_MAX_FILES, UPLOAD_ALLOWED_TYPES } from '../../shared/constants';
 import { useFileUploads } from '../../shared/hooks/useFileUploads';
 import { CloseIcon } from '../../shared/ui/icons';
-import { itemFileFrom, type ItemFile } from '../feed/feedApi';
+import { itemFileFrom, type ItemFile } from '../../shared/entities/item';
 
 interface FilePickerProps {
   files: ItemFile[];

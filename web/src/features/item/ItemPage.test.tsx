@@ -2,7 +2,8 @@ import { render, screen } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../../test/fetchMock';
-import type { Group, Item } from '../feed/feedApi';
+import type { Group } from '../../shared/entities/group';
+import type { Item } from '../../shared/entities/item';
 
 const viewer = { _id: 'u2', name: 'Vera', image: '', phone_number: null, email_id: 'v@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
 const item = { _id: 'i1', title: 'Lend a ladder', user_id: 'u1', group_id: 'g1', route_id: 'r1', created_at: 0, files: [], tags: [] } as unknown as Item;

@@ -16,18 +16,17 @@ import { Button, buttonClass } from '../../shared/ui/Button';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { Loading } from '../../shared/ui/Loading';
 import { useUi } from '../../shared/ui/uiContext';
-import { openLogin } from '../auth/apiAuth';
-import { useCurrentUser } from '../auth/currentUser';
-import { useResumeAfterLogin } from '../auth/useResumeAfterLogin';
-import type { Item } from '../feed/feedApi';
-import { fetchItemChats } from '../chat/chatApi';
-import { useChatWindow } from '../chat/chatContext';
-import { postFinderFee } from '../feed/finderFee';
-import { Offer, ShareBadges, TagList } from '../feed/Offer';
+import { openLogin } from '../../shared/session/login';
+import { useCurrentUser } from '../../shared/session/currentUser';
+import { useResumeAfterLogin } from '../../shared/session/useResumeAfterLogin';
+import type { Item } from '../../shared/entities/item';
+import { useChatWindow } from '../../shared/chat/chatContext';
+import { postFinderFee } from '../../shared/entities/finderFee';
+import { Offer, ShareBadges, TagList } from '../../shared/ui/Offer';
 import { formatMoney } from '../../shared/currency';
-import { ImageViewer } from './ImageViewer';
+import { ImageViewer } from '../../shared/ui/ImageViewer';
 import { arrivedRoute, rememberArrivedRoute } from './arrivedRoute';
-import { deleteItem, fetchRoute, shareRoute, type RouteReply } from './itemApi';
+import { deleteItem, fetchItemChats, fetchRoute, shareRoute, type RouteReply } from './itemApi';
 
 /** /r/:routeId: a shared post with its chain of owners. */
 export function ItemPage() {

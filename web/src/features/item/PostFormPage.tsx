@@ -21,14 +21,14 @@ import { useAsyncData } from '../../shared/hooks/useAsyncData';
 import { Button, buttonClass } from '../../shared/ui/Button';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { Loading } from '../../shared/ui/Loading';
+import { TagChips } from '../../shared/ui/TagChips';
 import { Field, TextField, inputClass } from '../../shared/ui/TextField';
 import { useUi } from '../../shared/ui/uiContext';
-import { RequireUser } from '../auth/RequireUser';
-import type { Group, Item } from '../feed/feedApi';
-import { TagChips } from '../feed/Feed';
-import { fetchGroup } from '../group/groupApi';
+import { RequireUser } from '../../shared/session/RequireUser';
+import { fetchGroup, type Group } from '../../shared/entities/group';
+import { fetchItem, type Item } from '../../shared/entities/item';
 import { FilePicker } from './FilePicker';
-import { createItem, fetchItem, updateItem } from './itemApi';
+import { createItem, updateItem } from './itemApi';
 import { fieldsFromForm, finderFeeAmount, finderFeeError, formFromItem, type ItemForm, type OfferType } from './itemForm';
 
 /** /create/item/:groupId and /edit/item/:groupId/:itemId. */

@@ -1,5 +1,7 @@
 import { api } from '../../shared/api';
-import type { Group, Item } from '../feed/feedApi';
+import type { Session } from '../../shared/chat/types';
+import type { Group } from '../../shared/entities/group';
+import type { Item } from '../../shared/entities/item';
 
 export interface ItemFields {
   title: string;
@@ -28,11 +30,6 @@ export interface RouteReply {
   route_users: RouteUser[];
 }
 
-/** Without `groupId` the item is read wherever it was posted. */
-export function fetchItem(itemId: string, groupId?: string, signal?: AbortSignal): Promise<{ item: Item; group: Group }> {
-  return api.post<{ item: Item; group: Group }>('/api/item', { item_id: itemId, group_id: groupId }, { signal });
-}
-
 export function createItem(groupId: string, fields: ItemFields): Promise<{ item: Item }> {
   return api.post<{ item: Item }>('/api/item', { group_id: groupId, ...fields }, { query: { action: 'create' } });
 }
@@ -51,4 +48,16 @@ export function fetchRoute(routeId: string, signal?: AbortSignal): Promise<Route
 
 export function shareRoute(routeId: string): Promise<{ url: string; route_id: string }> {
   return api.get<{ url: string; route_id: string }>(`/api/r/${encodeURIComponent(routeId)}`, { action: 'share' });
+}
+
+export interface ChatEntry {
+  session: Session;
+  item: Item;
+  is_item_owner: boolean;
+  is_user_in_session: boolean;
+}
+
+/** The chats about an item: all of them for its owner, else the viewer's own one (maybe a dummy). */
+export function fetchItemChats(itemId: string, routeId: string): Promise<{ item: Item; chats: ChatEntry[] }> {
+  return api.post(`/api/chats/${encodeURIComponent(itemId)}`, { route_id: routeId });
 }

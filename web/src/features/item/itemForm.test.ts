@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Item } from '../feed/feedApi';
+import type { Item } from '../../shared/entities/item';
 import { fieldsFromForm, finderFeeAmount, finderFeeError, formFromItem, initialOfferType } from './itemForm';
 
 const item = { _id: 'i1', title: 'Fix bike', offer_amount: null, offer_description: 'lunch' } as Item;

@@ -1,6 +1,6 @@
 import { FINDER_FEE_PERCENT_DEFAULT, FINDER_FEE_PERCENT_MAX, POINTS_CURRENCY } from '../../shared/constants';
-import type { Item, ItemFile } from '../feed/feedApi';
-import { finderFeePool } from '../feed/finderFee';
+import type { Item, ItemFile } from '../../shared/entities/item';
+import { finderFeePool } from '../../shared/entities/finderFee';
 import type { ItemFields } from './itemApi';
 
 export type OfferType = 'value' | 'describe';

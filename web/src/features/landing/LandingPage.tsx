@@ -1,9 +1,9 @@
 import { Link } from 'react-router';
 import { HERO_SUBTITLE, HERO_TITLE, PATHS, STARTER_COINS_TEXT } from '../../shared/constants';
 import { Button, buttonClass } from '../../shared/ui/Button';
-import { openLogin } from '../auth/apiAuth';
-import { useCurrentUser } from '../auth/currentUser';
-import { feedPath } from '../feed/rememberedGroup';
+import { openLogin } from '../../shared/session/login';
+import { useCurrentUser } from '../../shared/session/currentUser';
+import { feedPath } from '../../shared/rememberedGroup';
 
 const STEPS = [
   {

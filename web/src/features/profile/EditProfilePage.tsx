@@ -9,9 +9,9 @@ import { Button, buttonClass } from '../../shared/ui/Button';
 import { ContactField } from '../../shared/ui/ContactField';
 import { TextField } from '../../shared/ui/TextField';
 import { useUi } from '../../shared/ui/uiContext';
-import { updateCurrentUser } from '../auth/currentUser';
-import { RequireUser } from '../auth/RequireUser';
-import type { User } from '../auth/types';
+import { updateCurrentUser } from '../../shared/session/currentUser';
+import { RequireUser } from '../../shared/session/RequireUser';
+import type { User } from '../../shared/entities/user';
 import { updateProfile, type ConfirmationCode, type ProfileChanges } from './profileApi';
 import { diffProfile, type ProfileForm } from './profileForm';
 

@@ -2,7 +2,8 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, type FetchCall, type FakeReply } from '../../test/fetchMock';
-import type { LedgerEntry, Wallet } from '../wallet/walletApi';
+import type { Wallet } from '../../shared/entities/wallet';
+import type { LedgerEntry } from '../wallet';
 
 /** The socket's listeners, so a test can deliver a `wallet` event. */
 const socketListeners = new Map<string, (payload: unknown) => void>();

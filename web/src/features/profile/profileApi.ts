@@ -1,6 +1,7 @@
 import { api } from '../../shared/api';
-import type { User } from '../auth/types';
-import type { Wallet } from '../wallet/walletApi';
+import type { Item } from '../../shared/entities/item';
+import type { User } from '../../shared/entities/user';
+import type { Wallet } from '../../shared/entities/wallet';
 
 export interface ProfileReply {
   user: User;
@@ -28,4 +29,9 @@ export function updateProfile(changes: ProfileChanges & { otp?: string }): Promi
 
 export function logout(): Promise<{ success: boolean }> {
   return api.post<{ success: boolean }>('/api/user/logout');
+}
+
+/** The member's own posts, for /profile. */
+export function fetchUserItems(signal?: AbortSignal): Promise<{ items: Item[] }> {
+  return api.post<{ items: Item[] }>('/api/user/items', {}, { signal });
 }

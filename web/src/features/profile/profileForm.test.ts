@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contactFromPhoneNumber } from '../../shared/contact';
-import type { User } from '../auth/types';
+import type { User } from '../../shared/entities/user';
 import { diffProfile, type ProfileForm } from './profileForm';
 
 const user: User = {

@@ -1,5 +1,5 @@
 import { toPhoneNumber, type ContactEntry } from '../../shared/contact';
-import type { User } from '../auth/types';
+import type { User } from '../../shared/entities/user';
 import type { ProfileChanges } from './profileApi';
 
 export interface ProfileForm {

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
-import { useCurrentUser } from '../auth/currentUser';
+import { useCurrentUser } from '../../shared/session/currentUser';
 import { usePushState } from './pushState';
 import { syncPushToken } from './pushToken';
 import { setChatOpener } from './serviceWorker';

@@ -5,7 +5,7 @@ import { currencyName, formatMoney } from '../../shared/currency';
 import { buttonClass } from '../../shared/ui/Button';
 import { ErrorBox } from '../../shared/ui/ErrorBox';
 import { Loading } from '../../shared/ui/Loading';
-import { RequireUser } from '../auth/RequireUser';
+import { RequireUser } from '../../shared/session/RequireUser';
 import { rechargePath, waitForRecharge, type PaymentOutcome, type RechargeOrder } from './recharge';
 import { fetchRechargeStatus } from './walletApi';
 

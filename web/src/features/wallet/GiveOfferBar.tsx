@@ -13,11 +13,11 @@ import { Button } from '../../shared/ui/Button';
 import { ConfirmDialog } from '../../shared/ui/ConfirmDialog';
 import { Modal } from '../../shared/ui/Modal';
 import { TextField } from '../../shared/ui/TextField';
-import { useUserName } from '../chat/UserName';
-import { fetchItem } from '../item/itemApi';
+import { useUserName } from '../../shared/chat/UserName';
+import { fetchItem } from '../../shared/entities/item';
 import { NeedRechargeLink } from './NeedRechargeLink';
-import { fetchOfferSplit } from './walletApi';
-import { latestOffer, offerAmountError, offerCurrency, offerRecipient, type GivenOffer, type ItemChatFacts } from './offer';
+import { fetchOfferSplit, type GivenOffer } from './walletApi';
+import { latestOffer, offerAmountError, offerCurrency, offerRecipient, type ItemChatFacts } from './offer';
 import { useGiveOffer } from './useGiveOffer';
 import { parseAmountText } from './wallets';
 

@@ -7,8 +7,9 @@ import { useMediaQuery } from '../../shared/hooks/useMediaQuery';
 import { Button } from '../../shared/ui/Button';
 import { Modal } from '../../shared/ui/Modal';
 import { Spinner } from '../../shared/ui/Spinner';
+import type { Wallet } from '../../shared/entities/wallet';
 import { formatLedgerDiff, ledgerCursorPage, mergeLedgerEntries } from './ledger';
-import { fetchLedger, type LedgerEntry, type Wallet } from './walletApi';
+import { fetchLedger, type LedgerEntry } from './walletApi';
 import { walletKey } from './wallets';
 
 const dayFormat = new Intl.DateTimeFormat('en', { day: 'numeric', month: 'short', year: 'numeric' });

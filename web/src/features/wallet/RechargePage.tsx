@@ -8,7 +8,7 @@ import { leaveAppFor } from '../../shared/navigation';
 import { Button, buttonClass } from '../../shared/ui/Button';
 import { ErrorBox } from '../../shared/ui/ErrorBox';
 import { TextField } from '../../shared/ui/TextField';
-import { RequireUser } from '../auth/RequireUser';
+import { RequireUser } from '../../shared/session/RequireUser';
 import { parseRechargeAmount, parseRechargeQuery } from './recharge';
 import { createRecharge } from './walletApi';
 

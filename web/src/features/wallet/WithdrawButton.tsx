@@ -4,7 +4,8 @@ import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
 import { leaveAppFor } from '../../shared/navigation';
 import { Button } from '../../shared/ui/Button';
 import { useUi } from '../../shared/ui/uiContext';
-import { newRequestId, withdraw, type Wallet } from './walletApi';
+import type { Wallet } from '../../shared/entities/wallet';
+import { newRequestId, withdraw } from './walletApi';
 import { outcomeUnknown } from './wallets';
 
 /**

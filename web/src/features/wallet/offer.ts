@@ -1,18 +1,11 @@
 import { OFFER_MIN_AMOUNT, OFFER_TOO_SMALL_TEXT, POINTS_CURRENCY } from '../../shared/constants';
 import { isApiError } from '../../shared/errors';
+import type { GivenOffer } from './walletApi';
 import { outcomeUnknown } from './wallets';
 
 /** Why an amount typed at the prompt cannot be offered, or null: it is sent as typed or not at all. */
 export function offerAmountError(amount: number): string | null {
   return amount < OFFER_MIN_AMOUNT ? OFFER_TOO_SMALL_TEXT : null;
-}
-
-/** The latest offer given in a chat, as the server keeps it (`data.last_offer`). */
-export interface GivenOffer {
-  move_id: string;
-  amount: number;
-  currency: string;
-  at: number;
 }
 
 /** The newer of two offers known of a chat (the server's copy and this screen's last reply). */

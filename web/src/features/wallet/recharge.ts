@@ -9,7 +9,7 @@ import {
   RECHARGE_STATUS_TIMEOUT_MS,
 } from '../../shared/constants';
 import { describeError } from '../../shared/errors';
-import type { Wallet } from './walletApi';
+import type { Wallet } from '../../shared/entities/wallet';
 import { outcomeUnknown, parseAmountText } from './wallets';
 
 /** /recharge?amount=..&currency=.., where a short balance sends the user. */

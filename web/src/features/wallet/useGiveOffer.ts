@@ -1,8 +1,8 @@
 import { useCallback, useRef, useState } from 'react';
 import { NEED_RECHARGE_TEXT, OFFER_GIVEN_TEXT } from '../../shared/constants';
 import { useUi } from '../../shared/ui/uiContext';
-import { initialOfferState, offerReducer, type GivenOffer, type OfferEvent, type OfferState } from './offer';
-import { giveOffer, newRequestId } from './walletApi';
+import { initialOfferState, offerReducer, type OfferEvent, type OfferState } from './offer';
+import { type GivenOffer, giveOffer, newRequestId } from './walletApi';
 
 /**
  * Runs the Give offer flow of one chat (`csId`) with offerReducer and sends the confirmed

@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { useSocketEvent } from '../../shared/hooks/useSocketEvent';
-import type { Wallet } from './walletApi';
+import type { Wallet } from '../../shared/entities/wallet';
 import { upsertWallet } from './wallets';
 
 /**

@@ -1,14 +1,5 @@
 import { api } from '../../shared/api';
-import type { GivenOffer } from './offer';
-
-export interface Wallet {
-  _id?: string;
-  user_id: string;
-  wallet_for: string;
-  wallet_currency: string;
-  wallet_amount: number;
-  data?: { stripe_connected_account_charge_enabled?: boolean };
-}
+import type { Wallet } from '../../shared/entities/wallet';
 
 /** One balance change; `diff` is signed and `change_to` is the balance after it. */
 export interface LedgerEntry {
@@ -45,6 +36,14 @@ export function withdraw(wallet: Wallet, requestId: string): Promise<WithdrawRep
     wallet_currency: wallet.wallet_currency,
     request_id: requestId,
   });
+}
+
+/** The latest offer given in a chat, as the server keeps it (`data.last_offer`). */
+export interface GivenOffer {
+  move_id: string;
+  amount: number;
+  currency: string;
+  at: number;
 }
 
 export interface GiveOfferRequest {
@@ -114,10 +113,6 @@ export function createRecharge(amount: number, currency: string): Promise<Rechar
 /** The raw reply; parseRechargeStatus (recharge.ts) reads it. */
 export function fetchRechargeStatus(sessionId: string, signal?: AbortSignal): Promise<unknown> {
   return api.get<unknown>('/api/recharge/status', { session_id: sessionId }, { signal });
-}
-
-export function manageSubscription(groupId: string): Promise<{ redirect_url: string }> {
-  return api.post<{ redirect_url: string }>('/api/group', { group_id: groupId }, { query: { action: 'manage_subscription' } });
 }
 
 export function newRequestId(): string {

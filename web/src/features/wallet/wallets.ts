@@ -1,6 +1,6 @@
 import { CARD_CURRENCIES, POINTS_CURRENCY } from '../../shared/constants';
 import { isApiError } from '../../shared/errors';
-import type { Wallet } from './walletApi';
+import type { Wallet } from '../../shared/entities/wallet';
 
 export function isPointsWallet(wallet: Pick<Wallet, 'wallet_currency'>): boolean {
   return wallet.wallet_currency.toUpperCase() === POINTS_CURRENCY;

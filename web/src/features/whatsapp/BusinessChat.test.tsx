@@ -1,8 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderChatWindow } from '../../test/chatWindow';
+import { renderChatWindow } from '../../test/chat';
 import { mockFetch, type FetchCall, type FakeReply } from '../../test/fetchMock';
-import type { InboxMessage, Session } from '../chat/chatApi';
+import type { InboxMessage, Session } from '../../shared/chat/types';
 import { HOUR_MS, TEMPLATE, businessSession, waMessage } from './testFixtures';
 
 /** A connected socket whose events the test fires itself. */

@@ -1,11 +1,45 @@
-import type { ReactNode } from 'react';
-import type { InboxMessage, Session } from '../chat/chatApi';
-import type { MessageDraft } from '../chat/messages';
+import { useState, type ReactNode } from 'react';
+import type { ConversationPaneProps } from '../../shared/chat/kinds';
+import type { ChatMessage, InboxMessage, MessageDraft, Session } from '../../shared/chat/types';
 import { BusinessComposer } from './BusinessComposer';
+import { businessData, customerName, isCustomerId, repliedTo } from './businessChat';
 import { useReplyWindow } from './useReplyWindow';
+import { useWaStatuses } from './useWaStatuses';
 import { WindowStatus } from './WindowStatus';
 
-interface BusinessChatPaneProps {
+/**
+ * A business chat in the chat window: its messages with the ticks WhatsApp's statuses (1022)
+ * move, the customer named on theirs and the quote of what each answers; for an agent who may
+ * write, the reply window and the WhatsApp composer.
+ */
+export function BusinessChatPane({ session, canWrite, messages, onSend, onTyping, list, composer }: ConversationPaneProps) {
+  const shown = useWaStatuses(session._id, messages);
+  const [replyTo, setReplyTo] = useState<ChatMessage | null>(null);
+  const customer = customerName(session);
+  const messageList = list({
+    messages: shown,
+    // The customer (`wa:{wa_id}`) is no user: the chat names them.
+    senderOf: (message) => (isCustomerId(message.src_id) ? { _id: message.src_id, name: customer, image: '' } : undefined),
+    quoteOf: (message) => repliedTo(shown, message),
+    onReply: setReplyTo,
+  });
+  if (!canWrite) {
+    // Visitors and members who may not write get the chat's composer, which says why.
+    return (
+      <>
+        {messageList}
+        {composer}
+      </>
+    );
+  }
+  return (
+    <AgentPane session={session} onSend={onSend} onTyping={onTyping} replyTo={replyTo} onReplyDone={() => setReplyTo(null)}>
+      {messageList}
+    </AgentPane>
+  );
+}
+
+interface AgentPaneProps {
   session: Session;
   onSend: (draft: MessageDraft) => void;
   onTyping: () => void;
@@ -16,10 +50,10 @@ interface BusinessChatPaneProps {
   children: ReactNode;
 }
 
-/** A business chat around its messages: the window's countdown on top, the WhatsApp composer below. */
-export function BusinessChatPane({ session, onSend, onTyping, replyTo, onReplyDone, children }: BusinessChatPaneProps) {
+/** Around the messages: the window's countdown on top, the WhatsApp composer below. */
+function AgentPane({ session, onSend, onTyping, replyTo, onReplyDone, children }: AgentPaneProps) {
   // The server moves the window's end with each message of the customer (a `session` update).
-  const replyWindow = useReplyWindow(session.data.whatsapp?.window_ends_at);
+  const replyWindow = useReplyWindow(businessData(session)?.window_ends_at);
   return (
     <>
       <WindowStatus open={replyWindow.open} text={replyWindow.text} />

@@ -3,12 +3,11 @@ import { CHAT_MAX_FILE_BYTES, MESSAGE_PLACEHOLDER, WA_MEDIA_TYPES, WA_TEMPLATE_O
 import { useFileUploads } from '../../shared/hooks/useFileUploads';
 import { Button } from '../../shared/ui/Button';
 import { CloseIcon, SendIcon } from '../../shared/ui/icons';
-import { AttachmentChips } from '../chat/AttachmentChips';
-import { messageBoxClass, sendButtonClass } from '../chat/Composer';
-import type { InboxMessage } from '../chat/chatApi';
-import type { MessageDraft } from '../chat/messages';
-import { itemFileFrom, type ItemFile } from '../feed/feedApi';
-import { AddressPickerDialog } from '../location/AddressPickerDialog';
+import { AttachmentChips } from '../../shared/chat/AttachmentChips';
+import { messageBoxClass, sendButtonClass } from '../../shared/chat/composerStyles';
+import type { InboxMessage, MessageDraft } from '../../shared/chat/types';
+import { itemFileFrom, type ItemFile } from '../../shared/entities/item';
+import { AddressPickerDialog } from '../../shared/location/AddressPickerDialog';
 import { waPreview } from './businessChat';
 import { ContactsDialog } from './ContactsDialog';
 import { InteractiveDialog } from './InteractiveDialog';

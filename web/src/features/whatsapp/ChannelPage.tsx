@@ -9,7 +9,7 @@ import { Button } from '../../shared/ui/Button';
 import { ErrorBox } from '../../shared/ui/ErrorBox';
 import { Loading } from '../../shared/ui/Loading';
 import { useUi } from '../../shared/ui/uiContext';
-import { RequireUser } from '../auth/RequireUser';
+import { RequireUser } from '../../shared/session/RequireUser';
 import { cardClass, ChannelForm } from './ChannelForm';
 import { WhatsAppMark } from './WhatsAppMark';
 import { fetchChannel, setChannelEnabled, syncTemplates, type WaChannel } from './whatsappApi';

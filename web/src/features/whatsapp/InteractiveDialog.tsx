@@ -4,7 +4,7 @@ import { Button } from '../../shared/ui/Button';
 import { ErrorBox } from '../../shared/ui/ErrorBox';
 import { Modal } from '../../shared/ui/Modal';
 import { Field, TextField, inputClass } from '../../shared/ui/TextField';
-import type { MessageDraft } from '../chat/messages';
+import type { MessageDraft } from '../../shared/chat/types';
 import { buttonsDraft, buttonsProblem, listDraft, listProblem } from './sends';
 
 interface InteractiveDialogProps {

@@ -1,5 +1,5 @@
 import { PopupMenu } from '../../shared/ui/PopupMenu';
-import { iconButton } from '../chat/Composer';
+import { iconButton } from '../../shared/chat/composerStyles';
 
 export type ComposerKind = 'image' | 'document' | 'audio' | 'video' | 'location' | 'contacts' | 'buttons' | 'list' | 'template';
 

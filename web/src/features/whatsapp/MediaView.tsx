@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { mediaKind } from '../../shared/media';
-import type { ItemFile } from '../feed/feedApi';
-import { Carousel } from '../item/ImageViewer';
+import type { ItemFile } from '../../shared/entities/item';
+import { Carousel } from '../../shared/ui/ImageViewer';
 import type { WaMedia } from './whatsappApi';
 
 const DOCUMENT_TYPE_NAMES: Readonly<Record<string, string>> = {

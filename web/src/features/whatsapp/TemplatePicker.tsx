@@ -7,7 +7,7 @@ import { ErrorBox } from '../../shared/ui/ErrorBox';
 import { Loading } from '../../shared/ui/Loading';
 import { Modal } from '../../shared/ui/Modal';
 import { TextField } from '../../shared/ui/TextField';
-import type { MessageDraft } from '../chat/messages';
+import type { MessageDraft } from '../../shared/chat/types';
 import { templateDraft } from './sends';
 import { emptyParameters, parametersComplete, renderTemplate, type TemplateParameters } from './templates';
 import { TemplateView } from './TemplateView';

@@ -1,4 +1,4 @@
-import { Linked } from '../chat/LinkedText';
+import { Linked } from '../../shared/chat/LinkedText';
 import type { RenderedTemplate, WaTemplateButton } from './whatsappApi';
 
 /** A template message as the customer sees it: header, body, footer and its buttons (links where they lead somewhere). */

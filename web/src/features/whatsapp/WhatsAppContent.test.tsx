@@ -1,13 +1,13 @@
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { InboxMessage } from '../chat/chatApi';
-import { MessageBubble } from '../chat/MessageBubble';
+import type { InboxMessage } from '../../shared/chat/types';
+import { renderMessageBubble } from '../../test/chat';
 import { waMessage } from './testFixtures';
 
 const customer = { _id: 'wa:31612345678', name: 'Ana Costa', image: '' };
 
 function bubble(message: InboxMessage, quoted: string | null = null) {
-  render(<MessageBubble message={message} sender={message.type === 1020 ? customer : undefined} own={false} onInfo={null} onRetry={() => undefined} quoted={quoted} />);
+  renderMessageBubble({ message, sender: message.type === 1020 ? customer : undefined, own: false, onInfo: null, onRetry: () => undefined, quoted });
   return screen.getByTestId('chat-message');
 }
 
@@ -83,19 +83,17 @@ describe('WhatsApp message renderers', () => {
     expect(within(within(buttons).getByRole('list', { name: 'Reply buttons' })).getAllByRole('listitem')).toHaveLength(3);
 
     const list = screen.getAllByTestId('chat-message').length;
-    render(
-      <MessageBubble
-        message={waMessage({
-          type: 1019,
-          src_id: 'u1',
-          data: { wa_kind: 'interactive', interactive: { type: 'list', body: 'Pick a slot', button: 'Slots', sections: [{ title: 'Monday', rows: [{ id: 'r1', title: '10:00', description: 'Morning' }] }] } },
-        })}
-        sender={undefined}
-        own
-        onInfo={null}
-        onRetry={() => undefined}
-      />,
-    );
+    renderMessageBubble({
+      message: waMessage({
+        type: 1019,
+        src_id: 'u1',
+        data: { wa_kind: 'interactive', interactive: { type: 'list', body: 'Pick a slot', button: 'Slots', sections: [{ title: 'Monday', rows: [{ id: 'r1', title: '10:00', description: 'Morning' }] }] } },
+      }),
+      sender: undefined,
+      own: true,
+      onInfo: null,
+      onRetry: () => undefined,
+    });
     const listBubble = screen.getAllByTestId('chat-message')[list]!;
     const opener = within(listBubble).getByRole('button', { name: /Slots/ });
     expect(opener.getAttribute('aria-expanded')).toBe('false');

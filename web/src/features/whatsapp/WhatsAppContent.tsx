@@ -1,7 +1,7 @@
-import { Linked } from '../chat/LinkedText';
-import type { InboxMessage } from '../chat/chatApi';
-import { SharedPlace } from '../location/SharedPlace';
-import { messageText } from './businessChat';
+import { Linked } from '../../shared/chat/LinkedText';
+import type { InboxMessage } from '../../shared/chat/types';
+import { SharedPlace } from '../../shared/location/SharedPlace';
+import { messageText, waData } from './businessChat';
 import { ContactsCard } from './ContactsCard';
 import { InteractiveView } from './InteractiveView';
 import { MediaView } from './MediaView';
@@ -11,7 +11,7 @@ import type { WaMedia } from './whatsappApi';
 
 /** The files of a message: an inbound one's fetched media, an agent's uploads. */
 function mediaOf(message: InboxMessage): WaMedia[] {
-  return message.data.media_urls ?? message.payload1.map((file) => ({ url: file.url, mime_type: file.mime_type, title: file.title }));
+  return waData(message).media_urls ?? message.payload1.map((file) => ({ url: file.url, mime_type: file.mime_type, title: file.title }));
 }
 
 /**
@@ -20,7 +20,7 @@ function mediaOf(message: InboxMessage): WaMedia[] {
  * answers ('' when not loaded), null when it answers none.
  */
 export function WhatsAppContent({ message, quoted }: { message: InboxMessage; quoted: string | null }) {
-  const { data } = message;
+  const data = waData(message);
   const template = data.template && 'body' in data.template ? data.template : null;
   // The choice or the template says it all; their text repeats in `payload`/`txt`.
   const text = template || data.interactive ? '' : messageText(message);

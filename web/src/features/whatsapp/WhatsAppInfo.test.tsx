@@ -1,12 +1,12 @@
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../../test/fetchMock';
-import { MessageInfoDialog } from '../chat/MessageInfoDialog';
+import { renderMessageInfo } from '../../test/chat';
 import { waMessage } from './testFixtures';
 
 function showInfo(info: unknown) {
   mockFetch(() => ({ body: { info } }));
-  render(<MessageInfoDialog message={waMessage({ type: 1021, src_id: 'u1' })} onClose={() => undefined} />);
+  renderMessageInfo({ message: waMessage({ type: 1021, src_id: 'u1' }), onClose: () => undefined });
 }
 
 describe('the message info view of a business message', () => {

@@ -1,27 +1,22 @@
-import { BUSINESS_SESSION_KIND, WA_MESSAGE_TYPES, WA_WINDOW_CLOSED_TEXT, waWindowOpenText } from '../../shared/constants';
-import type { InboxMessage, Session } from '../chat/chatApi';
-import type { DeliveryIcon } from '../chat/messages';
-import type { WaInfo } from './whatsappApi';
+import { BUSINESS_SESSION_KIND, WA_WINDOW_CLOSED_TEXT, waWindowOpenText } from '../../shared/constants';
+import type { DeliveryIcon, InboxMessage, Session } from '../../shared/chat/types';
+import type { BusinessChatData, WaInfo, WaMessageData } from './whatsappApi';
 
-const WA_TYPES: ReadonlySet<number> = new Set([WA_MESSAGE_TYPES.text, WA_MESSAGE_TYPES.rich, WA_MESSAGE_TYPES.inbound, WA_MESSAGE_TYPES.template]);
+// The chat types the fields plug-ins keep in a message or session loosely: these read WhatsApp's.
+export const waData = (message: Pick<InboxMessage, 'data'>): WaMessageData => message.data as WaMessageData;
+export const waInfo = (message: Pick<InboxMessage, 'info'>): WaInfo | undefined => message.info as WaInfo | undefined;
+/** `data.whatsapp` of a business chat. */
+export const businessData = (session: Pick<Session, 'data'>): BusinessChatData | undefined =>
+  session.data.whatsapp as BusinessChatData | undefined;
 
 /** A WhatsApp business chat, however the server described it. */
 export function isBusinessSession(session: Pick<Session, 'kind' | 'data'>): boolean {
-  return session.kind === BUSINESS_SESSION_KIND || session.data.whatsapp !== undefined;
+  return session.kind === BUSINESS_SESSION_KIND || businessData(session) !== undefined;
 }
 
 /** How a business chat names its customer: their WhatsApp profile name, else the chat's title. */
 export function customerName(session: Pick<Session, 'title' | 'data'>): string {
-  return session.data.whatsapp?.profile_name || session.title;
-}
-
-/** Messages the WhatsApp renderers draw (1018-1021). */
-export function isWhatsAppMessage(message: Pick<InboxMessage, 'type'>): boolean {
-  return WA_TYPES.has(message.type);
-}
-
-export function isInbound(message: Pick<InboxMessage, 'type'>): boolean {
-  return message.type === WA_MESSAGE_TYPES.inbound;
+  return businessData(session)?.profile_name || session.title;
 }
 
 /**
@@ -73,7 +68,7 @@ export function replyWindow(windowEndsAt: number | undefined, now: number): { op
 
 /** The message's text, whichever field holds it (an inbound message's `txt`). */
 export function messageText(message: Pick<InboxMessage, 'payload' | 'data'>): string {
-  return message.payload || message.data.txt || '';
+  return message.payload || waData(message).txt || '';
 }
 
 /**
@@ -82,17 +77,12 @@ export function messageText(message: Pick<InboxMessage, 'payload' | 'data'>): st
  * customer's reply names Meta's id of the message, an agent's the message's created_at.
  */
 export function repliedTo(messages: readonly InboxMessage[], message: Pick<InboxMessage, 'data'>): string | null {
-  const context = message.data.context;
+  const context = waData(message).context;
   if (!context?.reply_to_wamid && context?.reply_to === undefined) return null;
   const answered = messages.find((candidate) =>
-    context.reply_to_wamid ? candidate.data.wa?.wamid === context.reply_to_wamid : candidate.created_at === context.reply_to,
+    context.reply_to_wamid ? waData(candidate).wa?.wamid === context.reply_to_wamid : candidate.created_at === context.reply_to,
   );
   return answered ? waPreview(answered) : '';
-}
-
-/** Replaces the message a `message_update` names; one not loaded stays out of the list. */
-export function replaceMessage<T extends InboxMessage>(messages: readonly T[], updated: InboxMessage): T[] {
-  return messages.map((message) => (message.id === updated.id ? { ...message, ...updated } : message));
 }
 
 /** An inbound message's sender, `wa:{wa_id}`: the customer, not one of our users. */
@@ -111,7 +101,7 @@ const KIND_PREVIEWS: Readonly<Record<string, string>> = {
 
 /** A WhatsApp message in one line, for the chat list: its text, else what kind of thing it is. */
 export function waPreview(message: Pick<InboxMessage, 'payload' | 'data'>): string {
-  const { data } = message;
+  const data = waData(message);
   const interactive = data.interactive;
   const text = messageText(message) || (interactive ? ('title' in interactive ? interactive.title : interactive.body) : '');
   if (text) return text;

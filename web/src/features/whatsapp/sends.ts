@@ -1,6 +1,6 @@
 import { WA_BUTTON_TITLE_MAX, WA_MAX_BUTTONS, WA_MAX_CONTACTS, WA_MAX_LIST_ROWS, WA_MESSAGE_TYPES } from '../../shared/constants';
-import type { ItemFile } from '../feed/feedApi';
-import type { MessageDraft } from '../chat/messages';
+import type { ItemFile } from '../../shared/entities/item';
+import type { MessageDraft } from '../../shared/chat/types';
 import { templateSendData, type TemplateParameters } from './templates';
 import type { WaContact, WaListRow, WaLocation, WaTemplate } from './whatsappApi';
 

@@ -1,5 +1,5 @@
 // Business chat fixtures shaped as WHATSAPP.md (the contract) describes them, for the tests.
-import type { InboxMessage, Session } from '../chat/chatApi';
+import type { InboxMessage, Session } from '../../shared/chat/types';
 import type { WaTemplate } from './whatsappApi';
 
 export const HOUR_MS = 3_600_000;

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useSocketEvent } from '../../shared/hooks/useSocketEvent';
-import type { InboxMessage } from '../chat/chatApi';
+import type { InboxMessage } from '../../shared/chat/types';
 import { withWaStatuses } from './businessChat';
 import type { WaInfo, WaStatusEvent } from './whatsappApi';
 

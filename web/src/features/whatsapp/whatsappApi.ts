@@ -1,5 +1,5 @@
 import { api } from '../../shared/api';
-import type { Place } from '../location/locationApi';
+import type { Place } from '../../shared/location/locationApi';
 
 /** `data.whatsapp` of a business chat (never a secret). */
 export interface BusinessChatData {

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { MAP_ATTRIBUTION, MAP_TILE_URL } from '../constants';
-import type { PlaceMapProps } from './PlaceMap';
+import type { PlaceMapProps } from './mapTypes';
 
 const MAX_ZOOM = 18;
 

@@ -1,19 +1,5 @@
 import { lazy, Suspense } from 'react';
-
-export type LatLong = readonly [latitude: number, longitude: number];
-
-export interface PlaceMapProps {
-  /** Where the map looks. A new value moves the view there, even an equal one (a place chosen again). */
-  center: LatLong;
-  zoom: number;
-  /** Where the marker stands. */
-  marker: LatLong;
-  /** A click on the map reports the point; the caller moves the marker. */
-  onPick: (point: LatLong) => void;
-  /** Height classes of the map's box, which the placeholder keeps while Leaflet loads. */
-  heightClass?: string;
-  testId: string;
-}
+import type { PlaceMapProps } from './mapTypes';
 
 // Leaflet is about a quarter of the app's code: it comes in a chunk of its own, once a map is shown.
 const LeafletMap = lazy(async () => ({ default: (await import('./LeafletMap')).LeafletMap }));

@@ -1,0 +1,2 @@
+export { ChatProvider } from './ChatProvider';
+export { ChatsPage } from './ChatsPage';

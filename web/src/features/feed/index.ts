@@ -1,0 +1,2 @@
+export { Feed } from './Feed';
+export { FeedPage } from './FeedPage';

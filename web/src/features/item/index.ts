@@ -1,0 +1,2 @@
+export { ItemPage } from './ItemPage';
+export { PostFormPage } from './PostFormPage';

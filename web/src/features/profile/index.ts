@@ -1,0 +1,2 @@
+export { EditProfilePage } from './EditProfilePage';
+export { ProfilePage } from './ProfilePage';

@@ -1,0 +1,24 @@
+import { createContext, useContext } from 'react';
+import type { Session } from './types';
+
+/** What the window shows: one or more sessions as tabs, under a heading for when there are none. */
+export interface ChatWindowRequest {
+  title: string;
+  image?: string;
+  sessions: Session[];
+  /** The post whose chats these are, when its owner opened them: a chat about it that begins
+   * while the window is open joins the tabs. */
+  itemId?: string;
+}
+
+export interface ChatWindowControls {
+  openChat: (request: ChatWindowRequest) => void;
+}
+
+export const ChatContext = createContext<ChatWindowControls | null>(null);
+
+export function useChatWindow(): ChatWindowControls {
+  const controls = useContext(ChatContext);
+  if (!controls) throw new Error('useChatWindow must be used inside <ChatProvider>');
+  return controls;
+}

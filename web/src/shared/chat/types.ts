@@ -1,0 +1,88 @@
+import type { ErrorsValue } from '../errors';
+import type { ItemFile } from '../entities/item';
+import type { Place } from '../location/locationApi';
+
+export interface Session {
+  _id: string;
+  title: string;
+  description: string;
+  image: string;
+  files: ItemFile[];
+  is_public: boolean;
+  is_read_allowed: boolean;
+  write_permission: number;
+  created_at: number;
+  is_inactive: boolean;
+  /** Not stored yet: the first message sent makes it real. */
+  is_dummy: boolean;
+  /** The viewer's membership type, null when not a member. */
+  session_user_type: number | null;
+  can_send: boolean;
+  /** The viewer's notification flag; null when not a member. */
+  notification_flag: number | null;
+  /** The conversation kind a plug-in draws ("business" for a WhatsApp business chat); absent for plain chats. */
+  kind?: string;
+  /**
+   * Item chats carry the post, its owner and the member who asked (`user_id`), and whether the post was deleted;
+   * a plug-in's conversations carry fields of their own (see ConversationKind).
+   */
+  data: { item_id?: string; owner_id?: string; user_id?: string; tags?: string[]; item_deleted?: boolean; [field: string]: unknown };
+  unseen_count: number;
+  updated_at: number;
+  last_message?: InboxMessage;
+}
+
+export type DeliveryStatus = 'sent' | 'delivered' | 'read';
+
+export interface InboxMessage {
+  id: string;
+  dest_session_id: string;
+  src_id: string;
+  local_id: string;
+  created_at: number;
+  type: number;
+  payload: string;
+  payload1: ItemFile[];
+  flags: { status?: DeliveryStatus };
+  data: MessageData;
+  /** Delivery flags of a plug-in's message (a WhatsApp message's), which its MessageKind reads. */
+  info?: object;
+}
+
+/** `data` of a message: a chat message may share a place; a plug-in's message kind keeps its own fields here. */
+export interface MessageData {
+  location?: Place & { name?: string };
+  /** Who reacted with which emoji, by sender id. */
+  reactions?: Record<string, string>;
+  [field: string]: unknown;
+}
+
+export interface ChatUser {
+  _id: string;
+  name: string;
+  image: string;
+}
+
+/** Who received and who read a message; `at` is null when that time is no longer kept. */
+export interface MessageInfo {
+  delivered: Array<{ user_id: string; at: number | null }>;
+  read: Array<{ user_id: string; at: number | null }>;
+  /** What a plug-in's message kind adds (a business message's `whatsapp` flags). */
+  [field: string]: unknown;
+}
+
+/** A message as the window holds it: from the server, or still local (sending or failed). */
+export interface ChatMessage extends InboxMessage {
+  local?: 'sending' | 'failed';
+  errors?: ErrorsValue;
+}
+
+export type DeliveryIcon = 'pending' | 'sent' | 'delivered' | 'read' | 'not_sent' | 'error';
+
+/** What a member sends: text, files, a kind (MESSAGE_TYPES) and `data` such as a shared place. */
+export interface MessageDraft {
+  text: string;
+  files: ItemFile[];
+  type: number;
+  data: MessageData;
+}

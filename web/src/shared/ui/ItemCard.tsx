@@ -1,0 +1,43 @@
+import { Link } from 'react-router';
+import { LOGIN_TO_VIEW_TEXT, routePath } from '../constants';
+import { mediaKind } from '../media';
+import { relativeTime } from '../relativeTime';
+import { openLogin } from '../session/login';
+import type { Item } from '../entities/item';
+import { Offer, ShareBadges, TagList } from './Offer';
+
+const cardClass = 'block overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200';
+
+/** A post in a list; visitors see a blurred stand-in for posts that need a user. */
+export function ItemCard({ item }: { item: Item }) {
+  if (item.title === undefined && item.need_user_to_view) {
+    return (
+      <button type="button" onClick={() => openLogin()} className={`${cardClass} relative w-full p-4 text-left`}>
+        <div aria-hidden="true" className="space-y-2 blur-sm select-none">
+          <div className="h-4 w-2/3 rounded bg-slate-300" />
+          <div className="h-3 w-full rounded bg-slate-200" />
+          <div className="h-3 w-5/6 rounded bg-slate-200" />
+        </div>
+        <span className="absolute inset-0 flex items-center justify-center text-sm font-semibold text-slate-700">{LOGIN_TO_VIEW_TEXT}</span>
+      </button>
+    );
+  }
+  const image = item.files?.find((file) => mediaKind(file) === 'image');
+  return (
+    <Link to={routePath(item.route_id)} className={`${cardClass} flex gap-4 p-4 transition-shadow hover:shadow-md`}>
+      <div className="min-w-0 flex-1 space-y-1.5">
+        <h3 className="truncate font-semibold text-slate-900">{item.title}</h3>
+        {item.description && <p className="line-clamp-2 text-sm text-slate-600">{item.description}</p>}
+        <TagList tags={item.tags ?? []} />
+        <ShareBadges item={item} />
+        <div className="flex items-center justify-between gap-3 text-sm">
+          <Offer item={item} className="truncate" />
+          <time dateTime={new Date(item.created_at).toISOString()} className="ml-auto shrink-0 text-xs text-slate-500">
+            {relativeTime(item.created_at)}
+          </time>
+        </div>
+      </div>
+      {image && <img src={image.thumbnail || image.url} alt="" loading="lazy" className="size-20 shrink-0 rounded-xl bg-slate-100 object-cover" />}
+    </Link>
+  );
+}
