@@ -12,7 +12,7 @@ WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) web/index.ht
 # Headless Chromium in this sandbox: no GPU, no sandboxing as root, no calls home.
 export AGORA_E2E_CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run serve test test-python test-web test-e2e lint format bench deps clean
+.PHONY: run serve test test-python test-web test-e2e lint format bench deps lock clean
 
 run: deps $(STAMPS)/web-build ## Serve everything on http://127.0.0.1:8080 (Ctrl-C stops it)
 	$(PY) -m agora run
@@ -35,9 +35,10 @@ test-web: $(STAMPS)/web-deps
 test-e2e: deps $(STAMPS)/web-build $(STAMPS)/e2e-deps $(STAMPS)/chromium
 	$(PY) -m tests.e2e.harness node --test --test-concurrency=1 tests/e2e/
 
-lint: deps $(STAMPS)/web-deps ## ruff (lint and format), the TypeScript compiler, the web app's layers and import cycles
+lint: deps $(STAMPS)/web-deps ## ruff (lint and format), Python import contracts, the TypeScript compiler, the web app's layers and import cycles
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports --no-cache
 	cd web && npm run typecheck
 	cd web && npm run lint
 
@@ -53,11 +54,21 @@ deps: $(STAMPS)/python-deps
 $(STAMPS):
 	mkdir -p $(STAMPS)
 
-$(STAMPS)/python-deps: pyproject.toml | $(STAMPS)
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+# uv installs exactly what uv.lock names (versions and hashes), and fails when pyproject.toml
+# changed without `make lock`. uv itself comes from pip, pinned and hashed.
+UV := $(STAMPS)/uv/bin/uv
+
+$(UV): requirements-uv.txt | $(STAMPS)
+	$(PYTHON) -m venv $(STAMPS)/uv
+	$(STAMPS)/uv/bin/pip install -qq --require-hashes --no-deps -r requirements-uv.txt
 	touch $@
+
+$(STAMPS)/python-deps: pyproject.toml uv.lock $(UV)
+	$(UV) sync --quiet --locked --extra dev --python $(PYTHON)
+	touch $@
+
+lock: $(UV) ## Refresh uv.lock to the newest releases pyproject.toml allows
+	$(UV) lock --upgrade --python $(PYTHON)
 
 $(STAMPS)/web-deps: web/package.json web/package-lock.json | $(STAMPS)
 	cd web && npm ci --no-audit --no-fund --loglevel=error
