@@ -10,7 +10,6 @@ from agora.core.errors import InvalidInput
 from agora.http.replies import ok
 from agora.http.requests import Body, optional_caller, read_body, require_caller
 from agora.http.routes import Query, Reply, Route
-from agora.store.users import UserStore  # noqa: F401
 from agora.services.groups import GroupChanges, GroupService
 from agora.services.payments import PaymentService
 
