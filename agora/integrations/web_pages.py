@@ -79,9 +79,12 @@ def check_url(url: str, allowed: AddressCheck) -> URL:
     try:
         target = URL(url)
         written = urlsplit(url).hostname
-    except (ValueError, TypeError) as error:
+        # The name as people read it, which refusals show: reading an IDNA label that does
+        # not decode (xn--a-) raises, so such a link is malformed.
+        host = target.host
+    except (ValueError, TypeError) as error:  # UnicodeError is a ValueError
         raise Refused("This is not a valid link") from error
-    if target.scheme not in ("http", "https") or not target.raw_host or not written:
+    if target.scheme not in ("http", "https") or not host or not written:
         raise Refused("Only http and https links can be previewed")
     if target.user or target.password:
         raise Refused("Links with credentials are not previewed")
