@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlsplit
 
+from agora.core import json_text
 from agora.core.chat import is_muted, is_reader
 from agora.core.constants import (
     PUSH_ENDPOINT_MAX_CHARS,
@@ -52,7 +53,7 @@ def parse_subscription(os_type: str, push_token: str, allow_http: bool) -> Subsc
     if len(push_token) > PUSH_TOKEN_MAX_CHARS:
         raise InvalidInput({"push_token": "Too long"})
     try:
-        data = json.loads(push_token)
+        data = json_text.loads_outside(push_token)
     except ValueError as exc:
         raise InvalidInput({"push_token": "Send the subscription as JSON text"}) from exc
     keys = data.get("keys") if isinstance(data, dict) else None

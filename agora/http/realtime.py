@@ -25,7 +25,7 @@ from agora.core.errors import AgoraError, InvalidInput, NeedLogin
 from agora.http.accounts import GUEST_COOKIE
 from agora.http.chat import DeliveryBody, SendBody
 from agora.http.replies import UNAVAILABLE_MESSAGE, UNEXPECTED_FAILURE, ok
-from agora.http.requests import field_errors, optional_caller, parse_json
+from agora.http.requests import field_errors, optional_caller
 from agora.http.routes import Reply, Route
 from agora.realtime.emitter import key_room, socket_manager
 from agora.realtime.websockets import DirectSocketServer
@@ -88,8 +88,8 @@ class _PacketJson:
     @staticmethod
     def loads(text: str | bytes) -> Any:
         try:
-            return parse_json(text)
-        except InvalidInput:
+            return json_text.loads_outside(text)
+        except json_text.Unreadable:
             return [MALFORMED_EVENT]
 
 

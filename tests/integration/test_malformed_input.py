@@ -42,6 +42,16 @@ async def test_json_nested_past_the_limit_is_refused_even_when_it_parses(ada):
     await _refused(await ada.client.post("/user/chats", json=body, headers=bearer(ada.key)))
 
 
+@pytest.mark.parametrize("depth", [1_020, 40])
+async def test_json_text_inside_a_field_is_read_with_the_same_depth_cap(ada, depth):
+    """A push subscription arrives as JSON text inside the body's JSON."""
+    body = {"os_type": "WEB_PUSH", "push_token": "[" * depth + "]" * depth}
+    await _refused(
+        await ada.client.post("/update_push_token", json=body, headers=bearer(ada.key)),
+        "push_token",
+    )
+
+
 async def _raw_exchange(port: int, requests: bytes) -> bytes:
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     writer.write(requests)

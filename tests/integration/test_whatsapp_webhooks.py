@@ -74,6 +74,26 @@ async def test_a_delivery_without_a_valid_signature_is_refused_and_nothing_is_st
     assert await db["sessions"].find_one({"_id": business.chat_id(CUSTOMER)}) is None
 
 
+@pytest.mark.parametrize("depth", [1_200, 40])
+async def test_a_signed_delivery_nested_too_deeply_is_refused_and_nothing_is_stored(
+    business, db, depth
+):
+    """Read with the same depth cap as request bodies: past it, or past what the parser can
+    follow, is a 400 (Meta's deliveries nest about ten levels)."""
+    before = await db["whatsapp_events"].count_documents({})
+    nested = "[" * depth + "]" * depth
+    raw = f'{{"object": "whatsapp_business_account", "entry": [], "x": {nested}}}'.encode()
+    reply = await business.edge.post(
+        "/webhooks/whatsapp",
+        data=raw,
+        headers={"Content-Type": "application/json", **sign(raw, business.app_secret)},
+    )
+    assert reply.status == 400, await reply.text()
+    assert "errors" in await reply.json()
+    await business.settled()
+    assert await db["whatsapp_events"].count_documents({}) == before
+
+
 async def test_a_message_delivered_three_times_two_at_once_is_stored_once(business):
     message = text(CUSTOMER, "Do you deliver on Sundays?")
     body = from_customer(business, message)
