@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from agora.core.chat import unseen_count
+from agora.core.chat import open_to_readers, unseen_count
 from agora.core.constants import (
     GROUP_DESCRIPTION_MAX_LENGTH,
     GROUP_TAGS_MAX,
@@ -34,7 +34,7 @@ def is_member(membership: Membership | None) -> bool:
 
 
 def can_read(group: ChatSession, membership: Membership | None) -> bool:
-    return bool(group.get("is_public") or group.get("is_read_allowed")) or is_member(membership)
+    return open_to_readers(group) or is_member(membership)
 
 
 def can_write(group: ChatSession, membership: Membership | None) -> bool:
