@@ -165,9 +165,10 @@ SocketHandler = Callable[[str, Any], Awaitable[dict[str, Any]]]
 
 
 def answering(**refusal: Any) -> Callable[[SocketHandler], Callable[..., Awaitable[dict]]]:
-    """Every event that takes an acknowledgement gets one: bad, missing or extra arguments
-    and every failure answer `{errors}` (with `refusal`'s fields), as an HTTP call would,
-    instead of leaving the client waiting for an answer that never comes."""
+    """Every client event goes through here, so each one asked for an acknowledgement gives
+    one: bad, missing or extra arguments and every failure answer `{errors}` (with
+    `refusal`'s fields), as an HTTP call would, instead of leaving the client waiting for an
+    answer that never comes."""
 
     def wrap(handler: SocketHandler) -> Callable[..., Awaitable[dict]]:
         @functools.wraps(handler)

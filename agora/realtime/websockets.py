@@ -154,6 +154,8 @@ class _PolledPayload:
 
     async def read(self, size: int = -1) -> bytes:
         body = await self.content.read(size)
+        if not body:  # no packets (engine.io reads a body without Content-Length so)
+            return body
         try:
             packets = body.decode().split(POLLED_PACKETS_SEPARATOR)
         except UnicodeDecodeError:

@@ -402,3 +402,18 @@ async def test_polled_payloads_outside_engine_io_are_refused_cleanly(client, cap
     # The session is closed: the waiting poll gets Engine.IO's close packet.
     assert (await asyncio.wait_for(waiting, ACK_GUARD_SECONDS))[1].endswith("1")
     _no_failure_logged(caplog)
+
+
+@pytest.mark.parametrize("transports", [["polling"], ["polling", "websocket"], ["websocket"]])
+async def test_clients_on_every_transport_still_get_through(ada, caplog, transports):
+    """What a real client sends passes the checks: polls, the upgrade's probe, messages."""
+    sio = socketio.AsyncClient(reconnection=False)
+    await sio.connect(
+        str(ada.client.make_url("/")), auth={"auth_key": ada.key}, transports=transports
+    )
+    for _ in range(3):
+        counts = await sio.call("unseen", timeout=ACK_GUARD_SECONDS)
+        assert "errors" not in counts, counts
+    assert sio.transport() == transports[-1]
+    await sio.disconnect()
+    _no_failure_logged(caplog)
