@@ -185,8 +185,7 @@ class SessionShardLogic:
         state = await self._state(session_id)
         if state is None:
             for i in indexes:
-                # Marked for the edge: the first message of an item chat makes it real.
-                replies[i] = {**send_refused(NO_SUCH_CHAT), "no_such_chat": True}
+                replies[i] = _refused(NO_SUCH_CHAT)
             return
         async with state.lock:
             fresh: list[tuple[int, dict[str, Any]]] = []
@@ -209,7 +208,7 @@ class SessionShardLogic:
                 elif refusal := posting_refusal(
                     state.session, state.members.get(request["src_id"]), request["type"]
                 ):
-                    replies[i] = send_refused(refusal)
+                    replies[i] = _refused(refusal)
                 else:
                     firsts[key] = i
                     state.last_created_at = next_created_at(now_ms(), state.last_created_at)
@@ -395,6 +394,14 @@ def _as_copy(reply: dict[str, Any] | None) -> dict[str, Any] | None:
     if reply is None:
         return None
     return {k: v for k, v in reply.items() if k != "stored_now"}
+
+
+def _refused(refusal: str) -> dict[str, Any]:
+    """A chat that does not exist, or is hidden from the sender, is marked for the edge: the
+    first message of an item chat makes it real, and anything else is answered as a send to
+    a missing chat, alike for both."""
+    reply = send_refused(refusal)
+    return {**reply, "no_such_chat": True} if refusal == NO_SUCH_CHAT else reply
 
 
 def _unavailable() -> dict[str, Any]:

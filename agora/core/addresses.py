@@ -83,11 +83,14 @@ def domain_name(host: str) -> bool:
 
 
 def parse_url(url: str) -> URL:
-    """The URL as aiohttp's connector will see it."""
+    """The URL as aiohttp's connector will see it, its host readable as people read it (what
+    refusals show): a host with an IDNA label that does not decode (xn--a-) is malformed."""
     try:
-        return URL(url)
-    except (ValueError, TypeError) as error:
+        target = URL(url)
+        target.host  # noqa: B018  (decoded here, once: yarl keeps it, later reads cannot raise)
+    except (ValueError, TypeError) as error:  # UnicodeError is a ValueError
         raise Refused("This is not a valid link") from error
+    return target
 
 
 def check_url(url: str, allowed: AddressCheck) -> URL:

@@ -69,6 +69,18 @@ def parse_item_chat_id(session_id: str) -> tuple[str, str] | None:
     return (item_id, user_id) if sep and item_id and user_id else None
 
 
+def open_to_readers(session: dict[str, Any]) -> bool:
+    """Anyone may read it: public, or private and letting non-members read."""
+    return bool(session.get("is_public") or session.get("is_read_allowed"))
+
+
+def hidden_from(session: dict[str, Any], user_type: int | None) -> bool:
+    """Whether a chat or group is, to this person, as if it did not exist: they hold no
+    membership (which would tell them of it) and it is not open to readers. Every path answers
+    them as it answers an id that names nothing, so ids cannot be probed for private ones."""
+    return user_type is None and not open_to_readers(session)
+
+
 def can_send(session: dict[str, Any], user_type: int | None) -> bool:
     """Spec section 6: public sessions, or a type within the write permission; never the
     blocked or those awaiting approval, and never in an inactive session."""
@@ -91,9 +103,13 @@ def posting_refusal(
     membership.
 
     A business chat takes only the agents' WhatsApp messages (1018/1019/1021), which go to
-    business chats only: a 1003 there would never reach the customer."""
+    business chats only: a 1003 there would never reach the customer.
+
+    A chat hidden from the sender is refused as a missing one is (NO_SUCH_CHAT)."""
     if message_type in SERVICE_MESSAGE_TYPES:
         return None
+    if hidden_from(session, user_type):
+        return NO_SUCH_CHAT
     is_business = session.get("kind") == SESSION_KIND_BUSINESS
     if message_type in WA_MESSAGE_TYPES:
         if not is_business:

@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from agora.core import json_text
 from agora.core.addresses import (
     Address,
     AddressCheck,
@@ -64,7 +65,7 @@ def parse_subscription(os_type: str, push_token: str, allow_loopback: bool) -> S
     if len(push_token) > PUSH_TOKEN_MAX_CHARS:
         raise InvalidInput({"push_token": "Too long"})
     try:
-        data = json.loads(push_token)
+        data = json_text.loads_outside(push_token)
     except ValueError as exc:
         raise InvalidInput({"push_token": "Send the subscription as JSON text"}) from exc
     keys = data.get("keys") if isinstance(data, dict) else None

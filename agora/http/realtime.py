@@ -16,7 +16,7 @@ from typing import Any
 
 import socketio
 from aiohttp import web
-from pydantic import ValidationError
+from pydantic import Field, ValidationError
 
 from agora.core import json_text
 from agora.core.chat import session_room, user_room
@@ -25,10 +25,10 @@ from agora.core.errors import AgoraError, InvalidInput, NeedLogin
 from agora.http.accounts import GUEST_COOKIE
 from agora.http.chat import DeliveryBody, SendBody
 from agora.http.replies import UNAVAILABLE_MESSAGE, UNEXPECTED_FAILURE, ok
-from agora.http.requests import field_errors, optional_caller, parse_json
+from agora.http.requests import Body, field_errors, optional_caller
 from agora.http.routes import Reply, Route
+from agora.realtime.client_packets import CheckedSocketServer
 from agora.realtime.emitter import key_room, socket_manager
-from agora.realtime.websockets import DirectSocketServer
 from agora.services.accounts import AccountService, Caller
 from agora.services.chat import ChatService
 from agora.services.push import PushService
@@ -41,6 +41,10 @@ SOCKET_PATH = "/socket.io"
 RETRY_MS = 5000
 VIEWING_ID_MAX_CHARS = 200
 SOCKET_SERVER = web.AppKey("socket_server", socketio.AsyncServer)
+
+
+class ViewingBody(Body):
+    session_id: str | None = Field(max_length=VIEWING_ID_MAX_CHARS)
 
 
 class ConnectInfoReply(Reply):
@@ -88,8 +92,8 @@ class _PacketJson:
     @staticmethod
     def loads(text: str | bytes) -> Any:
         try:
-            return parse_json(text)
-        except InvalidInput:
+            return json_text.loads_outside(text)
+        except json_text.Unreadable:
             return [MALFORMED_EVENT]
 
 
@@ -115,7 +119,7 @@ class _Packet(socketio.packet.Packet):
 def create_socket_server(
     settings: Settings, client_manager: socketio.AsyncManager | None = None
 ) -> socketio.AsyncServer:
-    return DirectSocketServer(
+    return CheckedSocketServer(
         async_mode="aiohttp",
         serializer=_Packet,
         # One Redis channel per room: an edge decodes only events for rooms it serves.
@@ -150,13 +154,21 @@ def signed_in(caller: Caller | None, refusal: str = "Please login to continue") 
     return caller
 
 
+def required_session_id(data: Any) -> str:
+    session_id = data.get("session_id") if isinstance(data, dict) else None
+    if not isinstance(session_id, str):
+        raise InvalidInput({"session_id": "This field is required"})
+    return session_id
+
+
 SocketHandler = Callable[[str, Any], Awaitable[dict[str, Any]]]
 
 
 def answering(**refusal: Any) -> Callable[[SocketHandler], Callable[..., Awaitable[dict]]]:
-    """Every event that takes an acknowledgement gets one: bad, missing or extra arguments
-    and every failure answer `{errors}` (with `refusal`'s fields), as an HTTP call would,
-    instead of leaving the client waiting for an answer that never comes."""
+    """Every client event goes through here, so each one asked for an acknowledgement gives
+    one: bad, missing or extra arguments and every failure answer `{errors}` (with
+    `refusal`'s fields), as an HTTP call would, instead of leaving the client waiting for an
+    answer that never comes."""
 
     def wrap(handler: SocketHandler) -> Callable[..., Awaitable[dict]]:
         @functools.wraps(handler)
@@ -231,27 +243,24 @@ def attach(
         return {"ok": True}
 
     @sio.on("leave")
-    async def leave(sid: str, data: Any = None) -> None:
+    @answering()
+    async def leave(sid: str, data: Any) -> dict[str, Any]:
         """A closed chat window; the socket stays in the rooms of chats its user follows."""
-        session_id = data.get("session_id") if isinstance(data, dict) else None
-        if isinstance(session_id, str):
-            for room in await chat.rooms_to_leave(await socket_caller(sid), session_id):
-                await sio.leave_room(sid, room)
+        session_id = required_session_id(data)
+        for room in await chat.rooms_to_leave(await socket_caller(sid), session_id):
+            await sio.leave_room(sid, room)
+        return {"ok": True}
 
     @sio.event
     async def disconnect(sid: str, *reason: Any) -> None:
         push.socket_closed(sid)
 
     @sio.on("viewing")
+    @answering()
     async def viewing(sid: str, data: Any) -> dict[str, Any]:
         """The chat this socket's tab shows while visible (null: none, or hidden): its user
         gets no push for that chat meanwhile."""
-        session_id = data.get("session_id") if isinstance(data, dict) else None
-        if session_id is not None and (
-            not isinstance(session_id, str) or len(session_id) > VIEWING_ID_MAX_CHARS
-        ):
-            return {"errors": {"session_id": "Must be a chat id or null"}}
-        await push.socket_viewing(sid, session_id)
+        await push.socket_viewing(sid, ViewingBody.model_validate(data).session_id)
         return {"ok": True}
 
     @sio.on("unseen")
@@ -264,10 +273,7 @@ def attach(
     @answering()
     async def typing(sid: str, data: Any) -> dict[str, Any]:
         caller = signed_in(await socket_caller(sid))
-        session_id = data.get("session_id") if isinstance(data, dict) else None
-        if not isinstance(session_id, str):
-            raise InvalidInput({"session_id": "This field is required"})
-        await chat.typing(caller, session_id)
+        await chat.typing(caller, required_session_id(data))
         return {"ok": True}
 
     async def mark(sid: str, data: Any, status: str) -> dict[str, Any]:

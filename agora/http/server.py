@@ -71,7 +71,7 @@ def create_app(
     app.add_routes([route.route_def() for route in declared])
     app[openapi.OPENAPI_DOCUMENT] = openapi.build_document(declared)
     sio = realtime.create_socket_server(settings, sockets)
-    websockets.without_compression(sio)
+    websockets.edge_transports(sio)
     realtime.attach(app, sio, services.accounts, services.chat, services.push)
     # Last: the catch-all page route must not shadow any call.
     app.add_routes(web_app.routes(settings.web_dist))

@@ -11,6 +11,8 @@ from typing import Any
 
 import stripe
 
+from agora.core import json_text
+
 log = logging.getLogger("agora.stripe")
 
 # Retries of network failures reuse the request's idempotency key, so they are safe.
@@ -247,13 +249,21 @@ class StripeGateway:
             raise InvalidSignature("missing signature")
         for secret in self.webhook_secrets:
             try:
-                event = self.client.construct_event(
+                stripe.WebhookSignature.verify_header(
                     payload, signature, secret, self.tolerance_seconds
                 )
             except stripe.SignatureVerificationError:
                 continue
-            except (ValueError, TypeError, AttributeError) as error:
-                # Signed but not an event object (UnicodeDecodeError is a ValueError).
+            except ValueError as error:  # not UTF-8
                 raise InvalidSignature("unreadable event") from error
-            return event.to_dict()
+            # Read like every JSON from outside (the library's own reading has no depth cap:
+            # a deep event was a RecursionError); its event object would be turned back into
+            # these very dicts.
+            try:
+                event = json_text.loads_outside(payload)
+            except json_text.Unreadable as error:
+                raise InvalidSignature("unreadable event") from error
+            if not isinstance(event, dict):
+                raise InvalidSignature("unreadable event")
+            return event
         raise InvalidSignature("no signing secret matches")

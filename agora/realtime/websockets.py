@@ -1,4 +1,5 @@
-"""Websockets without per-message compression for engine.io's aiohttp transport.
+"""Engine.io's aiohttp transports as the edge runs them: websockets without per-message
+compression, and only the packets a client sends read from either transport.
 
 Browsers (and socket.io-client on Node) offer permessage-deflate, and aiohttp accepts it by
 default: every socket then keeps a zlib compressor and decompressor (most of the 130 KiB an
@@ -7,16 +8,39 @@ Chat frames are small JSON; Node's socket.io leaves the extension off by default
 Without compression a fan-out frame is the same bytes for every recipient: it is framed once
 and written straight to each idle socket (`write_directly`), and so is a packet to one socket
 (an acknowledgement: `DirectSocketServer`).
+
+Engine.io reads whatever a frame holds: a NUL or an unknown packet type raised out of its
+websocket loop (logged as a failed request), base64 that does not decode did too, and a
+control packet's data went through the standard JSON parser with no depth cap. A frame, or a
+polled payload's packet, that is not one a client sends is not read: the socket is closed (a
+websocket as if its client left it, a poll with a 400).
 """
 
 import asyncio
+import logging
+import re
 import struct
 from typing import Any
 
 import socketio
+from aiohttp import web
 from aiohttp.web import WebSocketResponse
+from engineio import exceptions as eio_exceptions
 from engineio import packet as eio_packet
 from engineio.async_drivers import aiohttp as engineio_aiohttp
+
+log = logging.getLogger("agora.realtime")
+
+# What an Engine.IO (4) client sends: a message carrying a Socket.IO packet (whose type is a
+# digit), or a control packet (close, ping, pong, upgrade, noop) with at most the upgrade's
+# "probe". Not binary data: no event takes any.
+_CLIENT_PACKET = re.compile(r"4[0-9]|[12356](?:probe)?\Z", re.ASCII)
+POLLED_PACKETS_SEPARATOR = "\x1e"
+
+
+def client_packet(data: Any) -> bool:
+    """Whether a frame (or a polled packet) is one an Engine.IO client sends."""
+    return isinstance(data, str) and _CLIENT_PACKET.match(data) is not None
 
 
 class UnsentCountingQueue(asyncio.Queue):
@@ -55,6 +79,15 @@ class UncompressedWebSocket(engineio_aiohttp.WebSocket):
             socket.direct_transport = request.transport
         await self.handler(self)
         return self._sock
+
+    async def wait(self) -> Any:
+        """The next frame; None, as for a connection its client closed, for a frame that is
+        not a client's packet (engine.io then closes the socket)."""
+        data = await super().wait()
+        if client_packet(data):
+            return data
+        log.info("closed a websocket that sent a frame no Engine.IO client sends")
+        return None
 
     async def send(self, message: Any) -> None:
         """Engine.io's writer writes each packet it took from the queue through here."""
@@ -112,9 +145,42 @@ def write_directly(socket: Any, frame: bytes) -> bool:
     return True
 
 
-def without_compression(sio: socketio.AsyncServer) -> None:
-    """engine.io reads its transport classes from the server's own table of them."""
-    sio.eio._async = {**sio.eio._async, "websocket": UncompressedWebSocket}
+class _PolledPayload:
+    """A poll's body as engine.io reads it, refused (the socket closed, a 400) unless every
+    packet in it is one a client sends."""
+
+    def __init__(self, content: Any) -> None:
+        self.content = content
+
+    async def read(self, size: int = -1) -> bytes:
+        body = await self.content.read(size)
+        if not body:  # no packets (engine.io reads a body without Content-Length so)
+            return body
+        try:
+            packets = body.decode().split(POLLED_PACKETS_SEPARATOR)
+        except UnicodeDecodeError:
+            packets = [None]
+        if not all(client_packet(p) for p in packets):
+            log.info("closed a polled socket that sent a packet no Engine.IO client sends")
+            raise eio_exceptions.EngineIOError("not a client's packet")
+        return body
+
+
+def _translate_request(request: web.Request) -> dict[str, Any]:
+    environ = engineio_aiohttp.translate_request(request)
+    if request.method == "POST":
+        environ["wsgi.input"] = _PolledPayload(environ["wsgi.input"])
+    return environ
+
+
+def edge_transports(sio: socketio.AsyncServer) -> None:
+    """engine.io reads its transport classes, and how it reads a request, from the server's
+    own table of them."""
+    sio.eio._async = {
+        **sio.eio._async,
+        "websocket": UncompressedWebSocket,
+        "translate_request": _translate_request,
+    }
 
 
 class DirectSocketServer(socketio.AsyncServer):

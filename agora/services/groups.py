@@ -101,10 +101,13 @@ class GroupService:
     async def readable(
         self, group_id: str, caller: Caller | None
     ) -> tuple[dict[str, Any], dict[str, Any] | None]:
-        """The group and the viewer's membership, or the spec's not-viewable error."""
+        """The group and the viewer's membership, or the spec's not-viewable error: as for an
+        unknown id (404) to whoever holds no membership, so ids cannot be probed for private
+        groups; a 403 to a member who may not read (awaiting approval, blocked)."""
         group, membership = await self.found(group_id, caller)
         if not may_read(group, membership):
-            raise Forbidden({"invalid_group": NOT_VIEWABLE})
+            refusal = NotFound if membership is None else Forbidden
+            raise refusal({"invalid_group": NOT_VIEWABLE})
         return group, membership
 
     async def _city_group(self, group_id: str) -> dict[str, Any] | None:
@@ -148,15 +151,17 @@ class GroupService:
         return {"groups": [group_view(g, None) for g in newest if may_read(g, None)][:limit]}
 
     async def join(self, group_id: str, caller: Caller) -> dict[str, Any]:
-        # Private groups that hide their posts can still be asked to join.
+        # Private groups that hide their posts can still be asked to join (by id: the one way
+        # in); the asker sees the group once they may read it, and its admins see the asker.
         group, membership = await self.found(group_id, caller)
         if membership is None:
             user_type = joining_type(group)
             membership = await self.add_member(group_id, caller.user["_id"], user_type)
             event = "asked" if user_type == USER_TYPE_AWAITING_APPROVAL else "joined"
             await self.events.publish(MemberAnnounced(group_id, caller.user["_id"], event))
+        shown = may_read(group, membership)
         return {
-            "group": group_view(group, membership),
+            "group": group_view(group, membership) if shown else None,
             "group_membership": membership_view(membership, group),
         }
 

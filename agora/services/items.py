@@ -66,14 +66,17 @@ class PostReader:
         field: str = "item_id",
     ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None]:
         """The post, its group and the viewer's membership; NotFound (naming `field`) for a
-        missing or hidden post, the spec's not-viewable error for a group they cannot read."""
+        missing or hidden post, and for one in a group the viewer may not read and holds no
+        membership of (ids cannot be probed); the spec's not-viewable error for a member who
+        may not read the group (awaiting approval, blocked)."""
         item = await self.items.get(item_id)
-        if item is None or not is_visible(item) or group_id not in (None, item["group_id"]):
-            raise NotFound({field: ITEM_NOT_FOUND})
-        group, membership = await self.groups.found(item["group_id"], caller)
-        if not can_read_post(item, group, membership):
-            raise Forbidden({"invalid_group": NOT_VIEWABLE})
-        return item, group, membership
+        if item is not None and is_visible(item) and group_id in (None, item["group_id"]):
+            group, membership = await self.groups.found(item["group_id"], caller)
+            if can_read_post(item, group, membership):
+                return item, group, membership
+            if membership is not None:
+                raise Forbidden({"invalid_group": NOT_VIEWABLE})
+        raise NotFound({field: ITEM_NOT_FOUND})
 
     async def readable_many(
         self, caller: Caller | None, item_ids: list[str], *, fresh: bool = False
@@ -169,6 +172,8 @@ class ItemService:
         if item is None or not is_visible(item):
             raise NotFound({"item_id": ITEM_NOT_FOUND})
         if item["user_id"] != caller.user["_id"]:
+            # One who may not read the post is told it does not exist.
+            await self.posts.readable(caller, item_id)
             raise Forbidden("Only the person who posted this can change it")
         return item
 

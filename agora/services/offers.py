@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from agora.core.chat import NO_SUCH_CHAT, parse_item_chat_id
+from agora.core.chat import NO_SUCH_CHAT, hidden_from, parse_item_chat_id
 from agora.core.clock import now_ms
 from agora.core.constants import (
     CURRENCY_POINTS,
@@ -185,7 +185,9 @@ class OfferService:
     async def _chat_about_own_item(self, owner_id: str, cs_id: str) -> tuple[dict, dict, str]:
         parsed = parse_item_chat_id(cs_id)
         chat = await self.sessions.get(cs_id) if parsed else None
-        if parsed is None or chat is None:
+        membership = await self.sessions.membership(cs_id, owner_id) if chat else None
+        kind = membership["session_user_type"] if membership else None
+        if parsed is None or chat is None or hidden_from(chat, kind):
             raise NotFound({"cs_id": NO_SUCH_CHAT})
         item_id, participant_id = parsed
         item = await self.items.get(item_id)

@@ -338,7 +338,7 @@ class PaymentService:
     async def manage_subscription(self, caller: Caller, group_id: str) -> dict[str, Any]:
         """Checkout for a group without a subscription, the billing portal for one with it."""
         stripe = self._stripe()
-        group, membership = await self.groups.found(group_id, caller)
+        group, membership = await self.groups.readable(group_id, caller)
         if not is_admin(membership):
             raise Forbidden("Only the group's admins can manage its subscription")
         subscription = await self.store.group_subscription(group_id)

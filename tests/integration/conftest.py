@@ -1,14 +1,28 @@
 """Fixtures of the integration tests that need a local Ray cluster."""
 
+import os
 import uuid
 
 import pytest
 import ray
 
+# Ray waits a fixed 30 s for a new node to register; on a machine busy with other work a node
+# can take longer, which is no failure of ours: it is started again.
+RAY_START_ATTEMPTS = 3
+
 
 @pytest.fixture(scope="session")
 def ray_cluster():
-    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
+    # The raylet itself aborts when its agents take long to start (same reason).
+    os.environ.setdefault("RAY_agent_register_timeout_ms", "120000")
+    for attempt in range(1, RAY_START_ATTEMPTS + 1):
+        try:
+            ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
+            break
+        except Exception as slow_start:  # Ray raises a bare Exception for this
+            ray.shutdown()
+            if "timed out during startup" not in str(slow_start) or attempt == RAY_START_ATTEMPTS:
+                raise
     yield
     ray.shutdown()
 

@@ -13,12 +13,13 @@ means the answer shows something of the chat's messages.
 import asyncio
 import uuid
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
 import ray
 import socketio
+from bson import ObjectId
 from pymongo import AsyncMongoClient
 
 from agora.actors.client import shard_of
@@ -78,13 +79,14 @@ async def http(world: World, role: str, method: str, path: str, body: dict | Non
     return allowed, (reply.status, data)
 
 
-async def socket(world: World, role: str, event: str, body: dict) -> Outcome:
+async def socket(world: World, role: str, event: str, arguments: dict | tuple | None) -> Outcome:
+    """The event with one object (a dict), or with these arguments (a tuple; None: none)."""
     person = world.people[role]
     sio = socketio.AsyncClient(reconnection=False)
     auth = {"auth_key": person.key} if person else None
     await sio.connect(str(world.client.make_url("/")), auth=auth, transports=["websocket"])
     try:
-        reply = await sio.call(event, body, timeout=10)
+        reply = await sio.call(event, arguments, timeout=10)
     finally:
         await sio.disconnect()
     return "errors" not in reply and reply.get("type") != -1, reply
@@ -104,6 +106,28 @@ def get(path: Callable[[World, str], str]) -> Call:
 
 def emit(event: str, body: Callable[[World, str], dict]) -> Call:
     return lambda world, role: socket(world, role, event, body(world, role))
+
+
+# The arguments of an event other than its one object: none, null, one or two too many.
+OTHER_ARGUMENTS: list[Callable[[dict], tuple | None]] = [
+    lambda body: None,
+    lambda body: (None,),
+    lambda body: (body, body),
+    lambda body: (body, None, 7),
+]
+
+
+def emit_otherwise(event: str, body: Callable[[World, str], dict]) -> Call:
+    """The event with every other shape of arguments around the body that the allowed may
+    send: allowed if any one shape is."""
+
+    async def call(world: World, role: str) -> Outcome:
+        outcomes = [
+            await socket(world, role, event, shape(body(world, role))) for shape in OTHER_ARGUMENTS
+        ]
+        return any(allowed for allowed, _ in outcomes), [reply for _, reply in outcomes]
+
+    return call
 
 
 def lookup(field: str, shown: str, wanted: Callable[[World], str]) -> Call:
@@ -170,6 +194,20 @@ class Row:
     unchanged: frozenset[str] = frozenset()
 
 
+def socket_rows(
+    name: str,
+    event: str,
+    body: Callable[[World, str], dict],
+    allowed: set[str],
+    unchanged: frozenset[str] = frozenset(),
+) -> list[Row]:
+    """The event as a client sends it, and with any other arguments: refused to everyone."""
+    return [
+        Row(name, emit(event, body), allowed, unchanged),
+        Row(f"{name}, other arguments", emit_otherwise(event, body), set()),
+    ]
+
+
 ROWS = [
     # Groups (a group is also a chat session).
     Row("group view", post("/api/group", lambda w, r: {"group_id": w.group_id}), PARTICIPANTS),
@@ -210,32 +248,44 @@ ROWS = [
         post("/session/send", lambda w, r: {"dest_session_id": w.group_id, **text(w, r)}),
         PARTICIPANTS,
     ),
-    Row(
+    *socket_rows(
         "group send (socket)",
-        emit("send", lambda w, r: {"dest_session_id": w.group_id, **text(w, r)}),
+        "send",
+        lambda w, r: {"dest_session_id": w.group_id, **text(w, r)},
         PARTICIPANTS,
     ),
-    Row(
-        "group join room (socket)",
-        emit("join", lambda w, r: {"session_id": w.group_id}),
-        PARTICIPANTS,
+    *socket_rows(
+        "group join room (socket)", "join", lambda w, r: {"session_id": w.group_id}, PARTICIPANTS
     ),
-    Row(
+    *socket_rows(
         "group delivered (socket)",
-        emit(
-            "delivered", lambda w, r: {"session_id": w.group_id, "created_at": w.group_message_at}
-        ),
+        "delivered",
+        lambda w, r: {"session_id": w.group_id, "created_at": w.group_message_at},
         PARTICIPANTS,
     ),
-    Row(
+    *socket_rows(
         "group read (socket)",
-        emit("read", lambda w, r: {"session_id": w.group_id, "created_at": w.group_message_at}),
+        "read",
+        lambda w, r: {"session_id": w.group_id, "created_at": w.group_message_at},
         PARTICIPANTS,
     ),
-    Row(
-        "group typing (socket)",
-        emit("typing", lambda w, r: {"session_id": w.group_id}),
-        PARTICIPANTS,
+    *socket_rows(
+        "group typing (socket)", "typing", lambda w, r: {"session_id": w.group_id}, PARTICIPANTS
+    ),
+    # Leaving a chat's room, and telling which chat a tab shows, change nothing stored.
+    *socket_rows(
+        "group leave room (socket)",
+        "leave",
+        lambda w, r: {"session_id": w.group_id},
+        set(ROLES),
+        unchanged=frozenset(ROLES),
+    ),
+    *socket_rows(
+        "group viewing (socket)",
+        "viewing",
+        lambda w, r: {"session_id": w.group_id},
+        set(ROLES),
+        unchanged=frozenset(ROLES),
     ),
     Row(
         "group message info",
@@ -522,6 +572,24 @@ async def world(client_for, standin, whatsapp_standin, smtp_sink, mongo_url, cha
     return await _world(client, smtp_sink, mongo_url, chat_prefix, whatsapp_standin)
 
 
+# Those who hold no membership in the world's private group: to them, what they may not see
+# is as if it did not exist.
+OUTSIDERS = {"stranger", "guest"}
+
+
+def _missing(world: World) -> World:
+    """The world with ids of the same kinds that name nothing."""
+    item_id, route_id, group_id, channel_id = (str(ObjectId()) for _ in range(4))
+    _, _, customer = world.business_chat_id.split("_", 2)
+    return replace(
+        world,
+        group_id=group_id,
+        item={**world.item, "_id": item_id, "route_id": route_id},
+        chat_id=f"r_{item_id}_{world.id_of('member')}",
+        business_chat_id=f"wa_{channel_id}_{customer}",
+    )
+
+
 @pytest.mark.parametrize("row", ROWS, ids=[row.name for row in ROWS])
 async def test_authorization_matrix(world: World, row: Row):
     # Refused callers first: the allowed ones may change what the others would see.
@@ -530,6 +598,9 @@ async def test_authorization_matrix(world: World, row: Row):
         allowed, reply = await row.call(world, role)
         assert allowed is (role in row.allowed), (row.name, role, reply)
         assert await _stored(world) == before, (row.name, role, "changed something")
+        if role in OUTSIDERS and not allowed:
+            # The same answer as for ids that name nothing: ids cannot be probed.
+            assert await row.call(_missing(world), role) == (False, reply), (row.name, role)
     for role in sorted(row.allowed - row.unchanged):
         allowed, reply = await row.call(world, role)
         assert allowed, (row.name, role, reply)

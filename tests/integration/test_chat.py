@@ -204,12 +204,13 @@ async def test_who_may_send_and_read(chat_client, smtp_sink):
         "/session/send", json={"dest_session_id": session_id, "payload": "x", "local_id": "v"}
     )
     assert visitor.status == 401
+    # To those outside it, the chat is as if it did not exist.
     refused = await _send(stranger, session_id, "let me in")
     assert refused["type"] == -1
-    assert refused["errors"] == "You cannot send messages here."
-    await stranger.call("/session/messages", {"session_id": session_id}, status=403)
+    assert refused["errors"] == {"dest_session_id": "This chat does not exist"}
+    await stranger.call("/session/messages", {"session_id": session_id}, status=404)
     reading = await chat_client.post("/session/messages", json={"session_id": session_id})
-    assert reading.status == 403
+    assert reading.status == 404
     # Someone else's dummy chat id cannot be turned into a real chat.
     forged = await _send(stranger, session_id.replace(asker.id, owner.id), "hi")
     assert forged["type"] == -1
@@ -615,7 +616,7 @@ async def test_chat_members_are_listed_for_participants_only(chat_client, smtp_s
         ("Asker", 20),
     }
     stranger = await member(chat_client, smtp_sink, "Stranger")
-    await stranger.call("/session/users", {"session_id": session_id}, status=403)
+    await stranger.call("/session/users", {"session_id": session_id}, status=404)
 
 
 def _manager(client):

@@ -13,7 +13,7 @@ import pytest
 import requests
 import schemathesis
 import socketio
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from agora.app import api_document
@@ -201,11 +201,22 @@ def test_the_edge_serves_the_fuzzed_document(fuzzed_edge):
     assert reply.json() == DOCUMENT
 
 
-# Socket.IO events, which OpenAPI cannot describe: whatever data a client sends, an event with
-# an acknowledgement answers (never leaves the client waiting), and one without leaves the
-# socket working.
-ACKED_EVENTS = ("join", "unseen", "delivered", "read", "send")
-UNACKED_EVENTS = ("leave", "typing")
+# Socket.IO events, which OpenAPI cannot describe: whatever a client sends, with whatever
+# arguments, an event asking for an acknowledgement gets one (never leaves the client waiting),
+# one that does not leaves the socket working, and the socket stays whose it was.
+CLIENT_EVENTS = ("join", "leave", "viewing", "unseen", "typing", "delivered", "read", "send")
+# Names Socket.IO keeps for itself, and names the edge does not know: refused.
+REFUSED_EVENTS = (
+    "connect",
+    "disconnect",
+    "connect_error",
+    "disconnecting",
+    "newListener",
+    "removeListener",
+    "message",
+    "no-such-event",
+)
+ANSWERED_WITHOUT_OK = ("unseen", "send")
 ACK_GUARD_SECONDS = 5  # a hang guard, not a speed check
 
 
@@ -249,8 +260,18 @@ def sockets(fuzzed_edge, smtp_sink, world):
         client.disconnect()
 
 
+# What an event carries: no argument (None), one (null included), two or three.
+event_arguments = st.one_of(
+    st.none(),
+    st.tuples(event_data),
+    st.tuples(event_data, event_data),
+    st.tuples(event_data, event_data, event_data),
+)
+
+
+@pytest.mark.parametrize("event", CLIENT_EVENTS + REFUSED_EVENTS)
 @settings(
-    max_examples=60,
+    max_examples=25,
     derandomize=True,
     deadline=None,
     database=None,
@@ -258,17 +279,24 @@ def sockets(fuzzed_edge, smtp_sink, world):
     # A failure waits out the guard; shrinking would wait it out many times over.
     phases=[Phase.explicit, Phase.generate],
 )
-@given(
-    who=st.sampled_from(["visitor", "user"]),
-    event=st.sampled_from(ACKED_EVENTS + UNACKED_EVENTS),
-    data=event_data,
-)
-def test_every_socket_event_answers_whatever_it_is_sent(sockets, who, event, data):
+@given(who=st.sampled_from(["visitor", "user"]), arguments=event_arguments, asks=st.booleans())
+# Every number of arguments, whatever is drawn.
+@example(who="user", arguments=None, asks=True)
+@example(who="user", arguments=(None,), asks=True)
+@example(who="visitor", arguments=({}, {}), asks=True)
+@example(who="user", arguments=({}, None, 7), asks=True)
+@example(who="user", arguments=({}, {}), asks=False)
+def test_every_socket_event_answers_whatever_it_is_sent(sockets, event, who, arguments, asks):
     client = sockets[who]
-    if event in UNACKED_EVENTS:
-        client.emit(event, data)
-        event, data = "unseen", None  # the socket still answers
-    ack = client.call(event, data, timeout=ACK_GUARD_SECONDS)
-    assert isinstance(ack, dict), ack
-    if "errors" not in ack:
-        assert ack.get("ok") is True or event in ("unseen", "send"), ack
+    if asks:
+        ack = client.call(event, arguments, timeout=ACK_GUARD_SECONDS)
+        assert isinstance(ack, dict), ack
+        if event in REFUSED_EVENTS or (arguments is not None and len(arguments) > 1):
+            assert "errors" in ack, ack
+        elif "errors" not in ack:
+            assert ack.get("ok") is True or event in ANSWERED_WITHOUT_OK, ack
+    else:
+        client.emit(event, arguments)
+    # The socket still answers, as the same caller (a `connect` made a user's a guest's).
+    counts = client.call("unseen", timeout=ACK_GUARD_SECONDS)
+    assert ("need_user" in counts) is (who == "visitor"), counts

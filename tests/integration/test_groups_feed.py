@@ -1,5 +1,7 @@
 import asyncio
 
+from bson import ObjectId
+
 from tests.integration.helpers import bearer, member, new_group, visitor_call
 
 AMSTERDAM = [52.370216, 4.895168]
@@ -151,11 +153,14 @@ async def test_private_groups_are_read_by_members_or_when_allowed(client, smtp_s
     admin, outsider = await member(client, smtp_sink), await member(client, smtp_sink, "Eve")
     group_id = await new_group(admin)
     await admin.post_item(group_id, "Club news", tags=["Books"])
-    await outsider.call("/api/feed", {"group_id": group_id}, status=403)
-    await visitor_call(client, "/api/feed", {"group_id": group_id}, status=403)
+    await outsider.call("/api/feed", {"group_id": group_id}, status=404)
+    await visitor_call(client, "/api/feed", {"group_id": group_id}, status=404)
 
     joined = await outsider.call("/api/group?action=join", {"group_id": group_id})
     assert joined["group_membership"]["session_user_type"] == 30
+    # Asking to join shows the asker nothing of the group yet.
+    assert joined["group"] is None
+    # One who asked knows of the group: refused, not told it does not exist.
     await outsider.call("/api/feed", {"group_id": group_id}, status=403)
     await outsider.call(
         "/api/item?action=create", {"group_id": group_id, "title": "Spam"}, status=403
@@ -168,6 +173,39 @@ async def test_private_groups_are_read_by_members_or_when_allowed(client, smtp_s
     feed = await visitor_call(client, "/api/feed", {"group_id": group_id})
     assert [item["title"] for item in feed["items"]] == ["Club news"]
     assert feed["group"]["is_public"] is False
+
+
+async def _answer(client, person, path: str, body: dict) -> tuple[int, dict]:
+    headers = bearer(person.key) if person else {}
+    reply = await client.post(path, json=body, headers=headers)
+    return reply.status, await reply.json()
+
+
+async def test_a_private_group_answers_those_who_may_not_see_it_as_a_missing_one(client, smtp_sink):
+    """Group ids are time-ordered: scanning ids near a known group must not tell a private
+    group from none. Members, and anyone once the group lets non-members read, see it."""
+    admin, stranger = await member(client, smtp_sink), await member(client, smtp_sink, "Eve")
+    group_id = await new_group(admin)
+    missing = str(ObjectId())  # the next id of the same kind, naming nothing
+    calls = [
+        ("/api/group", lambda g: {"group_id": g}),
+        ("/api/feed", lambda g: {"group_id": g}),
+        ("/api/group?action=update", lambda g: {"group_id": g, "title": "Ours"}),
+        ("/api/item?action=create", lambda g: {"group_id": g, "title": "Hello"}),
+        ("/session/messages", lambda g: {"session_id": g}),
+        ("/session/users", lambda g: {"session_id": g}),
+        ("/session/update", lambda g: {"session_id": g, "title": "Ours"}),
+        ("/session/send", lambda g: {"dest_session_id": g, "payload": "hi", "local_id": "x"}),
+        ("/get_by_ids", lambda g: {"session_ids": [g], "session_with_user_ids": [g]}),
+    ]
+    for path, body in calls:
+        for person in (stranger, None):
+            hidden = await _answer(client, person, path, body(group_id))
+            assert hidden == await _answer(client, person, path, body(missing)), path
+            assert "Club" not in str(hidden), path
+    assert (await _answer(client, admin, "/api/group", {"group_id": group_id}))[0] == 200
+    await admin.call("/api/group?action=update", {"group_id": group_id, "is_read_allowed": True})
+    assert (await _answer(client, stranger, "/api/group", {"group_id": group_id}))[0] == 200
 
 
 async def test_only_admins_edit_tags_and_members_are_listed(client, smtp_sink):

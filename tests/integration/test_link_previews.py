@@ -16,6 +16,8 @@ from tests.integration.helpers import member, new_group
 from tests.services import free_port
 
 PUBLIC_STAND_IN = "127.0.0.2"
+# Hosts written as IDNA labels that do not decode (the URL library raises on reading them).
+BAD_PUNYCODE = ["xn--a-", "xn--", "www.xn--a-.com", "xn--a", "xn---"]
 PAGE = """<html><head><title>Fallback</title>
 <meta property="og:title" content="Bike for sale">
 <meta property="og:description" content="Barely used, Amsterdam">
@@ -73,6 +75,9 @@ async def public(internal, picture_hits):
     async def to_internal_name(request: web.Request) -> web.Response:
         raise web.HTTPFound(f"http://localhost:{internal_port}/admin")
 
+    async def to_bad_punycode(request: web.Request) -> web.Response:
+        raise web.HTTPFound(f"http://{BAD_PUNYCODE[0]}/")
+
     async def pdf(request: web.Request) -> web.Response:
         return web.Response(body=b"%PDF-", content_type="application/pdf")
 
@@ -85,6 +90,7 @@ async def public(internal, picture_hits):
     app.router.add_get("/redirect", to_internal)
     app.router.add_get("/redirect-fullwidth", to_internal_fullwidth)
     app.router.add_get("/redirect-name", to_internal_name)
+    app.router.add_get("/redirect-bad-punycode", to_bad_punycode)
     app.router.add_get("/file.pdf", pdf)
     app.router.add_get("/bike.jpg", picture)
     app.router.add_get("/avatar.jpg", picture)
@@ -145,6 +151,20 @@ async def test_avatar_links_to_anything_but_a_reachable_picture_are_refused(
     assert internal[1] == []
 
 
+@pytest.mark.parametrize("host", BAD_PUNYCODE)
+async def test_outside_pictures_on_hosts_that_do_not_decode_are_refused(user, host):
+    group_id = await new_group(user)
+    for path, body in (
+        ("/api/user/profile?action=update", {"image": f"http://{host}/a.jpg"}),
+        ("/api/group?action=update", {"group_id": group_id, "image": f"https://{host}/a.jpg"}),
+    ):
+        reply = await user.client.post(
+            path, json=body, headers={"Authorization": f"Bearer {user.key}"}
+        )
+        assert reply.status == 400, (path, await reply.text())
+        assert "image" in (await reply.json())["errors"]
+
+
 @pytest.mark.parametrize(
     "address",
     [
@@ -186,7 +206,11 @@ async def test_internal_addresses_are_refused_without_connecting(user, internal,
     assert hits == []
 
 
-@pytest.mark.parametrize("url", ["http://[", "http://[::1", "https://[zz]/", "http://:80/"])
+@pytest.mark.parametrize(
+    "url",
+    ["http://[", "http://[::1", "https://[zz]/", "http://:80/"]
+    + [f"http://{host}/" for host in BAD_PUNYCODE],
+)
 async def test_malformed_links_are_refused(user, url):
     reply = await user.client.get(
         "/url_preview", params={"url": url}, headers={"Authorization": f"Bearer {user.key}"}
@@ -195,7 +219,9 @@ async def test_malformed_links_are_refused(user, url):
     assert "url" in (await reply.json())["errors"]
 
 
-@pytest.mark.parametrize("path", ["/redirect", "/redirect-fullwidth", "/redirect-name"])
+@pytest.mark.parametrize(
+    "path", ["/redirect", "/redirect-fullwidth", "/redirect-name", "/redirect-bad-punycode"]
+)
 async def test_a_redirect_to_an_internal_address_is_not_followed(user, public, internal, path):
     _, hits = internal
     reply = await user.client.get(

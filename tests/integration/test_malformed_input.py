@@ -2,8 +2,10 @@
 
 import asyncio
 import base64
+import contextlib
 import gzip
 import json
+import logging
 
 import aiohttp
 import pytest
@@ -40,6 +42,16 @@ async def test_deeply_nested_json_is_refused(ada, path, opening):
 async def test_json_nested_past_the_limit_is_refused_even_when_it_parses(ada):
     body = {"cursor": None, "x": json.loads("[" * 40 + "]" * 40)}
     await _refused(await ada.client.post("/user/chats", json=body, headers=bearer(ada.key)))
+
+
+@pytest.mark.parametrize("depth", [1_020, 40])
+async def test_json_text_inside_a_field_is_read_with_the_same_depth_cap(ada, depth):
+    """A push subscription arrives as JSON text inside the body's JSON."""
+    body = {"os_type": "WEB_PUSH", "push_token": "[" * depth + "]" * depth}
+    await _refused(
+        await ada.client.post("/update_push_token", json=body, headers=bearer(ada.key)),
+        "push_token",
+    )
 
 
 async def _raw_exchange(port: int, requests: bytes) -> bytes:
@@ -218,20 +230,190 @@ async def test_visitors_sockets_are_told_to_sign_in(client):
     await visitor.disconnect()
 
 
+SOCKET_URL = "/socket.io/?EIO=4&transport=websocket"
+ACK_GUARD_SECONDS = 5  # a hang guard, not a speed check
+
+
+@contextlib.asynccontextmanager
+async def _raw_socket(client, auth: dict | None = None):
+    """A Socket.IO connection written by hand, to send what no client library would."""
+    url = str(client.make_url(SOCKET_URL)).replace("http", "ws", 1)
+    async with aiohttp.ClientSession() as session, session.ws_connect(url) as socket:
+        await socket.receive()  # Engine.IO open
+        await socket.send_str("40" + (json.dumps(auth) if auth else ""))
+        assert (await socket.receive()).data.startswith("40")
+        yield socket
+
+
+async def _answer(socket, packet: str, ack_id: int) -> list:
+    """Sends a packet asking for acknowledgement `ack_id`; the acknowledgement's arguments."""
+    await socket.send_str(packet)
+    prefix = f"43{ack_id}["
+    while True:
+        message = await asyncio.wait_for(socket.receive(), ACK_GUARD_SECONDS)
+        assert message.type == aiohttp.WSMsgType.TEXT, message
+        if message.data.startswith(prefix):
+            return json.loads(message.data[len(prefix) - 1 :])
+
+
+async def _still_answers(socket) -> dict:
+    [counts] = await _answer(socket, '4299["unseen"]', 99)
+    return counts
+
+
+def _no_failure_logged(caplog) -> None:
+    failures = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    assert failures == [], [r.getMessage() for r in failures]
+
+
 @pytest.mark.parametrize(
     "data", ["[" * 100_000 + "]" * 100_000, "[" * 40 + "]" * 40, "{not json", '"x"]']
 )
 async def test_socket_events_with_unreadable_data_are_answered(client, data):
-    url = str(client.make_url("/socket.io/?EIO=4&transport=websocket")).replace("http", "ws")
-    async with aiohttp.ClientSession() as session, session.ws_connect(url) as socket:
-        await socket.receive()  # Engine.IO open
+    async with _raw_socket(client) as socket:
+        [answer] = await _answer(socket, f'421["unseen",{data}]', 1)
+        assert "errors" in answer
+        assert (await _still_answers(socket))["need_user"] is True
+
+
+CLIENT_EVENTS = ["join", "leave", "viewing", "unseen", "typing", "delivered", "read", "send"]
+# What follows the event's name: no argument, null, an object, two and three arguments.
+ARGUMENTS = ["", ",null", ",{}", ',"a","b"', ",{},null,7"]
+
+
+@pytest.mark.parametrize("who", ["user", "visitor"])
+@pytest.mark.parametrize("event", CLIENT_EVENTS)
+async def test_every_event_is_answered_whatever_number_of_arguments_it_has(ada, caplog, who, event):
+    auth = {"auth_key": ada.key} if who == "user" else None
+    async with _raw_socket(ada.client, auth) as socket:
+        for ack_id, arguments in enumerate(ARGUMENTS):
+            [answer] = await _answer(socket, f'42{ack_id}["{event}"{arguments}]', ack_id)
+            assert isinstance(answer, dict), (arguments, answer)
+            if arguments.count(",") > 1:
+                assert "errors" in answer, (arguments, answer)
+        assert "need_user" not in await _still_answers(socket) or who == "visitor"
+    _no_failure_logged(caplog)
+
+
+RESERVED_EVENTS = ["connect", "disconnect", "connect_error", "disconnecting", "newListener"]
+
+
+@pytest.mark.parametrize("event", [*RESERVED_EVENTS, "removeListener", "no-such-event", ""])
+async def test_reserved_and_unknown_event_names_are_refused_and_change_nothing(ada, caplog, event):
+    async with _raw_socket(ada.client, {"auth_key": ada.key}) as socket:
+        for ack_id, arguments in enumerate(ARGUMENTS):
+            [answer] = await _answer(socket, f'42{ack_id}["{event}"{arguments}]', ack_id)
+            assert "errors" in answer, (arguments, answer)
+            await socket.send_str(f'42["{event}"{arguments}]')  # no acknowledgement asked
+        # Still the signed-in socket it was (a `connect` made it a guest's).
+        counts = await _still_answers(socket)
+        assert "errors" not in counts, counts
+    _no_failure_logged(caplog)
+
+
+async def test_a_second_connect_packet_does_not_make_the_socket_a_guests(ada, caplog):
+    async with _raw_socket(ada.client, {"auth_key": ada.key}) as socket:
         await socket.send_str("40")
-        assert (await socket.receive()).data.startswith("40")
-        await socket.send_str(f'421["unseen",{data}]')
-        answer = await asyncio.wait_for(socket.receive(), 5)
-        assert answer.data.startswith("431[")
-        assert "errors" in json.loads(answer.data[3:])[0]
-        # The socket still works.
-        await socket.send_str('422["unseen",{}]')
-        answer = await asyncio.wait_for(socket.receive(), 5)
-        assert answer.data.startswith("432[")
+        await socket.send_str('40{"auth_key": "nobody"}')
+        counts = await _still_answers(socket)
+        assert "errors" not in counts, counts
+    _no_failure_logged(caplog)
+
+
+# Packets of Socket.IO's framing that no client sends: ignored, or refused when they ask for
+# an acknowledgement; the socket goes on working.
+ODD_PACKETS = [
+    "42",
+    "421",
+    "42[]",
+    "421[]",
+    "42{}",
+    '421{"a":1}',
+    "42[7]",
+    "421[null]",
+    '421[["unseen"]]',
+    '421[{"unseen":1}]',
+    '42/elsewhere,1["unseen"]',
+    "42" + "1" * 12 + '-["unseen"]',
+    "42" + "1" * 101 + '["unseen"]',
+    '42²["unseen"]',
+    '451-["send",{"_placeholder":true,"num":0}]',
+    '461-[{"_placeholder":true,"num":0}]',
+    "43",
+    '437["x"]',
+    "44",
+    '44{"message":"x"}',
+    "47",
+    "49x",
+    "41/elsewhere,",
+]
+
+
+@pytest.mark.parametrize("packet", ODD_PACKETS)
+async def test_odd_socket_io_packets_are_ignored_and_the_socket_goes_on(ada, caplog, packet):
+    async with _raw_socket(ada.client, {"auth_key": ada.key}) as socket:
+        await socket.send_str(packet)
+        counts = await _still_answers(socket)
+        assert "errors" not in counts, counts
+    _no_failure_logged(caplog)
+
+
+async def test_a_binary_event_asking_for_an_answer_gets_one(ada, caplog):
+    async with _raw_socket(ada.client, {"auth_key": ada.key}) as socket:
+        [answer] = await _answer(socket, '451-1["send",{"_placeholder":true,"num":0}]', 1)
+        assert "errors" in answer
+        assert "errors" not in await _still_answers(socket)
+    _no_failure_logged(caplog)
+
+
+# Frames that carry no Engine.IO packet a client sends (binary data too: no event takes any):
+# the socket is closed, cleanly.
+BAD_FRAMES = ["\x00", "", "9", "7x", "b!!!", "bAAAA", "4", "4x", "4\x00", "3" + "[" * 5_000]
+BAD_FRAMES += ["2" + "{" * 3_000, "4" + "[" * 5_000, "d=42", "\u0664\u0662[]"]
+BAD_FRAMES += [b"\x00", b'42["unseen"]']
+
+
+@pytest.mark.parametrize("frame", BAD_FRAMES)
+async def test_frames_outside_engine_io_close_the_socket_cleanly(client, caplog, frame):
+    async with _raw_socket(client) as socket:
+        await (socket.send_bytes if isinstance(frame, bytes) else socket.send_str)(frame)
+        closing = await asyncio.wait_for(socket.receive(), ACK_GUARD_SECONDS)
+        assert closing.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED), closing
+    _no_failure_logged(caplog)
+
+
+async def _poll(client, method: str, sid: str | None = None, body: str | None = None):
+    query = "EIO=4&transport=polling" + (f"&sid={sid}" if sid else "")
+    reply = await client.request(method, f"/socket.io/?{query}", data=body)
+    return reply.status, await reply.text()
+
+
+@pytest.mark.parametrize("payload", ["\x00", "40\x1e\x00", "3" + "[" * 5_000, "b!!!", "4x"])
+async def test_polled_payloads_outside_engine_io_are_refused_cleanly(client, caplog, payload):
+    status, opened = await _poll(client, "GET")
+    assert status == 200
+    sid = json.loads(opened[1:])["sid"]
+    assert (await _poll(client, "POST", sid, "40"))[0] == 200
+    assert (await _poll(client, "GET", sid))[1].startswith("40")
+    # As a client does, a poll waits for packets while another request sends some.
+    waiting = asyncio.create_task(_poll(client, "GET", sid))
+    status, _ = await asyncio.wait_for(_poll(client, "POST", sid, payload), ACK_GUARD_SECONDS)
+    assert status == 400
+    # The session is closed: the waiting poll gets Engine.IO's close packet.
+    assert (await asyncio.wait_for(waiting, ACK_GUARD_SECONDS))[1].endswith("1")
+    _no_failure_logged(caplog)
+
+
+@pytest.mark.parametrize("transports", [["polling"], ["polling", "websocket"], ["websocket"]])
+async def test_clients_on_every_transport_still_get_through(ada, caplog, transports):
+    """What a real client sends passes the checks: polls, the upgrade's probe, messages."""
+    sio = socketio.AsyncClient(reconnection=False)
+    await sio.connect(
+        str(ada.client.make_url("/")), auth={"auth_key": ada.key}, transports=transports
+    )
+    for _ in range(3):
+        counts = await sio.call("unseen", timeout=ACK_GUARD_SECONDS)
+        assert "errors" not in counts, counts
+    assert sio.transport() == transports[-1]
+    await sio.disconnect()
+    _no_failure_logged(caplog)

@@ -45,7 +45,7 @@ async def edge(client_for, read_rule_prefix, tmp_path):
         session_shards=1,
         user_shards=1,
         push_enabled=True,
-        push_allow_http=True,
+        push_allow_loopback_endpoints=True,
         var_dir=tmp_path / "var",
     )
 

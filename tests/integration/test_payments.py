@@ -13,7 +13,13 @@ from agora.app import build_services
 from agora.store.mongo import connect_mongo, database
 from agora.store.redis import connect_redis
 from tests.integration.helpers import Member, bearer, member, new_group
-from tests.stripe_standin import DECLINE_MESSAGE, SECRET_KEY, WEBHOOK_SECRET, StripeStandin
+from tests.stripe_standin import (
+    DECLINE_MESSAGE,
+    SECRET_KEY,
+    WEBHOOK_SECRET,
+    StripeStandin,
+    sign,
+)
 
 BASE = "http://127.0.0.1:8080"
 UNAVAILABLE = "Card payments are not available"
@@ -200,6 +206,26 @@ async def test_forged_tampered_and_stale_webhooks_change_nothing(pay_client, smt
     # The genuine delivery still counts: refusals remembered nothing.
     assert await deliver(standin, pay_client, completed) == 200
     assert await balance(ada, "USD") == 20
+
+
+@pytest.mark.parametrize("depth", [1_200, 40])
+async def test_a_signed_event_nested_too_deeply_is_refused(pay_client, standin, depth):
+    """Stripe's events are read with the edge's depth cap too (they nest about ten levels)."""
+    nested = "[" * depth + "]" * depth
+    body = (
+        f'{{"id": "evt_deep_{depth}", "object": "event", "type": "checkout.session.completed",'
+        f' "created": 1, "data": {{"object": {{"metadata": {nested}}}}}}}'
+    )
+    reply = await pay_client.post(
+        "/webhooks/stripe",
+        data=body.encode(),
+        headers={
+            "Content-Type": "application/json",
+            "Stripe-Signature": sign(body, WEBHOOK_SECRET),
+        },
+    )
+    assert reply.status == 400, await reply.text()
+    assert "errors" in await reply.json()
 
 
 async def test_a_payment_that_does_not_match_the_recharge_is_not_credited(

@@ -173,7 +173,7 @@ async def test_only_the_owner_gives_offers_in_real_chats_with_valid_amounts(chat
     owner, asker, chat_id = await _item_chat(chat_client, smtp_sink)
     stranger = await member(chat_client, smtp_sink, "Sam")
     await _offer(asker, chat_id, status=403, offer_amount=1)
-    await _offer(stranger, chat_id, status=403, offer_amount=1)
+    await _offer(stranger, chat_id, status=404, offer_amount=1)  # not theirs to know of
     await _offer(owner, "r_nope_nobody", status=404, offer_amount=1)
     await _offer(owner, f"r_x{chat_id[2:]}", status=404, offer_amount=1)
     assert (await _offer(owner, chat_id, status=400))["errors"] == {

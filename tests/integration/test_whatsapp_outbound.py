@@ -394,8 +394,9 @@ async def test_only_the_chats_agents_send_and_only_whatsapp_messages(
     other_group = await new_group(stranger)
     refused = await reply(stranger, shop.chat_id, MESSAGE_TYPE_WA_TEXT, "I am not an agent")
     assert refused["type"] == -1
-    await stranger.get(f"/api/whatsapp/templates?session_id={shop.chat_id}", status=403)
-    await stranger.call(f"/api/groups/{shop.group_id}/whatsapp/templates/sync", status=403)
+    # To a stranger the chat and the private group are as if they did not exist.
+    await stranger.get(f"/api/whatsapp/templates?session_id={shop.chat_id}", status=404)
+    await stranger.call(f"/api/groups/{shop.group_id}/whatsapp/templates/sync", status=404)
     # A chat message would never reach the customer; WhatsApp messages go to business chats.
     assert (await reply(shop.admin, shop.chat_id, MESSAGE_TYPE_CHAT, "note"))["type"] == -1
     in_group = await reply(stranger, other_group, MESSAGE_TYPE_WA_TEXT, "hi")

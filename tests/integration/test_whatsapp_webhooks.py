@@ -74,6 +74,26 @@ async def test_a_delivery_without_a_valid_signature_is_refused_and_nothing_is_st
     assert await db["sessions"].find_one({"_id": business.chat_id(CUSTOMER)}) is None
 
 
+@pytest.mark.parametrize("depth", [1_200, 40])
+async def test_a_signed_delivery_nested_too_deeply_is_refused_and_nothing_is_stored(
+    business, db, depth
+):
+    """Read with the same depth cap as request bodies: past it, or past what the parser can
+    follow, is a 400 (Meta's deliveries nest about ten levels)."""
+    before = await db["whatsapp_events"].count_documents({})
+    nested = "[" * depth + "]" * depth
+    raw = f'{{"object": "whatsapp_business_account", "entry": [], "x": {nested}}}'.encode()
+    reply = await business.edge.post(
+        "/webhooks/whatsapp",
+        data=raw,
+        headers={"Content-Type": "application/json", **sign(raw, business.app_secret)},
+    )
+    assert reply.status == 400, await reply.text()
+    assert "errors" in await reply.json()
+    await business.settled()
+    assert await db["whatsapp_events"].count_documents({}) == before
+
+
 async def test_a_message_delivered_three_times_two_at_once_is_stored_once(business):
     message = text(CUSTOMER, "Do you deliver on Sundays?")
     body = from_customer(business, message)
@@ -128,7 +148,8 @@ async def test_an_agent_of_another_group_cannot_read_or_answer_the_chat(
     other = await connected_business(edge, smtp_sink, whatsapp_standin)
     stranger = await member(edge, smtp_sink, "Stranger")
     for outsider in (other.admin, stranger):
-        await outsider.call("/session/messages", {"session_id": chat_id}, status=403)
+        # To those outside it, the chat is as if it did not exist.
+        await outsider.call("/session/messages", {"session_id": chat_id}, status=404)
         refused = await send_text(outsider, chat_id, "let me answer")
         assert refused["type"] == -1
         assert chat_id not in [s["_id"] for s in (await outsider.call("/user/chats"))["sessions"]]
@@ -153,7 +174,7 @@ async def test_a_member_made_moderator_joins_the_business_chats_at_once_and_leav
     await business.deliver(from_customer(business, text(CUSTOMER, "second")))
     await business.settled()
     assert chat_id not in [s["_id"] for s in (await newcomer.call("/user/chats"))["sessions"]]
-    await newcomer.call("/session/messages", {"session_id": chat_id}, status=403)
+    await newcomer.call("/session/messages", {"session_id": chat_id}, status=404)
 
     # Made moderator: in the chat before the customer writes again.
     await business.admin.call("/session/user/update", {**moderate, "action": "make_moderator"})
@@ -168,12 +189,12 @@ async def test_a_member_made_moderator_joins_the_business_chats_at_once_and_leav
     # Blocked in the group: the customer's chat is closed to them at once.
     await business.admin.call("/session/user/update", {**moderate, "action": "block"})
     assert chat_id not in [s["_id"] for s in (await newcomer.call("/user/chats"))["sessions"]]
-    await newcomer.call("/session/messages", {"session_id": chat_id}, status=403)
+    await newcomer.call("/session/messages", {"session_id": chat_id}, status=404)
     refused = await send_text(newcomer, chat_id, "still here?", _type=1018)
     assert refused["type"] == -1
     await business.deliver(from_customer(business, text(CUSTOMER, "fourth")))
     await business.settled()
-    await newcomer.call("/session/messages", {"session_id": chat_id}, status=403)
+    await newcomer.call("/session/messages", {"session_id": chat_id}, status=404)
 
 
 async def test_an_agents_socket_receives_the_customers_message(business, edge):

@@ -6,6 +6,7 @@ from agora.core.chat import (
     BANNER_ADMINS_ONLY,
     BUSINESS_ONLY,
     CANNOT_SEND,
+    NO_SUCH_CHAT,
     WHATSAPP_ONLY,
     posting_refusal,
 )
@@ -25,7 +26,10 @@ PUBLIC = {"is_public": True, "write_permission": 10}
         (PRIVATE, 29, CANNOT_SEND),  # blocked-adjacent
         (PRIVATE, 30, CANNOT_SEND),  # awaiting approval
         (PRIVATE, 40, CANNOT_SEND),  # blocked
-        (PRIVATE, None, CANNOT_SEND),  # not a member
+        # Not a member: hidden from them, refused as a chat that does not exist; one that
+        # lets non-members read is seen, and refused as any chat they may not write in.
+        (PRIVATE, None, NO_SUCH_CHAT),
+        ({**PRIVATE, "is_read_allowed": True}, None, CANNOT_SEND),
         (ADMINS_WRITE, 10, None),
         (ADMINS_WRITE, 15, CANNOT_SEND),
         (ADMINS_WRITE, 20, CANNOT_SEND),
@@ -67,7 +71,8 @@ BUSINESS = {"kind": "business", "is_public": False, "write_permission": 15}
         (BUSINESS, 15, 1019, None),
         (BUSINESS, 15, 1021, None),
         (BUSINESS, 20, 1018, CANNOT_SEND),
-        (BUSINESS, None, 1018, CANNOT_SEND),
+        (BUSINESS, None, 1018, NO_SUCH_CHAT),
+        (PRIVATE, None, 1018, NO_SUCH_CHAT),
         ({**BUSINESS, "is_inactive": True}, 10, 1018, CANNOT_SEND),
         (BUSINESS, 10, MESSAGE_TYPE_CHAT, WHATSAPP_ONLY),
         (BUSINESS, 10, MESSAGE_TYPE_BANNER, WHATSAPP_ONLY),

@@ -3,7 +3,8 @@ import json
 from pydantic import ValidationError
 
 from agora.core.errors import InvalidInput
-from agora.http.requests import JSON_MAX_DEPTH, Body, field_errors, parse_json
+from agora.core.json_text import MAX_DEPTH as JSON_MAX_DEPTH
+from agora.http.requests import Body, field_errors, parse_json
 
 
 class Sample(Body):

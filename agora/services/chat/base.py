@@ -61,12 +61,16 @@ class ChatBase:
         self, caller: Caller | None, session_id: str
     ) -> tuple[dict[str, Any], dict[str, Any] | None]:
         chat = await self.sessions.get(session_id)
-        if chat is None:
-            raise NotFound({"session_id": NO_SUCH_CHAT})
         membership = (
-            await self.sessions.membership(session_id, caller.user["_id"]) if caller else None
+            await self.sessions.membership(session_id, caller.user["_id"])
+            if chat is not None and caller
+            else None
         )
-        if not await self._may_read(caller, chat, membership):
+        if chat is None or not await self._may_read(caller, chat, membership):
+            # Whoever holds no membership gets what an id naming nothing gets: ids cannot be
+            # probed for private chats and groups.
+            if membership is None:
+                raise NotFound({"session_id": NO_SUCH_CHAT})
             raise Forbidden({"session_id": "You cannot read this chat"})
         return chat, membership
 

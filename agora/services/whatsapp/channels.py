@@ -65,7 +65,7 @@ class WhatsAppChannels:
         self._enabled_at = float("-inf")
 
     async def _admin_of(self, caller: Caller, group_id: str) -> None:
-        _, membership = await self.groups.found(group_id, caller)
+        _, membership = await self.groups.readable(group_id, caller)
         if not is_admin(membership):
             raise Forbidden(ADMINS_ONLY)
 

@@ -16,7 +16,7 @@ from decimal import Decimal
 from typing import Any
 
 from agora.background import BackgroundTasks
-from agora.core.chat import NO_SUCH_CHAT, Outgoing, message_view, posting_refusal
+from agora.core.chat import NO_SUCH_CHAT, Outgoing, hidden_from, message_view, posting_refusal
 from agora.core.clock import now_ms
 from agora.core.constants import LEDGER_REF_WHATSAPP_TEMPLATE, MESSAGE_TYPE_WA_TEMPLATE
 from agora.core.errors import Forbidden, InvalidInput, NotFound
@@ -84,10 +84,10 @@ class BusinessSends:
         """The message to store and its first flags (`s0` for a template); a refusal
         (InvalidInput, Forbidden) when it may not go out."""
         session = await self.sessions.get(outgoing.session_id)
-        if session is None:
-            raise NotFound({"dest_session_id": NO_SUCH_CHAT})
         membership = await self.sessions.membership(outgoing.session_id, caller.user["_id"])
         kind = membership["session_user_type"] if membership else None
+        if session is None or hidden_from(session, kind):
+            raise NotFound({"dest_session_id": NO_SUCH_CHAT})
         if refusal := posting_refusal(session, kind, outgoing.type):
             raise Forbidden(refusal)
         if refusal := window_refusal(session, outgoing.type, now_ms()):

@@ -3,7 +3,7 @@ to the agents of its business chats (the picker fills them)."""
 
 from typing import Any
 
-from agora.core.chat import NO_SUCH_CHAT
+from agora.core.chat import NO_SUCH_CHAT, hidden_from
 from agora.core.clock import now_ms
 from agora.core.constants import SESSION_KIND_BUSINESS, USER_TYPE_MODERATOR
 from agora.core.errors import Forbidden, InvalidInput, NotFound, Unavailable
@@ -55,10 +55,11 @@ class WhatsAppTemplates:
     async def for_session(self, caller: Caller, session_id: str) -> dict[str, Any]:
         """The templates an agent of this business chat may send in it."""
         session = await self.sessions.get(session_id)
-        if session is None or session.get("kind") != SESSION_KIND_BUSINESS:
-            raise NotFound({"session_id": NO_SUCH_CHAT})
         membership = await self.sessions.membership(session_id, caller.user["_id"])
         kind = membership["session_user_type"] if membership else None
+        business = session is not None and session.get("kind") == SESSION_KIND_BUSINESS
+        if not business or hidden_from(session, kind):
+            raise NotFound({"session_id": NO_SUCH_CHAT})
         if kind is None or kind > USER_TYPE_MODERATOR:
             raise Forbidden({"session_id": "Only the chat's agents send templates"})
         return await self._listed(business_of(session).get("channel_id", ""))

@@ -5,12 +5,12 @@ processed after (again by any edge, should this one fail or die before it is don
 import asyncio
 import hashlib
 import hmac
-import json
 import logging
 from dataclasses import dataclass
 from typing import Any
 
 from agora.background import BackgroundTasks
+from agora.core import json_text
 from agora.core.clock import now_ms
 from agora.core.errors import AgoraError, Forbidden, InvalidInput
 from agora.core.whatsapp.inbound import parse_webhook
@@ -115,9 +115,9 @@ class WhatsAppWebhooks:
             raise BadSignature()
         try:
             text = raw.decode()  # Meta sends UTF-8; json.loads would also take UTF-16/32
-            body = json.loads(text)
-        except ValueError as error:  # UnicodeDecodeError included
-            raise InvalidInput("The body is not JSON") from error
+            body = json_text.loads_outside(text)
+        except ValueError as error:  # UnicodeDecodeError and Unreadable included
+            raise InvalidInput("The body is not JSON, or nests too deeply") from error
         now = now_ms()
         channel_ids = [c.id for c in signers]
         event_id = await self.deliveries.add(text, channel_ids, now, now + LEASE_MS)
@@ -165,7 +165,7 @@ class WhatsAppWebhooks:
             taken += 1
             signers = await self._channels(delivery["channel_ids"])
             try:
-                body = json.loads(delivery["raw"])
+                body = json_text.loads_outside(delivery["raw"])
             except ValueError:
                 await self.deliveries.processed(delivery["_id"], now_ms(), outcome="unreadable")
                 continue
