@@ -97,6 +97,8 @@ class Restarting:
         log.warning(
             "the %s exited (code %s); starting it again in %.0f s", self.name, code, self._wait
         )
+        # What it leaves behind (a head's temp dir, its processes' group) goes first.
+        self._stop(self.child)
         time.sleep(self._wait)
         self._wait = min(self._wait * 2, RESTART_MOST_SECONDS)
         self._started_at = time.monotonic()

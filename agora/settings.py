@@ -34,6 +34,10 @@ class Settings(BaseSettings):
     # default is 30 s, a hung request as far as a person is concerned).
     mongo_server_selection_timeout_ms: int = Field(default=5000, ge=100)
     mongo_connect_timeout_ms: int = Field(default=5000, ge=100)
+    # Every send (HTTP or socket) is answered within this: stored, or 503 with Retry-After,
+    # after which the client sends it again with the same local_id and it is stored once.
+    # Calls the edge makes to the shards wait no longer either.
+    send_answer_seconds: float = Field(default=5.0, gt=0)
     redis_url: str = "redis://127.0.0.1:6379/0"
     # The same for Redis: a connection that cannot be made or a reply that does not come.
     redis_timeout_seconds: float = Field(default=5.0, gt=0)

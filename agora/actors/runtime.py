@@ -1,12 +1,28 @@
-"""Joining a Ray cluster, or starting a local one with its dashboard (the embedded default)."""
+"""Joining a Ray cluster, or starting a local one with its dashboard (the embedded default),
+and keeping an edge's link to it while the edge serves."""
 
+import asyncio
+import contextlib
 import logging
+import time
+from collections.abc import Awaitable
+from typing import Any
 
 import ray
+from ray._private.worker import global_worker
 
+from agora.core.errors import BrieflyUnavailable
 from agora.settings import Settings
 
 log = logging.getLogger("agora.ray")
+
+# How often the link asks Ray's GCS whether this edge's node is alive, and how long it waits.
+PROBE_EVERY_SECONDS = 1.0
+PROBE_TIMEOUT_SECONDS = 2.0
+# Unanswered this long, the cluster is taken as lost: Ray is shut down in this process and
+# joined anew (a driver alone exits after `gcs_rpc_server_reconnect_timeout_s`, 60 s).
+LOST_AFTER_SECONDS = 5.0
+RECONNECT_EVERY_SECONDS = 2.0
 
 
 def start_ray(settings: Settings) -> None:
@@ -39,3 +55,99 @@ def start_ray(settings: Settings) -> None:
 def stop_ray() -> None:
     if ray.is_initialized():
         ray.shutdown()
+
+
+class RayAway(BrieflyUnavailable):
+    """Ray cannot be reached (its head is gone) or did not answer in time: a 503 with
+    Retry-After, and the client tries again."""
+
+
+class RayLink:
+    """An edge's connection to Ray, watched while the edge serves.
+
+    When the head goes, Ray leaves the edge's calls waiting (it retries a call to a lost
+    actor until the actor is back) and its driver exits after 60 s without a GCS. The link
+    notices within a probe or two: calls that need Ray are refused at once (`RayAway`) while
+    it is away. A head that comes back is a new cluster, which a driver cannot rejoin: after
+    LOST_AFTER_SECONDS the link shuts Ray down in this process and joins anew until a head
+    answers, and `generation` tells shard clients to drop the old cluster's handles. An
+    edge that never connected (tests that share their own Ray) is never away.
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        # Calls to the shards wait at most this long for an answer.
+        self.answer_seconds = settings.send_answer_seconds
+        self.away = False
+        self.generation = 0
+        self._node_id = ""
+
+    def connect(self) -> None:
+        """Joins (or starts) Ray; blocks, so the edge runs it in a thread."""
+        start_ray(self.settings)
+        self._node_id = ray.get_runtime_context().get_node_id()
+
+    def disconnect(self) -> None:
+        stop_ray()
+
+    def require(self) -> None:
+        if self.away:
+            raise RayAway()
+
+    async def answer(self, call: Awaitable[Any]) -> Any:
+        """A Ray call's result, or RayAway when the call is not answered in time (Ray retries
+        a call to a shard being restarted, or to a cluster that is gone; the client will
+        try again)."""
+        try:
+            return await asyncio.wait_for(call, self.answer_seconds)
+        except TimeoutError:
+            raise RayAway() from None
+
+    async def watch(self, stop: asyncio.Event) -> None:
+        unanswered_since: float | None = None
+        while not stop.is_set():
+            if await self._answers():
+                if self.away:
+                    log.info("Ray answers again")
+                self.away = False
+                unanswered_since = None
+            elif unanswered_since is None:
+                log.warning("Ray does not answer: calls that need it answer 503 meanwhile")
+                self.away = True
+                unanswered_since = time.monotonic()
+            elif time.monotonic() - unanswered_since >= LOST_AFTER_SECONDS:
+                await self._join_anew(stop)
+                unanswered_since = None
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), PROBE_EVERY_SECONDS)
+
+    async def _answers(self) -> bool:
+        """Whether the GCS answers, and knows this edge's node (its raylet) alive. The GCS
+        client is the driver's own (Ray has no public call with a timeout for this)."""
+        try:
+            alive = await asyncio.wait_for(
+                global_worker.gcs_client.async_check_alive(
+                    [ray.NodeID.from_hex(self._node_id)], timeout=PROBE_TIMEOUT_SECONDS
+                ),
+                PROBE_TIMEOUT_SECONDS + 1,
+            )
+        except Exception:
+            return False
+        return all(alive)
+
+    async def _join_anew(self, stop: asyncio.Event) -> None:
+        log.warning("the Ray cluster is lost: joining anew once a head answers")
+        await asyncio.to_thread(self.disconnect)
+        while not stop.is_set():
+            try:
+                await asyncio.to_thread(self.connect)
+            except Exception as error:
+                log.warning("no Ray head answers yet (%s)", error)
+                await asyncio.to_thread(self.disconnect)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), RECONNECT_EVERY_SECONDS)
+                continue
+            self.generation += 1
+            self.away = False
+            log.info("joined the Ray cluster anew")
+            return

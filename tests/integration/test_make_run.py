@@ -16,10 +16,12 @@ import time
 import uuid
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from agora.settings import REPO_ROOT
 from tests.e2e.harness import wait_for_edge
+from tests.integration.helpers import Member, bearer, item_chat
 from tests.services import free_port, restartable_port
 
 GUARD_SECONDS = 180  # a hang guard for Ray heads starting on two busy cores, not a speed check
@@ -174,4 +176,75 @@ async def test_make_run_stops_its_own_ray_and_leaves_another_programs_ray_alone(
         assert await asyncio.to_thread(ray_answers, other_address)
 
 
-pytestmark = pytest.mark.timeout(2 * GUARD_SECONDS)
+async def send_answer(user: Member, session_id: str, local_id: str) -> tuple[int, dict]:
+    """A send's answer, which must come within the bound: stored, or 503 with Retry-After."""
+    body = {"dest_session_id": session_id, "payload": local_id, "local_id": local_id}
+    try:
+        async with asyncio.timeout(SEND_ANSWER_SECONDS + ANSWER_MARGIN_SECONDS):
+            reply = await user.client.post("/session/send", json=body, headers=bearer(user.key))
+            answer = await reply.json()
+    except TimeoutError:
+        pytest.fail(f"no answer within {SEND_ANSWER_SECONDS} s to {body}")
+    assert reply.status in (200, 503), (reply.status, answer)
+    if reply.status == 503:
+        assert answer["errors"] and reply.headers["Retry-After"], (answer, reply.headers)
+    return reply.status, answer
+
+
+async def until_stored(user: Member, session_id: str, local_id: str) -> dict:
+    """Sends the message again (the same local_id) until it is stored, as a client does, while
+    the edge is refused or down."""
+    deadline = time.monotonic() + GUARD_SECONDS
+    while time.monotonic() < deadline:
+        with contextlib.suppress(aiohttp.ClientConnectionError):
+            status, answer = await send_answer(user, session_id, local_id)
+            if status == 200:
+                return answer
+        await asyncio.sleep(1)
+    pytest.fail(f"{local_id} was never stored")
+
+
+def child_running(run: subprocess.Popen, command: str) -> int:
+    [pid] = [pid for pid, cmd in children(run.pid).items() if command in cmd]
+    return pid
+
+
+async def test_an_edge_whose_ray_head_dies_answers_503_meanwhile_and_serves_when_it_is_back(
+    run_env, smtp_sink, tmp_path
+):
+    base_url = run_env["AGORA_PUBLIC_BASE_URL"]
+    async with (
+        agora_run(run_env, tmp_path / "run.log") as run,
+        aiohttp.ClientSession(base_url=base_url) as http,
+    ):
+        owner, asker, item = await item_chat(http, smtp_sink)
+        session_id = f"r_{item['_id']}_{asker.id}"
+        await until_stored(asker, session_id, "before")
+        # The head dies: its GCS, its raylet and the shards with them.
+        os.killpg(child_running(run, "ray start --head"), signal.SIGKILL)
+
+        refused = 0
+        for n in range(GUARD_SECONDS):
+            status, _ = await send_answer(asker, session_id, f"away {n}")
+            refused += status == 503
+            if refused == 3:
+                break
+        assert refused == 3
+        # Calls that need no Ray still answer; a page the shard would have served comes from
+        # MongoDB.
+        page = await owner.call(
+            "/session/messages", {"session_id": session_id, "greater_than_timestamp": 0}
+        )
+        assert "before" in [m["local_id"] for m in page["inbox_messages"]]
+
+        # The supervisor starts the head again, and the edge joins it.
+        await until_stored(asker, session_id, "back")
+
+        # An edge that exits is started again.
+        edge = child_running(run, "agora serve")
+        os.kill(edge, signal.SIGKILL)
+        await until_stored(asker, session_id, "after the edge")
+        assert child_running(run, "agora serve") != edge
+
+
+pytestmark = pytest.mark.timeout(3 * GUARD_SECONDS)
