@@ -9,7 +9,7 @@ from aiohttp import web
 from pydantic import SecretStr
 
 from agora.actors.client import SessionShards
-from agora.actors.runtime import RayLink
+from agora.actors.runtime import RayLink, start_shards
 from agora.actors.user_client import UserShards
 from agora.http.openapi import OPENAPI_DOCUMENT
 from agora.http.server import create_app
@@ -408,8 +408,12 @@ def build_app(
         stop_watching = asyncio.Event()
         if with_ray:
             await asyncio.get_running_loop().run_in_executor(None, built.ray_link.connect)
+            # The first sends need not wait for a shard's process to start.
+            await start_shards(services.chat.shards.start_all)
             # Ray's head may go and come back while the edge serves.
-            ray_watch = asyncio.create_task(built.ray_link.watch(stop_watching))
+            ray_watch = asyncio.create_task(
+                built.ray_link.watch(stop_watching, services.chat.shards.start_all)
+            )
         sweeper = asyncio.create_task(finish_stalled_moves(services.wallets, services.payments))
         # Deliveries an edge accepted but did not finish (it died) are processed here.
         whatsapp_sweeper = asyncio.create_task(services.whatsapp.webhooks.recover_forever())

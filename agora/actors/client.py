@@ -22,7 +22,7 @@ from typing import Any
 import ray
 
 from agora import metrics
-from agora.actors.runtime import RayAway, RayLink
+from agora.actors.runtime import SHARD_START_SECONDS, RayAway, RayLink
 from agora.actors.sessions import SessionShard
 from agora.background import BackgroundTasks
 from agora.settings import Settings
@@ -38,8 +38,6 @@ FULL_BATCHES_IN_FLIGHT = 2
 # A batch whose shard has not answered for this long is given up: its call went to a cluster
 # the edge has left (a shard under a store outage answers within a few of the store's waits).
 ABANDONED_AFTER_SECONDS = 60
-# A shard's process that has not started within this long is taken as lost with Ray.
-SHARD_START_SECONDS = 60
 
 
 class ShardHandles:
@@ -58,11 +56,14 @@ class ShardHandles:
         self._generation = link.generation
 
     async def get(self, index: int) -> Any:
-        """Shard `index`'s handle; RayAway when Ray is away or does not answer in time.
-        Finding a named actor is a blocking call to the GCS, which would hold up the whole
+        """Shard `index`'s handle; RayAway when Ray is away or does not answer in time."""
+        self.link.require()
+        return await self._handle(index)
+
+    async def _handle(self, index: int) -> Any:
+        """Finding a named actor is a blocking call to the GCS, which would hold up the whole
         edge while the GCS does not answer: a handle is made in a thread, once, and callers
         waiting for it go on in the order they came (a shard's events keep their order)."""
-        self.link.require()
         if self._generation != self.link.generation:
             self._handles.clear()
             self._started.clear()
@@ -86,14 +87,23 @@ class ShardHandles:
         ).remote(self.stores)
 
     async def started(self, index: int) -> None:
-        """Returns once shard `index` has started (a new shard's process takes a few seconds,
-        more on a busy machine); RayAway when Ray is away or the shard does not start."""
-        handle = await self.get(index)
+        """Returns once shard `index` has started; RayAway when Ray is away or the shard does
+        not start in time (`RayLink.shard_start_seconds`)."""
+        self.link.require()
+        await self._start(index, self.link.shard_start_seconds)
+
+    async def start_all(self, count: int) -> None:
+        """Starts shards 0..count-1 and returns once they run (Ray away or not: the link
+        starts them before it serves again)."""
+        await asyncio.gather(*(self._start(i, SHARD_START_SECONDS) for i in range(count)))
+
+    async def _start(self, index: int, seconds: float) -> None:
+        handle = await self._handle(index)
         started = self._started.get(index)
         if started is None or _failed(started):
             started = asyncio.ensure_future(handle.__ray_ready__.remote())
             self._started[index] = started
-        await _settled(started, SHARD_START_SECONDS, f"{self.kind}-{index}")
+        await _settled(started, seconds, f"{self.kind}-{index}")
 
 
 def _failed(future: asyncio.Future) -> bool:
@@ -135,8 +145,11 @@ class SessionShards:
 
     async def started(self, session_id: str) -> None:
         """Returns once the session's shard has started: a send's answer bound counts from
-        then, since a shard starting is no outage."""
+        then (see `RayLink.shard_start_seconds`)."""
         await self._actors.started(shard_of(session_id, self.count))
+
+    async def start_all(self) -> None:
+        await self._actors.start_all(self.count)
 
     async def for_session(self, session_id: str):
         return await self.actor(shard_of(session_id, self.count))

@@ -5,7 +5,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import ray
@@ -23,6 +23,8 @@ PROBE_TIMEOUT_SECONDS = 2.0
 # joined anew (a driver alone exits after `gcs_rpc_server_reconnect_timeout_s`, 60 s).
 LOST_AFTER_SECONDS = 5.0
 RECONNECT_EVERY_SECONDS = 2.0
+# A shard's process that has not started within this long is taken as lost with Ray.
+SHARD_START_SECONDS = 60
 
 
 def start_ray(settings: Settings) -> None:
@@ -80,7 +82,17 @@ class RayLink:
         self.answer_seconds = settings.send_answer_seconds
         self.away = False
         self.generation = 0
+        self.watching = False
         self._node_id = ""
+
+    @property
+    def shard_start_seconds(self) -> float:
+        """How long a send waits for its shard's process to start. An edge that watches its
+        link starts its shards before it serves, and again before it serves after joining a
+        new head, so a send of its waits no longer than for an answer. An edge sharing a
+        test's Ray starts each shard on first use, which takes seconds on a busy machine and
+        is no outage."""
+        return self.answer_seconds if self.watching else SHARD_START_SECONDS
 
     def connect(self) -> None:
         """Joins (or starts) Ray; blocks, so the edge runs it in a thread."""
@@ -103,7 +115,9 @@ class RayLink:
         except TimeoutError:
             raise RayAway() from None
 
-    async def watch(self, stop: asyncio.Event) -> None:
+    async def watch(self, stop: asyncio.Event, ready: Callable[[], Awaitable[None]]) -> None:
+        """Watches the link until `stop`; `ready()` starts the shards after joining anew."""
+        self.watching = True
         unanswered_since: float | None = None
         while not stop.is_set():
             if await self._answers():
@@ -116,7 +130,7 @@ class RayLink:
                 self.away = True
                 unanswered_since = time.monotonic()
             elif time.monotonic() - unanswered_since >= LOST_AFTER_SECONDS:
-                await self._join_anew(stop)
+                await self._join_anew(stop, ready)
                 unanswered_since = None
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), PROBE_EVERY_SECONDS)
@@ -135,7 +149,7 @@ class RayLink:
             return False
         return all(alive)
 
-    async def _join_anew(self, stop: asyncio.Event) -> None:
+    async def _join_anew(self, stop: asyncio.Event, ready: Callable[[], Awaitable[None]]) -> None:
         log.warning("the Ray cluster is lost: joining anew once a head answers")
         await asyncio.to_thread(self.disconnect)
         while not stop.is_set():
@@ -148,6 +162,16 @@ class RayLink:
                     await asyncio.wait_for(stop.wait(), RECONNECT_EVERY_SECONDS)
                 continue
             self.generation += 1
+            await start_shards(ready)
             self.away = False
             log.info("joined the Ray cluster anew")
             return
+
+
+async def start_shards(ready: Callable[[], Awaitable[None]]) -> None:
+    """Starts the shards (`ready`) before the edge serves sends; one that does not start is
+    logged, and the sends for it are refused until it does."""
+    try:
+        await ready()
+    except Exception:
+        log.warning("the shards did not all start", exc_info=True)

@@ -152,6 +152,10 @@ async def agora_run(env: dict[str, str], log_path: Path):
     try:
         await asyncio.to_thread(wait_for_edge, env["AGORA_PUBLIC_BASE_URL"], run, log_path)
         yield run
+    except BaseException:
+        # What the run logged, for the report.
+        sys.stderr.write((await asyncio.to_thread(log_path.read_text))[-20_000:])
+        raise
     finally:
         if run.poll() is None:
             run.send_signal(signal.SIGINT)
