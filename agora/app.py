@@ -9,7 +9,7 @@ from aiohttp import web
 from pydantic import SecretStr
 
 from agora.actors.client import SessionShards
-from agora.actors.runtime import start_ray
+from agora.actors.runtime import RayLink, start_shards
 from agora.actors.user_client import UserShards
 from agora.http.openapi import OPENAPI_DOCUMENT
 from agora.http.server import create_app
@@ -109,6 +109,7 @@ class Built:
     users: UserStore  # for seeding
     indexed: list  # stores whose indexes must exist
     copied: list[UserStore | ItemStore]  # stores whose edge copies need `changes` heard
+    ray_link: RayLink  # the edge's connection to Ray, which the shard clients share
 
 
 def build_services(
@@ -160,13 +161,14 @@ def build_services(
     push_subscriptions = PushSubscriptionStore(db)
     # How the Ray shards (other processes) build their stores.
     shard_stores = StoreFactory(settings)
-    user_shards = UserShards(settings, shard_stores)
+    ray_link = RayLink(settings)
+    user_shards = UserShards(settings, shard_stores, ray_link)
     push = PushService(
         settings, push_subscriptions, VapidKeyStore(db), user_shards, sessions, users
     )
     whatsapp_templates = WhatsAppTemplateStore(db)
     chat = ChatService(
-        SessionShards(settings, shard_stores),
+        SessionShards(settings, shard_stores, ray_link),
         sessions,
         messages,
         posts,
@@ -255,7 +257,7 @@ def build_services(
     indexed = [users, auth_keys, group_store, item_store, sessions, messages, wallet_store]
     indexed += [payment_store, push_subscriptions, *whatsapp_stores]
     indexed += [whatsapp_templates, whatsapp_flags]
-    return Built(services, events, users, indexed, copied=[users, item_store])
+    return Built(services, events, users, indexed, [users, item_store], ray_link)
 
 
 def subscribe(
@@ -409,8 +411,15 @@ def build_app(
             await store.ensure_indexes()
         if settings.seed_demo:
             await seed_demo_city(services, built.users)
+        stop_watching = asyncio.Event()
         if with_ray:
-            await asyncio.get_running_loop().run_in_executor(None, start_ray, settings)
+            await asyncio.get_running_loop().run_in_executor(None, built.ray_link.connect)
+            # The first sends need not wait for a shard's process to start.
+            await start_shards(services.chat.shards.start_all)
+            # Ray's head may go and come back while the edge serves.
+            ray_watch = asyncio.create_task(
+                built.ray_link.watch(stop_watching, services.chat.shards.start_all)
+            )
         sweeper = asyncio.create_task(finish_stalled_moves(services.wallets, services.payments))
         # Deliveries an edge accepted but did not finish (it died) are processed here.
         whatsapp_sweeper = asyncio.create_task(services.whatsapp.webhooks.recover_forever())
@@ -421,6 +430,9 @@ def build_app(
             asyncio.create_task(hear_changes(store, stop_listening)) for store in built.copied
         ]
         yield
+        stop_watching.set()
+        if with_ray:
+            await ray_watch
         sweeper.cancel()
         whatsapp_sweeper.cancel()
         replies_sweeper.cancel()

@@ -1,18 +1,28 @@
-"""The embedded services `make run` starts on one machine: the MongoDB-wire server and Redis."""
+"""The embedded services `make run` starts on one machine: the MongoDB-wire server, Redis and
+a Ray head."""
 
 import contextlib
 import logging
 import os
 import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from agora.settings import Settings
+
 log = logging.getLogger("agora.embedded")
+
+# A head starts in 5-20 s on two busy cores; a stopped one ends its processes in a few.
+RAY_START_SECONDS = 120
+RAY_STOP_SECONDS = 15
 
 
 class ServiceError(RuntimeError):
@@ -123,25 +133,74 @@ def stop(processes: list[subprocess.Popen]) -> None:
             process.kill()
 
 
-def start_ray_head(port: int, dashboard_port: int, metrics_port: int, temp_dir: Path) -> None:
+@dataclass(frozen=True)
+class RayHead:
+    """The Ray head this run started: `ray start --head --block`, a child of ours in a
+    process group of its own, keeping its files in a temp dir of its own. Stopping it stops
+    what it started and nothing else: another program's Ray on this machine is left alone
+    (`ray stop` would stop every Ray on the machine)."""
+
+    process: subprocess.Popen
+    temp_dir: Path
+    # The GCS address it wrote once started (`ray_current_cluster` in its temp dir).
+    address: str
+
+    def poll(self) -> int | None:
+        """Its exit code once it has exited (a process of the head died: it stops the rest)."""
+        return self.process.poll()
+
+
+def start_ray_head(settings: Settings, log_file: Path) -> RayHead:
     """A local Ray cluster the edges join, as in production (`ray start --head`); its
-    metrics (docs/operations.md) at http://127.0.0.1:<metrics_port>/metrics."""
-    if port_open("127.0.0.1", port):
-        log.info("a Ray cluster already listens on 127.0.0.1:%d; joining it", port)
-        return
-    args = [_executable("ray") or "ray", "start", "--head", f"--port={port}"]
-    args += ["--dashboard-host=127.0.0.1", f"--dashboard-port={dashboard_port}"]
-    args += [f"--metrics-export-port={metrics_port}"]
-    # Loopback only: the embedded cluster is not reachable from other machines.
-    args += ["--node-ip-address=127.0.0.1", "--disable-usage-stats", f"--temp-dir={temp_dir}"]
-    result = subprocess.run(args, capture_output=True, text=True, check=False)
-    if result.returncode != 0:
-        raise ServiceError(f"ray start failed:\n{result.stdout}\n{result.stderr}")
+    metrics (docs/operations.md) at http://127.0.0.1:<ray_metrics_port>/metrics. Returns
+    once it is ready to be joined."""
+    # A short path of its own: Ray's sockets live under it, and a socket path may not
+    # exceed 107 bytes.
+    temp_dir = Path(tempfile.mkdtemp(prefix="agora-ray-"))
+    args = [_executable("ray") or "ray", "start", "--head", "--block"]
+    args += [f"--port={settings.ray_port}", f"--temp-dir={temp_dir}"]
+    args += ["--dashboard-host=127.0.0.1", f"--dashboard-port={settings.ray_dashboard_port}"]
+    args += [f"--metrics-export-port={settings.ray_metrics_port}"]
+    args += [f"--ray-client-server-port={settings.ray_client_port}"]
+    args += [f"--dashboard-agent-listen-port={settings.ray_dashboard_agent_port}"]
+    args += ["--node-ip-address=127.0.0.1", "--disable-usage-stats"]
+    # Stopped, the head stops its processes at once: its detached shard actors would hold
+    # up the drain Ray otherwise grants a node's work (30 s).
+    env = {**os.environ, "RAY_GRACEFUL_SHUTDOWN_DRAIN_TIMEOUT_S": "0"}
+    log_file.parent.mkdir(parents=True, exist_ok=True)
+    with log_file.open("a") as log:
+        process = subprocess.Popen(
+            args, env=env, stdout=log, stderr=subprocess.STDOUT, process_group=0
+        )
+    head = RayHead(process, temp_dir, "")
+    try:
+        address = _wait_for_file(temp_dir / "ray_current_cluster", RAY_START_SECONDS, process)
+    except BaseException:
+        stop_ray_head(head)
+        raise
+    return RayHead(process, temp_dir, address)
 
 
-def stop_ray_head() -> None:
-    subprocess.run(
-        [_executable("ray") or "ray", "stop", "--force"],
-        capture_output=True,
-        check=False,
-    )
+def _wait_for_file(path: Path, seconds: float, process: subprocess.Popen) -> str:
+    """The file's text once `process` has written it."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if path.exists() and (text := path.read_text().strip()):
+            return text
+        if process.poll() is not None:
+            raise ServiceError(f"{process.args[0]} exited before writing {path}")
+        time.sleep(0.2)
+    raise ServiceError(f"{path} was not written within {seconds:.0f} s")
+
+
+def stop_ray_head(head: RayHead) -> None:
+    """`ray start --block` stops the processes it started when terminated; whatever is left
+    of its process group after a while is killed."""
+    if head.poll() is None:
+        head.process.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            head.process.wait(timeout=RAY_STOP_SECONDS)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(head.process.pid, signal.SIGKILL)
+    head.process.wait()
+    shutil.rmtree(head.temp_dir, ignore_errors=True)

@@ -34,6 +34,10 @@ class Settings(BaseSettings):
     # default is 30 s, a hung request as far as a person is concerned).
     mongo_server_selection_timeout_ms: int = Field(default=5000, ge=100)
     mongo_connect_timeout_ms: int = Field(default=5000, ge=100)
+    # Every send (HTTP or socket) is answered within this: stored, or 503 with Retry-After,
+    # after which the client sends it again with the same local_id and it is stored once.
+    # Calls the edge makes to the shards wait no longer either.
+    send_answer_seconds: float = Field(default=5.0, gt=0)
     redis_url: str = "redis://127.0.0.1:6379/0"
     # The same for Redis: a connection that cannot be made or a reply that does not come.
     redis_timeout_seconds: float = Field(default=5.0, gt=0)
@@ -53,7 +57,14 @@ class Settings(BaseSettings):
     # the CPU, one shard spent 10-20 % less CPU per message than two up to the ceiling
     # (docs/decisions.md, "Eighth pass"). Raise it when a shard's queue keeps growing.
     session_shards: int = Field(default=1, ge=1, le=256)
+    # The ports of the Ray head `python -m agora run` starts (AGORA_RAY_ADDRESS unset): its
+    # GCS (Ray's default, 6379, is Redis's), its dashboard, its Ray Client server and its
+    # dashboard agent. Settings, so that two runs (a developer's and a test's) can share a
+    # machine.
+    ray_port: int = Field(default=6380, ge=1, le=65535)
     ray_dashboard_port: int = 8265
+    ray_client_port: int = Field(default=10001, ge=1, le=65535)
+    ray_dashboard_agent_port: int = Field(default=52365, ge=1, le=65535)
     # Where the local Ray node serves its metrics (agora/metrics.py) in Prometheus text, when
     # the dashboard is on; 0: a port of Ray's choosing.
     ray_metrics_port: int = Field(default=8266, ge=0, le=65535)

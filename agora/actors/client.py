@@ -13,6 +13,8 @@ message, and the sends stop queueing behind the one in flight ("Eighth pass").
 """
 
 import asyncio
+import contextlib
+import logging
 import time
 import zlib
 from typing import Any
@@ -20,29 +22,103 @@ from typing import Any
 import ray
 
 from agora import metrics
+from agora.actors.runtime import SHARD_START_SECONDS, RayAway, RayLink
 from agora.actors.sessions import SessionShard
 from agora.background import BackgroundTasks
 from agora.settings import Settings
 from agora.wiring import StoreFactory
+
+log = logging.getLogger("agora.actors.client")
 
 # The user shards' batching window (actors/user_client.py).
 BATCH_WINDOW_SECONDS = 0.002
 BATCH_MAX = 256
 BATCHES_IN_FLIGHT = 1
 FULL_BATCHES_IN_FLIGHT = 2
+# A batch whose shard has not answered for this long is given up: its call went to a cluster
+# the edge has left (a shard under a store outage answers within a few of the store's waits).
+ABANDONED_AFTER_SECONDS = 60
 
 
-def shard_actor(actor_class: Any, kind: str, index: int, stores: StoreFactory) -> Any:
-    """Shard `index` of a pool, shared by every edge of one deployment (database and Redis
-    prefix): the first edge to ask starts it, the others find it by name."""
-    settings = stores.settings
-    return actor_class.options(
-        name=f"{kind}-{index}",
-        namespace=f"agora-{settings.mongo_db}-{settings.redis_prefix}",
-        get_if_exists=True,
-        lifetime="detached",
-        num_cpus=0,
-    ).remote(stores)
+class ShardHandles:
+    """The handles of one pool's shards, each made on first use. Shard `index` is shared by
+    every edge of one deployment (database and Redis prefix): the first edge to ask starts
+    it, the others find it by name. Handles are made anew once the edge has joined Ray anew
+    (a new cluster: the old handles lead nowhere)."""
+
+    def __init__(self, link: RayLink, actor_class: Any, kind: str, stores: StoreFactory) -> None:
+        self.link = link
+        self.actor_class = actor_class
+        self.kind = kind
+        self.stores = stores
+        self._handles: dict[int, asyncio.Future] = {}
+        self._started: dict[int, asyncio.Future] = {}
+        self._generation = link.generation
+
+    async def get(self, index: int) -> Any:
+        """Shard `index`'s handle; RayAway when Ray is away or does not answer in time."""
+        self.link.require()
+        return await self._handle(index)
+
+    async def _handle(self, index: int) -> Any:
+        """Finding a named actor is a blocking call to the GCS, which would hold up the whole
+        edge while the GCS does not answer: a handle is made in a thread, once, and callers
+        waiting for it go on in the order they came (a shard's events keep their order)."""
+        if self._generation != self.link.generation:
+            self._handles.clear()
+            self._started.clear()
+            self._generation = self.link.generation
+        made = self._handles.get(index)
+        if made is None or _failed(made):
+            made = asyncio.ensure_future(asyncio.to_thread(self._make, index))
+            self._handles[index] = made
+        return await _settled(made, self.link.answer_seconds, f"{self.kind}-{index}")
+
+    def _make(self, index: int) -> Any:
+        if not ray.is_initialized():
+            raise RayAway()
+        settings = self.stores.settings
+        return self.actor_class.options(
+            name=f"{self.kind}-{index}",
+            namespace=f"agora-{settings.mongo_db}-{settings.redis_prefix}",
+            get_if_exists=True,
+            lifetime="detached",
+            num_cpus=0,
+        ).remote(self.stores)
+
+    async def started(self, index: int) -> None:
+        """Returns once shard `index` has started; RayAway when Ray is away or the shard does
+        not start in time (`RayLink.shard_start_seconds`)."""
+        self.link.require()
+        await self._start(index, self.link.shard_start_seconds)
+
+    async def start_all(self, count: int) -> None:
+        """Starts shards 0..count-1 and returns once they run (Ray away or not: the link
+        starts them before it serves again)."""
+        await asyncio.gather(*(self._start(i, SHARD_START_SECONDS) for i in range(count)))
+
+    async def _start(self, index: int, seconds: float) -> None:
+        handle = await self._handle(index)
+        started = self._started.get(index)
+        if started is None or _failed(started):
+            started = asyncio.ensure_future(handle.__ray_ready__.remote())
+            self._started[index] = started
+        await _settled(started, seconds, f"{self.kind}-{index}")
+
+
+def _failed(future: asyncio.Future) -> bool:
+    return future.done() and future.exception() is not None
+
+
+async def _settled(future: asyncio.Future, seconds: float, shard: str) -> Any:
+    """The future's result, waited for at most `seconds`; RayAway past them or on a failure."""
+    try:
+        if not future.done():
+            await asyncio.wait_for(asyncio.shield(future), seconds)
+        return future.result()
+    except Exception as error:
+        log.warning("%s cannot be reached: %r", shard, error)
+        raise RayAway() from error
 
 
 def shard_of(session_id: str, count: int) -> int:
@@ -50,11 +126,13 @@ def shard_of(session_id: str, count: int) -> int:
 
 
 class SessionShards:
-    def __init__(self, settings: Settings, stores: StoreFactory) -> None:
+    def __init__(self, settings: Settings, stores: StoreFactory, link: RayLink) -> None:
         self.stores = stores
         self.count = settings.session_shards
-        # Shards are named per deployment, so every edge of it reaches the same actors.
-        self._actors: dict[int, Any] = {}
+        self.link = link
+        # How long a caller waits for a shard's answer (the shard may still answer later).
+        self.answer_seconds = link.answer_seconds
+        self._actors = ShardHandles(link, SessionShard, "session-shard", stores)
         self._pending: dict[int, list[tuple[dict[str, Any], asyncio.Future]]] = {}
         # When the oldest send waiting for each shard arrived (for the metrics).
         self._first_queued: dict[int, float] = {}
@@ -62,15 +140,25 @@ class SessionShards:
         self._starting: set[int] = set()
         self._flushes = BackgroundTasks()
 
-    def actor(self, index: int):
-        if index not in self._actors:
-            self._actors[index] = shard_actor(SessionShard, "session-shard", index, self.stores)
-        return self._actors[index]
+    async def actor(self, index: int):
+        return await self._actors.get(index)
 
-    def for_session(self, session_id: str):
-        return self.actor(shard_of(session_id, self.count))
+    async def started(self, session_id: str) -> None:
+        """Returns once the session's shard has started: a send's answer bound counts from
+        then (see `RayLink.shard_start_seconds`)."""
+        await self._actors.started(shard_of(session_id, self.count))
 
-    async def send(self, request: dict[str, Any]) -> dict[str, Any]:
+    async def start_all(self) -> None:
+        await self._actors.start_all(self.count)
+
+    async def for_session(self, session_id: str):
+        return await self.actor(shard_of(session_id, self.count))
+
+    def send(self, request: dict[str, Any]) -> asyncio.Future:
+        """The shard's reply to come. A caller that stops waiting for it leaves it be: the
+        send goes to its shard all the same, and its reply settles the future. Refused at
+        once (RayAway) while Ray is away."""
+        self.link.require()
         index = shard_of(request["session_id"], self.count)
         future = asyncio.get_running_loop().create_future()
         pending = self._pending.setdefault(index, [])
@@ -81,7 +169,7 @@ class SessionShards:
             # Sends of the same event-loop pass join this batch.
             self._starting.add(index)
             asyncio.get_running_loop().call_soon(self._start, index)
-        return await future
+        return future
 
     def _start(self, index: int) -> None:
         self._starting.discard(index)
@@ -98,20 +186,32 @@ class SessionShards:
         first_queued = self._first_queued[index]
         self._first_queued[index] = time.monotonic()
         try:
-            replies = await self.actor(index).send_batch.remote([r for r, _ in batch])
+            replies = await self._answers(index, [r for r, _ in batch])
         except Exception as error:
             for _, future in batch:
                 if not future.done():
                     future.set_exception(error)
             return
-        finally:
-            # What gathered while this batch was out goes next.
-            self._in_flight[index] -= 1
-            self._start(index)
         metrics.acknowledged(first_queued)
         for (_, future), reply in zip(batch, replies, strict=True):
             if not future.done():
                 future.set_result(reply)
+
+    async def _answers(self, index: int, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The shard's replies to a batch. Past the answer bound its senders have had an
+        answer: the next batch goes out beside this one, which still settles them if its
+        shard answers."""
+        try:
+            shard = await self.actor(index)
+            call = asyncio.ensure_future(shard.send_batch.remote(requests))
+            answered, _ = await asyncio.wait([call], timeout=self.answer_seconds)
+        finally:
+            # What gathered while this batch was out goes next.
+            self._in_flight[index] -= 1
+            self._start(index)
+        if answered:
+            return call.result()
+        return await asyncio.wait_for(call, ABANDONED_AFTER_SECONDS)
 
     @staticmethod
     def running() -> bool:
@@ -120,7 +220,13 @@ class SessionShards:
         return ray.is_initialized()
 
     async def forget(self, session_id: str) -> None:
-        await self.for_session(session_id).forget.remote(session_id)
+        shard = await self.for_session(session_id)
+        await self.link.answer(shard.forget.remote(session_id))
 
     async def buffered(self, session_id: str, after: int | None, limit: int) -> list | None:
-        return await self.for_session(session_id).buffered.remote(session_id, after, limit)
+        """The shard's newest messages after `after`; None when it cannot tell, or Ray does
+        not answer (the page is then read from MongoDB)."""
+        with contextlib.suppress(RayAway):
+            shard = await self.for_session(session_id)
+            return await self.link.answer(shard.buffered.remote(session_id, after, limit))
+        return None

@@ -13,7 +13,13 @@ from typing import Any
 
 import ray
 
-from agora.actors.client import BATCH_WINDOW_SECONDS, shard_actor, shard_of
+from agora.actors.client import (
+    ABANDONED_AFTER_SECONDS,
+    BATCH_WINDOW_SECONDS,
+    ShardHandles,
+    shard_of,
+)
+from agora.actors.runtime import RayAway, RayLink
 from agora.actors.users import PRESENCE_REFRESH_SECONDS, UserShard
 from agora.background import BackgroundTasks
 from agora.core.push import Notification
@@ -24,22 +30,18 @@ log = logging.getLogger("agora.actors.user_client")
 
 
 class UserShards:
-    def __init__(self, settings: Settings, stores: StoreFactory) -> None:
+    def __init__(self, settings: Settings, stores: StoreFactory, link: RayLink) -> None:
         self.settings = settings
         self.stores = stores
         self.count = settings.user_shards
+        self.link = link
         self.edge = uuid.uuid4().hex
-        self._actors: dict[int, Any] = {}
+        self._actors = ShardHandles(link, UserShard, "user-shard", stores)
         self._pending: dict[int, list[dict[str, Any]]] = {}
         self._calls = BackgroundTasks()
         self._handled: dict[int, asyncio.Future] = {}
         # This edge's signed-in sockets: sid -> (user id, chat shown in a visible tab)
         self.local: dict[str, tuple[str, str | None]] = {}
-
-    def actor(self, index: int):
-        if index not in self._actors:
-            self._actors[index] = shard_actor(UserShard, "user-shard", index, self.stores)
-        return self._actors[index]
 
     # Presence ---------------------------------------------------------------------
 
@@ -55,9 +57,7 @@ class UserShards:
             return
         self.local[sid] = (known[0], session_id)
         event = {"op": "viewing", "edge": self.edge, "sid": sid, "user_id": known[0]}
-        handled = self._queue(known[0], {**event, "session_id": session_id})
-        if handled is not None:
-            await asyncio.shield(handled)
+        await self._handled_in_time(self._queue(known[0], {**event, "session_id": session_id}))
 
     def disconnected(self, sid: str) -> None:
         known = self.local.pop(sid, None)
@@ -87,7 +87,14 @@ class UserShards:
             self._queue(user_id, {"op": "subscriptions", "user_id": user_id})
             for user_id in user_ids
         ]
-        await asyncio.gather(*(asyncio.shield(h) for h in handled if h is not None))
+        await asyncio.gather(*map(self._handled_in_time, handled))
+
+    async def _handled_in_time(self, handled: asyncio.Future | None) -> None:
+        """Waits for a shard to handle an event, at most the answer bound: a shard that does
+        not answer (Ray away) holds up no socket or call; it handles the event when it can."""
+        if handled is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(handled), self.link.answer_seconds)
 
     # Messages -----------------------------------------------------------------------
 
@@ -112,8 +119,9 @@ class UserShards:
 
     def _queue_on(self, index: int, event: dict[str, Any]) -> asyncio.Future | None:
         """Queues the event; the future is done once its shard has handled it (or failed
-        to). None on an edge without Ray (some tests, tools): no shards to tell."""
-        if not ray.is_initialized():
+        to). None on an edge without Ray (some tests, tools), or while Ray is away: no
+        shards to tell (each edge's presence is told again every PRESENCE_REFRESH_SECONDS)."""
+        if not ray.is_initialized() or self.link.away:
             return None
         pending = self._pending.setdefault(index, [])
         pending.append(event)
@@ -125,13 +133,14 @@ class UserShards:
     def _flush(self, index: int) -> None:
         batch = self._pending.pop(index, [])
         handled = self._handled.pop(index)
-        ref = self.actor(index).handle.remote(batch)
-        self._calls.start(self._call(ref, len(batch), handled))
+        self._calls.start(self._call(index, batch, handled))
 
-    @staticmethod
-    async def _call(ref, size: int, handled: asyncio.Future) -> None:
+    async def _call(self, index: int, batch: list[dict[str, Any]], handled: asyncio.Future) -> None:
         try:
-            await ref
+            shard = await self._actors.get(index)
+            await asyncio.wait_for(shard.handle.remote(batch), ABANDONED_AFTER_SECONDS)
+        except RayAway:
+            log.warning("a user shard lost %d events: Ray is away", len(batch))
         except Exception:
-            log.warning("a user shard lost %d events", size, exc_info=True)
+            log.warning("a user shard lost %d events", len(batch), exc_info=True)
         handled.set_result(None)

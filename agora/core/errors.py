@@ -55,3 +55,18 @@ class RateLimited(AgoraError):
 
 class Unavailable(AgoraError):
     status = 503
+
+
+UNAVAILABLE_MESSAGE = "The service is briefly unavailable, please try again"
+# What a client is told to wait before it tries again after an outage.
+OUTAGE_RETRY_SECONDS = 1
+
+
+class BrieflyUnavailable(Unavailable):
+    """A backing service failed or did not answer in time: the same call may well succeed in
+    a moment (answered with Retry-After)."""
+
+    retry_after_seconds = OUTAGE_RETRY_SECONDS
+
+    def __init__(self, errors: ErrorDetail = UNAVAILABLE_MESSAGE) -> None:
+        super().__init__(errors)

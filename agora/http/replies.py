@@ -6,14 +6,12 @@ from typing import Any
 from aiohttp import web
 
 from agora.core import json_text
-from agora.core.errors import AgoraError, RateLimited
+from agora.core.errors import OUTAGE_RETRY_SECONDS, UNAVAILABLE_MESSAGE, AgoraError
 from agora.store.outages import UNREACHABLE
 
 log = logging.getLogger("agora.http")
 
 UNEXPECTED_FAILURE = "Something went wrong on our side, please try again"
-UNAVAILABLE_MESSAGE = "The service is briefly unavailable, please try again"
-UNAVAILABLE_RETRY_SECONDS = 1
 
 
 def ok(body: dict[str, Any], status: int = 200) -> web.Response:
@@ -32,8 +30,9 @@ def _json(body: dict[str, Any], status: int) -> web.Response:
 
 def from_error(error: AgoraError) -> web.Response:
     response = failure(error.status, error.errors, **error.extra)
-    if isinstance(error, RateLimited):
-        response.headers["Retry-After"] = str(error.retry_after_seconds)
+    # Rate limits and brief outages say when to try again.
+    if retry_after := getattr(error, "retry_after_seconds", None):
+        response.headers["Retry-After"] = str(retry_after)
     return response
 
 
@@ -49,7 +48,7 @@ async def errors_middleware(request: web.Request, handler) -> web.StreamResponse
             "a backing service is unreachable on %s %s: %r", request.method, request.path, exc
         )
         response = failure(503, UNAVAILABLE_MESSAGE)
-        response.headers["Retry-After"] = str(UNAVAILABLE_RETRY_SECONDS)
+        response.headers["Retry-After"] = str(OUTAGE_RETRY_SECONDS)
         return response
     except web.HTTPRequestEntityTooLarge:
         return failure(413, "The request body is too large")

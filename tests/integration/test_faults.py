@@ -181,6 +181,115 @@ async def test_a_store_restarted_under_traffic_answers_503_meanwhile_and_loses_n
         await sio.disconnect()
 
 
+# The documented bound on a send's answer (AGORA_SEND_ANSWER_SECONDS's default, and the
+# store's own wait), and the margin each answer is given on top: a bound the docs promise,
+# not a speed measurement.
+SEND_ANSWER_SECONDS = 5
+ANSWER_MARGIN_SECONDS = 2
+SENDERS = 5
+
+
+class Sender:
+    """One client sending one message after another, each with a `local_id` of its own;
+    every answer must come within the bound: acknowledged, or refused for a retry."""
+
+    def __init__(self, name: str, send: Callable[[dict], Awaitable[tuple[int, dict]]]) -> None:
+        self.name = name
+        self.send = send
+        self.bodies: dict[str, dict] = {}
+        self.acknowledged: list[str] = []
+        self.refused: list[str] = []
+
+    async def answer(self, body: dict) -> tuple[int, dict]:
+        try:
+            return await asyncio.wait_for(
+                self.send(body), SEND_ANSWER_SECONDS + ANSWER_MARGIN_SECONDS
+            )
+        except TimeoutError:
+            pytest.fail(f"{self.name}: no answer within {SEND_ANSWER_SECONDS} s to {body}")
+
+    async def keep_sending(self, session_id: str, stop: asyncio.Event) -> None:
+        n = 0
+        while not stop.is_set():
+            n += 1
+            local_id = f"{self.name}-{n}"
+            body = {"dest_session_id": session_id, "payload": local_id, "local_id": local_id}
+            self.bodies[local_id] = body
+            status, reply = await self.answer(body)
+            assert status in (200, 503), (status, reply)
+            if status == 200:
+                assert reply["type"] == SEND_REPLY_OK, reply
+                self.acknowledged.append(local_id)
+            else:
+                assert reply["errors"], reply
+                self.refused.append(local_id)
+            await asyncio.sleep(0.05)
+
+
+def http_sender(user: Member, name: str) -> Sender:
+    async def send(body: dict) -> tuple[int, dict]:
+        reply = await user.client.post("/session/send", json=body, headers=bearer(user.key))
+        if reply.status == 503:
+            assert reply.headers["Retry-After"], reply.headers
+        return reply.status, await reply.json()
+
+    return Sender(name, send)
+
+
+def socket_sender(sio: socketio.AsyncClient, name: str) -> Sender:
+    async def send(body: dict) -> tuple[int, dict]:
+        ack = await sio.call("send", body, timeout=GUARD_SECONDS)
+        return (503 if "errors" in ack else 200), ack
+
+    return Sender(name, send)
+
+
+async def test_every_send_in_flight_when_the_store_dies_is_answered_in_time_and_stored_once(
+    client_for, smtp_sink, tmp_path, ray_cluster
+):
+    """The store's own waits are the defaults (5 s), as in production."""
+    with own_store(tmp_path / "mongo") as (mongo_url, stop_store, start_store):
+        client = await client_for(mongo_url=mongo_url, session_shards=1)
+        owner, asker, item = await item_chat(client, smtp_sink)
+        session_id = f"r_{item['_id']}_{asker.id}"
+        await send_text(asker, session_id, "hello")
+        sio = socketio.AsyncClient(reconnection=False)
+        await sio.connect(
+            str(client.make_url("/")), auth={"auth_key": asker.key}, transports=["websocket"]
+        )
+        senders = [socket_sender(sio, f"socket{i}") for i in range(SENDERS)]
+        senders += [http_sender(asker, f"http{i}") for i in range(SENDERS)]
+        stop = asyncio.Event()
+        sending = asyncio.gather(*(s.keep_sending(session_id, stop) for s in senders))
+
+        async def each(condition: Callable[[Sender], bool]) -> None:
+            await until(lambda: all(map(condition, senders)) or sending.done(), GUARD_SECONDS)
+            if sending.done():
+                await sending  # raises what failed it
+            assert all(map(condition, senders)), "the senders never got there"
+
+        await each(lambda s: len(s.acknowledged) >= 3)
+        await asyncio.to_thread(stop_store)
+        # Every sender had a send in flight when the store died, and sends on meanwhile.
+        await each(lambda s: len(s.refused) >= 2)
+        await asyncio.to_thread(start_store)
+        acknowledged_before = {s.name: len(s.acknowledged) for s in senders}
+        await each(lambda s: len(s.acknowledged) >= acknowledged_before[s.name] + 2)
+        stop.set()
+        await sending
+
+        # Each refused send, sent again with its local_id, is stored once.
+        for sender in senders:
+            for local_id in sender.refused:
+                status, reply = await sender.answer(sender.bodies[local_id])
+                assert status == 200 and reply["type"] == SEND_REPLY_OK, reply
+        await sio.disconnect()
+        stored = Counter(m["local_id"] for m in await all_messages(owner, session_id))
+        for sender in senders:
+            for local_id in sender.acknowledged + sender.refused:
+                assert stored[local_id] == 1, (local_id, stored[local_id])
+
+
 @contextlib.contextmanager
 def own_redis(log_dir: Path):
     """A redis-server of the test's own, keeping nothing on disk; yields its URL and a

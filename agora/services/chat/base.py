@@ -5,6 +5,7 @@ from collections.abc import Iterable
 from typing import Any, Protocol
 
 from agora.actors.client import SessionShards
+from agora.background import BackgroundTasks
 from agora.core.chat import NO_SUCH_CHAT, Outgoing, is_reader, may_read
 from agora.core.constants import SESSION_KIND_ITEM_CHAT
 from agora.core.errors import Forbidden, NotFound
@@ -56,6 +57,8 @@ class ChatBase:
         self.events = events
         # Replies to WhatsApp customers (None where WhatsApp is not wired, as in scripts).
         self.business = business
+        # What shards answered after their senders had been told to send again.
+        self.late_replies = BackgroundTasks()
 
     async def _readable(
         self, caller: Caller | None, session_id: str

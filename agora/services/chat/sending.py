@@ -1,9 +1,13 @@
 """Sending: a message is checked and handed to its session's shard; a dummy item chat
 becomes real with its first message."""
 
+import asyncio
+import functools
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any
 
+from agora.actors.sessions import STORE_UNAVAILABLE
 from agora.core.chat import (
     NO_SUCH_CHAT,
     Outgoing,
@@ -16,7 +20,7 @@ from agora.core.chat import (
 )
 from agora.core.clock import now_ms
 from agora.core.constants import CHAT_ATTACHMENT_TYPES, MESSAGE_TYPE_SYSTEM, SEND_REPLY_OK
-from agora.core.errors import AgoraError, InvalidInput, NotFound, Unavailable
+from agora.core.errors import AgoraError, BrieflyUnavailable, InvalidInput, NotFound
 from agora.services.accounts import Caller
 from agora.services.chat.base import ChatBase
 from agora.services.events import MessageStored
@@ -40,13 +44,27 @@ class SendInput:
 class Sending(ChatBase):
     async def send(self, caller: Caller, data: SendInput) -> dict[str, Any]:
         try:
-            return await self._send(caller, data)
+            await self.shards.started(data.dest_session_id)
+            return await self._answered_in_time(self._send(caller, data))
         except AgoraError as error:
             # Refusals are replies of their own (type -1); a caller who must log in, or a
             # store that failed (send again later), is told by the status.
             if error.status in (401, 503):
                 raise
             return send_refused(error.errors)
+
+    async def _answered_in_time(self, sending: Awaitable[dict[str, Any]]) -> dict[str, Any]:
+        """The send's reply, or a refusal to send it again (same `local_id`) once it has
+        waited `send_answer_seconds` for a store or a shard that does not answer: a resend
+        is recognised, so the message is stored once whichever attempt stores it."""
+        bound = asyncio.timeout(self.shards.answer_seconds)
+        try:
+            async with bound:
+                return await sending
+        except TimeoutError:
+            if bound.expired():
+                raise BrieflyUnavailable(STORE_UNAVAILABLE) from None
+            raise
 
     async def _send(self, caller: Caller, data: SendInput) -> dict[str, Any]:
         """Checks the message and hands it to the session's shard, which knows the session and
@@ -104,16 +122,30 @@ class Sending(ChatBase):
     async def _to_shard(self, request: dict[str, Any]) -> dict[str, Any]:
         reply = await self._shard_send(request)
         if reply.pop("unavailable", False):
-            raise Unavailable(reply["errors"])
+            raise BrieflyUnavailable(reply["errors"])
         return reply
 
     async def _shard_send(self, request: dict[str, Any]) -> dict[str, Any]:
         """The shard's reply; a message it stored just now is told as `MessageStored`."""
-        reply = await self.shards.send(request)
+        answer = self.shards.send(request)
+        try:
+            reply = await asyncio.shield(answer)
+        except asyncio.CancelledError:
+            # The sender was answered before the shard (a store or Ray that did not answer
+            # in time): a message the shard stores after all is told all the same.
+            answer.add_done_callback(functools.partial(self._answered_late, request))
+            raise
+        await self._tell_stored(request, reply)
+        return reply
+
+    def _answered_late(self, request: dict[str, Any], answer: asyncio.Future) -> None:
+        if not answer.cancelled() and answer.exception() is None:
+            self.late_replies.start(self._tell_stored(request, answer.result()))
+
+    async def _tell_stored(self, request: dict[str, Any], reply: dict[str, Any]) -> None:
         if reply.pop("stored_now", False):
             stored = MessageStored(request["session_id"], request["src_id"], reply["inbox_message"])
             await self.events.publish(stored)
-        return reply
 
     async def post_notice(
         self, session_id: str, src_id: str, local_id: str, text: str, data: dict[str, Any]

@@ -1,0 +1,254 @@
+"""`python -m agora run` (what `make run` runs) as a developer runs it: beside another
+program's Ray, which it must leave alone, with its Ray head dying under its edge, and with its
+edge dying. Each test runs it with ports of its own (so it can run beside a developer's `make
+run`) in a session of its own, against the test session's nx-27017 and Redis."""
+
+import asyncio
+import contextlib
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from agora.settings import REPO_ROOT
+from tests.e2e.harness import wait_for_edge
+from tests.integration.helpers import Member, bearer, item_chat
+from tests.services import free_port, restartable_port
+
+GUARD_SECONDS = 180  # a hang guard for Ray heads starting on two busy cores, not a speed check
+# How long a send may wait before it is answered (AGORA_SEND_ANSWER_SECONDS in these runs),
+# and the margin its answer is given: a bound the docs promise, not a speed measurement.
+SEND_ANSWER_SECONDS = 3
+ANSWER_MARGIN_SECONDS = 3
+
+
+def process_sessions() -> dict[int, tuple[int, int, str]]:
+    """Every live process of the machine: pid -> (session id, parent pid, command line)."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            # The command name, in parentheses, may hold spaces: the fields follow the last ')'.
+            state, parent, _, session = (entry / "stat").read_text().rsplit(")", 1)[1].split()[:4]
+            if state != "Z":
+                command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+                found[int(entry.name)] = (int(session), int(parent), command.strip())
+    return found
+
+
+def in_session(session: int) -> dict[int, str]:
+    return {pid: cmd for pid, (sid, _, cmd) in process_sessions().items() if sid == session}
+
+
+def children(parent: int) -> dict[int, str]:
+    return {pid: cmd for pid, (_, ppid, cmd) in process_sessions().items() if ppid == parent}
+
+
+def kill_session(session: int) -> None:
+    """What a failed test left running, killed by pid (nothing else on the machine)."""
+    for pid in in_session(session):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def ray_executable() -> str:
+    return str(Path(sys.executable).parent / "ray")
+
+
+@contextlib.contextmanager
+def another_programs_ray(log_path: Path):
+    """A Ray head as another program on the machine would start it (ports and temp dir of its
+    own); yields its GCS address and its session id (its processes)."""
+    temp_dir = Path(tempfile.mkdtemp(prefix="other-ray-"))
+    port = free_port()
+    args = [ray_executable(), "start", "--head", "--block", f"--port={port}"]
+    args += [f"--temp-dir={temp_dir}", "--include-dashboard=false", "--disable-usage-stats"]
+    args += [f"--ray-client-server-port={free_port()}", f"--metrics-export-port={free_port()}"]
+    args += [f"--dashboard-agent-listen-port={free_port()}"]
+    env = {**os.environ, "RAY_AUTH_MODE": "disabled", "RAY_GRACEFUL_SHUTDOWN_DRAIN_TIMEOUT_S": "0"}
+    with log_path.open("w") as log:
+        process = subprocess.Popen(
+            args, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    try:
+        address_file = temp_dir / "ray_current_cluster"
+        deadline = time.monotonic() + GUARD_SECONDS
+        while not (address_file.exists() and address_file.read_text().strip()):
+            assert process.poll() is None, log_path.read_text()
+            assert time.monotonic() < deadline, "the other program's Ray did not start"
+            time.sleep(0.2)
+        yield f"127.0.0.1:{port}", process.pid
+    finally:
+        process.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=30)
+        kill_session(process.pid)
+        process.wait()
+        shutil.rmtree(temp_dir, ignore_errors=True)
+
+
+def ray_answers(address: str) -> bool:
+    status = subprocess.run(
+        [ray_executable(), "status", f"--address={address}"],
+        env={**os.environ, "RAY_AUTH_MODE": "disabled"},
+        capture_output=True,
+        timeout=GUARD_SECONDS,
+        check=False,
+    )
+    return status.returncode == 0
+
+
+@pytest.fixture
+def run_env(mongo_url, redis_url, smtp_sink, web_dist, tmp_path) -> dict[str, str]:
+    """Settings of one `agora run`: the test's services, every port its own (restartable ones:
+    the supervisor starts its children again on the same ports)."""
+    port = restartable_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AGORA_", "RAY_"))}
+    return {
+        **env,
+        "AGORA_PORT": str(port),
+        "AGORA_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}",
+        "AGORA_MONGO_URL": mongo_url,
+        "AGORA_MONGO_DB": "agora_run_test",
+        "AGORA_REDIS_URL": redis_url,
+        "AGORA_REDIS_PREFIX": f"test:run:{uuid.uuid4().hex[:8]}:",
+        "AGORA_SMTP_URL": smtp_sink.url,
+        "AGORA_VAR_DIR": str(tmp_path / "var"),
+        "AGORA_WEB_DIST": str(web_dist),
+        "AGORA_SECRET_KEY": secrets.token_urlsafe(32),
+        "AGORA_RAY_PORT": str(restartable_port()),
+        "AGORA_RAY_DASHBOARD_PORT": str(restartable_port()),
+        "AGORA_RAY_METRICS_PORT": str(restartable_port()),
+        "AGORA_RAY_CLIENT_PORT": str(restartable_port()),
+        "AGORA_RAY_DASHBOARD_AGENT_PORT": str(restartable_port()),
+        "AGORA_SEND_ANSWER_SECONDS": str(SEND_ANSWER_SECONDS),
+        "AGORA_LOGIN_ATTEMPTS_PER_IP": "1000",
+        "AGORA_OTP_SENDS_PER_IP": "1000",
+    }
+
+
+@contextlib.asynccontextmanager
+async def agora_run(env: dict[str, str], log_path: Path):
+    """`python -m agora run` in a session of its own, serving; yields its process."""
+    with log_path.open("w") as log:
+        run = subprocess.Popen(  # noqa: ASYNC220 (returns at once; the waits are threaded)
+            [sys.executable, "-m", "agora", "run"],
+            cwd=REPO_ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        await asyncio.to_thread(wait_for_edge, env["AGORA_PUBLIC_BASE_URL"], run, log_path)
+        yield run
+    except BaseException:
+        # What the run logged, for the report.
+        sys.stderr.write((await asyncio.to_thread(log_path.read_text))[-20_000:])
+        raise
+    finally:
+        if run.poll() is None:
+            run.send_signal(signal.SIGINT)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                await asyncio.to_thread(run.wait, GUARD_SECONDS)
+        kill_session(run.pid)
+        run.wait()
+
+
+async def test_make_run_stops_its_own_ray_and_leaves_another_programs_ray_alone(run_env, tmp_path):
+    with another_programs_ray(tmp_path / "other-ray.log") as (other_address, other_session):
+        others_processes = in_session(other_session)
+        async with agora_run(run_env, tmp_path / "run.log") as run:
+            started = in_session(run.pid)
+            assert any("gcs_server" in command for command in started.values()), started
+            run.send_signal(signal.SIGINT)
+            assert await asyncio.to_thread(run.wait, GUARD_SECONDS) == 0
+            # Every process the run started is gone: the edge, its Ray head and the head's
+            # workers (the shard actors) alike.
+            assert in_session(run.pid) == {}
+        assert in_session(other_session) == others_processes
+        assert await asyncio.to_thread(ray_answers, other_address)
+
+
+async def send_answer(user: Member, session_id: str, local_id: str) -> tuple[int, dict]:
+    """A send's answer, which must come within the bound: stored, or 503 with Retry-After."""
+    body = {"dest_session_id": session_id, "payload": local_id, "local_id": local_id}
+    try:
+        async with asyncio.timeout(SEND_ANSWER_SECONDS + ANSWER_MARGIN_SECONDS):
+            reply = await user.client.post("/session/send", json=body, headers=bearer(user.key))
+            answer = await reply.json()
+    except TimeoutError:
+        pytest.fail(f"no answer within {SEND_ANSWER_SECONDS} s to {body}")
+    assert reply.status in (200, 503), (reply.status, answer)
+    if reply.status == 503:
+        assert answer["errors"] and reply.headers["Retry-After"], (answer, reply.headers)
+    return reply.status, answer
+
+
+async def until_stored(user: Member, session_id: str, local_id: str) -> dict:
+    """Sends the message again (the same local_id) until it is stored, as a client does, while
+    the edge is refused or down."""
+    deadline = time.monotonic() + GUARD_SECONDS
+    while time.monotonic() < deadline:
+        with contextlib.suppress(aiohttp.ClientConnectionError):
+            status, answer = await send_answer(user, session_id, local_id)
+            if status == 200:
+                return answer
+        await asyncio.sleep(1)
+    pytest.fail(f"{local_id} was never stored")
+
+
+def child_running(run: subprocess.Popen, command: str) -> int:
+    [pid] = [pid for pid, cmd in children(run.pid).items() if command in cmd]
+    return pid
+
+
+async def test_an_edge_whose_ray_head_dies_answers_503_meanwhile_and_serves_when_it_is_back(
+    run_env, smtp_sink, tmp_path
+):
+    base_url = run_env["AGORA_PUBLIC_BASE_URL"]
+    async with (
+        agora_run(run_env, tmp_path / "run.log") as run,
+        aiohttp.ClientSession(base_url=base_url) as http,
+    ):
+        owner, asker, item = await item_chat(http, smtp_sink)
+        session_id = f"r_{item['_id']}_{asker.id}"
+        await until_stored(asker, session_id, "before")
+        # The head dies: its GCS, its raylet and the shards with them.
+        os.killpg(child_running(run, "ray start --head"), signal.SIGKILL)
+
+        refused = 0
+        for n in range(GUARD_SECONDS):
+            status, _ = await send_answer(asker, session_id, f"away {n}")
+            refused += status == 503
+            if refused == 3:
+                break
+        assert refused == 3
+        # Calls that need no Ray still answer; a page the shard would have served comes from
+        # MongoDB.
+        page = await owner.call(
+            "/session/messages", {"session_id": session_id, "greater_than_timestamp": 0}
+        )
+        assert "before" in [m["local_id"] for m in page["inbox_messages"]]
+
+        # The supervisor starts the head again, and the edge joins it.
+        await until_stored(asker, session_id, "back")
+
+        # An edge that exits is started again.
+        edge = child_running(run, "agora serve")
+        os.kill(edge, signal.SIGKILL)
+        await until_stored(asker, session_id, "after the edge")
+        assert child_running(run, "agora serve") != edge
+
+
+pytestmark = pytest.mark.timeout(3 * GUARD_SECONDS)
