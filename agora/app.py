@@ -439,6 +439,7 @@ def build_app(
         stop_listening.set()
         # A listener cancelled by the shutdown has nothing left to do.
         await asyncio.gather(*listeners, return_exceptions=True)
+        await sockets.close()
         await services.push.close()
         await services.whatsapp_replies.outbound.close()
         await services.whatsapp.close()

@@ -21,6 +21,7 @@ however many messages it gets.
 
 import asyncio
 import base64
+import contextlib
 import logging
 import time
 from collections import Counter
@@ -244,7 +245,19 @@ class RoomChannelManager(socketio.AsyncRedisManager):
     def initialize(self):
         super().initialize()
         if not self.write_only:
-            self.server.start_background_task(self._drop_idle_channels)
+            self._idle_dropper = self.server.start_background_task(self._drop_idle_channels)
+
+    async def close(self) -> None:
+        """Stops receiving: an edge that shut down no longer reads (or retries) Redis."""
+        receivers = [getattr(self, "thread", None), getattr(self, "_idle_dropper", None)]
+        receivers = [task for task in receivers if task is not None]
+        for task in receivers:
+            task.cancel()
+        await asyncio.gather(*receivers, return_exceptions=True)
+        if self._subscriber is not None:
+            with contextlib.suppress(Exception):
+                await self._subscriber.aclose()
+            self._subscriber = None
 
     async def _connect_subscriber(self) -> None:
         client = aioredis.Redis.from_url(self.redis_url, **self.redis_options)
