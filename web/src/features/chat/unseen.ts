@@ -1,4 +1,5 @@
 import type { InboxMessage } from '../../shared/chat/types';
+import { appEvents } from '../../shared/events';
 
 /**
  * Unseen messages as this screen works them out. The server sends one `message` event per
@@ -30,6 +31,12 @@ const viewing = new Map<string, number>();
 const listeners = new Set<Listener>();
 // A message can reach a screen twice (a reconnect's replay, two rooms); it counts once.
 const counted = new Set<string>();
+
+// Another account's mutes and counts are not this one's.
+appEvents.on('auth_changed', () => {
+  muted.clear();
+  counted.clear();
+});
 
 function emit(change: UnseenChange): void {
   listeners.forEach((listener) => listener(change));

@@ -62,6 +62,12 @@ export function useCurrentUser(): CurrentUserState {
   return snapshot;
 }
 
-appEvents.on('auth_changed', () => {
-  refreshCurrentUser().catch(() => undefined);
-});
+/** Another account (or none) signs the requests now: what was loaded belongs to the last one.
+ * Screens that show the user load it again as soon as they see the idle state. */
+function forgetCurrentUser(): void {
+  inFlight = null;
+  generation += 1;
+  setState({ status: 'idle', user: null, guestUser: null });
+}
+
+appEvents.on('auth_changed', forgetCurrentUser);
