@@ -26,8 +26,13 @@ test: deps $(STAMPS)/web-build $(STAMPS)/e2e-deps $(STAMPS)/chromium ## Every te
 	$(MAKE) test-web
 	$(MAKE) test-e2e
 
+# The integration tests mostly wait (on Ray, the store, sockets, browsers' stand-ins): three
+# workers keep two cores busy. They share one Ray head (tests/conftest.py).
+TEST_WORKERS ?= 3
+PYTEST := $(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadgroup
+
 test-python: deps
-	$(PY) -m pytest -q -p no:cacheprovider
+	$(PYTEST)
 
 test-web: $(STAMPS)/web-deps
 	cd web && npm test

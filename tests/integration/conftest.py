@@ -6,6 +6,8 @@ import uuid
 import pytest
 import ray
 
+from tests.services import SHARED_RAY_ADDRESS
+
 # Ray waits a fixed 30 s for a new node to register; on a machine busy with other work a node
 # can take longer, which is no failure of ours: it is started again.
 RAY_START_ATTEMPTS = 3
@@ -15,6 +17,12 @@ RAY_START_ATTEMPTS = 3
 def ray_cluster():
     # The raylet itself aborts when its agents take long to start (same reason).
     os.environ.setdefault("RAY_agent_register_timeout_ms", "120000")
+    shared_address = os.environ.get(SHARED_RAY_ADDRESS)
+    if shared_address:
+        ray.init(address=shared_address, log_to_driver=False)
+        yield
+        ray.shutdown()
+        return
     for attempt in range(1, RAY_START_ATTEMPTS + 1):
         try:
             ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)

@@ -7,6 +7,8 @@ from aiohttp.test_utils import TestClient
 
 from tests.mail import SmtpSink
 
+RESEND_PAUSE_SECONDS = 0.2
+
 
 def new_email() -> str:
     return f"user-{uuid.uuid4().hex[:10]}@example.org"
@@ -85,6 +87,20 @@ async def send_text(user, session_id: str, text: str, local_id: str | None = Non
         **extra,
     }
     return await user.call("/session/send", body)
+
+
+async def send_as_a_client(user, session_id: str, text: str, local_id: str) -> dict:
+    """A send the way the app makes it: answered "try again" (503, the send bound passed while
+    a shard or the edge was starting), it is sent again with the same local_id."""
+    body = {"dest_session_id": session_id, "payload": text, "local_id": local_id}
+    while True:
+        reply = await user.client.post("/session/send", json=body, headers=bearer(user.key))
+        if reply.status != 503:
+            break
+        await asyncio.sleep(RESEND_PAUSE_SECONDS)
+    answer = await reply.json()
+    assert reply.status == 200, answer
+    return answer
 
 
 async def item_chat(client, sink):

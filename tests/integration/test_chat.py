@@ -12,7 +12,7 @@ from agora.core.constants import SESSION_BUFFER_MESSAGES
 from agora.http.realtime import SOCKET_SERVER
 from agora.realtime.emitter import RealtimeEmitter
 from tests.integration.helpers import all_messages as _all_messages
-from tests.integration.helpers import bearer, member, new_group
+from tests.integration.helpers import bearer, member, new_group, send_as_a_client
 from tests.integration.helpers import item_chat as _item_chat
 from tests.integration.helpers import send_text as _send
 from tests.integration.helpers import until as _until
@@ -536,19 +536,7 @@ async def test_killing_a_shard_mid_burst_loses_and_doubles_nothing(
     async def send(n: int) -> None:
         async with gate:
             sender = owner if n % 2 else asker
-            body = {"dest_session_id": session_id, "payload": f"burst {n}"}
-            body["local_id"] = f"burst-{n}"
-            # While the shard restarts a send may be answered "try again" (503) within the
-            # bound, as a client would, it is sent again with the same local_id.
-            while True:
-                reply = await sender.client.post(
-                    "/session/send", json=body, headers=bearer(sender.key)
-                )
-                if reply.status != 503:
-                    break
-                await asyncio.sleep(0.2)
-            answer = await reply.json()
-            assert reply.status == 200, answer
+            answer = await send_as_a_client(sender, session_id, f"burst {n}", f"burst-{n}")
             if answer["type"] == 13:
                 acked[f"burst-{n}"] = answer["inbox_message"]
             if len(acked) >= 500:

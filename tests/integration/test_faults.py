@@ -28,6 +28,7 @@ from tests.integration.helpers import (
     all_messages,
     bearer,
     item_chat,
+    send_as_a_client,
     send_text,
     until,
 )
@@ -465,7 +466,7 @@ async def test_a_killed_edges_socket_reconnects_to_another_and_catches_up_by_pol
         asker_there = Member(second, asker.key, asker.user)
 
         async def send(n: int) -> tuple[int, dict]:
-            reply = await send_text(asker_there, session_id, f"msg {n}", local_id=f"m{n}")
+            reply = await send_as_a_client(asker_there, session_id, f"msg {n}", f"m{n}")
             return 200, reply
 
         with Traffic(send) as traffic:
@@ -498,4 +499,5 @@ async def test_a_killed_edges_socket_reconnects_to_another_and_catches_up_by_pol
         assert acknowledged <= set(heard), "messages the client never got"
 
 
-pytestmark = pytest.mark.timeout(120)
+# Stops and starts the store, Redis and edges: on the worker of the other such tests (-n).
+pytestmark = [pytest.mark.timeout(120), pytest.mark.xdist_group("own-processes")]
