@@ -12,7 +12,7 @@ WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) web/index.ht
 # Headless Chromium in this sandbox: no GPU, no sandboxing as root, no calls home.
 export AGORA_E2E_CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run serve test test-python test-web test-e2e lint format bench deps lock clean
+.PHONY: run serve test check test-python test-web test-e2e lint format bench deps lock clean
 
 run: deps $(STAMPS)/web-build ## Serve everything on http://127.0.0.1:8080 (Ctrl-C stops it)
 	$(PY) -m agora run
@@ -33,6 +33,11 @@ PYTEST := $(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadg
 
 test-python: deps
 	$(PYTEST)
+
+check: deps $(STAMPS)/web-deps ## The edit loop: lint, the web's tests, every Python test not marked slow
+	$(MAKE) lint
+	cd web && npm test
+	$(PYTEST) -m "not slow"
 
 test-web: $(STAMPS)/web-deps
 	cd web && npm test

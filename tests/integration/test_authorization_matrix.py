@@ -34,7 +34,7 @@ from tests.whatsapp_signing import text as customer_text
 from tests.whatsapp_signing import webhook
 from tests.whatsapp_standin import WhatsAppStandin
 
-pytestmark = pytest.mark.usefixtures("ray_cluster")
+pytestmark = [pytest.mark.usefixtures("ray_cluster"), pytest.mark.slow]
 
 ROLES = ("owner", "member", "stranger", "guest", "blocked", "banned", "waiting")
 OWNER = {"owner"}

@@ -500,4 +500,4 @@ async def test_a_killed_edges_socket_reconnects_to_another_and_catches_up_by_pol
 
 
 # Stops and starts the store, Redis and edges: on the worker of the other such tests (-n).
-pytestmark = [pytest.mark.timeout(120), pytest.mark.xdist_group("own-processes")]
+pytestmark = [pytest.mark.timeout(120), pytest.mark.xdist_group("own-processes"), pytest.mark.slow]

@@ -44,6 +44,8 @@ FUZZ_CONFIG = {
     "request-timeout": 20,
 }
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def fuzzed_edge(ray_cluster, mongo_url, redis_url, smtp_sink, chat_prefix, tmp_path_factory):

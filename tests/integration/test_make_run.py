@@ -253,4 +253,8 @@ async def test_an_edge_whose_ray_head_dies_answers_503_meanwhile_and_serves_when
 
 # With workers (-n), these start Ray heads and edges of their own one after another on one
 # worker: Ray's start has fixed deadlines that several at once on two cores can miss.
-pytestmark = [pytest.mark.timeout(3 * GUARD_SECONDS), pytest.mark.xdist_group("own-processes")]
+pytestmark = [
+    pytest.mark.timeout(3 * GUARD_SECONDS),
+    pytest.mark.xdist_group("own-processes"),
+    pytest.mark.slow,
+]

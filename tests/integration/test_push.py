@@ -18,7 +18,7 @@ from agora.store.vapid_keys import VapidKeyStore
 from tests.integration.helpers import bearer, login, member, new_group
 from tests.push_standin import PushServiceStandin
 
-pytestmark = pytest.mark.usefixtures("ray_cluster")
+pytestmark = [pytest.mark.usefixtures("ray_cluster"), pytest.mark.slow]
 
 # Long, so that a burst of sends falls in one window even on a busy machine.
 COALESCE_SECONDS = 10.0
