@@ -42,8 +42,12 @@ check: deps $(STAMPS)/web-deps ## The edit loop: lint, the web's tests, every Py
 test-web: $(STAMPS)/web-deps
 	cd web && npm test
 
+# Browser test files run three at a time against one stack: each mostly waits on the pages
+# it drives, and each makes people of its own.
+E2E_FILES_AT_ONCE ?= 3
+
 test-e2e: deps $(STAMPS)/web-build $(STAMPS)/e2e-deps $(STAMPS)/chromium
-	$(PY) -m tests.e2e.harness node --test --test-concurrency=1 tests/e2e/
+	$(PY) -m tests.e2e.harness node --test --test-concurrency=$(E2E_FILES_AT_ONCE) tests/e2e/
 
 lint: deps $(STAMPS)/web-deps ## ruff (lint and format), Python import contracts, the TypeScript compiler, the web app's layers and import cycles
 	$(VENV)/bin/ruff check .
