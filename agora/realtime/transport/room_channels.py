@@ -39,7 +39,7 @@ from agora import metrics
 from agora.background import BackgroundTasks
 from agora.core import json_text
 from agora.group_commit import GroupCommit, Pending, succeed_all
-from agora.realtime.websockets import message_frame, write_directly
+from agora.realtime.transport.websockets import message_frame, write_directly
 
 log = logging.getLogger("agora.realtime.rooms")
 

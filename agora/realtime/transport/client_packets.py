@@ -13,7 +13,7 @@ from typing import Any
 
 from socketio import packet
 
-from agora.realtime.websockets import DirectSocketServer
+from agora.realtime.transport.websockets import DirectSocketServer
 
 log = logging.getLogger("agora.realtime")
 
