@@ -20,6 +20,11 @@ def _private(name: str) -> bool:
     return name.startswith("_") and not name.startswith("__")
 
 
+def _defines_private(node: ast.AST) -> bool:
+    definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+    return isinstance(node, definition) and _private(node.name)
+
+
 def library_private_names() -> frozenset[str]:
     """Every private name the libraries define or use on an object (methods, attributes such
     as `_async`, `_sock`, `_binary_packet`)."""
@@ -29,9 +34,8 @@ def library_private_names() -> frozenset[str]:
             for node in ast.walk(ast.parse(source.read_text())):
                 if isinstance(node, ast.Attribute) and _private(node.attr):
                     names.add(node.attr)
-                elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                    if _private(node.name):
-                        names.add(node.name)
+                elif _defines_private(node):
+                    names.add(node.name)
     return frozenset(names)
 
 
