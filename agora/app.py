@@ -19,7 +19,7 @@ from agora.integrations.stripe_gateway import StripeGateway
 from agora.integrations.web_pages import PageFetcher
 from agora.integrations.whatsapp_graph import GraphApi
 from agora.realtime.emitter import RealtimeEmitter, socket_manager
-from agora.realtime.room_channels import RoomChannelManager
+from agora.realtime.transport import RoomChannelManager
 from agora.seed import seed_demo_city
 from agora.services.accounts import AccountService
 from agora.services.chat import ChatService

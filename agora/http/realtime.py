@@ -14,11 +14,9 @@ from collections.abc import Awaitable, Callable
 from http.cookies import SimpleCookie
 from typing import Any
 
-import socketio
 from aiohttp import web
 from pydantic import Field, ValidationError
 
-from agora.core import json_text
 from agora.core.chat import session_room, user_room
 from agora.core.constants import SEND_REPLY_REFUSED
 from agora.core.errors import AgoraError, InvalidInput, NeedLogin
@@ -27,8 +25,15 @@ from agora.http.chat import DeliveryBody, SendBody
 from agora.http.replies import UNAVAILABLE_MESSAGE, UNEXPECTED_FAILURE, ok
 from agora.http.requests import Body, field_errors, optional_caller
 from agora.http.routes import Reply, Route
-from agora.realtime.client_packets import CheckedSocketServer
 from agora.realtime.emitter import key_room, socket_manager
+from agora.realtime.transport import (
+    MALFORMED_EVENT,
+    CheckedSocketServer,
+    ConnectionRefused,
+    EdgePacket,
+    SocketManager,
+    SocketServer,
+)
 from agora.services.accounts import AccountService, Caller
 from agora.services.chat import ChatService
 from agora.services.push import PushService
@@ -40,7 +45,7 @@ log = logging.getLogger("agora.realtime")
 SOCKET_PATH = "/socket.io"
 RETRY_MS = 5000
 VIEWING_ID_MAX_CHARS = 200
-SOCKET_SERVER = web.AppKey("socket_server", socketio.AsyncServer)
+SOCKET_SERVER = web.AppKey("socket_server", SocketServer)
 
 
 class ViewingBody(Body):
@@ -78,50 +83,12 @@ def routes() -> list[Route]:
     ]
 
 
-# What a packet whose data cannot be read becomes: an event answered with `{errors}`.
-MALFORMED_EVENT = "malformed"
-
-
-class _PacketJson:
-    """JSON of Socket.IO packets, read like request bodies (depth-capped). Data that is not
-    JSON, or nests too deeply, becomes the event MALFORMED_EVENT, so the sender's ack gets an
-    answer instead of the packet failing inside the library with none."""
-
-    dumps = staticmethod(json_text.dumps_text)
-
-    @staticmethod
-    def loads(text: str | bytes) -> Any:
-        try:
-            return json_text.loads_outside(text)
-        except json_text.Unreadable:
-            return [MALFORMED_EVENT]
-
-
-class _Packet(socketio.packet.Packet):
-    json = _PacketJson
-
-    @classmethod
-    def data_is_binary(cls, data: Any) -> bool:
-        """The library's answer without its list per level: every acknowledgement and event
-        the edge sends is walked (about 5 % of the edge under a send load)."""
-        pending = [data]
-        while pending:
-            item = pending.pop()
-            if isinstance(item, bytes | bytearray):
-                return True
-            if isinstance(item, list):
-                pending.extend(item)
-            elif isinstance(item, dict):
-                pending.extend(item.values())
-        return False
-
-
 def create_socket_server(
-    settings: Settings, client_manager: socketio.AsyncManager | None = None
-) -> socketio.AsyncServer:
+    settings: Settings, client_manager: SocketManager | None = None
+) -> SocketServer:
     return CheckedSocketServer(
         async_mode="aiohttp",
-        serializer=_Packet,
+        serializer=EdgePacket,
         # One Redis channel per room: an edge decodes only events for rooms it serves.
         client_manager=client_manager or socket_manager(settings),
         cors_allowed_origins=sorted({settings.public_base_url, *settings.cors_origins}),
@@ -195,7 +162,7 @@ def answering(**refusal: Any) -> Callable[[SocketHandler], Callable[..., Awaitab
 
 def attach(
     app: web.Application,
-    sio: socketio.AsyncServer,
+    sio: SocketServer,
     accounts: AccountService,
     chat: ChatService,
     push: PushService,
@@ -207,9 +174,7 @@ def attach(
             try:
                 caller = await accounts.authenticate(key)
             except NeedLogin as exc:
-                raise socketio.exceptions.ConnectionRefusedError(
-                    exc.errors, {"need_user": True}
-                ) from exc
+                raise ConnectionRefused(exc.errors, {"need_user": True}) from exc
             user_id = caller.user["_id"]
             await sio.save_session(sid, {"caller": caller, "user_id": user_id})
             followed = [session_room(s) for s in await chat.followed_sessions(user_id)]

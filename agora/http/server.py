@@ -25,8 +25,7 @@ from agora.http.whatsapp import channel as whatsapp_channel
 from agora.http.whatsapp import clicks as whatsapp_clicks
 from agora.http.whatsapp import templates as whatsapp_templates
 from agora.http.whatsapp import webhooks as whatsapp_webhooks
-from agora.realtime import websockets
-from agora.realtime.room_channels import RoomChannelManager
+from agora.realtime.transport import RoomChannelManager, edge_transports
 from agora.services.registry import Services
 from agora.settings import Settings
 
@@ -71,7 +70,7 @@ def create_app(
     app.add_routes([route.route_def() for route in declared])
     app[openapi.OPENAPI_DOCUMENT] = openapi.build_document(declared)
     sio = realtime.create_socket_server(settings, sockets)
-    websockets.edge_transports(sio)
+    edge_transports(sio)
     realtime.attach(app, sio, services.accounts, services.chat, services.push)
     # Last: the catch-all page route must not shadow any call.
     app.add_routes(web_app.routes(settings.web_dist))

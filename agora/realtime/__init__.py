@@ -1,1 +1,2 @@
-"""Realtime transport: Socket.IO rooms over Redis channels, and the emitter services use."""
+"""Realtime: the Socket.IO transport (`transport`: rooms over Redis channels, the edge's
+engine.io transports and packets) and the emitter services publish through."""

@@ -3,7 +3,7 @@
 from typing import Any
 
 from agora.core.chat import session_room, user_room, visitor_room
-from agora.realtime.room_channels import RoomChannelManager
+from agora.realtime.transport import RoomChannelManager
 from agora.settings import Settings
 
 # Rooms of one login's sockets, used only on the edge holding them (to close them at logout).

@@ -1,14 +1,18 @@
-"""Fan-out frames go straight to idle websockets (`realtime/websockets.py`); with the real
+"""Fan-out frames go straight to idle websockets (`realtime/transport/websockets.py`); with the real
 engine.io writer busy on the same socket (acknowledgements of the listener's own sends),
 every message still arrives once and in the chat's order, and the socket's count of
 packets on their way returns to zero."""
 
 import asyncio
 
+import pytest
 import socketio
 
 from agora.http.realtime import SOCKET_SERVER
 from tests.integration.helpers import item_chat, send_text
+
+# Sends go to the chat shards: run alone, this file starts Ray as the chat tests do.
+pytestmark = pytest.mark.usefixtures("ray_cluster")
 
 MESSAGES = 60
 

@@ -2,7 +2,7 @@
 
 import socketio
 
-from agora.http.realtime import _Packet
+from agora.realtime.transport.packets import EdgePacket
 
 SHAPES = [
     None,
@@ -18,13 +18,13 @@ SHAPES = [
 
 def test_binary_is_found_as_the_library_finds_it():
     for data in SHAPES:
-        assert _Packet.data_is_binary(data) == socketio.packet.Packet.data_is_binary(data), data
+        assert EdgePacket.data_is_binary(data) == socketio.packet.Packet.data_is_binary(data), data
 
 
 def test_an_event_with_bytes_goes_as_a_binary_event_and_text_as_text():
-    assert _Packet(socketio.packet.EVENT, ["file", {"blob": b"x"}]).packet_type == (
+    assert EdgePacket(socketio.packet.EVENT, ["file", {"blob": b"x"}]).packet_type == (
         socketio.packet.BINARY_EVENT
     )
-    text = _Packet(socketio.packet.ACK, [{"type": 13, "inbox_message": {"payload": "hi"}}], id=4)
+    text = EdgePacket(socketio.packet.ACK, [{"type": 13, "inbox_message": {"payload": "hi"}}], id=4)
     assert text.packet_type == socketio.packet.ACK
     assert text.encode() == '34[{"type":13,"inbox_message":{"payload":"hi"}}]'

@@ -4,7 +4,7 @@ writer already took from the socket's queue."""
 import asyncio
 from types import SimpleNamespace
 
-from agora.realtime.websockets import UnsentCountingQueue, text_frame, write_directly
+from agora.realtime.transport.websockets import UnsentCountingQueue, text_frame, write_directly
 
 
 class Transport:

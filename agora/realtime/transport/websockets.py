@@ -63,7 +63,13 @@ class UnsentCountingQueue(asyncio.Queue):
 
 
 class UncompressedWebSocket(engineio_aiohttp.WebSocket):
+    """engine.io builds one per websocket as `WebSocket(handler, server)`; `handler` is the
+    engine.io socket's bound `_websocket_handler`, whose writer task sends each packet it takes
+    from the socket's `queue` through `send`."""
+
     async def __call__(self, environ: dict[str, Any]) -> WebSocketResponse:
+        # Overrides the driver's WebSocket.__call__: the same steps (its `_sock`, `environ`),
+        # with permessage-deflate off and the socket made ready for direct writes.
         request = environ["aiohttp.request"]
         self._sock = WebSocketResponse(
             max_msg_size=self.server.max_http_buffer_size, compress=False
@@ -81,8 +87,9 @@ class UncompressedWebSocket(engineio_aiohttp.WebSocket):
         return self._sock
 
     async def wait(self) -> Any:
-        """The next frame; None, as for a connection its client closed, for a frame that is
-        not a client's packet (engine.io then closes the socket)."""
+        """Overrides the driver's WebSocket.wait (any text or bytes frame). The next frame;
+        None, as for a connection its client closed, for a frame that is not a client's
+        packet (engine.io then closes the socket)."""
         data = await super().wait()
         if client_packet(data):
             return data
@@ -90,7 +97,8 @@ class UncompressedWebSocket(engineio_aiohttp.WebSocket):
         return None
 
     async def send(self, message: Any) -> None:
-        """Engine.io's writer writes each packet it took from the queue through here."""
+        """Overrides the driver's WebSocket.send: the same write, counted. Engine.io's writer
+        writes each packet it took from the queue through here."""
         try:
             await super().send(message)
         finally:
@@ -167,6 +175,8 @@ class _PolledPayload:
 
 
 def _translate_request(request: web.Request) -> dict[str, Any]:
+    """The driver's `translate_request`, with a poll's body (`wsgi.input`, which engine.io
+    reads with `read(length)`) checked as it is read."""
     environ = engineio_aiohttp.translate_request(request)
     if request.method == "POST":
         environ["wsgi.input"] = _PolledPayload(environ["wsgi.input"])
@@ -175,7 +185,11 @@ def _translate_request(request: web.Request) -> dict[str, Any]:
 
 def edge_transports(sio: socketio.AsyncServer) -> None:
     """engine.io reads its transport classes, and how it reads a request, from the server's
-    own table of them."""
+    own table of them.
+
+    Replaces two entries of engine.io's private driver table (`AsyncServer._async`, read per
+    request by `handle_request` and per websocket by the socket's `_upgrade_websocket`); the
+    table is the driver module's own dict, shared by every server, so the server gets a copy."""
     sio.eio._async = {
         **sio.eio._async,
         "websocket": UncompressedWebSocket,
@@ -189,6 +203,8 @@ class DirectSocketServer(socketio.AsyncServer):
     event-loop passes of engine.io's writer, on top of a task and a timer."""
 
     async def _send_packet(self, eio_sid: str, pkt: Any) -> None:
+        # Overrides AsyncServer._send_packet (each part through `eio.send`: a coroutine, a ping
+        # check and the socket's queue), which the library uses for every packet to one socket.
         encoded = pkt.encode()
         if isinstance(encoded, str):
             socket = self.eio.sockets.get(eio_sid)

@@ -39,7 +39,7 @@ from agora import metrics
 from agora.background import BackgroundTasks
 from agora.core import json_text
 from agora.group_commit import GroupCommit, Pending, succeed_all
-from agora.realtime.websockets import message_frame, write_directly
+from agora.realtime.transport.websockets import message_frame, write_directly
 
 log = logging.getLogger("agora.realtime.rooms")
 
@@ -83,6 +83,10 @@ class _LastFrame:
 
 
 class RoomChannelManager(socketio.AsyncRedisManager):
+    """Overrides of the library's private methods are marked "Overrides"; besides those it
+    uses the library's `_redis_connect` (sets `redis`, `connected`), `thread` (the listener
+    task `initialize` starts) and the message `emit` hands to `_handle_emit` and `_publish`."""
+
     name = "agora-room-channels"
 
     def __init__(
@@ -136,6 +140,8 @@ class RoomChannelManager(socketio.AsyncRedisManager):
         return self.room_channel(namespace, room)
 
     async def _publish(self, data: dict[str, Any]) -> None:
+        # Overrides AsyncRedisManager._publish (every message on the one base channel, one
+        # PUBLISH each): a room's events go on the room's channel, pipelined in batches.
         channel = self._publish_channel(data)
         if channel is not None:
             await self._publishes.add((channel, json_text.dumps(data)))
@@ -161,11 +167,15 @@ class RoomChannelManager(socketio.AsyncRedisManager):
     # Which channels this edge listens to ---------------------------------------------
 
     def basic_enter_room(self, sid, namespace, room, eio_sid=None):
+        # Overrides BaseManager.basic_enter_room, through which every entry passes (connect,
+        # enter_room, the library's room messages): the room's channel is subscribed.
         super().basic_enter_room(sid, namespace, room, eio_sid=eio_sid)
         if not self.write_only and self._has_channel(namespace, room, sid):
             self._listen_to(self.room_channel(namespace, room), namespace, room)
 
     def basic_leave_room(self, sid, namespace, room):
+        # Overrides BaseManager.basic_leave_room, through which every exit passes (leave_room,
+        # disconnects): a room left empty has its channel dropped later.
         super().basic_leave_room(sid, namespace, room)
         channel = self.room_channel(namespace, room) if isinstance(room, str) else None
         if channel in self.subscribed and room not in self.rooms.get(namespace, {}):
@@ -201,6 +211,7 @@ class RoomChannelManager(socketio.AsyncRedisManager):
             await asyncio.wait(waiting, timeout=CONFIRM_SECONDS)
 
     async def enter_room(self, sid, namespace, room, eio_sid=None):
+        # Overrides AsyncPubSubManager.enter_room: returns once Redis confirmed the channel.
         await super().enter_room(sid, namespace, room, eio_sid=eio_sid)
         await self.settled()
 
@@ -243,6 +254,8 @@ class RoomChannelManager(socketio.AsyncRedisManager):
     # Receiving -----------------------------------------------------------------------
 
     def initialize(self):
+        # Overrides AsyncPubSubManager.initialize (starts the listener, `thread`, on `_thread`
+        # reading `_listen`): also starts dropping the channels of rooms left empty.
         super().initialize()
         if not self.write_only:
             self._idle_dropper = self.server.start_background_task(self._drop_idle_channels)
@@ -282,6 +295,9 @@ class RoomChannelManager(socketio.AsyncRedisManager):
                 retry_seconds = min(retry_seconds * 2, RETRY_SECONDS_MAX)
 
     async def _listen(self):
+        # Overrides AsyncRedisManager._listen (one channel, raw data): reads the base and room
+        # channels, confirms subscriptions, handles our `rooms` message and yields the decoded
+        # dicts (`_thread` takes a dict as it comes).
         async for message in self._redis_messages():
             channel = _text(message.get("channel"))
             if message["type"] == "subscribe":
@@ -335,6 +351,9 @@ class RoomChannelManager(socketio.AsyncRedisManager):
     # Delivering ----------------------------------------------------------------------
 
     async def _handle_emit(self, message: dict[str, Any]) -> None:
+        # Overrides AsyncPubSubManager._handle_emit (AsyncManager.emit: a task per recipient
+        # through the server's `_send_eio_packet`): one encoding written to every socket of the
+        # room, a busy room's messages coalesced. Events awaiting a callback keep its path.
         if message.get("callback") is not None or self.server is None:
             await super()._handle_emit(message)
             return
@@ -427,6 +446,7 @@ class RoomChannelManager(socketio.AsyncRedisManager):
         ]
         # Text events (all but binary ones) are one websocket frame, framed once for all.
         direct = None if isinstance(encoded, list) else message_frame(encoded)
+        # engine.io's sockets by id, each with its packet `queue` and `closed` flag.
         sockets = self.server.eio.sockets
         written = 0
         for sid, eio_sid in list(self.get_participants(namespace, room)):

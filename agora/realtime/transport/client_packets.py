@@ -13,7 +13,7 @@ from typing import Any
 
 from socketio import packet
 
-from agora.realtime.websockets import DirectSocketServer
+from agora.realtime.transport.websockets import DirectSocketServer
 
 log = logging.getLogger("agora.realtime")
 
@@ -29,7 +29,10 @@ UNDECODABLE = (ValueError, TypeError, IndexError)
 
 class CheckedSocketServer(DirectSocketServer):
     async def _handle_eio_message(self, eio_sid: str, data: Any) -> None:
-        """The library's dispatch of a client's packet, for the packets a client sends.
+        """Overrides AsyncServer._handle_eio_message, which the library's constructor
+        registers as engine.io's `message` handler: the library's dispatch of a client's
+        packet (to `_handle_connect`, `_handle_disconnect`, `_handle_event`, `_handle_ack`),
+        for the packets a client sends.
 
         Binary attachments are never awaited: no event takes binary data, so a binary event's
         placeholders stay in its data and are refused like any bad data (the engine closes a
