@@ -5,48 +5,35 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 from aiohttp.test_utils import TestClient, TestServer
 
-from agora import embedded
 from agora.app import build_app
 from agora.settings import Settings
+from tests import shared_ray
 from tests.mail import SmtpSink
-from tests.services import SHARED_RAY_ADDRESS, free_port, mongo_wire_server, redis_server
+from tests.services import mongo_wire_server, redis_server
 from tests.whatsapp_standin import WhatsAppStandin
 
 
+# Property tests check what is computed, not how fast: no per-example deadline and no
+# complaint that generating inputs is slow (a busy two-core machine is both).
+settings.register_profile("agora", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("agora")
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    """With workers (`-n`), one Ray head for all of them, started before they are: a cluster
-    per worker would cost each its own start (long on a busy machine) and processes."""
     if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
-        ports = {
-            name: free_port()
-            for name in (
-                "ray_port",
-                "ray_dashboard_port",
-                "ray_metrics_port",
-                "ray_client_port",
-                "ray_dashboard_agent_port",
-            )
-        }
-        log_file = Path(config.rootpath) / "var" / "log" / "tests-ray-head.log"
-        # Ray aborts a node whose agents are slow to register; a busy machine is no failure.
-        os.environ.setdefault("RAY_agent_register_timeout_ms", "120000")
-        # As `make run`'s own head: loopback only, no token (its workers inherit the mode).
-        os.environ["RAY_AUTH_MODE"] = "disabled"
-        head = embedded.start_ray_head(Settings(**ports), log_file)
-        config.stash[RAY_HEAD] = head
-        # Inherited by the workers, which start after this hook.
-        os.environ[SHARED_RAY_ADDRESS] = head.address
+        config.stash[SHARED_RAY] = shared_ray.offer_to_workers()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    head = config.stash.get(RAY_HEAD, None)
-    if head is not None:
-        embedded.stop_ray_head(head)
+    place = config.stash.get(SHARED_RAY, None)
+    if place is not None:
+        shared_ray.stop(place)
 
 
-RAY_HEAD = pytest.StashKey[embedded.RayHead]()
+SHARED_RAY = pytest.StashKey[Path]()
 
 
 @pytest.fixture(scope="session")

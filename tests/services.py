@@ -8,10 +8,6 @@ from pathlib import Path
 
 from agora import embedded
 
-# Where the test workers find the Ray head started for all of them (tests/conftest.py). Not
-# an AGORA_ setting: edges that tests start as programs must not join it.
-SHARED_RAY_ADDRESS = "TESTS_RAY_ADDRESS"
-
 
 def free_port() -> int:
     with socket.socket() as sock:

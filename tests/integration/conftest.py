@@ -6,7 +6,7 @@ import uuid
 import pytest
 import ray
 
-from tests.services import SHARED_RAY_ADDRESS
+from tests import shared_ray
 
 # Ray waits a fixed 30 s for a new node to register; on a machine busy with other work a node
 # can take longer, which is no failure of ours: it is started again.
@@ -17,7 +17,7 @@ RAY_START_ATTEMPTS = 3
 def ray_cluster():
     # The raylet itself aborts when its agents take long to start (same reason).
     os.environ.setdefault("RAY_agent_register_timeout_ms", "120000")
-    shared_address = os.environ.get(SHARED_RAY_ADDRESS)
+    shared_address = shared_ray.address()
     if shared_address:
         ray.init(address=shared_address, log_to_driver=False)
         yield
