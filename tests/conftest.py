@@ -5,8 +5,8 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, settings
 from aiohttp.test_utils import TestClient, TestServer
+from hypothesis import HealthCheck, settings
 
 from agora.app import build_app
 from agora.settings import Settings
@@ -14,7 +14,6 @@ from tests import shared_ray
 from tests.mail import SmtpSink
 from tests.services import mongo_wire_server, redis_server
 from tests.whatsapp_standin import WhatsAppStandin
-
 
 # Property tests check what is computed, not how fast: no per-example deadline and no
 # complaint that generating inputs is slow (a busy two-core machine is both).
