@@ -17,7 +17,7 @@ from agora.integrations.geonames import city_index
 from agora.integrations.messaging import email_sender, sms_sender
 from agora.integrations.stripe_gateway import StripeGateway
 from agora.integrations.web_pages import PageFetcher
-from agora.integrations.whatsapp_graph import GraphApi
+from agora.integrations.whatsapp.client import GraphApi
 from agora.realtime.emitter import RealtimeEmitter, socket_manager
 from agora.realtime.room_channels import RoomChannelManager
 from agora.seed import seed_demo_city

@@ -25,11 +25,11 @@ from agora.core.whatsapp.outbound import (
     MEDIA_TYPES,
     WA_MESSAGE_TYPES,
     check_media_type,
-    graph_payload,
-    render_template,
     window_refusal,
 )
-from agora.integrations.whatsapp_graph import GraphApi, GraphError
+from agora.integrations.whatsapp.client import GraphApi, GraphError
+from agora.integrations.whatsapp.graph import graph_payload
+from agora.integrations.whatsapp.templates import render_template
 from agora.services.accounts import Caller
 from agora.services.events import MessageStored
 from agora.services.wallet import REFUSED, WalletService
