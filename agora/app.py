@@ -11,6 +11,10 @@ from pydantic import SecretStr
 from agora.actors.client import SessionShards
 from agora.actors.runtime import RayLink, start_shards
 from agora.actors.user_client import UserShards
+from agora.core.chat import CHAT_MESSAGE_KINDS
+from agora.core.message_kinds import ChatKinds
+from agora.core.whatsapp.kinds import BUSINESS_CHATS, WHATSAPP_MESSAGE_KINDS
+from agora.core.whatsapp.outbound import WA_MESSAGE_TYPES
 from agora.http.openapi import OPENAPI_DOCUMENT
 from agora.http.server import create_app
 from agora.integrations.geonames import city_index
@@ -112,6 +116,12 @@ class Built:
     ray_link: RayLink  # the edge's connection to Ray, which the shard clients share
 
 
+def chat_kinds() -> ChatKinds:
+    """The message kinds chat knows: its own, and those WhatsApp brings with its business
+    chats (`core.message_kinds`)."""
+    return ChatKinds([*CHAT_MESSAGE_KINDS, *WHATSAPP_MESSAGE_KINDS], [BUSINESS_CHATS])
+
+
 def build_services(
     settings: Settings,
     db,
@@ -159,12 +169,13 @@ def build_services(
     payments = PaymentService(settings, stripe_gateway(settings), payment_store, wallets, groups)
     posts = PostReader(item_store, groups)
     push_subscriptions = PushSubscriptionStore(db)
+    kinds = chat_kinds()
     # How the Ray shards (other processes) build their stores.
-    shard_stores = StoreFactory(settings)
+    shard_stores = StoreFactory(settings, kinds)
     ray_link = RayLink(settings)
     user_shards = UserShards(settings, shard_stores, ray_link)
     push = PushService(
-        settings, push_subscriptions, VapidKeyStore(db), user_shards, sessions, users
+        settings, push_subscriptions, VapidKeyStore(db), user_shards, sessions, users, kinds
     )
     whatsapp_templates = WhatsAppTemplateStore(db)
     chat = ChatService(
@@ -177,7 +188,12 @@ def build_services(
         ChatHints(redis, keys),
         emitter,
         events,
-        BusinessSends(settings.public_base_url, sessions, messages, whatsapp_templates),
+        kinds,
+        # An agent's reply to a WhatsApp customer is checked against its business chat.
+        dict.fromkeys(
+            WA_MESSAGE_TYPES,
+            BusinessSends(settings.public_base_url, sessions, messages, whatsapp_templates),
+        ),
     )
     feed = FeedService(groups, item_store, feed_cache)
     whatsapp, whatsapp_stores = build_whatsapp(
@@ -197,6 +213,7 @@ def build_services(
             whatsapp_flags,
             wallets,
             statuses,
+            kinds,
         ),
         statuses=statuses,
         templates=WhatsAppTemplates(

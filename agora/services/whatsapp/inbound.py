@@ -161,7 +161,7 @@ class InboundMessages:
             return
         # The shard serves recent pages from memory: it reads the session again.
         await self.chat.shards.forget(session_id)
-        view = message_view(updated)
+        view = message_view(updated, self.chat.kinds)
         await self.emitter.to_session(
             session_id, "message_update", {"session_id": session_id, "message": view}
         )
