@@ -287,7 +287,9 @@ def subscribe(
     whatsapp: WhatsApp,
     whatsapp_replies: WhatsAppReplies,
 ) -> None:
-    """Who reacts to what, in this process (see `services/events.py`)."""
+    """Who reacts to what, in this process (see `services/events.py`). The comment above
+    each subscription says what it does: docs/architecture.md's events table shows it
+    (`python -m agora events`)."""
     # A new post is merged into the group's cached first pages.
     events.subscribe(PostAdded, lambda e: feed.post_added(e.group_id))
     # A post's cards show its share count: the group's cached pages are read again.
@@ -296,9 +298,10 @@ def subscribe(
     events.subscribe(
         MemberJoined, lambda e: chat.member_joined(e.session_id, e.user_id, e.user_type)
     )
-    # A group or chat that closed to non-members, or a deleted post, sends away the sockets
-    # of those who read it without following it (and of a group, its posts' open chats).
+    # A group or chat that closed to non-members sends away the sockets of those who read it
+    # without following it (and of a group, of its posts' open chats).
     events.subscribe(SessionClosed, chat.session_closed)
+    # A deleted post's open chats send away the sockets of their visitors.
     events.subscribe(PostHidden, chat.post_hidden)
     # A rejected request to join no longer counts among the group's members.
     events.subscribe(MemberRemoved, lambda e: groups.member_removed(e.session_id))
@@ -310,9 +313,9 @@ def subscribe(
     # Members away from a chat hear of its new messages by web push (queued: the send does
     # not wait for it).
     events.subscribe(MessageStored, push.message_stored)
-    # A paid offer shows in its chat with its finder's fees; the participant and each paid
-    # sharer are told by web push.
+    # A paid offer shows in its chat with its finder's fees.
     events.subscribe(OfferPaid, offers.announce_paid)
+    # The participant and each paid sharer are told by web push, once per money move.
     events.subscribe(OfferPaid, push.offer_paid)
     # A logged-out browser's subscriptions are gone: the user shards forget what they knew.
     events.subscribe(SignedOut, push.signed_out)
@@ -324,9 +327,9 @@ def subscribe(
             e.session_id, e.user_id, e.old_type, e.new_type
         ),
     )
-    # An agent's reply in a business chat goes to WhatsApp (in a task of its own), and
-    # WhatsApp's statuses of it move its flags.
+    # An agent's reply in a business chat goes to WhatsApp, in a task of its own.
     events.subscribe(MessageStored, whatsapp_replies.outbound.message_stored)
+    # WhatsApp's statuses of a reply move its flags, forward only, announced as `wa_status`.
     events.subscribe(WhatsAppStatusReceived, whatsapp_replies.statuses.status_received)
 
 
