@@ -1,7 +1,7 @@
 """Chat rules: who reads and sends where, moderation, message shape and ordering."""
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from agora.core.constants import (
     CHAT_ATTACHMENTS_MAX,
@@ -350,7 +350,7 @@ def check_member_extras(
 
 def refuse_unsendable(
     message_type: int, text: str, attachments: list[str], location: Any, data: Any
-) -> tuple[None, None]:
+) -> NoReturn:
     """A type members may not send (a notice, or a type no kind has): refused once the
     member's checks have spoken, as they are for any message."""
     check_member_extras(message_type, text, attachments, location, data)
