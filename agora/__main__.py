@@ -13,7 +13,7 @@ from typing import Protocol
 import uvloop
 from aiohttp import web
 
-from agora import embedded, web_constants
+from agora import embedded, events_table, web_constants
 from agora.actors.runtime import stop_ray
 from agora.app import api_document, build_app
 from agora.http.access_log import access_logger_class
@@ -184,9 +184,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="agora")
     parser.add_argument(
         "command",
-        choices=["run", "serve", "openapi", "constants"],
+        choices=["run", "serve", "openapi", "constants", "events"],
         help="run: embedded; serve: edge; openapi: print the API's OpenAPI document; "
-        "constants: print the web app's copy of the spec's constants",
+        "constants: print the web app's copy of the spec's constants; "
+        "events: print docs/architecture.md's table of domain events",
     )
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
@@ -195,6 +196,8 @@ def main() -> None:
         sys.stdout.write(render(api_document(settings)))
     elif args.command == "constants":
         sys.stdout.write(web_constants.render())
+    elif args.command == "events":
+        sys.stdout.write(events_table.render())
     elif args.command == "run":
         sys.exit(run_embedded(settings))
     else:

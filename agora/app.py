@@ -11,13 +11,17 @@ from pydantic import SecretStr
 from agora.actors.client import SessionShards
 from agora.actors.runtime import RayLink, start_shards
 from agora.actors.user_client import UserShards
+from agora.core.chat import CHAT_MESSAGE_KINDS
+from agora.core.message_kinds import ChatKinds
+from agora.core.whatsapp.kinds import BUSINESS_CHATS, WHATSAPP_MESSAGE_KINDS
+from agora.core.whatsapp.outbound import WA_MESSAGE_TYPES
 from agora.http.openapi import OPENAPI_DOCUMENT
 from agora.http.server import create_app
 from agora.integrations.geonames import city_index
 from agora.integrations.messaging import email_sender, sms_sender
 from agora.integrations.stripe_gateway import StripeGateway
 from agora.integrations.web_pages import PageFetcher
-from agora.integrations.whatsapp_graph import GraphApi
+from agora.integrations.whatsapp.client import GraphApi
 from agora.realtime.emitter import RealtimeEmitter, socket_manager
 from agora.realtime.transport import RoomChannelManager
 from agora.seed import seed_demo_city
@@ -112,6 +116,12 @@ class Built:
     ray_link: RayLink  # the edge's connection to Ray, which the shard clients share
 
 
+def chat_kinds() -> ChatKinds:
+    """The message kinds chat knows: its own, and those WhatsApp brings with its business
+    chats (`core.message_kinds`)."""
+    return ChatKinds([*CHAT_MESSAGE_KINDS, *WHATSAPP_MESSAGE_KINDS], [BUSINESS_CHATS])
+
+
 def build_services(
     settings: Settings,
     db,
@@ -159,12 +169,13 @@ def build_services(
     payments = PaymentService(settings, stripe_gateway(settings), payment_store, wallets, groups)
     posts = PostReader(item_store, groups)
     push_subscriptions = PushSubscriptionStore(db)
+    kinds = chat_kinds()
     # How the Ray shards (other processes) build their stores.
-    shard_stores = StoreFactory(settings)
+    shard_stores = StoreFactory(settings, kinds)
     ray_link = RayLink(settings)
     user_shards = UserShards(settings, shard_stores, ray_link)
     push = PushService(
-        settings, push_subscriptions, VapidKeyStore(db), user_shards, sessions, users
+        settings, push_subscriptions, VapidKeyStore(db), user_shards, sessions, users, kinds
     )
     whatsapp_templates = WhatsAppTemplateStore(db)
     chat = ChatService(
@@ -177,7 +188,12 @@ def build_services(
         ChatHints(redis, keys),
         emitter,
         events,
-        BusinessSends(settings.public_base_url, sessions, messages, whatsapp_templates),
+        kinds,
+        # An agent's reply to a WhatsApp customer is checked against its business chat.
+        dict.fromkeys(
+            WA_MESSAGE_TYPES,
+            BusinessSends(settings.public_base_url, sessions, messages, whatsapp_templates),
+        ),
     )
     feed = FeedService(groups, item_store, feed_cache)
     whatsapp, whatsapp_stores = build_whatsapp(
@@ -197,6 +213,7 @@ def build_services(
             whatsapp_flags,
             wallets,
             statuses,
+            kinds,
         ),
         statuses=statuses,
         templates=WhatsAppTemplates(
@@ -270,7 +287,9 @@ def subscribe(
     whatsapp: WhatsApp,
     whatsapp_replies: WhatsAppReplies,
 ) -> None:
-    """Who reacts to what, in this process (see `services/events.py`)."""
+    """Who reacts to what, in this process (see `services/events.py`). The comment above
+    each subscription says what it does: docs/architecture.md's events table shows it
+    (`python -m agora events`)."""
     # A new post is merged into the group's cached first pages.
     events.subscribe(PostAdded, lambda e: feed.post_added(e.group_id))
     # A post's cards show its share count: the group's cached pages are read again.
@@ -279,9 +298,10 @@ def subscribe(
     events.subscribe(
         MemberJoined, lambda e: chat.member_joined(e.session_id, e.user_id, e.user_type)
     )
-    # A group or chat that closed to non-members, or a deleted post, sends away the sockets
-    # of those who read it without following it (and of a group, its posts' open chats).
+    # A group or chat that closed to non-members sends away the sockets of those who read it
+    # without following it (and of a group, of its posts' open chats).
     events.subscribe(SessionClosed, chat.session_closed)
+    # A deleted post's open chats send away the sockets of their visitors.
     events.subscribe(PostHidden, chat.post_hidden)
     # A rejected request to join no longer counts among the group's members.
     events.subscribe(MemberRemoved, lambda e: groups.member_removed(e.session_id))
@@ -293,9 +313,9 @@ def subscribe(
     # Members away from a chat hear of its new messages by web push (queued: the send does
     # not wait for it).
     events.subscribe(MessageStored, push.message_stored)
-    # A paid offer shows in its chat with its finder's fees; the participant and each paid
-    # sharer are told by web push.
+    # A paid offer shows in its chat with its finder's fees.
     events.subscribe(OfferPaid, offers.announce_paid)
+    # The participant and each paid sharer are told by web push, once per money move.
     events.subscribe(OfferPaid, push.offer_paid)
     # A logged-out browser's subscriptions are gone: the user shards forget what they knew.
     events.subscribe(SignedOut, push.signed_out)
@@ -307,9 +327,9 @@ def subscribe(
             e.session_id, e.user_id, e.old_type, e.new_type
         ),
     )
-    # An agent's reply in a business chat goes to WhatsApp (in a task of its own), and
-    # WhatsApp's statuses of it move its flags.
+    # An agent's reply in a business chat goes to WhatsApp, in a task of its own.
     events.subscribe(MessageStored, whatsapp_replies.outbound.message_stored)
+    # WhatsApp's statuses of a reply move its flags, forward only, announced as `wa_status`.
     events.subscribe(WhatsAppStatusReceived, whatsapp_replies.statuses.status_received)
 
 

@@ -2,13 +2,15 @@
 
 A shard (a Ray actor, another process: chat sessions, users) cannot be handed live
 connections: the edge's composition root (`agora/app.py`) hands it this picklable factory
-instead, and the shard builds its stores with it the way the edge builds its own.
+instead, and the shard builds its stores with it the way the edge builds its own. A chat
+shard also gets the edge's message kinds (`core.message_kinds`), which pickle as they are.
 """
 
 from dataclasses import dataclass
 
 from pymongo import AsyncMongoClient
 
+from agora.core.message_kinds import ChatKinds
 from agora.realtime.emitter import RealtimeEmitter
 from agora.settings import Settings
 from agora.store.messages import MessageStore
@@ -25,6 +27,8 @@ class ChatShardStores:
     messages: MessageStore
     # Write-only: a shard announces messages to the sessions' rooms on every edge.
     emitter: RealtimeEmitter
+    # Who may post which kind, and how a message is viewed.
+    kinds: ChatKinds
 
 
 @dataclass(frozen=True)
@@ -38,12 +42,17 @@ class UserShardStores:
 @dataclass(frozen=True)
 class StoreFactory:
     settings: Settings
+    chat_kinds: ChatKinds
 
     def chat_shard_stores(self) -> ChatShardStores:
         mongo = connect_mongo(self.settings)
         db = database(mongo, self.settings)
         return ChatShardStores(
-            mongo, SessionStore(db), MessageStore(db), RealtimeEmitter(self.settings)
+            mongo,
+            SessionStore(db),
+            MessageStore(db),
+            RealtimeEmitter(self.settings),
+            self.chat_kinds,
         )
 
     def user_shard_stores(self) -> UserShardStores:

@@ -20,12 +20,14 @@ from typing import Any
 import socketio
 from aiohttp import web
 
-from agora.core.chat import message_view, session_room
+from agora.core.chat import CHAT_MESSAGE_KINDS, message_view, session_room
 from agora.core.constants import MESSAGE_TYPE_CHAT, SEND_REPLY_OK
+from agora.core.message_kinds import ChatKinds
 from agora.http.realtime import SOCKET_PATH, create_socket_server
 from agora.settings import Settings
 
 SEND_PATH = "/session/send"
+KINDS = ChatKinds(CHAT_MESSAGE_KINDS)
 
 
 def _message(body: dict[str, Any]) -> dict[str, Any]:
@@ -40,7 +42,8 @@ def _message(body: dict[str, Any]) -> dict[str, Any]:
             "type": MESSAGE_TYPE_CHAT,
             "payload": body.get("payload", ""),
             "flags": {"status": "sent"},
-        }
+        },
+        KINDS,
     )
 
 

@@ -88,6 +88,7 @@ class SessionShardLogic:
         self.sessions = stores.sessions
         self.messages = stores.messages
         self.emitter = stores.emitter
+        self.kinds = stores.kinds
         self.states: OrderedDict[str, SessionState] = OrderedDict()
         self.loading: dict[str, asyncio.Future] = {}
         self._records = BackgroundTasks()
@@ -201,12 +202,12 @@ class SessionShardLogic:
                 key = (request["src_id"], request["local_id"])
                 known = state.sent.get(key)
                 if known is not None:
-                    replies[i] = _accepted(known)
+                    replies[i] = self._accepted(known)
                     resent.append(known)
                 elif key in firsts:
                     copies.append((i, firsts[key]))
                 elif refusal := posting_refusal(
-                    state.session, state.members.get(request["src_id"]), request["type"]
+                    self.kinds, state.session, state.members.get(request["src_id"]), request["type"]
                 ):
                     replies[i] = _refused(refusal)
                 else:
@@ -272,7 +273,7 @@ class SessionShardLogic:
                     continue
                 stored_before.append(message)
             state.remember(message)
-            replies[i] = _accepted(message, stored_now=pos not in inserted.resent)
+            replies[i] = self._accepted(message, stored_now=pos not in inserted.resent)
         return new, stored_before
 
     async def _close_gaps(
@@ -366,11 +367,17 @@ class SessionShardLogic:
         """One event per batch to the session's room, where every reader's sockets are:
         `message`, or `messages` (oldest first) for several, as a busy room's frame carries
         them; screens derive unseen badges from it, so nothing is sent per member."""
-        views = [message_view(m) for m in new]
+        views = [message_view(m, self.kinds) for m in new]
         if len(views) == 1:
             await self.emitter.to_session(state.session["_id"], "message", views[0])
         else:
             await self.emitter.to_session(state.session["_id"], "messages", views)
+
+    def _accepted(self, message: dict[str, Any], *, stored_now: bool = False) -> dict[str, Any]:
+        """`stored_now` tells the sending edge that this call stored the message (not a
+        resend of one stored before): the edge publishes `MessageStored` for it, once."""
+        reply = send_accepted(message_view(message, self.kinds))
+        return {**reply, "stored_now": True} if stored_now else reply
 
     async def buffered(self, session_id: str, after: int | None, limit: int) -> list | None:
         """Messages after `after` from memory when the buffer surely holds all of them."""
@@ -380,13 +387,6 @@ class SessionShardLogic:
         if after is None or after < state.buffer[0]["created_at"]:
             return None
         return [m for m in state.buffer if m["created_at"] > after][:limit]
-
-
-def _accepted(message: dict[str, Any], *, stored_now: bool = False) -> dict[str, Any]:
-    """`stored_now` tells the sending edge that this call stored the message (not a resend
-    of one stored before): the edge publishes `MessageStored` for it, once."""
-    reply = send_accepted(message_view(message))
-    return {**reply, "stored_now": True} if stored_now else reply
 
 
 def _as_copy(reply: dict[str, Any] | None) -> dict[str, Any] | None:

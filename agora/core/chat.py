@@ -1,7 +1,7 @@
 """Chat rules: who reads and sends where, moderation, message shape and ordering."""
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from agora.core.constants import (
     CHAT_ATTACHMENTS_MAX,
@@ -12,12 +12,10 @@ from agora.core.constants import (
     MESSAGE_TYPE_BANNER,
     MESSAGE_TYPE_CHAT,
     MESSAGE_TYPE_SYSTEM,
-    MESSAGE_TYPE_WA_INBOUND,
     NOTIFICATION_MUTED,
     NOTIFICATION_UNMUTED,
     SEND_REPLY_OK,
     SEND_REPLY_REFUSED,
-    SESSION_KIND_BUSINESS,
     SESSION_KIND_GROUP,
     SESSION_KIND_ITEM_CHAT,
     USER_TYPE_ADMIN,
@@ -30,17 +28,12 @@ from agora.core.constants import (
 from agora.core.documents import ChatSession, Item, Membership, Message
 from agora.core.errors import Forbidden, InvalidInput
 from agora.core.geo import COORDINATE_LIMITS, check_coordinate
+from agora.core.message_kinds import ChatKinds, MessageKind
 from agora.core.text import CONTROL_CHARACTERS, without_format_characters
-from agora.core.whatsapp.outbound import WA_MESSAGE_TYPES, check_agent_send
-from agora.core.whatsapp.statuses import whatsapp_info
 
 CANNOT_SEND = "You cannot send messages here."
 BANNER_ADMINS_ONLY = "Only admins can post banners"
-# Messages only services post: their sender is not a member (a WhatsApp customer is no user).
-SERVICE_MESSAGE_TYPES = (MESSAGE_TYPE_SYSTEM, MESSAGE_TYPE_WA_INBOUND)
 NO_SUCH_CHAT = "This chat does not exist"
-WHATSAPP_ONLY = "Reply to a WhatsApp customer with a WhatsApp message"
-BUSINESS_ONLY = "WhatsApp messages go to business chats only"
 
 
 def session_room(session_id: str) -> str:
@@ -94,31 +87,33 @@ def can_send(session: dict[str, Any], user_type: int | None) -> bool:
 
 
 def posting_refusal(
-    session: dict[str, Any], user_type: int | None, message_type: int
+    kinds: ChatKinds, session: dict[str, Any], user_type: int | None, message_type: int
 ) -> str | None:
     """Why this member may not post a message of this type in the session, or None.
 
-    System notices and WhatsApp customers' messages come from services, never from clients
-    (the edge refuses types 1010 and 1020 from them), so they are not bound by the sender's
-    membership.
+    Kinds services post (system notices, a WhatsApp customer's message) come from services,
+    never from clients (the edge refuses them: `check_outgoing`), so they are not bound by the
+    sender's membership.
 
-    A business chat takes only the agents' WhatsApp messages (1018/1019/1021), which go to
-    business chats only: a 1003 there would never reach the customer.
-
-    A chat hidden from the sender is refused as a missing one is (NO_SUCH_CHAT)."""
-    if message_type in SERVICE_MESSAGE_TYPES:
+    A chat hidden from the sender is refused as a missing one is (NO_SUCH_CHAT). A kind of
+    conversation a feature brings takes only its own types (a business chat, WhatsApp's:
+    a 1003 there would never reach the customer); then the message's kind decides, or the
+    chat's write permission."""
+    kind = kinds.message(message_type)
+    if kind.by_service:
         return None
     if hidden_from(session, user_type):
         return NO_SUCH_CHAT
-    is_business = session.get("kind") == SESSION_KIND_BUSINESS
-    if message_type in WA_MESSAGE_TYPES:
-        if not is_business:
-            return BUSINESS_ONLY
-        is_agent = is_business_agent(user_type)
-        return None if is_agent and not session.get("is_inactive") else CANNOT_SEND
-    if is_business:
-        return WHATSAPP_ONLY
-    if message_type == MESSAGE_TYPE_BANNER and (user_type is None or user_type > USER_TYPE_ADMIN):
+    conversation = kinds.conversation(session)
+    if conversation is not None and message_type not in conversation.takes:
+        return conversation.refused
+    if kind.refusal is not None:
+        return kind.refusal(session, user_type)
+    return None if can_send(session, user_type) else CANNOT_SEND
+
+
+def banner_refusal(session: dict[str, Any], user_type: int | None) -> str | None:
+    if user_type is None or user_type > USER_TYPE_ADMIN:
         return BANNER_ADMINS_ONLY
     return None if can_send(session, user_type) else CANNOT_SEND
 
@@ -155,11 +150,6 @@ def moderated_type(action: str, actor_type: int, target_type: int) -> int | None
 
 def notification_flag(muted: bool) -> int:
     return NOTIFICATION_MUTED if muted else NOTIFICATION_UNMUTED
-
-
-def is_business_agent(user_type: int | None) -> bool:
-    """A group's admins and moderators answer its WhatsApp customers."""
-    return user_type is not None and user_type <= USER_TYPE_MODERATOR
 
 
 def is_blocked(user_type: int | None) -> bool:
@@ -273,7 +263,7 @@ class Outgoing:
     client_created_at: int | None
     # Spec section 3, Location: {address, latitude, longitude}, kept as `data.location`.
     location: dict[str, Any] | None = None
-    # A WhatsApp message's `data` as it is stored (`core.whatsapp.outbound`).
+    # A plug-in kind's `data` as it is stored (its `MessageKind.check`).
     data: dict[str, Any] | None = None
 
 
@@ -302,6 +292,7 @@ def check_location(raw: Any) -> dict[str, Any]:
 
 
 def check_outgoing(
+    kinds: ChatKinds,
     *,
     session_id: str,
     src_id: str,
@@ -314,7 +305,8 @@ def check_outgoing(
     data: Any = None,
 ) -> Outgoing:
     """The message as sent, checked on its own; whether the sender may post it in the session
-    is the shard's to say (`posting_refusal`), with the session's current members at hand."""
+    is the shard's to say (`posting_refusal`), with the session's current members at hand.
+    What the message carries besides its text and files is its kind's to check."""
     if not local_id or len(local_id) > LOCAL_ID_MAX_LENGTH:
         raise InvalidInput(
             {"local_id": f"Give each message an id of 1-{LOCAL_ID_MAX_LENGTH} chars"}
@@ -326,10 +318,8 @@ def check_outgoing(
         raise InvalidInput({"payload": "Contains characters that are not allowed"})
     if len(attachments) > CHAT_ATTACHMENTS_MAX:
         raise InvalidInput({"payload1": "You can only send upto 3 attachments"})
-    if message_type in WA_MESSAGE_TYPES:
-        location, data = None, check_agent_send(message_type, text, attachments, data)
-    else:
-        location, data = check_member_extras(message_type, text, attachments, location, data), None
+    check = kinds.message(message_type).check or refuse_unsendable
+    location, data = check(message_type, text, attachments, location, data)
     return Outgoing(
         session_id=session_id,
         src_id=src_id,
@@ -345,9 +335,8 @@ def check_outgoing(
 
 def check_member_extras(
     message_type: int, text: str, attachments: list[str], location: Any, data: Any
-) -> dict[str, Any] | None:
-    """A chat or banner message's checked location (a WhatsApp message's extras are
-    `check_agent_send`'s to check)."""
+) -> tuple[dict[str, Any] | None, None]:
+    """A chat or banner message's checked location; it carries no other `data`."""
     if set(data or {}) - {"location"}:
         raise InvalidInput({"data": "Only WhatsApp messages carry these fields"})
     if location is not None:
@@ -356,9 +345,25 @@ def check_member_extras(
         location = check_location(location)
     if not text and not attachments and location is None:
         raise InvalidInput({"payload": "Write a message, attach a file or share a location"})
-    if message_type not in (MESSAGE_TYPE_CHAT, MESSAGE_TYPE_BANNER):
-        raise InvalidInput({"_type": "Unsupported message type"})
-    return location
+    return location, None
+
+
+def refuse_unsendable(
+    message_type: int, text: str, attachments: list[str], location: Any, data: Any
+) -> NoReturn:
+    """A type members may not send (a notice, or a type no kind has): refused once the
+    member's checks have spoken, as they are for any message."""
+    check_member_extras(message_type, text, attachments, location, data)
+    raise InvalidInput({"_type": "Unsupported message type"})
+
+
+# The chat's own kinds; features bring theirs (`core.message_kinds`).
+CHAT_MESSAGE_KINDS = (
+    MessageKind(MESSAGE_TYPE_CHAT, check=check_member_extras),
+    MessageKind(MESSAGE_TYPE_BANNER, check=check_member_extras, refusal=banner_refusal),
+    # Notices (joins, offers) are not pushed: offers have a push of their own.
+    MessageKind(MESSAGE_TYPE_SYSTEM, by_service=True, pushed=False),
+)
 
 
 def announced_seq(session: dict[str, Any]) -> int:
@@ -373,8 +378,9 @@ def next_created_at(now: int, last: int) -> int:
     return max(now, last + 1)
 
 
-def message_view(message: Message) -> dict[str, Any]:
-    """An agent's WhatsApp message shows its flags (`info`): its ticks come from them."""
+def message_view(message: Message, kinds: ChatKinds) -> dict[str, Any]:
+    """A message as clients see it, with what its kind adds (an agent's WhatsApp message
+    shows its flags, `info`: its ticks come from them)."""
     view = {
         "id": message["_id"],
         "dest_session_id": message["dest_session_id"],
@@ -389,9 +395,8 @@ def message_view(message: Message) -> dict[str, Any]:
         "flags": message.get("flags") or {"status": "sent"},
         "data": message.get("data", {}),
     }
-    if message["type"] in WA_MESSAGE_TYPES:
-        view["info"] = whatsapp_info(message.get("info"))
-    return view
+    extras = kinds.message(message["type"]).view
+    return view | extras(message) if extras is not None else view
 
 
 def send_accepted(
@@ -414,15 +419,19 @@ def session_view(
     session: dict[str, Any],
     membership: dict[str, Any] | None,
     *,
+    kinds: ChatKinds,
     post_deleted: bool = False,
     readable: bool = True,
 ) -> dict[str, Any]:
     """A chat session for one viewer (spec section 3, Session). An item chat whose post was
     deleted says so (`data.item_deleted`): its history stays readable. A viewer who may not
     read it (`readable`, from `may_read`) sees nothing of its messages: not when the latest
-    came (`seen_time`), nor any unseen count (only followers, who all may read, have one)."""
+    came (`seen_time`), nor any unseen count (only followers, who all may read, have one).
+    A kind of conversation a feature brings is named (`kind`), and shows its own `data`."""
     kind = membership["session_user_type"] if membership else None
     data = session.get("data") or {}
+    conversation = kinds.conversation(session)
+    shown = conversation.view_data if conversation is not None else ()
     view = {
         "_id": session["_id"],
         "title": session.get("title", ""),
@@ -450,16 +459,15 @@ def session_view(
                 "tags",
                 "num_posts",
                 "last_offer",
-                # A business chat's customer and reply window (never a channel's secret).
-                "whatsapp",
+                *shown,
             )
             if key in data
         }
         | ({"item_deleted": True} if post_deleted else {}),
     }
-    if session.get("kind") == SESSION_KIND_BUSINESS:
-        # The web marks business chats and answers in them with WhatsApp messages.
-        view["kind"] = SESSION_KIND_BUSINESS
+    if conversation is not None:
+        # The web draws it with the feature's conversation kind.
+        view["kind"] = conversation.name
     return view
 
 
@@ -581,9 +589,11 @@ def marks_with_senders(session: ChatSession, marks: list[dict[str, Any]]) -> lis
     ]
 
 
-def message_view_for(message: dict[str, Any], marks: list[dict[str, Any]]) -> dict[str, Any]:
+def message_view_for(
+    message: dict[str, Any], marks: list[dict[str, Any]], kinds: ChatKinds
+) -> dict[str, Any]:
     """A message as read back: its tick derived from the members' marks."""
-    view = message_view(message)
+    view = message_view(message, kinds)
     view["flags"] = {**view["flags"], "status": delivery(message, marks).status}
     return view
 

@@ -12,12 +12,12 @@ from typing import Any
 from agora.actors.user_client import UserShards
 from agora.actors.users import vapid_pair
 from agora.core.constants import (
-    MESSAGE_TYPE_SYSTEM,
     PROFILE_PATH,
     PUSH_OS_TYPE_WEB,
     PUSH_SUBSCRIPTIONS_PER_ACCOUNT,
     SESSION_KIND_ITEM_CHAT,
 )
+from agora.core.message_kinds import ChatKinds
 from agora.core.money import format_amount
 from agora.core.push import Notification, parse_subscription, push_recipients
 from agora.services.accounts import Caller
@@ -50,6 +50,7 @@ class PushService:
         shards: UserShards,
         sessions: SessionStore,
         users: UserStore,
+        kinds: ChatKinds,
     ) -> None:
         self.settings = settings
         self.subscriptions = subscriptions
@@ -57,6 +58,7 @@ class PushService:
         self.shards = shards
         self.sessions = sessions
         self.users = users
+        self.kinds = kinds
         self._public_key: str | None = None
         self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(QUEUE_LIMIT)
         self._worker: asyncio.Task | None = None
@@ -177,11 +179,11 @@ class PushService:
                 log.exception("deciding on %d queued pushes failed", len(batch))
 
     async def _decide(self, batch: list[dict[str, Any]]) -> None:
-        # Notices (joins, offers) are not pushed: offers have a push of their own.
+        # Kinds that are not pushed (notices: offers have a push of their own) are dropped.
         batch = [
             work
             for work in batch
-            if work["kind"] == "direct" or work["message"]["type"] != MESSAGE_TYPE_SYSTEM
+            if work["kind"] == "direct" or self.kinds.message(work["message"]["type"]).pushed
         ]
         messages = [work["message"] for work in batch if work["kind"] == "message"]
         members: dict[str, list[dict[str, Any]]] = {}

@@ -17,6 +17,7 @@ from aiohttp import web
 from pymongo import AsyncMongoClient
 
 from agora.actors.users import UserShardLogic
+from agora.app import chat_kinds
 from agora.core.constants import PUSH_SUBSCRIPTIONS_PER_ACCOUNT
 from agora.core.push import Notification, Subscription
 from agora.integrations.web_push import Delivery, WebPushSender, generate_vapid_keys
@@ -167,7 +168,7 @@ async def test_a_user_shard_pushes_to_the_loopback_stand_in_only_where_the_setti
         await subscriptions.save(user_id, "key-hash", subscription, PUSH_SUBSCRIPTIONS_PER_ACCOUNT)
     overrides = {"push_allow_loopback_endpoints": True} if allowed else {}
     settings = settings_for(push_enabled=True, **overrides)
-    logic = UserShardLogic(settings, StoreFactory(settings).user_shard_stores())
+    logic = UserShardLogic(settings, StoreFactory(settings, chat_kinds()).user_shard_stores())
     try:
         logic.handle(
             [

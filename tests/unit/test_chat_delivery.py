@@ -1,6 +1,13 @@
 """Ticks and the message info view come from one function over the members' marks."""
 
-from agora.core.chat import delivery, marks_with_senders, message_view_for, shared_session_view
+from agora.core.chat import (
+    CHAT_MESSAGE_KINDS,
+    delivery,
+    marks_with_senders,
+    message_view_for,
+    shared_session_view,
+)
+from agora.core.message_kinds import ChatKinds
 
 
 def _mark(user_id: str, read: int = 0, delivered: int = 0, **times) -> dict:
@@ -31,7 +38,9 @@ def test_any_other_member_moves_the_tick_and_the_info_view_agrees():
     got = delivery(MESSAGE, marks)
     assert got.status == "read"
     assert got.info()["read"] == [{"user_id": "dee", "at": 20}]
-    assert message_view_for(MESSAGE, marks)["flags"] == {"status": "read"}
+    assert message_view_for(MESSAGE, marks, ChatKinds(CHAT_MESSAGE_KINDS))["flags"] == {
+        "status": "read"
+    }
 
 
 def test_a_chats_senders_have_read_up_to_their_own_latest_message():

@@ -2,10 +2,11 @@ import math
 
 import pytest
 
-from agora.core.chat import check_location, check_outgoing
+from agora.core.chat import CHAT_MESSAGE_KINDS, check_location, check_outgoing
 from agora.core.constants import LOCATION_ADDRESS_MAX_LENGTH, MESSAGE_TYPE_BANNER
 from agora.core.errors import InvalidInput
 from agora.core.geo import check_coordinate
+from agora.core.message_kinds import ChatKinds
 
 NAIROBI = {"address": "Kenyatta Avenue, Nairobi", "latitude": -1.286, "longitude": 36.817}
 
@@ -21,7 +22,7 @@ def _outgoing(**fields):
         "client_created_at": None,
         **fields,
     }
-    return check_outgoing(**message)
+    return check_outgoing(ChatKinds(CHAT_MESSAGE_KINDS), **message)
 
 
 def test_a_location_keeps_its_trimmed_address_and_coordinates_as_floats():

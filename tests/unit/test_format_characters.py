@@ -3,9 +3,10 @@
 import pytest
 
 from agora.core.accounts import clean_name
-from agora.core.chat import check_location, check_outgoing
+from agora.core.chat import CHAT_MESSAGE_KINDS, check_location, check_outgoing
 from agora.core.errors import InvalidInput
 from agora.core.groups import clean_group_description, clean_group_title, clean_tags
+from agora.core.message_kinds import ChatKinds
 from agora.core.text import without_format_characters
 from agora.core.uploads import FILE_TYPES, clean_title
 
@@ -52,6 +53,7 @@ def test_every_free_text_field_drops_them():
     location = {"address": f"{RLO}Damrak 1", "latitude": 52.37, "longitude": 4.89}
     assert check_location(location)["address"] == "Damrak 1"
     message = check_outgoing(
+        ChatKinds(CHAT_MESSAGE_KINDS),
         session_id="s",
         src_id="u",
         local_id="l",

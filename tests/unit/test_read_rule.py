@@ -3,7 +3,8 @@ not read a chat sees of it (`session_view(readable=False)`)."""
 
 import pytest
 
-from agora.core.chat import may_read, seen_time, session_view
+from agora.core.chat import CHAT_MESSAGE_KINDS, may_read, seen_time, session_view
+from agora.core.message_kinds import ChatKinds
 
 HIDDEN = {"_id": "g", "kind": "group", "is_public": False, "is_read_allowed": False}
 READ_ALLOWED = {**HIDDEN, "is_read_allowed": True}
@@ -46,7 +47,8 @@ def test_an_open_item_chat_is_read_by_non_members_only_with_its_post():
 def test_a_viewer_who_may_not_read_sees_nothing_of_the_messages():
     group = {**HIDDEN, "created_at": 1, "updated_at": 99, "message_seq": 5, "title": "Club"}
     waiting = membership(30)
-    view = session_view(group, waiting, readable=False)
+    kinds = ChatKinds(CHAT_MESSAGE_KINDS)
+    view = session_view(group, waiting, kinds=kinds, readable=False)
     assert (view["updated_at"], view["unseen_count"], view["title"]) == (7, 0, "Club")
-    assert session_view(group, membership(20))["updated_at"] == 99
+    assert session_view(group, membership(20), kinds=kinds)["updated_at"] == 99
     assert seen_time(group, None, readable=False) == 1  # no membership: its creation

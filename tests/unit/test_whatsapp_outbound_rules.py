@@ -13,12 +13,11 @@ from agora.core.whatsapp.outbound import (
     WINDOW_CLOSED,
     check_agent_send,
     check_media_type,
-    graph_payload,
-    render_template,
-    template_view,
     window_ends_at,
     window_refusal,
 )
+from agora.integrations.whatsapp.graph import graph_payload
+from agora.integrations.whatsapp.templates import render_template, template_view
 
 ORDER_UPDATE = {
     "name": "order_update",

@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 
 from agora.core.uploads import kept_file_type
 from agora.core.whatsapp.channel import check_connect
-from agora.core.whatsapp.inbound import parse_webhook
+from agora.integrations.whatsapp.webhooks import parse_webhook
 from tests.whatsapp_signing import contact, interactive_reply, reaction, status, text, webhook
 
 json_values = st.recursive(

@@ -2,7 +2,8 @@
 
 import itertools
 
-from agora.core.whatsapp.statuses import Status, merge_status, parse_status, whatsapp_info
+from agora.core.whatsapp.statuses import Status, merge_status, whatsapp_info
+from agora.integrations.whatsapp.webhooks import parse_status
 
 SENT = Status("w", "sent", 1_000)
 DELIVERED = Status("w", "delivered", 2_000)

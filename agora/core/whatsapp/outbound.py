@@ -1,14 +1,13 @@
-"""What an agent sends into a business chat: checked, stored, and built into the WhatsApp
-Cloud API's `/messages` payloads. Pure: the services read sessions and templates.
+"""What an agent sends into a business chat: checked against Meta's limits, and stored.
+Pure: the services read sessions and templates; the Graph API's request bodies are built in
+`integrations/whatsapp/graph.py`.
 
 A message's stored `data` says everything its payload needs, so a send can be built again
 from the stored message alone: `data.wa.kind` (Meta's type), the kind's own fields, and for
 templates the rendered parts with the parameters they were filled with.
 """
 
-import re
 from typing import Any
-from urllib.parse import urlsplit
 
 from agora.core.constants import (
     MESSAGE_TYPE_WA_RICH,
@@ -58,7 +57,6 @@ SEND_KEYS = {
     MESSAGE_TYPE_WA_RICH: {"wa_kind", "location", "contacts", "interactive", "context"},
     MESSAGE_TYPE_WA_TEMPLATE: {"template"},
 }
-PLACEHOLDER = re.compile(r"\{\{\s*(\d+)\s*\}\}")
 
 
 # Window ---------------------------------------------------------------------------
@@ -332,214 +330,3 @@ def _parameters(raw: Any) -> list[str]:
     if not isinstance(raw, list) or len(raw) > TEMPLATE_PARAMETERS_MAX:
         raise InvalidInput({"template": "Each part's parameters are a list of texts"})
     return [_line(value, "template", TEMPLATE_PARAMETER_MAX) for value in raw]
-
-
-# Templates ----------------------------------------------------------------------------
-
-SUPPORTED_BUTTONS = ("QUICK_REPLY", "URL", "PHONE_NUMBER")
-
-
-def template_view(template: dict[str, Any]) -> dict[str, Any] | None:
-    """A template as Meta lists it, kept to what we send and render; None when it is not
-    approved, or has parts we cannot fill (media headers, buttons other than quick replies,
-    links and calls, named parameters)."""
-    if template.get("status") != "APPROVED":
-        return None
-    components = []
-    for component in template.get("components") or []:
-        kept = _component(component)
-        if kept is None:
-            return None
-        components.append(kept)
-    if not any(c["type"] == "BODY" for c in components):
-        return None
-    return {
-        "name": str(template.get("name", "")),
-        "language": str(template.get("language", "")),
-        "category": str(template.get("category", "")),
-        "components": components,
-    }
-
-
-def _component(component: dict[str, Any]) -> dict[str, Any] | None:
-    kind = component.get("type")
-    text = component.get("text")
-    if kind == "HEADER":
-        if component.get("format", "TEXT") != "TEXT" or not _positional(text):
-            return None
-        return {"type": kind, "format": "TEXT", "text": text}
-    if kind in ("BODY", "FOOTER"):
-        return {"type": kind, "text": text} if _positional(text) else None
-    if kind == "BUTTONS":
-        buttons = [_template_button(b) for b in component.get("buttons") or []]
-        return None if None in buttons else {"type": kind, "buttons": buttons}
-    return None
-
-
-def _positional(text: Any) -> bool:
-    """Text whose only placeholders are {{1}}, {{2}} ... (named ones we cannot fill)."""
-    return isinstance(text, str) and "{{" not in PLACEHOLDER.sub("", text)
-
-
-def _template_button(button: dict[str, Any]) -> dict[str, Any] | None:
-    kind = button.get("type")
-    if kind not in SUPPORTED_BUTTONS or not isinstance(button.get("text"), str):
-        return None
-    kept = {"type": kind, "text": button["text"]}
-    if kind == "URL":
-        url = button.get("url")
-        if not _positional(url) or not is_web_url(PLACEHOLDER.sub("x", url)):
-            return None
-        kept["url"] = url
-    if kind == "PHONE_NUMBER":
-        kept["phone_number"] = str(button.get("phone_number", ""))
-    return kept
-
-
-def is_web_url(url: str) -> bool:
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return False
-    return parts.scheme in ("http", "https") and bool(parts.netloc)
-
-
-def _placeholders(text: str) -> int:
-    return max((int(n) for n in PLACEHOLDER.findall(text)), default=0)
-
-
-def _fill(text: str, values: list[str]) -> str:
-    return PLACEHOLDER.sub(lambda m: values[int(m.group(1)) - 1], text)
-
-
-def render_template(template: dict[str, Any], sent: dict[str, Any]) -> dict[str, Any]:
-    """The template filled with the agent's parameters (`sent` as `check_agent_send` kept
-    it): header, body, footer and buttons as the chat shows them, with the parameters the
-    payload carries. `parameters.buttons` fill the URL buttons with a {{1}}, in order."""
-    parameters = sent["parameters"]
-    parts = {c["type"]: c for c in template["components"]}
-    rendered: dict[str, Any] = {
-        "name": template["name"],
-        "language": template["language"],
-        "parameters": parameters,
-    }
-    for kind, part in (("HEADER", "header"), ("BODY", "body")):
-        if kind in parts:
-            text = parts[kind]["text"]
-            _count(part, parameters[part], _placeholders(text))
-            rendered[part] = _fill(text, parameters[part])
-        else:
-            _count(part, parameters[part], 0)
-    if "FOOTER" in parts:
-        rendered["footer"] = parts["FOOTER"]["text"]
-    buttons = parts.get("BUTTONS", {}).get("buttons", [])
-    dynamic = [b for b in buttons if b["type"] == "URL" and _placeholders(b["url"])]
-    _count("buttons", parameters["buttons"], len(dynamic))
-    values = iter(parameters["buttons"])
-    rendered["buttons"] = [_rendered_button(b, values) for b in buttons]
-    return rendered
-
-
-def _count(part: str, values: list[str], needed: int) -> None:
-    if len(values) != needed:
-        raise InvalidInput({"template": f"The {part} takes {needed} parameters"})
-
-
-def _rendered_button(button: dict[str, Any], values: Any) -> dict[str, Any]:
-    rendered = {"type": button["type"], "text": button["text"]}
-    if button["type"] == "URL":
-        suffix = next(values) if _placeholders(button["url"]) else None
-        url = _fill(button["url"], [suffix]) if suffix is not None else button["url"]
-        if not is_web_url(url):
-            raise InvalidInput({"template": "The button's parameter does not make a link"})
-        rendered["url"] = url
-        if suffix is not None:
-            rendered["suffix"] = suffix
-    if button["type"] == "PHONE_NUMBER":
-        rendered["phone_number"] = button.get("phone_number", "")
-    return rendered
-
-
-# Graph API payloads ---------------------------------------------------------------------
-
-
-def graph_payload(
-    to: str, message: dict[str, Any], *, base_url: str, reply_to_wamid: str | None = None
-) -> dict[str, Any]:
-    """Meta's `/messages` body for a stored 1018/1019/1021 message. Media go by link to
-    our upload (`base_url` makes it absolute): Meta fetches it once, nothing is uploaded
-    twice (docs/decisions.md)."""
-    data = message.get("data") or {}
-    kind = data["wa"]["kind"]
-    body: dict[str, Any] = {
-        "messaging_product": "whatsapp",
-        "recipient_type": "individual",
-        "to": to,
-        "type": kind,
-        kind: _content(kind, message, data, base_url),
-    }
-    if reply_to_wamid:
-        body["context"] = {"message_id": reply_to_wamid}
-    return body
-
-
-def _content(kind: str, message: dict[str, Any], data: dict[str, Any], base_url: str) -> Any:
-    text = message.get("payload", "")
-    if kind == "text":
-        return {"preview_url": "http://" in text or "https://" in text, "body": text}
-    if kind in MEDIA_TYPES:
-        return _media_content(kind, message, text, base_url)
-    if kind == "location":
-        return data["location"]
-    if kind == "contacts":
-        return [_graph_contact(card) for card in data["contacts"]]
-    if kind == "interactive":
-        return _graph_interactive(data["interactive"])
-    return _graph_template(data["template"])
-
-
-def _media_content(kind: str, message: dict[str, Any], caption: str, base_url: str) -> dict:
-    file = message["payload1"][0]
-    url = file["url"]
-    content: dict[str, Any] = {"link": url if is_web_url(url) else base_url.rstrip("/") + url}
-    if caption and kind != "audio":
-        content["caption"] = caption
-    if kind == "document" and file.get("title"):
-        content["filename"] = file["title"]
-    return content
-
-
-def _graph_contact(card: dict[str, Any]) -> dict[str, Any]:
-    # Meta wants a part of the name besides the formatted one.
-    name = card["name"]["formatted_name"]
-    return {**card, "name": {"formatted_name": name, "first_name": name}}
-
-
-def _graph_interactive(interactive: dict[str, Any]) -> dict[str, Any]:
-    body = {"text": interactive["body"]}
-    if interactive["type"] == "button":
-        buttons = [{"type": "reply", "reply": b} for b in interactive["buttons"]]
-        return {"type": "button", "body": body, "action": {"buttons": buttons}}
-    action = {"button": interactive["button"], "sections": interactive["sections"]}
-    return {"type": "list", "body": body, "action": action}
-
-
-def _graph_template(template: dict[str, Any]) -> dict[str, Any]:
-    parameters = template["parameters"]
-    components: list[dict[str, Any]] = [
-        {"type": part, "parameters": [{"type": "text", "text": v} for v in parameters[part]]}
-        for part in ("header", "body")
-        if parameters[part]
-    ]
-    for index, button in enumerate(template.get("buttons", [])):
-        if "suffix" in button:
-            components.append(
-                {
-                    "type": "button",
-                    "sub_type": "url",
-                    "index": str(index),
-                    "parameters": [{"type": "text", "text": button["suffix"]}],
-                }
-            )
-    sent = {"name": template["name"], "language": {"code": template["language"]}}
-    return {**sent, "components": components} if components else sent

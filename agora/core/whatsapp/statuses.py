@@ -6,6 +6,7 @@ statuses merge the same in any order and any number of times.
 The store applies a status as one conditional update built from `status_change` (set these
 flags where they are still missing, and only if the message has none of `blocked_by`), so
 two statuses racing on one message both land; `merge_status` is the same rule on a dict.
+Meta's status objects are read in `integrations/whatsapp/webhooks.py` (`parse_status`).
 """
 
 from dataclasses import dataclass
@@ -14,8 +15,6 @@ from typing import Any
 # Meta's status -> our flag.
 FLAGS = {"sent": "wa_s", "delivered": "wa_d", "read": "wa_r", "failed": "wa_f"}
 INFO_KEYS = ("s0", "s1", "wa_s", "wa_d", "wa_r", "wa_f", "wa_ns", "wa_errors", "wa_click")
-WA_ERRORS_MAX = 5
-ERROR_TEXT_MAX = 500
 
 
 @dataclass(frozen=True)
@@ -34,35 +33,6 @@ class StatusChange:
 
     fields: dict[str, Any]
     blocked_by: tuple[str, ...] = ()
-
-
-def parse_status(raw: Any) -> Status | None:
-    """Meta's status object (`{id, status, timestamp, recipient_id, errors}`); None when it
-    is not one we track (Meta adds kinds, e.g. "deleted" or "warning")."""
-    if not isinstance(raw, dict):
-        return None
-    wamid, status, timestamp = raw.get("id"), raw.get("status"), raw.get("timestamp")
-    if not isinstance(wamid, str) or not wamid or status not in FLAGS:
-        return None
-    try:
-        at = int(timestamp) * 1000
-    except (TypeError, ValueError):
-        return None
-    errors = raw.get("errors") if isinstance(raw.get("errors"), list) else []
-    return Status(wamid, status, at, tuple(error_view(e) for e in errors[:WA_ERRORS_MAX]))
-
-
-def error_view(raw: Any) -> dict[str, Any]:
-    """An error as agents see it: Meta's code, title and message (details when no message)."""
-    error = raw if isinstance(raw, dict) else {}
-    code = error.get("code")
-    data = error.get("error_data") if isinstance(error.get("error_data"), dict) else {}
-    message = error.get("message") or data.get("details") or ""
-    return {
-        "code": code if isinstance(code, int) and not isinstance(code, bool) else 0,
-        "title": str(error.get("title") or "")[:ERROR_TEXT_MAX],
-        "message": str(message)[:ERROR_TEXT_MAX],
-    }
 
 
 def status_change(status: Status) -> StatusChange:

@@ -1,7 +1,7 @@
 """The chat service's collaborators, and who may read a chat (used by every part)."""
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 from agora.actors.client import SessionShards
@@ -9,6 +9,7 @@ from agora.background import BackgroundTasks
 from agora.core.chat import NO_SUCH_CHAT, Outgoing, is_reader, may_read
 from agora.core.constants import SESSION_KIND_ITEM_CHAT
 from agora.core.errors import Forbidden, NotFound
+from agora.core.message_kinds import ChatKinds
 from agora.realtime.emitter import RealtimeEmitter
 from agora.services.accounts import Caller
 from agora.services.events import Events
@@ -21,9 +22,10 @@ from agora.store.users import UserStore
 log = logging.getLogger("agora.chat")
 
 
-class BusinessReplies(Protocol):
-    """Checks an agent's reply to a WhatsApp customer against its business chat
-    (`services.whatsapp.outbound.BusinessSends`): the message to store and its first flags."""
+class PreparesSend(Protocol):
+    """What a plug-in kind's message needs before its shard stores it, checked with what the
+    shard cannot know (an agent's reply to a WhatsApp customer against its business chat:
+    `services.whatsapp.outbound.BusinessSends`): the message to store and its first flags."""
 
     async def prepare(
         self, caller: Caller, outgoing: Outgoing, files: list[dict[str, Any]]
@@ -44,7 +46,8 @@ class ChatBase:
         hints: ChatHints,
         emitter: RealtimeEmitter,
         events: Events,
-        business: BusinessReplies | None = None,
+        kinds: ChatKinds,
+        sends: Mapping[int, PreparesSend],
     ) -> None:
         self.shards = shards
         self.sessions = sessions
@@ -55,8 +58,11 @@ class ChatBase:
         self.hints = hints
         self.emitter = emitter
         self.events = events
-        # Replies to WhatsApp customers (None where WhatsApp is not wired, as in scripts).
-        self.business = business
+        # The message kinds and conversation kinds chat knows (`core.message_kinds`).
+        self.kinds = kinds
+        # By message type: the kinds whose sends a feature prepares; the chat's own need
+        # nothing but their files' types checked.
+        self.sends = sends
         # What shards answered after their senders had been told to send again.
         self.late_replies = BackgroundTasks()
 

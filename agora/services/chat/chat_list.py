@@ -53,6 +53,7 @@ class ChatList(ChatBase):
                 session_view(
                     chats[c["_id"]],
                     m,
+                    kinds=self.kinds,
                     post_deleted=_about(chats[c["_id"]]) in gone,
                     readable=c["_id"] in readable,
                 )
@@ -73,9 +74,9 @@ class ChatList(ChatBase):
                 return None
             mine = found[0]["src_id"] == user_id
             if not mine:
-                return message_view_for(found[0], [])
+                return message_view_for(found[0], [], self.kinds)
             marks = marks_with_senders(chat, await self.sessions.furthest_marks(chat["_id"]))
-            return message_view_for(found[0], marks)
+            return message_view_for(found[0], marks, self.kinds)
 
         views = await asyncio.gather(*(newest(chat) for chat in chats))
         return {c["_id"]: view for c, view in zip(chats, views, strict=True) if view is not None}

@@ -40,7 +40,10 @@ class Lookups(ChatBase):
             "chats": [
                 {
                     "session": session_view(
-                        chat, member_of.get(chat["_id"]), readable=chat["_id"] in readable
+                        chat,
+                        member_of.get(chat["_id"]),
+                        kinds=self.kinds,
+                        readable=chat["_id"] in readable,
                     ),
                     "item": shown,
                     "is_item_owner": is_owner,
@@ -68,7 +71,9 @@ class Lookups(ChatBase):
         shown = await self._may_read_all(caller, with_membership)
         gone = await self._deleted_posts(found)
         readable = {
-            chat["_id"]: session_view(chat, membership, post_deleted=_about(chat) in gone)
+            chat["_id"]: session_view(
+                chat, membership, kinds=self.kinds, post_deleted=_about(chat) in gone
+            )
             for chat, membership in with_membership
             if chat["_id"] in shown
         }

@@ -69,7 +69,7 @@ class Moderation(ChatBase):
         await self.shards.forget(session_id)
         if is_open(chat) and not is_open(updated or chat):
             await self.events.publish(SessionClosed(session_id))
-        view = session_view(updated or chat, membership)
+        view = session_view(updated or chat, membership, kinds=self.kinds)
         await self.emitter.to_session(session_id, "session", shared_session_view(view))
         return {"session": view}
 
@@ -78,7 +78,7 @@ class Moderation(ChatBase):
         show it was given, now and after a reload."""
         updated = await self.sessions.update(cs_id, {"data.last_offer": offer})
         if updated is not None:
-            view = shared_session_view(session_view(updated, None))
+            view = shared_session_view(session_view(updated, None, kinds=self.kinds))
             await self.emitter.to_session(cs_id, "session", view)
 
     async def update_member(
@@ -130,7 +130,7 @@ class Moderation(ChatBase):
         chat = await self.sessions.get(session_id) or {}
         # Every screen of the member shows the chat as it now is for them (the composer
         # gives way to 'You cannot send messages here.' at once, and comes back).
-        view = session_view(chat, changed, readable=may_read(chat, changed))
+        view = session_view(chat, changed, kinds=self.kinds, readable=may_read(chat, changed))
         await self.emitter.to_user(for_user_id, "session", view)
         return {"is_user_in_session": True, "session_user": membership_view(changed, chat)}
 

@@ -5,10 +5,8 @@ from typing import Any
 from agora.core.accounts import user_card
 from agora.core.chat import RECEIPT_STATUSES, delivery, marks_with_senders, message_view_for
 from agora.core.clock import now_ms
-from agora.core.constants import MESSAGES_PAGE, SESSION_KIND_BUSINESS, USER_TYPE_MODERATOR
+from agora.core.constants import MESSAGES_PAGE, USER_TYPE_MODERATOR
 from agora.core.errors import Forbidden, InvalidInput, NotFound
-from agora.core.whatsapp.outbound import WA_MESSAGE_TYPES
-from agora.core.whatsapp.statuses import whatsapp_info
 from agora.services.accounts import Caller
 from agora.services.chat.base import ChatBase
 
@@ -23,9 +21,11 @@ class Reading(ChatBase):
     ) -> dict[str, Any]:
         chat, membership = await self._readable(caller, session_id)
         found = None
-        # A business chat's messages change after they are stored (WhatsApp's flags), which
-        # the shard's copies do not hear of: they are read from MongoDB.
-        if after is not None and chat.get("kind") != SESSION_KIND_BUSINESS:
+        # A conversation whose messages change after they are stored (a business chat's,
+        # by WhatsApp's flags) is read from MongoDB: the shard's copies do not hear of it.
+        conversation = self.kinds.conversation(chat)
+        from_shard = conversation is None or not conversation.changes_after_stored
+        if after is not None and from_shard:
             found = await self.shards.buffered(session_id, after, MESSAGES_PAGE + 1)
         if found is None:
             found = await self.messages.page(
@@ -42,7 +42,7 @@ class Reading(ChatBase):
         marks = marks_with_senders(chat, await self.sessions.furthest_marks(session_id))
         senders = await self.users.by_ids([m["src_id"] for m in page])
         return {
-            "inbox_messages": [message_view_for(m, marks) for m in page],
+            "inbox_messages": [message_view_for(m, marks, self.kinds) for m in page],
             "refs": {"users": {u["_id"]: user_card(u) for u in senders}},
             "has_more": has_more,
             "next_less_than_timestamp": page[0]["created_at"] if page and has_more else None,
@@ -62,9 +62,10 @@ class Reading(ChatBase):
         seq = message.get("seq")
         marks = await self.sessions.marks_covering(session_id, seq) if seq is not None else []
         info = delivery(message, marks_with_senders(chat, marks)).info()
-        # An agent's WhatsApp reply: the flags WhatsApp reported, each with its time.
-        flags = whatsapp_info(message.get("info")) if message["type"] in WA_MESSAGE_TYPES else {}
-        return {"info": {**info, "whatsapp": flags} if flags else info}
+        # What the message's kind adds (an agent's WhatsApp reply: the flags WhatsApp
+        # reported, each with its time).
+        extras = self.kinds.message(message["type"]).info
+        return {"info": info | extras(message) if extras is not None else info}
 
     async def mark(self, caller: Caller, session_id: str, created_at: int, status: str) -> None:
         """A recipient's screen got (or showed) the messages up to this one: ticks move."""

@@ -10,7 +10,6 @@ from typing import Any
 from agora.actors.sessions import STORE_UNAVAILABLE
 from agora.core.chat import (
     NO_SUCH_CHAT,
-    Outgoing,
     check_outgoing,
     item_chat_members,
     item_chat_session,
@@ -72,6 +71,7 @@ class Sending(ChatBase):
         becomes real with its first message."""
         user_id = caller.user["_id"]
         outgoing = check_outgoing(
+            self.kinds,
             session_id=data.dest_session_id,
             src_id=user_id,
             local_id=data.local_id,
@@ -84,8 +84,8 @@ class Sending(ChatBase):
         )
         files = await self.uploads.stored_files(user_id, list(outgoing.attachments))
         info: dict[str, Any] = {}
-        if outgoing.data is not None:
-            outgoing, info = await self._business_reply(caller, outgoing, files)
+        if (preparer := self.sends.get(outgoing.type)) is not None:
+            outgoing, info = await preparer.prepare(caller, outgoing, files)
         elif any(f["mime_type"] not in CHAT_ATTACHMENT_TYPES for f in files):
             raise InvalidInput({"payload1": "Attach jpeg, png, pdf, docx or mp4 files"})
         request = {
@@ -110,14 +110,6 @@ class Sending(ChatBase):
         if reply["type"] != SEND_REPLY_OK:
             return reply
         return send_accepted(reply["inbox_message"], new_session_created=created)
-
-    async def _business_reply(
-        self, caller: Caller, outgoing: Outgoing, files: list[dict[str, Any]]
-    ) -> tuple[Outgoing, dict[str, Any]]:
-        """A reply to a WhatsApp customer, checked against its business chat."""
-        if self.business is None:
-            raise InvalidInput({"_type": "WhatsApp is not available here"})
-        return await self.business.prepare(caller, outgoing, files)
 
     async def _to_shard(self, request: dict[str, Any]) -> dict[str, Any]:
         reply = await self._shard_send(request)
@@ -164,7 +156,7 @@ class Sending(ChatBase):
         text: str,
         data: dict[str, Any],
     ) -> dict[str, Any]:
-        """A message a service posts (a notice, a WhatsApp customer's message): stored, sent to
+        """A message a service posts (a notice, a customer's message): stored, sent to
         the session's room and told as `MessageStored` like any other; `local_id` makes a
         repeated one appear once. The shard's reply, as for a send."""
         return await self._shard_send(

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from agora.integrations.whatsapp_graph import GraphApi
+from agora.integrations.whatsapp.client import GraphApi
 from agora.services.whatsapp.business_chats import BusinessChats
 from agora.services.whatsapp.channels import WhatsAppChannels
 from agora.services.whatsapp.webhooks import WhatsAppWebhooks

@@ -4,9 +4,10 @@ group's agents (its admins and moderators), with the customer's reply window."""
 import asyncio
 from typing import Any
 
-from agora.core.chat import is_business_agent, session_view, shared_session_view
+from agora.core.chat import session_view, shared_session_view
 from agora.core.clock import now_ms
 from agora.core.whatsapp.inbound import business_chat, business_chat_id, window_ends_at
+from agora.core.whatsapp.kinds import is_business_agent
 from agora.realtime.emitter import RealtimeEmitter
 from agora.services.chat import ChatService
 from agora.store.business_chats import BusinessChatStore
@@ -43,7 +44,7 @@ class BusinessChats:
                 raise LookupError(f"the business chat {session_id} vanished")
         await self._agents_in(session_id, channel["group_id"])
         # Open screens move the window's countdown and the title.
-        view = shared_session_view(session_view(chat, None))
+        view = shared_session_view(session_view(chat, None, kinds=self.chat.kinds))
         await self.emitter.to_session(session_id, "session", view)
         return chat
 

@@ -16,7 +16,7 @@ from agora.core.whatsapp.channel import (
     check_connect,
     secret_place,
 )
-from agora.integrations.whatsapp_graph import GraphApi, GraphError
+from agora.integrations.whatsapp.client import GraphApi, GraphError
 from agora.services.accounts import Caller
 from agora.services.groups import GroupService
 from agora.store.whatsapp_channels import ChannelTaken, WhatsAppChannelStore

@@ -12,14 +12,9 @@ from typing import Any
 from agora.core.chat import message_view
 from agora.core.constants import MESSAGE_TYPE_WA_INBOUND, SEND_REPLY_OK, WHATSAPP_MEDIA_MAX_BYTES
 from agora.core.errors import InvalidInput, PayloadTooLarge
-from agora.core.whatsapp.inbound import (
-    Change,
-    InboundMessage,
-    MediaRef,
-    Reaction,
-    customer_src_id,
-)
-from agora.integrations.whatsapp_graph import GraphApi, GraphError
+from agora.core.whatsapp.inbound import customer_src_id
+from agora.integrations.whatsapp.client import GraphApi, GraphError
+from agora.integrations.whatsapp.webhooks import Change, InboundMessage, MediaRef, Reaction
 from agora.realtime.emitter import RealtimeEmitter
 from agora.services.chat import ChatService
 from agora.services.uploads import UploadService
@@ -166,7 +161,7 @@ class InboundMessages:
             return
         # The shard serves recent pages from memory: it reads the session again.
         await self.chat.shards.forget(session_id)
-        view = message_view(updated)
+        view = message_view(updated, self.chat.kinds)
         await self.emitter.to_session(
             session_id, "message_update", {"session_id": session_id, "message": view}
         )

@@ -16,20 +16,22 @@ from decimal import Decimal
 from typing import Any
 
 from agora.background import BackgroundTasks
-from agora.core.chat import NO_SUCH_CHAT, Outgoing, hidden_from, message_view, posting_refusal
+from agora.core.chat import NO_SUCH_CHAT, Outgoing, hidden_from, message_view
 from agora.core.clock import now_ms
 from agora.core.constants import LEDGER_REF_WHATSAPP_TEMPLATE, MESSAGE_TYPE_WA_TEMPLATE
 from agora.core.errors import Forbidden, InvalidInput, NotFound
+from agora.core.message_kinds import ChatKinds
 from agora.core.money import Posting, to_cents, wallet_id
+from agora.core.whatsapp.kinds import agent_refusal
 from agora.core.whatsapp.outbound import (
     MEDIA_TYPES,
     WA_MESSAGE_TYPES,
     check_media_type,
-    graph_payload,
-    render_template,
     window_refusal,
 )
-from agora.integrations.whatsapp_graph import GraphApi, GraphError
+from agora.integrations.whatsapp.client import GraphApi, GraphError
+from agora.integrations.whatsapp.graph import graph_payload
+from agora.integrations.whatsapp.templates import render_template
 from agora.services.accounts import Caller
 from agora.services.events import MessageStored
 from agora.services.wallet import REFUSED, WalletService
@@ -88,7 +90,7 @@ class BusinessSends:
         kind = membership["session_user_type"] if membership else None
         if session is None or hidden_from(session, kind):
             raise NotFound({"dest_session_id": NO_SUCH_CHAT})
-        if refusal := posting_refusal(session, kind, outgoing.type):
+        if refusal := agent_refusal(session, kind):
             raise Forbidden(refusal)
         if refusal := window_refusal(session, outgoing.type, now_ms()):
             raise InvalidInput({"_type": refusal})
@@ -159,6 +161,7 @@ class WhatsAppOutbound:
         flags: WhatsAppFlags,
         wallets: WalletService,
         statuses: WhatsAppStatuses,
+        kinds: ChatKinds,
     ) -> None:
         self.public_base_url = public_base_url
         self.price_cents = to_cents(template_price)
@@ -170,6 +173,7 @@ class WhatsAppOutbound:
         self.flags = flags
         self.wallets = wallets
         self.statuses = statuses
+        self.kinds = kinds
         self._sending = BackgroundTasks()
 
     def message_stored(self, event: MessageStored) -> None:
@@ -204,7 +208,7 @@ class WhatsAppOutbound:
     async def sweep(self) -> None:
         now = now_ms()
         for stored in await self.flags.queued_before(now - UNSENT_AFTER_MS, SWEEP_BATCH):
-            message = message_view(stored)
+            message = message_view(stored, self.kinds)
             claimed_at = stored["info"].get("wa_claim")
             if claimed_at is None:
                 await self._deliver(stored["dest_session_id"], message)

@@ -9,7 +9,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from agora.core.constants import MESSAGE_TYPE_WA_STATUS
-from agora.core.whatsapp.statuses import Status, parse_status, status_change, whatsapp_info
+from agora.core.whatsapp.statuses import Status, status_change, whatsapp_info
+from agora.integrations.whatsapp.webhooks import parse_status
 from agora.realtime.emitter import RealtimeEmitter
 from agora.services.events import WhatsAppStatusReceived
 from agora.store.whatsapp_statuses import WhatsAppFlags

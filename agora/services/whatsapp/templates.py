@@ -7,8 +7,8 @@ from agora.core.chat import NO_SUCH_CHAT, hidden_from
 from agora.core.clock import now_ms
 from agora.core.constants import SESSION_KIND_BUSINESS, USER_TYPE_MODERATOR
 from agora.core.errors import Forbidden, InvalidInput, NotFound, Unavailable
-from agora.core.whatsapp.outbound import template_view
-from agora.integrations.whatsapp_graph import UNREACHABLE_STATUS, GraphApi, GraphError
+from agora.integrations.whatsapp.client import UNREACHABLE_STATUS, GraphApi, GraphError
+from agora.integrations.whatsapp.templates import template_view
 from agora.services.accounts import Caller
 from agora.services.whatsapp.channels import WhatsAppChannels
 from agora.services.whatsapp.outbound import business_of

@@ -13,7 +13,7 @@ from agora.background import BackgroundTasks
 from agora.core import json_text
 from agora.core.clock import now_ms
 from agora.core.errors import AgoraError, Forbidden, InvalidInput
-from agora.core.whatsapp.inbound import parse_webhook
+from agora.integrations.whatsapp.webhooks import parse_webhook
 from agora.services.events import Events, WhatsAppStatusReceived
 from agora.services.whatsapp.channels import OpenChannel, WhatsAppChannels
 from agora.services.whatsapp.inbound import InboundMessages
