@@ -47,6 +47,7 @@ ROOMS_METHOD = "rooms"  # our control message: a room's sockets enter or leave o
 CONFIRM_SECONDS = 5.0
 IDLE_ROOM_SECONDS = 2.0
 RETRY_SECONDS_MAX = 60
+CLOSE_SECONDS = 5
 COALESCE_SECONDS = 0.01
 # Queuing and writing a frame costs the edge about 50 us a socket: a room of 1,000 sockets
 # gets at most one frame per 50 ms, so its fan-out keeps to about half of one core.
@@ -261,16 +262,18 @@ class RoomChannelManager(socketio.AsyncRedisManager):
             self._idle_dropper = self.server.start_background_task(self._drop_idle_channels)
 
     async def close(self) -> None:
-        """Stops receiving: an edge that shut down no longer reads (or retries) Redis."""
+        """Stops receiving: an edge that shut down no longer reads (or retries) Redis. Bounded:
+        a Redis connection that does not answer must not hold up the shutdown."""
         receivers = [getattr(self, "thread", None), getattr(self, "_idle_dropper", None)]
         receivers = [task for task in receivers if task is not None]
         for task in receivers:
             task.cancel()
-        await asyncio.gather(*receivers, return_exceptions=True)
-        if self._subscriber is not None:
+        if receivers:
+            await asyncio.wait(receivers, timeout=CLOSE_SECONDS)
+        subscriber, self._subscriber = self._subscriber, None
+        if subscriber is not None:
             with contextlib.suppress(Exception):
-                await self._subscriber.aclose()
-            self._subscriber = None
+                await asyncio.wait_for(subscriber.aclose(), CLOSE_SECONDS)
 
     async def _connect_subscriber(self) -> None:
         client = aioredis.Redis.from_url(self.redis_url, **self.redis_options)
