@@ -1,9 +1,10 @@
 // What a new user tripped over in chat (issue 13): ticks after a reload, live blocking,
-// unread counts on a minimized chat, message info on the desktop, image chats, deleted posts.
+// unread counts on a minimized chat, message info on the desktop, image chats, deleted posts;
+// and of the second walk (issue 29): unseen messages where the eye is on a phone.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { chatWindow, itemChat, send } from './chatHelpers.mjs';
-import { VIEWPORTS, launch, screenshot } from './helpers.mjs';
+import { VIEWPORTS, launch, screenshot, seriousViolations } from './helpers.mjs';
 import { png } from './png.mjs';
 
 let browser;
@@ -249,5 +250,49 @@ test('offers: an amount below the minimum is refused, a given offer shows (also 
   await prompt.getByRole('button', { name: 'OK' }).click();
   await prompt.getByText('The smallest offer is 0.5').waitFor();
   await screenshot(owner, 'offer-too-small', { fullPage: false });
+  for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
+});
+
+/** Keeps what the page asks of the installed app's icon badge (the Badging API) in `window.appBadges`. */
+function recordAppBadge(page) {
+  return page.addInitScript(() => {
+    window.appBadges = [];
+    navigator.setAppBadge = async (count) => void window.appBadges.push(count);
+    navigator.clearAppBadge = async () => void window.appBadges.push(0);
+  });
+}
+
+test('unseen messages show where the eye is: the menu button, the tab title and the app badge', async () => {
+  const { owner, asker } = await itemChat(browser, 'Fix my gate', 'It does not latch.', { viewport: VIEWPORTS.phone });
+  await recordAppBadge(owner);
+  await owner.reload();
+  const menuButton = owner.getByRole('button', { name: 'Menu' });
+  await menuButton.waitFor();
+  const badge = owner.getByTestId('menu-unseen-badge');
+  assert.equal(await badge.count(), 0);
+
+  await send(asker, 'Is it the hinge?');
+  await send(asker, 'Or the latch itself?');
+  await badge.filter({ hasText: '2' }).waitFor();
+  assert.equal(await menuButton.getAttribute('aria-describedby'), 'menu-unseen');
+  assert.match(await owner.title(), /^\(2\) /);
+  assert.equal(await owner.evaluate(() => window.appBadges.at(-1)), 2);
+  assert.deepEqual(await seriousViolations(owner), []);
+  await screenshot(owner, 'unseen-menu-badge', { fullPage: false });
+
+  // Wide, the menu is pinned open: its Chats dot shows, and the title keeps the count.
+  await owner.setViewportSize(VIEWPORTS.desktop);
+  const chats = owner.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: /Chats/ });
+  await chats.getByRole('img', { name: '2 unseen notifications' }).waitFor();
+  assert.match(await owner.title(), /^\(2\) /);
+  assert.deepEqual(await seriousViolations(owner), []);
+  await screenshot(owner, 'unseen-menu-badge', { fullPage: false });
+
+  await chats.click();
+  await owner.getByTestId('chat-row').first().waitFor();
+  assert.doesNotMatch(await owner.title(), /^\(/);
+  assert.equal(await owner.evaluate(() => window.appBadges.at(-1)), 0);
+  await owner.setViewportSize(VIEWPORTS.phone);
+  assert.equal(await badge.count(), 0);
   for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
 });
