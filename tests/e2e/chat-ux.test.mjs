@@ -1,10 +1,12 @@
 // What a new user tripped over in chat (issue 13): ticks after a reload, live blocking,
 // unread counts on a minimized chat, message info on the desktop, image chats, deleted posts;
-// and of the second walk (issue 29): unseen messages where the eye is on a phone.
+// and of the second walk (issue 29): unseen messages where the eye is on a phone, "Delivered"
+// when the reader comes back later (the chat list, a push to the service worker).
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { chatWindow, itemChat, send } from './chatHelpers.mjs';
-import { VIEWPORTS, launch, screenshot, seriousViolations } from './helpers.mjs';
+import { BASE_URL, VIEWPORTS, launch, screenshot, seriousViolations } from './helpers.mjs';
 import { png } from './png.mjs';
 
 let browser;
@@ -295,4 +297,81 @@ test('unseen messages show where the eye is: the menu button, the tab title and 
   await owner.setViewportSize(VIEWPORTS.phone);
   assert.equal(await badge.count(), 0);
   for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
+});
+
+/** The chat and time of the newest message `text` in the page's user's chat list. */
+async function listedMessage(page, text) {
+  const chats = await apiAs(page, '/user/chats', {});
+  const { dest_session_id: sessionId, created_at: createdAt } = chats.body.sessions.find((row) => row.last_message?.payload === text).last_message;
+  return { sessionId, createdAt };
+}
+
+test('"Delivered" once the reader comes back later and sees the message in the chat list', async () => {
+  const { owner, asker } = await itemChat(browser, 'Mend my coat', 'A torn sleeve.');
+  // The owner closes the app; the asker writes meanwhile.
+  const context = owner.context();
+  await owner.close();
+  const question = await send(asker, 'Which sleeve is it?');
+  await tick(question, 'Sent').waitFor();
+
+  // Back on a phone, the owner opens Chats but not the chat.
+  const back = await context.newPage();
+  back.errors = [];
+  back.on('pageerror', (error) => back.errors.push(error));
+  await back.setViewportSize(VIEWPORTS.phone);
+  await back.goto(`${BASE_URL}/chats`);
+  await back.getByTestId('chat-row').filter({ hasText: 'Which sleeve is it?' }).waitFor();
+  await tick(question, 'Delivered').waitFor();
+  assert.deepEqual(await seriousViolations(asker), []);
+  await screenshot(asker, 'delivered-after-chat-list', { fullPage: false });
+  await asker.setViewportSize(VIEWPORTS.phone);
+  assert.deepEqual(await seriousViolations(asker), []);
+  await screenshot(asker, 'delivered-after-chat-list', { fullPage: false });
+  for (const page of [back, asker]) assert.deepEqual(page.errors, []);
+});
+
+/**
+ * The receipt the server puts in a push to `userId` (agora/core/push.py): the test stands in
+ * for the push service, which would carry the server's own.
+ */
+function deliveryReceipt(userId, sessionId, createdAt) {
+  const value = `delivered|${createdAt}|${userId}|${sessionId}`;
+  const mac = createHmac('sha256', process.env.AGORA_SECRET_KEY).update(value).digest('hex').slice(0, 32);
+  return `${value}.${mac}`;
+}
+
+test('"Delivered" once a push reaches the reader\'s service worker, before the app is opened', async () => {
+  const { owner, asker } = await itemChat(browser, 'Tune my piano', 'An old upright.');
+  const ownerId = (await apiAs(owner, '/user/me')).body.user._id;
+  await owner.evaluate(() => navigator.serviceWorker.ready);
+  await owner.context().grantPermissions(['notifications'], { origin: BASE_URL });
+  const cdp = await owner.context().newCDPSession(owner);
+  const registered = new Promise((resolve) => {
+    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+      const ours = registrations.find((r) => r.scopeURL === `${BASE_URL}/` && !r.isDeleted);
+      if (ours) resolve(ours.registrationId);
+    });
+  });
+  await cdp.send('ServiceWorker.enable');
+  const registrationId = await registered;
+  // The owner leaves the app (no socket): only the service worker is there to get the push.
+  await owner.goto('about:blank');
+
+  const question = await send(asker, 'Is it out of tune badly?');
+  await tick(question, 'Sent').waitFor();
+  const { sessionId, createdAt } = await listedMessage(asker, 'Is it out of tune badly?');
+  const push = {
+    session_id: sessionId,
+    title: 'Tune my piano',
+    sender_name: 'Bram Asker',
+    body: 'Bram Asker: Is it out of tune badly?',
+    count: 1,
+    url: `/chats?session_id=${sessionId}`,
+    red_dot: 1,
+    receipt: deliveryReceipt(ownerId, sessionId, createdAt),
+  };
+  await cdp.send('ServiceWorker.deliverPushMessage', { origin: BASE_URL, registrationId, data: JSON.stringify(push) });
+  await tick(question, 'Delivered').waitFor();
+  await screenshot(asker, 'delivered-after-push', { fullPage: false });
+  assert.deepEqual(asker.errors, []);
 });
