@@ -1,7 +1,8 @@
 // What a new user tripped over in chat (issue 13): ticks after a reload, live blocking,
 // unread counts on a minimized chat, message info on the desktop, image chats, deleted posts;
 // and of the second walk (issue 29): unseen messages where the eye is on a phone, "Delivered"
-// when the reader comes back later (the chat list, a push to the service worker).
+// when the reader comes back later (the chat list, a push to the service worker), and the chat
+// basics people expect (images in the viewer, muted chats, Escape and focus, the list beside).
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, test } from 'node:test';
@@ -374,4 +375,64 @@ test('"Delivered" once a push reaches the reader\'s service worker, before the a
   await tick(question, 'Delivered').waitFor();
   await screenshot(asker, 'delivered-after-push', { fullPage: false });
   assert.deepEqual(asker.errors, []);
+});
+
+/** The element that has the keyboard focus, by its accessible label. */
+const focusedLabel = (page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null);
+
+test('chat basics: focus in the composer, Escape closes, images in the viewer, a muted chat, the window beside the list', async () => {
+  const { owner, asker } = await itemChat(browser, 'Frame my poster', 'A1, black frame.');
+  await chatWindow(asker).getByLabel('Files', { exact: true }).setInputFiles([{ name: 'poster.png', mimeType: 'image/png', buffer: png(120, 90, [30, 90, 200]) }]);
+  await chatWindow(asker).getByRole('button', { name: 'Remove poster.png' }).waitFor();
+  await tick(await send(asker, 'This one'), 'Delivered').waitFor();
+
+  // Opening a chat puts the caret in its composer; Escape closes the window.
+  await owner.getByRole('button', { name: 'View Chats' }).click();
+  const ownerWindow = chatWindow(owner);
+  await ownerWindow.getByText('This one').waitFor();
+  await owner.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Message');
+  // A chat image opens the app's viewer over the chat, not the raw file; Escape closes the viewer first.
+  await ownerWindow.getByRole('button', { name: 'View image poster.png' }).click();
+  const viewer = owner.getByRole('dialog', { name: 'Images' });
+  await viewer.getByRole('img', { name: 'poster.png' }).waitFor();
+  assert.equal(owner.url().includes('/uploads/'), false);
+  assert.deepEqual(await seriousViolations(owner), []);
+  await screenshot(owner, 'chat-image-viewer', { fullPage: false });
+  await owner.keyboard.press('Escape');
+  await viewer.waitFor({ state: 'detached' });
+  await ownerWindow.waitFor();
+  await ownerWindow.getByRole('textbox', { name: 'Message' }).focus();
+  await owner.keyboard.press('Escape');
+  await ownerWindow.waitFor({ state: 'detached' });
+
+  // Muted: the row says so and its count is grey, not a red alarm.
+  await owner.getByRole('button', { name: 'View Chats' }).click();
+  await ownerWindow.getByRole('button', { name: 'Mute notifications' }).click();
+  await ownerWindow.getByRole('button', { name: 'Unmute notifications' }).waitFor();
+  await ownerWindow.getByRole('button', { name: 'Close chat' }).click();
+  await send(asker, 'Or a white one?');
+  await owner.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: /Chats/ }).click();
+  const row = owner.getByTestId('chat-row').filter({ hasText: 'Frame my poster' });
+  await row.getByRole('img', { name: 'Muted' }).waitFor();
+  const count = row.getByLabel('1 unseen');
+  await count.waitFor();
+  assert.equal(await count.evaluate((element) => getComputedStyle(element).color), 'rgb(51, 65, 85)');
+
+  // Wide, the opened chat sits beside the list; on a phone it covers the screen.
+  await row.click();
+  await ownerWindow.getByText('Or a white one?').waitFor();
+  const list = await row.boundingBox();
+  const panel = await ownerWindow.boundingBox();
+  assert.ok(list.x + list.width <= panel.x, `the list (${list.x}+${list.width}) runs under the chat at ${panel.x}`);
+  assert.deepEqual(await seriousViolations(owner), []);
+  await screenshot(owner, 'chat-beside-list', { fullPage: false });
+  await owner.setViewportSize(VIEWPORTS.phone);
+  await owner.waitForFunction(() => document.querySelector('[data-testid="chat-window"]').getBoundingClientRect().width === window.innerWidth);
+  assert.deepEqual(await seriousViolations(owner), []);
+  await screenshot(owner, 'chat-beside-list', { fullPage: false });
+  await ownerWindow.getByRole('button', { name: 'Close chat' }).click();
+  await screenshot(owner, 'chat-row-muted', { fullPage: false });
+  await owner.setViewportSize(VIEWPORTS.desktop);
+  await screenshot(owner, 'chat-row-muted', { fullPage: false });
+  for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
 });
