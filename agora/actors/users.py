@@ -22,7 +22,13 @@ import ray
 
 from agora.core.chat import red_dot_count
 from agora.core.constants import PUSH_SUBSCRIPTIONS_PER_ACCOUNT
-from agora.core.push import Notification, PushWindows, Subscription
+from agora.core.push import (
+    DeliveryReceipt,
+    Notification,
+    PushWindows,
+    Subscription,
+    delivery_receipt,
+)
 from agora.integrations.web_push import Delivery, WebPushSender, generate_vapid_keys
 from agora.settings import Settings
 from agora.store.vapid_keys import VapidKeyStore
@@ -226,18 +232,35 @@ class UserShardLogic:
         self, pushes: list[tuple[str, Notification]], known: dict[str, list[Subscription]]
     ) -> None:
         """Reads the red dots of all these people at once (two queries per person made the
-        database the bottleneck of a big group), then sends."""
+        database the bottleneck of a big group), then sends, each push with its red dot and
+        the recipient's delivery receipt."""
         if not pushes:
             return
         followed = await self.sessions.followed_by(list({u for u, _ in pushes}))
         sender = await self._sender()
         await asyncio.gather(
             *(
-                self._one(sender, u, s, replace(n, red_dot=red_dot_count(followed.get(u, []))))
+                self._one(
+                    sender,
+                    u,
+                    s,
+                    replace(
+                        n,
+                        red_dot=red_dot_count(followed.get(u, [])),
+                        receipt=self._receipt(u, n),
+                    ),
+                )
                 for u, n in pushes
                 for s in known.get(u, [])
             )
         )
+
+    def _receipt(self, user_id: str, notification: Notification) -> str:
+        """What the recipient's service worker acknowledges the push's messages with."""
+        if not notification.created_at:
+            return ""
+        receipt = DeliveryReceipt(user_id, notification.session_id, notification.created_at)
+        return delivery_receipt(self.settings.secret_key.get_secret_value(), receipt)
 
     async def _one(
         self,

@@ -1,5 +1,6 @@
 """Web push, the pure part: subscriptions as browsers serialize them, who is told of a
-message, what a notification says, and the per-chat window that coalesces a busy chat."""
+message, what a notification says, the receipt its service worker acknowledges delivery
+with, and the per-chat window that coalesces a busy chat."""
 
 import base64
 import hashlib
@@ -29,6 +30,7 @@ from agora.core.constants import (
     PUSH_TOPIC_CHARS,
 )
 from agora.core.errors import InvalidInput
+from agora.core.signing import sign, unsign
 
 HTTPS_PORT = 443
 P256DH_BYTES = 65  # an uncompressed P-256 point: 0x04, x, y
@@ -158,6 +160,37 @@ def topic_for(session_id: str) -> str:
     return b64url_encode(digest)[:PUSH_TOPIC_CHARS]
 
 
+# What a delivery receipt signs: its purpose (no other signed token of ours reads as one), the
+# newest message's time, the recipient and the chat (last: the only part that is free text).
+RECEIPT_PURPOSE = "delivered"
+RECEIPT_PARTS = 4
+
+
+@dataclass(frozen=True)
+class DeliveryReceipt:
+    """A recipient's screen (their service worker) got the chat's messages up to `created_at`."""
+
+    user_id: str
+    session_id: str
+    created_at: int
+
+
+def delivery_receipt(secret: str, receipt: DeliveryReceipt) -> str:
+    """The token a push carries: the service worker, which holds no auth key, posts it back
+    when the push arrives, and it names the one person the push was for."""
+    value = f"{RECEIPT_PURPOSE}|{receipt.created_at}|{receipt.user_id}|{receipt.session_id}"
+    return sign(secret, value)
+
+
+def read_delivery_receipt(secret: str, token: str) -> DeliveryReceipt | None:
+    """The receipt a token of ours names; None for anything we did not sign as one."""
+    value = unsign(secret, token)
+    parts = value.split("|", RECEIPT_PARTS - 1) if value else []
+    if len(parts) != RECEIPT_PARTS or parts[0] != RECEIPT_PURPOSE or not parts[1].isdigit():
+        return None
+    return DeliveryReceipt(user_id=parts[2], session_id=parts[3], created_at=int(parts[1]))
+
+
 @dataclass(frozen=True)
 class Notification:
     """What a push says; `count` > 1 for a coalesced one."""
@@ -170,6 +203,8 @@ class Notification:
     red_dot: int = 0
     direct: bool = False  # a 1:1 chat: delivered with high urgency
     url: str = ""  # where a click leads; the chat when empty
+    created_at: int = 0  # the newest message it tells of (none for an offer's push)
+    receipt: str = ""  # the recipient's delivery receipt for it (`delivery_receipt`)
 
     def body(self) -> str:
         if self.count > 1:
@@ -189,6 +224,8 @@ class Notification:
                 "url": self.url or CHAT_URL.format(session_id=self.session_id),
                 "red_dot": self.red_dot,
             }
+            if self.receipt:
+                data["receipt"] = self.receipt
             raw = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
             if len(raw) <= PUSH_PAYLOAD_MAX_BYTES or preview_chars <= 8:
                 return raw

@@ -59,7 +59,7 @@ def create_app(
         *chat.routes(services.chat, services.link_previews),
         *wallet.routes(services.wallets, services.offers, services.finder_fees),
         *payments.routes(services.payments),
-        *push.routes(services.push),
+        *push.routes(services.push, services.chat),
         *whatsapp_channel.routes(services.whatsapp.channels),
         *whatsapp_templates.routes(services.whatsapp_replies.templates),
         *whatsapp_clicks.routes(services.whatsapp_replies.clicks),

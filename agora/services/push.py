@@ -17,9 +17,16 @@ from agora.core.constants import (
     PUSH_SUBSCRIPTIONS_PER_ACCOUNT,
     SESSION_KIND_ITEM_CHAT,
 )
+from agora.core.errors import InvalidInput
 from agora.core.message_kinds import ChatKinds
 from agora.core.money import format_amount
-from agora.core.push import Notification, parse_subscription, push_recipients
+from agora.core.push import (
+    DeliveryReceipt,
+    Notification,
+    parse_subscription,
+    push_recipients,
+    read_delivery_receipt,
+)
 from agora.services.accounts import Caller
 from agora.services.events import MessageStored, OfferPaid, SignedOut
 from agora.settings import Settings
@@ -90,6 +97,15 @@ class PushService:
     async def _subscriptions_changed(self, user_ids: list[str]) -> None:
         if self.settings.push_enabled:
             await self.shards.subscriptions_changed(user_ids)
+
+    def read_receipts(self, tokens: list[str]) -> list[DeliveryReceipt]:
+        """The delivery receipts pushes carried, as a service worker posts them back; any
+        token we did not sign refuses the whole batch."""
+        secret = self.settings.secret_key.get_secret_value()
+        receipts = [read_delivery_receipt(secret, token) for token in tokens]
+        if any(receipt is None for receipt in receipts):
+            raise InvalidInput({"receipts": "Not a delivery receipt of a push"})
+        return [receipt for receipt in receipts if receipt is not None]
 
     # Presence (from this edge's sockets) ----------------------------------------------
 
@@ -217,5 +233,6 @@ class PushService:
             text=message.get("payload") or ATTACHMENT_TEXT,
             # Item chats are between two people; groups, however small, are not.
             direct=session.get("kind") == SESSION_KIND_ITEM_CHAT,
+            created_at=message["created_at"],
         )
         self.shards.notify(recipients, message["id"], notification, True)

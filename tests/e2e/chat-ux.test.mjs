@@ -1,9 +1,13 @@
 // What a new user tripped over in chat (issue 13): ticks after a reload, live blocking,
-// unread counts on a minimized chat, message info on the desktop, image chats, deleted posts.
+// unread counts on a minimized chat, message info on the desktop, image chats, deleted posts;
+// and of the second walk (issue 29): unseen messages where the eye is on a phone, "Delivered"
+// when the reader comes back later (the chat list, a push to the service worker), and the chat
+// basics people expect (images in the viewer, muted chats, Escape and focus, the list beside).
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { chatWindow, itemChat, send } from './chatHelpers.mjs';
-import { VIEWPORTS, launch, screenshot } from './helpers.mjs';
+import { BASE_URL, VIEWPORTS, launch, screenshot, seriousViolations } from './helpers.mjs';
 import { png } from './png.mjs';
 
 let browser;
@@ -249,5 +253,189 @@ test('offers: an amount below the minimum is refused, a given offer shows (also 
   await prompt.getByRole('button', { name: 'OK' }).click();
   await prompt.getByText('The smallest offer is 0.5').waitFor();
   await screenshot(owner, 'offer-too-small', { fullPage: false });
+  for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
+});
+
+/** Keeps what the page asks of the installed app's icon badge (the Badging API) in `window.appBadges`. */
+function recordAppBadge(page) {
+  return page.addInitScript(() => {
+    window.appBadges = [];
+    navigator.setAppBadge = async (count) => void window.appBadges.push(count);
+    navigator.clearAppBadge = async () => void window.appBadges.push(0);
+  });
+}
+
+test('unseen messages show where the eye is: the menu button, the tab title and the app badge', async () => {
+  const { owner, asker } = await itemChat(browser, 'Fix my gate', 'It does not latch.', { viewport: VIEWPORTS.phone });
+  await recordAppBadge(owner);
+  await owner.reload();
+  const menuButton = owner.getByRole('button', { name: 'Menu' });
+  await menuButton.waitFor();
+  const badge = owner.getByTestId('menu-unseen-badge');
+  assert.equal(await badge.count(), 0);
+
+  await send(asker, 'Is it the hinge?');
+  await send(asker, 'Or the latch itself?');
+  await badge.filter({ hasText: '2' }).waitFor();
+  assert.equal(await menuButton.getAttribute('aria-describedby'), 'menu-unseen');
+  assert.match(await owner.title(), /^\(2\) /);
+  assert.equal(await owner.evaluate(() => window.appBadges.at(-1)), 2);
+  assert.deepEqual(await seriousViolations(owner), []);
+  await screenshot(owner, 'unseen-menu-badge', { fullPage: false });
+
+  // Wide, the menu is pinned open: its Chats dot shows, and the title keeps the count.
+  await owner.setViewportSize(VIEWPORTS.desktop);
+  const chats = owner.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: /Chats/ });
+  await chats.getByRole('img', { name: '2 unseen notifications' }).waitFor();
+  assert.match(await owner.title(), /^\(2\) /);
+  assert.deepEqual(await seriousViolations(owner), []);
+  await screenshot(owner, 'unseen-menu-badge', { fullPage: false });
+
+  await chats.click();
+  await owner.getByTestId('chat-row').first().waitFor();
+  assert.doesNotMatch(await owner.title(), /^\(/);
+  assert.equal(await owner.evaluate(() => window.appBadges.at(-1)), 0);
+  await owner.setViewportSize(VIEWPORTS.phone);
+  assert.equal(await badge.count(), 0);
+  for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
+});
+
+/** The chat and time of the newest message `text` in the page's user's chat list. */
+async function listedMessage(page, text) {
+  const chats = await apiAs(page, '/user/chats', {});
+  const { dest_session_id: sessionId, created_at: createdAt } = chats.body.sessions.find((row) => row.last_message?.payload === text).last_message;
+  return { sessionId, createdAt };
+}
+
+test('"Delivered" once the reader comes back later and sees the message in the chat list', async () => {
+  const { owner, asker } = await itemChat(browser, 'Mend my coat', 'A torn sleeve.');
+  // The owner closes the app; the asker writes meanwhile.
+  const context = owner.context();
+  await owner.close();
+  const question = await send(asker, 'Which sleeve is it?');
+  await tick(question, 'Sent').waitFor();
+
+  // Back on a phone, the owner opens Chats but not the chat.
+  const back = await context.newPage();
+  back.errors = [];
+  back.on('pageerror', (error) => back.errors.push(error));
+  await back.setViewportSize(VIEWPORTS.phone);
+  await back.goto(`${BASE_URL}/chats`);
+  await back.getByTestId('chat-row').filter({ hasText: 'Which sleeve is it?' }).waitFor();
+  await tick(question, 'Delivered').waitFor();
+  assert.deepEqual(await seriousViolations(asker), []);
+  await screenshot(asker, 'delivered-after-chat-list', { fullPage: false });
+  await asker.setViewportSize(VIEWPORTS.phone);
+  assert.deepEqual(await seriousViolations(asker), []);
+  await screenshot(asker, 'delivered-after-chat-list', { fullPage: false });
+  for (const page of [back, asker]) assert.deepEqual(page.errors, []);
+});
+
+/**
+ * The receipt the server puts in a push to `userId` (agora/core/push.py): the test stands in
+ * for the push service, which would carry the server's own.
+ */
+function deliveryReceipt(userId, sessionId, createdAt) {
+  const value = `delivered|${createdAt}|${userId}|${sessionId}`;
+  const mac = createHmac('sha256', process.env.AGORA_SECRET_KEY).update(value).digest('hex').slice(0, 32);
+  return `${value}.${mac}`;
+}
+
+test('"Delivered" once a push reaches the reader\'s service worker, before the app is opened', async () => {
+  const { owner, asker } = await itemChat(browser, 'Tune my piano', 'An old upright.');
+  const ownerId = (await apiAs(owner, '/user/me')).body.user._id;
+  await owner.evaluate(() => navigator.serviceWorker.ready);
+  await owner.context().grantPermissions(['notifications'], { origin: BASE_URL });
+  const cdp = await owner.context().newCDPSession(owner);
+  const registered = new Promise((resolve) => {
+    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+      const ours = registrations.find((r) => r.scopeURL === `${BASE_URL}/` && !r.isDeleted);
+      if (ours) resolve(ours.registrationId);
+    });
+  });
+  await cdp.send('ServiceWorker.enable');
+  const registrationId = await registered;
+  // The owner leaves the app (no socket): only the service worker is there to get the push.
+  await owner.goto('about:blank');
+
+  const question = await send(asker, 'Is it out of tune badly?');
+  await tick(question, 'Sent').waitFor();
+  const { sessionId, createdAt } = await listedMessage(asker, 'Is it out of tune badly?');
+  const push = {
+    session_id: sessionId,
+    title: 'Tune my piano',
+    sender_name: 'Bram Asker',
+    body: 'Bram Asker: Is it out of tune badly?',
+    count: 1,
+    url: `/chats?session_id=${sessionId}`,
+    red_dot: 1,
+    receipt: deliveryReceipt(ownerId, sessionId, createdAt),
+  };
+  await cdp.send('ServiceWorker.deliverPushMessage', { origin: BASE_URL, registrationId, data: JSON.stringify(push) });
+  await tick(question, 'Delivered').waitFor();
+  await screenshot(asker, 'delivered-after-push', { fullPage: false });
+  assert.deepEqual(asker.errors, []);
+});
+
+/** The element that has the keyboard focus, by its accessible label. */
+const focusedLabel = (page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null);
+
+test('chat basics: focus in the composer, Escape closes, images in the viewer, a muted chat, the window beside the list', async () => {
+  const { owner, asker } = await itemChat(browser, 'Frame my poster', 'A1, black frame.');
+  await chatWindow(asker).getByLabel('Files', { exact: true }).setInputFiles([{ name: 'poster.png', mimeType: 'image/png', buffer: png(120, 90, [30, 90, 200]) }]);
+  await chatWindow(asker).getByRole('button', { name: 'Remove poster.png' }).waitFor();
+  await tick(await send(asker, 'This one'), 'Delivered').waitFor();
+
+  // Opening a chat puts the caret in its composer; Escape closes the window.
+  await owner.getByRole('button', { name: 'View Chats' }).click();
+  const ownerWindow = chatWindow(owner);
+  await ownerWindow.getByText('This one').waitFor();
+  await owner.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Message');
+  // A chat image opens the app's viewer over the chat, not the raw file; Escape closes the viewer first.
+  await ownerWindow.getByRole('button', { name: 'View image poster.png' }).click();
+  const viewer = owner.getByRole('dialog', { name: 'Images' });
+  await viewer.getByRole('img', { name: 'poster.png' }).waitFor();
+  assert.equal(owner.url().includes('/uploads/'), false);
+  assert.deepEqual(await seriousViolations(owner), []);
+  await screenshot(owner, 'chat-image-viewer', { fullPage: false });
+  await owner.keyboard.press('Escape');
+  await viewer.waitFor({ state: 'detached' });
+  await ownerWindow.waitFor();
+  await ownerWindow.getByRole('textbox', { name: 'Message' }).focus();
+  await owner.keyboard.press('Escape');
+  await ownerWindow.waitFor({ state: 'detached' });
+
+  // Muted: the row says so and its count is grey, not a red alarm.
+  await owner.getByRole('button', { name: 'View Chats' }).click();
+  await ownerWindow.getByRole('button', { name: 'Mute notifications' }).click();
+  await ownerWindow.getByRole('button', { name: 'Unmute notifications' }).waitFor();
+  await ownerWindow.getByRole('button', { name: 'Close chat' }).click();
+  await send(asker, 'Or a white one?');
+  await owner.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: /Chats/ }).click();
+  const row = owner.getByTestId('chat-row').filter({ hasText: 'Frame my poster' });
+  await row.getByRole('img', { name: 'Muted' }).waitFor();
+  const count = row.getByLabel('1 unseen');
+  await count.waitFor();
+  // Grey: a background of almost no chroma (red-600 has about 0.25).
+  const background = await count.evaluate((element) => getComputedStyle(element).backgroundColor);
+  const chroma = Number(background.match(/^oklch\([\d.]+ ([\d.]+)/)?.[1]);
+  assert.ok(chroma < 0.05, background);
+
+  // Wide, the opened chat sits beside the list; on a phone it covers the screen.
+  await row.click();
+  await ownerWindow.getByText('Or a white one?').waitFor();
+  const list = await row.boundingBox();
+  const panel = await ownerWindow.boundingBox();
+  assert.ok(list.x + list.width <= panel.x, `the list (${list.x}+${list.width}) runs under the chat at ${panel.x}`);
+  assert.deepEqual(await seriousViolations(owner), []);
+  await screenshot(owner, 'chat-beside-list', { fullPage: false });
+  await owner.setViewportSize(VIEWPORTS.phone);
+  await owner.waitForFunction(() => document.querySelector('[data-testid="chat-window"]').getBoundingClientRect().width === window.innerWidth);
+  assert.deepEqual(await seriousViolations(owner), []);
+  await screenshot(owner, 'chat-beside-list', { fullPage: false });
+  await ownerWindow.getByRole('button', { name: 'Close chat' }).click();
+  await screenshot(owner, 'chat-row-muted', { fullPage: false });
+  await owner.setViewportSize(VIEWPORTS.desktop);
+  await screenshot(owner, 'chat-row-muted', { fullPage: false });
   for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
 });

@@ -877,6 +877,36 @@ async def test_ticks_survive_a_reload_and_agree_with_the_info_view_in_an_item_ch
     assert await _ticks(asker, session_id) == {"first": "read", "second": "read", "third": "sent"}
 
 
+async def test_the_chat_list_delivers_the_newest_message_of_each_row_it_shows(
+    chat_client, smtp_sink
+):
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    first = (await _send(asker, session_id, "first"))["inbox_message"]
+    await _send(asker, session_id, "second")
+    # The asker's own list shows their message: that is no receipt of theirs.
+    assert await _listed_last(asker, session_id) == ("second", "sent")
+
+    # The owner comes back later and opens Chats without opening the chat (issue 29).
+    events = {"message_status": []}
+    screen = await _socket(chat_client, asker, events, "asker")
+    await _listed_last(owner, session_id)
+    assert await _ticks(asker, session_id) == {"first": "delivered", "second": "delivered"}
+    assert await _info(asker, session_id, first) == {"read": [], "delivered": [owner.id]}
+
+    def owners_receipts():
+        statuses = [data for _, data in events["message_status"] if data["user_id"] == owner.id]
+        return [status["status"] for status in statuses]
+
+    await _until(owners_receipts)
+    assert owners_receipts() == ["delivered"]
+    # Listing again moves nothing, so the senders hear nothing more.
+    await _listed_last(owner, session_id)
+    await asyncio.sleep(0.3)
+    await screen.disconnect()
+    assert owners_receipts() == ["delivered"]
+
+
 async def test_group_ticks_follow_any_other_member_and_survive_a_reload(chat_client, smtp_sink):
     admin = await member(chat_client, smtp_sink, "Admin")
     group_id = await new_group(admin, is_public=True)

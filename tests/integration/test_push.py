@@ -4,6 +4,7 @@ that checks the VAPID signature and decrypts each push as the subscribed browser
 
 import asyncio
 import json
+import secrets
 import uuid
 
 import pytest
@@ -32,11 +33,19 @@ def push_prefix() -> str:
     return f"test:push:{uuid.uuid4().hex[:8]}:"
 
 
+@pytest.fixture(scope="session")
+def push_secret() -> str:
+    """The deployment's secret, which its shards sign delivery receipts with: one, as the
+    shards are one set for all push tests."""
+    return secrets.token_urlsafe(32)
+
+
 @pytest.fixture
-async def push_edge(client_for, push_prefix):
+async def push_edge(client_for, push_prefix, push_secret):
     async def start():
         return await client_for(
             redis_prefix=push_prefix,
+            secret_key=push_secret,
             session_shards=1,
             user_shards=1,
             push_enabled=True,
@@ -132,6 +141,49 @@ async def test_a_member_without_a_socket_gets_exactly_one_push_for_a_message(
     assert 0 < len(push.headers["Topic"]) <= 32
     assert askers_browser.pushes == []  # never the sender
     assert standin.refused == []
+
+
+async def _ticks(person, chat_id: str) -> dict[str, str]:
+    page = await person.call("/session/messages", {"session_id": chat_id})
+    return {m["payload"]: m["flags"]["status"] for m in page["inbox_messages"]}
+
+
+async def test_a_push_carries_the_receipt_its_service_worker_acknowledges_delivery_with(
+    push_edge, standin, smtp_sink
+):
+    edge = await push_edge()
+    owner, asker, chat_id = await _chat(edge, smtp_sink)
+    owners_browser = await _subscribe(owner, standin)
+    await _send(asker, chat_id, "Is the bicycle still for sale?")
+    await _until(lambda: owners_browser.pushes)
+    [push] = owners_browser.pushes
+    receipt = push.payload["receipt"]
+    assert await _ticks(asker, chat_id) == {"Is the bicycle still for sale?": "sent"}
+
+    # Only a receipt as we signed it counts: not one changed to name someone else (the
+    # sender), nor anything else; a batch with one such is refused whole.
+    value, mac = receipt.rsplit(".", 1)
+    parts = value.split("|")
+    parts[2] = asker.id
+    renamed = "|".join(parts) + "." + mac
+    for body in (
+        {"receipts": [renamed]},
+        {"receipts": [receipt, "delivered|1|x|y.00"]},
+        {"receipts": []},
+        {"receipts": receipt},
+        {"receipts": [receipt] * 21},
+        {"receipts": [receipt], "user_id": owner.id},
+        {},
+    ):
+        reply = await edge.post("/push/delivered", json=body)
+        assert reply.status == 400, body
+        assert "errors" in await reply.json()
+    assert await _ticks(asker, chat_id) == {"Is the bicycle still for sale?": "sent"}
+
+    # The owner's service worker got the push: the message is delivered, not read.
+    reply = await edge.post("/push/delivered", json={"receipts": [receipt, receipt]})
+    assert (reply.status, await reply.json()) == (200, {"success": True, "marked": 1})
+    assert await _ticks(asker, chat_id) == {"Is the bicycle still for sale?": "delivered"}
 
 
 async def _group(edge, sink, standin):

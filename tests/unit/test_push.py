@@ -6,12 +6,16 @@ import pytest
 
 from agora.core.errors import InvalidInput
 from agora.core.push import (
+    DeliveryReceipt,
     Notification,
     PushWindows,
+    delivery_receipt,
     parse_subscription,
     push_recipients,
+    read_delivery_receipt,
     topic_for,
 )
+from agora.core.signing import sign
 
 P256DH = "BN" + "A" * 85  # 65 bytes starting with 0x04 (base64url "BA..." -> 0x04 0x00 ...)
 AUTH = "A" * 22  # 16 bytes
@@ -50,6 +54,20 @@ def test_a_payload_stays_under_the_record_size_and_the_preview_is_short():
     assert len(data["body"]) == 120
     assert len(notification.payload()) <= 3993
     assert len(notification.payload(30)) < len(notification.payload())
+
+
+def test_a_delivery_receipt_reads_back_only_as_signed_for_its_one_recipient():
+    receipt = DeliveryReceipt("u1", "r_item|odd_u2", 1_700_000_000_000)
+    token = delivery_receipt("secret", receipt)
+    assert read_delivery_receipt("secret", token) == receipt
+    assert read_delivery_receipt("another secret", token) is None
+    assert read_delivery_receipt("secret", token.replace("u1", "u3")) is None
+    # Another signed token of ours (an upload's, say) is no receipt, nor a malformed one.
+    assert read_delivery_receipt("secret", sign("secret", "/uploads/a.png")) is None
+    assert read_delivery_receipt("secret", sign("secret", "delivered|soon|u1|s1")) is None
+    notification = Notification("s1", "T", "N", "x", receipt=token)
+    assert json.loads(notification.payload())["receipt"] == token
+    assert "receipt" not in json.loads(Notification("s1", "T", "N", "x").payload())
 
 
 def test_a_topic_is_at_most_32_url_safe_characters_and_one_per_chat():

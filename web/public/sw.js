@@ -5,6 +5,8 @@
 //   Nothing else is intercepted: API replies, sockets and uploads are never cached.
 // - Push: every push shows a notification (browsers revoke subscriptions whose pushes show
 //   nothing; who gets one is decided by the server). A click opens the chat it is about.
+//   A push's `receipt` goes back to the server: its messages reached this device, so their
+//   senders see "Delivered" before the app is opened.
 // - A renewed subscription is reported to the server at once.
 
 const CACHE = 'agora-shell-v1';
@@ -82,16 +84,20 @@ async function cacheFirst(request) {
 }
 
 self.addEventListener('push', (event) => {
-  event.waitUntil(showPush(event.data));
+  event.waitUntil(showPush(readPush(event.data)));
 });
 
-async function showPush(data) {
-  let push = {};
+function readPush(data) {
   try {
-    push = data ? data.json() : {};
+    const push = data ? data.json() : {};
+    return push && typeof push === 'object' ? push : {};
   } catch {
-    push = { body: data ? data.text() : '' };
+    return { body: data ? data.text() : '' };
   }
+}
+
+async function showPush(push) {
+  const acknowledged = acknowledge(push.receipt);
   const sessionId = typeof push.session_id === 'string' ? push.session_id : '';
   const options = {
     body: push.body || 'You have a new message',
@@ -105,6 +111,17 @@ async function showPush(data) {
     await self.navigator.setAppBadge(push.red_dot).catch(() => undefined);
   }
   await self.registration.showNotification(push.title || 'Agora', options);
+  await acknowledged;
+}
+
+/** Tells the server the push arrived (the worker has no auth key: the receipt names its reader). */
+async function acknowledge(receipt) {
+  if (typeof receipt !== 'string' || !receipt) return;
+  await fetch('/push/delivered', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ receipts: [receipt] }),
+  }).catch(() => undefined);
 }
 
 self.addEventListener('notificationclick', (event) => {

@@ -7,6 +7,7 @@ from typing import Any, Protocol
 from agora.actors.client import SessionShards
 from agora.background import BackgroundTasks
 from agora.core.chat import NO_SUCH_CHAT, Outgoing, is_reader, may_read
+from agora.core.clock import now_ms
 from agora.core.constants import SESSION_KIND_ITEM_CHAT
 from agora.core.errors import Forbidden, NotFound
 from agora.core.message_kinds import ChatKinds
@@ -128,6 +129,23 @@ class ChatBase:
         membership = await self.sessions.membership(session_id, user_id)
         if membership is None or not is_reader(membership["session_user_type"]):
             raise Forbidden("You are not in this chat")
+
+    async def _receipt(
+        self, session_id: str, user_id: str, status: str, seq: int, last: dict[str, Any]
+    ) -> None:
+        """Moves the member's mark; when it moved, the senders' screens hear of it (one
+        event to the chat's room, covering every message up to `last`)."""
+        if await self.sessions.record_receipt(session_id, user_id, status, seq, now_ms()):
+            await self.emitter.to_session(
+                session_id,
+                "message_status",
+                {
+                    "session_id": session_id,
+                    "created_at": last["created_at"],
+                    "status": status,
+                    "user_id": user_id,
+                },
+            )
 
 
 def _about(chat: dict[str, Any]) -> str | None:

@@ -47,7 +47,9 @@ class ChatList(ChatBase):
         if cursor is None:
             await self._notifications_seen(user_id, followed)
         gone = await self._deleted_posts(chats.values())
-        last = await self._last_messages(user_id, [chats[i] for i in chats if i in readable])
+        memberships = {c["_id"]: m for _, c, m in page}
+        shown = [chats[i] for i in chats if i in readable]
+        last = await self._last_messages(user_id, shown, memberships)
         return {
             "sessions": [
                 session_view(
@@ -65,8 +67,12 @@ class ChatList(ChatBase):
             "has_more": has_more,
         }
 
-    async def _last_messages(self, user_id: str, chats: list[dict[str, Any]]) -> dict[str, dict]:
-        """Each chat's newest message as a chat list row shows it, ticked like in the chat."""
+    async def _last_messages(
+        self, user_id: str, chats: list[dict[str, Any]], memberships: dict[str, dict[str, Any]]
+    ) -> dict[str, dict]:
+        """Each chat's newest message as a chat list row shows it, ticked like in the chat.
+        Another's newest message reached the user's screen with the list: it is delivered
+        (as a poll of the chat's new messages), and its sender's tick moves."""
 
         async def newest(chat: dict[str, Any]) -> dict[str, Any] | None:
             found = await self.messages.newest(chat["_id"], 1)
@@ -74,12 +80,21 @@ class ChatList(ChatBase):
                 return None
             mine = found[0]["src_id"] == user_id
             if not mine:
+                await self._listed(chat["_id"], user_id, memberships[chat["_id"]], found[0])
                 return message_view_for(found[0], [], self.kinds)
             marks = marks_with_senders(chat, await self.sessions.furthest_marks(chat["_id"]))
             return message_view_for(found[0], marks, self.kinds)
 
         views = await asyncio.gather(*(newest(chat) for chat in chats))
         return {c["_id"]: view for c, view in zip(chats, views, strict=True) if view is not None}
+
+    async def _listed(
+        self, session_id: str, user_id: str, membership: dict[str, Any], message: dict[str, Any]
+    ) -> None:
+        """A `delivered` receipt for a listed message, unless the member's mark covers it."""
+        seq = message.get("seq")
+        if seq is not None and seq > membership.get("delivered_seq", 0):
+            await self._receipt(session_id, user_id, "delivered", seq, message)
 
     async def _followed(self, user_id: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         """(session counters, membership) for each of the user's memberships."""

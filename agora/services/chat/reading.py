@@ -4,9 +4,9 @@ from typing import Any
 
 from agora.core.accounts import user_card
 from agora.core.chat import RECEIPT_STATUSES, delivery, marks_with_senders, message_view_for
-from agora.core.clock import now_ms
 from agora.core.constants import MESSAGES_PAGE, USER_TYPE_MODERATOR
 from agora.core.errors import Forbidden, InvalidInput, NotFound
+from agora.core.push import DeliveryReceipt
 from agora.services.accounts import Caller
 from agora.services.chat.base import ChatBase
 
@@ -71,7 +71,27 @@ class Reading(ChatBase):
         """A recipient's screen got (or showed) the messages up to this one: ticks move."""
         if status not in RECEIPT_STATUSES:
             raise InvalidInput({"status": "Unknown delivery status"})
-        user_id = caller.user["_id"]
+        await self._mark_as(caller.user["_id"], session_id, created_at, status)
+
+    async def received(self, receipts: list[DeliveryReceipt]) -> int:
+        """Pushes reached their recipients' devices (their service workers acknowledged
+        them): each chat's newest one counts, as a socket's `delivered` would. A chat its
+        recipient no longer follows, or a message gone since, is passed over: the worker
+        cannot act on a refusal. Says how many chats' marks were given."""
+        newest: dict[tuple[str, str], int] = {}
+        for receipt in receipts:
+            key = (receipt.user_id, receipt.session_id)
+            newest[key] = max(newest.get(key, 0), receipt.created_at)
+        given = 0
+        for (user_id, session_id), created_at in newest.items():
+            try:
+                await self._mark_as(user_id, session_id, created_at, "delivered")
+            except (Forbidden, NotFound):
+                continue
+            given += 1
+        return given
+
+    async def _mark_as(self, user_id: str, session_id: str, created_at: int, status: str) -> None:
         await self._following(session_id, user_id)
         message = await self.messages.get(session_id, created_at)
         if message is None:
@@ -80,20 +100,3 @@ class Reading(ChatBase):
         if seq is None:  # stored before messages were numbered: everything up to now
             seq = ((await self.sessions.get(session_id)) or {}).get("message_seq", 0)
         await self._receipt(session_id, user_id, status, seq, message)
-
-    async def _receipt(
-        self, session_id: str, user_id: str, status: str, seq: int, last: dict[str, Any]
-    ) -> None:
-        """Moves the member's mark; when it moved, the senders' screens hear of it (one
-        event to the chat's room, covering every message up to `last`)."""
-        if await self.sessions.record_receipt(session_id, user_id, status, seq, now_ms()):
-            await self.emitter.to_session(
-                session_id,
-                "message_status",
-                {
-                    "session_id": session_id,
-                    "created_at": last["created_at"],
-                    "status": status,
-                    "user_id": user_id,
-                },
-            )

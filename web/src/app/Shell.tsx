@@ -14,6 +14,7 @@ import { chatPlugins } from './chatPlugins';
 import type { RouteHandle } from './routeHandle';
 import { SideMenu } from './SideMenu';
 import { useMenuSwipe } from './useMenuSwipe';
+import { unseenLabel, useUnseenCount, useUnseenSignals } from './unseenSignals';
 
 const DESKTOP_QUERY = `(min-width: ${DESKTOP_MIN_WIDTH_PX}px)`;
 const transition = { transitionDuration: `${MENU_TRANSITION_MS}ms` };
@@ -31,6 +32,7 @@ export function Shell() {
   const closeDrawer = () => setDrawerOpen(false);
 
   useMenuSwipe(!pinned, drawerOpen, setDrawerOpen);
+  useUnseenSignals();
 
   useEffect(() => {
     if (!drawerOpen || pinned) return undefined;
@@ -83,22 +85,45 @@ export function Shell() {
   );
 }
 
-/** When the menu is pinned it already offers login and the profile, so the header does not. */
+/**
+ * When the menu is pinned it already offers login and the profile, so the header does not.
+ * While it is closed, the menu button carries the unseen count that Chats shows inside it.
+ */
 function Header({ pinned, menuOpen, onToggle }: { pinned: boolean; menuOpen: boolean; onToggle: () => void }) {
   const { user, status } = useCurrentUser();
+  const unseen = useUnseenCount();
   return (
     <header className="sticky top-0 z-30 flex h-16 items-center gap-2 border-b border-slate-200/80 bg-white/85 px-3 backdrop-blur sm:px-5">
       {!pinned && (
-        <button
-          type="button"
-          onClick={onToggle}
-          aria-label="Menu"
-          aria-expanded={menuOpen}
-          aria-controls="side-menu"
-          className="rounded-xl p-2 text-slate-700 hover:bg-slate-100"
-        >
-          <MenuIcon />
-        </button>
+        // The badge sits over the button, not in it: the button's name stays "Menu", the
+        // count is its description.
+        <div className="relative">
+          <button
+            type="button"
+            onClick={onToggle}
+            aria-label="Menu"
+            aria-expanded={menuOpen}
+            aria-controls="side-menu"
+            aria-describedby={unseen > 0 ? 'menu-unseen' : undefined}
+            className="rounded-xl p-2 text-slate-700 hover:bg-slate-100"
+          >
+            <MenuIcon />
+          </button>
+          {unseen > 0 && (
+            <>
+              <span
+                data-testid="menu-unseen-badge"
+                aria-hidden="true"
+                className="pointer-events-none absolute -right-0.5 -top-0.5 flex h-[18px] min-w-[18px] items-center justify-center rounded-full bg-red-600 px-1 text-[11px] font-bold leading-none text-white ring-2 ring-white"
+              >
+                {unseenLabel(unseen)}
+              </span>
+              <span id="menu-unseen" className="sr-only">
+                {`${unseen} unseen notifications`}
+              </span>
+            </>
+          )}
+        </div>
       )}
       <Brand />
       <div className="ml-auto">

@@ -7,6 +7,7 @@ import { updateCurrentUser, useCurrentUser } from '../shared/session/currentUser
 import { feedPath, rememberedGroupId } from '../shared/rememberedGroup';
 import { AboutIcon, ChatIcon, FeedIcon, InstallIcon, LocationIcon, LoginIcon } from '../shared/ui/icons';
 import { promptInstall, usePushState } from '../features/push';
+import { useUnseenCount } from './unseenSignals';
 
 const itemClass = ({ isActive }: { isActive: boolean }) =>
   `flex h-11 items-center gap-3 rounded-xl px-3 text-[15px] font-medium transition-colors ${
@@ -47,7 +48,7 @@ function MenuLink({ to, icon, children, onClick, highlights = true }: MenuLinkPr
 /** The side panel's items. `onNavigate` lets the mobile drawer close after a choice. */
 export function SideMenu({ onNavigate }: { onNavigate: () => void }) {
   const { user } = useCurrentUser();
-  const unseen = user?.data.notifications_unseen_count ?? 0;
+  const unseen = useUnseenCount();
   const { installable } = usePushState();
 
   const openChats = () => {

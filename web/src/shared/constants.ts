@@ -259,6 +259,10 @@ export const CHAT_WINDOW_WIDTH_PX = 450;
 export const CHAT_WINDOW_MAX_HEIGHT_PX = 800;
 /** Below this width the chat window fills the screen. */
 export const CHAT_FULL_SCREEN_BELOW_PX = 768;
+/** From this width the chat list makes room for the chat window beside it, rather than under it. */
+export const CHAT_BESIDE_LIST_MIN_PX = 1024;
+/** The gap the floating chat window keeps from the screen's right edge (Tailwind's right-4). */
+export const CHAT_WINDOW_EDGE_GAP_PX = 16;
 export const LONG_PRESS_MS = 900;
 /** A touch that moves further than this is a drag, not a long press. */
 export const TOUCH_DRAG_THRESHOLD_PX = 5;

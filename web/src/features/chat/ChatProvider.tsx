@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { useCurrentUser } from '../../shared/session/currentUser';
 import { ChatContext, type ChatWindowControls, type ChatWindowRequest } from '../../shared/chat/chatContext';
 import { ChatKindsContext, type ChatKinds } from '../../shared/chat/kinds';
@@ -15,16 +15,14 @@ export function ChatProvider({ kinds, children }: { kinds: ChatKinds; children: 
   const [opened, setOpened] = useState<{ request: ChatWindowRequest; generation: number } | null>(null);
   const [minimized, setMinimized] = useState(false);
 
-  const controls = useMemo<ChatWindowControls>(
-    () => ({
-      openChat(request) {
-        // A new generation remounts the window, so its tabs and state start from the request.
-        setOpened((current) => ({ request, generation: (current?.generation ?? 0) + 1 }));
-        setMinimized(false);
-      },
-    }),
-    [],
-  );
+  // One function for the provider's life: pages open chats from effects that depend on it.
+  const openChat = useCallback((request: ChatWindowRequest) => {
+    // A new generation remounts the window, so its tabs and state start from the request.
+    setOpened((current) => ({ request, generation: (current?.generation ?? 0) + 1 }));
+    setMinimized(false);
+  }, []);
+  const windowShown = opened !== null && !minimized;
+  const controls = useMemo<ChatWindowControls>(() => ({ openChat, windowShown }), [openChat, windowShown]);
 
   return (
     <ChatKindsContext.Provider value={kinds}>

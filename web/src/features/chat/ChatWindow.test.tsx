@@ -101,6 +101,22 @@ describe('chat window', () => {
     expect(await screen.findByText(CANNOT_SEND_TEXT)).toBeTruthy();
   });
 
+  it('puts the focus in the composer when it opens and closes on Escape, after a dialog over it', async () => {
+    const page = { inbox_messages: [], refs: { users: {} }, has_more: false, next_less_than_timestamp: null };
+    await openWindow({ title: 'Fix my bike', sessions: [session()] }, () => ({ body: page }));
+    const box = await screen.findByRole('textbox', { name: 'Message' });
+    await waitFor(() => expect(document.activeElement).toBe(box));
+    // A dialog over the window takes the first Escape.
+    const over = document.createElement('div');
+    over.setAttribute('aria-modal', 'true');
+    document.body.append(over);
+    fireEvent.keyDown(box, { key: 'Escape' });
+    expect(screen.getByRole('dialog', { name: 'Chat: Fix my bike' })).toBeTruthy();
+    over.remove();
+    fireEvent.keyDown(box, { key: 'Escape' });
+    expect(screen.queryByRole('dialog', { name: 'Chat: Fix my bike' })).toBeNull();
+  });
+
   it('minimizes to a bar that reopens the window', async () => {
     await openWindow({ title: 'Fix my bike', sessions: [session()] }, () => ({ body: {} }));
     fireEvent.click(await screen.findByRole('button', { name: 'Minimize chat' }));

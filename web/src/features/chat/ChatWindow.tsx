@@ -1,4 +1,4 @@
-import { useRef, useState, type TouchEvent } from 'react';
+import { useRef, useState, type KeyboardEvent, type TouchEvent } from 'react';
 import {
   CHAT_FULL_SCREEN_BELOW_PX,
   CHAT_WINDOW_MAX_HEIGHT_PX,
@@ -77,6 +77,13 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
   const unseen = sessions.reduce((total, entry) => total + entry.unseen_count, 0);
   const image = session?.image || request.image;
 
+  // Escape closes the window, unless something in it took the key for itself (a menu) or a
+  // dialog opened over it (message info, the image viewer): that one closes first.
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || event.defaultPrevented || document.querySelector('[aria-modal="true"]')) return;
+    onClose();
+  };
+
   const onTouchEnd = (event: TouchEvent) => {
     const start = swipeStart.current;
     const touch = event.changedTouches[0];
@@ -110,6 +117,7 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
       role="dialog"
       aria-label={`Chat: ${title}`}
       data-testid="chat-window"
+      onKeyDown={onKeyDown}
       style={wide ? { width: CHAT_WINDOW_WIDTH_PX, height: `min(${CHAT_WINDOW_MAX_HEIGHT_PX}px, calc(100dvh - 5rem))` } : undefined}
       className={`fixed z-40 animate-fade-in flex-col overflow-hidden bg-white shadow-2xl ${minimized ? 'hidden' : 'flex'} ${
         wide ? 'right-4 bottom-0 rounded-t-2xl ring-1 ring-slate-200' : 'inset-0'

@@ -94,6 +94,16 @@ describe('chat list rows', () => {
     expect(within(await row('Chat x')).getByText('Blocked')).toBeTruthy();
   });
 
+  it('show a muted chat as muted, its count grey rather than red', async () => {
+    await renderChats([session('m', { notification_flag: 30, unseen_count: 2 }), session('n', { unseen_count: 1 })]);
+    const muted = await row('Chat m');
+    expect(within(muted).getByRole('img', { name: 'Muted' })).toBeTruthy();
+    expect(within(muted).getByLabelText('2 unseen').className).toContain('bg-slate-200');
+    const loud = await row('Chat n');
+    expect(within(loud).queryByRole('img', { name: 'Muted' })).toBeNull();
+    expect(within(loud).getByLabelText('1 unseen').className).toContain('bg-red-600');
+  });
+
   it('mark business chats with WhatsApp and the customer’s name', async () => {
     await renderChats();
     const business = await row('Ana Costa');

@@ -1,6 +1,15 @@
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
-import { CHAT_ROW_NO_MESSAGES_TEXT, CHATS_LOGIN_TEXT, CHATS_TITLE, NO_CHATS_TEXT } from '../../shared/constants';
+import {
+  CHAT_BESIDE_LIST_MIN_PX,
+  CHAT_ROW_NO_MESSAGES_TEXT,
+  CHAT_WINDOW_EDGE_GAP_PX,
+  CHAT_WINDOW_WIDTH_PX,
+  CHATS_LOGIN_TEXT,
+  CHATS_TITLE,
+  NO_CHATS_TEXT,
+} from '../../shared/constants';
+import { useMediaQuery } from '../../shared/hooks/useMediaQuery';
 import { useCursorPages } from '../../shared/hooks/useCursorPages';
 import { useLoadMoreOnScroll } from '../../shared/hooks/useLoadMoreOnScroll';
 import { relativeTime } from '../../shared/relativeTime';
@@ -8,6 +17,7 @@ import { Avatar } from '../../shared/ui/Avatar';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { Loading } from '../../shared/ui/Loading';
 import { Spinner } from '../../shared/ui/Spinner';
+import { BellOffIcon } from '../../shared/ui/icons';
 import { RequireUser } from '../../shared/session/RequireUser';
 import { withheldLabel } from '../../shared/entities/memberTypes';
 import { updateCurrentUser } from '../../shared/session/currentUser';
@@ -20,14 +30,25 @@ import { useUserName } from '../../shared/chat/UserName';
 import { NotificationsControl } from '../push';
 import { fetchUserChats } from './chatApi';
 import { messagePreview } from './messages';
+import { isMuted } from './rules';
 import { chatterId } from './tabTitle';
 import { useSessionUpdates } from './sessionUpdates';
 import { useLiveBadges } from './useUnseenSync';
 
+const BESIDE_QUERY = `(min-width: ${CHAT_BESIDE_LIST_MIN_PX}px)`;
+
 /** /chats: the user's sessions, newest activity first. */
 export function ChatsPage() {
+  const { windowShown } = useChatWindow();
+  const roomy = useMediaQuery(BESIDE_QUERY);
+  // On a wide screen the open chat sits beside the list: the list keeps clear of its column.
+  const beside = windowShown && roomy;
   return (
-    <div className="mx-auto max-w-2xl px-4 py-6 sm:py-10">
+    <div
+      className={`max-w-2xl px-4 py-6 sm:py-10 ${beside ? '' : 'mx-auto'}`}
+      style={beside ? { marginRight: CHAT_WINDOW_WIDTH_PX + 2 * CHAT_WINDOW_EDGE_GAP_PX } : undefined}
+      data-chat-beside={beside || undefined}
+    >
       <h1 className="mb-5 text-2xl font-bold tracking-tight">{CHATS_TITLE}</h1>
       <RequireUser loginMessage={CHATS_LOGIN_TEXT}>
         {(user) => (
@@ -110,6 +131,7 @@ function ChatList({ user }: { user: User }) {
 function ChatRow({ session, meId, onOpen }: { session: Session; meId: string; onOpen: () => void }) {
   const tabTitle = useUserName(chatterId(session, meId));
   const unseen = session.unseen_count;
+  const muted = isMuted(session.notification_flag);
   const kinds = useChatKinds();
   const conversation = kinds.conversationKind(session);
   const last = session.last_message;
@@ -128,8 +150,17 @@ function ChatRow({ session, meId, onOpen }: { session: Session; meId: string; on
           <span className="truncate text-sm text-slate-500">
             {last ? messagePreview(last, kinds.messageKind(last.type)) : (withheldLabel(session.session_user_type) ?? CHAT_ROW_NO_MESSAGES_TEXT)}
           </span>
+          {muted && (
+            <span className="ml-auto shrink-0 text-slate-500" role="img" aria-label="Muted" data-testid="chat-row-muted">
+              <BellOffIcon className="size-4" />
+            </span>
+          )}
+          {/* A muted chat's count is news to read some time, not an alarm: grey, not red. */}
           {unseen > 0 && (
-            <span aria-label={`${unseen} unseen`} className="ml-auto shrink-0 rounded-full bg-red-500 px-2 py-0.5 text-xs font-semibold text-white">
+            <span
+              aria-label={`${unseen} unseen`}
+              className={`shrink-0 rounded-full px-2 py-0.5 text-xs font-semibold ${muted ? 'bg-slate-200 text-slate-700' : 'ml-auto bg-red-600 text-white'}`}
+            >
               {unseen}
             </span>
           )}

@@ -1,4 +1,4 @@
-import { useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import {
   CANNOT_SEND_TEXT,
   CHAT_ATTACHMENT_TYPES,
@@ -40,6 +40,11 @@ export function Composer({ session, signedIn, canSendBanner, onSend, onTyping }:
   const uploads = useFileUploads({ maxBytes: CHAT_MAX_FILE_BYTES, allowedTypes: CHAT_ATTACHMENT_TYPES }, (uploaded, title) =>
     setFiles((current) => [...current, itemFileFrom(uploaded, title)]),
   );
+  // Opening a chat puts the caret where one writes (once there is a box to write in).
+  const writable = signedIn && session.can_send;
+  useEffect(() => {
+    if (writable) textArea.current?.focus({ preventScroll: true });
+  }, [writable]);
 
   if (!signedIn) {
     return (

@@ -1,9 +1,11 @@
+import { useState } from 'react';
 import { MESSAGE_TYPES, SEND_FAILED_TEXT } from '../../shared/constants';
 import { useLongPress } from '../../shared/hooks/useLongPress';
 import { mediaKind } from '../../shared/media';
 import { relativeTime } from '../../shared/relativeTime';
 import { MoreIcon } from '../../shared/ui/icons';
 import { PopupMenu } from '../../shared/ui/PopupMenu';
+import { Carousel } from '../../shared/ui/ImageViewer';
 import type { ItemFile } from '../../shared/entities/item';
 import { SharedPlace } from '../../shared/location/SharedPlace';
 import { useChatKinds } from '../../shared/chat/kinds';
@@ -27,16 +29,28 @@ interface MessageBubbleProps {
   onReply?: () => void;
 }
 
+/** A message's files: images open the app's image viewer (all of the message's, from the one clicked). */
+function Attachments({ files }: { files: readonly ItemFile[] }) {
+  const [viewing, setViewing] = useState<number | null>(null);
+  const images = files.filter((file) => mediaKind(file) === 'image');
+  return (
+    <div className="mt-1 space-y-1">
+      {files.map((file) => {
+        const index = images.indexOf(file);
+        if (index < 0) return <Attachment key={file.url} file={file} />;
+        return (
+          <button key={file.url} type="button" onClick={() => setViewing(index)} aria-label={`View image ${file.title || index + 1}`} className="block">
+            <img src={file.thumbnail || file.url} alt={file.title} className="max-h-48 rounded-lg bg-slate-100 object-cover" />
+          </button>
+        );
+      })}
+      {viewing !== null && <Carousel images={images} start={viewing} onClose={() => setViewing(null)} />}
+    </div>
+  );
+}
+
 function Attachment({ file }: { file: ItemFile }) {
-  const kind = mediaKind(file);
-  if (kind === 'image') {
-    return (
-      <a href={file.url} target="_blank" rel="noopener noreferrer">
-        <img src={file.thumbnail || file.url} alt={file.title} className="max-h-48 rounded-lg bg-slate-100 object-cover" />
-      </a>
-    );
-  }
-  if (kind === 'video') return <video src={file.url} controls className="max-h-48 rounded-lg" />;
+  if (mediaKind(file) === 'video') return <video src={file.url} controls className="max-h-48 rounded-lg" />;
   return (
     <a href={file.url} target="_blank" rel="noopener noreferrer" className="block truncate rounded-lg bg-black/10 px-3 py-2 text-sm underline">
       📄 {file.title || file.url}
@@ -54,13 +68,7 @@ function ChatContent({ message }: { message: ChatMessage }) {
         </p>
       )}
       {message.data.location && <SharedPlace place={message.data.location} />}
-      {message.payload1.length > 0 && (
-        <div className="mt-1 space-y-1">
-          {message.payload1.map((file) => (
-            <Attachment key={file.url} file={file} />
-          ))}
-        </div>
-      )}
+      {message.payload1.length > 0 && <Attachments files={message.payload1} />}
     </>
   );
 }

@@ -13,6 +13,8 @@ export interface ChatWindowRequest {
 
 export interface ChatWindowControls {
   openChat: (request: ChatWindowRequest) => void;
+  /** Whether the window shows now (opened and not minimized): a page may make room for it. */
+  windowShown: boolean;
 }
 
 export const ChatContext = createContext<ChatWindowControls | null>(null);

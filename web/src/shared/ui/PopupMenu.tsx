@@ -37,7 +37,10 @@ export function PopupMenu({ label, trigger, triggerClassName, items, menuLabel, 
         if (!event.currentTarget.contains(event.relatedTarget)) setOpen(false);
       }}
       onKeyDown={(event) => {
-        if (event.key === 'Escape') setOpen(false);
+        if (event.key !== 'Escape' || !open) return;
+        // The menu takes this Escape: what holds it (a chat window) stays open.
+        event.preventDefault();
+        setOpen(false);
       }}
     >
       <button
