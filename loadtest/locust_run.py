@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from agora.settings import REPO_ROOT
-from loadtest.measure import CpuMeter, Finder, Window, process
+from loadtest.measure import CpuMeter, Finder, Window, tree
 
 SPAWNED_LINE = "All users spawned"
 START_SECONDS = 60
@@ -57,6 +57,7 @@ class LoadStep:
     users: int
     seconds: int
     env: dict[str, str]
+    start_seconds: float = START_SECONDS  # for locust to start and spawn every user
 
 
 def run_step(step: LoadStep, host: str, out: Path, roles: dict[str, Finder]) -> StepResult:
@@ -76,8 +77,9 @@ def run_step(step: LoadStep, host: str, out: Path, roles: dict[str, Finder]) -> 
         spawned = threading.Event()
         reader = threading.Thread(target=_copy_log, args=(locust, log, spawned), daemon=True)
         reader.start()
-        meter = CpuMeter({**roles, "locust": process(locust.pid)})
-        deadline = time.monotonic() + START_SECONDS
+        # The generator: locust and whatever it starts (the people's Node crowd).
+        meter = CpuMeter({**roles, "locust": tree(locust.pid)})
+        deadline = time.monotonic() + step.start_seconds
         while not spawned.wait(0.2):
             if locust.poll() is not None or time.monotonic() > deadline:
                 locust.kill()
