@@ -30,7 +30,7 @@ from loadtest.crowd import Member
 from loadtest.feed_words import ADJECTIVES, DISTRICTS, NOUNS
 from loadtest.node_crowd import NodeCrowd
 from loadtest.people_model import CITY_SEND_SHARE, model_from_env
-from loadtest.people_seed import DEFAULT_OUT, Seeded, read
+from loadtest.people_seed import CITY_TAG, DEFAULT_OUT, Seeded, read
 
 MODEL = model_from_env(dict(os.environ))
 PEOPLE_FILE = Path(os.environ.get("PEOPLE_FILE", str(DEFAULT_OUT)))
@@ -223,7 +223,7 @@ class Person(FastHttpUser):
 
     def item_post(self) -> None:
         title = f"{random.choice(ADJECTIVES)} {random.choice(NOUNS)} in {random.choice(DISTRICTS)}"
-        body = {"group_id": self.me.city_id, "title": title.capitalize(), "tags": ["For sale"]}
+        body = {"group_id": self.me.city_id, "title": title.capitalize(), "tags": [CITY_TAG]}
         self._call("POST", "/api/item?action=create", "item: post", json=body)
 
     def upload_picture(self) -> None:

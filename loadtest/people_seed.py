@@ -36,6 +36,7 @@ from loadtest.stack import api_call
 
 DEFAULT_OUT = REPO_ROOT / "var" / "loadtest-people.json"
 SELLER_EVERY = 10  # one person in ten has an item on sale
+CITY_TAG = "Chat"  # the tag Seeder.group gives a city group; a post carries its group's tags
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,7 @@ def _title(rng: random.Random) -> str:
 
 
 def _post(target: Target, seller: Person, city: str, title: str) -> str:
-    body = {"group_id": city, "title": title, "tags": ["For sale"]}
+    body = {"group_id": city, "title": title, "tags": [CITY_TAG]}
     return target.call("/api/item?action=create", body, seller.auth_key)["item"]["_id"]
 
 
