@@ -15,6 +15,7 @@ import math
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from pathlib import Path
 
 from agora.core.constants import PUSH_OS_TYPE_WEB
@@ -37,6 +38,8 @@ SOCKETS_PER_SECOND = 100
 SOCKET_PROCESSES = 2
 PUSH_ON = {"AGORA_PUSH_ENABLED": "true", "AGORA_PUSH_ALLOW_LOOPBACK_ENDPOINTS": "true"}
 GENERATOR = "locust"  # run_step's name for locust and the processes it starts
+# Ray gives its node 30 s to start, which a busy machine sometimes misses: the edge exits.
+STACK_ATTEMPTS = 3
 SERVER_ROLES = ("edge", "session shards", "user shards", "rest of Ray", "nx-27017", "redis")
 
 
@@ -51,6 +54,20 @@ def _subscribe_away(stack: Stack, standin: StandinThread, people: list[Seeded]) 
     with ThreadPoolExecutor(REGISTER_THREADS) as pool:
         list(pool.map(one, away))
     return len(away)
+
+
+def _start_stack(exits: ExitStack, work: Path) -> Stack:
+    def attempt_work(attempt: int) -> Path:
+        path = work / f"stack-{attempt}"
+        path.mkdir(parents=True)
+        return path
+
+    for attempt in range(1, STACK_ATTEMPTS):
+        try:
+            return exits.enter_context(running_stack(attempt_work(attempt), PUSH_ON))
+        except SystemExit as refusal:  # the harness's word for an edge that did not start
+            say(f"the stack did not start ({refusal}); starting another")
+    return exits.enter_context(running_stack(attempt_work(STACK_ATTEMPTS), PUSH_ON))
 
 
 def _figures(people: int, result: StepResult) -> StepFigures:
@@ -86,7 +103,9 @@ def run(work: Path, *, profile_edge: bool = False, steps=STEPS, hold=HOLD_SECOND
         f"present person-minute ({', '.join(f'{n} {r:g}' for n, r in model.rates.items())})"
     )
     say("(a shared machine: figures measured while others load it are not the ceiling)")
-    with standin_thread() as standin, running_stack(work, PUSH_ON) as stack:
+    with ExitStack() as exits:
+        standin = exits.enter_context(standin_thread())
+        stack = _start_stack(exits, work)
         started = time.monotonic()
         people = seed(stack, model, total, "ceiling")
         write(people, work / "people.json")
