@@ -36,7 +36,13 @@ DELIVERY = "socket: delivery"  # as people.py names it
 # The Node crowd opens about this many sockets a second on a quiet machine; locust waits.
 SOCKETS_PER_SECOND = 100
 SOCKET_PROCESSES = 2
-PUSH_ON = {"AGORA_PUSH_ENABLED": "true", "AGORA_PUSH_ALLOW_LOOPBACK_ENDPOINTS": "true"}
+SETTINGS = {
+    "AGORA_PUSH_ENABLED": "true",
+    "AGORA_PUSH_ALLOW_LOOPBACK_ENDPOINTS": "true",
+    # Ray aborts a node whose agents are slow to register (as tests/conftest.py says): on a
+    # busy machine the edge's local Ray then never starts.
+    "RAY_agent_register_timeout_ms": "120000",
+}
 GENERATOR = "locust"  # run_step's name for locust and the processes it starts
 # Ray gives its node 30 s to start, which a busy machine sometimes misses: the edge exits.
 STACK_ATTEMPTS = 3
@@ -64,10 +70,10 @@ def _start_stack(exits: ExitStack, work: Path) -> Stack:
 
     for attempt in range(1, STACK_ATTEMPTS):
         try:
-            return exits.enter_context(running_stack(attempt_work(attempt), PUSH_ON))
+            return exits.enter_context(running_stack(attempt_work(attempt), SETTINGS))
         except SystemExit as refusal:  # the harness's word for an edge that did not start
             say(f"the stack did not start ({refusal}); starting another")
-    return exits.enter_context(running_stack(attempt_work(STACK_ATTEMPTS), PUSH_ON))
+    return exits.enter_context(running_stack(attempt_work(STACK_ATTEMPTS), SETTINGS))
 
 
 def _figures(people: int, result: StepResult) -> StepFigures:
