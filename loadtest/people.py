@@ -21,6 +21,7 @@ import random
 import time
 from collections import Counter
 from pathlib import Path
+from urllib.parse import urlencode
 
 import gevent
 from locust import FastHttpUser, events, task
@@ -230,7 +231,7 @@ class Person(FastHttpUser):
         )
         if slot:
             upload = slot["upload_data"]
-            headers = {**self.headers, **upload.get("headers", {})}
+            headers = {**self.headers, "Content-Type": "image/png", **upload.get("headers", {})}
             with self.client.request(
                 "PUT",
                 upload["url"],
@@ -252,9 +253,11 @@ class Person(FastHttpUser):
         if self.wallet is None:
             self.profile_open()
         if self.wallet is not None:
-            params = {
-                "wallet_user_id": self.wallet["user_id"],
-                "wallet_for": self.wallet["wallet_for"],
-                "wallet_currency": self.wallet["wallet_currency"],
-            }
-            self._call("GET", "/api/wallet/ledger", "wallet: ledger", params=params)
+            query = urlencode(
+                {
+                    "wallet_user_id": self.wallet["user_id"],
+                    "wallet_for": self.wallet["wallet_for"],
+                    "wallet_currency": self.wallet["wallet_currency"],
+                }
+            )
+            self._call("GET", f"/api/wallet/ledger?{query}", "wallet: ledger")
