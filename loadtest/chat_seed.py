@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from pymongo import MongoClient
 
-from agora.core.chat import item_chat_members, item_chat_session
+from agora.core.chat import SENT_SEQ, item_chat_members, item_chat_session
 from agora.core.clock import now_ms
 from agora.core.constants import NOTIFICATION_UNMUTED, USER_TYPE_MEMBER
 from agora.core.signing import hash_secret
@@ -25,8 +25,9 @@ from loadtest.stack import Stack
 
 INSERT_BATCH = 1_000
 SEED_THREADS = 8
-# Fields a chat gains from its messages (the chat's message number), absent while it has none.
-MESSAGE_COUNTS = ("message_seq", "announced_seq")
+# Fields a chat gains from its messages (the chat's message number, how far each sender
+# read), absent while it has none.
+MESSAGE_COUNTS = ("message_seq", "announced_seq", SENT_SEQ)
 
 
 class Target(Protocol):
