@@ -15,13 +15,15 @@ import math
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import ExitStack
+from contextlib import ExitStack, suppress
 from pathlib import Path
+
+import psutil
 
 from agora.core.constants import PUSH_OS_TYPE_WEB
 from loadtest.fanout import agora_roles
 from loadtest.locust_run import LoadStep, StepResult, run_step
-from loadtest.measure import process
+from loadtest.measure import Finder, process
 from loadtest.people_model import model_from_env
 from loadtest.people_seed import Seeded, seed, write
 from loadtest.push import REGISTER_THREADS, StandinThread, standin_thread
@@ -83,7 +85,17 @@ def _figures(people: int, result: StepResult) -> StepFigures:
     )
 
 
-def _step_lines(people: int, result: StepResult) -> list[str]:
+def _server_rss(roles: dict[str, Finder]) -> int:
+    """The product's processes' memory now (an idle stack's, before the ramp)."""
+    total = 0
+    for role in SERVER_ROLES:
+        for found in roles[role]():
+            with suppress(psutil.Error):
+                total += found.memory_info().rss
+    return total
+
+
+def _step_lines(people: int, result: StepResult, idle_rss: int) -> list[str]:
     window = result.window
     delivery = result.call(DELIVERY)
     server = [window.roles[r] for r in SERVER_ROLES if r in window.roles]
@@ -96,7 +108,8 @@ def _step_lines(people: int, result: StepResult) -> list[str]:
         f"  deliveries to sockets: {delivery.rps if delivery else 0:,.0f}/s · "
         f"the product's processes {server_cores:.2f} cores, the generator's "
         f"{generator.cores if generator else 0:.2f} cores apart · memory per person "
-        f"{server_rss / max(people, 1) / 1e3:,.0f} kB ({mb(server_rss)} in all)",
+        f"{(server_rss - idle_rss) / people / 1e3:,.0f} kB over the idle stack's "
+        f"{mb(idle_rss)} ({mb(server_rss)} in all)",
     ]
 
 
@@ -121,6 +134,7 @@ def run(work: Path, *, profile_edge: bool = False, steps=STEPS, hold=HOLD_SECOND
             f"{time.monotonic() - started:.0f} s"
         )
         roles = {**agora_roles(stack), "push stand-in (harness)": process(os.getpid())}
+        idle_rss = _server_rss(roles)
         done: list[tuple[StepFigures, list[str]]] = []
         for people_now in steps:
             say()
@@ -128,17 +142,20 @@ def run(work: Path, *, profile_edge: bool = False, steps=STEPS, hold=HOLD_SECOND
             env = {
                 "PEOPLE_FILE": str(work / "people.json"),
                 "PEOPLE_SOCKET_PROCESSES": str(SOCKET_PROCESSES),
+                "PEOPLE_HOLD_SECONDS": str(hold),
             }
+            start_seconds = 60 + people_now / SOCKETS_PER_SECOND
             step = LoadStep(
                 LOCUSTFILE,
                 ["Person"],
                 people_now,
                 hold,
                 env,
-                start_seconds=60 + people_now / SOCKETS_PER_SECOND,
+                start_seconds=start_seconds,
+                run_seconds=start_seconds + hold,
             )
             result = run_step(step, stack.base_url, work / f"step-{people_now}", roles)
-            lines = _step_lines(people_now, result)
+            lines = _step_lines(people_now, result, idle_rss)
             for line in lines:
                 say(line)
             figures = _figures(people_now, result)

@@ -37,17 +37,21 @@ from loadtest.people_seed import CITY_TAG, DEFAULT_OUT, Seeded, read
 MODEL = model_from_env(dict(os.environ))
 PEOPLE_FILE = Path(os.environ.get("PEOPLE_FILE", str(DEFAULT_OUT)))
 SOCKET_PROCESSES = int(os.environ.get("PEOPLE_SOCKET_PROCESSES", "1"))
+# Seconds from every user spawned to the end (0: locust's --run-time alone ends the run).
+# --run-time counts from locust's start, sockets' opening included, which grows with them.
+HOLD_SECONDS = float(os.environ.get("PEOPLE_HOLD_SECONDS", "0"))
 REPORT_SECONDS = 2.0
 DELIVERY = "socket: delivery"
-# The smallest PNG there is: an upload's bytes are not what the model is about.
+# An 8x8 PNG (made with Pillow): an upload's bytes are not what the model is about.
 PICTURE = bytes.fromhex(
-    "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
-    "0000000d49444154789c6360000002000001e221bc330000000049454e44ae426082"
+    "89504e470d0a1a0a0000000d49484452000000080000000808020000004b6d29dc00000014494441"
+    "54789c633c11a0c1800d3061151db41200ff280150c1b967420000000049454e44ae426082"
 )
 
 _present: list[Seeded] = []
 _next_person = itertools.count()
 _crowd: NodeCrowd | None = None
+_crowd_environment: list = []  # the run's locust Environment, once it started
 
 
 def _present_people() -> list[Seeded]:
@@ -64,6 +68,7 @@ def _open_sockets(environment, **_) -> None:
     global _crowd
     if isinstance(environment.runner, WorkerRunner):
         raise SystemExit("people.py holds its sockets in one locust process: run it alone")
+    _crowd_environment[:] = [environment]
     _present[:] = _present_people()
     wanted = environment.parsed_options.num_users if environment.parsed_options else None
     people = _present[: wanted or len(_present)]
@@ -104,6 +109,12 @@ def _report(environment, crowd: NodeCrowd, open_failures: Counter) -> None:
                     )
         for ms in crowd.collect().latencies_ms:
             fire(request_type="socket", name=DELIVERY, response_time=ms, response_length=0)
+
+
+@events.spawning_complete.add_listener
+def _hold(**_) -> None:
+    if HOLD_SECONDS and _crowd is not None:
+        gevent.spawn_later(HOLD_SECONDS, _crowd_environment[0].runner.quit)
 
 
 @events.test_stop.add_listener
