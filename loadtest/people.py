@@ -157,8 +157,9 @@ class Person(FastHttpUser):
             "profile: open": self.profile_open,
             "wallet: ledger": self.wallet_ledger,
         }
-        # A person who just opened the app sees the feed: think times start after it.
-        self.feed_page()
+        # People of a step are in the middle of their evening, not all opening the app at
+        # the spawn: a think time (memoryless) comes before their first action as well.
+        gevent.sleep(self.wait_time())
 
     @task
     def act(self) -> None:
