@@ -20,7 +20,7 @@ from pathlib import Path
 
 import psutil
 
-from loadtest import chatmix, fanout, feed, idle, offers, push, sends, whatsapp
+from loadtest import ceiling, chatmix, fanout, feed, idle, offers, push, sends, whatsapp
 from loadtest.report import say, target_table
 from loadtest.stack import Stack, running_stack
 
@@ -66,9 +66,13 @@ SCENARIOS: dict[str, tuple[str, Callable[..., None]]] = {
         "signed WhatsApp webhooks at stepped rates, customers in bursts, 10% delivered again",
         whatsapp.run,
     ),
+    "ceiling": (
+        "people as docs/load-model.md models them, more at each step until one is slow",
+        ceiling.run,
+    ),
 }
 # Scenarios that start their own stacks (to compare settings); they are given none.
-OWN_STACKS = {"push", "whatsapp"}
+OWN_STACKS = {"push", "whatsapp", "ceiling"}
 
 EDGE_LOG_TAIL = 40
 
@@ -86,12 +90,34 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         "--profile", action="store_true", help="sample the edge with py-spy in the ceiling step"
     )
     parser.add_argument("--keep", action="store_true", help="keep logs and locust CSV files")
+    parser.add_argument(
+        "--steps",
+        type=_steps,
+        default=ceiling.STEPS,
+        help="ceiling: present people at each step, comma-separated (default %(default)s)",
+    )
+    parser.add_argument(
+        "--hold",
+        type=int,
+        default=ceiling.HOLD_SECONDS,
+        help="ceiling: seconds each step is held (default %(default)s)",
+    )
     args = parser.parse_args(argv)
     unknown = [name for name in args.scenarios if name not in SCENARIOS]
     if unknown:
         parser.error(f"unknown scenario {', '.join(unknown)}; choose from {', '.join(SCENARIOS)}")
     args.scenarios = args.scenarios or list(SCENARIOS)
     return args
+
+
+def _steps(text: str) -> tuple[int, ...]:
+    try:
+        steps = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError("steps are whole numbers, e.g. 20,50") from None
+    if not steps or min(steps) < 1 or list(steps) != sorted(steps):
+        raise argparse.ArgumentTypeError("steps are rising whole numbers of people, e.g. 20,50")
+    return steps
 
 
 def _machine_line() -> str:
@@ -110,14 +136,15 @@ def _edge_log_tail(stack: Stack | None) -> None:
     sys.stderr.write("---- edge log (last lines) ----\n" + "\n".join(lines) + "\n")
 
 
-def run_scenario(name: str, keep: bool, profile_edge: bool) -> None:
+def run_scenario(name: str, keep: bool, profile_edge: bool, **options) -> None:
+    """`options`: the scenario's own (the ceiling's steps and hold)."""
     work = Path(tempfile.mkdtemp(prefix=f"agora-bench-{name}-"))
     stack: Stack | None = None
     started = time.monotonic()
     try:
         say(f"\n=== {name}: {SCENARIOS[name][0]}")
         if name in OWN_STACKS:
-            SCENARIOS[name][1](work, profile_edge=profile_edge)
+            SCENARIOS[name][1](work, profile_edge=profile_edge, **options)
         else:
             with running_stack(work) as stack:
                 say(f"stack up in {time.monotonic() - started:.1f} s: edge {stack.base_url}")
@@ -138,7 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     say(_machine_line())
     for name in args.scenarios:
         try:
-            run_scenario(name, args.keep, args.profile)
+            options = {"steps": args.steps, "hold": args.hold} if name == "ceiling" else {}
+            run_scenario(name, args.keep, args.profile, **options)
         except Exception:
             traceback.print_exc()
             say(f"the harness failed in scenario {name}")

@@ -10,21 +10,37 @@ checked, so they cannot drift apart.
 import secrets
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from agora.core.chat import item_chat_members, item_chat_session
+from pymongo import MongoClient
+
+from agora.core.chat import SENT_SEQ, item_chat_members, item_chat_session
 from agora.core.clock import now_ms
 from agora.core.constants import NOTIFICATION_UNMUTED, USER_TYPE_MEMBER
 from agora.core.signing import hash_secret
 from agora.store.groups import membership_id
 from agora.store.mongo import new_id
 from loadtest.feed import SeedError, check_shape
-from loadtest.stack import MONGO_DB, Stack
+from loadtest.stack import Stack
 
 INSERT_BATCH = 1_000
 SEED_THREADS = 8
-# Fields a chat gains from its messages (the chat's message number), absent while it has none.
-MESSAGE_COUNTS = ("message_seq", "announced_seq")
+# Fields a chat gains from its messages (the chat's message number, how far each sender
+# read), absent while it has none.
+MESSAGE_COUNTS = ("message_seq", "announced_seq", SENT_SEQ)
+
+
+class Target(Protocol):
+    """A deployment the seeder writes to: its API, and its store straight (a Stack or
+    loadtest.people_seed.Deployment)."""
+
+    mongo_db: str
+
+    def call(self, path: str, body: dict[str, Any], key: str | None = None) -> dict[str, Any]: ...
+
+    def login(self, email: str, name: str) -> tuple[dict[str, Any], str]: ...
+
+    def mongo(self) -> MongoClient: ...
 
 
 @dataclass(frozen=True)
@@ -71,7 +87,7 @@ def _insert(collection, docs: list[dict[str, Any]]) -> None:
 class Seeder:
     """Holds the one real login; everyone else is checked against what it stored."""
 
-    def __init__(self, stack: Stack, tag: str) -> None:
+    def __init__(self, stack: Target, tag: str) -> None:
         self.stack = stack
         self.tag = tag
         user, key = stack.login(f"{tag}-owner@bench.agora.local", f"{tag} owner")
@@ -89,7 +105,7 @@ class Seeder:
         ]
         keys = [secrets.token_urlsafe(32) for _ in made]
         with self.stack.mongo() as client:
-            db = client[MONGO_DB]
+            db = client[self.stack.mongo_db]
             stored = db.users.find_one({"_id": self.owner.user_id})
             stored_key = db.auth_keys.find_one({"user_id": self.owner.user_id})
             if stored is None or stored_key is None:
@@ -108,7 +124,7 @@ class Seeder:
         at = now_ms()
         docs = [_membership(group_id, p.user_id, user_type, at) for p in people]
         with self.stack.mongo() as client:
-            db = client[MONGO_DB]
+            db = client[self.stack.mongo_db]
             reference = db.session_users.find_one({"user_id": self.owner.user_id})
             if reference is None:
                 raise SeedError("the API made no membership for the group's creator")
@@ -129,7 +145,7 @@ class Seeder:
             for user_id, user_type in item_chat_members(item, asker).items()
         ]
         with self.stack.mongo() as client:
-            db = client[MONGO_DB]
+            db = client[self.stack.mongo_db]
             _check_item_chat(db, reference_id, chats[0], members[:2])
             _insert(db.sessions, chats)
             _insert(db.session_users, members)

@@ -39,6 +39,7 @@ class Member:
     auth_key: str
     joins: tuple[str, ...]  # sessions whose rooms the socket joins
     sends_to: str | None = None  # the session this member sends to, if any
+    user_id: str = ""  # lets a behaving member (crowd.mjs `behave`) skip its own messages
 
 
 @dataclass

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from agora.settings import REPO_ROOT
-from loadtest.measure import CpuMeter, Finder, Window, process
+from loadtest.measure import CpuMeter, Finder, Window, tree
 
 SPAWNED_LINE = "All users spawned"
 START_SECONDS = 60
@@ -57,6 +57,10 @@ class LoadStep:
     users: int
     seconds: int
     env: dict[str, str]
+    start_seconds: float = START_SECONDS  # for locust to start and spawn every user
+    # locust's --run-time when the locustfile ends the run itself `seconds` after spawning
+    # (people.py's PEOPLE_HOLD_SECONDS); `seconds` when None.
+    run_seconds: float | None = None
 
 
 def run_step(step: LoadStep, host: str, out: Path, roles: dict[str, Finder]) -> StepResult:
@@ -64,7 +68,8 @@ def run_step(step: LoadStep, host: str, out: Path, roles: dict[str, Finder]) -> 
     csv_prefix = out / "locust"
     args = [sys.executable, "-m", "locust", "-f", str(step.locustfile), "--headless"]
     args += ["--host", host, "-u", str(step.users), "-r", str(step.users)]
-    args += ["--run-time", f"{step.seconds}s", "--stop-timeout", "2", "--reset-stats"]
+    run_seconds = round(step.run_seconds or step.seconds)
+    args += ["--run-time", f"{run_seconds}s", "--stop-timeout", "2", "--reset-stats"]
     args += ["--csv", str(csv_prefix), "--only-summary", "--exit-code-on-error", "0"]
     args += ["--loglevel", "INFO", *step.user_classes]
     env = {**os.environ, **step.env, "PYTHONPATH": str(REPO_ROOT)}
@@ -76,8 +81,9 @@ def run_step(step: LoadStep, host: str, out: Path, roles: dict[str, Finder]) -> 
         spawned = threading.Event()
         reader = threading.Thread(target=_copy_log, args=(locust, log, spawned), daemon=True)
         reader.start()
-        meter = CpuMeter({**roles, "locust": process(locust.pid)})
-        deadline = time.monotonic() + START_SECONDS
+        # The generator: locust and whatever it starts (the people's Node crowd).
+        meter = CpuMeter({**roles, "locust": tree(locust.pid)})
+        deadline = time.monotonic() + step.start_seconds
         while not spawned.wait(0.2):
             if locust.poll() is not None or time.monotonic() > deadline:
                 locust.kill()
@@ -85,7 +91,7 @@ def run_step(step: LoadStep, host: str, out: Path, roles: dict[str, Finder]) -> 
         meter.start()
         time.sleep(max(1.0, step.seconds - 1 - WINDOW_MARGIN_SECONDS))
         window = meter.stop()
-        code = locust.wait(timeout=step.seconds + 60)
+        code = locust.wait(timeout=run_seconds + 60)
         reader.join(timeout=5)
     stats_file = Path(f"{csv_prefix}_stats.csv")
     if code != 0 or not stats_file.exists():

@@ -97,6 +97,12 @@ def descendants(pid: int) -> Finder:
     return find
 
 
+def tree(pid: int) -> Finder:
+    """A process and every process under it (locust and the Node crowd it starts)."""
+    own, under = process(pid), descendants(pid)
+    return lambda: own() + under()
+
+
 def listening_on(port: int) -> Finder:
     """The server process behind a local port (found by its listening socket)."""
 

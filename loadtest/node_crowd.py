@@ -133,6 +133,21 @@ class NodeCrowd:
             )
         return total
 
+    def behave(self, rates: dict[str, float]) -> None:
+        """Every open socket acts as a person's tab (loadtest/node/behave.mjs) at `rates`
+        (event name -> per person-minute) until closed."""
+        self._all("behave", rates=rates)
+
+    def events(self) -> dict[str, tuple[list[float], Counter]]:
+        """Ack times (ms) and errors per socket event since the last call."""
+        total: dict[str, tuple[list[float], Counter]] = {}
+        for reply in self._all("events"):
+            for name, stat in reply.items():
+                times, errors = total.setdefault(name, ([], Counter()))
+                times.extend(stat["times"])
+                errors.update(stat["errors"])
+        return total
+
     def close(self) -> None:
         for worker in self.workers:
             try:

@@ -34,6 +34,22 @@ class ApiError(RuntimeError):
     pass
 
 
+def api_call(
+    base_url: str, path: str, body: dict[str, Any], key: str | None = None
+) -> dict[str, Any]:
+    """POSTs JSON to the API as the web app does; an ApiError for any status but 200."""
+    headers = {"Content-Type": "application/json"}
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
+    data = json.dumps(body).encode()
+    request = Request(base_url + path, data=data, headers=headers, method="POST")
+    try:
+        with urlopen(request, timeout=30) as response:
+            return json.loads(response.read())
+    except HTTPError as exc:
+        raise ApiError(f"POST {path} -> {exc.code}: {exc.read()[:500]!r}") from exc
+
+
 @dataclass
 class Stack:
     work: Path
@@ -45,18 +61,10 @@ class Stack:
     edge_log: Path
     mail: SmtpSink
 
+    mongo_db = MONGO_DB
+
     def call(self, path: str, body: dict[str, Any], key: str | None = None) -> dict[str, Any]:
-        headers = {"Content-Type": "application/json"}
-        if key:
-            headers["Authorization"] = f"Bearer {key}"
-        request = Request(
-            self.base_url + path, data=json.dumps(body).encode(), headers=headers, method="POST"
-        )
-        try:
-            with urlopen(request, timeout=30) as response:
-                return json.loads(response.read())
-        except HTTPError as exc:
-            raise ApiError(f"POST {path} -> {exc.code}: {exc.read()[:500]!r}") from exc
+        return api_call(self.base_url, path, body, key)
 
     def login(self, email: str, name: str) -> tuple[dict[str, Any], str]:
         """Logs in through the real two-step login; returns the user and their auth key."""

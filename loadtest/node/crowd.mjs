@@ -9,6 +9,7 @@
 import http from "node:http";
 import { createInterface } from "node:readline";
 import { io } from "socket.io-client";
+import { Behaviour } from "./behave.mjs";
 
 const OPEN_AT_ONCE = 16;
 // Per worker. It bounds a runaway step, not a healthy one: at 1,600 msg/s a worker with
@@ -45,7 +46,7 @@ class Worker {
       for (let next = queue.shift(); next; next = queue.shift()) {
         if (!next.member.socket) continue;
         try {
-          this.sockets.set(next.position, await this.connect(next.member));
+          this.sockets.set(next.position, await this.connect(next.member, next.position));
         } catch (error) {
           failures.push(String(error?.message ?? error).slice(0, 200));
         }
@@ -55,7 +56,7 @@ class Worker {
     return { opened: this.sockets.size, failures };
   }
 
-  connect(member) {
+  connect(member, position) {
     return new Promise((resolve, reject) => {
       const socket = io(this.baseUrl, {
         path: SOCKET_PATH,
@@ -65,7 +66,7 @@ class Worker {
         forceNew: true,
         timeout: 30_000,
       });
-      socket.onAny((event, data) => this.heard(event, data));
+      socket.onAny((event, data) => this.heard(event, data, position));
       socket.once("connect_error", reject);
       socket.once("connect", async () => {
         try {
@@ -82,15 +83,16 @@ class Worker {
     });
   }
 
-  heard(event, data) {
+  heard(event, data, position) {
     // "message" carries one message, "messages" (a busy room's frame) several.
-    if (event === "message") this.count([data]);
-    else if (event === "messages") this.count(data);
+    if (event === "message") this.count([data], position);
+    else if (event === "messages") this.count(data, position);
     else this.received.other_events += 1;
   }
 
-  count(messages) {
+  count(messages, position) {
     const at = now();
+    this.behaviour?.receipts(position, messages);
     const received = this.received;
     received.frames += 1;
     for (const message of messages) {
@@ -199,7 +201,18 @@ class Worker {
     return received;
   }
 
+  behave({ rates }) {
+    this.behaviour?.stop();
+    this.behaviour = new Behaviour(this, rates);
+    return null;
+  }
+
+  takeEvents() {
+    return this.behaviour?.take() ?? {};
+  }
+
   close() {
+    this.behaviour?.stop();
     for (const socket of this.sockets.values()) socket.close();
     this.agent.destroy();
   }
@@ -219,6 +232,8 @@ const commands = {
   send: (args) => worker.send(args),
   count: () => worker.countReceived(),
   collect: () => worker.collect(),
+  behave: (args) => worker.behave(args),
+  events: () => worker.takeEvents(),
   close: () => {
     worker?.close();
     setImmediate(() => process.exit(0));

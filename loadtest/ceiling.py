@@ -1,0 +1,174 @@
+"""Scenario "ceiling": how many people, doing what people do, one machine serves in time.
+
+The user model of docs/load-model.md (loadtest/people_model.py; its PEOPLE_* settings
+apply) is seeded once on a fresh stack with push on: enough people for the largest step
+with the model's share of them away, each away person subscribed for pushes on a local push
+service stand-in (tests/push_standin.py, as the `push` scenario does). Then
+loadtest/people.py runs with more present people at each step (locust for HTTP, the Node
+crowd for the sockets), each step held for a fixed time, until a step does not hold: p99 of
+an action over 250 ms or errors over 0.1 % (loadtest/ramp.py). The last step that held is
+printed with its per-action p50/p99, deliveries per second, CPU per process and memory per
+person; the generator's CPU (locust and its Node crowd) is printed apart.
+"""
+
+import math
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, suppress
+from pathlib import Path
+
+import psutil
+
+from agora.core.constants import PUSH_OS_TYPE_WEB
+from loadtest.fanout import agora_roles
+from loadtest.locust_run import LoadStep, StepResult, run_step
+from loadtest.measure import Finder, process
+from loadtest.people_model import model_from_env
+from loadtest.people_seed import Seeded, seed, write
+from loadtest.push import REGISTER_THREADS, StandinThread, standin_thread
+from loadtest.ramp import ActionFigures, StepFigures, last_held, misses
+from loadtest.report import calls_table, cpu_lines, load_now, mb, say
+from loadtest.stack import Stack, running_stack
+
+STEPS = (100, 200, 500, 1000, 2000, 5000, 10000)
+HOLD_SECONDS = 60
+LOCUSTFILE = Path(__file__).with_name("people.py")
+DELIVERY = "socket: delivery"  # as people.py names it
+# The Node crowd opens about this many sockets a second on a quiet machine; locust waits.
+SOCKETS_PER_SECOND = 100
+SOCKET_PROCESSES = 2
+SETTINGS = {
+    "AGORA_PUSH_ENABLED": "true",
+    "AGORA_PUSH_ALLOW_LOOPBACK_ENDPOINTS": "true",
+    # Ray aborts a node whose agents are slow to register (as tests/conftest.py says): on a
+    # busy machine the edge's local Ray then never starts.
+    "RAY_agent_register_timeout_ms": "120000",
+}
+GENERATOR = "locust"  # run_step's name for locust and the processes it starts
+# Ray gives its node 30 s to start, which a busy machine sometimes misses: the edge exits.
+STACK_ATTEMPTS = 3
+SERVER_ROLES = ("edge", "session shards", "user shards", "rest of Ray", "nx-27017", "redis")
+
+
+def _subscribe_away(stack: Stack, standin: StandinThread, people: list[Seeded]) -> int:
+    away = [p for p in people if p.away]
+
+    def one(person: Seeded) -> None:
+        token = standin.standin.subscriber().token()
+        body = {"push_token": token, "os_type": PUSH_OS_TYPE_WEB}
+        stack.call("/update_push_token", body, person.auth_key)
+
+    with ThreadPoolExecutor(REGISTER_THREADS) as pool:
+        list(pool.map(one, away))
+    return len(away)
+
+
+def _start_stack(exits: ExitStack, work: Path) -> Stack:
+    def attempt_work(attempt: int) -> Path:
+        path = work / f"stack-{attempt}"
+        path.mkdir(parents=True)
+        return path
+
+    for attempt in range(1, STACK_ATTEMPTS):
+        try:
+            return exits.enter_context(running_stack(attempt_work(attempt), SETTINGS))
+        except SystemExit as refusal:  # the harness's word for an edge that did not start
+            say(f"the stack did not start ({refusal}); starting another")
+    return exits.enter_context(running_stack(attempt_work(STACK_ATTEMPTS), SETTINGS))
+
+
+def _figures(people: int, result: StepResult) -> StepFigures:
+    return StepFigures(
+        people,
+        [ActionFigures(c.name, c.requests, c.failures, c.p50_ms, c.p99_ms) for c in result.calls],
+    )
+
+
+def _server_rss(roles: dict[str, Finder]) -> int:
+    """The product's processes' memory now (an idle stack's, before the ramp)."""
+    total = 0
+    for role in SERVER_ROLES:
+        for found in roles[role]():
+            with suppress(psutil.Error):
+                total += found.memory_info().rss
+    return total
+
+
+def _step_lines(people: int, result: StepResult, idle_rss: int) -> list[str]:
+    window = result.window
+    delivery = result.call(DELIVERY)
+    server = [window.roles[r] for r in SERVER_ROLES if r in window.roles]
+    server_cores = sum(u.cores for u in server)
+    server_rss = sum(u.rss_bytes for u in server)
+    generator = window.roles.get(GENERATOR)
+    return [
+        *calls_table(result),
+        *cpu_lines(window),
+        f"  deliveries to sockets: {delivery.rps if delivery else 0:,.0f}/s · "
+        f"the product's processes {server_cores:.2f} cores, the generator's "
+        f"{generator.cores if generator else 0:.2f} cores apart · memory per person "
+        f"{(server_rss - idle_rss) / people / 1e3:,.0f} kB over the idle stack's "
+        f"{mb(idle_rss)} ({mb(server_rss)} in all)",
+    ]
+
+
+def run(work: Path, *, profile_edge: bool = False, steps=STEPS, hold=HOLD_SECONDS) -> None:
+    model = model_from_env(dict(os.environ))
+    total = math.ceil(max(steps) / (1 - model.away_share))
+    say(
+        f"model: city groups of {model.city_members}, {model.item_chats} item chats each, "
+        f"{model.away_share:.0%} away with push on, {model.per_person_minute():.1f} actions per "
+        f"present person-minute ({', '.join(f'{n} {r:g}' for n, r in model.rates.items())})"
+    )
+    say("(a shared machine: figures measured while others load it are not the ceiling)")
+    with ExitStack() as exits:
+        standin = exits.enter_context(standin_thread())
+        stack = _start_stack(exits, work)
+        started = time.monotonic()
+        people = seed(stack, model, total, "ceiling")
+        write(people, work / "people.json")
+        away = _subscribe_away(stack, standin, people)
+        say(
+            f"seeded {len(people)} people ({away} away, subscribed for pushes) in "
+            f"{time.monotonic() - started:.0f} s"
+        )
+        roles = {**agora_roles(stack), "push stand-in (harness)": process(os.getpid())}
+        idle_rss = _server_rss(roles)
+        done: list[tuple[StepFigures, list[str]]] = []
+        for people_now in steps:
+            say()
+            say(f"{people_now} present people, {hold} s (1-minute load before: {load_now():.1f})")
+            env = {
+                "PEOPLE_FILE": str(work / "people.json"),
+                "PEOPLE_SOCKET_PROCESSES": str(SOCKET_PROCESSES),
+                "PEOPLE_HOLD_SECONDS": str(hold),
+            }
+            start_seconds = 60 + people_now / SOCKETS_PER_SECOND
+            step = LoadStep(
+                LOCUSTFILE,
+                ["Person"],
+                people_now,
+                hold,
+                env,
+                start_seconds=start_seconds,
+                run_seconds=start_seconds + hold,
+            )
+            result = run_step(step, stack.base_url, work / f"step-{people_now}", roles)
+            lines = _step_lines(people_now, result, idle_rss)
+            for line in lines:
+                say(line)
+            figures = _figures(people_now, result)
+            done.append((figures, lines))
+            missed = misses(figures)
+            if missed:
+                say(f"  did not hold: {'; '.join(missed)}")
+                break
+    held = last_held([figures for figures, _ in done])
+    say()
+    if held is None:
+        say(f"ceiling: no step held (the first, {steps[0]} people, did not)")
+        return
+    say(f"ceiling: {held.people} present people held every action's p99 within 250 ms")
+    for line in next(lines for figures, lines in done if figures is held):
+        say(line)

@@ -1,0 +1,64 @@
+"""The ceiling bench's pure parts: the user model's rate table and which ramp step held."""
+
+import pytest
+
+from loadtest.people_model import ACTIONS, HTTP, SOCKET, Model, RateError, parse_rates
+from loadtest.ramp import ActionFigures, StepFigures, last_held, misses
+
+
+def step(people: int, *actions: tuple[str, int, int, float]) -> StepFigures:
+    return StepFigures(
+        people, [ActionFigures(name, n, failed, p99 / 5, p99) for name, n, failed, p99 in actions]
+    )
+
+
+def test_rates_are_parsed_by_name_or_short_name():
+    assert parse_rates("chat_send=2, feed: page=4,typing=0") == {
+        "chat: send": 2.0,
+        "feed: page": 4.0,
+        "typing": 0.0,
+    }
+    assert parse_rates("") == {}
+
+
+@pytest.mark.parametrize(
+    "text", ["send=1", "chat_send", "chat_send=fast", "chat_send=-1", "chat_send=nan", "x=inf"]
+)
+def test_bad_rates_are_refused(text):
+    with pytest.raises(RateError):
+        parse_rates(text)
+
+
+def test_overrides_keep_the_other_defaults_and_split_by_channel():
+    model = Model().with_rates("chat_send=3,tab_reconnect=1")
+    assert model.rates["chat: send"] == 3.0
+    assert model.rates["feed: page"] == next(
+        a.per_minute for a in ACTIONS if a.name == "feed: page"
+    )
+    assert set(model.http_rates()) == {a.name for a in ACTIONS if a.channel == HTTP}
+    assert model.socket_rates()["tab: reconnect"] == 1.0
+    assert set(model.socket_rates()) == {a.name for a in ACTIONS if a.channel == SOCKET}
+
+
+def test_a_step_holds_within_p99_and_error_limits():
+    assert misses(step(100, ("feed: page", 1000, 1, 250.0), ("typing", 1000, 0, 40.0))) == []
+
+
+def test_a_slow_action_or_too_many_errors_misses():
+    slow = step(100, ("feed: page", 1000, 0, 251.0), ("typing", 1000, 0, 40.0))
+    assert misses(slow) == ["feed: page p99 251 ms"]
+    failing = step(100, ("feed: page", 1000, 3, 100.0))
+    assert misses(failing) == ["errors 0.30 % of 1,000 calls"]
+    assert misses(step(100)) == ["no action was measured"]
+
+
+def test_the_last_step_before_the_first_miss_held():
+    steps = [
+        step(100, ("chat: send", 500, 0, 80.0)),
+        step(200, ("chat: send", 900, 0, 120.0)),
+        step(500, ("chat: send", 2000, 0, 400.0)),
+        step(1000, ("chat: send", 4000, 0, 90.0)),  # after a miss: not counted
+    ]
+    assert last_held(steps).people == 200
+    assert last_held(steps[2:]) is None
+    assert last_held([]) is None
