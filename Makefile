@@ -60,8 +60,18 @@ format: deps
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
+# `make bench ceiling sends` runs the scenarios named after `bench` (none named: every one);
+# BENCH_ARGS passes options (`make bench ceiling BENCH_ARGS="--steps 100,200 --hold 60"`).
+BENCH_SCENARIOS := $(filter-out bench,$(MAKECMDGOALS))
+
 bench: deps $(STAMPS)/web-build $(STAMPS)/bench-deps ## Load scenarios; prints figures, asserts nothing about time
-	$(PY) -m loadtest.bench
+	$(PY) -m loadtest.bench $(BENCH_SCENARIOS) $(BENCH_ARGS)
+
+ifneq ($(filter bench,$(MAKECMDGOALS)),)
+# The scenario names are arguments of bench, not targets of their own.
+$(BENCH_SCENARIOS):
+	@:
+endif
 
 deps: $(STAMPS)/python-deps
 
