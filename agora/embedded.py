@@ -22,6 +22,9 @@ log = logging.getLogger("agora.embedded")
 
 # A head starts in 5-20 s on two busy cores; a stopped one ends its processes in a few.
 RAY_START_SECONDS = 120
+RAY_START_ATTEMPTS = 3
+# What Ray logs when a new node missed its fixed registration deadline.
+RAY_START_MISSED = "timed out during startup"
 RAY_STOP_SECONDS = 15
 
 
@@ -150,7 +153,7 @@ class RayHead:
         return self.process.poll()
 
 
-def start_ray_head(settings: Settings, log_file: Path) -> RayHead:
+def start_ray_head(settings: Settings, log_file: Path, attempt: int = 1) -> RayHead:
     """A local Ray cluster the edges join, as in production (`ray start --head`); its
     metrics (docs/operations.md) at http://127.0.0.1:<ray_metrics_port>/metrics. Returns
     once it is ready to be joined."""
@@ -175,6 +178,14 @@ def start_ray_head(settings: Settings, log_file: Path) -> RayHead:
     head = RayHead(process, temp_dir, "")
     try:
         address = _wait_for_file(temp_dir / "ray_current_cluster", RAY_START_SECONDS, process)
+    except ServiceError:
+        stop_ray_head(head)
+        # Ray gives a new node a fixed 30 s to register with its GCS; a busy machine can miss
+        # that, which another start can make.
+        if attempt < RAY_START_ATTEMPTS and RAY_START_MISSED in log_file.read_text():
+            log.warning("the Ray head missed Ray's start deadline; starting it again")
+            return start_ray_head(settings, log_file, attempt + 1)
+        raise
     except BaseException:
         stop_ray_head(head)
         raise

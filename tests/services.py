@@ -8,6 +8,10 @@ from pathlib import Path
 
 from agora import embedded
 
+# Ray waits a fixed 30 s for a new node to register; on a machine busy with other work a node
+# can take longer, which is no failure of ours: it is started again.
+RAY_START_ATTEMPTS = 3
+
 
 def free_port() -> int:
     with socket.socket() as sock:

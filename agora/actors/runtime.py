@@ -25,6 +25,10 @@ LOST_AFTER_SECONDS = 5.0
 RECONNECT_EVERY_SECONDS = 2.0
 # A shard's process that has not started within this long is taken as lost with Ray.
 SHARD_START_SECONDS = 60
+# Ray gives a new node a fixed 30 s to register; a busy machine can miss it, another start
+# can make it.
+LOCAL_START_ATTEMPTS = 3
+LOCAL_START_MISSED = "timed out during startup"
 
 
 def start_ray(settings: Settings) -> None:
@@ -34,17 +38,25 @@ def start_ray(settings: Settings) -> None:
         ray.init(address=settings.ray_address, log_to_driver=False)
         log.info("joined the Ray cluster at %s", settings.ray_address)
         return
-    ray.init(
-        # "local": a cluster of this edge's own, never one another program started here.
-        address="local",
-        include_dashboard=settings.ray_dashboard,
-        dashboard_host="127.0.0.1",
-        dashboard_port=settings.ray_dashboard_port,
-        # Without the dashboard (tests, benches) Ray picks the port: several may run at once.
-        _metrics_export_port=settings.ray_metrics_port if settings.ray_dashboard else None,
-        log_to_driver=False,
-        configure_logging=False,
-    )
+    for attempt in range(1, LOCAL_START_ATTEMPTS + 1):
+        try:
+            ray.init(
+                # "local": a cluster of this edge's own, never one another program started here.
+                address="local",
+                include_dashboard=settings.ray_dashboard,
+                dashboard_host="127.0.0.1",
+                dashboard_port=settings.ray_dashboard_port,
+                # Without the dashboard (tests, benches) Ray picks the port: several may run.
+                _metrics_export_port=settings.ray_metrics_port if settings.ray_dashboard else None,
+                log_to_driver=False,
+                configure_logging=False,
+            )
+            break
+        except Exception as missed:  # Ray raises a bare Exception for a missed start
+            ray.shutdown()
+            if LOCAL_START_MISSED not in str(missed) or attempt == LOCAL_START_ATTEMPTS:
+                raise
+            log.warning("the local Ray missed Ray's start deadline; starting it again")
     if settings.ray_dashboard:
         log.info(
             "local Ray started; dashboard at http://127.0.0.1:%d, metrics at "

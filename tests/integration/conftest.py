@@ -7,10 +7,7 @@ import pytest
 import ray
 
 from tests import shared_ray
-
-# Ray waits a fixed 30 s for a new node to register; on a machine busy with other work a node
-# can take longer, which is no failure of ours: it is started again.
-RAY_START_ATTEMPTS = 3
+from tests.services import RAY_START_ATTEMPTS
 
 
 @pytest.fixture(scope="session")

@@ -22,7 +22,7 @@ import pytest
 from agora.settings import REPO_ROOT
 from tests.e2e.harness import wait_for_edge
 from tests.integration.helpers import Member, bearer, item_chat
-from tests.services import free_port, restartable_port
+from tests.services import RAY_START_ATTEMPTS, free_port, restartable_port
 
 GUARD_SECONDS = 180  # a hang guard for Ray heads starting on two busy cores, not a speed check
 # How long a send may wait before it is answered (AGORA_SEND_ANSWER_SECONDS in these runs),
@@ -68,33 +68,51 @@ def ray_executable() -> str:
 @contextlib.contextmanager
 def another_programs_ray(log_path: Path):
     """A Ray head as another program on the machine would start it (ports and temp dir of its
-    own); yields its GCS address and its session id (its processes)."""
-    temp_dir = Path(tempfile.mkdtemp(prefix="other-ray-"))
-    port = free_port()
+    own); yields its GCS address and its session id (its processes). Ray gives a new node a
+    fixed 30 s to register; on a busy machine it may miss it, and is started again."""
+    for attempt in range(1, RAY_START_ATTEMPTS + 1):
+        temp_dir = Path(tempfile.mkdtemp(prefix="other-ray-"))
+        port = free_port()
+        process = _start_other_ray(temp_dir, port, log_path)
+        try:
+            if _until_started(process, temp_dir / "ray_current_cluster", log_path, attempt):
+                yield f"127.0.0.1:{port}", process.pid
+                return
+        finally:
+            process.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=30)
+            kill_session(process.pid)
+            process.wait()
+            shutil.rmtree(temp_dir, ignore_errors=True)
+
+
+def _start_other_ray(temp_dir: Path, port: int, log_path: Path) -> subprocess.Popen:
     args = [ray_executable(), "start", "--head", "--block", f"--port={port}"]
     args += [f"--temp-dir={temp_dir}", "--include-dashboard=false", "--disable-usage-stats"]
     args += [f"--ray-client-server-port={free_port()}", f"--metrics-export-port={free_port()}"]
     args += [f"--dashboard-agent-listen-port={free_port()}"]
     env = {**os.environ, "RAY_AUTH_MODE": "disabled", "RAY_GRACEFUL_SHUTDOWN_DRAIN_TIMEOUT_S": "0"}
     with log_path.open("w") as log:
-        process = subprocess.Popen(
+        return subprocess.Popen(
             args, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
         )
-    try:
-        address_file = temp_dir / "ray_current_cluster"
-        deadline = time.monotonic() + GUARD_SECONDS
-        while not (address_file.exists() and address_file.read_text().strip()):
-            assert process.poll() is None, log_path.read_text()
-            assert time.monotonic() < deadline, "the other program's Ray did not start"
-            time.sleep(0.2)
-        yield f"127.0.0.1:{port}", process.pid
-    finally:
-        process.terminate()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(timeout=30)
-        kill_session(process.pid)
-        process.wait()
-        shutil.rmtree(temp_dir, ignore_errors=True)
+
+
+def _until_started(
+    process: subprocess.Popen, address_file: Path, log_path: Path, attempt: int
+) -> bool:
+    """True once the head wrote its address; False when it missed Ray's start deadline and
+    another attempt is left."""
+    deadline = time.monotonic() + GUARD_SECONDS
+    while not (address_file.exists() and address_file.read_text().strip()):
+        if process.poll() is not None:
+            log = log_path.read_text()
+            assert "timed out during startup" in log and attempt < RAY_START_ATTEMPTS, log
+            return False
+        assert time.monotonic() < deadline, "the other program's Ray did not start"
+        time.sleep(0.2)
+    return True
 
 
 def ray_answers(address: str) -> bool:
