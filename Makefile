@@ -42,9 +42,9 @@ check: deps $(STAMPS)/web-deps ## The edit loop: lint, the web's tests, every Py
 test-web: $(STAMPS)/web-deps
 	cd web && npm test
 
-# Browser test files run three at a time against one stack: each mostly waits on the pages
+# Browser test files run two at a time against one stack: each mostly waits on the pages
 # it drives, and each makes people of its own.
-E2E_FILES_AT_ONCE ?= 3
+E2E_FILES_AT_ONCE ?= 2
 
 test-e2e: deps $(STAMPS)/web-build $(STAMPS)/e2e-deps $(STAMPS)/chromium
 	$(PY) -m tests.e2e.harness node --test --test-concurrency=$(E2E_FILES_AT_ONCE) tests/e2e/
