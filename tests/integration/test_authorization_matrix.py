@@ -553,8 +553,8 @@ async def _stored(world: World) -> dict[str, list]:
     for name, query in queries.items():
         found = await db[name].find(query).sort("_id", 1).to_list()
         # How far a session's messages were announced moves after the fact, by itself; how
-        # far a member had seen when they last opened Chats moves whenever they open it.
-        moving = ("announced_seq", "seen_seq")
+        # far a member had seen, and had been delivered, moves whenever they open Chats.
+        moving = ("announced_seq", "seen_seq", "delivered_seq", "delivered_marks")
         stored[name] = [{k: v for k, v in doc.items() if k not in moving} for doc in found]
     await mongo.close()
     return stored
