@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { chatWindow, itemChat, send } from './chatHelpers.mjs';
-import { BASE_URL, VIEWPORTS, launch, screenshot, seriousViolations } from './helpers.mjs';
+import { BASE_URL, VIEWPORTS, launch, screenshot, seriousViolations, serviceWorkerOf } from './helpers.mjs';
 import { png } from './png.mjs';
 
 let browser;
@@ -345,16 +345,7 @@ test('"Delivered" once a push reaches the reader\'s service worker, before the a
   const { owner, asker } = await itemChat(browser, 'Tune my piano', 'An old upright.');
   const ownerId = (await apiAs(owner, '/user/me')).body.user._id;
   await owner.evaluate(() => navigator.serviceWorker.ready);
-  await owner.context().grantPermissions(['notifications'], { origin: BASE_URL });
-  const cdp = await owner.context().newCDPSession(owner);
-  const registered = new Promise((resolve) => {
-    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-      const ours = registrations.find((r) => r.scopeURL === `${BASE_URL}/` && !r.isDeleted);
-      if (ours) resolve(ours.registrationId);
-    });
-  });
-  await cdp.send('ServiceWorker.enable');
-  const registrationId = await registered;
+  const { cdp, registrationId } = await serviceWorkerOf(owner);
   // The owner leaves the app (no socket): only the service worker is there to get the push.
   await owner.goto('about:blank');
 

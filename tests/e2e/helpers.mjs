@@ -171,3 +171,18 @@ export async function untilLoaded(page) {
   const loading = page.getByRole('status').filter({ hasText: 'Loading..' });
   while ((await loading.count()) > 0) await loading.first().waitFor({ state: 'detached' });
 }
+
+/** The app's service worker in `page`, notifications allowed, reached through Chrome's
+ * DevTools protocol (which delivers pushes to it): its session and registration id. */
+export async function serviceWorkerOf(page) {
+  await page.context().grantPermissions(['notifications'], { origin: BASE_URL });
+  const cdp = await page.context().newCDPSession(page);
+  const registered = new Promise((resolve) => {
+    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+      const ours = registrations.find((r) => r.scopeURL === `${BASE_URL}/` && !r.isDeleted);
+      if (ours) resolve(ours.registrationId);
+    });
+  });
+  await cdp.send('ServiceWorker.enable');
+  return { cdp, registrationId: await registered };
+}

@@ -3,7 +3,7 @@
 // "Install app" item after the browser's install prompt, and the offline shell.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { BASE_URL, VIEWPORTS, apiLogin, launch, newPage, screenshot } from './helpers.mjs';
+import { BASE_URL, VIEWPORTS, apiLogin, launch, newPage, screenshot, serviceWorkerOf } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -59,16 +59,7 @@ test('the manifest is valid and every icon it names loads at its size', async ()
 
 test('a push delivered to the service worker shows a notification tagged by chat', async () => {
   const page = await signedInPage(VIEWPORTS.desktop);
-  await page.context().grantPermissions(['notifications'], { origin: BASE_URL });
-  const cdp = await page.context().newCDPSession(page);
-  const registered = new Promise((resolve) => {
-    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-      const ours = registrations.find((r) => r.scopeURL === `${BASE_URL}/` && !r.isDeleted);
-      if (ours) resolve(ours.registrationId);
-    });
-  });
-  await cdp.send('ServiceWorker.enable');
-  const registrationId = await registered;
+  const { cdp, registrationId } = await serviceWorkerOf(page);
   const push = {
     session_id: 'r_item1_user2',
     title: 'Blue bicycle',
