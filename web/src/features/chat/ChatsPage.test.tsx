@@ -88,6 +88,37 @@ describe('chat list rows', () => {
     expect(screen.queryByText(/Post about/)).toBeNull();
   });
 
+  it('show a chat once when its news arrives while the list’s first page is on its way', async () => {
+    let releasePage = () => {};
+    const pageHeld = new Promise<void>((resolve) => (releasePage = resolve));
+    mockFetch(async (call) => {
+      const path = call.url.pathname;
+      if (path === '/user/me') return { body: { user: me, guest_user: {} } };
+      if (path === '/get_by_ids') return { body: { sessions: { c: session('c') } } };
+      if (path === '/user/chats') {
+        await pageHeld;
+        return { body: { sessions: [session('c', { last_message: message('c', 'Still free?') }), session('a')], cursor: null, has_more: false } };
+      }
+      return { body: {} };
+    });
+    const { routes } = await import('../../app/routes');
+    const { UiProvider } = await import('../../shared/ui/UiProvider');
+    render(
+      <UiProvider>
+        <RouterProvider router={createMemoryRouter(routes, { initialEntries: ['/chats'] })} />
+      </UiProvider>,
+    );
+    const { received } = await import('./unseen');
+    await vi.waitFor(() => expect(vi.mocked(fetch).mock.calls.some(([url]) => String(url).includes('/user/chats'))).toBe(true));
+    act(() => {
+      received(message('c', 'Still free?'), me._id);
+    });
+    await row('Chat c');
+    releasePage();
+    await row('Chat a');
+    expect(screen.getAllByText('Chat c')).toHaveLength(1);
+  });
+
   it('say why a chat one may not read shows no messages: a request to join, a block', async () => {
     await renderChats([session('p', { session_user_type: 30 }), session('x', { session_user_type: 40 })]);
     expect(within(await row('Chat p')).getByText('Awaiting approval')).toBeTruthy();

@@ -10,7 +10,7 @@ import {
   NO_CHATS_TEXT,
 } from '../../shared/constants';
 import { useMediaQuery } from '../../shared/hooks/useMediaQuery';
-import { useCursorPages } from '../../shared/hooks/useCursorPages';
+import { appendNewById, useCursorPages } from '../../shared/hooks/useCursorPages';
 import { useLoadMoreOnScroll } from '../../shared/hooks/useLoadMoreOnScroll';
 import { relativeTime } from '../../shared/relativeTime';
 import { Avatar } from '../../shared/ui/Avatar';
@@ -87,6 +87,7 @@ function ChatList({ user }: { user: User }) {
       if (!cursor) updateCurrentUser((current) => ({ ...current, data: { ...current.data, notifications_unseen_count: 0 } }));
       return { items: reply.sessions, cursor: reply.cursor, hasMore: reply.has_more };
     }),
+    appendNewById,
   );
   useLoadMoreOnScroll(chats.hasMore && !chats.loading, chats.loadMore);
   useSessionUpdates(chats.setItems);

@@ -9,6 +9,13 @@ export interface CursorPage<T> {
 
 const appendPage = <T,>(shown: T[], page: T[]) => [...shown, ...page];
 
+/** Appends a page's entries that are not shown yet: live news can show an entry before the
+ * page that holds it arrives, and the shown one is the newer. */
+export const appendNewById = <T extends { _id: string }>(shown: T[], page: T[]) => {
+  const ids = new Set(shown.map((entry) => entry._id));
+  return [...shown, ...page.filter((entry) => !ids.has(entry._id))];
+};
+
 /**
  * A list read page by page with the server's cursor: the first page on mount (and when
  * `key` changes), the next one on loadMore() or when its scroll box nears the end.
