@@ -171,9 +171,9 @@ def start_ray_head(settings: Settings, log_file: Path, attempt: int = 1) -> RayH
     # up the drain Ray otherwise grants a node's work (30 s).
     env = {**os.environ, "RAY_GRACEFUL_SHUTDOWN_DRAIN_TIMEOUT_S": "0"}
     log_file.parent.mkdir(parents=True, exist_ok=True)
-    with log_file.open("a") as log:
+    with log_file.open("a") as output:
         process = subprocess.Popen(
-            args, env=env, stdout=log, stderr=subprocess.STDOUT, process_group=0
+            args, env=env, stdout=output, stderr=subprocess.STDOUT, process_group=0
         )
     head = RayHead(process, temp_dir, "")
     try:
