@@ -47,8 +47,8 @@ def mailbox_app(sink: SmtpSink) -> web.Application:
     return app
 
 
-def wait_for_edge(url: str, edge, log_path: Path) -> None:
-    deadline = time.monotonic() + EDGE_START_SECONDS
+def wait_for_edge(url: str, edge, log_path: Path, seconds: float = EDGE_START_SECONDS) -> None:
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if edge.poll() is not None:
             sys.stderr.write(log_path.read_text())
@@ -58,7 +58,7 @@ def wait_for_edge(url: str, edge, log_path: Path) -> None:
                 return
         except (URLError, OSError):
             time.sleep(0.3)
-    raise SystemExit(f"the edge did not answer within {EDGE_START_SECONDS} s")
+    raise SystemExit(f"the edge did not answer within {seconds:.0f} s")
 
 
 async def run(command: list[str], work: Path, mongo_url: str, redis_url: str) -> int:

@@ -28,6 +28,9 @@ GUARD_SECONDS = 180  # a hang guard for Ray heads starting on two busy cores, no
 # How long a send may wait before it is answered (AGORA_SEND_ANSWER_SECONDS in these runs),
 # and the margin its answer is given: a bound the docs promise, not a speed measurement.
 SEND_ANSWER_SECONDS = 3
+# A hang guard for a run's first answer: its Ray head (up to RAY_START_ATTEMPTS starts), then
+# its edge.
+RUN_START_SECONDS = 2 * GUARD_SECONDS
 ANSWER_MARGIN_SECONDS = 3
 
 
@@ -168,7 +171,10 @@ async def agora_run(env: dict[str, str], log_path: Path):
             start_new_session=True,
         )
     try:
-        await asyncio.to_thread(wait_for_edge, env["AGORA_PUBLIC_BASE_URL"], run, log_path)
+        # A run starts its Ray head first, which Ray may have to start again on a busy machine.
+        await asyncio.to_thread(
+            wait_for_edge, env["AGORA_PUBLIC_BASE_URL"], run, log_path, RUN_START_SECONDS
+        )
         yield run
     except BaseException:
         # What the run logged, for the report.
