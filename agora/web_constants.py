@@ -1,4 +1,5 @@
-"""The spec's constants the web app shares with the server, written out as TypeScript.
+"""The spec's constants the web app shares with the server, written out as TypeScript, and
+what the server's rules compute that the web app shows as it is (DERIVED).
 
 `python -m agora constants > web/src/shared/generated/serverConstants.ts` writes the module
 the web app's `shared/constants.ts` takes these values from; tests/unit/test_web_constants.py
@@ -8,7 +9,7 @@ fails while the written module differs from what this renders, so the two sides 
 import json
 from typing import Any
 
-from agora.core import constants
+from agora.core import constants, finder_fees
 
 # Only what the web app uses: the rest of the spec's constants are the server's business.
 SHARED = (
@@ -61,10 +62,19 @@ SHARED = (
     "POST_FILES_MAX",
     "POST_FILE_MAX_BYTES",
     "RECENT_GROUPS",
+    "FINDER_FEE_PERCENT_DEFAULT",
+    "FINDER_FEE_PERCENT_MAX",
+    "FINDER_FEE_MAX_SHARERS",
 )
 
+# Computed by the server's own functions, so the web app's texts cannot tell another story.
+DERIVED = {
+    # The landing page and the offer dialog explain finder's fees with it.
+    "FINDER_FEE_EXAMPLE": finder_fees.worked_example,
+}
+
 HEADER = """\
-// Generated from agora/core/constants.py by `python -m agora constants`: do not edit.
+// Generated from agora/core by `python -m agora constants` (agora/web_constants.py): do not edit.
 // The web app reads these through shared/constants.ts.
 """
 
@@ -80,7 +90,7 @@ def typescript_value(value: Any) -> str:
 
 
 def render() -> str:
-    lines = [
-        f"export const {name} = {typescript_value(getattr(constants, name))};" for name in SHARED
-    ]
+    values = [(name, getattr(constants, name)) for name in SHARED]
+    values += [(name, compute()) for name, compute in DERIVED.items()]
+    lines = [f"export const {name} = {typescript_value(value)};" for name, value in values]
     return HEADER + "\n" + "\n".join(lines) + "\n"

@@ -5,16 +5,29 @@ minor unit, paid by the poster on top of the offer. The sharers between the post
 asker are paid, each once, at most the FINDER_FEE_MAX_SHARERS nearest to the asker. The
 nearest gets half of the pool, the next half of the rest, and so on; the farthest counted
 sharer gets all that is left, so the parts add up to the pool exactly.
+
+`worked_example` runs this rule on a sample reward; the web app's copy of it is generated
+(agora/web_constants.py), so the landing page and the offer dialog show what is paid.
 """
 
 from dataclasses import dataclass
+from typing import Any
 
 from agora.core.constants import (
     CURRENCY_MINOR_UNIT_CENTS,
+    CURRENCY_POINTS,
     FINDER_FEE_MAX_SHARERS,
+    FINDER_FEE_PERCENT_DEFAULT,
     FINDER_FEE_PERCENT_MAX,
 )
+from agora.core.money import CENTS_PER_UNIT, cents_number
 from agora.core.numbers import bounded_int
+
+# The worked example: a reward of 100 points at the default percent, passed on by one, two
+# and three sharers (two already shows how the farthest takes the rest).
+EXAMPLE_OFFER_UNITS = 100
+EXAMPLE_CURRENCY = CURRENCY_POINTS
+EXAMPLE_SHARERS = (1, 2, 3)
 
 
 @dataclass(frozen=True)
@@ -61,3 +74,23 @@ def split(
         parts.append(FeePart(user_id, part * unit))
     parts.append(FeePart(sharers[-1], left * unit))
     return [part for part in parts if part.cents > 0]
+
+
+def worked_example() -> dict[str, Any]:
+    """What `split` pays on the sample reward for each chain length in EXAMPLE_SHARERS:
+    `chains[i]` holds each sharer's part in chain order (the first sharer first, the one
+    whose link brought the helper last), as the API shows amounts."""
+    offer_cents = EXAMPLE_OFFER_UNITS * CENTS_PER_UNIT
+    percent = FINDER_FEE_PERCENT_DEFAULT
+    chains = []
+    for sharers in EXAMPLE_SHARERS:
+        chain = ["poster", *(f"sharer{n}" for n in range(sharers))]
+        nearest_first = split(offer_cents, percent, EXAMPLE_CURRENCY, chain, "poster", "helper")
+        chains.append([cents_number(part.cents) for part in reversed(nearest_first)])
+    return {
+        "offer": EXAMPLE_OFFER_UNITS,
+        "currency": EXAMPLE_CURRENCY,
+        "percent": percent,
+        "pool": cents_number(pool_cents(offer_cents, percent, EXAMPLE_CURRENCY)),
+        "chains": chains,
+    }

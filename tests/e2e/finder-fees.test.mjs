@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { BASE_URL, VIEWPORTS, apiCall, apiLogin, launch, newPage, pageAs, screenshot, signUpThroughPopup, uniqueEmail } from './helpers.mjs';
+import { BASE_URL, VIEWPORTS, apiCall, apiLogin, launch, newPage, pageAs, screenshot, seriousViolations, signUpThroughPopup, uniqueEmail } from './helpers.mjs';
 import { chatWindow, offerConfirm } from './chatHelpers.mjs';
 
 // Finder's fees (issue 12): the route a person arrived through reaches the chat, and the
@@ -90,6 +90,12 @@ test("a sharer's link opened in another browser carries its route into the chat,
   const split = offerConfirm(poster).getByTestId('offer-split');
   await split.waitFor();
   assert.match(await split.textContent(), /Offer to Aki Asker🪙 16Finder's fee to Ann Sharer🪙 4Total🪙 20/);
+  // Beside the real split, the rule in words and (behind a disclosure) the same worked example as the landing page.
+  const rule = offerConfirm(poster).getByTestId('finder-fee-rule');
+  await rule.getByText('The sharer whose link brought the helper gets half of it', { exact: false }).waitFor();
+  await rule.getByText('An example').click();
+  await rule.getByText('Shared by Ann, then Ben: Ben gets 🪙 5, Ann 🪙 5.').waitFor();
+  assert.deepEqual(await seriousViolations(poster), []);
   await screenshotBoth(poster, 'finder-fee-confirm', { fullPage: false });
   await offerConfirm(poster).getByRole('button', { name: 'Confirm' }).click();
   await poster.getByRole('status').filter({ hasText: 'Offer Successfully given' }).waitFor();

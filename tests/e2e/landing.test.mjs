@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { BASE_URL, VIEWPORTS, launch, newPage, screenshot } from './helpers.mjs';
+import { BASE_URL, VIEWPORTS, launch, newPage, screenshot, seriousViolations } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -21,6 +21,25 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     assert.equal(await menu.getByRole('link', { name: 'Feed' }).getAttribute('href'), '/select/city');
     assert.equal(await menu.getByRole('link', { name: 'Change Location' }).getAttribute('href'), '/select/city');
     await screenshot(page, 'landing');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}
+
+for (const [label, viewport] of Object.entries(VIEWPORTS)) {
+  test(`landing page explains the finder's fee split the way it is paid, with a worked example (${label})`, async () => {
+    const page = await newPage(browser, viewport);
+    await page.goto(`${BASE_URL}/landing`);
+    const rule = page.getByTestId('finder-fee-rule');
+    await rule.getByText('The sharer whose link brought the helper gets half of it', { exact: false }).waitFor();
+    // The numbers are the server's split (issue 29: two sharers both get half, not half and a quarter).
+    await rule.getByText('A reward of 🪙 100 with a 10% finder’s fee: the poster pays 🪙 10 on top.').waitFor();
+    await rule.getByText('Shared by Ann, then Ben: Ben gets 🪙 5, Ann 🪙 5.').waitFor();
+    await rule.getByText('Shared by Ann, Ben, then Cleo: Cleo gets 🪙 5, Ben 🪙 2.50, Ann 🪙 2.50.').waitFor();
+    assert.equal(await page.getByText('a quarter to the one before', { exact: false }).count(), 0);
+    await rule.scrollIntoViewIfNeeded();
+    await screenshot(page, 'landing-finder-fee', { fullPage: false });
+    assert.deepEqual(await seriousViolations(page), []);
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });

@@ -2,7 +2,7 @@ import pytest
 
 from agora.core.constants import CURRENCY_MINOR_UNIT_CENTS
 from agora.core.errors import InvalidInput
-from agora.core.finder_fees import FeePart, fee_percent, pool_cents, split
+from agora.core.finder_fees import FeePart, fee_percent, pool_cents, split, worked_example
 
 
 def chain_of(sharers: int) -> list[str]:
@@ -85,3 +85,14 @@ def test_fee_percent_outside_0_to_50_is_refused_on_its_field(raw):
 @pytest.mark.parametrize("raw", [0, 10, 50, "25"])
 def test_fee_percent_in_range(raw):
     assert fee_percent(raw) == int(raw)
+
+
+def test_the_worked_example_the_web_shows_is_what_split_pays():
+    # With two sharers the first takes all the nearest leaves: the same half (issue 29).
+    assert worked_example() == {
+        "offer": 100,
+        "currency": "POINTS",
+        "percent": 10,
+        "pool": 10,
+        "chains": [[10], [5, 5], [2.5, 2.5, 5]],
+    }

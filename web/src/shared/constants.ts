@@ -144,9 +144,12 @@ export const OFFER_DESCRIPTION_PLACEHOLDER = 'describe reward, ex: 30% revenue s
 export const OFFER_CURRENCIES = server.OFFER_CURRENCIES;
 /** The form shows points as 'pts' rather than the coin. */
 export const POINTS_FORM_LABEL = 'pts';
-/** Finder's fees (the rule: docs/decisions.md). */
-export const FINDER_FEE_PERCENT_DEFAULT = 10;
-export const FINDER_FEE_PERCENT_MAX = 50;
+/** Finder's fees (the rule: agora/core/finder_fees.py and docs/decisions.md). */
+export const FINDER_FEE_PERCENT_DEFAULT = server.FINDER_FEE_PERCENT_DEFAULT;
+export const FINDER_FEE_PERCENT_MAX = server.FINDER_FEE_PERCENT_MAX;
+export const FINDER_FEE_MAX_SHARERS = server.FINDER_FEE_MAX_SHARERS;
+/** The server's rule run on a sample reward: what each sharer of a chain of 1, 2 and 3 gets, first sharer first. */
+export const FINDER_FEE_EXAMPLE = server.FINDER_FEE_EXAMPLE;
 export const FINDER_FEE_LABEL = "Finder's fee for people who share it";
 export const NEED_USER_TO_VIEW_LABEL = 'Only logged-in members can see this';
 export const POST_FORM_INVALID_GROUP_TEXT = 'Cannot View group or invalid';

@@ -4,6 +4,7 @@ import { Button, buttonClass } from '../../shared/ui/Button';
 import { openLogin } from '../../shared/session/login';
 import { useCurrentUser } from '../../shared/session/currentUser';
 import { feedPath } from '../../shared/rememberedGroup';
+import { FinderFeeRule } from '../../shared/ui/FinderFeeRule';
 
 const STEPS = [
   {
@@ -14,7 +15,7 @@ const STEPS = [
   {
     icon: '🔗',
     title: 'Share',
-    text: 'Know someone who can help? Share the post with your own link. When the poster pays the helper who came through your link, you earn a finder’s fee on top, and so do the people who shared it before you: half to the last link, a quarter to the one before, and so on.',
+    text: 'Know someone who can help? Share the post with your own link. When the poster pays the helper who came through your link, you earn a finder’s fee on top, and so do the people who shared it before you.',
   },
   {
     icon: '💬',
@@ -101,6 +102,10 @@ export function LandingPage() {
             </li>
           ))}
         </ol>
+        <div className="mt-10 rounded-3xl bg-amber-50 p-6 ring-1 ring-amber-200 sm:p-8">
+          <h3 className="text-xl font-bold text-amber-950">How a finder’s fee is split</h3>
+          <FinderFeeRule className="mt-3 max-w-3xl leading-relaxed text-amber-950" />
+        </div>
       </section>
 
       <section className="bg-slate-900 text-white">

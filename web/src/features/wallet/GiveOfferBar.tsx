@@ -15,6 +15,7 @@ import { Modal } from '../../shared/ui/Modal';
 import { TextField } from '../../shared/ui/TextField';
 import { useUserName } from '../../shared/chat/UserName';
 import { fetchItem } from '../../shared/entities/item';
+import { FinderFeeRule } from '../../shared/ui/FinderFeeRule';
 import { NeedRechargeLink } from './NeedRechargeLink';
 import { fetchOfferSplit, type GivenOffer } from './walletApi';
 import { latestOffer, offerAmountError, offerCurrency, offerRecipient, type ItemChatFacts } from './offer';
@@ -119,28 +120,31 @@ function GiveOffer({ csId, itemId, recipientId, storedOffer }: GiveOfferProps) {
   );
 }
 
-/** The finder's fees this offer pays on top, as the server computes them, and the total. */
+/** The finder's fees this offer pays on top, as the server computes them, the total, and the rule they follow. */
 function OfferSplitList({ csId, amount, recipientName }: { csId: string; amount: number; recipientName: string }) {
   const split = useAsyncData(`${csId}:${amount}`, (signal) => fetchOfferSplit(csId, amount, signal));
   if (split.status !== 'success' || split.data.finder_fees.length === 0) return null;
   const { currency, finder_fees, offer_amount, participant_name, total } = split.data;
   return (
-    <dl data-testid="offer-split" className="mt-3 space-y-1 rounded-xl bg-slate-50 p-3 text-sm">
-      <div className="flex justify-between gap-3">
-        <dt>Offer to {participant_name || recipientName}</dt>
-        <dd className="font-medium">{formatMoney(offer_amount, currency)}</dd>
-      </div>
-      {finder_fees.map((fee) => (
-        <div key={fee.user_id} className="flex justify-between gap-3">
-          <dt>Finder&apos;s fee to {fee.name}</dt>
-          <dd className="font-medium">{formatMoney(fee.amount, currency)}</dd>
+    <>
+      <dl data-testid="offer-split" className="mt-3 space-y-1 rounded-xl bg-slate-50 p-3 text-sm">
+        <div className="flex justify-between gap-3">
+          <dt>Offer to {participant_name || recipientName}</dt>
+          <dd className="font-medium">{formatMoney(offer_amount, currency)}</dd>
         </div>
-      ))}
-      <div className="flex justify-between gap-3 border-t border-slate-200 pt-1 font-semibold text-slate-900">
-        <dt>Total</dt>
-        <dd>{formatMoney(total, currency)}</dd>
-      </div>
-    </dl>
+        {finder_fees.map((fee) => (
+          <div key={fee.user_id} className="flex justify-between gap-3">
+            <dt>Finder&apos;s fee to {fee.name}</dt>
+            <dd className="font-medium">{formatMoney(fee.amount, currency)}</dd>
+          </div>
+        ))}
+        <div className="flex justify-between gap-3 border-t border-slate-200 pt-1 font-semibold text-slate-900">
+          <dt>Total</dt>
+          <dd>{formatMoney(total, currency)}</dd>
+        </div>
+      </dl>
+      <FinderFeeRule collapsed className="mt-3 text-xs text-slate-600" />
+    </>
   );
 }
 

@@ -1,4 +1,4 @@
-// Generated from agora/core/constants.py by `python -m agora constants`: do not edit.
+// Generated from agora/core by `python -m agora constants` (agora/web_constants.py): do not edit.
 // The web app reads these through shared/constants.ts.
 
 export const USER_TYPE_ADMIN = 10;
@@ -50,3 +50,7 @@ export const UPLOAD_MAX_BYTES = 15728640;
 export const POST_FILES_MAX = 2;
 export const POST_FILE_MAX_BYTES = 10485760;
 export const RECENT_GROUPS = 5;
+export const FINDER_FEE_PERCENT_DEFAULT = 10;
+export const FINDER_FEE_PERCENT_MAX = 50;
+export const FINDER_FEE_MAX_SHARERS = 5;
+export const FINDER_FEE_EXAMPLE = { "offer": 100, "currency": "POINTS", "percent": 10, "pool": 10, "chains": [[10], [5, 5], [2.5, 2.5, 5]] } as const;
