@@ -69,6 +69,13 @@ def withdrawal_currency(wallet_for: str, currency: str) -> str:
     return card_currency(currency, "wallet_currency")
 
 
+def withdrawal_cents(raw: float | int | str | None) -> int | None:
+    """The amount to withdraw in cents (more than 0, 2 decimals at most); None: the whole
+    balance. Whether the wallet holds it is the ledger's to say, when it debits."""
+    amount = parse_amount(raw, "amount")
+    return None if amount is None else to_cents(amount)
+
+
 def recharge_query(cents: int, currency: str) -> str:
     """`amount=10&currency=USD`: the recharge page's query, as the spec's links write it."""
     return f"amount={cents_number(cents)}&currency={currency}"

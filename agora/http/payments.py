@@ -24,6 +24,8 @@ class RechargeBody(Body):
 class WithdrawBody(Body):
     wallet_for: str = Field(default=WALLET_FOR_USER, max_length=20)
     wallet_currency: str = Field(max_length=10)
+    # More than 0, at most 2 decimals, at most the balance; absent: the whole balance.
+    amount: AmountText = None
     request_id: str | None = Field(default=None, min_length=1, max_length=REQUEST_ID_MAX_LENGTH)
 
 
@@ -43,7 +45,8 @@ class RechargeStatusReply(Reply):
 
 
 class WithdrawReply(Reply):
-    """`redirect` to the provider's onboarding, or `success` with the emptied `wallet`."""
+    """`redirect` to the provider's onboarding, or `success` with the `wallet` as the
+    withdrawal left it."""
 
     redirect: str | None = None
     success: bool | None = None
@@ -79,7 +82,9 @@ def routes(payments: PaymentService) -> list[Route]:
         caller = require_caller(request)
         body = await read_body(request, WithdrawBody)
         return ok(
-            await payments.withdraw(caller, body.wallet_for, body.wallet_currency, body.request_id)
+            await payments.withdraw(
+                caller, body.wallet_for, body.wallet_currency, body.amount, body.request_id
+            )
         )
 
     async def webhook(request: web.Request) -> web.Response:

@@ -3,10 +3,10 @@ subscriptions, and the webhook that reports what happened.
 
 Money enters a wallet only from a verified webhook, through the wallet service's idempotent
 `credit_external` keyed by the checkout session, so a payment is credited once however often
-and in whatever order Stripe delivers its events. A withdrawal debits the whole balance
-first (a wallet move), then asks Stripe for a transfer keyed by that move, so a retried
-request or a retried call never pays twice; a refused transfer gives the money back as a new
-ledger entry.
+and in whatever order Stripe delivers its events. A withdrawal debits the amount asked (the
+whole balance when none is) first (a wallet move), then asks Stripe for a transfer keyed by
+that move, so a retried request or a retried call never pays twice; a refused transfer gives
+the money back as a new ledger entry.
 """
 
 import asyncio
@@ -59,6 +59,7 @@ from agora.core.payments import (
     recharge_query,
     recharge_view,
     subscription_status,
+    withdrawal_cents,
     withdrawal_currency,
 )
 from agora.integrations.stripe_gateway import GatewayError, InvalidSignature, StripeGateway
@@ -209,9 +210,17 @@ class PaymentService:
     # Withdrawal ------------------------------------------------------------------
 
     async def withdraw(
-        self, caller: Caller, wallet_for: str, currency: str, request_id: str | None
+        self,
+        caller: Caller,
+        wallet_for: str,
+        currency: str,
+        amount: float | int | str | None,
+        request_id: str | None,
     ) -> dict[str, Any]:
+        """Pays `amount` (None: the whole balance) out to the caller's connected account;
+        without a usable account, the provider's onboarding page to go to first."""
         currency = withdrawal_currency(wallet_for, currency)
+        amount_cents = withdrawal_cents(amount)
         self._stripe()
         user = caller.user
         account = await self._connected_account(user)
@@ -220,7 +229,7 @@ class PaymentService:
         started_before = now_ms() - MOVE_RECOVERY_AFTER_MS
         await self._resume_payouts(user["_id"], currency, account["id"], started_before)
         key = request_key(f"withdraw:{user['_id']}:{currency}", request_id)
-        move = await self._debited_move(key, user["_id"], currency)
+        move = await self._debited_move(key, user["_id"], currency, amount_cents)
         if move is None:
             raise InvalidInput("Nothing to withdraw")
         wallet = await self._pay_out(move, account["id"])
@@ -256,14 +265,18 @@ class PaymentService:
         )
         return link["url"]
 
-    async def _debited_move(self, key: str, user_id: str, currency: str) -> dict[str, Any] | None:
+    async def _debited_move(
+        self, key: str, user_id: str, currency: str, amount_cents: int | None
+    ) -> dict[str, Any] | None:
         """The withdrawal's move once its debit is through (or settled); None: no balance.
 
         A retry of the same request finds the first attempt's move and waits for its debit,
         because paying out before the debit lands could pay money the wallet no longer holds.
         """
         for _ in range(MOVE_WAIT_STEPS):
-            move = await self.wallets.begin_withdrawal(key=key, user_id=user_id, currency=currency)
+            move = await self.wallets.begin_withdrawal(
+                key=key, user_id=user_id, currency=currency, amount_cents=amount_cents
+            )
             if move is None or move["state"] in (PAYING, REVERSED) or move.get("external_ref"):
                 return move
             await asyncio.sleep(MOVE_WAIT_SECONDS)

@@ -34,6 +34,7 @@ from agora.core.money import (
     REFUSED,
     REVERSED,
     Posting,
+    format_amount,
     ledger_entry_view,
     move_terms,
     points_day,
@@ -196,10 +197,24 @@ class WalletService:
         )
         return await self.wallet_view(user_id, currency)
 
-    async def begin_withdrawal(self, *, key: str, user_id: str, currency: str) -> dict | None:
-        """Takes the whole balance out before paying it; None when there is nothing to take."""
+    async def begin_withdrawal(
+        self, *, key: str, user_id: str, currency: str, amount_cents: int | None = None
+    ) -> dict | None:
+        """Takes `amount_cents` (None: the whole balance) out before paying it; None when
+        there is nothing to take. More than the wallet holds is refused by the ledger's own
+        conditional debit, so withdrawals at once cannot take the same money twice."""
         if currency == CURRENCY_POINTS:
             raise InvalidInput({"wallet_currency": "You cannot withdraw points"})
+        if amount_cents is not None:
+            move = await self._withdrawal(key, user_id, currency, amount_cents)
+            if move["state"] != REFUSED:
+                return move
+            held = move["short_balance"]
+            if held <= 0:
+                return None
+            raise InvalidInput(
+                {"amount": f"You can withdraw at most {format_amount(held, currency)}"}
+            )
         existing = await self.store.move_with_key(key)
         balance = 0 if existing else await self.balance_cents(user_id, currency)
         if balance <= 0:
@@ -207,13 +222,16 @@ class WalletService:
             # balance between the two reads above.
             existing = existing or await self.store.move_with_key(key)
             return existing if existing and existing["state"] != REFUSED else None
-        posting = Posting(wallet_id(user_id, currency), user_id, currency, -balance, "Withdrawal")
+        move = await self._withdrawal(key, user_id, currency, balance)
+        return None if move["state"] == REFUSED else move
+
+    async def _withdrawal(self, key: str, user_id: str, currency: str, cents: int) -> dict:
+        posting = Posting(wallet_id(user_id, currency), user_id, currency, -cents, "Withdrawal")
         # Paid out by the caller: the move stays 'paying' until it says how that went.
-        details = {"amount_cents": balance, "currency": currency, "final_state": PAYING}
-        move = await self.transfer(
+        details = {"amount_cents": cents, "currency": currency, "final_state": PAYING}
+        return await self.transfer(
             key=key, ref_type=LEDGER_REF_WITHDRAW, postings=[posting], details=details
         )
-        return None if move["state"] == REFUSED else move
 
     async def unpaid_withdrawals(
         self, user_id: str, currency: str, started_before: int

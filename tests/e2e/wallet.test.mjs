@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { BASE_URL, VIEWPORTS, launch, newPage, screenshot, signUpThroughPopup, uniqueEmail } from './helpers.mjs';
+import { BASE_URL, VIEWPORTS, apiCall, apiLogin, launch, newPage, pageAs, screenshot, seriousViolations, signUpThroughPopup, uniqueEmail } from './helpers.mjs';
 import { chatWindow, offerConfirm } from './chatHelpers.mjs';
 
 const STRIPE_URL = process.env.AGORA_E2E_STRIPE_URL;
@@ -175,14 +175,19 @@ test('a short dollar balance shows Need Recharge; a card payment credits the wal
   const dollars = asker.getByTestId('wallet').filter({ hasText: 'US Dollar' });
   await asker.getByTestId('wallet').filter({ hasText: 'Points' }).getByText('You cannot withdraw points').waitFor();
   assert.equal(await asker.getByTestId('wallet').filter({ hasText: 'Points' }).getByRole('button', { name: 'Withdraw' }).count(), 0);
-  await dollars.getByRole('button', { name: 'Withdraw' }).click();
+  const withdrawAll = async () => {
+    await dollars.getByRole('button', { name: 'Withdraw' }).click();
+    await asker.getByRole('dialog', { name: 'Withdraw US Dollar' }).getByRole('button', { name: 'Continue' }).click();
+    await asker.getByRole('dialog', { name: 'Withdraw $5 to your payout account?' }).getByRole('button', { name: 'Withdraw $5' }).click();
+  };
+  await withdrawAll();
   await asker.waitForURL(`${STRIPE_URL}/**`);
   await asker.getByRole('button', { name: 'Agree and submit' }).click();
   await asker.waitForURL(/\/profile\?can_withdraw=1$/);
   await asker.getByText('You can withdraw your money now').waitFor();
   await dollars.getByText('$5').waitFor();
   await screenshotBoth(asker, 'profile-wallets');
-  await dollars.getByRole('button', { name: 'Withdraw' }).click();
+  await withdrawAll();
   await asker.getByRole('status').filter({ hasText: 'Withdrawal successful' }).waitFor();
   await dollars.getByText('$0').waitFor();
 
@@ -202,3 +207,70 @@ test("someone holding only points is not told they can withdraw money", async ()
   await screenshotBoth(page, 'profile-points-only');
   assert.deepEqual(page.errors, []);
 });
+
+/** Submits one of the Stripe stand-in's hosted pages the way its form would (it reports to the edge's webhook first). */
+async function submitHostedPage(url, fields = {}) {
+  const reply = await fetch(url, { method: 'POST', body: new URLSearchParams(fields), redirect: 'manual' });
+  assert.equal(reply.status, 303, `${url}: ${reply.status}`);
+}
+
+/** Someone holding `amount` in `currency`, paid in by card, whose payout account is set up. */
+async function readyToWithdraw(name, amount, currency) {
+  const key = await apiLogin(name, uniqueEmail('payee'));
+  const { stripe_checkout_data: checkout } = await apiCall(key, '/api/recharge', { amount, currency });
+  await submitHostedPage(checkout.url, { cardnumber: '4242 4242 4242 4242' });
+  const { redirect } = await apiCall(key, '/api/wallet/withdraw', { wallet_for: 'user', wallet_currency: currency });
+  await submitHostedPage(redirect);
+  return key;
+}
+
+for (const [label, viewport] of Object.entries(VIEWPORTS)) {
+  test(`withdraw asks how much and to confirm, then the balance and the banner tell the new state (${label})`, async () => {
+    const key = await readyToWithdraw(`Wendy ${label}`, 30, 'EUR');
+    const page = await pageAs(browser, key, viewport);
+    await page.goto(`${BASE_URL}/profile?can_withdraw=1`);
+    const banner = page.getByText('You can withdraw your money now');
+    await banner.waitFor();
+    const euros = page.getByTestId('wallet').filter({ hasText: 'Euro' });
+    await euros.getByText('€30').waitFor();
+
+    // The amount: all there is to start with, never more.
+    await euros.getByRole('button', { name: 'Withdraw' }).click();
+    const ask = page.getByRole('dialog', { name: 'Withdraw Euro' });
+    const amount = ask.getByLabel('Amount in Euro');
+    assert.equal(await amount.inputValue(), '30');
+    await amount.fill('12.5');
+    await screenshot(page, 'withdraw-amount', { fullPage: false });
+    assert.deepEqual(await seriousViolations(page), []);
+    await ask.getByRole('button', { name: 'Continue' }).click();
+
+    const confirm = page.getByRole('dialog', { name: 'Withdraw €12.50 to your payout account?' });
+    await confirm.getByText('€17.50 stays in your Euro wallet', { exact: false }).waitFor();
+    await screenshot(page, 'withdraw-confirm', { fullPage: false });
+    assert.deepEqual(await seriousViolations(page), []);
+    await confirm.getByRole('button', { name: 'Withdraw €12.50' }).click();
+    await page.getByRole('status').filter({ hasText: 'Withdrawal successful' }).waitFor();
+    await euros.getByText('€17.50').waitFor();
+    await banner.waitFor(); // money is left, so it still holds
+
+    // The rest: more than there is is refused in the field; all of it empties the wallet.
+    await euros.getByRole('button', { name: 'Withdraw' }).click();
+    assert.equal(await amount.inputValue(), '17.50');
+    await amount.fill('20');
+    await ask.getByRole('button', { name: 'Continue' }).click();
+    await ask.getByText('You can withdraw at most €17.50').waitFor();
+    await amount.fill('17.50');
+    await ask.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('dialog', { name: 'Withdraw €17.50 to your payout account?' }).getByRole('button', { name: 'Withdraw €17.50' }).click();
+    await euros.getByText('€0').waitFor();
+
+    // Nothing left: no banner saying otherwise, and no button that could only fail.
+    await euros.getByText('Nothing to withdraw').waitFor();
+    assert.equal(await euros.getByRole('button', { name: 'Withdraw' }).count(), 0);
+    assert.equal(await banner.count(), 0);
+    await screenshot(page, 'withdraw-done');
+    assert.deepEqual(await seriousViolations(page), []);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}

@@ -371,6 +371,103 @@ async def test_simultaneous_withdrawals_pay_the_balance_once(pay_client, smtp_si
     assert await balance(ada, "INR") == 0
 
 
+@pytest.mark.parametrize(
+    ("amount", "message"),
+    [
+        (0, "The amount must be more than 0"),
+        (-5, "The amount must be more than 0"),
+        (1.234, "At most 2 decimals"),
+        ("ten", "Enter the amount as a number"),
+        (True, None),
+    ],
+)
+async def test_a_withdrawal_amount_is_checked_before_anything_moves(
+    pay_client, smtp_sink, amount, message
+):
+    ada = await member(pay_client, smtp_sink)
+    # Refused before the payout account is even looked at (no onboarding redirect).
+    errors = (await withdraw(ada, amount=amount, status=400))["errors"]
+    assert "amount" in errors
+    if message is not None:
+        assert errors["amount"] == message
+
+
+async def test_a_chosen_amount_is_withdrawn_once_and_the_rest_stays(pay_client, smtp_sink, standin):
+    ada = await member(pay_client, smtp_sink)
+    account_id = await connected(ada, standin)
+    await recharged(ada, standin, 30)
+
+    def paid() -> list[tuple[int, str]]:
+        return [
+            (t["amount"], t["currency"])
+            for t in standin.transfers()
+            if t["destination"] == account_id
+        ]
+
+    reply = await withdraw(ada, amount=12.5, request_id="part-1")
+    assert reply["success"] is True
+    assert reply["wallet"]["wallet_amount"] == 17.5
+    assert paid() == [(1250, "usd")]
+
+    # A double submit (the same request sent again while the first is under way) pays once.
+    body = {
+        "wallet_for": "user",
+        "wallet_currency": "USD",
+        "amount": "7.50",
+        "request_id": "part-2",
+    }
+    replies = await asyncio.gather(
+        *(
+            ada.client.post("/api/wallet/withdraw", json=body, headers=bearer(ada.key))
+            for _ in range(8)
+        )
+    )
+    bodies = [await r.json() for r in replies]
+    assert {r.status for r in replies} == {200}, bodies
+    assert {b["wallet"]["wallet_amount"] for b in bodies} == {10}
+    assert paid() == [(1250, "usd"), (750, "usd")]
+    # The same request_id asking for another amount is a client's mistake, not a retry.
+    reused = await withdraw(ada, amount=5, request_id="part-2", status=409)
+    assert "request_id" in reused["errors"]
+
+    # More than the wallet holds is refused, saying how much it holds; nothing moves.
+    too_much = await withdraw(ada, amount=10.01, status=400)
+    assert too_much["errors"] == {"amount": "You can withdraw at most $ 10"}
+    assert await balance(ada, "USD") == 10
+
+    assert (await withdraw(ada, amount=10))["wallet"]["wallet_amount"] == 0
+    assert (await withdraw(ada, amount=1, status=400))["errors"] == "Nothing to withdraw"
+    assert paid() == [(1250, "usd"), (750, "usd"), (1000, "usd")]
+    entries = await ledger(ada, "USD")
+    assert [(e["ref_type"], e["diff"], e["change_to"]) for e in entries] == [
+        ("withdraw", -10, 0),
+        ("withdraw", -7.5, 10),
+        ("withdraw", -12.5, 17.5),
+        ("recharge", 30, 30),
+    ]
+
+
+async def test_simultaneous_withdrawals_of_amounts_never_take_more_than_the_balance(
+    pay_client, smtp_sink, standin
+):
+    ada = await member(pay_client, smtp_sink)
+    account_id = await connected(ada, standin)
+    await recharged(ada, standin, 8, "EUR")
+    body = {"wallet_for": "user", "wallet_currency": "EUR", "amount": 5}
+    replies = await asyncio.gather(
+        *(
+            ada.client.post("/api/wallet/withdraw", json=body, headers=bearer(ada.key))
+            for _ in range(6)
+        )
+    )
+    assert sorted(r.status for r in replies) == [200] + [400] * 5
+    refusals = [(await r.json())["errors"] for r in replies if r.status == 400]
+    assert {str(errors) for errors in refusals} == {str({"amount": "You can withdraw at most € 3"})}
+    transfers = [t for t in standin.transfers() if t["destination"] == account_id]
+    assert [(t["amount"], t["currency"]) for t in transfers] == [(500, "eur")]
+    assert await balance(ada, "EUR") == 3
+
+
 async def test_a_refused_transfer_gives_the_money_back(pay_client, smtp_sink, standin):
     ada = await member(pay_client, smtp_sink)
     account_id = await connected(ada, standin)

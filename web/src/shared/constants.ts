@@ -246,6 +246,8 @@ export const LEDGER_COLUMNS = ['Title', 'Date', 'Transaction', 'Balance'] as con
 export const LEDGER_EOF_TEXT = 'EOF';
 export const WITHDRAW_TEXT = 'Withdraw';
 export const WITHDRAW_DONE_TEXT = 'Withdrawal successful';
+/** The server's answer to withdrawing from an empty wallet, shown instead of the button. */
+export const NOTHING_TO_WITHDRAW_TEXT = 'Nothing to withdraw';
 export const MANAGE_SUBSCRIPTION_TEXT = 'Manage subscription';
 export const SUBSCRIBED_TEXT = 'Subscribed';
 /** data.subscription_status of a group whose subscription is active. */

@@ -174,17 +174,61 @@ describe('profile wallets', () => {
     expect(within(dialog).getByText('EOF')).toBeTruthy();
   });
 
-  it('withdraws: goes to the onboarding page the server names', async () => {
+  /** Withdraw, the amount (all the wallet holds unless `amount` is typed), then the confirmation. */
+  async function withdrawFromDollars(amount?: string) {
+    fireEvent.click(within(walletCard(/\$/)).getByRole('button', { name: 'Withdraw' }));
+    const ask = await screen.findByRole('dialog', { name: 'Withdraw US Dollar' });
+    if (amount !== undefined) fireEvent.change(within(ask).getByLabelText('Amount in US Dollar'), { target: { value: amount } });
+    fireEvent.click(within(ask).getByRole('button', { name: 'Continue' }));
+  }
+
+  it('withdraws: asks how much (all of it to start with, never more) and to confirm before anything moves', async () => {
     const calls = await openProfile((call) =>
-      call.url.pathname === '/api/wallet/withdraw' ? { body: { redirect: 'https://connect.example/onboard' } } : undefined,
+      call.url.pathname === '/api/wallet/withdraw' ? { body: { success: true, wallet: wallet('USD', 7.5) } } : undefined,
     );
     fireEvent.click(within(walletCard(/\$/)).getByRole('button', { name: 'Withdraw' }));
-    await waitFor(() => expect(leaveAppFor).toHaveBeenCalledWith('https://connect.example/onboard'));
+    const ask = await screen.findByRole('dialog', { name: 'Withdraw US Dollar' });
+    expect((within(ask).getByLabelText('Amount in US Dollar') as HTMLInputElement).value).toBe('12.50');
+    fireEvent.change(within(ask).getByLabelText('Amount in US Dollar'), { target: { value: '13' } });
+    fireEvent.click(within(ask).getByRole('button', { name: 'Continue' }));
+    expect(within(ask).getByRole('alert').textContent).toBe('You can withdraw at most $12.50');
+    fireEvent.change(within(ask).getByLabelText('Amount in US Dollar'), { target: { value: '5' } });
+    fireEvent.click(within(ask).getByRole('button', { name: 'Continue' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Withdraw $5 to your payout account?' });
+    expect(confirm.textContent).toContain('$7.50 stays in your US Dollar wallet');
+    expect(calls.some((call) => call.url.pathname === '/api/wallet/withdraw')).toBe(false);
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Withdraw $5' }));
+    await screen.findByText('Withdrawal successful');
     expect(calls.find((call) => call.url.pathname === '/api/wallet/withdraw')?.body).toMatchObject({
       wallet_for: 'user',
       wallet_currency: 'USD',
+      amount: 5,
       request_id: expect.any(String),
     });
+    expect(walletCard(/\$/).textContent).toContain('$7.50');
+  });
+
+  it('withdraws: goes to the onboarding page the server names', async () => {
+    await openProfile((call) =>
+      call.url.pathname === '/api/wallet/withdraw' ? { body: { redirect: 'https://connect.example/onboard' } } : undefined,
+    );
+    await withdrawFromDollars();
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Withdraw $12.50 to your payout account?' })).getByRole('button', { name: 'Withdraw $12.50' }));
+    await waitFor(() => expect(leaveAppFor).toHaveBeenCalledWith('https://connect.example/onboard'));
+  });
+
+  it('an emptied wallet offers no Withdraw, and the banner no longer says there is money to withdraw', async () => {
+    await openProfile(
+      (call) => (call.url.pathname === '/api/wallet/withdraw' ? { body: { success: true, wallet: wallet('USD', 0) } } : undefined),
+      '/profile?can_withdraw=1',
+    );
+    expect(await screen.findByText('You can withdraw your money now')).toBeTruthy();
+    await withdrawFromDollars();
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Withdraw $12.50 to your payout account?' })).getByRole('button', { name: 'Withdraw $12.50' }));
+    await screen.findByText('Withdrawal successful');
+    expect(within(walletCard(/\$/)).queryByRole('button', { name: 'Withdraw' })).toBeNull();
+    expect(within(walletCard(/\$/)).getByText('Nothing to withdraw')).toBeTruthy();
+    expect(screen.queryByText('You can withdraw your money now')).toBeNull();
   });
 
   it('withdraws: updates the wallet and says so; a retry after a lost reply reuses the request id', async () => {
@@ -195,10 +239,14 @@ describe('profile wallets', () => {
       if (attempt === 1) return { status: 502, body: { errors: 'Bad gateway' } };
       return { body: { success: true, wallet: wallet('USD', 0) } };
     });
-    fireEvent.click(within(walletCard(/\$/)).getByRole('button', { name: 'Withdraw' }));
+    const confirmAll = async () =>
+      fireEvent.click(within(await screen.findByRole('dialog', { name: 'Withdraw $12.50 to your payout account?' })).getByRole('button', { name: 'Withdraw $12.50' }));
+    await withdrawFromDollars();
+    await confirmAll();
     await screen.findByText('Bad gateway');
     fireEvent.click(screen.getByRole('button', { name: 'OK' }));
-    fireEvent.click(within(walletCard(/\$/)).getByRole('button', { name: 'Withdraw' }));
+    await withdrawFromDollars();
+    await confirmAll();
     await screen.findByText('Withdrawal successful');
     expect(walletCard(/\$/).textContent).toContain('$0');
     const ids = calls.filter((call) => call.url.pathname === '/api/wallet/withdraw').map((call) => (call.body as { request_id: string }).request_id);

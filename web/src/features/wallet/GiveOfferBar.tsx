@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import {
   ENTER_OFFER_AMOUNT_TEXT,
   GIVE_ANOTHER_OFFER_TEXT,
@@ -11,16 +11,14 @@ import { useAsyncData } from '../../shared/hooks/useAsyncData';
 import { relativeTime } from '../../shared/relativeTime';
 import { Button } from '../../shared/ui/Button';
 import { ConfirmDialog } from '../../shared/ui/ConfirmDialog';
-import { Modal } from '../../shared/ui/Modal';
-import { TextField } from '../../shared/ui/TextField';
 import { useUserName } from '../../shared/chat/UserName';
 import { fetchItem } from '../../shared/entities/item';
 import { FinderFeeRule } from '../../shared/ui/FinderFeeRule';
+import { AmountPrompt } from './AmountPrompt';
 import { NeedRechargeLink } from './NeedRechargeLink';
 import { fetchOfferSplit, type GivenOffer } from './walletApi';
 import { latestOffer, offerAmountError, offerCurrency, offerRecipient, type ItemChatFacts } from './offer';
 import { useGiveOffer } from './useGiveOffer';
-import { parseAmountText } from './wallets';
 
 /** A bar under the chat header with the Give offer button, for the post's owner in an item chat. */
 export function GiveOfferBar({ session, meId }: { session: ItemChatFacts; meId: string | null }) {
@@ -100,9 +98,13 @@ function GiveOffer({ csId, itemId, recipientId, storedOffer }: GiveOfferProps) {
       {failure?.kind === 'need_stripe_recharge' && <NeedRechargeLink amount={failure.amount} currency={failure.currency} />}
 
       {offer.state.step === 'prompting' && (
-        <OfferAmountPrompt
+        // Refused as typed, never raised to the minimum: the amount paid is the amount typed.
+        <AmountPrompt
+          title={ENTER_OFFER_AMOUNT_TEXT}
           currency={currency}
-          initial={offer.state.typed ?? OFFER_PROMPT_DEFAULT_AMOUNT}
+          initial={String(offer.state.typed ?? OFFER_PROMPT_DEFAULT_AMOUNT)}
+          submitLabel="OK"
+          refusal={offerAmountError}
           onEnter={offer.enter}
           onCancel={offer.cancel}
         />
@@ -145,57 +147,5 @@ function OfferSplitList({ csId, amount, recipientName }: { csId: string; amount:
       </dl>
       <FinderFeeRule collapsed className="mt-3 text-xs text-slate-600" />
     </>
-  );
-}
-
-interface OfferAmountPromptProps {
-  currency: string;
-  initial: number;
-  onEnter: (amount: number) => void;
-  onCancel: () => void;
-}
-
-/** The spec's 'Enter offer amount' prompt, for a post that names no amount. */
-function OfferAmountPrompt({ currency, initial, onEnter, onCancel }: OfferAmountPromptProps) {
-  const id = useId();
-  const [text, setText] = useState(String(initial));
-  const [error, setError] = useState<string>();
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = parseAmountText(text);
-    if ('error' in parsed) {
-      setError(parsed.error);
-      return;
-    }
-    // Refused as typed, never raised to the minimum: the amount paid is the amount typed.
-    const tooSmall = offerAmountError(parsed.amount);
-    if (tooSmall) setError(tooSmall);
-    else onEnter(parsed.amount);
-  };
-
-  return (
-    <Modal title={ENTER_OFFER_AMOUNT_TEXT} onClose={onCancel}>
-      <form onSubmit={submit} noValidate>
-        <TextField
-          id={id}
-          label={`Amount in ${currencyName(currency)}`}
-          inputMode="decimal"
-          value={text}
-          error={error}
-          onChange={(event) => {
-            setText(event.target.value);
-            setError(undefined);
-          }}
-          data-autofocus
-        />
-        <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-          <Button variant="secondary" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button type="submit">OK</Button>
-        </div>
-      </form>
-    </Modal>
   );
 }

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import {
   CANNOT_WITHDRAW_POINTS_TEXT,
   CARD_CURRENCIES,
+  NOTHING_TO_WITHDRAW_TEXT,
   RECHARGE_DEFAULT_AMOUNT,
   RECHARGE_DEFAULT_CURRENCY,
   RECHARGE_TEXT,
@@ -14,7 +15,7 @@ import { controlClass } from '../../shared/ui/TextField';
 import type { Wallet } from '../../shared/entities/wallet';
 import { LedgerDialog } from './LedgerDialog';
 import { rechargePath } from './recharge';
-import { canRecharge, canWithdraw, isPointsWallet, walletKey } from './wallets';
+import { canRecharge, canWithdraw, hasMoneyToWithdraw, isPointsWallet, walletKey } from './wallets';
 import { WithdrawButton } from './WithdrawButton';
 
 interface WalletListProps {
@@ -117,14 +118,13 @@ function RechargeLink({ currency }: { currency: string }) {
   );
 }
 
-/** Withdraw and Recharge under a wallet; a points wallet says why it cannot be withdrawn. */
+/** Withdraw and Recharge under a wallet; a wallet that cannot be withdrawn from says why. */
 function WalletActions({ wallet, onWallet }: { wallet: Wallet; onWallet: WalletListProps['onWallet'] }) {
-  const withdrawable = canWithdraw(wallet);
   const rechargeable = canRecharge(wallet);
+  const why = !canWithdraw(wallet) ? CANNOT_WITHDRAW_POINTS_TEXT : !hasMoneyToWithdraw(wallet) ? NOTHING_TO_WITHDRAW_TEXT : null;
   return (
     <div className="flex flex-wrap items-center justify-end gap-2 border-t border-slate-100 px-2 pt-2 pb-1">
-      {!withdrawable && <p className="mr-auto text-sm text-slate-600">{CANNOT_WITHDRAW_POINTS_TEXT}</p>}
-      {withdrawable && <WithdrawButton wallet={wallet} onWallet={onWallet} />}
+      {why ? <p className="mr-auto text-sm text-slate-600">{why}</p> : <WithdrawButton wallet={wallet} onWallet={onWallet} />}
       {rechargeable && <RechargeLink currency={wallet.wallet_currency} />}
     </div>
   );

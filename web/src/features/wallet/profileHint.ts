@@ -1,12 +1,13 @@
 import { PROFILE_HINTS } from '../../shared/constants';
 import type { Wallet } from '../../shared/entities/wallet';
-import { canWithdraw } from './wallets';
+import { hasMoneyToWithdraw } from './wallets';
 
 /**
  * The banner /profile shows for the query params a payout onboarding returns with, if any.
- * Both speak of withdrawing money: true only for someone holding a wallet that can be withdrawn.
+ * Both speak of withdrawing money: true only while a wallet that can be withdrawn holds some
+ * (not to someone holding only points, nor after the money was withdrawn).
  */
 export function profileHint(params: URLSearchParams, wallets: readonly Wallet[]): string | null {
-  if (!wallets.some(canWithdraw)) return null;
+  if (!wallets.some(hasMoneyToWithdraw)) return null;
   return PROFILE_HINTS.find(([param]) => params.has(param))?.[1] ?? null;
 }

@@ -30,10 +30,12 @@ export function fetchLedger(wallet: Wallet, before?: string, signal?: AbortSigna
 
 export type WithdrawReply = { redirect: string } | { success: boolean; wallet: Wallet };
 
-export function withdraw(wallet: Wallet, requestId: string): Promise<WithdrawReply> {
+/** Pays `amount` of the wallet out (or answers with the payout onboarding page to go to first). */
+export function withdraw(wallet: Wallet, amount: number, requestId: string): Promise<WithdrawReply> {
   return api.post<WithdrawReply>('/api/wallet/withdraw', {
     wallet_for: wallet.wallet_for,
     wallet_currency: wallet.wallet_currency,
+    amount,
     request_id: requestId,
   });
 }

@@ -11,6 +11,11 @@ export function canWithdraw(wallet: Pick<Wallet, 'wallet_currency'>): boolean {
   return !isPointsWallet(wallet);
 }
 
+/** A money wallet holding something: what Withdraw and the payout banners are for. */
+export function hasMoneyToWithdraw(wallet: Pick<Wallet, 'wallet_currency' | 'wallet_amount'>): boolean {
+  return canWithdraw(wallet) && wallet.wallet_amount > 0;
+}
+
 export function canRecharge(wallet: Pick<Wallet, 'wallet_currency'>): boolean {
   return CARD_CURRENCIES.includes(wallet.wallet_currency.toUpperCase());
 }

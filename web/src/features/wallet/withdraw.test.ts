@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { profileHint } from './profileHint';
+import { leftAfter, wholeBalanceText, withdrawalRefusal } from './withdraw';
+import { hasMoneyToWithdraw } from './wallets';
+
+const euros = (amount: number) => ({ user_id: 'u1', wallet_for: 'user', wallet_currency: 'EUR', wallet_amount: amount });
+
+describe('withdrawal amount', () => {
+  it('starts as the whole balance, written as one would type it', () => {
+    expect(wholeBalanceText(euros(30))).toBe('30');
+    expect(wholeBalanceText(euros(12.5))).toBe('12.50');
+  });
+
+  it('takes up to the balance and refuses more, saying how much there is', () => {
+    expect(withdrawalRefusal(12.5, euros(12.5))).toBeNull();
+    expect(withdrawalRefusal(5, euros(12.5))).toBeNull();
+    expect(withdrawalRefusal(12.51, euros(12.5))).toBe('You can withdraw at most €12.50');
+  });
+
+  it('counts what stays in cents', () => {
+    expect(leftAfter(euros(10.3), 0.3)).toBe(10);
+    expect(leftAfter(euros(30), 12.5)).toBe(17.5);
+  });
+
+});
+
+describe('after a withdrawal', () => {
+  it('an empty money wallet has nothing to withdraw, and the payout banners say nothing', () => {
+    expect(hasMoneyToWithdraw(euros(0))).toBe(false);
+    expect(hasMoneyToWithdraw(euros(0.01))).toBe(true);
+    expect(profileHint(new URLSearchParams('can_withdraw=1'), [euros(0)])).toBeNull();
+    expect(profileHint(new URLSearchParams('retry_withdraw=1'), [euros(0)])).toBeNull();
+    expect(profileHint(new URLSearchParams('can_withdraw=1'), [euros(3)])).toBe('You can withdraw your money now');
+  });
+});
