@@ -9,7 +9,7 @@ fails while the written module differs from what this renders, so the two sides 
 import json
 from typing import Any
 
-from agora.core import constants, finder_fees
+from agora.core import constants, finder_fees, money
 
 # Only what the web app uses: the rest of the spec's constants are the server's business.
 SHARED = (
@@ -71,6 +71,8 @@ SHARED = (
 DERIVED = {
     # The landing page and the offer dialog explain finder's fees with it.
     "FINDER_FEE_EXAMPLE": finder_fees.worked_example,
+    # Amounts as the server's texts write them: the web's formatter is tested against them.
+    "MONEY_FORMAT_EXAMPLES": money.format_examples,
 }
 
 HEADER = """\

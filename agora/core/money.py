@@ -2,6 +2,7 @@
 
 import math
 import secrets
+import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
@@ -53,9 +54,40 @@ def decimal_number(value: Decimal) -> int | float:
 
 
 def format_amount(cents: int, currency: str) -> str:
-    """'🪙 12.5', '$ 10', 'CAD 3.2': the text system notices use."""
-    symbol = CURRENCY_SYMBOLS.get(currency, currency)
-    return f"{symbol} {cents_number(cents)}"
+    """'$12', '€3.50', 'KSh 1,200', '🪙 12.50', 'CAD 3.20': an amount in the texts the server
+    writes (chat notices, pushes, messages), as the web app's `formatMoney` writes it: whole
+    amounts without decimals, any other with MONEY_DECIMALS. A currency sign of one character
+    sits against the number; word-like symbols, the coin and bare codes get a space."""
+    symbol = CURRENCY_SYMBOLS.get(currency.upper(), currency.upper())
+    tight = len(symbol) == 1 and unicodedata.category(symbol) == "Sc"
+    sign = "-" if cents < 0 else ""
+    return f"{sign}{symbol}{'' if tight else ' '}{format_number(abs(cents))}"
+
+
+def format_number(cents: int) -> str:
+    """The number alone, as `format_amount` writes it: '12', '2.50', '1,200'."""
+    decimals = 0 if cents % CENTS_PER_UNIT == 0 else MONEY_DECIMALS
+    return f"{Decimal(cents).scaleb(-MONEY_DECIMALS):,.{decimals}f}"
+
+
+# Sample amounts (cents, currency) whose texts the web app's formatter is held to
+# (web/src/shared/currency.test.ts reads them from the generated constants).
+FORMAT_SAMPLES = (
+    (1200, "USD"),
+    (350, "EUR"),
+    (120000, "KES"),
+    (4000, "POINTS"),
+    (250, "POINTS"),
+    (500, "CAD"),
+    (-225, "GBP"),
+    (123456789, "INR"),
+    (5, "ZAR"),
+)
+
+
+def format_examples() -> tuple[tuple[int | float, str, str], ...]:
+    """(amount as the API shows it, currency, text) for each of FORMAT_SAMPLES."""
+    return tuple((cents_number(c), cur, format_amount(c, cur)) for c, cur in FORMAT_SAMPLES)
 
 
 def wallet_id(user_id: str, currency: str, wallet_for: str = WALLET_FOR_USER) -> str:

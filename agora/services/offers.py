@@ -22,6 +22,7 @@ from agora.core.money import (
     Posting,
     cents_number,
     format_amount,
+    format_number,
     parse_amount,
     recharge_amount,
     request_key,
@@ -211,7 +212,7 @@ class OfferService:
     @staticmethod
     def _short(balance: int, cents: int, currency: str) -> PaymentRequired:
         if currency == CURRENCY_POINTS:
-            missing = cents_number(cents - balance)
+            missing = format_number(cents - balance)
             return PaymentRequired(
                 {"need_recharge": f"You need {missing} more points to give this offer"}
             )

@@ -165,7 +165,7 @@ test('a short dollar balance shows Need Recharge; a card payment credits the wal
   await giveOffer.click();
   await offerConfirm(owner).getByRole('button', { name: 'Confirm' }).click();
   await owner.getByRole('status').filter({ hasText: 'Offer Successfully given' }).waitFor();
-  await ownerWindow.locator('[data-message-type="notice"]', { hasText: 'Nina Owner gave an offer of $ 5 to Tom Asker' }).waitFor();
+  await ownerWindow.locator('[data-message-type="notice"]', { hasText: 'Nina Owner gave an offer of $5 to Tom Asker' }).waitFor();
 
   const askerLedger = await openLedger(asker, 'US Dollar');
   await askerLedger.getByTestId('ledger-entry').filter({ hasText: "Offer for 'Assemble a wardrobe' from Nina Owner" }).getByText('+$5').waitFor();

@@ -432,7 +432,7 @@ async def test_a_chosen_amount_is_withdrawn_once_and_the_rest_stays(pay_client, 
 
     # More than the wallet holds is refused, saying how much it holds; nothing moves.
     too_much = await withdraw(ada, amount=10.01, status=400)
-    assert too_much["errors"] == {"amount": "You can withdraw at most $ 10"}
+    assert too_much["errors"] == {"amount": "You can withdraw at most $10"}
     assert await balance(ada, "USD") == 10
 
     assert (await withdraw(ada, amount=10))["wallet"]["wallet_amount"] == 0
@@ -462,7 +462,7 @@ async def test_simultaneous_withdrawals_of_amounts_never_take_more_than_the_bala
     )
     assert sorted(r.status for r in replies) == [200] + [400] * 5
     refusals = [(await r.json())["errors"] for r in replies if r.status == 400]
-    assert {str(errors) for errors in refusals} == {str({"amount": "You can withdraw at most € 3"})}
+    assert {str(errors) for errors in refusals} == {str({"amount": "You can withdraw at most €3"})}
     transfers = [t for t in standin.transfers() if t["destination"] == account_id]
     assert [(t["amount"], t["currency"]) for t in transfers] == [(500, "eur")]
     assert await balance(ada, "EUR") == 3

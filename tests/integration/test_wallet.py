@@ -97,7 +97,7 @@ async def test_an_offer_moves_points_from_owner_to_participant_with_a_notice(
     messages = (await asker.call("/session/messages", {"session_id": chat_id}))["inbox_messages"]
     notice = messages[-1]
     assert notice["type"] == 1010
-    assert notice["payload"] == "Olga gave an offer of 🪙 12.5 to Arun"
+    assert notice["payload"] == "Olga gave an offer of 🪙 12.50 to Arun"
 
 
 async def test_fifty_simultaneous_offers_against_a_balance_for_ten(chat_client, smtp_sink):

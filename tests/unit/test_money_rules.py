@@ -6,6 +6,8 @@ from agora.core.errors import InvalidInput
 from agora.core.money import (
     cents_number,
     format_amount,
+    format_examples,
+    format_number,
     parse_amount,
     points_day,
     recharge_amount,
@@ -45,9 +47,24 @@ def test_binary_floats_do_not_leak_into_cents():
 
 def test_cents_show_as_numbers_with_two_decimals_at_most():
     assert (cents_number(1250), cents_number(300), cents_number(-5)) == (12.5, 3, -0.05)
-    assert format_amount(1250, "POINTS") == "🪙 12.5"
-    assert format_amount(300, "USD") == "$ 3"
-    assert format_amount(320, "CAD") == "CAD 3.2"
+
+
+def test_texts_write_amounts_as_the_web_app_does():
+    # Whole amounts without decimals, any other with two (issue 29: never "12.5").
+    assert format_amount(1250, "POINTS") == "🪙 12.50"
+    assert format_amount(300, "USD") == "$3"
+    assert format_amount(320, "CAD") == "CAD 3.20"
+    assert format_amount(-225, "GBP") == "-£2.25"
+    assert format_amount(120000, "KES") == "KSh 1,200"
+    assert (format_number(250), format_number(123456789)) == ("2.50", "1,234,567.89")
+    # The web app's currency.test.ts holds formatMoney to these.
+    assert [text for _, _, text in format_examples()][:5] == [
+        "$12",
+        "€3.50",
+        "KSh 1,200",
+        "🪙 40",
+        "🪙 2.50",
+    ]
 
 
 def test_daily_points_start_on_2024_01_01_utc():

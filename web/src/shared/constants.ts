@@ -236,7 +236,8 @@ export const CARD_CURRENCIES: readonly string[] = server.CARD_CURRENCIES;
 export const RECHARGE_TEXT = 'Recharge';
 export const CANNOT_WITHDRAW_POINTS_TEXT = 'You cannot withdraw points';
 /** Kept as the spec spells it ('Reacharging'): the page title is part of the contract. */
-export const rechargeTitle = (amount: number, currency: string) => `Reacharging ${amount} ${currency}`;
+/** `amount` as currency.ts's formatAmount writes it. */
+export const rechargeTitle = (amount: string, currency: string) => `Reacharging ${amount} ${currency}`;
 export const PAYMENT_SUCCESS_TEXT = 'Payment successful';
 /** The webhook that credits the wallet may land after the provider sends the browser back. */
 export const RECHARGE_STATUS_POLL_MS = 1500;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { currencyName, currencySymbol, formatMoney } from './currency';
+import { MONEY_FORMAT_EXAMPLES } from './generated/serverConstants';
 
 describe('currencySymbol', () => {
   it.each([
@@ -40,6 +41,18 @@ describe('formatMoney', () => {
   it('puts the minus before the symbol', () => {
     expect(formatMoney(-2.25, 'GBP')).toBe('-£2.25');
   });
+
+  it('always writes cents when there are any, points as currencies', () => {
+    expect(formatMoney(2.5, 'POINTS')).toBe('🪙 2.50');
+    expect(formatMoney(0.5, 'USD')).toBe('$0.50');
+  });
+
+  it.each(MONEY_FORMAT_EXAMPLES)(
+    "writes %s %s as the server's texts do: %s",
+    (amount, currency, text) => {
+      expect(formatMoney(amount, currency)).toBe(text);
+    },
+  );
 });
 
 describe('currencyName', () => {

@@ -126,7 +126,7 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
       <header className="flex items-center gap-2 border-b border-slate-200 px-3 py-2">
         <Avatar name={title} image={image} size={36} />
         <h2 className="flex min-w-0 flex-1 items-center gap-1.5 text-base font-semibold">
-          <span className="truncate">{title}</span>
+          <span className="line-clamp-2 min-w-0 leading-snug break-words">{title}</span>
           {conversation && <conversation.Mark />}
         </h2>
         {/* A plug-in's conversation may be one never made public (a business chat, between the shop and its customer). */}

@@ -141,7 +141,7 @@ function ChatRow({ session, meId, onOpen }: { session: Session; meId: string; on
       <Avatar name={session.title} image={session.image} size={48} />
       <span className="min-w-0 flex-1">
         <span className="flex items-baseline gap-2">
-          <span className="truncate font-semibold text-slate-900">{conversation ? conversation.title(session) : session.title}</span>
+          <span className="line-clamp-2 min-w-0 font-semibold break-words text-slate-900">{conversation ? conversation.title(session) : session.title}</span>
           {conversation && <conversation.Mark className="size-4 self-center" />}
           {tabTitle && <span className="shrink-0 rounded-full bg-brand-50 px-2 text-xs font-medium text-brand-800">{tabTitle}</span>}
           <span className="ml-auto shrink-0 text-xs text-slate-500">{relativeTime(session.updated_at)}</span>

@@ -21,11 +21,11 @@ export function EarnedFromSharing() {
           {earned.data.finder_fees.map((fee) => (
             <li key={fee.move_id} data-testid="earned-fee" className="flex items-center gap-3 px-4 py-3 text-sm">
               {fee.route_id ? (
-                <Link to={routePath(fee.route_id)} className="min-w-0 truncate font-medium text-brand-700 hover:underline">
+                <Link to={routePath(fee.route_id)} className="line-clamp-2 min-w-0 font-medium break-words text-brand-700 hover:underline">
                   {fee.title}
                 </Link>
               ) : (
-                <span className="min-w-0 truncate font-medium">{fee.title}</span>
+                <span className="line-clamp-2 min-w-0 font-medium break-words">{fee.title}</span>
               )}
               <time dateTime={new Date(fee.created_at).toISOString()} className="shrink-0 text-xs text-slate-500">
                 {relativeTime(fee.created_at)}

@@ -47,7 +47,7 @@ describe('recharge page', () => {
       call.url.pathname === '/api/recharge' ? { body: { stripe_checkout_data: { id: 'cs_1', url: 'https://pay.example/cs_1' } } } : { body: {} },
     );
     fireEvent.change(await screen.findByLabelText('Amount in US Dollar'), { target: { value: '25,50' } });
-    expect(screen.getByRole('heading', { level: 1, name: 'Reacharging 25.5 USD' })).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1, name: 'Reacharging 25.50 USD' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
     await waitFor(() => expect(leaveAppFor).toHaveBeenCalledWith('https://pay.example/cs_1'));
     expect(calls.find((call) => call.url.pathname === '/api/recharge')?.body).toEqual({ amount: 25.5, currency: 'USD' });
@@ -69,7 +69,7 @@ describe('recharge page', () => {
     const calls = await renderAt('/recharge?amount=2.5&currency=eur', (call) =>
       call.url.pathname === '/api/recharge' ? { body: { stripe_checkout_data: { id: 'cs_1', url: 'https://pay.example/cs_1' } } } : { body: {} },
     );
-    expect(await screen.findByRole('heading', { level: 1, name: 'Reacharging 2.5 EUR' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Reacharging 2.50 EUR' })).toBeTruthy();
     fireEvent.click(await screen.findByRole('button', { name: 'Confirm' }));
     await waitFor(() => expect(leaveAppFor).toHaveBeenCalledWith('https://pay.example/cs_1'));
     expect(calls.find((call) => call.url.pathname === '/api/recharge')?.body).toEqual({ amount: 2.5, currency: 'EUR' });

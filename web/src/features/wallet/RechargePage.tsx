@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { PATHS, RECHARGE_MAX_AMOUNT, RECHARGE_MIN_AMOUNT, RECHARGE_TEXT, rechargeTitle } from '../../shared/constants';
-import { currencyName, formatMoney } from '../../shared/currency';
+import { currencyName, formatAmount, formatMoney } from '../../shared/currency';
 import { describeError } from '../../shared/errors';
 import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
 import { leaveAppFor } from '../../shared/navigation';
@@ -39,7 +39,7 @@ function Recharge({ initialText, currency }: { initialText: string; currency: st
   const amount = parseRechargeAmount(text);
   return (
     <>
-      <h1 className="text-2xl font-bold tracking-tight">{'amount' in amount ? rechargeTitle(amount.amount, currency) : RECHARGE_TEXT}</h1>
+      <h1 className="text-2xl font-bold tracking-tight">{'amount' in amount ? rechargeTitle(formatAmount(amount.amount), currency) : RECHARGE_TEXT}</h1>
       <RequireUser loginMessage="Log in to recharge your wallet.">
         {() => <CardPayment text={text} onText={setText} amount={amount} currency={currency} />}
       </RequireUser>

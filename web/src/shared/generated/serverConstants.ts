@@ -54,3 +54,4 @@ export const FINDER_FEE_PERCENT_DEFAULT = 10;
 export const FINDER_FEE_PERCENT_MAX = 50;
 export const FINDER_FEE_MAX_SHARERS = 5;
 export const FINDER_FEE_EXAMPLE = { "offer": 100, "currency": "POINTS", "percent": 10, "pool": 10, "chains": [[10], [5, 5], [2.5, 2.5, 5]] } as const;
+export const MONEY_FORMAT_EXAMPLES = [[12, "USD", "$12"] as const, [3.5, "EUR", "€3.50"] as const, [1200, "KES", "KSh 1,200"] as const, [40, "POINTS", "🪙 40"] as const, [2.5, "POINTS", "🪙 2.50"] as const, [5, "CAD", "CAD 5"] as const, [-2.25, "GBP", "-£2.25"] as const, [1234567.89, "INR", "₹1,234,567.89"] as const, [0.05, "ZAR", "R 0.05"] as const] as const;

@@ -26,7 +26,7 @@ export function ItemCard({ item }: { item: Item }) {
   return (
     <Link to={routePath(item.route_id)} className={`${cardClass} flex gap-4 p-4 transition-shadow hover:shadow-md`}>
       <div className="min-w-0 flex-1 space-y-1.5">
-        <h3 className="truncate font-semibold text-slate-900">{item.title}</h3>
+        <h3 className="line-clamp-2 font-semibold break-words text-slate-900">{item.title}</h3>
         {item.description && <p className="line-clamp-2 text-sm text-slate-600">{item.description}</p>}
         <TagList tags={item.tags ?? []} />
         <ShareBadges item={item} />
