@@ -43,6 +43,10 @@ class MessageKind:
     view: ViewExtras | None = None
     # What its message info view adds (POST /session/im_info).
     info: ViewExtras | None = None
+    # Whether its info view lists the chat's members who received and read it: not where
+    # its reader is no member (an agent's WhatsApp reply is read by the customer, and the
+    # other agents' marks would show as 'Read by' on a reply that never even reached them).
+    member_receipts: bool = True
     # Whether the chat's members away from it are told of it by web push.
     pushed: bool = True
 

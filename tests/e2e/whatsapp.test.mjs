@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { BASE_URL, VIEWPORTS, apiCall, apiLogin, launch, pageAs, screenshot, seriousViolations, uniqueEmail } from './helpers.mjs';
 import { png } from './png.mjs';
-import { businessChatId, connectedShop, customerMedia, customerMessage, postWebhook, sentTo, statusUpdate, untilProcessed } from './whatsappHelpers.mjs';
+import { businessChatId, connectedShop, customerMedia, customerMessage, failNextSend, postWebhook, sentTo, statusUpdate, untilProcessed } from './whatsappHelpers.mjs';
 
 let browser;
 before(async () => {
@@ -168,6 +168,61 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     assert.equal(await page.getByLabel('Access token (saved)').inputValue(), '');
     assert.deepEqual(await seriousViolations(page), []);
     await screenshot(page, 'wa-channel');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}
+
+async function userId(authKey) {
+  const reply = await fetch(`${BASE_URL}/user/me`, { headers: { Authorization: `Bearer ${authKey}` } });
+  return (await reply.json()).user._id;
+}
+
+/** A second agent: joins the shop's private group, is approved and made a moderator by the admin. */
+async function coAgent(adminKey, shop) {
+  const key = await apiLogin('Cora Coagent', uniqueEmail('cora'));
+  await apiCall(key, '/api/group?action=join', { group_id: shop.groupId });
+  const id = await userId(key);
+  for (const action of ['approve', 'make_moderator']) {
+    await apiCall(adminKey, '/session/user/update', { session_id: shop.groupId, for_user_id: id, action });
+  }
+  return key;
+}
+
+for (const [label, viewport] of Object.entries(VIEWPORTS)) {
+  test(`a late customer message shows when it was sent; a failed reply's info names no other agent as its reader (${label})`, async () => {
+    const adminKey = await apiLogin('Ada Agent', uniqueEmail('ada'));
+    const shop = await connectedShop(adminKey, 'Bike shop');
+    const coraKey = await coAgent(adminKey, shop);
+    const customer = newCustomer('Mila Late');
+    const chatId = businessChatId(shop, customer);
+    await postWebhook(customerMessage(shop, customer, 'text', { body: 'Hello there!' }).body);
+    // Sent 25 hours ago, delivered by Meta only now.
+    const dayAndHourAgo = String(Math.floor(Date.now() / 1000) - 25 * 3600);
+    await postWebhook(customerMessage(shop, customer, 'text', { body: 'Are you open tomorrow?' }, { timestamp: dayAndHourAgo }).body);
+    await untilProcessed(adminKey, chatId, 2);
+
+    // The agent's reply is refused by WhatsApp; then the other agent opens the chat (a read mark of theirs).
+    await failNextSend();
+    await apiCall(adminKey, '/session/send', { dest_session_id: chatId, _type: 1018, payload: 'We open at nine.', local_id: `e2e-failed-${Date.now()}` });
+    await untilProcessed(adminKey, chatId, 3);
+    await apiCall(coraKey, '/session/messages', { session_id: chatId });
+
+    const page = await pageAs(browser, adminKey, viewport);
+    await openBusinessChat(page, customer);
+    const late = bubble(page, 'Are you open tomorrow?');
+    assert.equal(await late.locator('time').textContent(), 'yesterday');
+    const failed = bubble(page, 'We open at nine.');
+    await failed.getByRole('img', { name: 'Error' }).waitFor();
+    await screenshot(page, 'wa-late-message', { fullPage: false });
+
+    await failed.click({ button: 'right' });
+    const info = page.getByRole('dialog', { name: 'Message info' });
+    await info.getByText('Failed', { exact: true }).waitFor();
+    assert.equal(await info.getByText('Read by').count(), 0);
+    assert.equal(await info.getByText('Cora Coagent').count(), 0);
+    assert.deepEqual(await seriousViolations(page), []);
+    await screenshot(page, 'wa-failed-info', { fullPage: false });
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });

@@ -14,6 +14,11 @@ async function standin(path, body) {
   return reply.json();
 }
 
+/** The stand-in refuses the next message the edge sends, with Meta's error `code` (131026: undeliverable). */
+export function failNextSend(code = 131026) {
+  return standin('fail', { status: 400, code, only: 'messages' });
+}
+
 /** A group whose admin connected a business number registered with the stand-in. */
 export async function connectedShop(adminKey, groupTitle) {
   const { group } = await apiCall(adminKey, '/api/group?action=create', { title: groupTitle, description: '', is_public: false });

@@ -4,6 +4,7 @@ message they react to."""
 
 import asyncio
 import io
+import time
 
 import pytest
 import socketio
@@ -105,6 +106,15 @@ async def test_text_location_contacts_replies_buttons_and_unknown_kinds(business
     assert by_kind["unsupported"]["data"]["wa"]["errors"] == [
         {"code": 131051, "title": "Message type unknown"}
     ]
+
+
+async def test_a_message_keeps_when_the_customer_sent_it_however_late_it_arrives(business):
+    sent_at = int(time.time()) - 25 * 3600
+    late = text(CUSTOMER, "Are you open tomorrow?", timestamp=str(sent_at))
+    [stored] = await received(business, late)
+    assert stored["data"]["wa"]["sent_at"] == sent_at * 1000
+    # Stored in the order it arrived: the chat's paging follows `created_at`.
+    assert stored["created_at"] > sent_at * 1000 + 24 * 3600 * 1000
 
 
 async def test_referrals_and_forwarded_messages_keep_their_context(business):

@@ -229,10 +229,13 @@ async def test_a_refusal_of_whatsapp_gives_wa_f_with_its_errors(
     assert "s1" not in failed["info"] and "wamid" not in failed["data"]["wa"]
     [error] = failed["info"]["wa_errors"]
     assert error["code"] == 131026 and error["message"]
+    # The other agent opens the chat: their read mark says nothing of the customer.
+    await shop.moderator.call("/session/messages", {"session_id": shop.chat_id})
     info = await shop.admin.get(
         f"/session/im_info?session_id={shop.chat_id}&created_at={sent['created_at']}"
     )
     assert info["info"]["whatsapp"]["wa_errors"] == [error]
+    assert (info["info"]["read"], info["info"]["delivered"]) == ([], [])
 
 
 async def test_statuses_out_of_order_give_the_right_final_flags(

@@ -45,7 +45,7 @@ def test_a_delivery_reads_into_profiles_messages_reactions_and_statuses():
         "123",
         contacts=[contact("15550001", "Kerry\x00 Fisher")],
         messages=[
-            text("15550001", "hi\x07 there\nfriend", wamid="wamid.A"),
+            text("15550001", "hi\x07 there\nfriend", wamid="wamid.A", timestamp="1700000000"),
             interactive_reply("15550001", "button_reply", "b1", "Yes"),
             reaction("15550001", "wamid.A", "👍"),
         ],
@@ -57,7 +57,7 @@ def test_a_delivery_reads_into_profiles_messages_reactions_and_statuses():
     first, tap, liked = change.messages
     assert (first.text, first.data["wa"]) == (
         "hi there\nfriend",
-        {"wamid": "wamid.A", "kind": "text"},
+        {"wamid": "wamid.A", "kind": "text", "sent_at": 1_700_000_000_000},
     )
     assert tap.data["interactive"] == {"type": "button_reply", "id": "b1", "title": "Yes"}
     assert (liked.reaction.message_wamid, liked.reaction.emoji) == ("wamid.A", "👍")

@@ -58,6 +58,8 @@ WHATSAPP_MESSAGE_KINDS = (
             refusal=agent_refusal,
             view=flags_view,
             info=flags_info,
+            # Its delivery is WhatsApp's to tell (the flags), not the other agents'.
+            member_receipts=False,
         )
         for message_type in WA_MESSAGE_TYPES
     ),

@@ -166,7 +166,9 @@ def parse_message(raw: dict[str, Any]) -> InboundMessage | None:
         return None
     kind = clean_text(kind, 32) or "unsupported"
     content = _dict(raw.get(kind))
-    data: dict[str, Any] = {"wa": {"wamid": wamid, "kind": kind}}
+    at = int(timestamp) * 1000
+    # When the customer sent it: shown with it, since Meta may deliver it much later.
+    data: dict[str, Any] = {"wa": {"wamid": wamid, "kind": kind, "sent_at": at}}
     text, media, reaction = "", None, None
     if kind == "text":
         text = clean_text(content.get("body"), TEXT_MAX_LENGTH)
@@ -200,7 +202,6 @@ def parse_message(raw: dict[str, Any]) -> InboundMessage | None:
     for name, kept in (("referral", _referral(raw)), ("context", _context(raw))):
         if kept:
             data[name] = kept
-    at = int(timestamp) * 1000
     return InboundMessage(wa_id, wamid, kind, at, text, data, media, reaction)
 
 

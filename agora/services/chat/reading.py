@@ -59,12 +59,15 @@ class Reading(ChatBase):
         is_moderator = kind is not None and kind <= USER_TYPE_MODERATOR
         if not is_moderator and message["src_id"] != caller.user["_id"]:
             raise Forbidden("Only moderators and the sender see delivery details")
-        seq = message.get("seq")
-        marks = await self.sessions.marks_covering(session_id, seq) if seq is not None else []
-        info = delivery(message, marks_with_senders(chat, marks)).info()
+        message_kind = self.kinds.message(message["type"])
+        info: dict[str, Any] = {"read": [], "delivered": []}
+        if message_kind.member_receipts:
+            seq = message.get("seq")
+            marks = await self.sessions.marks_covering(session_id, seq) if seq is not None else []
+            info = delivery(message, marks_with_senders(chat, marks)).info()
         # What the message's kind adds (an agent's WhatsApp reply: the flags WhatsApp
         # reported, each with its time).
-        extras = self.kinds.message(message["type"]).info
+        extras = message_kind.info
         return {"info": info | extras(message) if extras is not None else info}
 
     async def mark(self, caller: Caller, session_id: str, created_at: int, status: str) -> None:

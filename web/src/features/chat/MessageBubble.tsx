@@ -90,6 +90,7 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = 
   const outbound = kind?.side ? kind.side === 'outbound' : own;
   const link = kind ? undefined : linksIn(message.payload)[0];
   const icon = deliveryIcon(message, kind);
+  const sentAt = kind?.sentAt?.(message) ?? message.created_at;
   const tone = banner
     ? 'animate-banner bg-gradient-to-r from-amber-400 via-rose-400 to-fuchsia-500 text-white'
     : outbound
@@ -118,7 +119,7 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = 
         {kind ? <kind.Content message={message} quoted={quoted} /> : <ChatContent message={message} />}
         {link && <LinkPreview url={link} />}
         <p className={`mt-1 flex items-center justify-end gap-1 text-[11px] ${banner ? 'text-white' : 'text-slate-600'}`}>
-          <time dateTime={new Date(message.created_at).toISOString()}>{relativeTime(message.created_at)}</time>
+          <time dateTime={new Date(sentAt).toISOString()}>{relativeTime(sentAt)}</time>
           {outbound && <DeliveryTicks icon={icon} />}
         </p>
         {message.data.reactions && <Reactions reactions={message.data.reactions} />}

@@ -63,6 +63,16 @@ describe('a business chat in the chat window', () => {
     expect(within(customerBubble!).getByRole('listitem', { name: '🙏 1' })).toBeTruthy();
   });
 
+  it('a customer message shows when the customer sent it, not when it arrived', async () => {
+    const session = businessSession();
+    const now = Date.now();
+    const late = waMessage({ created_at: now - 2000, data: { txt: 'Open tomorrow?', wa: { wamid: 'wamid.late', kind: 'text', sent_at: now - 25 * HOUR_MS } } });
+    await openBusinessChat(session, [late]);
+    const time = (await screen.findByTestId('chat-message')).querySelector('time')!;
+    expect(time.textContent).toBe('yesterday');
+    expect(time.getAttribute('dateTime')).toBe(new Date(now - 25 * HOUR_MS).toISOString());
+  });
+
   it('an agent answers a customer’s message quoting it', async () => {
     const session = businessSession();
     const asked = waMessage({ data: { txt: 'Do you fix brakes?', wa: { wamid: 'wamid.q', kind: 'text' } } });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  customerSentAt,
   formatRemaining,
   isBusinessSession,
   repliedTo,
@@ -77,5 +78,13 @@ describe('business chats and their messages', () => {
     expect(waPreview({ payload: '', data: { interactive: { type: 'button_reply', id: 'b1', title: 'Yes please' } } })).toBe('Yes please');
     expect(waPreview({ payload: '', data: { interactive: { type: 'button', body: 'Which size?', buttons: [] } } })).toBe('Which size?');
     expect(waPreview({ payload: '', data: { location: { latitude: 1, longitude: 2, address: 'Damrak 1', name: 'Shop' } } })).toBe('📍 Shop');
+  });
+});
+
+describe('customerSentAt', () => {
+  it('is Meta\'s time of the message, never later than it was stored, and the stored time without one', () => {
+    expect(customerSentAt({ created_at: 5000, data: { wa: { sent_at: 1000 } } })).toBe(1000);
+    expect(customerSentAt({ created_at: 5000, data: { wa: { sent_at: 9000 } } })).toBe(5000);
+    expect(customerSentAt({ created_at: 5000, data: {} })).toBe(5000);
   });
 });

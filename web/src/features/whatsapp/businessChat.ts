@@ -20,6 +20,14 @@ export function customerName(session: Pick<Session, 'title' | 'data'>): string {
 }
 
 /**
+ * When the customer sent their message (Meta's time of it): Meta may deliver a message long
+ * after, and it is stored when it arrives. Never later than it was stored.
+ */
+export function customerSentAt(message: Pick<InboxMessage, 'data' | 'created_at'>): number {
+  return Math.min(waData(message).wa?.sent_at ?? message.created_at, message.created_at);
+}
+
+/**
  * A business message's tick from its flags (spec: message delivery icons): a failure or a
  * refusal wins, then the furthest Meta reported; accepted by the API counts as sent.
  * Null when the flags say nothing yet.

@@ -2,7 +2,7 @@ import type { ChatPlugin, MessageKind } from '../../shared/chat/kinds';
 import type { MessageInfo } from '../../shared/chat/types';
 import { WA_MESSAGE_TYPES } from '../../shared/constants';
 import { BusinessChatPane } from './BusinessChatPane';
-import { customerName, isBusinessSession, waDeliveryIcon, waInfo, waPreview } from './businessChat';
+import { customerName, customerSentAt, isBusinessSession, waDeliveryIcon, waInfo, waPreview } from './businessChat';
 import { WhatsAppContent } from './WhatsAppContent';
 import { hasWaInfo, WhatsAppInfo } from './WhatsAppInfo';
 import { WhatsAppMark } from './WhatsAppMark';
@@ -30,7 +30,14 @@ const agentMessage: MessageKind = {
 };
 
 /** The customer's message (1020), under their WhatsApp name. */
-const customerMessage: MessageKind = { Content: WhatsAppContent, side: 'inbound', preview: waPreview, senderIsUser: false, info: flagsInfo };
+const customerMessage: MessageKind = {
+  Content: WhatsAppContent,
+  side: 'inbound',
+  preview: waPreview,
+  senderIsUser: false,
+  info: flagsInfo,
+  sentAt: customerSentAt,
+};
 
 /**
  * WhatsApp business chats in the chat: their messages (1018-1021) and the conversation,

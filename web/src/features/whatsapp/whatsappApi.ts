@@ -96,7 +96,8 @@ export interface WaContext {
 
 /** The WhatsApp fields a message's `data` may carry (inbound and outbound). */
 export interface WaMessageData {
-  wa?: { wamid?: string; kind?: string };
+  /** `sent_at`: a customer's message, when they sent it (ms). */
+  wa?: { wamid?: string; kind?: string; sent_at?: number };
   wa_kind?: string;
   txt?: string;
   media_urls?: WaMedia[];

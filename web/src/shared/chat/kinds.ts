@@ -15,6 +15,8 @@ export interface MessageKind {
   deliveryIcon?: (message: InboxMessage) => DeliveryIcon;
   /** The message in one line, for the chat list. */
   preview: (message: InboxMessage) => string;
+  /** When its sender sent it, where that is not when the server stored it (`created_at`): a WhatsApp customer's message may arrive late. */
+  sentAt?: (message: InboxMessage) => number;
   /** False when its sender is nobody the server can name (a WhatsApp customer): the chat looks no name up for it. */
   senderIsUser?: boolean;
   /** Its part of the message info view, shown when the server's reply holds anything for it. */
