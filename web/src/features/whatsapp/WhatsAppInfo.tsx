@@ -27,12 +27,18 @@ export function WhatsAppInfo({ info }: { info: WaInfo }) {
         const at = info[flag];
         return at ? <Row key={flag} label={label} at={at} /> : null;
       })}
-      {info.wa_errors?.map((error) => (
-        <dd key={`${error.code}:${error.title}`} className="rounded-lg bg-red-50 px-2 py-1 text-red-800">
-          <span className="font-semibold">{error.code}</span> {error.title}
-          {error.message && error.message !== error.title && <span className="block text-xs">{error.message}</span>}
-        </dd>
-      ))}
+      {info.wa_errors && info.wa_errors.length > 0 && (
+        // A group of its own, named for assistive technology: a list's terms each need their descriptions.
+        <div className="space-y-1.5">
+          <dt className="sr-only">Errors</dt>
+          {info.wa_errors.map((error) => (
+            <dd key={`${error.code}:${error.title}`} className="rounded-lg bg-red-50 px-2 py-1 text-red-800">
+              <span className="font-semibold">{error.code}</span> {error.title}
+              {error.message && error.message !== error.title && <span className="block text-xs">{error.message}</span>}
+            </dd>
+          ))}
+        </div>
+      )}
       {info.wa_click !== undefined && <Row label="Clicks" value={String(info.wa_click)} />}
     </dl>
   );
