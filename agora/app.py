@@ -31,6 +31,7 @@ from agora.services.client_errors import ClientErrorService
 from agora.services.creation_limits import CreationLimit
 from agora.services.events import (
     Events,
+    GroupEdited,
     MemberAnnounced,
     MemberJoined,
     MemberRemoved,
@@ -301,6 +302,8 @@ def subscribe(
     # A group or chat that closed to non-members sends away the sockets of those who read it
     # without following it (and of a group, of its posts' open chats).
     events.subscribe(SessionClosed, chat.session_closed)
+    # An edited group's chat takes messages by its new rules (who may write).
+    events.subscribe(GroupEdited, chat.group_edited)
     # A deleted post's open chats send away the sockets of their visitors.
     events.subscribe(PostHidden, chat.post_hidden)
     # A rejected request to join no longer counts among the group's members.

@@ -11,6 +11,7 @@ from agora.core.constants import (
     USER_TYPE_ADMIN,
     USER_TYPE_AWAITING_APPROVAL,
     USER_TYPE_MEMBER,
+    USER_TYPE_MODERATOR,
 )
 from agora.core.documents import ChatSession, Membership
 from agora.core.errors import InvalidInput
@@ -23,17 +24,31 @@ from agora.core.text import (
 
 NOT_VIEWABLE = "Cannot view group, not authorized or invalid"
 
+# Who may write in a group (its `write_permission`): its admins, admins and moderators, or
+# every member.
+WRITE_PERMISSIONS = (USER_TYPE_ADMIN, USER_TYPE_MODERATOR, USER_TYPE_MEMBER)
+
 
 def member_type(membership: Membership | None) -> int | None:
     return membership["session_user_type"] if membership else None
 
 
 def can_write(group: ChatSession, membership: Membership | None) -> bool:
-    """Members within the write permission write; anyone may join a public group by posting."""
+    """Members within the write permission write; anyone may join a public group by posting,
+    unless its members may not write (posting would make them one)."""
     kind = member_type(membership)
     if kind is None:
-        return bool(group.get("is_public"))
+        kind = joining_type(group)
+        if kind != USER_TYPE_MEMBER:
+            return False
     return kind <= group.get("write_permission", USER_TYPE_MEMBER)
+
+
+def check_write_permission(raw: int) -> int:
+    if raw not in WRITE_PERMISSIONS:
+        allowed = ", ".join(str(kind) for kind in WRITE_PERMISSIONS)
+        raise InvalidInput({"write_permission": f"One of {allowed}"})
+    return raw
 
 
 def is_admin(membership: Membership | None) -> bool:

@@ -23,6 +23,8 @@ class GroupBody(Body):
     image: str | None = None
     is_public: bool | None = None
     is_read_allowed: bool | None = None
+    # Who may write: 10 admins, 15 admins and moderators, 20 every member.
+    write_permission: int | None = None
 
     def changes(self) -> GroupChanges:
         return GroupChanges(
@@ -32,6 +34,7 @@ class GroupBody(Body):
             image=self.image,
             is_public=self.is_public,
             is_read_allowed=self.is_read_allowed,
+            write_permission=self.write_permission,
         )
 
     def required_group_id(self) -> str:

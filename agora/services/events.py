@@ -100,6 +100,14 @@ class SessionClosed:
 
 
 @dataclass(frozen=True)
+class GroupEdited:
+    """A group's admin changed it (who may read or write it among the rest): copies of it
+    held elsewhere (the chat shard that takes its chat's messages) are out of date."""
+
+    group_id: str
+
+
+@dataclass(frozen=True)
 class WhatsAppStatusReceived:
     """Meta reported a status of one of a channel's sent messages: `status` is Meta's
     status object as delivered (`id` = the wamid, `status` = sent|delivered|read|failed,
@@ -173,6 +181,7 @@ Event = (
     | MemberRemoved
     | MemberTypeChanged
     | SessionClosed
+    | GroupEdited
     | PostAdded
     | PostHidden
     | PostShared

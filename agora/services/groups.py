@@ -16,6 +16,7 @@ from agora.core.errors import Forbidden, NotFound
 from agora.core.geo import check_coordinate
 from agora.core.groups import (
     NOT_VIEWABLE,
+    check_write_permission,
     clean_group_description,
     clean_group_title,
     clean_tags,
@@ -27,7 +28,13 @@ from agora.core.groups import (
 from agora.integrations.geonames import City, CityIndex
 from agora.services.accounts import Caller
 from agora.services.creation_limits import CreationLimit
-from agora.services.events import Events, MemberAnnounced, MemberJoined, SessionClosed
+from agora.services.events import (
+    Events,
+    GroupEdited,
+    MemberAnnounced,
+    MemberJoined,
+    SessionClosed,
+)
 from agora.services.uploads import KeptImage
 from agora.store.feed_cache import FeedCache
 from agora.store.groups import GroupStore
@@ -45,6 +52,7 @@ class GroupChanges:
     image: str | None = None
     is_public: bool | None = None
     is_read_allowed: bool | None = None
+    write_permission: int | None = None
 
 
 async def created_city_group(groups: GroupStore, city: City) -> dict[str, Any]:
@@ -186,6 +194,11 @@ class GroupService:
             "is_public": bool(changes.is_public),
             "is_read_allowed": bool(changes.is_read_allowed),
         }
+        if changes.write_permission is not None:
+            fields["write_permission"] = check_write_permission(changes.write_permission)
+        if changes.image:
+            image = clean_image_url(changes.image)
+            fields["image"] = await self.kept_image(caller.user["_id"], image)
         # Counted once the group is valid: a form sent back for a fix costs no attempt.
         await self.creations.count(caller.user["_id"])
         group = await self.groups.create(None, **fields, created_by=caller.user["_id"])
@@ -212,8 +225,12 @@ class GroupService:
         for flag in ("is_public", "is_read_allowed"):
             if getattr(changes, flag) is not None:
                 fields[flag] = getattr(changes, flag)
+        if changes.write_permission is not None:
+            fields["write_permission"] = check_write_permission(changes.write_permission)
         updated = await self.groups.update(group_id, fields) if fields else group
         await self.feed_cache.changed(group_id)
+        if fields:
+            await self.events.publish(GroupEdited(group_id))
         if is_open(group) and not is_open(updated or group):
             await self.events.publish(SessionClosed(group_id))
         return {

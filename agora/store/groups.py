@@ -87,10 +87,13 @@ class GroupStore:
         tags: list[str],
         is_public: bool,
         is_read_allowed: bool,
+        image: str = "",
+        write_permission: int = USER_TYPE_MEMBER,
         **extra: Any,
     ) -> ChatSession:
-        """A new group where members may write, under a new id unless `group_id` is given (a
-        city's group, which exists once however often it is created); returns the stored one.
+        """A new group (where members may write unless `write_permission` says otherwise),
+        under a new id unless `group_id` is given (a city's group, which exists once however
+        often it is created); returns the stored one.
         `extra` holds the fields of its kind (`created_by`; a city group's `city`, kept in its
         data)."""
         data: dict[str, Any] = {"tags": tags, "num_posts": 0, "num_members": 0}
@@ -100,10 +103,10 @@ class GroupStore:
             "_id": group_id or new_id(),
             "title": title,
             "description": description,
-            "image": "",
+            "image": image,
             "is_public": is_public,
             "is_read_allowed": is_read_allowed,
-            "write_permission": USER_TYPE_MEMBER,
+            "write_permission": write_permission,
             "created_at": now_ms(),
             **extra,
             "data": data,

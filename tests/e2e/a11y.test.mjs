@@ -74,6 +74,13 @@ const SCREENS = [
     open: (page) => page.goto(`${BASE_URL}/group/${world.groupId}`),
     ready: (page) => page.getByRole('complementary').getByRole('heading', { name: 'Oost neighbours' }),
   },
+  {
+    name: 'group-settings',
+    as: 'owner',
+    open: (page) => page.goto(`${BASE_URL}/group/${world.groupId}/settings`),
+    ready: (page) => page.getByRole('region', { name: /Members/ }).getByText('Olga Owner'),
+  },
+  { name: 'new-group', as: 'owner', open: (page) => page.goto(`${BASE_URL}/create/group`), ready: (page) => page.getByLabel('Who may write') },
   { name: 'select-city', as: null, open: (page) => page.goto(`${BASE_URL}/select/city`), ready: (page) => page.getByTestId('city-map') },
   {
     name: 'login-dialog',

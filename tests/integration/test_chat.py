@@ -987,3 +987,20 @@ async def test_a_deleted_posts_chat_stays_readable_and_says_the_post_was_deleted
     await _send(asker, f"r_{other['_id']}_{asker.id}", "and the chair?")
     listed = {s["title"]: s["data"] for s in (await asker.call("/user/chats", {}))["sessions"]}
     assert "item_deleted" not in listed["Old chair"]
+
+
+async def test_who_may_write_holds_in_the_group_chat_as_soon_as_it_changes(chat_client, smtp_sink):
+    admin, other = await member(chat_client, smtp_sink), await member(chat_client, smtp_sink, "Eve")
+    group_id = await new_group(admin, write_permission=10)
+    await other.call("/api/group?action=join", {"group_id": group_id})
+    await admin.call(
+        "/session/user/update",
+        {"session_id": group_id, "for_user_id": other.id, "action": "approve"},
+    )
+    # The chat's shard holds the group from this send on.
+    await _send(admin, group_id, "Welcome, Eve")
+    refused = await _send(other, group_id, "Thanks!")
+    assert refused["type"] == -1, refused
+    await admin.call("/api/group?action=update", {"group_id": group_id, "write_permission": 20})
+    sent = await _send(other, group_id, "Thanks!", local_id="thanks-again")
+    assert sent["type"] == 13, sent

@@ -1,6 +1,8 @@
 import asyncio
+import io
 
 from bson import ObjectId
+from PIL import Image
 
 from tests.integration.helpers import bearer, member, new_group, visitor_call
 
@@ -283,3 +285,47 @@ async def test_posting_and_group_creation_are_limited_per_person(client_for, smt
     assert sorted(item["title"] for item in feed["items"]) == ["Post 0", "Post 1", "Post 2"]
     await neighbour.post_item(first_group, "Lamp for sale")
     await _public_group(neighbour)
+
+
+async def _uploaded_picture(person) -> str:
+    out = io.BytesIO()
+    Image.new("RGB", (40, 40), "teal").save(out, "PNG")
+    body = out.getvalue()
+    link = await person.call(
+        "/get_upload_url", {"file_mime_type": "image/png", "file_size": len(body)}
+    )
+    reply = await person.client.put(
+        link["upload_data"]["url"], data=body, headers={"Content-Type": "image/png"}
+    )
+    assert reply.status == 200, await reply.text()
+    return link["file_url"]
+
+
+async def test_a_new_group_has_its_picture_and_says_who_may_write(client, smtp_sink):
+    admin, other = await member(client, smtp_sink), await member(client, smtp_sink, "Eve")
+    picture = await _uploaded_picture(admin)
+    refused = await admin.call(
+        "/api/group?action=create", {"title": "Choir", "write_permission": 5}, status=400
+    )
+    assert "write_permission" in refused["errors"]
+    created = await admin.call(
+        "/api/group?action=create",
+        {"title": "Choir", "image": picture, "is_public": True, "write_permission": 10},
+    )
+    group = created["group"]
+    assert (group["image"], group["write_permission"], group["can_write"]) == (picture, 10, True)
+    assert created["group_membership"]["session_user_type"] == 10
+    group_id = group["_id"]
+
+    # Only admins write: a stranger may not post (it would make them a member), nor a member.
+    assert (await other.call("/api/group", {"group_id": group_id}))["group"]["can_write"] is False
+    await other.call("/api/item?action=create", {"group_id": group_id, "title": "Hi"}, status=403)
+    await other.call("/api/group?action=join", {"group_id": group_id})
+    await other.call("/api/item?action=create", {"group_id": group_id, "title": "Hi"}, status=403)
+    await admin.post_item(group_id, "Rehearsal on Monday")
+
+    opened = await admin.call(
+        "/api/group?action=update", {"group_id": group_id, "write_permission": 20}
+    )
+    assert opened["group"]["write_permission"] == 20
+    await other.post_item(group_id, "Can I bring a friend?")

@@ -19,7 +19,7 @@ from agora.core.errors import Forbidden, InvalidInput, NotFound
 from agora.core.groups import clean_group_description, clean_group_title, membership_view
 from agora.services.accounts import Caller
 from agora.services.chat.base import ChatBase, log
-from agora.services.events import MemberRemoved, MemberTypeChanged, SessionClosed
+from agora.services.events import GroupEdited, MemberRemoved, MemberTypeChanged, SessionClosed
 
 
 class Moderation(ChatBase):
@@ -72,6 +72,11 @@ class Moderation(ChatBase):
         view = session_view(updated or chat, membership, kinds=self.kinds)
         await self.emitter.to_session(session_id, "session", shared_session_view(view))
         return {"session": view}
+
+    async def group_edited(self, edited: GroupEdited) -> None:
+        """The shard taking the group chat's messages reads the group again (who may write
+        there)."""
+        await self.shards.forget(edited.group_id)
 
     async def offer_given(self, cs_id: str, offer: dict[str, Any]) -> None:
         """The chat remembers its latest offer (`data.last_offer`), so both people's screens

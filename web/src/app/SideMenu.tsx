@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
 import { Link, NavLink } from 'react-router';
-import { INSTALL_APP, PATHS } from '../shared/constants';
+import { INSTALL_APP, NEW_GROUP_TEXT, PATHS } from '../shared/constants';
 import { Avatar } from '../shared/ui/Avatar';
 import { openLogin } from '../shared/session/login';
 import { updateCurrentUser, useCurrentUser } from '../shared/session/currentUser';
 import { feedPath, rememberedGroupId } from '../shared/rememberedGroup';
-import { AboutIcon, ChatIcon, FeedIcon, InstallIcon, LocationIcon, LoginIcon } from '../shared/ui/icons';
+import { AboutIcon, ChatIcon, FeedIcon, InstallIcon, LocationIcon, LoginIcon, NewGroupIcon } from '../shared/ui/icons';
 import { promptInstall, usePushState } from '../features/push';
 import { useUnseenCount } from './unseenSignals';
 
@@ -100,6 +100,9 @@ export function SideMenu({ onNavigate }: { onNavigate: () => void }) {
         </MenuLink>
         <MenuLink to={PATHS.selectCity} icon={<LocationIcon />} onClick={onNavigate}>
           Change Location
+        </MenuLink>
+        <MenuLink to={PATHS.createGroup} icon={<NewGroupIcon />} onClick={onNavigate}>
+          {NEW_GROUP_TEXT}
         </MenuLink>
         <MenuLink to={PATHS.landing} icon={<AboutIcon />} onClick={onNavigate}>
           About

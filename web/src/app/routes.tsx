@@ -5,7 +5,7 @@ import { ChatsPage } from '../features/chat';
 import { ErrorPage } from '../features/errors';
 import { rememberedGroupId } from '../shared/rememberedGroup';
 import { FeedPage } from '../features/feed';
-import { GroupPage } from '../features/group';
+import { CreateGroupPage, GroupPage, GroupSettingsPage } from '../features/group';
 import { ItemPage, PostFormPage } from '../features/item';
 import { LandingPage } from '../features/landing';
 import { EditProfilePage, ProfilePage } from '../features/profile';
@@ -48,6 +48,8 @@ export const routes: RouteObject[] = [
           { path: PATHS.groupFeed, element: <FeedPage /> },
           { path: PATHS.feed, element: <FeedPage /> },
           { path: PATHS.group, element: <GroupPage /> },
+          { path: PATHS.groupSettings, element: <GroupSettingsPage /> },
+          { path: PATHS.createGroup, element: <CreateGroupPage /> },
           // Admins only, and rarely: the WhatsApp connection loads on demand.
           { path: PATHS.groupWhatsapp, lazy: async () => ({ Component: await loadChannelPage() }) },
           { path: PATHS.createItem, element: <PostFormPage /> },

@@ -78,7 +78,9 @@ export const PATHS = {
   groupFeed: '/:groupId',
   feed: '/feed/:groupId',
   group: '/group/:groupId',
+  groupSettings: '/group/:groupId/settings',
   groupWhatsapp: '/group/:groupId/whatsapp',
+  createGroup: '/create/group',
   createItem: '/create/item/:groupId',
   editItem: '/edit/item/:groupId/:itemId',
   route: '/r/:routeId',
@@ -90,6 +92,7 @@ const enc = encodeURIComponent;
 export const groupFeedPath = (groupId: string) => `/${enc(groupId)}`;
 export const recentGroupPath = (groupId: string) => `/feed/${enc(groupId)}`;
 export const groupPath = (groupId: string) => `/group/${enc(groupId)}`;
+export const groupSettingsPath = (groupId: string) => `/group/${enc(groupId)}/settings`;
 export const createItemPath = (groupId: string) => `/create/item/${enc(groupId)}`;
 export const editItemPath = (groupId: string, itemId: string) => `/edit/item/${enc(groupId)}/${enc(itemId)}`;
 export const routePath = (routeId: string) => `/r/${enc(routeId)}`;
@@ -173,6 +176,8 @@ export const MIME_EXTENSIONS: Readonly<Record<string, string>> = {
   'video/mp4': 'mp4',
 };
 export const UPLOAD_ALLOWED_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+/** What a picture's file chooser offers: any image, so that phones offer their photos and camera; the upload's check names the types it takes. */
+export const PICTURE_ACCEPT = 'image/*';
 export const IMAGE_MAX_WIDTH_PX = 1200;
 export const IMAGE_QUALITY = 0.8;
 export const PNG_TO_JPEG_ABOVE_BYTES = 5 * MB;
@@ -211,9 +216,17 @@ export const PUBLIC_GROUP_LABEL = 'Public group';
 /** Worded like the spec's other confirmations, ' ?' included. */
 export const MAKE_GROUP_PUBLIC_CONFIRM = 'Are you sure you want make this group public ?';
 export const ALLOW_NON_MEMBERS_READ_CONFIRM = 'Are you sure you want to allow non members to read ?';
-export const INVALID_IMAGE_LINK_TEXT = 'Enter an http:// or https:// link';
 /** The spec sets no limit for a group's image; it gets a post image's. */
 export const GROUP_IMAGE_MAX_BYTES = POST_MAX_FILE_BYTES;
+export const NEW_GROUP_TEXT = 'New group';
+export const GROUP_SETTINGS_TITLE = 'Group settings';
+export const ADMINS_ONLY_SETTINGS_TEXT = "Only the group's admins can change its settings.";
+/** A group's `write_permission`: the highest membership type that may post and write in its chat. */
+export const WRITE_PERMISSION_CHOICES: ReadonlyArray<readonly [type: number, label: string]> = [
+  [server.USER_TYPE_MEMBER, 'Every member'],
+  [server.USER_TYPE_MODERATOR, 'Admins and moderators'],
+  [server.USER_TYPE_ADMIN, 'Admins only'],
+];
 
 // --- Wallets, offers and payments (spec sections 2, 4, 8 and 9) ---
 /** The smallest offer: a smaller amount is refused (here and by the server), never raised. */
@@ -333,6 +346,9 @@ export const MODERATION_LABELS: Readonly<Record<(typeof MODERATION_ACTIONS)[numb
   unblock: 'Unblock',
   make_moderator: 'Make moderator',
 } as const;
+
+/** Worded like the spec's other confirmations, ' ?' included. */
+export const makeModeratorConfirm = (name: string) => `Are you sure you want to make ${name} a moderator ?`;
 
 /** The picker's 100 common emoji. */
 export const COMMON_EMOJI = [

@@ -48,6 +48,15 @@ export function describeError(error: unknown): string[] {
   return lines.length > 0 ? lines : [ERROR_POPUP_TITLE];
 }
 
+/** Messages alone, without the field names the popup shows: for a message next to its own field. */
+export function errorMessages(error: unknown): string {
+  const errors = isApiError(error) ? error.errors : error;
+  if (typeof errors === 'object' && errors !== null && !Array.isArray(errors) && !(errors instanceof Error)) {
+    return Object.values(errors).map(formatValue).join(' ');
+  }
+  return describeError(error).join(' ');
+}
+
 /**
  * Splits server errors into messages for the form's own fields (shown next to them)
  * and the rest (shown in the popup). `fieldFor` maps a server key to a form field.

@@ -1,4 +1,5 @@
 import { api } from './api';
+import type { ApiError, ErrorsValue } from './errors';
 import {
   FILE_TOO_LARGE_TITLE,
   IMAGE_MAX_WIDTH_PX,
@@ -73,6 +74,17 @@ export interface UploadedFile {
   size: number;
 }
 
+/** The server's refusal of the bytes (`{errors}`: not a picture, too large) as the API client rejects, so it is shown as sent. */
+function refusal(status: number, body: string): ApiError | Error {
+  try {
+    const parsed = JSON.parse(body) as { errors?: ErrorsValue };
+    if (parsed.errors) return { status, errors: parsed.errors };
+  } catch {
+    // Not JSON (a proxy's page): the status says enough.
+  }
+  return new Error(`Upload failed with status ${status}`);
+}
+
 function put(url: string, headers: Record<string, string>, body: Blob, onProgress: (fraction: number) => void) {
   // XMLHttpRequest rather than fetch: only it reports upload progress.
   return new Promise<UploadedFile>((resolve, reject) => {
@@ -84,7 +96,7 @@ function put(url: string, headers: Record<string, string>, body: Blob, onProgres
     };
     xhr.onload = () => {
       if (xhr.status >= 200 && xhr.status < 300) resolve(JSON.parse(xhr.responseText) as UploadedFile);
-      else reject(new Error(`Upload failed with status ${xhr.status}`));
+      else reject(refusal(xhr.status, xhr.responseText));
     };
     xhr.onerror = () => reject(new Error('Upload failed'));
     xhr.send(body);

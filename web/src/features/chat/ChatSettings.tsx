@@ -1,16 +1,13 @@
 import { useState } from 'react';
-import { MEMBER_TYPES, MODERATION_LABELS } from '../../shared/constants';
+import { MEMBER_TYPES } from '../../shared/constants';
 import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
-import { useCursorPages } from '../../shared/hooks/useCursorPages';
-import { Avatar } from '../../shared/ui/Avatar';
 import { Button } from '../../shared/ui/Button';
 import { TextField } from '../../shared/ui/TextField';
-import { Spinner } from '../../shared/ui/Spinner';
 import { useUi } from '../../shared/ui/uiContext';
+import { MembersList } from '../../shared/chat/MembersList';
 import type { Session } from '../../shared/chat/types';
-import { fetchSessionUsers, moderate, updateSession, type ModerationAction, type SessionUser } from './chatApi';
+import { updateSession } from './chatApi';
 import { MuteButton } from './MuteButton';
-import { isModerator, moderationActions } from './rules';
 
 interface ChatSettingsProps {
   session: Session;
@@ -31,7 +28,7 @@ export function ChatSettings({ session, onSession, onClose }: ChatSettingsProps)
       </div>
       <MuteButton session={session} onSession={onSession} withLabel />
       {admin && <EditSession session={session} onSession={onSession} />}
-      <Members session={session} />
+      <MembersList sessionId={session._id} viewerType={session.session_user_type} headingLevel={3} />
     </section>
   );
 }
@@ -65,56 +62,5 @@ function EditSession({ session, onSession }: { session: Session; onSession: (ses
         Save
       </Button>
     </form>
-  );
-}
-
-function Members({ session }: { session: Session }) {
-  const ui = useUi();
-  const [count, setCount] = useState<number | null>(null);
-  const members = useCursorPages(session._id, (cursor) =>
-    fetchSessionUsers(session._id, cursor).then((reply) => {
-      setCount(reply.session_users_count);
-      return { items: reply.session_users, cursor: reply.cursor, hasMore: reply.has_more };
-    }),
-  );
-  const viewerType = session.session_user_type;
-  const moderator = isModerator(viewerType);
-
-  const act = async (member: SessionUser, action: ModerationAction) => {
-    try {
-      const reply = await moderate(session._id, member.user_id, action);
-      members.setItems((current) =>
-        current.map((entry) => (entry.user_id === member.user_id ? { ...entry, ...reply.session_user, user: entry.user } : entry)),
-      );
-    } catch (error) {
-      ui.showError(error);
-    }
-  };
-
-  return (
-    <section aria-labelledby="chat-members-heading" className="space-y-2">
-      <h3 id="chat-members-heading" className="text-sm font-semibold text-slate-700">
-        Members{count !== null && ` (${count})`}
-      </h3>
-      <ul onScroll={members.onBoxScroll} className="max-h-80 space-y-1 overflow-y-auto">
-        {members.items.map((member) => (
-          <li key={member.user_id} className="rounded-xl px-1 py-1.5">
-            <div className="flex items-center gap-2 text-sm">
-              <Avatar name={member.user.name} image={member.user.image} size={32} />
-              <span className="min-w-0 flex-1 truncate">{member.user.name}</span>
-              {moderationActions(viewerType, member.session_user_type).map((action) => (
-                <Button key={action} size="sm" variant={action === 'block' || action === 'reject' ? 'danger' : 'secondary'} onClick={() => void act(member, action)}>
-                  {MODERATION_LABELS[action]}
-                </Button>
-              ))}
-            </div>
-            {moderator && member.data.app !== undefined && (
-              <pre className="mt-1 ml-10 overflow-x-auto rounded-lg bg-slate-50 p-2 text-xs text-slate-600">{JSON.stringify(member.data.app, null, 1)}</pre>
-            )}
-          </li>
-        ))}
-      </ul>
-      {members.loading && <Spinner className="size-4 text-slate-500" />}
-    </section>
   );
 }

@@ -1,6 +1,7 @@
 import { api } from '../../shared/api';
-import { MODERATION_ACTIONS, SEND_FAILED_TYPE, SEND_OK_TYPE } from '../../shared/constants';
+import { SEND_FAILED_TYPE, SEND_OK_TYPE } from '../../shared/constants';
 import type { ErrorsValue } from '../../shared/errors';
+import type { SessionUserReply } from '../../shared/chat/members';
 import type { ChatUser, InboxMessage, MessageData, MessageInfo, Session } from '../../shared/chat/types';
 
 export interface SendBody {
@@ -29,30 +30,6 @@ export interface ChatsPage {
   sessions: Session[];
   cursor: string | null;
   has_more: boolean;
-}
-
-export interface SessionUser {
-  session_id: string;
-  user_id: string;
-  session_user_type: number;
-  notification_flag: number;
-  user: ChatUser;
-  data: { app?: unknown };
-}
-
-export interface SessionUsersPage {
-  session_users: SessionUser[];
-  has_more: boolean;
-  cursor: string | null;
-  session_users_count: number;
-}
-
-/** What a moderator may do to a member, as the server names it. */
-export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
-
-export interface SessionUserReply {
-  is_user_in_session: boolean;
-  session_user: SessionUser;
 }
 
 export interface UrlPreview {
@@ -86,14 +63,6 @@ export function updateSession(sessionId: string, changes: SessionChanges): Promi
 
 export function setNotificationFlag(sessionId: string, notificationFlag: number): Promise<SessionUserReply> {
   return api.post('/session/user/update', { session_id: sessionId, notification_flag: notificationFlag });
-}
-
-export function moderate(sessionId: string, forUserId: string, action: ModerationAction): Promise<SessionUserReply> {
-  return api.post('/session/user/update', { session_id: sessionId, for_user_id: forUserId, action });
-}
-
-export function fetchSessionUsers(sessionId: string, cursor?: string): Promise<SessionUsersPage> {
-  return api.post('/session/users', { session_id: sessionId, cursor });
 }
 
 export function fetchMessageInfo(sessionId: string, createdAt: number): Promise<{ info: MessageInfo }> {

@@ -3,32 +3,14 @@ import {
   CHAT_OWNER_MAX_TYPE,
   ITEM_CHAT_PREFIX,
   MAX_ATTACHMENTS_TEXT,
-  MEMBER_TYPES,
   NOTIFY_UNMUTED_FLAG,
   PASTE_ONE_FILE_TEXT,
 } from '../../shared/constants';
 import type { Session } from '../../shared/chat/types';
-import type { ModerationAction } from './chatApi';
 
 /** Whether the chat is one of the post's item chats (their ids start with the post's). */
 export function isChatAbout(sessionId: string, itemId: string): boolean {
   return sessionId.startsWith(`${ITEM_CHAT_PREFIX}${itemId}_`);
-}
-
-export function isModerator(type: number | null | undefined): boolean {
-  return type !== null && type !== undefined && type <= MEMBER_TYPES.moderator;
-}
-
-/** What a moderator may do to a member, by both their membership types (spec sections 4 and 6). */
-export function moderationActions(actorType: number | null | undefined, targetType: number): ModerationAction[] {
-  // Nobody moderates themselves or anyone of their own rank or above (the server refuses too).
-  if (!isModerator(actorType) || targetType <= actorType!) return [];
-  const actions: ModerationAction[] = [];
-  if (targetType === MEMBER_TYPES.awaitingApproval) actions.push('approve', 'reject');
-  if (targetType <= MEMBER_TYPES.member) actions.push('block');
-  if (targetType === MEMBER_TYPES.blockedReversible) actions.push('unblock');
-  if (actorType === MEMBER_TYPES.admin && targetType === MEMBER_TYPES.member) actions.push('make_moderator');
-  return actions;
 }
 
 export function isMuted(notificationFlag: number | null): boolean {

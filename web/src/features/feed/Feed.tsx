@@ -6,7 +6,9 @@ import {
   FEED_SEARCH_DEBOUNCE_MS,
   INVALID_GROUP_TEXT,
   MAX_TAG_CHIPS,
+  PATHS,
   createItemPath,
+  groupPath,
 } from '../../shared/constants';
 import { useDebounced } from '../../shared/hooks/useDebounced';
 import { useLoadMoreOnScroll } from '../../shared/hooks/useLoadMoreOnScroll';
@@ -25,14 +27,12 @@ import { useFeed } from './useFeed';
 
 interface FeedProps {
   groupId: string;
-  /** Replaces the group's name. */
+  /** Replaces the group's name, on the group's own page (which needs no link to itself). */
   title?: string;
-  /** The group's tags when the page has fresher ones than the feed's reply (an admin just saved them). */
-  tags?: readonly string[];
 }
 
 /** A group's posts with search, tag filter and infinite scroll. */
-export function Feed({ groupId, title, tags: savedTags }: FeedProps) {
+export function Feed({ groupId, title }: FeedProps) {
   const [searchText, setSearchText] = useState('');
   const [tags, setTags] = useState<string[]>([]);
   const search = useDebounced(searchText.trim(), FEED_SEARCH_DEBOUNCE_MS);
@@ -56,6 +56,16 @@ export function Feed({ groupId, title, tags: savedTags }: FeedProps) {
             {title ?? group?.title ?? '\u00a0'}
           </h1>
           {group && <p className="text-sm text-slate-500">{postCount(group.data.num_posts)}</p>}
+          {title === undefined && (
+            <p className="mt-1 flex flex-wrap gap-x-4 text-sm font-medium">
+              <Link to={groupPath(groupId)} className="text-brand-700 hover:underline">
+                About this group
+              </Link>
+              <Link to={PATHS.createGroup} className="text-brand-700 hover:underline">
+                Start your own group
+              </Link>
+            </p>
+          )}
         </div>
         <CreateButton groupId={groupId} group={group} />
       </div>
@@ -68,7 +78,7 @@ export function Feed({ groupId, title, tags: savedTags }: FeedProps) {
         onChange={(event) => setSearchText(event.target.value)}
         className={inputClass}
       />
-      {group && <TagFilter available={savedTags ?? group.data.tags} selected={tags} onChange={setTags} />}
+      {group && <TagFilter available={group.data.tags} selected={tags} onChange={setTags} />}
 
       {feed.loading ? (
         <Loading />

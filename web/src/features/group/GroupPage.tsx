@@ -6,6 +6,7 @@ import {
   NON_MEMBERS_CAN_READ_TEXT,
   PRIVATE_GROUP_TAG,
   PUBLIC_GROUP_TAG,
+  groupSettingsPath,
   recentGroupPath,
   waGroupPath,
 } from '../../shared/constants';
@@ -15,13 +16,12 @@ import { Button, buttonClass } from '../../shared/ui/Button';
 import { useUi } from '../../shared/ui/uiContext';
 import { openLogin } from '../../shared/session/login';
 import { useCurrentUser } from '../../shared/session/currentUser';
+import { MembersList } from '../../shared/chat/MembersList';
 import { fetchGroup, type Group } from '../../shared/entities/group';
 import { recentGroups } from '../../shared/rememberedGroup';
 import { Feed } from '../feed';
 import { GroupSubscription } from './GroupSubscription';
-import { GroupEditor } from './GroupEditor';
 import { joinGroup } from './groupApi';
-import { MembersList } from './MembersList';
 import { memberTypeLabel } from '../../shared/entities/memberTypes';
 
 /** /group/:groupId: the group's details beside its posts. */
@@ -30,25 +30,20 @@ export function GroupPage() {
   const { user } = useCurrentUser();
   // Reloaded on login: membership and admin rights belong to the viewer.
   const group = useAsyncData(`${groupId}/${user?._id ?? ''}`, (signal) => fetchGroup(groupId, signal));
-  // Shared with the feed so that its tag filter offers the tags an admin just saved.
-  const [saved, setSaved] = useState<Group | null>(null);
   return (
     <div className="mx-auto grid max-w-5xl gap-6 px-4 py-6 sm:py-10 lg:grid-cols-[1fr_18rem]">
-      <div className="min-w-0 lg:order-2">
-        {group.status === 'success' && <GroupPanel key={group.data.group._id} initial={group.data.group} onSaved={setSaved} />}
-      </div>
+      <div className="min-w-0 lg:order-2">{group.status === 'success' && <GroupPanel key={group.data.group._id} initial={group.data.group} />}</div>
       <div className="min-w-0 lg:order-1">
-        <Feed key={groupId} groupId={groupId} title={GROUP_POSTS_TITLE} tags={saved?._id === groupId ? saved.data.tags : undefined} />
+        <Feed key={groupId} groupId={groupId} title={GROUP_POSTS_TITLE} />
       </div>
     </div>
   );
 }
 
-function GroupPanel({ initial, onSaved }: { initial: Group; onSaved: (group: Group) => void }) {
+function GroupPanel({ initial }: { initial: Group }) {
   const ui = useUi();
   const { user } = useCurrentUser();
   const [group, setGroup] = useState(initial);
-  const [editing, setEditing] = useState(false);
   const isMember = group.session_user_type !== null;
 
   const join = useAsyncAction(async () => {
@@ -80,9 +75,9 @@ function GroupPanel({ initial, onSaved }: { initial: Group; onSaved: (group: Gro
       <div className="flex flex-wrap gap-2 empty:hidden">
         {group.session_user_type === ADMIN_MEMBER_TYPE && (
           <>
-            <Button variant="secondary" size="sm" onClick={() => setEditing(true)}>
-              Edit
-            </Button>
+            <Link to={groupSettingsPath(group._id)} className={buttonClass('secondary', 'sm')}>
+              Settings
+            </Link>
             <Link to={waGroupPath(group._id)} className={buttonClass('secondary', 'sm')}>
               WhatsApp
             </Link>
@@ -96,19 +91,8 @@ function GroupPanel({ initial, onSaved }: { initial: Group; onSaved: (group: Gro
         <GroupSubscription group={group} />
       </div>
       {/* Keyed by the viewer's membership: someone who just joined sees themselves listed. */}
-      <MembersList key={group.session_user_type ?? 'visitor'} groupId={group._id} />
+      <MembersList key={group.session_user_type ?? 'visitor'} sessionId={group._id} viewerType={group.session_user_type} boxClass="max-h-64" />
       <RecentGroups />
-      {editing && (
-        <GroupEditor
-          group={group}
-          onClose={() => setEditing(false)}
-          onSaved={(saved) => {
-            setGroup(saved);
-            setEditing(false);
-            onSaved(saved);
-          }}
-        />
-      )}
     </aside>
   );
 }

@@ -1,1 +1,3 @@
+export { CreateGroupPage } from './CreateGroupPage';
 export { GroupPage } from './GroupPage';
+export { GroupSettingsPage } from './GroupSettingsPage';

@@ -9,10 +9,12 @@ describe('member type labels', () => {
     expect(memberTypeLabel(99)).toBeNull();
   });
 
-  it('labels everyone in the members list except plain members', () => {
+  it('labels everyone in the members list with their role', () => {
     expect(memberListLabel(10)).toBe('Admin');
+    expect(memberListLabel(15)).toBe('Moderator');
+    expect(memberListLabel(20)).toBe('Member');
     expect(memberListLabel(29)).toBe('Blocked');
-    expect(memberListLabel(20)).toBeNull();
+    expect(memberListLabel(40)).toBe('Blocked');
   });
 
   it('name why a chat list row shows no messages, for those who may not read the chat', () => {

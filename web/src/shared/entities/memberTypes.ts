@@ -22,7 +22,7 @@ export function withheldLabel(type: number | null | undefined): string | null {
   return memberTypeLabel(type) ?? memberTypeLabel(MEMBER_TYPES.blockedReversible);
 }
 
-/** In the members list plain members go unlabelled; everyone else's role or state shows. */
-export function memberListLabel(type: number): string | null {
-  return type === MEMBER_TYPES.member ? null : memberTypeLabel(type);
+/** Each member's role or state in the members list (types 40 and above are blocked for good). */
+export function memberListLabel(type: number): string {
+  return memberTypeLabel(type) ?? memberTypeLabel(MEMBER_TYPES.blockedReversible)!;
 }

@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import { checkFile, compressImage, uploadFile, type UploadedFile } from '../upload';
+import { errorMessages } from '../errors';
 import { useUi } from '../ui/uiContext';
 
 export interface PendingUpload {
@@ -13,13 +14,15 @@ export interface PendingUpload {
 interface UploadRules {
   maxBytes: number;
   allowedTypes: readonly string[];
+  /** Where a refused file's message goes (next to the control); without it, the error popup. */
+  onRefused?: (message: string) => void;
 }
 
 let nextKey = 0;
 
 /**
  * Checks, compresses (images) and uploads files, tracking each one's progress; a failure
- * shows the error popup. `onUploaded` receives each file that made it, with its name.
+ * shows the error popup (or goes to `onRefused`). `onUploaded` receives each file that made it, with its name.
  */
 export function useFileUploads(rules: UploadRules, onUploaded: (uploaded: UploadedFile, name: string) => void) {
   const ui = useUi();
@@ -30,7 +33,8 @@ export function useFileUploads(rules: UploadRules, onUploaded: (uploaded: Upload
   const upload = async (original: File) => {
     const failure = checkFile(original, rules.maxBytes, rules.allowedTypes);
     if (failure) {
-      ui.showError(failure.message, failure.title);
+      if (rules.onRefused) rules.onRefused(failure.message);
+      else ui.showError(failure.message, failure.title);
       return;
     }
     const key = nextKey++;
@@ -43,7 +47,8 @@ export function useFileUploads(rules: UploadRules, onUploaded: (uploaded: Upload
       );
       latest.current(uploaded, file.name);
     } catch (error) {
-      ui.showError(error);
+      if (rules.onRefused) rules.onRefused(errorMessages(error));
+      else ui.showError(error);
     } finally {
       URL.revokeObjectURL(preview);
       setPending((list) => list.filter((entry) => entry.key !== key));
