@@ -34,6 +34,7 @@ from agora.core.text import CONTROL_CHARACTERS, without_format_characters
 CANNOT_SEND = "You cannot send messages here."
 BANNER_ADMINS_ONLY = "Only admins can post banners"
 NO_SUCH_CHAT = "This chat does not exist"
+NOT_IN_THIS_CHAT = "The message answered is not in this chat"
 
 
 def session_room(session_id: str) -> str:
@@ -333,11 +334,30 @@ def check_outgoing(
     )
 
 
+def check_reply_context(raw: Any) -> dict[str, Any]:
+    """A reply's `data.context`: `reply_to` is the created_at of the message it answers (that
+    it is a message of the same chat, the sender's service looks up)."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict) or set(raw) - {"reply_to"}:
+        raise InvalidInput({"context": "Send a context as {reply_to}"})
+    reply_to = raw.get("reply_to")
+    if not isinstance(reply_to, int) or isinstance(reply_to, bool) or reply_to <= 0:
+        raise InvalidInput({"context": "reply_to is the created_at of a message"})
+    return {"context": {"reply_to": reply_to}}
+
+
+def reply_to_of(data: dict[str, Any] | None) -> int | None:
+    """The created_at of the message a message answers, if it answers one."""
+    return ((data or {}).get("context") or {}).get("reply_to")
+
+
 def check_member_extras(
     message_type: int, text: str, attachments: list[str], location: Any, data: Any
-) -> tuple[dict[str, Any] | None, None]:
-    """A chat or banner message's checked location; it carries no other `data`."""
-    if set(data or {}) - {"location"}:
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """A chat or banner message's checked location, and the message it answers (`data.context`,
+    as its `data`); it carries nothing else in `data`."""
+    if not isinstance(data or {}, dict) or set(data or {}) - {"location", "context"}:
         raise InvalidInput({"data": "Only WhatsApp messages carry these fields"})
     if location is not None:
         if message_type != MESSAGE_TYPE_CHAT:
@@ -345,7 +365,7 @@ def check_member_extras(
         location = check_location(location)
     if not text and not attachments and location is None:
         raise InvalidInput({"payload": "Write a message, attach a file or share a location"})
-    return location, None
+    return location, check_reply_context((data or {}).get("context")) or None
 
 
 def refuse_unsendable(

@@ -142,10 +142,11 @@ test('a minimized chat counts what arrives; message info opens from a hover menu
   assert.equal(await asker.getByTestId('minimized-unseen').count(), 0);
   await asker.getByRole('button', { name: /^Open chat Water my plants/ }).click();
 
-  // Desktop: the menu button shows on hover, and its one entry opens the info.
+  // Desktop: the menu button shows on hover, and its Message info entry opens the info.
   const mine = chatWindow(asker).getByTestId('chat-message').filter({ hasText: 'How many plants?' });
+  const mineMenu = mine.locator('xpath=..').getByRole('button', { name: 'Message menu' });
   await mine.hover();
-  await chatWindow(asker).getByRole('button', { name: 'Message menu' }).click();
+  await mineMenu.click();
   await screenshot(asker, 'chat-message-menu', { fullPage: false });
   await asker.getByRole('menuitem', { name: 'Message info' }).click();
   const info = asker.getByRole('dialog', { name: 'Message info' });
@@ -161,7 +162,7 @@ test('a minimized chat counts what arrives; message info opens from a hover menu
   await asker.keyboard.press('Escape');
   await info.waitFor({ state: 'detached' });
   await mine.hover();
-  await chatWindow(asker).getByRole('button', { name: 'Message menu' }).click();
+  await mineMenu.click();
   await screenshot(asker, 'chat-message-menu', { fullPage: false });
   for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
 });
@@ -430,3 +431,70 @@ test('chat basics: focus in the composer, Escape closes, images in the viewer, a
   await screenshot(owner, 'chat-row-muted', { fullPage: false });
   for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
 });
+
+/** Chooses "Reply" on a message: from its menu button on a desktop, by a long press on a phone. */
+async function chooseReply(page, bubble) {
+  if (page.viewportSize().width < 600) {
+    const box = await bubble.boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.waitForTimeout(1200);
+    await page.mouse.up();
+  } else {
+    await bubble.hover();
+    await bubble.locator('xpath=..').getByRole('button', { name: 'Message menu' }).click();
+  }
+  await page.getByRole('menuitem', { name: 'Reply' }).click();
+}
+
+const quoteIn = (bubble) => bubble.getByRole('blockquote', { name: 'Reply to' });
+
+for (const [label, viewport] of Object.entries(VIEWPORTS)) {
+  test(`a reply quotes the message it answers, in item chats and group chats (${label})`, async () => {
+    const { owner, asker } = await itemChat(browser, `Fix my bike ${label}`, 'A flat tyre.', { viewport });
+    await send(asker, 'Is it the front tyre?');
+    await send(asker, 'I can come on Friday.');
+    await owner.getByRole('button', { name: 'View Chats' }).click();
+    const ownerWindow = chatWindow(owner);
+    const question = ownerWindow.getByTestId('chat-message').filter({ hasText: 'Is it the front tyre?' });
+    await chooseReply(owner, question);
+    const replying = ownerWindow.getByRole('blockquote', { name: 'Replying to' });
+    await replying.getByText('Is it the front tyre?').waitFor();
+    // The caret waits in the box for the answer.
+    assert.equal(await owner.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Message');
+    assert.deepEqual(await seriousViolations(owner), []);
+    await screenshot(owner, 'chat-replying', { fullPage: false });
+    const answer = await send(owner, 'Yes, the front one');
+    await quoteIn(answer).getByText('Is it the front tyre?').waitFor();
+    assert.equal(await replying.count(), 0);
+    // The asker sees the quote at once, and both still do after a reload.
+    const received = chatWindow(asker).getByTestId('chat-message').filter({ hasText: 'Yes, the front one' });
+    await quoteIn(received).getByText('Is it the front tyre?').waitFor();
+    await screenshot(asker, 'chat-reply', { fullPage: false });
+    await asker.reload();
+    await asker.getByRole('button', { name: 'Chat' }).click();
+    await quoteIn(chatWindow(asker).getByTestId('chat-message').filter({ hasText: 'Yes, the front one' })).getByText('Is it the front tyre?').waitFor();
+
+    // A reply can be called off before it is sent.
+    await chooseReply(owner, ownerWindow.getByTestId('chat-message').filter({ hasText: 'I can come on Friday.' }));
+    await ownerWindow.getByRole('button', { name: 'Cancel the reply' }).click();
+    assert.equal(await quoteIn(await send(owner, 'See you then')).count(), 0);
+
+    // In the group's chat: the owner's group, which the asker joins and reads from Chats.
+    const ownerKey = await owner.evaluate(() => localStorage.getItem('agora.auth_key'));
+    const askerKey = await asker.evaluate(() => localStorage.getItem('agora.auth_key'));
+    const post = { Authorization: `Bearer ${ownerKey}`, 'Content-Type': 'application/json' };
+    const created = await (await fetch(`${BASE_URL}/api/group?action=create`, { method: 'POST', headers: post, body: JSON.stringify({ title: `Cyclists ${label}`, is_public: true }) })).json();
+    const groupId = created.group._id;
+    await fetch(`${BASE_URL}/api/group?action=join`, { method: 'POST', headers: { ...post, Authorization: `Bearer ${askerKey}` }, body: JSON.stringify({ group_id: groupId }) });
+    await fetch(`${BASE_URL}/session/send`, { method: 'POST', headers: post, body: JSON.stringify({ dest_session_id: groupId, payload: 'Ride on Sunday at 10?', local_id: `ride-${label}` }) });
+    await asker.goto(`${BASE_URL}/chats`);
+    await asker.getByTestId('chat-row').filter({ hasText: `Cyclists ${label}` }).click();
+    const groupWindow = chatWindow(asker);
+    await chooseReply(asker, groupWindow.getByTestId('chat-message').filter({ hasText: 'Ride on Sunday at 10?' }));
+    const joined = await send(asker, 'Count me in');
+    await quoteIn(joined).getByText('Ride on Sunday at 10?').waitFor();
+    await screenshot(asker, 'chat-group-reply', { fullPage: false });
+    for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
+  });
+}

@@ -7,7 +7,7 @@ import ray
 import socketio
 
 from agora.actors.client import shard_of
-from agora.core.chat import session_room, user_room
+from agora.core.chat import NOT_IN_THIS_CHAT, session_room, user_room
 from agora.core.constants import SESSION_BUFFER_MESSAGES
 from agora.http.realtime import SOCKET_SERVER
 from agora.realtime.emitter import RealtimeEmitter
@@ -987,6 +987,64 @@ async def test_a_deleted_posts_chat_stays_readable_and_says_the_post_was_deleted
     await _send(asker, f"r_{other['_id']}_{asker.id}", "and the chair?")
     listed = {s["title"]: s["data"] for s in (await asker.call("/user/chats", {}))["sessions"]}
     assert "item_deleted" not in listed["Old chair"]
+
+
+async def test_a_reply_quotes_a_message_of_its_own_chat_only(chat_client, smtp_sink):
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    question = (await _send(asker, session_id, "Does it still play?"))["inbox_message"]
+    answered = {"context": {"reply_to": question["created_at"]}}
+    reply = await _send(owner, session_id, "Every key", data=answered)
+    assert reply["type"] == 13, reply
+    assert reply["inbox_message"]["data"] == answered
+    # A place can answer a message too; a reply over the socket is the same.
+    sio = await _socket(chat_client, asker)
+    placed = await sio.call(
+        "send",
+        {
+            "dest_session_id": session_id,
+            "local_id": "where",
+            "data": {"location": NAIROBI, **answered},
+        },
+    )
+    await sio.disconnect()
+    assert placed["inbox_message"]["data"] == {"location": NAIROBI, **answered}
+
+    # Not a message of this chat, or not a message at all: refused, nothing stored.
+    group_id = await new_group(owner)
+    elsewhere = (await _send(owner, group_id, "In the group"))["inbox_message"]
+    for reply_to in (elsewhere["created_at"], question["created_at"] + 1):
+        refused = await _send(owner, session_id, "?", data={"context": {"reply_to": reply_to}})
+        assert refused == {"type": -1, "errors": {"context": NOT_IN_THIS_CHAT}}, reply_to
+    for context in ({"reply_to": "1"}, {"reply_to": 0}, {"quote": 1}, "x"):
+        refused = await _send(owner, session_id, "?", data={"context": context})
+        assert refused["type"] == -1 and "context" in refused["errors"], context
+    # A stranger learns nothing of a chat hidden from them, not even which messages it holds.
+    stranger = await member(chat_client, smtp_sink, "Eve")
+    for reply_to in (elsewhere["created_at"], elsewhere["created_at"] + 1):
+        refused = await _send(stranger, group_id, "hi", data={"context": {"reply_to": reply_to}})
+        assert refused == {"type": -1, "errors": {"dest_session_id": "This chat does not exist"}}
+
+    page = await owner.call("/session/messages", {"session_id": session_id})
+    assert [(m["payload"], m["data"]) for m in page["inbox_messages"]] == [
+        ("Does it still play?", {}),
+        ("Every key", answered),
+        ("", {"location": NAIROBI, **answered}),
+    ]
+
+
+async def test_group_members_reply_and_those_who_may_not_read_it_cannot(chat_client, smtp_sink):
+    admin, people, group_id = await _group_with_members(chat_client, smtp_sink)
+    rules = (await _send(admin, group_id, "House rules: be kind"))["inbox_message"]
+    answered = {"context": {"reply_to": rules["created_at"]}}
+    reply = await _send(people["Member"], group_id, "Agreed", data=answered)
+    assert reply["inbox_message"]["data"] == answered
+    for name in ("Waiting", "Blocked"):
+        refused = await _send(people[name], group_id, "Agreed", data=answered)
+        assert refused == {"type": -1, "errors": "You cannot send messages here."}, name
+    page = await admin.call("/session/messages", {"session_id": group_id})
+    replies = [m for m in page["inbox_messages"] if m["data"].get("context")]
+    assert [(m["src_id"], m["payload"]) for m in replies] == [(people["Member"].id, "Agreed")]
 
 
 async def test_who_may_write_holds_in_the_group_chat_as_soon_as_it_changes(chat_client, smtp_sink):

@@ -9,6 +9,7 @@ templates the rendered parts with the parameters they were filled with.
 
 from typing import Any
 
+from agora.core.chat import check_reply_context
 from agora.core.constants import (
     MESSAGE_TYPE_WA_RICH,
     MESSAGE_TYPE_WA_TEMPLATE,
@@ -107,26 +108,14 @@ def _text_send(text: str, attachments: list[str], data: dict[str, Any]) -> dict[
         raise InvalidInput({"payload": "Write a message"})
     if attachments:
         raise InvalidInput({"payload1": "Send files as a 1019 message"})
-    return {"wa": {"kind": "text"}, **_context(data.get("context"))}
-
-
-def _context(raw: Any) -> dict[str, Any]:
-    """The reply's context: `reply_to` is the created_at of a message of this chat."""
-    if raw is None:
-        return {}
-    if not isinstance(raw, dict) or set(raw) - {"reply_to"}:
-        raise InvalidInput({"context": "Send a context as {reply_to}"})
-    reply_to = raw.get("reply_to")
-    if not isinstance(reply_to, int) or isinstance(reply_to, bool) or reply_to <= 0:
-        raise InvalidInput({"context": "reply_to is the created_at of a message"})
-    return {"context": {"reply_to": reply_to}}
+    return {"wa": {"kind": "text"}, **check_reply_context(data.get("context"))}
 
 
 def _rich_send(text: str, attachments: list[str], data: dict[str, Any]) -> dict[str, Any]:
     kind = data.get("wa_kind")
     if kind not in RICH_KINDS:
         raise InvalidInput({"wa_kind": f"One of {', '.join(RICH_KINDS)}"})
-    context = _context(data.get("context"))
+    context = check_reply_context(data.get("context"))
     for other in ("location", "contacts", "interactive"):
         if other != kind and data.get(other) is not None:
             raise InvalidInput({other: f"A {kind} message carries no {other}"})

@@ -9,17 +9,21 @@ from typing import Any
 
 from agora.actors.sessions import STORE_UNAVAILABLE
 from agora.core.chat import (
+    CANNOT_SEND,
     NO_SUCH_CHAT,
+    NOT_IN_THIS_CHAT,
+    Outgoing,
     check_outgoing,
     item_chat_members,
     item_chat_session,
     parse_item_chat_id,
+    reply_to_of,
     send_accepted,
     send_refused,
 )
 from agora.core.clock import now_ms
 from agora.core.constants import CHAT_ATTACHMENT_TYPES, MESSAGE_TYPE_SYSTEM, SEND_REPLY_OK
-from agora.core.errors import AgoraError, BrieflyUnavailable, InvalidInput, NotFound
+from agora.core.errors import AgoraError, BrieflyUnavailable, Forbidden, InvalidInput, NotFound
 from agora.services.accounts import Caller
 from agora.services.chat.base import ChatBase
 from agora.services.events import MessageStored
@@ -86,8 +90,12 @@ class Sending(ChatBase):
         info: dict[str, Any] = {}
         if (preparer := self.sends.get(outgoing.type)) is not None:
             outgoing, info = await preparer.prepare(caller, outgoing, files)
-        elif any(f["mime_type"] not in CHAT_ATTACHMENT_TYPES for f in files):
-            raise InvalidInput({"payload1": "Attach jpeg, png, pdf, docx or mp4 files"})
+        else:
+            if any(f["mime_type"] not in CHAT_ATTACHMENT_TYPES for f in files):
+                raise InvalidInput({"payload1": "Attach jpeg, png, pdf, docx or mp4 files"})
+            await self._check_answered(caller, outgoing)
+        stored_data = {"location": outgoing.location} if outgoing.location else {}
+        stored_data |= outgoing.data or {}
         request = {
             "session_id": outgoing.session_id,
             "src_id": user_id,
@@ -96,8 +104,7 @@ class Sending(ChatBase):
             "payload": outgoing.payload,
             "payload1": files,
             "client_created_at": outgoing.client_created_at,
-            **({"data": {"location": outgoing.location}} if outgoing.location else {}),
-            **({"data": outgoing.data} if outgoing.data is not None else {}),
+            **({"data": stored_data} if stored_data else {}),
             **({"info": info} if info else {}),
         }
         reply = await self._to_shard(request)
@@ -110,6 +117,21 @@ class Sending(ChatBase):
         if reply["type"] != SEND_REPLY_OK:
             return reply
         return send_accepted(reply["inbox_message"], new_session_created=created)
+
+    async def _check_answered(self, caller: Caller, outgoing: Outgoing) -> None:
+        """A reply answers a message of its own chat. Asked only of those who read the chat,
+        so that a stranger cannot tell which messages a chat hidden from them holds."""
+        reply_to = reply_to_of(outgoing.data)
+        if reply_to is None:
+            return
+        try:
+            await self._readable(caller, outgoing.session_id)
+        except NotFound:
+            raise NotFound({"dest_session_id": NO_SUCH_CHAT}) from None
+        except Forbidden:
+            raise Forbidden(CANNOT_SEND) from None
+        if await self.messages.get(outgoing.session_id, reply_to) is None:
+            raise InvalidInput({"context": NOT_IN_THIS_CHAT})
 
     async def _to_shard(self, request: dict[str, Any]) -> dict[str, Any]:
         reply = await self._shard_send(request)

@@ -16,7 +16,7 @@ from decimal import Decimal
 from typing import Any
 
 from agora.background import BackgroundTasks
-from agora.core.chat import NO_SUCH_CHAT, Outgoing, hidden_from, message_view
+from agora.core.chat import NO_SUCH_CHAT, NOT_IN_THIS_CHAT, Outgoing, hidden_from, message_view
 from agora.core.clock import now_ms
 from agora.core.constants import LEDGER_REF_WHATSAPP_TEMPLATE, MESSAGE_TYPE_WA_TEMPLATE
 from agora.core.errors import Forbidden, InvalidInput, NotFound
@@ -113,7 +113,7 @@ class BusinessSends:
         """The message answered, by its wamid when it has one (Meta quotes it)."""
         answered = await self.messages.get(session_id, context["reply_to"])
         if answered is None:
-            raise InvalidInput({"context": "The message answered is not in this chat"})
+            raise InvalidInput({"context": NOT_IN_THIS_CHAT})
         wamid = ((answered.get("data") or {}).get("wa") or {}).get("wamid")
         return {**context, **({"reply_to_wamid": wamid} if wamid else {})}
 

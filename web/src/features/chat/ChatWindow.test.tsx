@@ -155,3 +155,46 @@ describe("a post owner's chat window", () => {
     expect(lookedUp).not.toContain('r_i9_u3');
   });
 });
+
+describe('replies', () => {
+  beforeEach(() => vi.resetModules());
+
+  const message = (fields: Record<string, unknown>) => ({
+    id: 'm1', dest_session_id: 'r_i1_u2', src_id: 'u1', local_id: 'l1', created_at: 1_700_000_000_000, type: 1003,
+    payload: 'Is it the front tyre?', payload1: [], flags: { status: 'read' as const }, data: {}, ...fields,
+  });
+
+  it('a member answers a message quoting it, and the answer shows the quote', async () => {
+    const question = message({});
+    const answered = message({ id: 'm0', local_id: 'l0', created_at: question.created_at - 60_000, payload: 'My bike is broken' });
+    const calls = await openWindow({ title: 'Fix my bike', sessions: [session({ is_dummy: false, session_user_type: 20 })] }, (call) => {
+      if (call.url.pathname === '/session/send') return { body: { type: -1, errors: 'later' } };
+      if (call.url.pathname === '/get_by_ids') return { body: { users: {}, sessions: {}, session_with_users: {}, items: {} } };
+      const reply = message({ id: 'm2', local_id: 'l2', src_id: 'u2', created_at: question.created_at + 1, payload: 'Yes', data: { context: { reply_to: answered.created_at } } });
+      return { body: { inbox_messages: [answered, question, reply], refs: { users: {} }, has_more: false, next_less_than_timestamp: null } };
+    });
+    // A message already answering another shows that one quoted.
+    const replyBubble = (await screen.findAllByTestId('chat-message')).find((bubble) => bubble.textContent?.includes('Yes'))!;
+    expect(within(replyBubble).getByRole('blockquote', { name: 'Reply to' }).textContent).toBe('My bike is broken');
+
+    const bubble = screen.getAllByTestId('chat-message').find((entry) => entry.textContent?.includes('Is it the front tyre?'))!;
+    fireEvent.click(within(bubble.parentElement!).getByRole('button', { name: 'Message menu' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Reply' }));
+    expect(screen.getByRole('blockquote', { name: 'Replying to' }).textContent).toBe('Is it the front tyre?');
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    expect(document.activeElement).toBe(box);
+    fireEvent.change(box, { target: { value: 'The front one' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() => expect(calls.some((call) => call.url.pathname === '/session/send')).toBe(true));
+    expect(calls.find((call) => call.url.pathname === '/session/send')?.body).toMatchObject({ _type: 1003, payload: 'The front one', data: { context: { reply_to: question.created_at } } });
+    expect(screen.queryByRole('blockquote', { name: 'Replying to' })).toBeNull();
+  });
+
+  it('offers no reply to a viewer who may not write', async () => {
+    await openWindow({ title: 'Fix my bike', sessions: [session({ is_dummy: false, can_send: false, session_user_type: 20 })] }, () => ({
+      body: { inbox_messages: [message({})], refs: { users: {} }, has_more: false, next_less_than_timestamp: null },
+    }));
+    const bubble = await screen.findByTestId('chat-message');
+    expect(within(bubble.parentElement!).queryByRole('button', { name: 'Message menu' })).toBeNull();
+  });
+});

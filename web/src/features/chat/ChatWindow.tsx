@@ -17,6 +17,7 @@ import { useChatKinds, type MessageListOptions } from '../../shared/chat/kinds';
 import type { ChatMessage, Session } from '../../shared/chat/types';
 import type { ChatWindowRequest } from '../../shared/chat/chatContext';
 import { isModerator } from '../../shared/chat/members';
+import { quotedText } from '../../shared/chat/replies';
 import { lookupSession } from '../../shared/chat/lookups';
 import { useUserName } from '../../shared/chat/UserName';
 import { useViewingReport } from './useViewingReport';
@@ -25,6 +26,7 @@ import { Composer } from './Composer';
 import { LockButton } from './LockButton';
 import { MessageInfoDialog } from './MessageInfoDialog';
 import { MessageList } from './MessageList';
+import { messagePreview } from './messages';
 import { MuteButton } from './MuteButton';
 import { isChatAbout } from './rules';
 import { chatterId } from './tabTitle';
@@ -226,9 +228,22 @@ interface ChatPaneProps {
 function ChatPane({ session, meId, visible, onSession }: ChatPaneProps) {
   const chat = useChatSession(session, meId, visible, onSession);
   const [info, setInfo] = useState<ChatMessage | null>(null);
-  const conversation = useChatKinds().conversationKind(session);
-  const list = (options: MessageListOptions) => (
-    <MessageList chat={chat} meId={meId} moderator={isModerator(session.session_user_type)} onInfo={setInfo} {...options} />
+  // The message the viewer's next one answers: every kind of chat quotes it the same way.
+  const [replyTo, setReplyTo] = useState<ChatMessage | null>(null);
+  const kinds = useChatKinds();
+  const conversation = kinds.conversationKind(session);
+  const canWrite = meId !== null && session.can_send;
+  const preview = (message: ChatMessage) => messagePreview(message, kinds.messageKind(message.type));
+  const list = ({ quoteOf, ...options }: MessageListOptions) => (
+    <MessageList
+      chat={chat}
+      meId={meId}
+      moderator={isModerator(session.session_user_type)}
+      onInfo={setInfo}
+      onReply={canWrite ? setReplyTo : undefined}
+      quoteOf={quoteOf ?? ((message) => quotedText(options.messages, message, preview))}
+      {...options}
+    />
   );
   const composer = (
     <Composer
@@ -237,6 +252,8 @@ function ChatPane({ session, meId, visible, onSession }: ChatPaneProps) {
       canSendBanner={session.session_user_type === MEMBER_TYPES.admin}
       onSend={chat.send}
       onTyping={chat.notifyTyping}
+      replyTo={replyTo && { created_at: replyTo.created_at, text: preview(replyTo) }}
+      onReplyDone={() => setReplyTo(null)}
     />
   );
   return (
@@ -244,10 +261,12 @@ function ChatPane({ session, meId, visible, onSession }: ChatPaneProps) {
       {conversation ? (
         <conversation.Pane
           session={session}
-          canWrite={meId !== null && session.can_send}
+          canWrite={canWrite}
           messages={chat.messages}
           onSend={chat.send}
           onTyping={chat.notifyTyping}
+          replyTo={replyTo}
+          onReplyDone={() => setReplyTo(null)}
           list={list}
           composer={composer}
         />

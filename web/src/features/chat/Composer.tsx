@@ -13,6 +13,8 @@ import { LocationIcon, PaperclipIcon, SendIcon, SmileIcon } from '../../shared/u
 import { useUi } from '../../shared/ui/uiContext';
 import { openLogin } from '../../shared/session/login';
 import { AttachmentChips } from '../../shared/chat/AttachmentChips';
+import { ReplyingTo } from '../../shared/chat/MessageContext';
+import { replyData } from '../../shared/chat/replies';
 import { iconButton, messageBoxClass, sendButtonClass } from '../../shared/chat/composerStyles';
 import { itemFileFrom, type ItemFile } from '../../shared/entities/item';
 import { AddressPickerDialog } from '../../shared/location/AddressPickerDialog';
@@ -26,9 +28,12 @@ interface ComposerProps {
   canSendBanner: boolean;
   onSend: (draft: MessageDraft) => void;
   onTyping: () => void;
+  /** The message the next one answers (its created_at, and its text for the bar over the box). */
+  replyTo: { created_at: number; text: string } | null;
+  onReplyDone: () => void;
 }
 
-export function Composer({ session, signedIn, canSendBanner, onSend, onTyping }: ComposerProps) {
+export function Composer({ session, signedIn, canSendBanner, onSend, onTyping, replyTo, onReplyDone }: ComposerProps) {
   const ui = useUi();
   const [text, setText] = useState('');
   const [files, setFiles] = useState<ItemFile[]>([]);
@@ -45,6 +50,11 @@ export function Composer({ session, signedIn, canSendBanner, onSend, onTyping }:
   useEffect(() => {
     if (writable) textArea.current?.focus({ preventScroll: true });
   }, [writable]);
+  // Choosing "Reply" puts the caret where the answer goes.
+  const answeredAt = replyTo?.created_at;
+  useEffect(() => {
+    if (answeredAt !== undefined) textArea.current?.focus({ preventScroll: true });
+  }, [answeredAt]);
 
   if (!signedIn) {
     return (
@@ -76,11 +86,12 @@ export function Composer({ session, signedIn, canSendBanner, onSend, onTyping }:
   const ready = canSubmit(text, files.length, uploads.uploading);
   const submit = () => {
     if (!ready) return;
-    onSend({ text: text.trim(), files, type: banner ? MESSAGE_TYPES.banner : MESSAGE_TYPES.chat, data: {} });
+    onSend({ text: text.trim(), files, type: banner ? MESSAGE_TYPES.banner : MESSAGE_TYPES.chat, data: replyData({}, replyTo) });
     setText('');
     setFiles([]);
     setBanner(false);
     setEmojiOpen(false);
+    onReplyDone();
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
@@ -112,6 +123,7 @@ export function Composer({ session, signedIn, canSendBanner, onSend, onTyping }:
           ))}
         </div>
       )}
+      {replyTo && <ReplyingTo text={replyTo.text} onCancel={onReplyDone} />}
       <AttachmentChips
         attached={files.map((file) => ({
           key: file.url,
@@ -182,7 +194,10 @@ export function Composer({ session, signedIn, canSendBanner, onSend, onTyping }:
       {pickingPlace && (
         <AddressPickerDialog
           onClose={() => setPickingPlace(false)}
-          onShare={(place) => onSend({ text: '', files: [], type: MESSAGE_TYPES.chat, data: { location: place } })}
+          onShare={(place) => {
+            onSend({ text: '', files: [], type: MESSAGE_TYPES.chat, data: replyData({ location: place }, replyTo) });
+            onReplyDone();
+          }}
         />
       )}
     </div>

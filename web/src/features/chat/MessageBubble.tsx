@@ -9,6 +9,7 @@ import { Carousel } from '../../shared/ui/ImageViewer';
 import type { ItemFile } from '../../shared/entities/item';
 import { SharedPlace } from '../../shared/location/SharedPlace';
 import { useChatKinds } from '../../shared/chat/kinds';
+import { MessageContext } from '../../shared/chat/MessageContext';
 import type { ChatMessage, ChatUser } from '../../shared/chat/types';
 import { Linked, linksIn } from '../../shared/chat/LinkedText';
 import { DeliveryTicks } from './DeliveryTicks';
@@ -23,9 +24,9 @@ interface MessageBubbleProps {
   /** Null when the viewer may not see this message's delivery details. */
   onInfo: (() => void) | null;
   onRetry: () => void;
-  /** The text of the message it answers, for a plug-in's kind that quotes (see MessageKind); null for none. */
+  /** The text of the message it answers ('' when that one is not loaded); null for none. */
   quoted?: string | null;
-  /** Answers this message (a business chat's agent quoting it); absent where replies quote nothing. */
+  /** Answers this message, quoting it; absent for a viewer who may not write. */
   onReply?: () => void;
 }
 
@@ -58,10 +59,11 @@ function Attachment({ file }: { file: ItemFile }) {
   );
 }
 
-/** A chat message's text, shared place and files. */
-function ChatContent({ message }: { message: ChatMessage }) {
+/** A chat message's quote of the message it answers, its text, shared place and files. */
+function ChatContent({ message, quoted }: { message: ChatMessage; quoted: string | null }) {
   return (
     <>
+      <MessageContext context={message.data.context} quoted={quoted} />
       {message.payload && (
         <p className="text-[15px] break-words whitespace-pre-line">
           <Linked text={message.payload} />
@@ -74,7 +76,16 @@ function ChatContent({ message }: { message: ChatMessage }) {
 }
 
 export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = null, onReply }: MessageBubbleProps) {
-  const press = useLongPress(() => onInfo?.());
+  const [menuOpen, setMenuOpen] = useState(false);
+  const hasMenu = onInfo !== null || onReply !== undefined;
+  // A long press (a touch screen's way: it has no hover menu) opens the menu when it offers a
+  // reply, else the message info at once (the spec's long press); a right click, the desktop's
+  // long press, opens the info.
+  const openActions = (touch: boolean) => {
+    if (onInfo && !(touch && onReply)) onInfo();
+    else setMenuOpen(true);
+  };
+  const press = useLongPress(() => openActions(true));
   const kind = useChatKinds().messageKind(message.type);
 
   if (message.type === MESSAGE_TYPES.notice) {
@@ -100,13 +111,14 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = 
   return (
     <div className={`group flex items-center gap-1 ${banner ? 'justify-center' : outbound ? 'flex-row-reverse justify-start' : 'justify-start'}`}>
       <div
-        {...(onInfo ? press : {})}
+        {...(hasMenu ? press : {})}
         onContextMenu={
-          onInfo
+          hasMenu
             ? (event) => {
-                // Right click is the desktop's long press.
                 event.preventDefault();
-                onInfo();
+                // Chrome tells a touch screen's long press as a contextmenu of a touch.
+                const pointer = (event.nativeEvent as Partial<PointerEvent>).pointerType;
+                openActions(pointer === 'touch' || pointer === 'pen');
               }
             : undefined
         }
@@ -116,7 +128,7 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = 
         className={`max-w-[80%] rounded-2xl px-3 py-2 shadow-xs select-text ${tone} ${outbound ? 'rounded-br-md' : 'rounded-bl-md'}`}
       >
         {!own && sender && <p className="mb-0.5 text-xs font-semibold text-brand-700">{sender.name}</p>}
-        {kind ? <kind.Content message={message} quoted={quoted} /> : <ChatContent message={message} />}
+        {kind ? <kind.Content message={message} quoted={quoted} /> : <ChatContent message={message} quoted={quoted} />}
         {link && <LinkPreview url={link} />}
         <p className={`mt-1 flex items-center justify-end gap-1 text-[11px] ${banner ? 'text-white' : 'text-slate-600'}`}>
           <time dateTime={new Date(sentAt).toISOString()}>{relativeTime(sentAt)}</time>
@@ -129,25 +141,35 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = 
           </button>
         )}
       </div>
-      {onInfo && <MessageMenu onInfo={onInfo} onReply={onReply} />}
+      {hasMenu && <MessageMenu onInfo={onInfo} onReply={onReply} open={menuOpen} onOpenChange={setMenuOpen} />}
     </div>
   );
 }
 
+interface MessageMenuProps {
+  onInfo: (() => void) | null;
+  onReply?: () => void;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
 /**
- * The desktop's way to a message's info: a menu button shown while the pointer is over the
- * message (or it has keyboard focus). Touch screens, without hover, keep the long press.
+ * A message's actions (Reply, Message info): on the desktop behind a menu button shown while
+ * the pointer is over the message (or it has keyboard focus); touch screens, without hover,
+ * open it with a long press.
  */
-function MessageMenu({ onInfo, onReply }: { onInfo: () => void; onReply?: () => void }) {
-  const actions = [...(onReply ? [['Reply', onReply] as const] : []), ['Message info', onInfo] as const];
+function MessageMenu({ onInfo, onReply, open, onOpenChange }: MessageMenuProps) {
+  const actions = [...(onReply ? [['Reply', onReply] as const] : []), ...(onInfo ? [['Message info', onInfo] as const] : [])];
   return (
     <PopupMenu
       label="Message menu"
+      open={open}
+      onOpenChange={onOpenChange}
       trigger={<MoreIcon className="size-4" />}
-      triggerClassName={(open) =>
-        `rounded-full p-1 text-slate-500 hover:bg-slate-200 hover:text-slate-800 focus-visible:opacity-100 group-hover:opacity-100 ${open ? 'opacity-100' : 'opacity-0'}`
+      triggerClassName={(shown) =>
+        `rounded-full p-1 text-slate-500 hover:bg-slate-200 hover:text-slate-800 focus-visible:opacity-100 group-hover:opacity-100 pointer-coarse:hidden ${shown ? 'opacity-100' : 'opacity-0'}`
       }
-      className="shrink-0 pointer-coarse:hidden"
+      className="shrink-0"
       menuClassName="absolute top-full right-0 z-10 mt-1 min-w-36 rounded-xl bg-white py-1 shadow-lg ring-1 ring-slate-200"
       itemClassName="block w-full px-3 py-2 text-left text-sm text-slate-800 hover:bg-slate-100"
       items={actions.map(([label, act]) => ({ key: label, content: label, onSelect: act }))}

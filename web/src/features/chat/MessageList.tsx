@@ -15,13 +15,15 @@ const LOAD_OLDER_AT_PX = 40;
 
 const dayFormat = new Intl.DateTimeFormat('en', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
 
-/** `messages`, `senderOf`, `quoteOf`, `onReply`: as the conversation's kind has them (see ConversationKind). */
+/** `messages`, `senderOf`, `quoteOf`: as the conversation's kind has them (see ConversationKind). */
 interface MessageListProps extends MessageListOptions {
   chat: ChatSessionState;
   meId: string | null;
   /** Whether the viewer may see delivery details of others' messages. */
   moderator: boolean;
   onInfo: (message: ChatMessage) => void;
+  /** Offers "Reply" on each message; absent for a viewer who may not write. */
+  onReply?: (message: ChatMessage) => void;
 }
 
 export function MessageList({ chat, meId, moderator, onInfo, messages, senderOf, quoteOf, onReply }: MessageListProps) {

@@ -1,6 +1,6 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import type { ConversationPaneProps } from '../../shared/chat/kinds';
-import type { ChatMessage, InboxMessage, MessageDraft, Session } from '../../shared/chat/types';
+import type { InboxMessage, MessageDraft, Session } from '../../shared/chat/types';
 import { BusinessComposer } from './BusinessComposer';
 import { businessData, customerName, isCustomerId, repliedTo } from './businessChat';
 import { useReplyWindow } from './useReplyWindow';
@@ -12,16 +12,15 @@ import { WindowStatus } from './WindowStatus';
  * move, the customer named on theirs and the quote of what each answers; for an agent who may
  * write, the reply window and the WhatsApp composer.
  */
-export function BusinessChatPane({ session, canWrite, messages, onSend, onTyping, list, composer }: ConversationPaneProps) {
+export function BusinessChatPane({ session, canWrite, messages, onSend, onTyping, replyTo, onReplyDone, list, composer }: ConversationPaneProps) {
   const shown = useWaStatuses(session._id, messages);
-  const [replyTo, setReplyTo] = useState<ChatMessage | null>(null);
   const customer = customerName(session);
   const messageList = list({
     messages: shown,
     // The customer (`wa:{wa_id}`) is no user: the chat names them.
     senderOf: (message) => (isCustomerId(message.src_id) ? { _id: message.src_id, name: customer, image: '' } : undefined),
+    // A customer's reply names Meta's id of the message it answers.
     quoteOf: (message) => repliedTo(shown, message),
-    onReply: setReplyTo,
   });
   if (!canWrite) {
     // Visitors and members who may not write get the chat's composer, which says why.
@@ -33,7 +32,7 @@ export function BusinessChatPane({ session, canWrite, messages, onSend, onTyping
     );
   }
   return (
-    <AgentPane session={session} onSend={onSend} onTyping={onTyping} replyTo={replyTo} onReplyDone={() => setReplyTo(null)}>
+    <AgentPane session={session} onSend={onSend} onTyping={onTyping} replyTo={replyTo} onReplyDone={onReplyDone}>
       {messageList}
     </AgentPane>
   );

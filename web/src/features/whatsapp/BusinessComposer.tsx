@@ -2,8 +2,9 @@ import { useRef, useState, type KeyboardEvent } from 'react';
 import { CHAT_MAX_FILE_BYTES, MESSAGE_PLACEHOLDER, WA_MEDIA_TYPES, WA_TEMPLATE_ONLY_TEXT } from '../../shared/constants';
 import { useFileUploads } from '../../shared/hooks/useFileUploads';
 import { Button } from '../../shared/ui/Button';
-import { CloseIcon, SendIcon } from '../../shared/ui/icons';
+import { SendIcon } from '../../shared/ui/icons';
 import { AttachmentChips } from '../../shared/chat/AttachmentChips';
+import { ReplyingTo } from '../../shared/chat/MessageContext';
 import { messageBoxClass, sendButtonClass } from '../../shared/chat/composerStyles';
 import type { InboxMessage, MessageDraft } from '../../shared/chat/types';
 import { itemFileFrom, type ItemFile } from '../../shared/entities/item';
@@ -50,7 +51,7 @@ export function BusinessComposer({ sessionId, windowOpen, onSend, onTyping, repl
   const ready = !uploads.uploading && (attached !== null || text.trim() !== '');
   const submit = () => {
     if (!ready) return;
-    onSend(attached ? mediaDraft(attached.kind, attached.file, text) : textDraft(text, replyTo?.created_at));
+    onSend(attached ? mediaDraft(attached.kind, attached.file, text) : textDraft(text, replyTo));
     setText('');
     setAttached(null);
     onReplyDone();
@@ -85,16 +86,7 @@ export function BusinessComposer({ sessionId, windowOpen, onSend, onTyping, repl
 
   return (
     <div className="border-t border-slate-200 bg-white">
-      {replyTo && !attached && (
-        <div className="flex items-center gap-2 px-3 pt-2">
-          <blockquote aria-label="Replying to" className="min-w-0 flex-1 truncate rounded-md border-l-4 border-brand-500 bg-slate-100 px-2 py-1 text-sm text-slate-700">
-            {waPreview(replyTo) || 'An earlier message'}
-          </blockquote>
-          <button type="button" aria-label="Cancel the reply" onClick={onReplyDone} className="rounded-full p-1 text-slate-500 hover:bg-slate-100">
-            <CloseIcon className="size-4" />
-          </button>
-        </div>
-      )}
+      {replyTo && !attached && <ReplyingTo text={waPreview(replyTo)} onCancel={onReplyDone} />}
       <AttachmentChips
         attached={
           attached

@@ -1,11 +1,12 @@
 import { Linked } from '../../shared/chat/LinkedText';
+import { MessageContext } from '../../shared/chat/MessageContext';
 import type { InboxMessage } from '../../shared/chat/types';
 import { SharedPlace } from '../../shared/location/SharedPlace';
 import { messageText, waData } from './businessChat';
 import { ContactsCard } from './ContactsCard';
 import { InteractiveView } from './InteractiveView';
 import { MediaView } from './MediaView';
-import { MessageContext, ReferralCard } from './MessageContext';
+import { ReferralCard } from './ReferralCard';
 import { TemplateView } from './TemplateView';
 import type { WaMedia } from './whatsappApi';
 

@@ -1,4 +1,5 @@
 import { BUSINESS_SESSION_KIND, WA_WINDOW_CLOSED_TEXT, waWindowOpenText } from '../../shared/constants';
+import { quotedText } from '../../shared/chat/replies';
 import type { DeliveryIcon, InboxMessage, Session } from '../../shared/chat/types';
 import type { BusinessChatData, WaInfo, WaMessageData } from './whatsappApi';
 
@@ -85,11 +86,9 @@ export function messageText(message: Pick<InboxMessage, 'payload' | 'data'>): st
  * customer's reply names Meta's id of the message, an agent's the message's created_at.
  */
 export function repliedTo(messages: readonly InboxMessage[], message: Pick<InboxMessage, 'data'>): string | null {
-  const context = waData(message).context;
-  if (!context?.reply_to_wamid && context?.reply_to === undefined) return null;
-  const answered = messages.find((candidate) =>
-    context.reply_to_wamid ? waData(candidate).wa?.wamid === context.reply_to_wamid : candidate.created_at === context.reply_to,
-  );
+  const wamid = waData(message).context?.reply_to_wamid;
+  if (!wamid) return quotedText(messages, message, waPreview);
+  const answered = messages.find((candidate) => waData(candidate).wa?.wamid === wamid);
   return answered ? waPreview(answered) : '';
 }
 

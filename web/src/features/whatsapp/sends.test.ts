@@ -19,7 +19,7 @@ const file = { url: '/uploads/menu.pdf', mime_type: 'application/pdf', thumbnail
 describe('what the composer sends (contract: "Agent sends")', () => {
   it('text is a 1018 with the text as payload', () => {
     expect(textDraft('  Hello  ')).toEqual({ text: 'Hello', files: [], type: 1018, data: {} });
-    expect(textDraft('Yes', 1234).data).toEqual({ context: { reply_to: 1234 } });
+    expect(textDraft('Yes', { created_at: 1234 }).data).toEqual({ context: { reply_to: 1234 } });
   });
 
   it('media, location and contacts are 1019 with their wa_kind', () => {

@@ -1,6 +1,7 @@
 import { WA_BUTTON_TITLE_MAX, WA_MAX_BUTTONS, WA_MAX_CONTACTS, WA_MAX_LIST_ROWS, WA_MESSAGE_TYPES } from '../../shared/constants';
 import type { ItemFile } from '../../shared/entities/item';
-import type { MessageDraft } from '../../shared/chat/types';
+import { replyData } from '../../shared/chat/replies';
+import type { InboxMessage, MessageDraft } from '../../shared/chat/types';
 import { templateSendData, type TemplateParameters } from './templates';
 import type { WaContact, WaListRow, WaLocation, WaTemplate } from './whatsappApi';
 
@@ -9,9 +10,9 @@ export type MediaKind = 'image' | 'document' | 'audio' | 'video';
 
 const rich = (data: MessageDraft['data'], text = '', files: ItemFile[] = []): MessageDraft => ({ text, files, type: WA_MESSAGE_TYPES.rich, data });
 
-/** Text, maybe answering one of the chat's messages (by its created_at: the customer sees it quoted). */
-export function textDraft(text: string, replyTo?: number): MessageDraft {
-  return { text: text.trim(), files: [], type: WA_MESSAGE_TYPES.text, data: replyTo === undefined ? {} : { context: { reply_to: replyTo } } };
+/** Text, maybe answering one of the chat's messages (the customer sees it quoted). */
+export function textDraft(text: string, replyTo: Pick<InboxMessage, 'created_at'> | null = null): MessageDraft {
+  return { text: text.trim(), files: [], type: WA_MESSAGE_TYPES.text, data: replyData({}, replyTo) };
 }
 
 /** An uploaded file of one kind, with an optional caption. */

@@ -1,4 +1,5 @@
 import { api } from '../../shared/api';
+import type { MessageContextData } from '../../shared/chat/types';
 import type { Place } from '../../shared/location/locationApi';
 
 /** `data.whatsapp` of a business chat (never a secret). */
@@ -85,15 +86,6 @@ export interface WaReferral {
   body?: string;
 }
 
-export interface WaContext {
-  /** A customer's reply: Meta's id of the message answered. */
-  reply_to_wamid?: string;
-  /** An agent's reply: created_at of the message answered. */
-  reply_to?: number;
-  forwarded?: boolean;
-  frequently_forwarded?: boolean;
-}
-
 /** The WhatsApp fields a message's `data` may carry (inbound and outbound). */
 export interface WaMessageData {
   /** `sent_at`: a customer's message, when they sent it (ms). */
@@ -107,7 +99,7 @@ export interface WaMessageData {
   /** Rendered once stored; the local copy of a send holds what was sent. */
   template?: RenderedTemplate | TemplateSend;
   referral?: WaReferral;
-  context?: WaContext;
+  context?: MessageContextData;
   /** Customer wa_id or agent user id -> emoji. */
   reactions?: Record<string, string>;
 }

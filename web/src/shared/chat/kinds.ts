@@ -28,10 +28,8 @@ export interface MessageListOptions {
   messages: ChatMessage[];
   /** The sender of a message no user sent (a WhatsApp customer); undefined leaves it to the chat's lookup. */
   senderOf?: (message: ChatMessage) => ChatUser | undefined;
-  /** The text a message quotes (see MessageKind's `quoted`). */
+  /** The text a message quotes (see MessageKind's `quoted`); without it, the message it answers by `context.reply_to`. */
   quoteOf?: (message: ChatMessage) => string | null;
-  /** Offers "Reply" on each message. */
-  onReply?: (message: ChatMessage) => void;
 }
 
 export interface ConversationPaneProps {
@@ -41,9 +39,12 @@ export interface ConversationPaneProps {
   messages: ChatMessage[];
   onSend: (draft: MessageDraft) => void;
   onTyping: () => void;
+  /** The message the viewer chose to answer ("Reply" on it), which the next text they send answers. */
+  replyTo: ChatMessage | null;
+  onReplyDone: () => void;
   /** The chat's message list with the kind's options. */
   list: (options: MessageListOptions) => ReactNode;
-  /** The chat's own composer, which also tells a viewer who may not write why. */
+  /** The chat's own composer (answering `replyTo`), which also tells a viewer who may not write why. */
   composer: ReactNode;
 }
 

@@ -49,9 +49,20 @@ export interface InboxMessage {
   info?: object;
 }
 
-/** `data` of a message: a chat message may share a place; a plug-in's message kind keeps its own fields here. */
+/** What a message answers or passes on. */
+export interface MessageContextData {
+  /** The created_at of the message of the same chat it answers. */
+  reply_to?: number;
+  /** A WhatsApp customer's reply: Meta's id of the message answered. */
+  reply_to_wamid?: string;
+  forwarded?: boolean;
+  frequently_forwarded?: boolean;
+}
+
+/** `data` of a message: a chat message may share a place and answer another; a plug-in's message kind keeps its own fields here. */
 export interface MessageData {
   location?: Place & { name?: string };
+  context?: MessageContextData;
   /** Who reacted with which emoji, by sender id. */
   reactions?: Record<string, string>;
   [field: string]: unknown;

@@ -20,6 +20,9 @@ interface PopupMenuProps {
   className?: string;
   menuClassName: string;
   itemClassName: string;
+  /** Given, the menu opens and closes as its holder says (a long press on a message opens it too). */
+  open?: boolean;
+  onOpenChange?: (open: boolean) => void;
 }
 
 /**
@@ -27,8 +30,10 @@ interface PopupMenuProps {
  * focus, so the keyboard can go on; Escape or focus leaving the menu closes it, and so
  * does choosing an item.
  */
-export function PopupMenu({ label, trigger, triggerClassName, items, menuLabel, className, menuClassName, itemClassName }: PopupMenuProps) {
-  const [open, setOpen] = useState(false);
+export function PopupMenu({ label, trigger, triggerClassName, items, menuLabel, className, menuClassName, itemClassName, ...control }: PopupMenuProps) {
+  const [ownOpen, setOwnOpen] = useState(false);
+  const open = control.open ?? ownOpen;
+  const setOpen = control.onOpenChange ?? setOwnOpen;
   const menuId = useId();
   return (
     <div
@@ -49,7 +54,7 @@ export function PopupMenu({ label, trigger, triggerClassName, items, menuLabel, 
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
-        onClick={() => setOpen((current) => !current)}
+        onClick={() => setOpen(!open)}
         className={typeof triggerClassName === 'string' ? triggerClassName : triggerClassName(open)}
       >
         {trigger}

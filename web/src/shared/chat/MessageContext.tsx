@@ -1,0 +1,35 @@
+import { WA_FORWARDED_MANY_TEXT, WA_FORWARDED_TEXT } from '../constants';
+import { CloseIcon } from '../ui/icons';
+import type { MessageContextData } from './types';
+
+/** Shown for the message a reply answers when that message is not loaded (older than the page). */
+const EARLIER_MESSAGE_TEXT = 'An earlier message';
+
+/** Above a message: "Forwarded", and the message it answers (its text, when that message is loaded). */
+export function MessageContext({ context, quoted }: { context: MessageContextData | undefined; quoted: string | null }) {
+  const forwarded = context?.frequently_forwarded ? WA_FORWARDED_MANY_TEXT : context?.forwarded ? WA_FORWARDED_TEXT : null;
+  return (
+    <>
+      {forwarded && <p className="mb-0.5 text-xs text-slate-600 italic">↪ {forwarded}</p>}
+      {quoted !== null && (
+        <blockquote aria-label="Reply to" className="mb-1 line-clamp-3 rounded-md border-l-4 border-brand-500 bg-black/5 px-2 py-1 text-sm text-slate-700">
+          {quoted || EARLIER_MESSAGE_TEXT}
+        </blockquote>
+      )}
+    </>
+  );
+}
+
+/** Over a composer: the message the next one answers, and a way to answer nothing. */
+export function ReplyingTo({ text, onCancel }: { text: string; onCancel: () => void }) {
+  return (
+    <div className="flex items-center gap-2 px-3 pt-2">
+      <blockquote aria-label="Replying to" className="min-w-0 flex-1 truncate rounded-md border-l-4 border-brand-500 bg-slate-100 px-2 py-1 text-sm text-slate-700">
+        {text || EARLIER_MESSAGE_TEXT}
+      </blockquote>
+      <button type="button" aria-label="Cancel the reply" onClick={onCancel} className="rounded-full p-1 text-slate-500 hover:bg-slate-100">
+        <CloseIcon className="size-4" />
+      </button>
+    </div>
+  );
+}
