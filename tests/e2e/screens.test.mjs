@@ -1,8 +1,10 @@
 // Screens a new user tripped over: the phone field, someone else's edit form, the read tick
-// on the own bubble and the styled question before making a chat public.
+// on the own bubble, the styled question before making a chat public, and a profile picture
+// from the device.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { BASE_URL, VIEWPORTS, apiCall, apiLogin, launch, pageAs, screenshot, uniqueEmail } from './helpers.mjs';
+import { BASE_URL, VIEWPORTS, apiCall, apiLogin, launch, pageAs, screenshot, seriousViolations, uniqueEmail } from './helpers.mjs';
+import { png } from './png.mjs';
 
 let browser;
 before(async () => {
@@ -144,3 +146,47 @@ test('the read tick stands out on the own bubble; making a chat public asks in t
   assert.deepEqual(browserDialogs, []);
   for (const page of [asker, owner]) assert.deepEqual(page.errors, []);
 });
+
+for (const [label, viewport] of Object.entries(VIEWPORTS)) {
+  test(`a profile picture comes from the device; a refused one is named beside it and the other edits stay (${label})`, async () => {
+    const key = await apiLogin('Pia Picture', uniqueEmail('pia'));
+    const page = await pageAs(browser, key, viewport);
+    await page.goto(`${BASE_URL}/edit/profile`);
+    await page.getByLabel('Name').fill('Pia P.');
+    const picture = page.getByRole('group', { name: 'Your picture' });
+    const fromDevice = page.getByLabel('Your picture from this device');
+    const camera = page.getByLabel('Your picture from the camera');
+    assert.equal(await fromDevice.getAttribute('accept'), 'image/*');
+    assert.equal(await camera.getAttribute('capture'), 'user');
+    // A phone offers its camera beside its photos.
+    assert.equal(await picture.getByRole('button', { name: 'Take a photo' }).count(), viewport.width < 600 ? 1 : 0);
+
+    const refusals = [
+      [{ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a picture') }, 'Invalid file type, allowed: jpeg, png, webp'],
+      [{ name: 'huge.jpg', mimeType: 'image/jpeg', buffer: Buffer.alloc(11 * 1024 * 1024, 1) }, 'File too large, max is 10240KB'],
+      // Says it is a png, is not one: the server refuses it.
+      [{ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('GIF89a, or anything else') }, 'Mismatching mime types'],
+    ];
+    for (const [file, message] of refusals) {
+      await fromDevice.setInputFiles(file);
+      await picture.getByRole('alert').filter({ hasText: message }).waitFor();
+      assert.equal(await page.getByLabel('Name').inputValue(), 'Pia P.', file.name);
+    }
+    assert.deepEqual(await seriousViolations(page), []);
+    await screenshot(page, 'edit-profile-picture-refused');
+
+    await fromDevice.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png(80, 80, [200, 90, 40]) });
+    await picture.getByRole('button', { name: 'Remove' }).waitFor();
+    assert.equal(await picture.getByRole('alert').count(), 0);
+    assert.match(await picture.locator('img').getAttribute('src'), /^\/uploads\//);
+    await screenshot(page, 'edit-profile-picture');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(`${BASE_URL}/profile`);
+    await page.getByRole('heading', { level: 1, name: 'Pia P.' }).waitFor();
+    const me = await (await fetch(`${BASE_URL}/user/me`, { headers: { Authorization: `Bearer ${key}` } })).json();
+    assert.equal(me.user.name, 'Pia P.');
+    assert.match(me.user.image, /^\/uploads\//);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}

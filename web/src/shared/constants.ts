@@ -218,6 +218,8 @@ export const MAKE_GROUP_PUBLIC_CONFIRM = 'Are you sure you want make this group 
 export const ALLOW_NON_MEMBERS_READ_CONFIRM = 'Are you sure you want to allow non members to read ?';
 /** The spec sets no limit for a group's image; it gets a post image's. */
 export const GROUP_IMAGE_MAX_BYTES = POST_MAX_FILE_BYTES;
+/** Nor for a person's picture: a post image's limit too. */
+export const PROFILE_IMAGE_MAX_BYTES = POST_MAX_FILE_BYTES;
 export const NEW_GROUP_TEXT = 'New group';
 export const GROUP_SETTINGS_TITLE = 'Group settings';
 export const ADMINS_ONLY_SETTINGS_TEXT = "Only the group's admins can change its settings.";

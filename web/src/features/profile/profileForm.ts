@@ -25,9 +25,8 @@ export function diffProfile(
   if (!name) errors.name = 'Enter your name';
   else if (name !== user.name) changes.name = name;
 
-  const image = form.image.trim();
-  if (image && !/^https?:\/\//i.test(image)) errors.image = 'Enter a link starting with https://';
-  else if (image !== (user.image ?? '')) changes.image = image;
+  // An uploaded picture's path, or '' to show the initials: never typed, so nothing to check.
+  if (form.image !== (user.image ?? '')) changes.image = form.image;
 
   const email = form.email.trim();
   if (email && email !== user.email_id) changes.email_id = email;
