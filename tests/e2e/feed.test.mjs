@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { BASE_URL, VIEWPORTS, apiCall, apiLogin, launch, loginDialog, newPage, pageAs, screenshot, signUpThroughPopup, uniqueEmail, untilLoaded } from './helpers.mjs';
+import { BASE_URL, VIEWPORTS, apiCall, apiLogin, launch, loginDialog, newPage, pageAs, screenshot, seriousViolations, signUpThroughPopup, uniqueEmail, untilLoaded } from './helpers.mjs';
 import { png } from './png.mjs';
 
 let browser;
@@ -110,3 +110,38 @@ test('a person who posted a lot lately is told so by the post form, and nothing 
   const { items } = await apiCall(authKey, '/api/feed', { group_id: group._id });
   assert.ok(!items.some((item) => item.title === 'One crate too many'));
 });
+
+/** A public group with these posts, made through the API; its id. */
+async function groupWithPosts(titles) {
+  const key = await apiLogin('Fiona Feed', uniqueEmail('fiona'));
+  const { group } = await apiCall(key, '/api/group?action=create', { title: `Oost market ${Date.now()}`, is_public: true, tags: ['Sale'] });
+  for (const title of titles) await apiCall(key, '/api/item?action=create', { group_id: group._id, title });
+  return group._id;
+}
+
+for (const [label, viewport] of Object.entries(VIEWPORTS)) {
+  test(`a search with no match says so, and the count speaks of the search, not the group (${label})`, async () => {
+    const groupId = await groupWithPosts(['Blue bicycle', 'Red lamp', 'Green sofa']);
+    const page = await newPage(browser, viewport);
+    await page.goto(`${BASE_URL}/${groupId}`);
+    await page.getByText('3 posts', { exact: true }).waitFor();
+    await page.getByLabel('Search posts').fill('bicycle');
+    await page.getByText('Posts matching “bicycle”').waitFor();
+    await page.getByText('Blue bicycle').waitFor();
+    assert.equal(await page.getByText('Red lamp').count(), 0);
+
+    await page.getByLabel('Search posts').fill('piano');
+    await page.getByText('No posts match “piano”').waitFor();
+    // Neither the group's own count nor its empty state.
+    assert.equal(await page.getByText('3 posts', { exact: true }).count(), 0);
+    assert.equal(await page.getByText('No posts yet.').count(), 0);
+    assert.deepEqual(await seriousViolations(page), []);
+    await screenshot(page, 'feed-no-match');
+    await page.getByRole('button', { name: 'Clear the search' }).click();
+    await page.getByText('3 posts', { exact: true }).waitFor();
+    await page.getByText('Red lamp').waitFor();
+    assert.equal(await page.getByLabel('Search posts').inputValue(), '');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}

@@ -213,7 +213,7 @@ test('joining: a public group at once, a private one after approval; members are
   await page.context().close();
 });
 
-test('a poster deletes a post after confirming, and it leaves the feed', async () => {
+test('a poster deletes a post after confirming: it leaves the feed, and its link says it was removed', async () => {
   const { page, key } = await signedIn('Paula Poster');
   const groupId = await createGroup(key, { title: 'Oost neighbours', tags: ['Help'], is_public: true });
   await call(key, '/api/item?action=create', { group_id: groupId, title: 'Ladder to lend' });
@@ -234,6 +234,18 @@ test('a poster deletes a post after confirming, and it leaves the feed', async (
   assert.equal(await page.getByText('Sofa to give away').count(), 0);
   await page.getByText('1 post', { exact: true }).waitFor();
   assert.deepEqual(shown, []);
+
+  // Its link, shared before, now says what happened and leads on to the other posts.
+  for (const viewport of [VIEWPORTS.phone, VIEWPORTS.desktop]) {
+    await page.setViewportSize(viewport);
+    await page.goto(`${BASE_URL}/r/${item.route_id}`);
+    await page.getByText('This post was removed').waitFor();
+    assert.deepEqual(await seriousViolations(page), []);
+    await screenshot(page, 'post-removed');
+  }
+  await page.getByRole('link', { name: 'See the latest posts' }).click();
+  await page.waitForURL(`${BASE_URL}/${groupId}`);
+  await page.getByText('Ladder to lend').waitFor();
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -1,9 +1,10 @@
 // The installable app and web push in Chromium: the manifest and its icons, the service
 // worker, a push delivered through the DevTools protocol shown as a notification, the
-// "Install app" item after the browser's install prompt, and the offline shell.
+// "Install app" item after the browser's install prompt, the offline shell, and a browser that
+// cannot receive notifications.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { BASE_URL, VIEWPORTS, apiLogin, launch, newPage, screenshot, serviceWorkerOf } from './helpers.mjs';
+import { BASE_URL, VIEWPORTS, apiLogin, launch, newPage, screenshot, seriousViolations, serviceWorkerOf } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -153,6 +154,23 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     await page.goto(`${BASE_URL}/profile`);
     await page.getByTestId('notifications-control').getByText('Notifications are blocked for this site').waitFor();
     await screenshot(page, 'push-profile-notifications', { fullPage: false });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}
+
+for (const [label, viewport] of Object.entries(VIEWPORTS)) {
+  test(`a browser that cannot receive notifications says so and where they work, not "try again" (${label})`, async () => {
+    const page = await signedInPage(viewport);
+    await page.context().grantPermissions(['notifications'], { origin: BASE_URL });
+    const control = page.getByTestId('notifications-control');
+    await control.getByRole('button', { name: 'Turn on notifications' }).click();
+    // This Chromium has no push service to sign up with, as private windows and some browsers have none.
+    await control.getByText('This browser window cannot receive notifications').waitFor();
+    assert.equal(await control.getByRole('button', { name: 'Turn on notifications' }).count(), 0);
+    assert.equal(await control.getByText(/try again/i).count(), 0);
+    assert.deepEqual(await seriousViolations(page), []);
+    await screenshot(page, 'push-unavailable', { fullPage: false });
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });

@@ -41,10 +41,11 @@ async function renderAt(path: string, replies: Record<string, FakeReply> = {}) {
 describe('routes', () => {
   beforeEach(() => vi.resetModules());
 
-  it('shows the error page for an unknown route', async () => {
+  it('shows the error page for an unknown route, saying there is no such page and leading home', async () => {
     await renderAt('/no/such/page');
     expect(await screen.findByRole('heading', { name: 'Unexpected Application Error!' })).toBeTruthy();
-    expect(screen.getByText('404 Not Found')).toBeTruthy();
+    expect(screen.getByText('There is no page at this address.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Go to the start page' }).getAttribute('href')).toBe('/');
   });
 
   it('sends / to the landing page when no group is remembered', async () => {

@@ -4,6 +4,7 @@ import { Loading } from '../shared/ui/Loading';
 import { ChatsPage } from '../features/chat';
 import { ErrorPage } from '../features/errors';
 import { rememberedGroupId } from '../shared/rememberedGroup';
+import { importPart } from '../shared/staleBuild';
 import { FeedPage } from '../features/feed';
 import { CreateGroupPage, GroupPage, GroupSettingsPage } from '../features/group';
 import { ItemPage, PostFormPage } from '../features/item';
@@ -43,7 +44,7 @@ export const routes: RouteObject[] = [
           { path: PATHS.profile, element: <ProfilePage /> },
           { path: PATHS.editProfile, element: <EditProfilePage /> },
           // The city picker carries Leaflet, the heaviest library here: it loads on demand.
-          { path: PATHS.selectCity, lazy: async () => ({ Component: (await import('../features/city')).SelectCityPage }) },
+          { path: PATHS.selectCity, lazy: async () => ({ Component: await importPart(async () => (await import('../features/city')).SelectCityPage) }) },
           { path: PATHS.chats, element: <ChatsPage /> },
           { path: PATHS.groupFeed, element: <FeedPage /> },
           { path: PATHS.feed, element: <FeedPage /> },

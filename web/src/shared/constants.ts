@@ -158,6 +158,8 @@ export const NEED_USER_TO_VIEW_LABEL = 'Only logged-in members can see this';
 export const POST_FORM_INVALID_GROUP_TEXT = 'Cannot View group or invalid';
 export const NOT_ITEM_OWNER_TEXT = 'Only the person who posted this can edit it.';
 export const DELETE_ITEM_CONFIRM = 'Are you sure you want to delete this item ?';
+/** A post's link once the post is gone. */
+export const POST_REMOVED_TEXT = 'This post was removed';
 export const LINK_COPIED_TEXT = 'Link Copied';
 export const LINK_COPIED_MS = 1000;
 
@@ -372,11 +374,13 @@ export const SERVICE_WORKER_URL = '/sw.js';
 export const TURN_ON_NOTIFICATIONS = 'Turn on notifications';
 export const NOTIFICATIONS_ON_TEXT = 'Notifications are on for new messages and offers.';
 export const NOTIFICATIONS_DENIED_TEXT =
-  "Notifications are blocked for this site. Allow them in your browser's site settings, then come back.";
+  "Notifications are blocked for this site. Allow them in your browser's site settings (the icon beside the address), then come back. A private window keeps them blocked: open Agora in a normal window.";
 export const NOTIFICATIONS_UNSUPPORTED_TEXT =
   'This browser cannot show notifications from Agora. Installing the app, or another browser, may.';
 export const NOTIFICATIONS_HINT = 'Hear about new messages and offers even when Agora is closed.';
-export const NOTIFICATIONS_FAILED_TEXT = 'Could not turn on notifications in this browser just now. Please try again.';
+export const NOTIFICATIONS_UNAVAILABLE_TEXT =
+  'This browser window cannot receive notifications: private windows, and some browsers, have no way to. Open Agora in a normal window of Chrome, Edge, Firefox or Safari, or install the app, and turn them on there.';
+export const NOTIFICATIONS_UNREACHABLE_TEXT = 'Agora could not be reached to turn on notifications. Check your connection, then press again.';
 export const INSTALL_APP = 'Install app';
 export const OFFLINE_NOTICE = 'You are offline. Showing what this device remembers; new messages arrive when you are back online.';
 

@@ -37,6 +37,15 @@ export function Feed({ groupId, title }: FeedProps) {
   const [tags, setTags] = useState<string[]>([]);
   const search = useDebounced(searchText.trim(), FEED_SEARCH_DEBOUNCE_MS);
   const feed = useFeed({ group_id: groupId, search_text: search || undefined, tags: tags.length > 0 ? tags : undefined });
+  // While searching, the group's count and its empty state would speak of other posts than those listed.
+  const filtered = search !== '' || tags.length > 0;
+  // Bumped to clear the tag filter's own box along with the tags.
+  const [filterRound, setFilterRound] = useState(0);
+  const clearFilter = () => {
+    setSearchText('');
+    setTags([]);
+    setFilterRound((round) => round + 1);
+  };
   useLoadMoreOnScroll(feed.hasMore && !feed.loading, feed.loadMore);
 
   const group = feed.group?._id === groupId ? feed.group : null;
@@ -55,7 +64,7 @@ export function Feed({ groupId, title }: FeedProps) {
           <h1 id="feed-heading" className="truncate text-2xl font-bold tracking-tight">
             {title ?? group?.title ?? '\u00a0'}
           </h1>
-          {group && <p className="text-sm text-slate-500">{postCount(group.data.num_posts)}</p>}
+          {group && <p className="text-sm text-slate-500">{filtered ? `Posts ${filterText(search, tags, 'matching')}` : postCount(group.data.num_posts)}</p>}
           {title === undefined && (
             <p className="mt-1 flex flex-wrap gap-x-4 text-sm font-medium">
               <Link to={groupPath(groupId)} className="text-brand-700 hover:underline">
@@ -78,7 +87,7 @@ export function Feed({ groupId, title }: FeedProps) {
         onChange={(event) => setSearchText(event.target.value)}
         className={inputClass}
       />
-      {group && <TagFilter available={group.data.tags} selected={tags} onChange={setTags} />}
+      {group && <TagFilter key={filterRound} available={group.data.tags} selected={tags} onChange={setTags} />}
 
       {feed.loading ? (
         <Loading />
@@ -86,6 +95,12 @@ export function Feed({ groupId, title }: FeedProps) {
         <EmptyState icon="⚠️" title="Could not load the posts">
           <Button variant="secondary" onClick={feed.reload}>
             Try again
+          </Button>
+        </EmptyState>
+      ) : feed.items.length === 0 && filtered ? (
+        <EmptyState icon="🔍" title={`No posts ${filterText(search, tags, 'match')}`} description="Try other words, or fewer tags.">
+          <Button variant="secondary" onClick={clearFilter}>
+            Clear the search
           </Button>
         </EmptyState>
       ) : feed.items.length === 0 ? (
@@ -110,6 +125,13 @@ export function Feed({ groupId, title }: FeedProps) {
 
 function postCount(count: number): string {
   return `${count} ${count === 1 ? 'post' : 'posts'}`;
+}
+
+/** What the feed is filtered by, as the search box and the tags say: matching “bike” tagged #Sale. */
+function filterText(search: string, tags: readonly string[], match: 'match' | 'matching'): string {
+  const words = search ? `${match} “${search}”` : '';
+  const tagged = tags.length > 0 ? `tagged ${tags.map((tag) => `#${tag}`).join(' ')}` : '';
+  return [words, tagged].filter(Boolean).join(' ');
 }
 
 /** Shown to visitors too, so that the click can ask them to log in. */

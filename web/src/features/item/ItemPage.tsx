@@ -2,12 +2,15 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import {
   DELETE_ITEM_CONFIRM,
+  INVALID_GROUP_TEXT,
   LINK_COPIED_MS,
   LINK_COPIED_TEXT,
   LOGIN_TO_VIEW_TEXT,
+  POST_REMOVED_TEXT,
   editItemPath,
   groupFeedPath,
 } from '../../shared/constants';
+import { isApiError } from '../../shared/errors';
 import { mediaKind } from '../../shared/media';
 import { relativeTime } from '../../shared/relativeTime';
 import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
@@ -19,6 +22,7 @@ import { useUi } from '../../shared/ui/uiContext';
 import { openLogin } from '../../shared/session/login';
 import { useCurrentUser } from '../../shared/session/currentUser';
 import { useResumeAfterLogin } from '../../shared/session/useResumeAfterLogin';
+import { feedPath } from '../../shared/rememberedGroup';
 import type { Item } from '../../shared/entities/item';
 import { useChatWindow } from '../../shared/chat/chatContext';
 import { postFinderFee } from '../../shared/entities/finderFee';
@@ -47,9 +51,43 @@ function RoutePost({ routeId }: { routeId: string }) {
   return (
     <>
       {route.status === 'loading' && <Loading />}
-      {route.status === 'error' && <EmptyState icon="🔍" title="This post cannot be shown" />}
+      {route.status === 'error' && <PostNotShown error={route.error} onRetry={route.reload} />}
       {route.status === 'success' && <Post reply={route.data} />}
     </>
+  );
+}
+
+/**
+ * Why a post's link shows no post, and a way on: it was removed (or never was: the server does
+ * not tell them apart), its group is closed to the viewer, or it could not be loaded.
+ */
+function PostNotShown({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  const status = isApiError(error) ? error.status : 0;
+  const onward = (
+    <Link to={feedPath()} className={buttonClass('primary')}>
+      See the latest posts
+    </Link>
+  );
+  if (status === 404) {
+    return (
+      <EmptyState icon="🗑️" title={POST_REMOVED_TEXT} description="Its poster deleted it, or the link is incomplete. Other posts are waiting in the feed.">
+        {onward}
+      </EmptyState>
+    );
+  }
+  if (status === 403) {
+    return (
+      <EmptyState icon="🔒" title={INVALID_GROUP_TEXT} description="The post is in a group you are not a member of yet.">
+        {onward}
+      </EmptyState>
+    );
+  }
+  return (
+    <EmptyState icon="⚠️" title="Could not load this post" description="Check your connection and try again.">
+      <Button variant="secondary" onClick={onRetry}>
+        Try again
+      </Button>
+    </EmptyState>
   );
 }
 

@@ -1,6 +1,7 @@
 import {
   NOTIFICATIONS_DENIED_TEXT,
-  NOTIFICATIONS_FAILED_TEXT,
+  NOTIFICATIONS_UNAVAILABLE_TEXT,
+  NOTIFICATIONS_UNREACHABLE_TEXT,
   NOTIFICATIONS_HINT,
   NOTIFICATIONS_ON_TEXT,
   NOTIFICATIONS_UNSUPPORTED_TEXT,
@@ -14,7 +15,15 @@ const box = 'flex flex-wrap items-center gap-3 rounded-2xl bg-white p-4 text-sm 
 
 /** "Turn on notifications", or why it cannot be (permission is asked only on this press). */
 export function NotificationsControl() {
-  const { supported, subscription, permission, busy, failed } = usePushState();
+  const { supported, subscription, permission, busy, failure } = usePushState();
+  if (failure === 'unavailable') {
+    // Trying again cannot help here: say why, and where it works.
+    return (
+      <p className={`${box} text-amber-800`} role="status" data-testid="notifications-control">
+        {NOTIFICATIONS_UNAVAILABLE_TEXT}
+      </p>
+    );
+  }
   if (permission === 'unsupported' || (!supported && permission !== 'denied')) {
     return (
       <p className={`${box} text-slate-600`} data-testid="notifications-control">
@@ -40,9 +49,9 @@ export function NotificationsControl() {
     <div className={box} data-testid="notifications-control">
       <p className="min-w-0 flex-1 text-slate-700">
         {NOTIFICATIONS_HINT}
-        {failed && (
+        {failure === 'unreachable' && (
           <span role="alert" className="mt-1 block text-red-700">
-            {NOTIFICATIONS_FAILED_TEXT}
+            {NOTIFICATIONS_UNREACHABLE_TEXT}
           </span>
         )}
       </p>

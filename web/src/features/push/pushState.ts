@@ -11,9 +11,15 @@ export interface PushState {
   installable: boolean;
   /** A "Turn on notifications" press is in progress. */
   busy: boolean;
-  /** The last press could not subscribe (the browser's push service failed). */
-  failed: boolean;
+  /**
+   * Why the last press did not subscribe: `unavailable`, the browser refused to (a private
+   * window, a browser without a push service: pressing again cannot help); `unreachable`, the
+   * app's server could not be reached (it may, later).
+   */
+  failure: PushFailure | null;
 }
+
+export type PushFailure = 'unavailable' | 'unreachable';
 
 let state: PushState = {
   supported: false,
@@ -21,7 +27,7 @@ let state: PushState = {
   permission: typeof Notification === 'undefined' ? 'unsupported' : Notification.permission,
   installable: false,
   busy: false,
-  failed: false,
+  failure: null,
 };
 const listeners = new Set<() => void>();
 

@@ -1,6 +1,6 @@
 import { SERVICE_WORKER_URL } from '../../shared/constants';
 import { fetchPushInfo, keyBytes } from './pushApi';
-import { getPushState, setPushState } from './pushState';
+import { getPushState, setPushState, type PushFailure } from './pushState';
 import { forgetPushToken } from './pushToken';
 
 interface InstallPromptEvent extends Event {
@@ -51,7 +51,7 @@ export function installPwa(onAuthChanged: (listener: () => void) => void, hasAut
 /** From a person's gesture only: asks for permission, then subscribes. */
 export async function turnOnNotifications(): Promise<void> {
   if (typeof Notification === 'undefined' || !getPushState().supported) return;
-  setPushState({ busy: true, failed: false });
+  setPushState({ busy: true, failure: null });
   try {
     const permission = await Notification.requestPermission();
     setPushState({ permission });
@@ -65,12 +65,21 @@ export async function turnOnNotifications(): Promise<void> {
         applicationServerKey: keyBytes((await fetchPushInfo()).public_key),
       }));
     setPushState({ subscription: JSON.stringify(subscription) });
-  } catch {
-    // The browser's push service refused or could not be reached; the person may try again.
-    setPushState({ failed: true });
+  } catch (error) {
+    setPushState({ failure: pushFailure(error) });
   } finally {
     setPushState({ busy: false });
   }
+}
+
+/**
+ * Why subscribing failed. The browser refuses with a DOMException (Chrome's private windows
+ * and browsers without a push service: "AbortError: Registration failed - push service not
+ * available"; permission withheld: NotAllowedError), which pressing again does not change;
+ * anything else is the app's server not answering (the key's request).
+ */
+export function pushFailure(error: unknown): PushFailure {
+  return error instanceof DOMException ? 'unavailable' : 'unreachable';
 }
 
 /** Shows the browser's install dialog saved from `beforeinstallprompt`. */

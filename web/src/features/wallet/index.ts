@@ -1,3 +1,4 @@
+import { importPart } from '../../shared/staleBuild';
 import type { ChatPlugin } from '../../shared/chat/kinds';
 import { GiveOfferBar } from './GiveOfferBar';
 
@@ -12,5 +13,5 @@ export const offersInChat: ChatPlugin = { sessionBars: [GiveOfferBar] };
 
 // Loaders, not exports: the app imports this index up front (the chat plug-in), and a page
 // exported here would join the main bundle instead of loading on demand.
-export const loadRechargePage = async () => (await import('./RechargePage')).RechargePage;
-export const loadAfterPaymentPage = async () => (await import('./AfterPaymentPage')).AfterPaymentPage;
+export const loadRechargePage = () => importPart(async () => (await import('./RechargePage')).RechargePage);
+export const loadAfterPaymentPage = () => importPart(async () => (await import('./AfterPaymentPage')).AfterPaymentPage);

@@ -1,8 +1,9 @@
 import { lazy, Suspense } from 'react';
+import { importPart } from '../staleBuild';
 import type { PlaceMapProps } from './mapTypes';
 
 // Leaflet is about a quarter of the app's code: it comes in a chunk of its own, once a map is shown.
-const LeafletMap = lazy(async () => ({ default: (await import('./LeafletMap')).LeafletMap }));
+const LeafletMap = lazy(async () => ({ default: await importPart(async () => (await import('./LeafletMap')).LeafletMap) }));
 
 const MAP_BOX_CLASS = 'z-0 w-full rounded-2xl bg-slate-200 ring-1 ring-slate-200';
 
