@@ -31,7 +31,8 @@ SCENARIOS: dict[str, tuple[str, Callable[..., None]]] = {
         feed.run,
     ),
     "sends": (
-        "40 item chats sending over HTTP and the socket, rate by rate beside a naive server",
+        "item chats, recipients online and away, sending over HTTP and the socket on the stack "
+        "`make run` starts, rate by rate beside a naive server",
         sends.run,
     ),
     "fanout": (
@@ -72,7 +73,7 @@ SCENARIOS: dict[str, tuple[str, Callable[..., None]]] = {
     ),
 }
 # Scenarios that start their own stacks (to compare settings); they are given none.
-OWN_STACKS = {"push", "whatsapp", "ceiling"}
+OWN_STACKS = {"push", "whatsapp", "ceiling", "sends"}
 
 EDGE_LOG_TAIL = 40
 

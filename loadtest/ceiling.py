@@ -14,19 +14,17 @@ person; the generator's CPU (locust and its Node crowd) is printed apart.
 import math
 import os
 import time
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, suppress
 from pathlib import Path
 
 import psutil
 
-from agora.core.constants import PUSH_OS_TYPE_WEB
 from loadtest.fanout import agora_roles
 from loadtest.locust_run import LoadStep, StepResult, run_step
 from loadtest.measure import Finder, process
 from loadtest.people_model import model_from_env
-from loadtest.people_seed import Seeded, seed, write
-from loadtest.push import REGISTER_THREADS, StandinThread, standin_thread
+from loadtest.people_seed import seed, write
+from loadtest.push import standin_thread, subscribe
 from loadtest.ramp import ActionFigures, StepFigures, last_held, misses
 from loadtest.report import calls_table, cpu_lines, load_now, mb, say
 from loadtest.stack import Stack, running_stack
@@ -49,19 +47,6 @@ GENERATOR = "locust"  # run_step's name for locust and the processes it starts
 # Ray gives its node 30 s to start, which a busy machine sometimes misses: the edge exits.
 STACK_ATTEMPTS = 3
 SERVER_ROLES = ("edge", "session shards", "user shards", "rest of Ray", "nx-27017", "redis")
-
-
-def _subscribe_away(stack: Stack, standin: StandinThread, people: list[Seeded]) -> int:
-    away = [p for p in people if p.away]
-
-    def one(person: Seeded) -> None:
-        token = standin.standin.subscriber().token()
-        body = {"push_token": token, "os_type": PUSH_OS_TYPE_WEB}
-        stack.call("/update_push_token", body, person.auth_key)
-
-    with ThreadPoolExecutor(REGISTER_THREADS) as pool:
-        list(pool.map(one, away))
-    return len(away)
 
 
 def _start_stack(exits: ExitStack, work: Path) -> Stack:
@@ -128,9 +113,10 @@ def run(work: Path, *, profile_edge: bool = False, steps=STEPS, hold=HOLD_SECOND
         started = time.monotonic()
         people = seed(stack, model, total, "ceiling")
         write(people, work / "people.json")
-        away = _subscribe_away(stack, standin, people)
+        away = [p.auth_key for p in people if p.away]
+        subscribe(stack, standin, away)
         say(
-            f"seeded {len(people)} people ({away} away, subscribed for pushes) in "
+            f"seeded {len(people)} people ({len(away)} away, subscribed for pushes) in "
             f"{time.monotonic() - started:.0f} s"
         )
         roles = {**agora_roles(stack), "push stand-in (harness)": process(os.getpid())}

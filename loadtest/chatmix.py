@@ -75,7 +75,7 @@ def run(stack: Stack, work: Path, *, profile_edge: bool = False) -> None:
     )
     roles = agora_roles(stack)
     with NodeCrowd(stack.base_url, members, PROCESSES, "/session/send") as crowd:
-        opened, _ = open_sockets(crowd, stack.edge.pid, "edge")
+        opened, _ = open_sockets(crowd, stack.edge_pid, "edge")
         if opened < len(members):
             say(f"  ! only {opened} of {len(members)} sockets; expected deliveries will not match")
         for rate in RATES:

@@ -24,7 +24,15 @@ from agora.settings import REPO_ROOT
 from loadtest import profile
 from loadtest.chat_seed import Seeder
 from loadtest.crowd import Member, Received, Sends
-from loadtest.measure import CpuMeter, Finder, Window, descendants, listening_on, process
+from loadtest.measure import (
+    CpuMeter,
+    Finder,
+    Window,
+    descendants,
+    listening_on,
+    process,
+    tree,
+)
 from loadtest.node_crowd import NODE_DIR, NodeCrowd
 from loadtest.relay import SEND_PATH
 from loadtest.report import TARGETS, TargetRow, cpu_lines, load_now, ms, say
@@ -119,12 +127,13 @@ def percentile(values, nth: int) -> float | None:
     return statistics.quantiles(values, n=100, method="inclusive")[nth - 1]
 
 
-def shard_processes(edge_pid: int, actor: str = "SessionShard") -> Finder:
-    """The edge's Ray worker processes hosting an actor class (they are named after it)."""
+def shard_processes(ray_pid: int, actor: str = "SessionShard") -> Finder:
+    """Ray's worker processes (under `ray_pid`: the edge's local Ray or a Ray head) hosting
+    an actor class (they are named after it)."""
 
     def find() -> list[psutil.Process]:
         found = []
-        for child in descendants(edge_pid)():
+        for child in descendants(ray_pid)():
             with suppress(psutil.Error):
                 if actor in " ".join(child.cmdline()):
                     found.append(child)
@@ -134,15 +143,15 @@ def shard_processes(edge_pid: int, actor: str = "SessionShard") -> Finder:
 
 
 def agora_roles(stack: Stack) -> dict[str, Finder]:
-    shards = shard_processes(stack.edge.pid)
-    users = shard_processes(stack.edge.pid, "UserShard")
-    everything_ray = descendants(stack.edge.pid)
-    shard_pids = lambda: {p.pid for p in shards() + users()}  # noqa: E731
+    shards = shard_processes(stack.ray_pid)
+    users = shard_processes(stack.ray_pid, "UserShard")
+    everything_ray = tree(stack.ray_pid)
+    apart = lambda: {stack.edge_pid} | {p.pid for p in shards() + users()}  # noqa: E731
     return {
-        "edge": process(stack.edge.pid),
+        "edge": process(stack.edge_pid),
         "session shards": shards,
         "user shards": users,
-        "rest of Ray": lambda: [p for p in everything_ray() if p.pid not in shard_pids()],
+        "rest of Ray": lambda: [p for p in everything_ray() if p.pid not in apart()],
         "nx-27017": listening_on(mongo_address(stack.mongo_url)[1]),
         "redis": listening_on(redis_address(stack.redis_url)[1]),
     }
@@ -247,7 +256,7 @@ def report_spies(spies: list) -> None:
 
 
 def server_pids(stack: Stack, roles: dict[str, Finder]) -> dict[str, int]:
-    pids = {"edge": stack.edge.pid}
+    pids = {"edge": stack.edge_pid}
     pids.update({f"session shard {p.pid}": p.pid for p in roles["session shards"]()})
     return pids
 
@@ -324,7 +333,7 @@ def run(stack: Stack, work: Path, *, profile_edge: bool = False) -> None:
     )
     roles = agora_roles(stack)
     with NodeCrowd(stack.base_url, members, PROCESSES, "/session/send") as crowd:
-        opened, _ = open_sockets(crowd, stack.edge.pid, "edge")
+        opened, _ = open_sockets(crowd, stack.edge_pid, "edge")
         # The first send loads the shard and the group's state; it is not part of a step.
         crowd.send(1, 1, False)
         crowd.wait_for(SENDERS * MEMBERS, DRAIN_SECONDS)

@@ -219,8 +219,8 @@ def run(stack: Stack, work: Path, *, profile_edge: bool = False) -> None:
     mongo_port = mongo_address(stack.mongo_url)[1]
     redis_port = redis_address(stack.redis_url)[1]
     roles = {
-        "edge": process(stack.edge.pid),
-        "edge's Ray": descendants(stack.edge.pid),
+        "edge": process(stack.edge_pid),
+        "edge's Ray": descendants(stack.ray_pid),
         "nx-27017": listening_on(mongo_port),
         "redis": listening_on(redis_port),
     }
@@ -232,7 +232,7 @@ def run(stack: Stack, work: Path, *, profile_edge: bool = False) -> None:
         # The back-to-back step is the one where the edge's own costs show.
         profiled = profile_edge and step.user_rps == 0
         spy = (
-            profile.start(stack.edge.pid, step.seconds, out / "edge.py-spy.txt")
+            profile.start(stack.edge_pid, step.seconds, out / "edge.py-spy.txt")
             if profiled
             else None
         )

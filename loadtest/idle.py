@@ -29,7 +29,7 @@ def run(stack: Stack, work: Path, *, profile_edge: bool = False) -> None:
     members = [Member(p.auth_key, ()) for p in [seeder.owner, *people]]
     load = load_now()
     with NodeCrowd(stack.base_url, members, PROCESSES, "/session/send") as crowd:
-        opened, kib = open_sockets(crowd, stack.edge.pid, "edge")
+        opened, kib = open_sockets(crowd, stack.edge_pid, "edge")
     TARGETS.append(
         TargetRow(
             "3. idle memory per socket",

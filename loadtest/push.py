@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agora.core.constants import PUSH_OS_TYPE_WEB
-from loadtest.chat_seed import Person, Seeder
+from loadtest.chat_seed import Seeder
 from loadtest.crowd import Crowd, Member, Received, Sends
 from loadtest.fanout import agora_roles, open_sockets, percentile
 from loadtest.measure import CpuMeter, Window, process
@@ -117,17 +117,17 @@ class Outcome:
         return percentile([ms for _, _, ms in self.sends.acked], 99)
 
 
-def _subscribe(stack: Stack, standin: StandinThread, people: list[Person]) -> None:
-    def one(person: Person) -> None:
+def subscribe(stack: Stack, standin: StandinThread, auth_keys: list[str]) -> None:
+    """Each person (by auth key) subscribed for pushes on the stand-in, as a browser is."""
+
+    def one(auth_key: str) -> None:
         token = standin.standin.subscriber().token()
         stack.call(
-            "/update_push_token",
-            {"push_token": token, "os_type": PUSH_OS_TYPE_WEB},
-            person.auth_key,
+            "/update_push_token", {"push_token": token, "os_type": PUSH_OS_TYPE_WEB}, auth_key
         )
 
     with ThreadPoolExecutor(REGISTER_THREADS) as pool:
-        list(pool.map(one, people))
+        list(pool.map(one, auth_keys))
 
 
 def _wait_for_pushes(standin: StandinThread, count: int, seconds: float) -> None:
@@ -158,7 +158,7 @@ def _measure(stack: Stack, standin: StandinThread, pushing: bool) -> Outcome:
     people = seeder.people(MEMBERS - 1)
     seeder.join(group_id, people)
     away, present = people[:AWAY], [seeder.owner, *people[AWAY:]]
-    _subscribe(stack, standin, away)
+    subscribe(stack, standin, [p.auth_key for p in away])
     say(
         f"seeded a group of {MEMBERS:,} members and {AWAY} push subscriptions (through the "
         f"API) in {time.monotonic() - started:.1f} s"
@@ -168,7 +168,7 @@ def _measure(stack: Stack, standin: StandinThread, pushing: bool) -> Outcome:
     ]
     roles = agora_roles(stack)
     with Crowd(stack.base_url, members, PROCESSES, "/session/send") as crowd:
-        open_sockets(crowd, stack.edge.pid, "edge")
+        open_sockets(crowd, stack.edge_pid, "edge")
         # The first message loads the shards and makes the VAPID key; not measured.
         crowd.send(1, 1, False)
         crowd.wait_for(len(present), WARM_SECONDS)

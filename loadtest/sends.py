@@ -1,26 +1,45 @@
-"""Scenario "sends": persisted, acknowledged sends in 40 item chats, beside a naive server.
+"""Scenario "sends": persisted, acknowledged sends in item chats, recipients online and away,
+beside a naive server, on the stack `make run` starts.
 
-Both sides of 40 item chats hold a socket joined to their chat and send with random
-(exponential) think times at a stepped total rate, over HTTP (`/session/send`) and as the
-socket `send` event. A naive server (loadtest/naive.py: aiohttp, one `insert_one` per
-message into the same nx-27017, no sockets) takes the same HTTP load. The three climb the
-rates together: each rate is sent over HTTP, over the socket and to the naive server one
-after the other (`climb`). A step counts when its acknowledgement p99 is within 250 ms,
-nothing was refused or left unsent, and every acknowledged message is read back from
-MongoDB exactly once. Agora's ceilings are printed as ratios to the naive server's. The load
-generator is Node (loadtest/node/crowd.mjs).
+The stack is `python -m agora run` (loadtest/stack.py, `as_make_run`): a Ray head of its own
+with its dashboard and metrics on, an edge joined to it, push on with the VAPID key pair it
+makes on its first start. The push service is the stand-in tests/push_standin.py, on a thread
+of the harness, checking and decrypting every push as a browser's push service would; the
+edge is allowed to push to its loopback address (the one setting `make run` has not).
+
+Two cases of 40 item chats each (made through the API: a post each, the asker's first
+message):
+- online: both members of each chat hold a socket joined to it and both send;
+- away: the post's owner holds a socket joined to the chat and sends; the asker holds none
+  and is subscribed for pushes, so every message is counted unseen for them and goes through
+  the push decision (the common case). Pushes are coalesced per person and chat over the
+  product's 30 s, so about one a chat and window reaches the stand-in; each step prints how
+  many did.
+
+The senders send with random (exponential) think times at a stepped total rate, over HTTP
+(`/session/send`) and as the socket `send` event. A naive server (loadtest/naive.py: aiohttp,
+one `insert_one` per message into the same nx-27017, no sockets) takes the same HTTP load.
+The five ramps (each case over HTTP and over the socket, and the naive server) climb the same
+rates together: each rate is sent by each ramp in turn (`climb`). A step counts when its
+acknowledgement p99 is within 250 ms, nothing was refused or left unsent, and every
+acknowledged message is read back from MongoDB exactly once; a ramp stops after two steps
+in a row that miss, so the away ramps, whose ceilings are lower, end early and add little to
+the run's time. Agora's ceilings in both cases are printed as ratios to the naive server's,
+the target being 1.5x in both. The load generator is Node (loadtest/node/crowd.mjs).
 """
 
+import os
 import sys
 import time
 from collections import Counter
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from agora.core.clock import now_ms
 from agora.embedded import mongo_address
-from loadtest.chat_seed import Seeder, item_chats_through_api
+from loadtest.chat_seed import Person, Seeder, item_chats_through_api
 from loadtest.crowd import Member
 from loadtest.fanout import (
     DRAIN_SECONDS,
@@ -40,11 +59,12 @@ from loadtest.fanout import (
 from loadtest.measure import Finder, listening_on, process
 from loadtest.naive import COLLECTION
 from loadtest.node_crowd import NodeCrowd
+from loadtest.push import StandinThread, standin_thread, subscribe
 from loadtest.relay import SEND_PATH
 from loadtest.report import TARGETS, TargetRow, load_now, ms, say
-from loadtest.stack import MONGO_DB, Stack
+from loadtest.stack import MONGO_DB, Stack, running_stack
 
-CHATS = 40
+CHATS = 40  # in each case
 # msg/s from everyone; steps of a sixth or less near the ceilings, which on these machines fell
 # anywhere from 800 to 3,200.
 RATES = (100, 200, 400, 800, 1000, 1200, 1400, 1600, 2000, 2400, 2800, 3200, 3600, 4000, 4800)
@@ -52,11 +72,49 @@ STEP_SECONDS = 8
 # Unmeasured sends at the step's rate before it: the side whose turn it is finds its processes
 # (and nx-27017's cache of its collection) as warm as the side that ran just before it.
 WARM_UP_SECONDS = 2
-PROCESSES = 2
-TARGET_NAIVE_SHARE = 1.0
+PROCESSES = 2  # Node generator processes of each crowd
+VIAS = ("http", "socket")
+TARGET_NAIVE_SHARE = 1.5
+# The push service stand-in listens on a loopback address; the rest is as `make run` has it.
+SETTINGS = {"AGORA_PUSH_ALLOW_LOOPBACK_ENDPOINTS": "true"}
+# The push stand-in runs on a thread of the harness's own process.
+HARNESS_ROLE = "push stand-in (harness)"
 # A message's stored `created_at` is the server's clock; the window read back starts a
 # little before the step so that no clock step hides a stored message.
 READ_BACK_SLACK_MS = 2_000
+
+
+class ItemChat(NamedTuple):
+    owner: Person  # the post's
+    asker: Person
+    session_id: str
+
+
+@dataclass(frozen=True)
+class Case:
+    """Who of each item chat is on a socket. Online: both members, both sending. Away: the
+    post's owner, sending; the asker holds no socket (and is subscribed for pushes)."""
+
+    name: str
+    askers_away: bool
+
+    @property
+    def listeners(self) -> int:
+        """Sockets that hear each message of a chat: both members', or the sender's own."""
+        return 1 if self.askers_away else 2
+
+    def members(self, chats: list[ItemChat]) -> list[Member]:
+        """The crowd of the case: each member on a socket joined to their chat, sending to it."""
+        return [
+            Member(person.auth_key, (chat.session_id,), chat.session_id)
+            for chat in chats
+            for person in ((chat.owner,) if self.askers_away else (chat.owner, chat.asker))
+        ]
+
+
+ONLINE = Case("online", askers_away=False)
+AWAY = Case("away", askers_away=True)
+CASES = (ONLINE, AWAY)
 
 
 @dataclass(frozen=True)
@@ -99,16 +157,19 @@ def per_message_line(figures: Figures) -> str:
 
 @dataclass
 class Ramp:
-    """One side's steps up the rates (Agora over HTTP or the socket, or the naive server):
-    its best step within the target so far, and how many steps in a row missed it."""
+    """One side's steps up the rates (Agora in one case over HTTP or the socket, or the naive
+    server): its best step within the target so far, and how many steps in a row missed it."""
 
     label: str
     crowd: NodeCrowd
     via: str
     roles: dict[str, Finder]
-    listeners: int
+    chats: list[str]
+    senders: int
+    listeners: int  # sockets that hear each message of a chat
     collection: str
     spy_pids: dict[str, int]
+    standin: StandinThread | None = None  # the away askers' push service
     best: Ceiling | None = None
     misses: int = 0
 
@@ -122,15 +183,16 @@ class Ramp:
         self.crowd.wait_for(expected_deliveries(sends, listeners), DRAIN_SECONDS)
         self.crowd.collect()
 
-    def step(self, rate: int, stack: Stack, chats: list[str], work: Path) -> None:
-        senders = 2 * CHATS
+    def step(self, rate: int, stack: Stack, work: Path) -> None:
         say()
         say(
-            f"{self.label} · {rate} msg/s from {senders} senders in {CHATS} chats, {STEP_SECONDS} s"
+            f"{self.label} · {rate} msg/s from {self.senders} senders in {len(self.chats)} "
+            f"chats, {STEP_SECONDS} s"
         )
         self.crowd.via = self.via
-        listeners = dict.fromkeys(chats, self.listeners)
-        self._warm_up(rate / senders, listeners)
+        listeners = dict.fromkeys(self.chats, self.listeners)
+        self._warm_up(rate / self.senders, listeners)
+        pushes_before = self.standin.count() if self.standin else 0
         spies = start_spies(self.spy_pids, work / f"{self.label}-{rate}", STEP_SECONDS)
         since = now_ms() - READ_BACK_SLACK_MS
         figures = step(
@@ -139,11 +201,11 @@ class Ramp:
             (),
             listeners,
             rate,
-            rate / senders,
+            rate / self.senders,
             True,
             STEP_SECONDS,
         )
-        back = read_back(stack, self.collection, chats, since, figures)
+        back = read_back(stack, self.collection, self.chats, since, figures)
         acked_per_s = back.acked / figures.seconds
         say(
             f"  acknowledged {acked_per_s:.0f} msg/s, ack p50 {ms(figures.ack(50))} / p99 "
@@ -152,6 +214,12 @@ class Ramp:
         )
         for line in step_lines(figures)[:2] if self.listeners else []:
             say(line)
+        if self.standin:
+            say(
+                f"  pushes to the away askers during the step: "
+                f"{self.standin.count() - pushes_before} (coalesced over the product's window) · "
+                f"refused by the stand-in's checks so far: {len(self.standin.standin.refused)}"
+            )
         say(per_message_line(figures))
         for line in step_lines(figures)[3:]:
             say(line)
@@ -174,7 +242,7 @@ class Ramp:
             )
 
 
-def climb(ramps: list[Ramp], stack: Stack, chats: list[str], work: Path) -> None:
+def climb(ramps: list[Ramp], stack: Stack, work: Path) -> None:
     """Every ramp takes each rate in turn, so that Agora and the naive server meet the same
     machine: a shared machine's speed drifts between minutes by more than a code change
     moves a ceiling. The order turns with each rate, so that no side always follows the
@@ -185,7 +253,7 @@ def climb(ramps: list[Ramp], stack: Stack, chats: list[str], work: Path) -> None
             return
         shift = turn % len(climbing)
         for ramp in climbing[shift:] + climbing[:shift]:
-            ramp.step(rate, stack, chats, work)
+            ramp.step(rate, stack, work)
 
 
 def _agora_roles(stack: Stack) -> dict[str, Finder]:
@@ -206,32 +274,64 @@ def _ceiling_line(label: str, ceiling: Ceiling | None) -> str:
     )
 
 
-def run(stack: Stack, work: Path, *, profile_edge: bool = False) -> None:
-    started = time.monotonic()
-    seeder = Seeder(stack, "sends")
+def _seed(stack: Stack, case: Case) -> list[ItemChat]:
+    seeder = Seeder(stack, f"sends-{case.name}")
     people = seeder.people(2 * CHATS)
     owners, askers = people[:CHATS], people[CHATS:]
-    chats = item_chats_through_api(stack, seeder, owners, askers)
-    members = [
-        Member(person.auth_key, (chat,), chat)
-        for owner, asker, chat in zip(owners, askers, chats, strict=True)
-        for person in (owner, asker)
-    ]
-    say(f"seeded {CHATS} item chats through the API in {time.monotonic() - started:.1f} s")
-    roles = _agora_roles(stack)
-    spy_pids = (
-        {"edge": stack.edge.pid} | {r: roles[r]()[0].pid for r in roles if r.startswith("shard")}
-        if profile_edge
-        else {}
-    )
+    sessions = item_chats_through_api(stack, seeder, owners, askers)
+    return [ItemChat(*chat) for chat in zip(owners, askers, sessions, strict=True)]
+
+
+def run(work: Path, *, profile_edge: bool = False) -> None:
+    """Starts its own stack, as `make run` starts it, beside the away askers' push service."""
     with ExitStack() as stop:
+        standin = stop.enter_context(standin_thread())
+        started = time.monotonic()
+        stack = stop.enter_context(running_stack(work, SETTINGS, as_make_run=True))
+        say(
+            f"stack up as `make run` starts it (its own Ray head, dashboard and metrics on) in "
+            f"{time.monotonic() - started:.1f} s: edge {stack.base_url}"
+        )
+        started = time.monotonic()
+        chats = {case: _seed(stack, case) for case in CASES}
+        subscribe(stack, standin, [chat.asker.auth_key for chat in chats[AWAY]])
+        say(
+            f"seeded {CHATS} item chats for each case through the API and subscribed the away "
+            f"askers for pushes in {time.monotonic() - started:.1f} s"
+        )
+        roles = _agora_roles(stack) | {HARNESS_ROLE: process(os.getpid())}
+        spy_pids = (
+            {"edge": stack.edge_pid}
+            | {r: roles[r]()[0].pid for r in roles if r.startswith("shard")}
+            if profile_edge
+            else {}
+        )
         command = [sys.executable, "-m", "loadtest.naive", stack.mongo_url, MONGO_DB]
         naive, base_url = start_baseline(command, "naive", work, stop)
         say(f"naive: aiohttp, one insert_one per message into the same nx-27017, at {base_url}")
-        agora = stop.enter_context(NodeCrowd(stack.base_url, members, PROCESSES, SEND_PATH))
-        opened, failures = agora.open()
-        say(f"  {opened} sockets joined their chats ({len(failures)} failed)")
-        bare = [Member("naive", (), chat) for chat in chats for _ in range(2)]
+        ramps = []
+        for case in CASES:
+            members = case.members(chats[case])
+            crowd = stop.enter_context(NodeCrowd(stack.base_url, members, PROCESSES, SEND_PATH))
+            opened, failures = crowd.open()
+            say(f"  {case.name}: {opened} sockets joined their chats ({len(failures)} failed)")
+            ramps += [
+                Ramp(
+                    f"{case.name} sends over {via}",
+                    crowd,
+                    via,
+                    roles,
+                    [chat.session_id for chat in chats[case]],
+                    len(members),
+                    case.listeners,
+                    "messages",
+                    spy_pids,
+                    standin if case.askers_away else None,
+                )
+                for via in VIAS
+            ]
+        online = [chat.session_id for chat in chats[ONLINE]]
+        bare = [Member("naive", (), chat) for chat in online for _ in range(2)]
         naive_crowd = stop.enter_context(
             NodeCrowd(base_url, bare, PROCESSES, SEND_PATH, sockets=False)
         )
@@ -239,21 +339,21 @@ def run(stack: Stack, work: Path, *, profile_edge: bool = False) -> None:
             "naive server": process(naive.pid),
             "nx-27017": listening_on(mongo_address(stack.mongo_url)[1]),
         }
-        ramps = [
-            Ramp(f"sends over {via}", agora, via, roles, 2, "messages", spy_pids)
-            for via in ("http", "socket")
-        ]
-        naive_ramp = Ramp("naive sends", naive_crowd, "http", naive_roles, 0, COLLECTION, {})
+        naive_ramp = Ramp(
+            "naive sends", naive_crowd, "http", naive_roles, online, len(bare), 0, COLLECTION, {}
+        )
         load = load_now()
-        climb([*ramps, naive_ramp], stack, chats, work)
+        climb([*ramps, naive_ramp], stack, work)
+        pushes, refused = standin.count(), len(standin.standin.refused)
     say()
     for ramp in ramps:
-        say(_ceiling_line(f"Agora over {ramp.via}", ramp.best))
+        say(_ceiling_line(f"Agora, {ramp.label}", ramp.best))
     say(_ceiling_line("naive server", naive_ramp.best))
+    say(f"pushes the away askers' push service received: {pushes:,} ({refused} refused)")
     for ramp in ramps:
         TARGETS.append(
             TargetRow(
-                f"1. persisted sends ({ramp.via})",
+                f"1. {ramp.label}",
                 _held(ramp),
                 "naive",
                 _held(naive_ramp),

@@ -1,8 +1,12 @@
-"""A fresh Agora stack for one scenario, started the way the browser suite starts it.
+"""A fresh Agora stack for one scenario, started the way the browser suite starts it, or the
+way `make run` starts it.
 
 A new MongoDB-wire server in a temporary directory, the machine's Redis under a prefix of
-its own, an SMTP sink for login codes, and the edge as `python -m agora serve` (which
-starts its own local Ray, as an edge without AGORA_RAY_ADDRESS does).
+its own, an SMTP sink for login codes, and either the edge as `python -m agora serve` (which
+starts its own local Ray without its dashboard, as the browser suite's edge does), or `python
+-m agora run`, the supervisor `make run` starts: a Ray head of its own with its dashboard and
+metrics on (on ports of the harness's choosing), and an edge joined to it, which seeds the
+demo city. Either one finds the harness's nx-27017 and Redis already listening and uses them.
 """
 
 import json
@@ -12,22 +16,40 @@ import subprocess
 import sys
 import uuid
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.error import HTTPError
 from urllib.request import Request, urlopen
 
+import psutil
 from pymongo import MongoClient
 from redis import Redis
 
 from agora.settings import REPO_ROOT
 from tests.e2e.harness import wait_for_edge
 from tests.mail import SmtpSink
-from tests.services import free_port, mongo_wire_server, redis_server
+from tests.services import free_port, mongo_wire_server, redis_server, restartable_port
 
 MONGO_DB = "agora_bench"
+# `agora run` starts a Ray head (which Ray may start again on a busy machine), then its edge.
+MAKE_RUN_START_SECONDS = 360
+# `agora run` stops its edge, then its Ray head (15 s at most), when terminated.
+MAKE_RUN_STOP_SECONDS = 60
+# The settings `make run` has for the Ray head it starts, each a port of its own here so that
+# the bench runs beside a developer's `make run` (restartable: the supervisor starts a head
+# that exits again on the same ports).
+MAKE_RUN_PORTS = (
+    "AGORA_RAY_PORT",
+    "AGORA_RAY_DASHBOARD_PORT",
+    "AGORA_RAY_METRICS_PORT",
+    "AGORA_RAY_CLIENT_PORT",
+    "AGORA_RAY_DASHBOARD_AGENT_PORT",
+)
+# How the supervisor's children are told apart by their command lines.
+EDGE_COMMAND = "-m agora serve"
+RAY_HEAD_COMMAND = "start --head"
 
 
 class ApiError(RuntimeError):
@@ -57,8 +79,11 @@ class Stack:
     mongo_url: str
     redis_url: str
     redis_prefix: str
-    edge: subprocess.Popen
-    edge_log: Path
+    edge_pid: int
+    # Ray's processes (the session and user shards among them) are this one and those under
+    # it: the edge, whose local Ray they are, or the Ray head `agora run` started.
+    ray_pid: int
+    edge_log: Path  # what the edge (and, for `agora run`, its supervisor) wrote
     mail: SmtpSink
 
     mongo_db = MONGO_DB
@@ -85,8 +110,12 @@ class Stack:
 
 
 @contextmanager
-def running_stack(work: Path, settings: dict[str, str] | None = None) -> Iterator[Stack]:
-    """`settings`: AGORA_* variables a scenario sets on top of the harness's own."""
+def running_stack(
+    work: Path, settings: dict[str, str] | None = None, *, as_make_run: bool = False
+) -> Iterator[Stack]:
+    """`settings`: AGORA_* variables a scenario sets on top of the harness's own.
+    `as_make_run`: the stack `make run` starts (`python -m agora run`) instead of one edge
+    with a local Ray of its own and no dashboard."""
     redis_url = os.environ.get("AGORA_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
     with ExitStack() as stack:
         mongo_url = stack.enter_context(mongo_wire_server(work / "mongo"))
@@ -104,7 +133,6 @@ def running_stack(work: Path, settings: dict[str, str] | None = None) -> Iterato
             "AGORA_REDIS_URL": live_redis,
             "AGORA_REDIS_PREFIX": prefix,
             "AGORA_SMTP_URL": mail.url,
-            "AGORA_RAY_DASHBOARD": "false",
             "AGORA_SECRET_KEY": secrets.token_urlsafe(32),
             "AGORA_VAR_DIR": str(work / "var"),
             # The load comes from one address; the per-IP login limits are not under test.
@@ -112,22 +140,51 @@ def running_stack(work: Path, settings: dict[str, str] | None = None) -> Iterato
             "AGORA_OTP_SENDS_PER_IP": "100000",
             # The feed scenario's poster is one person posting all through the run.
             "AGORA_POSTS_PER_USER": "100000",
+            **(
+                {name: str(restartable_port()) for name in MAKE_RUN_PORTS}
+                if as_make_run
+                else {"AGORA_RAY_DASHBOARD": "false"}
+            ),
             **(settings or {}),
         }
         stack.callback(_forget_keys, live_redis, prefix)
         edge_log = work / "edge.log"
         log_file = stack.enter_context(edge_log.open("w"))
-        edge = subprocess.Popen(
-            [sys.executable, "-m", "agora", "serve"],
+        started = subprocess.Popen(
+            [sys.executable, "-m", "agora", "run" if as_make_run else "serve"],
             cwd=REPO_ROOT,
             env=env,
             stdout=log_file,
             stderr=subprocess.STDOUT,
         )
-        stack.callback(_stop, edge)
-        wait_for_edge(base_url, edge, edge_log)
-        result = Stack(work, base_url, mongo_url, live_redis, prefix, edge, edge_log, mail)
-        yield result
+        if as_make_run:
+            stack.callback(_stop_make_run, started)
+            wait_for_edge(base_url, started, edge_log, MAKE_RUN_START_SECONDS)
+            edge_pid, ray_pid = supervised_pids(_children(started.pid))
+        else:
+            stack.callback(_stop, started)
+            wait_for_edge(base_url, started, edge_log)
+            edge_pid = ray_pid = started.pid
+        yield Stack(
+            work, base_url, mongo_url, live_redis, prefix, edge_pid, ray_pid, edge_log, mail
+        )
+
+
+def supervised_pids(children: list[tuple[int, str]]) -> tuple[int, int]:
+    """The edge's and the Ray head's pids among `agora run`'s children (pid, command line)."""
+    edges = [pid for pid, command in children if EDGE_COMMAND in command]
+    heads = [pid for pid, command in children if RAY_HEAD_COMMAND in command]
+    if len(edges) != 1 or len(heads) != 1:
+        raise RuntimeError(f"`agora run` should run one edge and one Ray head: {children}")
+    return edges[0], heads[0]
+
+
+def _children(pid: int) -> list[tuple[int, str]]:
+    found = []
+    for child in psutil.Process(pid).children():
+        with suppress(psutil.Error):
+            found.append((child.pid, " ".join(child.cmdline())))
+    return found
 
 
 def _forget_keys(redis_url: str, prefix: str) -> None:
@@ -136,6 +193,24 @@ def _forget_keys(redis_url: str, prefix: str) -> None:
         found = list(redis.scan_iter(match=f"{prefix}*", count=1000))
         for start in range(0, len(found), 1000):
             redis.delete(*found[start : start + 1000])
+
+
+def _stop_make_run(run: subprocess.Popen) -> None:
+    """`agora run` stops what it started when terminated; whatever of it is still there
+    after a while (its Ray head keeps a process group of its own) is killed by pid."""
+    started: list[psutil.Process] = []
+    with suppress(psutil.Error):
+        started = psutil.Process(run.pid).children(recursive=True)
+    run.terminate()
+    try:
+        run.wait(timeout=MAKE_RUN_STOP_SECONDS)
+    except subprocess.TimeoutExpired:
+        run.kill()
+        run.wait()
+    for process in started:
+        # psutil refuses a pid that now names another process.
+        with suppress(psutil.Error):
+            process.kill()
 
 
 def _stop(process: subprocess.Popen) -> None:
