@@ -36,6 +36,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
+from urllib.request import urlopen
 
 from agora.core.clock import now_ms
 from agora.embedded import mongo_address
@@ -79,6 +80,10 @@ TARGET_NAIVE_SHARE = 1.5
 SETTINGS = {"AGORA_PUSH_ALLOW_LOOPBACK_ENDPOINTS": "true"}
 # The push stand-in runs on a thread of the harness's own process.
 HARNESS_ROLE = "push stand-in (harness)"
+# The shards' count of stored messages, one sample per Ray worker (docs/operations.md).
+STORED_SAMPLE = "ray_agora_messages_total{"
+STORED_OUTCOME = 'outcome="stored"'
+METRICS_TIMEOUT_SECONDS = 10
 # A message's stored `created_at` is the server's clock; the window read back starts a
 # little before the step so that no clock step hides a stored message.
 READ_BACK_SLACK_MS = 2_000
@@ -215,10 +220,11 @@ class Ramp:
         for line in step_lines(figures)[:2] if self.listeners else []:
             say(line)
         if self.standin:
+            pushes = self.standin.count()
             say(
-                f"  pushes to the away askers during the step: "
-                f"{self.standin.count() - pushes_before} (coalesced over the product's window) · "
-                f"refused by the stand-in's checks so far: {len(self.standin.standin.refused)}"
+                f"  pushes to the away askers (coalesced per chat over the product's window): "
+                f"{pushes - pushes_before} during the step, {pushes} in all, "
+                f"{len(self.standin.standin.refused)} refused by the stand-in's checks"
             )
         say(per_message_line(figures))
         for line in step_lines(figures)[3:]:
@@ -274,6 +280,17 @@ def _ceiling_line(label: str, ceiling: Ceiling | None) -> str:
     )
 
 
+def stored_in_metrics(text: str) -> int:
+    """Messages stored, summed over the samples of Ray's metrics in Prometheus text."""
+    return round(
+        sum(
+            float(line.rsplit(" ", 1)[1])
+            for line in text.splitlines()
+            if line.startswith(STORED_SAMPLE) and STORED_OUTCOME in line
+        )
+    )
+
+
 def _seed(stack: Stack, case: Case) -> list[ItemChat]:
     seeder = Seeder(stack, f"sends-{case.name}")
     people = seeder.people(2 * CHATS)
@@ -289,8 +306,9 @@ def run(work: Path, *, profile_edge: bool = False) -> None:
         started = time.monotonic()
         stack = stop.enter_context(running_stack(work, SETTINGS, as_make_run=True))
         say(
-            f"stack up as `make run` starts it (its own Ray head, dashboard and metrics on) in "
-            f"{time.monotonic() - started:.1f} s: edge {stack.base_url}"
+            f"stack up as `make run` starts it in {time.monotonic() - started:.1f} s: edge "
+            f"{stack.base_url}, its own Ray head with the dashboard at {stack.dashboard_url} "
+            f"and metrics at {stack.metrics_url}"
         )
         started = time.monotonic()
         chats = {case: _seed(stack, case) for case in CASES}
@@ -345,11 +363,14 @@ def run(work: Path, *, profile_edge: bool = False) -> None:
         load = load_now()
         climb([*ramps, naive_ramp], stack, work)
         pushes, refused = standin.count(), len(standin.standin.refused)
+        with urlopen(stack.metrics_url, timeout=METRICS_TIMEOUT_SECONDS) as reply:
+            stored = stored_in_metrics(reply.read().decode())
     say()
     for ramp in ramps:
         say(_ceiling_line(f"Agora, {ramp.label}", ramp.best))
     say(_ceiling_line("naive server", naive_ramp.best))
     say(f"pushes the away askers' push service received: {pushes:,} ({refused} refused)")
+    say(f"messages stored by the shards as Ray's metrics counted them: {stored:,}")
     for ramp in ramps:
         TARGETS.append(
             TargetRow(

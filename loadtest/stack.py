@@ -85,6 +85,9 @@ class Stack:
     ray_pid: int
     edge_log: Path  # what the edge (and, for `agora run`, its supervisor) wrote
     mail: SmtpSink
+    # Ray's dashboard and its metrics in Prometheus text; empty when off (`serve` here).
+    dashboard_url: str
+    metrics_url: str
 
     mongo_db = MONGO_DB
 
@@ -124,6 +127,9 @@ def running_stack(
         port = free_port()
         base_url = f"http://127.0.0.1:{port}"
         prefix = f"bench:{uuid.uuid4().hex[:10]}:"
+        ray_ports = (
+            {name: str(restartable_port()) for name in MAKE_RUN_PORTS} if as_make_run else {}
+        )
         env = {
             **os.environ,
             "AGORA_PORT": str(port),
@@ -140,11 +146,7 @@ def running_stack(
             "AGORA_OTP_SENDS_PER_IP": "100000",
             # The feed scenario's poster is one person posting all through the run.
             "AGORA_POSTS_PER_USER": "100000",
-            **(
-                {name: str(restartable_port()) for name in MAKE_RUN_PORTS}
-                if as_make_run
-                else {"AGORA_RAY_DASHBOARD": "false"}
-            ),
+            **(ray_ports if as_make_run else {"AGORA_RAY_DASHBOARD": "false"}),
             **(settings or {}),
         }
         stack.callback(_forget_keys, live_redis, prefix)
@@ -161,12 +163,25 @@ def running_stack(
             stack.callback(_stop_make_run, started)
             wait_for_edge(base_url, started, edge_log, MAKE_RUN_START_SECONDS)
             edge_pid, ray_pid = supervised_pids(_children(started.pid))
+            dashboard = f"http://127.0.0.1:{ray_ports['AGORA_RAY_DASHBOARD_PORT']}"
+            metrics = f"http://127.0.0.1:{ray_ports['AGORA_RAY_METRICS_PORT']}/metrics"
         else:
             stack.callback(_stop, started)
             wait_for_edge(base_url, started, edge_log)
             edge_pid = ray_pid = started.pid
+            dashboard = metrics = ""
         yield Stack(
-            work, base_url, mongo_url, live_redis, prefix, edge_pid, ray_pid, edge_log, mail
+            work,
+            base_url,
+            mongo_url,
+            live_redis,
+            prefix,
+            edge_pid,
+            ray_pid,
+            edge_log,
+            mail,
+            dashboard,
+            metrics,
         )
 
 

@@ -1,12 +1,12 @@
-"""The `sends` bench's pure parts: who holds a socket in each case, and which of `agora
-run`'s children are the edge and the Ray head."""
+"""The `sends` bench's pure parts: who holds a socket in each case, which of `agora run`'s
+children are the edge and the Ray head, and the stored messages Ray's metrics count."""
 
 from collections import Counter
 
 import pytest
 
 from loadtest.chat_seed import Person
-from loadtest.sends import AWAY, CASES, ONLINE, ItemChat
+from loadtest.sends import AWAY, CASES, ONLINE, ItemChat, stored_in_metrics
 from loadtest.stack import supervised_pids
 
 
@@ -66,3 +66,18 @@ def test_the_edge_and_the_ray_head_are_told_apart_among_the_supervisors_children
 def test_a_supervisor_not_running_one_edge_and_one_head_is_refused(children):
     with pytest.raises(RuntimeError):
         supervised_pids(children)
+
+
+def test_stored_messages_are_summed_over_the_workers_samples_of_ray_metrics():
+    text = "\n".join(
+        [
+            "# HELP ray_agora_messages_total Messages a session shard answered",
+            "# TYPE ray_agora_messages_total counter",
+            'ray_agora_messages_total{Component="core_worker",WorkerId="a",outcome="stored"} 941.0',
+            'ray_agora_messages_total{Component="core_worker",WorkerId="b",outcome="stored"} 739.0',
+            'ray_agora_messages_total{Component="core_worker",WorkerId="a",outcome="resent"} 5.0',
+            'ray_agora_send_batch_size_count{Component="core_worker",outcome="stored"} 80.0',
+        ]
+    )
+    assert stored_in_metrics(text) == 1680
+    assert stored_in_metrics("") == 0
