@@ -5,7 +5,7 @@ The stack is `python -m agora run` (loadtest/stack.py, `as_make_run`): a Ray hea
 with its dashboard and metrics on, an edge joined to it, push on with the VAPID key pair it
 makes on its first start. The push service is the stand-in tests/push_standin.py, on a thread
 of the harness, checking and decrypting every push as a browser's push service would; the
-edge is allowed to push to its loopback address (the one setting `make run` has not).
+edge is allowed to push to its loopback address (the one setting `make run` does not have).
 
 Two cases of 40 item chats each (made through the API: a post each, the asker's first
 message):
