@@ -4,9 +4,8 @@
 // when the reader comes back later (the chat list, a push to the service worker), and the chat
 // basics people expect (images in the viewer, muted chats, Escape and focus, the list beside).
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { chatWindow, itemChat, send } from './chatHelpers.mjs';
+import { apiAs, chatPush, chatWindow, itemChat, send, tick } from './chatHelpers.mjs';
 import { BASE_URL, VIEWPORTS, launch, screenshot, seriousViolations, serviceWorkerOf } from './helpers.mjs';
 import { png } from './png.mjs';
 
@@ -17,8 +16,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-const tick = (bubble, name) => bubble.getByRole('img', { name, exact: true });
 
 /** The asker reloads the post and opens its chat again. */
 async function reopen(page) {
@@ -80,18 +77,6 @@ test('blocking is live: the blocked member\'s composer gives way at once and com
   await send(asker, 'Thanks!');
   for (const page of [owner, asker, list]) assert.deepEqual(page.errors, []);
 });
-
-/** Calls the API as the page's signed-in user (GET without a body). */
-function apiAs(page, path, body) {
-  return page.evaluate(
-    async ([target, payload]) => {
-      const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${localStorage.getItem('agora.auth_key')}` };
-      const reply = await fetch(target, payload ? { method: 'POST', headers, body: JSON.stringify(payload) } : { headers });
-      return { status: reply.status, body: await reply.json() };
-    },
-    [path, body],
-  );
-}
 
 test("a deleted post's chat: history readable, no offer button, a clear line, no 404", async () => {
   const { owner, asker, postUrl } = await itemChat(browser, 'Sell my lamp', 'Brass, works.', { ownerFields: { 10: '5' } });
@@ -301,13 +286,6 @@ test('unseen messages show where the eye is: the menu button, the tab title and 
   for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
 });
 
-/** The chat and time of the newest message `text` in the page's user's chat list. */
-async function listedMessage(page, text) {
-  const chats = await apiAs(page, '/user/chats', {});
-  const { dest_session_id: sessionId, created_at: createdAt } = chats.body.sessions.find((row) => row.last_message?.payload === text).last_message;
-  return { sessionId, createdAt };
-}
-
 test('"Delivered" once the reader comes back later and sees the message in the chat list', async () => {
   const { owner, asker } = await itemChat(browser, 'Mend my coat', 'A torn sleeve.');
   // The owner closes the app; the asker writes meanwhile.
@@ -332,16 +310,6 @@ test('"Delivered" once the reader comes back later and sees the message in the c
   for (const page of [back, asker]) assert.deepEqual(page.errors, []);
 });
 
-/**
- * The receipt the server puts in a push to `userId` (agora/core/push.py): the test stands in
- * for the push service, which would carry the server's own.
- */
-function deliveryReceipt(userId, sessionId, createdAt) {
-  const value = `delivered|${createdAt}|${userId}|${sessionId}`;
-  const mac = createHmac('sha256', process.env.AGORA_SECRET_KEY).update(value).digest('hex').slice(0, 32);
-  return `${value}.${mac}`;
-}
-
 test('"Delivered" once a push reaches the reader\'s service worker, before the app is opened', async () => {
   const { owner, asker } = await itemChat(browser, 'Tune my piano', 'An old upright.');
   const ownerId = (await apiAs(owner, '/user/me')).body.user._id;
@@ -352,17 +320,7 @@ test('"Delivered" once a push reaches the reader\'s service worker, before the a
 
   const question = await send(asker, 'Is it out of tune badly?');
   await tick(question, 'Sent').waitFor();
-  const { sessionId, createdAt } = await listedMessage(asker, 'Is it out of tune badly?');
-  const push = {
-    session_id: sessionId,
-    title: 'Tune my piano',
-    sender_name: 'Bram Asker',
-    body: 'Bram Asker: Is it out of tune badly?',
-    count: 1,
-    url: `/chats?session_id=${sessionId}`,
-    red_dot: 1,
-    receipt: deliveryReceipt(ownerId, sessionId, createdAt),
-  };
+  const push = await chatPush(asker, 'Is it out of tune badly?', { recipientId: ownerId, title: 'Tune my piano', senderName: 'Bram Asker' });
   await cdp.send('ServiceWorker.deliverPushMessage', { origin: BASE_URL, registrationId, data: JSON.stringify(push) });
   await tick(question, 'Delivered').waitFor();
   await screenshot(asker, 'delivered-after-push', { fullPage: false });

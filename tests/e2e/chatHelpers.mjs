@@ -1,8 +1,57 @@
 // Steps the chat browser tests share: two signed-in people chatting about a post.
+import { createHmac } from 'node:crypto';
 import { BASE_URL, VIEWPORTS, newPage, signUpThroughPopup, uniqueEmail } from './helpers.mjs';
 
 export const chatWindow = (page) => page.getByTestId('chat-window');
 export const offerConfirm = (page) => page.getByRole('dialog', { name: 'Confirm Again to proceed with offer.' });
+
+/** A message's ticks: 'Sent', 'Delivered' or 'Read'. */
+export const tick = (bubble, name) => bubble.getByRole('img', { name, exact: true });
+
+/** Calls the API as the page's signed-in user (GET without a body). */
+export function apiAs(page, path, body) {
+  return page.evaluate(
+    async ([target, payload]) => {
+      const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${localStorage.getItem('agora.auth_key')}` };
+      const reply = await fetch(target, payload ? { method: 'POST', headers, body: JSON.stringify(payload) } : { headers });
+      return { status: reply.status, body: await reply.json() };
+    },
+    [path, body],
+  );
+}
+
+/** The chat and time of the newest message `text` in the page's user's chat list. */
+async function listedMessage(page, text) {
+  const chats = await apiAs(page, '/user/chats', {});
+  const { dest_session_id: sessionId, created_at: createdAt } = chats.body.sessions.find((row) => row.last_message?.payload === text).last_message;
+  return { sessionId, createdAt };
+}
+
+/** The receipt the server puts in a push to `userId` (agora/core/push.py). */
+function deliveryReceipt(userId, sessionId, createdAt) {
+  const value = `delivered|${createdAt}|${userId}|${sessionId}`;
+  const mac = createHmac('sha256', process.env.AGORA_SECRET_KEY).update(value).digest('hex').slice(0, 32);
+  return `${value}.${mac}`;
+}
+
+/**
+ * The push the server sends `recipientId` for the message `text` that `sender`'s page just
+ * sent about the post `title` (agora/core/push.py's Notification): the test stands in for the
+ * push service, which would carry the server's own (this Chromium has none to subscribe with).
+ */
+export async function chatPush(sender, text, { recipientId, title, senderName }) {
+  const { sessionId, createdAt } = await listedMessage(sender, text);
+  return {
+    session_id: sessionId,
+    title,
+    sender_name: senderName,
+    body: `${senderName}: ${text}`,
+    count: 1,
+    url: `/chats?session_id=${sessionId}`,
+    red_dot: 1,
+    receipt: deliveryReceipt(recipientId, sessionId, createdAt),
+  };
+}
 
 export async function send(page, text) {
   const window = chatWindow(page);

@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { BASE_URL, VIEWPORTS, apiCall, apiLogin, launch, newPage, pageAs, screenshot, seriousViolations, signUpThroughPopup, uniqueEmail } from './helpers.mjs';
 import { chatWindow, offerConfirm } from './chatHelpers.mjs';
-
-const STRIPE_URL = process.env.AGORA_E2E_STRIPE_URL;
+import { STRIPE_URL, payByCard, withdraw } from './walletHelpers.mjs';
 
 let browser;
 before(async () => {
@@ -139,13 +138,7 @@ test('a short dollar balance shows Need Recharge; a card payment credits the wal
 
   // Confirm leads to the provider's hosted card form, which sends the browser back.
   await rechargeTab.getByRole('button', { name: 'Confirm' }).click();
-  await rechargeTab.waitForURL(`${STRIPE_URL}/**`);
-  await rechargeTab.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await rechargeTab.getByLabel('Expiry').fill('12 / 34');
-  await rechargeTab.getByLabel('CVC').fill('123');
-  await rechargeTab.getByLabel('Name on card').fill('Nina Owner');
-  await rechargeTab.getByRole('button', { name: 'Pay' }).click();
-  await rechargeTab.waitForURL(/\/afterpayment\/stripe\?session_id=/);
+  await payByCard(rechargeTab, 'Nina Owner');
   await rechargeTab.getByRole('heading', { name: 'Payment successful' }).waitFor();
   await rechargeTab.getByText(`$${amount}`).waitFor();
   await screenshotBoth(rechargeTab, 'after-payment-success');
@@ -175,19 +168,14 @@ test('a short dollar balance shows Need Recharge; a card payment credits the wal
   const dollars = asker.getByTestId('wallet').filter({ hasText: 'US Dollar' });
   await asker.getByTestId('wallet').filter({ hasText: 'Points' }).getByText('You cannot withdraw points').waitFor();
   assert.equal(await asker.getByTestId('wallet').filter({ hasText: 'Points' }).getByRole('button', { name: 'Withdraw' }).count(), 0);
-  const withdrawAll = async () => {
-    await dollars.getByRole('button', { name: 'Withdraw' }).click();
-    await asker.getByRole('dialog', { name: 'Withdraw US Dollar' }).getByRole('button', { name: 'Continue' }).click();
-    await asker.getByRole('dialog', { name: 'Withdraw $5 to your payout account?' }).getByRole('button', { name: 'Withdraw $5' }).click();
-  };
-  await withdrawAll();
+  await withdraw(asker, 'US Dollar', '$5');
   await asker.waitForURL(`${STRIPE_URL}/**`);
   await asker.getByRole('button', { name: 'Agree and submit' }).click();
   await asker.waitForURL(/\/profile\?can_withdraw=1$/);
   await asker.getByText('You can withdraw your money now').waitFor();
   await dollars.getByText('$5').waitFor();
   await screenshotBoth(asker, 'profile-wallets');
-  await withdrawAll();
+  await withdraw(asker, 'US Dollar', '$5');
   await asker.getByRole('status').filter({ hasText: 'Withdrawal successful' }).waitFor();
   await dollars.getByText('$0').waitFor();
 

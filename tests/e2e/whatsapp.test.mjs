@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { BASE_URL, VIEWPORTS, apiCall, apiLogin, launch, pageAs, screenshot, seriousViolations, uniqueEmail } from './helpers.mjs';
 import { png } from './png.mjs';
-import { businessChatId, connectedShop, customerMedia, customerMessage, failNextSend, postWebhook, sentTo, statusUpdate, untilProcessed } from './whatsappHelpers.mjs';
+import { businessChatId, connectedShop, customerMedia, customerMessage, failNextSend, newCustomer, openBusinessChat, postWebhook, sentTo, statusUpdate, untilProcessed } from './whatsappHelpers.mjs';
 
 let browser;
 before(async () => {
@@ -17,20 +17,6 @@ after(async () => {
 
 const chatWindow = (page) => page.getByTestId('chat-window');
 const bubble = (page, text) => chatWindow(page).getByTestId('chat-message').filter({ hasText: text });
-
-/** A new customer of the shop: a WhatsApp id of their own, so that every test has its own chat. */
-function newCustomer(name) {
-  return { name, waId: `4915${String(Date.now()).slice(-9)}${Math.floor(Math.random() * 10)}` };
-}
-
-/** The agent's Chats page with the customer's business chat opened from its row. */
-async function openBusinessChat(page, customer) {
-  await page.goto(`${BASE_URL}/chats`);
-  const row = page.getByTestId('chat-row').filter({ hasText: customer.name });
-  await row.getByRole('img', { name: 'WhatsApp' }).waitFor();
-  await row.click();
-  await chatWindow(page).getByTestId('wa-window').waitFor();
-}
 
 test('an inbound WhatsApp message appears in the agent’s window as it comes; the reply’s ticks move to read with Meta’s statuses', async () => {
   const adminKey = await apiLogin('Ada Agent', uniqueEmail('ada'));

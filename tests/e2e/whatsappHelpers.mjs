@@ -19,18 +19,39 @@ export function failNextSend(code = 131026) {
   return standin('fail', { status: 400, code, only: 'messages' });
 }
 
-/** A group whose admin connected a business number registered with the stand-in. */
-export async function connectedShop(adminKey, groupTitle) {
-  const { group } = await apiCall(adminKey, '/api/group?action=create', { title: groupTitle, description: '', is_public: false });
+/** A business number registered with the stand-in, and what its admin types to connect it. */
+export async function businessNumber() {
   const number = await standin('numbers', { display_phone_number: '+31 20 555 0100' });
-  const { channel } = await apiCall(adminKey, `/api/groups/${group._id}/whatsapp`, {
+  const connection = {
     phone_number_id: number.phone_number_id,
     business_account_id: number.business_account_id,
     access_token: number.access_token,
     app_secret: APP_SECRET,
     verify_token: 'e2e-verify-token',
-  });
+  };
+  return { number, connection };
+}
+
+/** A group whose admin connected a business number registered with the stand-in. */
+export async function connectedShop(adminKey, groupTitle) {
+  const { group } = await apiCall(adminKey, '/api/group?action=create', { title: groupTitle, description: '', is_public: false });
+  const { number, connection } = await businessNumber();
+  const { channel } = await apiCall(adminKey, `/api/groups/${group._id}/whatsapp`, connection);
   return { groupId: group._id, channel, number };
+}
+
+/** A new customer of a shop: a WhatsApp id of their own, so that every test has its own chat. */
+export function newCustomer(name) {
+  return { name, waId: `4915${String(Date.now()).slice(-9)}${Math.floor(Math.random() * 10)}` };
+}
+
+/** The agent's Chats page with the customer's business chat opened from its row. */
+export async function openBusinessChat(page, customer) {
+  await page.goto(`${BASE_URL}/chats`);
+  const row = page.getByTestId('chat-row').filter({ hasText: customer.name });
+  await row.getByRole('img', { name: 'WhatsApp' }).waitFor();
+  await row.click();
+  await page.getByTestId('chat-window').getByTestId('wa-window').waitFor();
 }
 
 /** Posts a webhook body to the edge exactly as Meta does: the raw bytes, signed with the app secret. */
