@@ -25,13 +25,15 @@ from tests.integration.helpers import Member, bearer, item_chat
 from tests.services import RAY_START_ATTEMPTS, free_port, restartable_port
 
 GUARD_SECONDS = 180  # a hang guard for Ray heads starting on two busy cores, not a speed check
-# How long a send may wait before it is answered (AGORA_SEND_ANSWER_SECONDS in these runs),
-# and the margin its answer is given: a bound the docs promise, not a speed measurement.
-SEND_ANSWER_SECONDS = 3
 # A hang guard for a run's first answer: its Ray head (up to RAY_START_ATTEMPTS starts), then
 # its edge.
 RUN_START_SECONDS = 2 * GUARD_SECONDS
-ANSWER_MARGIN_SECONDS = 3
+# How long a send may wait before it is answered (AGORA_SEND_ANSWER_SECONDS in these runs),
+# and the margin its answer is given: a bound the docs promise, not a speed measurement. What
+# the bound rules out is a send left hanging (Ray retries a call to a lost actor for as long
+# as it takes); the margin covers an edge slowed by two cores busy with every suite at once.
+SEND_ANSWER_SECONDS = 3
+ANSWER_MARGIN_SECONDS = 12
 
 
 def process_sessions() -> dict[int, tuple[int, int, str]]:

@@ -111,7 +111,8 @@ async def test_a_message_delivered_three_times_two_at_once_is_stored_once(busine
     assert inbound["src_id"] == f"wa:{CUSTOMER}"
     assert inbound["local_id"] == message["id"]
     assert inbound["payload"] == "Do you deliver on Sundays?"
-    assert inbound["data"]["wa"] == {"wamid": message["id"], "kind": "text"}
+    sent_at = int(message["timestamp"]) * 1000  # Meta's time of the message, not its arrival
+    assert inbound["data"]["wa"] == {"wamid": message["id"], "kind": "text", "sent_at": sent_at}
     assert inbound["data"]["txt"] == "Do you deliver on Sundays?"
 
 
