@@ -20,11 +20,13 @@ run: deps $(STAMPS)/web-build ## Serve everything on http://127.0.0.1:8080 (Ctrl
 serve: deps $(STAMPS)/web-build ## One edge against services that already run (AGORA_* settings)
 	$(PY) -m agora serve
 
-test: deps $(STAMPS)/web-build $(STAMPS)/e2e-deps $(STAMPS)/chromium ## Every test suite
-	$(MAKE) lint
-	$(MAKE) test-python
-	$(MAKE) test-web
-	$(MAKE) test-e2e
+# Installs side by side (mostly downloads), then every suite at once: the Python suite, the
+# browser suite and the web's own tests mostly wait (on Ray, the store, sockets, browsers), so
+# two cores run them together in about the time of the longest. Each suite's output is
+# printed whole when it ends.
+test: ## Every test suite
+	$(MAKE) --jobs=4 deps $(STAMPS)/web-build $(STAMPS)/e2e-deps $(STAMPS)/chromium
+	$(MAKE) --jobs=4 --output-sync=target lint test-python test-web test-e2e
 
 # The integration tests mostly wait (on Ray, the store, sockets, browsers' stand-ins): three
 # workers keep two cores busy. They share one Ray head (tests/conftest.py).
