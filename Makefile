@@ -12,7 +12,7 @@ WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) web/index.ht
 # Headless Chromium in this sandbox: no GPU, no sandboxing as root, no calls home.
 export AGORA_E2E_CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run serve test check test-python test-web test-e2e lint format bench deps lock clean
+.PHONY: run serve test test-checks-web-e2e check test-python test-web test-e2e lint format bench deps lock clean
 
 run: deps $(STAMPS)/web-build ## Serve everything on http://127.0.0.1:8080 (Ctrl-C stops it)
 	$(PY) -m agora run
@@ -20,13 +20,19 @@ run: deps $(STAMPS)/web-build ## Serve everything on http://127.0.0.1:8080 (Ctrl
 serve: deps $(STAMPS)/web-build ## One edge against services that already run (AGORA_* settings)
 	$(PY) -m agora serve
 
-# Installs side by side (mostly downloads), then every suite at once: the Python suite, the
-# browser suite and the web's own tests mostly wait (on Ray, the store, sockets, browsers), so
-# two cores run them together in about the time of the longest. Each suite's output is
-# printed whole when it ends.
+# Installs side by side (mostly downloads), then two lanes at once: the Python suite, and
+# the checks followed by the web's tests and the browser suite. Both mostly wait (on Ray, the
+# store, sockets, browsers), so two cores run them together in about the time of the longer;
+# the browser suite's edge starts after the Python suite's Ray head, not beside it. Each
+# lane's output is printed whole when it ends.
 test: ## Every test suite
 	$(MAKE) --jobs=4 deps $(STAMPS)/web-build $(STAMPS)/e2e-deps $(STAMPS)/chromium
-	$(MAKE) --jobs=4 --output-sync=target lint test-python test-web test-e2e
+	$(MAKE) --jobs=2 --output-sync=target test-python test-checks-web-e2e
+
+test-checks-web-e2e: deps $(STAMPS)/web-build $(STAMPS)/e2e-deps $(STAMPS)/chromium
+	$(MAKE) lint
+	$(MAKE) test-web
+	$(MAKE) test-e2e
 
 # The integration tests mostly wait (on Ray, the store, sockets, browsers' stand-ins): three
 # workers keep two cores busy. They share one Ray head (tests/conftest.py).
