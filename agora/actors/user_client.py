@@ -56,8 +56,13 @@ class UserShards:
         if known is None:
             return
         self.local[sid] = (known[0], session_id)
+        index = shard_of(known[0], self.count)
+        # A shard on its first use is still starting: the answer waits for it to run (as a
+        # send's does), then for the event, so that the acknowledgement holds.
+        with contextlib.suppress(RayAway):
+            await self._actors.started(index)
         event = {"op": "viewing", "edge": self.edge, "sid": sid, "user_id": known[0]}
-        await self._handled_in_time(self._queue(known[0], {**event, "session_id": session_id}))
+        await self._handled_in_time(self._queue_on(index, {**event, "session_id": session_id}))
 
     def disconnected(self, sid: str) -> None:
         known = self.local.pop(sid, None)
