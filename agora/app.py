@@ -3,6 +3,7 @@
 import asyncio
 import logging
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from aiohttp import web
@@ -26,7 +27,19 @@ from agora.realtime.emitter import RealtimeEmitter, socket_manager
 from agora.realtime.transport import RoomChannelManager
 from agora.seed import seed_demo_city
 from agora.services.accounts import AccountService
-from agora.services.chat import ChatService
+from agora.services.chat import ChatParts
+from agora.services.chat.access import ChatAccess
+from agora.services.chat.chat_list import ChatList, UnseenCounts
+from agora.services.chat.last_offer import LastOffer
+from agora.services.chat.live import ChatRooms, Typing, Visitors
+from agora.services.chat.lookups import ItemChats, Lookups
+from agora.services.chat.memberships import Memberships
+from agora.services.chat.moderation import ChatSettings, MemberList, Moderation
+from agora.services.chat.reading import MessageInfo, MessagePages
+from agora.services.chat.receipts import Receipts
+from agora.services.chat.sending import PreparesSend, Sending
+from agora.services.chat.shard_sends import ShardSends
+from agora.services.chat.ticks import Ticks
 from agora.services.client_errors import ClientErrorService
 from agora.services.creation_limits import CreationLimit
 from agora.services.events import (
@@ -115,6 +128,7 @@ class Built:
     indexed: list  # stores whose indexes must exist
     copied: list[UserStore | ItemStore]  # stores whose edge copies need `changes` heard
     ray_link: RayLink  # the edge's connection to Ray, which the shard clients share
+    session_shards: SessionShards  # started with the edge, and again when Ray's head returns
 
 
 def chat_kinds() -> ChatKinds:
@@ -179,26 +193,48 @@ def build_services(
         settings, push_subscriptions, VapidKeyStore(db), user_shards, sessions, users, kinds
     )
     whatsapp_templates = WhatsAppTemplateStore(db)
-    chat = ChatService(
-        SessionShards(settings, shard_stores, ray_link),
-        sessions,
-        messages,
-        posts,
-        users,
-        uploads,
-        ChatHints(redis, keys),
-        emitter,
-        events,
-        kinds,
+    session_shards = SessionShards(settings, shard_stores, ray_link)
+    shard_sends = ShardSends(shards=session_shards, events=events)
+    memberships = Memberships(
+        sessions=sessions,
+        users=users,
+        emitter=emitter,
+        shards=session_shards,
+        shard_sends=shard_sends,
+    )
+    chat = chat_parts(
+        shards=session_shards,
+        shard_sends=shard_sends,
+        memberships=memberships,
+        sessions=sessions,
+        messages=messages,
+        posts=posts,
+        users=users,
+        uploads=uploads,
+        hints=ChatHints(redis, keys),
+        emitter=emitter,
+        events=events,
+        kinds=kinds,
         # An agent's reply to a WhatsApp customer is checked against its business chat.
-        dict.fromkeys(
+        sends=dict.fromkeys(
             WA_MESSAGE_TYPES,
             BusinessSends(settings.public_base_url, sessions, messages, whatsapp_templates),
         ),
     )
     feed = FeedService(groups, item_store, feed_cache)
     whatsapp, whatsapp_stores = build_whatsapp(
-        settings, db, groups, sessions, chat, uploads, emitter, events, limits
+        settings,
+        db,
+        groups,
+        sessions,
+        uploads,
+        emitter,
+        events,
+        limits,
+        shards=session_shards,
+        shard_sends=shard_sends,
+        memberships=memberships,
+        kinds=kinds,
     )
     whatsapp_flags = WhatsAppFlags(db)
     statuses = WhatsAppStatuses(whatsapp_flags, emitter)
@@ -264,25 +300,128 @@ def build_services(
             fetcher, LinkPreviewCache(redis, keys), limits, uploads.kept_image
         ),
         wallets=wallets,
-        offers=OfferService(wallets, chat, sessions, item_store, users, events),
+        offers=OfferService(
+            wallets,
+            LastOffer(sessions=sessions, emitter=emitter, kinds=kinds),
+            shard_sends,
+            sessions,
+            item_store,
+            users,
+            events,
+        ),
         payments=payments,
         push=push,
         finder_fees=EarnedFromSharing(wallet_store, item_store),
         whatsapp=whatsapp,
         whatsapp_replies=whatsapp_replies,
     )
-    subscribe(events, groups, feed, chat, services.offers, push, whatsapp, whatsapp_replies)
+    visitors = Visitors(sessions=sessions, emitter=emitter)
+    subscribe(
+        events,
+        groups,
+        feed,
+        memberships,
+        visitors,
+        chat.chat_settings,
+        services.offers,
+        push,
+        whatsapp,
+        whatsapp_replies,
+    )
     indexed = [users, auth_keys, group_store, item_store, sessions, messages, wallet_store]
     indexed += [payment_store, push_subscriptions, *whatsapp_stores]
     indexed += [whatsapp_templates, whatsapp_flags]
-    return Built(services, events, users, indexed, [users, item_store], ray_link)
+    return Built(services, events, users, indexed, [users, item_store], ray_link, session_shards)
+
+
+def chat_parts(
+    *,
+    shards: SessionShards,
+    shard_sends: ShardSends,
+    memberships: Memberships,
+    sessions: SessionStore,
+    messages: MessageStore,
+    posts: PostReader,
+    users: UserStore,
+    uploads: UploadService,
+    hints: ChatHints,
+    emitter: RealtimeEmitter,
+    events: Events,
+    kinds: ChatKinds,
+    sends: Mapping[int, PreparesSend],
+) -> ChatParts:
+    """The chat's parts the edge calls, each given what it uses; the read rule and the
+    receipts' ticks are shared by those that need them."""
+    access = ChatAccess(sessions=sessions, posts=posts)
+    ticks = Ticks(sessions=sessions, emitter=emitter)
+    return ChatParts(
+        sending=Sending(
+            shards=shards,
+            shard_sends=shard_sends,
+            access=access,
+            messages=messages,
+            uploads=uploads,
+            posts=posts,
+            sessions=sessions,
+            hints=hints,
+            emitter=emitter,
+            kinds=kinds,
+            sends=sends,
+        ),
+        pages=MessagePages(
+            access=access,
+            shards=shards,
+            messages=messages,
+            sessions=sessions,
+            users=users,
+            kinds=kinds,
+            ticks=ticks,
+        ),
+        message_info=MessageInfo(access=access, messages=messages, sessions=sessions, kinds=kinds),
+        receipts=Receipts(access=access, messages=messages, sessions=sessions, ticks=ticks),
+        chat_list=ChatList(
+            access=access,
+            posts=posts,
+            sessions=sessions,
+            messages=messages,
+            emitter=emitter,
+            kinds=kinds,
+            ticks=ticks,
+        ),
+        unseen=UnseenCounts(sessions=sessions),
+        rooms=ChatRooms(access=access, sessions=sessions),
+        typing=Typing(access=access, hints=hints, emitter=emitter),
+        members=MemberList(access=access, sessions=sessions, users=users),
+        chat_settings=ChatSettings(
+            access=access,
+            sessions=sessions,
+            shards=shards,
+            events=events,
+            emitter=emitter,
+            kinds=kinds,
+        ),
+        moderation=Moderation(
+            sessions=sessions,
+            shards=shards,
+            events=events,
+            emitter=emitter,
+            kinds=kinds,
+            memberships=memberships,
+        ),
+        item_chats=ItemChats(
+            access=access, posts=posts, sessions=sessions, hints=hints, kinds=kinds
+        ),
+        lookups=Lookups(access=access, posts=posts, sessions=sessions, users=users, kinds=kinds),
+    )
 
 
 def subscribe(
     events: Events,
     groups: GroupService,
     feed: FeedService,
-    chat: ChatService,
+    memberships: Memberships,
+    visitors: Visitors,
+    chat_settings: ChatSettings,
     offers: OfferService,
     push: PushService,
     whatsapp: WhatsApp,
@@ -297,21 +436,21 @@ def subscribe(
     events.subscribe(PostShared, lambda e: feed.post_changed(e.group_id))
     # A group's new member reads its chat from now on, and their sockets follow its room.
     events.subscribe(
-        MemberJoined, lambda e: chat.member_joined(e.session_id, e.user_id, e.user_type)
+        MemberJoined, lambda e: memberships.member_joined(e.session_id, e.user_id, e.user_type)
     )
     # A group or chat that closed to non-members sends away the sockets of those who read it
     # without following it (and of a group, of its posts' open chats).
-    events.subscribe(SessionClosed, chat.session_closed)
+    events.subscribe(SessionClosed, visitors.session_closed)
     # An edited group's chat takes messages by its new rules (who may write).
-    events.subscribe(GroupEdited, chat.group_edited)
+    events.subscribe(GroupEdited, chat_settings.group_edited)
     # A deleted post's open chats send away the sockets of their visitors.
-    events.subscribe(PostHidden, chat.post_hidden)
+    events.subscribe(PostHidden, visitors.post_hidden)
     # A rejected request to join no longer counts among the group's members.
     events.subscribe(MemberRemoved, lambda e: groups.member_removed(e.session_id))
     # Joining (or asking to join) a group shows as a notice in the group's chat.
     events.subscribe(
         MemberAnnounced,
-        lambda e: chat.announce_member(e.session_id, e.user_id, e.event, e.by_user_id),
+        lambda e: memberships.announce_member(e.session_id, e.user_id, e.event, e.by_user_id),
     )
     # Members away from a chat hear of its new messages by web push (queued: the send does
     # not wait for it).
@@ -341,11 +480,15 @@ def build_whatsapp(
     db,
     groups: GroupService,
     sessions: SessionStore,
-    chat: ChatService,
     uploads: UploadService,
     emitter: RealtimeEmitter,
     events: Events,
     limits: RateLimiter,
+    *,
+    shards: SessionShards,
+    shard_sends: ShardSends,
+    memberships: Memberships,
+    kinds: ChatKinds,
 ) -> tuple[WhatsApp, list]:
     """WhatsApp business chats, and the stores whose indexes they need."""
     graph = GraphApi(settings.whatsapp_graph_url)
@@ -359,14 +502,23 @@ def build_whatsapp(
         groups,
         settings.secret_key.get_secret_value(),
     )
-    agents = BusinessChats(business_chats, sessions, chat, emitter)
+    agents = BusinessChats(
+        business_chats,
+        sessions,
+        emitter,
+        memberships=memberships,
+        shards=shards,
+        kinds=kinds,
+    )
     inbound = InboundMessages(
         agents,
         business_chats,
-        chat,
         uploads,
         graph,
         emitter,
+        shard_sends=shard_sends,
+        shards=shards,
+        kinds=kinds,
     )
     bad_signatures = RateLimit(
         settings.whatsapp_bad_signatures_per_ip, settings.rate_window_seconds
@@ -438,10 +590,10 @@ def build_app(
         if with_ray:
             await asyncio.get_running_loop().run_in_executor(None, built.ray_link.connect)
             # The first sends need not wait for a shard's process to start.
-            await start_shards(services.chat.shards.start_all)
+            await start_shards(built.session_shards.start_all)
             # Ray's head may go and come back while the edge serves.
             ray_watch = asyncio.create_task(
-                built.ray_link.watch(stop_watching, services.chat.shards.start_all)
+                built.ray_link.watch(stop_watching, built.session_shards.start_all)
             )
         sweeper = asyncio.create_task(finish_stalled_moves(services.wallets, services.payments))
         # Deliveries an edge accepted but did not finish (it died) are processed here.

@@ -17,7 +17,11 @@ from agora.core.numbers import bounded_int
 from agora.http.replies import ok
 from agora.http.requests import Body, Timestamp, optional_caller, read_body, require_caller
 from agora.http.routes import Auth, Query, Reply, Route
-from agora.services.chat import ChatService, SendInput
+from agora.services.chat.chat_list import ChatList
+from agora.services.chat.lookups import ItemChats, Lookups
+from agora.services.chat.moderation import ChatSettings, MemberList, Moderation
+from agora.services.chat.reading import MessageInfo, MessagePages
+from agora.services.chat.sending import Sending, SendInput
 from agora.services.link_previews import LinkPreviewService
 
 ID = Field(max_length=200)
@@ -203,21 +207,34 @@ class UrlPreviewReply(Reply):
     description: str | None = None
 
 
-def routes(chat: ChatService, previews: LinkPreviewService) -> list[Route]:
-    async def item_chats(request: web.Request) -> web.Response:
+def routes(
+    *,
+    sending: Sending,
+    pages: MessagePages,
+    message_info: MessageInfo,
+    chat_list: ChatList,
+    members: MemberList,
+    chat_settings: ChatSettings,
+    moderation: Moderation,
+    item_chats: ItemChats,
+    lookups: Lookups,
+    previews: LinkPreviewService,
+) -> list[Route]:
+    async def post_chats(request: web.Request) -> web.Response:
         body = await read_body(request, ItemChatsBody)
         caller = require_caller(request)
-        return ok(await chat.item_chats(caller, request.match_info["item_id"], body.route_id))
+        item_id = request.match_info["item_id"]
+        return ok(await item_chats.item_chats(caller, item_id, body.route_id))
 
     async def send(request: web.Request) -> web.Response:
         caller = require_caller(request)
         body = await read_body(request, SendBody)
-        return ok(await chat.send(caller, body.send_input()))
+        return ok(await sending.send(caller, body.send_input()))
 
     async def messages(request: web.Request) -> web.Response:
         body = await read_body(request, MessagesBody)
         return ok(
-            await chat.messages_page(
+            await pages.messages_page(
                 optional_caller(request),
                 body.session_id,
                 body.greater_than_timestamp,
@@ -225,18 +242,18 @@ def routes(chat: ChatService, previews: LinkPreviewService) -> list[Route]:
             )
         )
 
-    async def members(request: web.Request) -> web.Response:
+    async def member_page(request: web.Request) -> web.Response:
         body = await read_body(request, MembersBody)
-        return ok(await chat.members(optional_caller(request), body.session_id, body.cursor))
+        return ok(await members.members(optional_caller(request), body.session_id, body.cursor))
 
     async def chats(request: web.Request) -> web.Response:
         body = await read_body(request, ChatsBody)
-        return ok(await chat.chats(require_caller(request), body.cursor))
+        return ok(await chat_list.chats(require_caller(request), body.cursor))
 
     async def by_ids(request: web.Request) -> web.Response:
         body = await read_body(request, ByIdsBody)
         return ok(
-            await chat.by_ids(
+            await lookups.by_ids(
                 optional_caller(request),
                 body.user_ids,
                 body.session_ids,
@@ -248,12 +265,13 @@ def routes(chat: ChatService, previews: LinkPreviewService) -> list[Route]:
     async def update_session(request: web.Request) -> web.Response:
         body = await read_body(request, SessionUpdateBody)
         changes = body.model_dump(exclude={"session_id"})
-        return ok(await chat.update_session(require_caller(request), body.session_id, changes))
+        caller = require_caller(request)
+        return ok(await chat_settings.update_session(caller, body.session_id, changes))
 
     async def update_member(request: web.Request) -> web.Response:
         body = await read_body(request, MemberUpdateBody)
         return ok(
-            await chat.update_member(
+            await moderation.update_member(
                 require_caller(request),
                 body.session_id,
                 notification_flag_value=body.notification_flag,
@@ -262,10 +280,11 @@ def routes(chat: ChatService, previews: LinkPreviewService) -> list[Route]:
             )
         )
 
-    async def message_info(request: web.Request) -> web.Response:
+    async def delivery_info(request: web.Request) -> web.Response:
         session_id = request.query.get("session_id", "")[:200]
         created_at = bounded_int(request.query.get("created_at"), "created_at")
-        return ok(await chat.message_info(require_caller(request), session_id, created_at))
+        caller = require_caller(request)
+        return ok(await message_info.message_info(caller, session_id, created_at))
 
     async def url_preview(request: web.Request) -> web.Response:
         caller = require_caller(request)
@@ -284,7 +303,7 @@ def routes(chat: ChatService, previews: LinkPreviewService) -> list[Route]:
         Route(
             "POST",
             r"/api/chats/{item_id:[0-9a-f]{24}}",
-            item_chats,
+            post_chats,
             "The chats about a post, opening the caller's",
             auth=Auth.REQUIRED,
             body=ItemChatsBody,
@@ -319,7 +338,7 @@ def routes(chat: ChatService, previews: LinkPreviewService) -> list[Route]:
         Route(
             "POST",
             "/session/users",
-            members,
+            member_page,
             "A page of a chat's members",
             body=MembersBody,
             reply=MembersReply,
@@ -353,7 +372,7 @@ def routes(chat: ChatService, previews: LinkPreviewService) -> list[Route]:
         Route(
             "GET",
             "/session/im_info",
-            message_info,
+            delivery_info,
             "Who received and read a message",
             auth=Auth.REQUIRED,
             query=MessageInfoQuery,

@@ -9,7 +9,7 @@ from pydantic import Field
 from agora.http.replies import ok
 from agora.http.requests import Body, read_body, require_caller
 from agora.http.routes import Auth, Reply, Route, SuccessReply
-from agora.services.chat import ChatService
+from agora.services.chat.receipts import Receipts
 from agora.services.push import PushService
 
 PUSH_TOKEN_BODY_MAX_BYTES = 8 * 1024
@@ -40,7 +40,7 @@ class PushInfoReply(Reply):
     os_type: str
 
 
-def routes(push: PushService, chat: ChatService) -> list[Route]:
+def routes(push: PushService, receipts: Receipts) -> list[Route]:
     async def info(request: web.Request) -> web.Response:
         return ok(await push.info())
 
@@ -52,7 +52,7 @@ def routes(push: PushService, chat: ChatService) -> list[Route]:
 
     async def delivered(request: web.Request) -> web.Response:
         body = await read_body(request, DeliveredBody, max_bytes=RECEIPTS_BODY_MAX_BYTES)
-        marked = await chat.received(push.read_receipts(body.receipts))
+        marked = await receipts.received(push.read_receipts(body.receipts))
         return ok({"success": True, "marked": marked})
 
     return [

@@ -35,7 +35,10 @@ from agora.realtime.transport import (
     SocketServer,
 )
 from agora.services.accounts import AccountService, Caller
-from agora.services.chat import ChatService
+from agora.services.chat.chat_list import UnseenCounts
+from agora.services.chat.live import ChatRooms, Typing
+from agora.services.chat.receipts import Receipts
+from agora.services.chat.sending import Sending
 from agora.services.push import PushService
 from agora.settings import Settings
 from agora.store.outages import UNREACHABLE
@@ -164,8 +167,13 @@ def attach(
     app: web.Application,
     sio: SocketServer,
     accounts: AccountService,
-    chat: ChatService,
     push: PushService,
+    *,
+    sending: Sending,
+    receipts: Receipts,
+    chat_rooms: ChatRooms,
+    unseen_counts: UnseenCounts,
+    typing_signals: Typing,
 ) -> None:
     @sio.event
     async def connect(sid: str, environ: dict[str, Any], auth: Any) -> None:
@@ -177,7 +185,7 @@ def attach(
                 raise ConnectionRefused(exc.errors, {"need_user": True}) from exc
             user_id = caller.user["_id"]
             await sio.save_session(sid, {"caller": caller, "user_id": user_id})
-            followed = [session_room(s) for s in await chat.followed_sessions(user_id)]
+            followed = [session_room(s) for s in await chat_rooms.followed_sessions(user_id)]
             rooms = [user_room(user_id), key_room(caller.key_hash), *followed]
             await sio.manager.enter_rooms(sid, "/", rooms)
             push.socket_connected(sid, user_id)
@@ -198,7 +206,7 @@ def attach(
     async def join(sid: str, data: Any) -> dict[str, Any]:
         session_id = data.get("session_id") if isinstance(data, dict) else None
         rooms = (
-            await chat.rooms_to_hear(await socket_caller(sid), session_id)
+            await chat_rooms.rooms_to_hear(await socket_caller(sid), session_id)
             if isinstance(session_id, str)
             else []
         )
@@ -212,7 +220,7 @@ def attach(
     async def leave(sid: str, data: Any) -> dict[str, Any]:
         """A closed chat window; the socket stays in the rooms of chats its user follows."""
         session_id = required_session_id(data)
-        for room in await chat.rooms_to_leave(await socket_caller(sid), session_id):
+        for room in await chat_rooms.rooms_to_leave(await socket_caller(sid), session_id):
             await sio.leave_room(sid, room)
         return {"ok": True}
 
@@ -232,19 +240,19 @@ def attach(
     @answering()
     async def unseen(sid: str, data: Any) -> dict[str, Any]:
         """Exact counts for a screen that (re)connected: the red dot and the muted chats."""
-        return await chat.unseen_summary(signed_in(await socket_caller(sid)).user["_id"])
+        return await unseen_counts.unseen_summary(signed_in(await socket_caller(sid)).user["_id"])
 
     @sio.on("typing")
     @answering()
     async def typing(sid: str, data: Any) -> dict[str, Any]:
         caller = signed_in(await socket_caller(sid))
-        await chat.typing(caller, required_session_id(data))
+        await typing_signals.typing(caller, required_session_id(data))
         return {"ok": True}
 
     async def mark(sid: str, data: Any, status: str) -> dict[str, Any]:
         caller = signed_in(await socket_caller(sid))
         body = DeliveryBody.model_validate(data)
-        await chat.mark(caller, body.session_id, body.created_at, status)
+        await receipts.mark(caller, body.session_id, body.created_at, status)
         return {"ok": True}
 
     @sio.on("delivered")
@@ -261,7 +269,7 @@ def attach(
     @answering(type=SEND_REPLY_REFUSED)
     async def send(sid: str, data: Any) -> dict[str, Any]:
         caller = signed_in(await socket_caller(sid), "You need Login to chat.")
-        return await chat.send(caller, SendBody.model_validate(data).send_input())
+        return await sending.send(caller, SendBody.model_validate(data).send_input())
 
     async def disconnect_revoked(stop: asyncio.Event) -> None:
         """A logout anywhere closes the sockets that used that key on this edge."""

@@ -49,17 +49,28 @@ def create_app(
         *accounts.routes(
             services.accounts,
             secure_cookies=secure,
-            notifications_unseen=services.chat.notifications_unseen,
+            notifications_unseen=services.chat.unseen.notifications_unseen,
         ),
         *client_errors.routes(services.client_errors),
         *groups.routes(services.groups, services.payments),
         *geo.routes(services.geo),
         *items.routes(services.feed, services.items),
         *uploads.routes(services.uploads),
-        *chat.routes(services.chat, services.link_previews),
+        *chat.routes(
+            sending=services.chat.sending,
+            pages=services.chat.pages,
+            message_info=services.chat.message_info,
+            chat_list=services.chat.chat_list,
+            members=services.chat.members,
+            chat_settings=services.chat.chat_settings,
+            moderation=services.chat.moderation,
+            item_chats=services.chat.item_chats,
+            lookups=services.chat.lookups,
+            previews=services.link_previews,
+        ),
         *wallet.routes(services.wallets, services.offers, services.finder_fees),
         *payments.routes(services.payments),
-        *push.routes(services.push, services.chat),
+        *push.routes(services.push, services.chat.receipts),
         *whatsapp_channel.routes(services.whatsapp.channels),
         *whatsapp_templates.routes(services.whatsapp_replies.templates),
         *whatsapp_clicks.routes(services.whatsapp_replies.clicks),
@@ -71,7 +82,17 @@ def create_app(
     app[openapi.OPENAPI_DOCUMENT] = openapi.build_document(declared)
     sio = realtime.create_socket_server(settings, sockets)
     edge_transports(sio)
-    realtime.attach(app, sio, services.accounts, services.chat, services.push)
+    realtime.attach(
+        app,
+        sio,
+        services.accounts,
+        services.push,
+        sending=services.chat.sending,
+        receipts=services.chat.receipts,
+        chat_rooms=services.chat.rooms,
+        unseen_counts=services.chat.unseen,
+        typing_signals=services.chat.typing,
+    )
     # Last: the catch-all page route must not shadow any call.
     app.add_routes(web_app.routes(settings.web_dist))
     return app

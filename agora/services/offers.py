@@ -32,7 +32,8 @@ from agora.core.money import (
 )
 from agora.core.routes import chain
 from agora.services.accounts import Caller
-from agora.services.chat import ChatService
+from agora.services.chat.last_offer import LastOffer
+from agora.services.chat.shard_sends import ShardSends
 from agora.services.events import Events, FinderFee, OfferPaid
 from agora.services.wallet import REFUSED, WalletService
 from agora.store.items import ItemStore
@@ -85,7 +86,8 @@ class OfferService:
     def __init__(
         self,
         wallets: WalletService,
-        chat: ChatService,
+        last_offer: LastOffer,
+        notices: ShardSends,
         sessions: SessionStore,
         items: ItemStore,
         users: UserStore,
@@ -93,7 +95,9 @@ class OfferService:
     ) -> None:
         self.wallets = wallets
         self.events = events
-        self.chat = chat
+        # The chat shows the offer given in it, and posts the notice of a paid one.
+        self.last_offer = last_offer
+        self.notices = notices
         self.sessions = sessions
         self.items = items
         self.users = users
@@ -143,7 +147,7 @@ class OfferService:
             "currency": terms.currency,
             "at": now_ms(),
         }
-        await self.chat.offer_given(cs_id, given)
+        await self.last_offer.offer_given(cs_id, given)
         await self.events.publish(terms.paid(cs_id, move["_id"]))
         return {
             "success": True,
@@ -243,7 +247,7 @@ class OfferService:
             }
         }
         try:
-            await self.chat.post_notice(
+            await self.notices.post_notice(
                 paid.session_id, paid.payer_id, f"offer:{paid.move_id}", text, data
             )
         except Exception:

@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 
 from agora.services.accounts import AccountService
-from agora.services.chat import ChatService
+from agora.services.chat import ChatParts
 from agora.services.client_errors import ClientErrorService
 from agora.services.feed import FeedService
 from agora.services.finder_fees import EarnedFromSharing
@@ -29,7 +29,7 @@ class Services:
     feed: FeedService
     items: ItemService
     uploads: UploadService
-    chat: ChatService
+    chat: ChatParts
     link_previews: LinkPreviewService
     wallets: WalletService
     offers: OfferService

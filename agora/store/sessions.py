@@ -266,6 +266,8 @@ class SessionStore:
 
     async def memberships_for_user(
         self, user_id: str, session_ids: list[str]
-    ) -> list[dict[str, Any]]:
+    ) -> dict[str, dict[str, Any]]:
+        """The user's memberships of these sessions, by session id."""
         ids = [membership_id(s, user_id) for s in set(session_ids)]
-        return await self.members.find({"_id": {"$in": ids}}).to_list()
+        found = await self.members.find({"_id": {"$in": ids}}).to_list()
+        return {m["session_id"]: m for m in found}

@@ -1,20 +1,39 @@
-"""Chat (spec: sessions): item chats, sending, reading, the chat list, lookups by id, settings,
-moderation and live signals, one module each.
+"""Chat (spec: sessions): item chats, sending, reading, receipts, the chat list, lookups by
+id, settings, moderation and live signals.
 
-`ChatService` is the one object the composition root builds and the edge calls: it is made
-of the parts below, which share the collaborators and the read rule of `ChatBase`.
+Each use case is a class of its own that takes only the collaborators it uses; the
+composition root (`agora/app.py`) builds them and hands each to whoever calls it. What
+several of them share is a collaborator of its own: the read rule (`access.ChatAccess`),
+the hand-off to the shards (`shard_sends.ShardSends`, also services' notices), the ticks a
+receipt moves (`ticks.Ticks`) and what follows a membership change
+(`memberships.Memberships`). The use cases do not import each other (`make lint`).
 """
 
-from agora.services.chat.chat_list import ChatList
-from agora.services.chat.live import LiveSignals
-from agora.services.chat.lookups import Lookups
-from agora.services.chat.moderation import Moderation
-from agora.services.chat.reading import Reading
-from agora.services.chat.sending import Sending, SendInput
+from dataclasses import dataclass
+
+from agora.services.chat.chat_list import ChatList, UnseenCounts
+from agora.services.chat.live import ChatRooms, Typing
+from agora.services.chat.lookups import ItemChats, Lookups
+from agora.services.chat.moderation import ChatSettings, MemberList, Moderation
+from agora.services.chat.reading import MessageInfo, MessagePages
+from agora.services.chat.receipts import Receipts
+from agora.services.chat.sending import Sending
 
 
-class ChatService(Sending, Reading, ChatList, Moderation, Lookups, LiveSignals):
-    """The chat parts together, over one set of collaborators (see `ChatBase`)."""
+@dataclass(frozen=True)
+class ChatParts:
+    """The parts the edge calls (its handlers call each directly)."""
 
-
-__all__ = ["ChatService", "SendInput"]
+    sending: Sending
+    pages: MessagePages
+    message_info: MessageInfo
+    receipts: Receipts
+    chat_list: ChatList
+    unseen: UnseenCounts
+    rooms: ChatRooms
+    typing: Typing
+    members: MemberList
+    chat_settings: ChatSettings
+    moderation: Moderation
+    item_chats: ItemChats
+    lookups: Lookups

@@ -1,4 +1,5 @@
-"""The chat list: a user's chats by latest activity, and their unseen counts."""
+"""The chat list: a user's chats by latest activity (`ChatList`), and their unseen counts
+(`UnseenCounts`)."""
 
 import asyncio
 import base64
@@ -7,7 +8,6 @@ from typing import Any
 
 from agora.core.chat import (
     is_muted,
-    is_reader,
     marks_with_senders,
     message_view_for,
     notification_count,
@@ -17,12 +17,37 @@ from agora.core.chat import (
 )
 from agora.core.constants import CHATS_PAGE
 from agora.core.errors import InvalidInput
+from agora.core.message_kinds import ChatKinds
 from agora.core.numbers import bounded_int
+from agora.realtime.emitter import RealtimeEmitter
 from agora.services.accounts import Caller
-from agora.services.chat.base import ChatBase, _about
+from agora.services.chat.access import ChatAccess, deleted_posts, post_of
+from agora.services.chat.ticks import Ticks
+from agora.services.items import PostReader
+from agora.store.messages import MessageStore
+from agora.store.sessions import SessionStore
 
 
-class ChatList(ChatBase):
+class ChatList:
+    def __init__(
+        self,
+        *,
+        access: ChatAccess,
+        posts: PostReader,
+        sessions: SessionStore,
+        messages: MessageStore,
+        emitter: RealtimeEmitter,
+        kinds: ChatKinds,
+        ticks: Ticks,
+    ) -> None:
+        self.access = access
+        self.posts = posts
+        self.sessions = sessions
+        self.messages = messages
+        self.emitter = emitter
+        self.kinds = kinds
+        self.ticks = ticks
+
     async def chats(self, caller: Caller, cursor: str | None) -> dict[str, Any]:
         """The user's chats, latest activity first, in pages after the (updated_at, id) cursor.
 
@@ -35,8 +60,8 @@ class ChatList(ChatBase):
         """
         user_id = caller.user["_id"]
         before = _decode_chats_cursor(cursor) if cursor else None
-        followed = await self._followed(user_id)
-        readable = await self._may_read_all(caller, followed)
+        followed = await self.sessions.followed(user_id)
+        readable = await self.access.may_read_all(caller, followed)
         rows = [((seen_time(c, m, c["_id"] in readable), c["_id"]), c, m) for c, m in followed]
         rows.sort(key=lambda row: row[0], reverse=True)
         if before is not None:
@@ -46,7 +71,7 @@ class ChatList(ChatBase):
         chats = {c["_id"]: c for c in await self.sessions.by_ids([c["_id"] for _, c, _ in page])}
         if cursor is None:
             await self._notifications_seen(user_id, followed)
-        gone = await self._deleted_posts(chats.values())
+        gone = await deleted_posts(self.posts, chats.values())
         memberships = {c["_id"]: m for _, c, m in page}
         shown = [chats[i] for i in chats if i in readable]
         last = await self._last_messages(user_id, shown, memberships)
@@ -56,7 +81,7 @@ class ChatList(ChatBase):
                     chats[c["_id"]],
                     m,
                     kinds=self.kinds,
-                    post_deleted=_about(chats[c["_id"]]) in gone,
+                    post_deleted=post_of(chats[c["_id"]]) in gone,
                     readable=c["_id"] in readable,
                 )
                 | ({"last_message": last[c["_id"]]} if c["_id"] in last else {})
@@ -94,11 +119,7 @@ class ChatList(ChatBase):
         """A `delivered` receipt for a listed message, unless the member's mark covers it."""
         seq = message.get("seq")
         if seq is not None and seq > membership.get("delivered_seq", 0):
-            await self._receipt(session_id, user_id, "delivered", seq, message)
-
-    async def _followed(self, user_id: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-        """(session counters, membership) for each of the user's memberships."""
-        return await self.sessions.followed(user_id)
+            await self.ticks.receipt(session_id, user_id, "delivered", seq, message)
 
     async def _notifications_seen(
         self, user_id: str, followed: list[tuple[dict[str, Any], dict[str, Any]]]
@@ -113,30 +134,23 @@ class ChatList(ChatBase):
         )
         await self.emitter.to_user(user_id, "unseen", {"notifications_unseen_count": 0})
 
+
+class UnseenCounts:
+    def __init__(self, *, sessions: SessionStore) -> None:
+        self.sessions = sessions
+
     async def notifications_unseen(self, user_id: str) -> int:
         """The red dot's count (spec: `data.notifications_unseen_count`), taken when asked."""
-        return red_dot_count(await self._followed(user_id))
+        return red_dot_count(await self.sessions.followed(user_id))
 
     async def unseen_summary(self, user_id: str) -> dict[str, Any]:
         """What a screen needs to keep the red dot itself from `message` events: the count
         now, and the chats that must not raise it (muted)."""
-        followed = await self._followed(user_id)
+        followed = await self.sessions.followed(user_id)
         return {
             "notifications_unseen_count": red_dot_count(followed),
             "muted_session_ids": [m["session_id"] for _, m in followed if is_muted(m)],
         }
-
-    async def followed_sessions(self, user_id: str) -> list[str]:
-        """Sessions whose rooms the user's sockets enter when they connect."""
-        memberships = await self.sessions.memberships_of_user(user_id)
-        return [m["session_id"] for m in memberships if is_reader(m["session_user_type"])]
-
-    async def follows(self, caller: Caller | None, session_id: str) -> bool:
-        """Whether the caller's sockets stay in the session's room when its window closes."""
-        if caller is None:
-            return False
-        membership = await self.sessions.membership(session_id, caller.user["_id"])
-        return membership is not None and is_reader(membership["session_user_type"])
 
 
 def _encode_chats_cursor(row_time: tuple[int, str]) -> str:

@@ -1,4 +1,5 @@
-"""Live signals: typing, and the rooms a socket hears a chat in.
+"""Live signals: typing (`Typing`), the rooms a socket hears chats in (`ChatRooms`), and the
+visitors sent away when a chat closes (`Visitors`).
 
 A member who follows a chat has every socket in its room from the moment they connect. Anyone
 else who may read it (the chat is open: public or read-allowed) enters its room when their
@@ -6,18 +7,26 @@ window opens it, as a visitor (`core.chat.visitor_room`); when the chat stops le
 it, their sockets are sent away, so that no message reaches a socket the read rule would refuse.
 """
 
-from agora.core.chat import is_open, is_reader, session_room, visitor_room
-from agora.core.constants import SESSION_KIND_GROUP, TYPING_INTERVAL_SECONDS
+from agora.core.chat import is_reader, session_room, visitor_room
+from agora.core.constants import TYPING_INTERVAL_SECONDS
 from agora.core.errors import AgoraError
+from agora.realtime.emitter import RealtimeEmitter
 from agora.services.accounts import Caller
-from agora.services.chat.base import ChatBase
+from agora.services.chat.access import ChatAccess
 from agora.services.events import PostHidden, SessionClosed
+from agora.store.chat_hints import ChatHints
+from agora.store.sessions import SessionStore
 
 
-class LiveSignals(ChatBase):
+class Typing:
+    def __init__(self, *, access: ChatAccess, hints: ChatHints, emitter: RealtimeEmitter) -> None:
+        self.access = access
+        self.hints = hints
+        self.emitter = emitter
+
     async def typing(self, caller: Caller, session_id: str) -> None:
         user_id = caller.user["_id"]
-        await self._following(session_id, user_id)
+        await self.access.require_following(session_id, user_id)
         if await self.hints.allow_typing(session_id, user_id, TYPING_INTERVAL_SECONDS):
             await self.emitter.to_session(
                 session_id,
@@ -25,11 +34,22 @@ class LiveSignals(ChatBase):
                 {"session_id": session_id, "user_id": user_id, "name": caller.user["name"]},
             )
 
+
+class ChatRooms:
+    def __init__(self, *, access: ChatAccess, sessions: SessionStore) -> None:
+        self.access = access
+        self.sessions = sessions
+
+    async def followed_sessions(self, user_id: str) -> list[str]:
+        """Sessions whose rooms the user's sockets enter when they connect."""
+        memberships = await self.sessions.memberships_of_user(user_id)
+        return [m["session_id"] for m in memberships if is_reader(m["session_user_type"])]
+
     async def rooms_to_hear(self, caller: Caller | None, session_id: str) -> list[str]:
         """The rooms a socket enters to hear a chat its window opened: none if the caller may
         not read it; its room, and for a visitor the chat's visitors' room too."""
         try:
-            _, membership = await self._readable(caller, session_id)
+            _, membership = await self.access.readable(caller, session_id)
         except AgoraError:
             return []
         if membership is not None and is_reader(membership["session_user_type"]):
@@ -39,9 +59,15 @@ class LiveSignals(ChatBase):
     async def rooms_to_leave(self, caller: Caller | None, session_id: str) -> list[str]:
         """The rooms a socket leaves when its window closes the chat: none while its user
         follows the chat (the badges come from its room)."""
-        if await self.follows(caller, session_id):
+        if await self.access.follows(caller, session_id):
             return []
         return [session_room(session_id), visitor_room(session_id)]
+
+
+class Visitors:
+    def __init__(self, *, sessions: SessionStore, emitter: RealtimeEmitter) -> None:
+        self.sessions = sessions
+        self.emitter = emitter
 
     async def session_closed(self, closed: SessionClosed) -> None:
         """A group or chat stopped letting non-members read it: its visitors are sent away,
@@ -55,14 +81,3 @@ class LiveSignals(ChatBase):
         await self.emitter.send_visitors_away(
             await self.sessions.open_item_chats(item_id=hidden.item_id)
         )
-
-    async def _stopped_reading(self, session_id: str, user_id: str) -> None:
-        """A member of a group that is not open stopped reading it (blocked): they no longer
-        read its posts either, nor the open chats about them they visit but are not in."""
-        group = await self.sessions.get(session_id)
-        if group is None or group.get("kind") != SESSION_KIND_GROUP or is_open(group):
-            return
-        about_posts = await self.sessions.open_item_chats(group_id=session_id)
-        member_of = await self._memberships(user_id, about_posts)
-        followed = {c for c, m in member_of.items() if is_reader(m["session_user_type"])}
-        await self.emitter.end_visits(user_id, [c for c in about_posts if c not in followed])

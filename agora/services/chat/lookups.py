@@ -1,4 +1,4 @@
-"""Lookups: a post's item chats, and users, chats and posts by id."""
+"""A post's item chats (`ItemChats`), and users, chats and posts by id (`Lookups`)."""
 
 from typing import Any
 
@@ -6,11 +6,31 @@ from agora.core.accounts import user_card
 from agora.core.chat import item_chat_id, item_chat_session, session_view
 from agora.core.clock import now_ms
 from agora.core.items import item_view
+from agora.core.message_kinds import ChatKinds
 from agora.services.accounts import Caller
-from agora.services.chat.base import ChatBase, _about
+from agora.services.chat.access import ChatAccess, deleted_posts, post_of
+from agora.services.items import PostReader
+from agora.store.chat_hints import ChatHints
+from agora.store.sessions import SessionStore
+from agora.store.users import UserStore
 
 
-class Lookups(ChatBase):
+class ItemChats:
+    def __init__(
+        self,
+        *,
+        access: ChatAccess,
+        posts: PostReader,
+        sessions: SessionStore,
+        hints: ChatHints,
+        kinds: ChatKinds,
+    ) -> None:
+        self.access = access
+        self.posts = posts
+        self.sessions = sessions
+        self.hints = hints
+        self.kinds = kinds
+
     async def item_chats(
         self, caller: Caller, item_id: str, route_id: str | None
     ) -> dict[str, Any]:
@@ -31,9 +51,11 @@ class Lookups(ChatBase):
             chats = [
                 stored or {**item_chat_session(item, user_id, route_id, now_ms()), "is_dummy": True}
             ]
-        member_of = await self._memberships(user_id, [c["_id"] for c in chats])
+        member_of = await self.sessions.memberships_for_user(user_id, [c["_id"] for c in chats])
         # An asker blocked in their chat sees it, but nothing of its messages.
-        readable = await self._may_read_all(caller, [(c, member_of.get(c["_id"])) for c in chats])
+        readable = await self.access.may_read_all(
+            caller, [(c, member_of.get(c["_id"])) for c in chats]
+        )
         shown = item_view(item, logged_in=True)
         return {
             "item": shown,
@@ -53,6 +75,23 @@ class Lookups(ChatBase):
             ],
         }
 
+
+class Lookups:
+    def __init__(
+        self,
+        *,
+        access: ChatAccess,
+        posts: PostReader,
+        sessions: SessionStore,
+        users: UserStore,
+        kinds: ChatKinds,
+    ) -> None:
+        self.access = access
+        self.posts = posts
+        self.sessions = sessions
+        self.users = users
+        self.kinds = kinds
+
     async def by_ids(
         self,
         caller: Caller | None,
@@ -65,14 +104,16 @@ class Lookups(ChatBase):
         wanted_sessions = list({*session_ids, *session_with_user_ids})
         found = await self.sessions.by_ids(wanted_sessions)
         member_of = (
-            await self._memberships(caller.user["_id"], [c["_id"] for c in found]) if caller else {}
+            await self.sessions.memberships_for_user(caller.user["_id"], [c["_id"] for c in found])
+            if caller
+            else {}
         )
         with_membership = [(chat, member_of.get(chat["_id"])) for chat in found]
-        shown = await self._may_read_all(caller, with_membership)
-        gone = await self._deleted_posts(found)
+        shown = await self.access.may_read_all(caller, with_membership)
+        gone = await deleted_posts(self.posts, found)
         readable = {
             chat["_id"]: session_view(
-                chat, membership, kinds=self.kinds, post_deleted=_about(chat) in gone
+                chat, membership, kinds=self.kinds, post_deleted=post_of(chat) in gone
             )
             for chat, membership in with_membership
             if chat["_id"] in shown

@@ -1,33 +1,49 @@
-"""Members, chat settings and moderation, and the notices membership changes post."""
+"""A chat's members (`MemberList`), its settings (`ChatSettings`) and its moderation, with
+each member's own notification setting (`Moderation`)."""
 
 from typing import Any
 
+from agora.actors.client import SessionShards
 from agora.core.accounts import user_card
 from agora.core.chat import (
     check_make_public,
     is_open,
-    is_reader,
     may_read,
-    member_notice,
     moderated_type,
     notification_flag,
     session_view,
     shared_session_view,
 )
-from agora.core.constants import LOCAL_ID_MAX_LENGTH, MEMBERS_PAGE, USER_TYPE_ADMIN
+from agora.core.constants import MEMBERS_PAGE, USER_TYPE_ADMIN
 from agora.core.errors import Forbidden, InvalidInput, NotFound
 from agora.core.groups import clean_group_description, clean_group_title, membership_view
+from agora.core.message_kinds import ChatKinds
+from agora.realtime.emitter import RealtimeEmitter
 from agora.services.accounts import Caller
-from agora.services.chat.base import ChatBase, log
-from agora.services.events import GroupEdited, MemberRemoved, MemberTypeChanged, SessionClosed
+from agora.services.chat.access import ChatAccess
+from agora.services.chat.memberships import Memberships
+from agora.services.events import (
+    Events,
+    GroupEdited,
+    MemberRemoved,
+    MemberTypeChanged,
+    SessionClosed,
+)
+from agora.store.sessions import SessionStore
+from agora.store.users import UserStore
 
 
-class Moderation(ChatBase):
+class MemberList:
+    def __init__(self, *, access: ChatAccess, sessions: SessionStore, users: UserStore) -> None:
+        self.access = access
+        self.sessions = sessions
+        self.users = users
+
     async def members(
         self, caller: Caller | None, session_id: str, cursor: str | None
     ) -> dict[str, Any]:
         """Members of a chat or group in a stable order, with their public cards."""
-        chat, _ = await self._readable(caller, session_id)
+        chat, _ = await self.access.readable(caller, session_id)
         page = await self.sessions.members_page(session_id, cursor, MEMBERS_PAGE + 1)
         has_more = len(page) > MEMBERS_PAGE
         page = page[:MEMBERS_PAGE]
@@ -42,10 +58,29 @@ class Moderation(ChatBase):
             "session_users_count": await self.sessions.count_members(session_id),
         }
 
+
+class ChatSettings:
+    def __init__(
+        self,
+        *,
+        access: ChatAccess,
+        sessions: SessionStore,
+        shards: SessionShards,
+        events: Events,
+        emitter: RealtimeEmitter,
+        kinds: ChatKinds,
+    ) -> None:
+        self.access = access
+        self.sessions = sessions
+        self.shards = shards
+        self.events = events
+        self.emitter = emitter
+        self.kinds = kinds
+
     async def update_session(
         self, caller: Caller, session_id: str, changes: dict[str, Any]
     ) -> dict[str, Any]:
-        chat, membership = await self._readable(caller, session_id)
+        chat, membership = await self.access.readable(caller, session_id)
         kind = membership["session_user_type"] if membership else None
         fields: dict[str, Any] = {}
         if changes.get("is_read_allowed") is not None:
@@ -78,13 +113,24 @@ class Moderation(ChatBase):
         there)."""
         await self.shards.forget(edited.group_id)
 
-    async def offer_given(self, cs_id: str, offer: dict[str, Any]) -> None:
-        """The chat remembers its latest offer (`data.last_offer`), so both people's screens
-        show it was given, now and after a reload."""
-        updated = await self.sessions.update(cs_id, {"data.last_offer": offer})
-        if updated is not None:
-            view = shared_session_view(session_view(updated, None, kinds=self.kinds))
-            await self.emitter.to_session(cs_id, "session", view)
+
+class Moderation:
+    def __init__(
+        self,
+        *,
+        sessions: SessionStore,
+        shards: SessionShards,
+        events: Events,
+        emitter: RealtimeEmitter,
+        kinds: ChatKinds,
+        memberships: Memberships,
+    ) -> None:
+        self.sessions = sessions
+        self.shards = shards
+        self.events = events
+        self.emitter = emitter
+        self.kinds = kinds
+        self.memberships = memberships
 
     async def update_member(
         self,
@@ -129,51 +175,14 @@ class Moderation(ChatBase):
                 MemberTypeChanged(session_id, for_user_id, old_type, new_type)
             )
         await self.shards.forget(session_id)
-        await self._moderated(session_id, for_user_id, target["session_user_type"], new_type)
+        await self.memberships.moderated(
+            session_id, for_user_id, target["session_user_type"], new_type
+        )
         if action == "approve" and new_type is not None:
-            await self.announce_member(session_id, for_user_id, "approved", user_id)
+            await self.memberships.announce_member(session_id, for_user_id, "approved", user_id)
         chat = await self.sessions.get(session_id) or {}
         # Every screen of the member shows the chat as it now is for them (the composer
         # gives way to 'You cannot send messages here.' at once, and comes back).
         view = session_view(chat, changed, kinds=self.kinds, readable=may_read(chat, changed))
         await self.emitter.to_user(for_user_id, "session", view)
         return {"is_user_in_session": True, "session_user": membership_view(changed, chat)}
-
-    async def _moderated(
-        self, session_id: str, user_id: str, old_type: int, new_type: int | None
-    ) -> None:
-        """An approved or unblocked member starts following the chat; a blocked or removed
-        one stops (their sockets leave its room)."""
-        was, now = is_reader(old_type), is_reader(new_type)
-        if now and not was:
-            await self.member_joined(session_id, user_id, new_type)
-        elif was and not now:
-            await self.emitter.unfollow(user_id, [session_id])
-            await self._stopped_reading(session_id, user_id)
-
-    async def announce_member(
-        self, session_id: str, user_id: str, event: str, by_user_id: str | None = None
-    ) -> None:
-        """A 1010 notice that someone joined, asked to join or was approved; at most once per
-        person, event and chat. Best effort: the membership already changed."""
-        if not self.shards.running():
-            return
-        try:
-            named = {
-                u["_id"]: u.get("name", "")
-                for u in await self.users.by_ids([user_id, *([by_user_id] if by_user_id else [])])
-            }
-            text = member_notice(event, named.get(user_id, ""), named.get(by_user_id or "", ""))
-            source = by_user_id or user_id
-            local_id = f"{event}:{session_id}:{user_id}"[:LOCAL_ID_MAX_LENGTH]
-            data = {"member": {"event": event, "user_id": user_id}}
-            await self.post_notice(session_id, source, local_id, text, data)
-        except Exception:
-            log.warning("could not post the %s notice in %s", event, session_id, exc_info=True)
-
-    async def member_joined(self, session_id: str, user_id: str, user_type: int) -> None:
-        """Someone became a member of a group or chat: its history is not unseen for them,
-        and their sockets join its room on every edge."""
-        if is_reader(user_type):
-            await self.sessions.start_reading(session_id, user_id)
-            await self.emitter.follow(user_id, [session_id])

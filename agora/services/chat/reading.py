@@ -1,17 +1,42 @@
-"""Reading: pages of messages, delivery receipts and the ticks they move."""
+"""Reading a chat: its pages of messages (which move the reader's mark), and a message's
+delivery details."""
 
 from typing import Any
 
+from agora.actors.client import SessionShards
 from agora.core.accounts import user_card
-from agora.core.chat import RECEIPT_STATUSES, delivery, marks_with_senders, message_view_for
+from agora.core.chat import delivery, marks_with_senders, message_view_for
 from agora.core.constants import MESSAGES_PAGE, USER_TYPE_MODERATOR
-from agora.core.errors import Forbidden, InvalidInput, NotFound
-from agora.core.push import DeliveryReceipt
+from agora.core.errors import Forbidden, NotFound
+from agora.core.message_kinds import ChatKinds
 from agora.services.accounts import Caller
-from agora.services.chat.base import ChatBase
+from agora.services.chat.access import ChatAccess
+from agora.services.chat.ticks import Ticks
+from agora.store.messages import MessageStore
+from agora.store.sessions import SessionStore
+from agora.store.users import UserStore
 
 
-class Reading(ChatBase):
+class MessagePages:
+    def __init__(
+        self,
+        *,
+        access: ChatAccess,
+        shards: SessionShards,
+        messages: MessageStore,
+        sessions: SessionStore,
+        users: UserStore,
+        kinds: ChatKinds,
+        ticks: Ticks,
+    ) -> None:
+        self.access = access
+        self.shards = shards
+        self.messages = messages
+        self.sessions = sessions
+        self.users = users
+        self.kinds = kinds
+        self.ticks = ticks
+
     async def messages_page(
         self,
         caller: Caller | None,
@@ -19,7 +44,7 @@ class Reading(ChatBase):
         after: int | None,
         before: int | None,
     ) -> dict[str, Any]:
-        chat, membership = await self._readable(caller, session_id)
+        chat, membership = await self.access.readable(caller, session_id)
         found = None
         # A conversation whose messages change after they are stored (a business chat's,
         # by WhatsApp's flags) is read from MongoDB: the shard's copies do not hear of it.
@@ -38,7 +63,7 @@ class Reading(ChatBase):
             status = "read" if after is None and before is None else "delivered"
             seq = chat.get("message_seq", 0) if status == "read" else page[-1].get("seq")
             if seq:
-                await self._receipt(session_id, caller.user["_id"], status, seq, page[-1])
+                await self.ticks.receipt(session_id, caller.user["_id"], status, seq, page[-1])
         marks = marks_with_senders(chat, await self.sessions.furthest_marks(session_id))
         senders = await self.users.by_ids([m["src_id"] for m in page])
         return {
@@ -48,10 +73,25 @@ class Reading(ChatBase):
             "next_less_than_timestamp": page[0]["created_at"] if page and has_more else None,
         }
 
+
+class MessageInfo:
+    def __init__(
+        self,
+        *,
+        access: ChatAccess,
+        messages: MessageStore,
+        sessions: SessionStore,
+        kinds: ChatKinds,
+    ) -> None:
+        self.access = access
+        self.messages = messages
+        self.sessions = sessions
+        self.kinds = kinds
+
     async def message_info(
         self, caller: Caller, session_id: str, created_at: int
     ) -> dict[str, Any]:
-        chat, membership = await self._readable(caller, session_id)
+        chat, membership = await self.access.readable(caller, session_id)
         message = await self.messages.get(session_id, created_at)
         if message is None:
             raise NotFound({"created_at": "No such message"})
@@ -69,37 +109,3 @@ class Reading(ChatBase):
         # reported, each with its time).
         extras = message_kind.info
         return {"info": info | extras(message) if extras is not None else info}
-
-    async def mark(self, caller: Caller, session_id: str, created_at: int, status: str) -> None:
-        """A recipient's screen got (or showed) the messages up to this one: ticks move."""
-        if status not in RECEIPT_STATUSES:
-            raise InvalidInput({"status": "Unknown delivery status"})
-        await self._mark_as(caller.user["_id"], session_id, created_at, status)
-
-    async def received(self, receipts: list[DeliveryReceipt]) -> int:
-        """Pushes reached their recipients' devices (their service workers acknowledged
-        them): each chat's newest one counts, as a socket's `delivered` would. A chat its
-        recipient no longer follows, or a message gone since, is passed over: the worker
-        cannot act on a refusal. Says how many chats' marks were given."""
-        newest: dict[tuple[str, str], int] = {}
-        for receipt in receipts:
-            key = (receipt.user_id, receipt.session_id)
-            newest[key] = max(newest.get(key, 0), receipt.created_at)
-        given = 0
-        for (user_id, session_id), created_at in newest.items():
-            try:
-                await self._mark_as(user_id, session_id, created_at, "delivered")
-            except (Forbidden, NotFound):
-                continue
-            given += 1
-        return given
-
-    async def _mark_as(self, user_id: str, session_id: str, created_at: int, status: str) -> None:
-        await self._following(session_id, user_id)
-        message = await self.messages.get(session_id, created_at)
-        if message is None:
-            raise NotFound({"created_at": "No such message"})
-        seq = message.get("seq")
-        if seq is None:  # stored before messages were numbered: everything up to now
-            seq = ((await self.sessions.get(session_id)) or {}).get("message_seq", 0)
-        await self._receipt(session_id, user_id, status, seq, message)

@@ -1,12 +1,12 @@
-"""Sending: a message is checked and handed to its session's shard; a dummy item chat
-becomes real with its first message."""
+"""Sending: a member's message is checked and handed to its session's shard; a dummy item
+chat becomes real with its first message."""
 
 import asyncio
-import functools
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
+from agora.actors.client import SessionShards
 from agora.actors.sessions import STORE_UNAVAILABLE
 from agora.core.chat import (
     CANNOT_SEND,
@@ -22,11 +22,27 @@ from agora.core.chat import (
     send_refused,
 )
 from agora.core.clock import now_ms
-from agora.core.constants import CHAT_ATTACHMENT_TYPES, MESSAGE_TYPE_SYSTEM, SEND_REPLY_OK
+from agora.core.constants import CHAT_ATTACHMENT_TYPES, SEND_REPLY_OK
 from agora.core.errors import AgoraError, BrieflyUnavailable, Forbidden, InvalidInput, NotFound
+from agora.core.message_kinds import ChatKinds
+from agora.realtime.emitter import RealtimeEmitter
 from agora.services.accounts import Caller
-from agora.services.chat.base import ChatBase
-from agora.services.events import MessageStored
+from agora.services.chat.access import ChatAccess
+from agora.services.chat.shard_sends import ShardSends
+from agora.services.items import PostReader, StoredFiles
+from agora.store.chat_hints import ChatHints
+from agora.store.messages import MessageStore
+from agora.store.sessions import SessionStore
+
+
+class PreparesSend(Protocol):
+    """What a plug-in kind's message needs before its shard stores it, checked with what the
+    shard cannot know (an agent's reply to a WhatsApp customer against its business chat:
+    `services.whatsapp.outbound.BusinessSends`): the message to store and its first flags."""
+
+    async def prepare(
+        self, caller: Caller, outgoing: Outgoing, files: list[dict[str, Any]]
+    ) -> tuple[Outgoing, dict[str, Any]]: ...
 
 
 @dataclass(frozen=True)
@@ -44,7 +60,37 @@ class SendInput:
     data: dict[str, Any] = field(default_factory=dict)
 
 
-class Sending(ChatBase):
+class Sending:
+    def __init__(
+        self,
+        *,
+        shards: SessionShards,
+        shard_sends: ShardSends,
+        access: ChatAccess,
+        messages: MessageStore,
+        uploads: StoredFiles,
+        posts: PostReader,
+        sessions: SessionStore,
+        hints: ChatHints,
+        emitter: RealtimeEmitter,
+        kinds: ChatKinds,
+        sends: Mapping[int, PreparesSend],
+    ) -> None:
+        self.shards = shards
+        self.shard_sends = shard_sends
+        self.access = access
+        self.messages = messages
+        self.uploads = uploads
+        self.posts = posts
+        self.sessions = sessions
+        self.hints = hints
+        self.emitter = emitter
+        # The message kinds chat knows (`core.message_kinds`).
+        self.kinds = kinds
+        # By message type: the kinds whose sends a feature prepares; the chat's own need
+        # nothing but their files' types checked.
+        self.sends = sends
+
     async def send(self, caller: Caller, data: SendInput) -> dict[str, Any]:
         try:
             await self.shards.started(data.dest_session_id)
@@ -125,7 +171,7 @@ class Sending(ChatBase):
         if reply_to is None:
             return
         try:
-            await self._readable(caller, outgoing.session_id)
+            await self.access.readable(caller, outgoing.session_id)
         except NotFound:
             raise NotFound({"dest_session_id": NO_SUCH_CHAT}) from None
         except Forbidden:
@@ -134,64 +180,10 @@ class Sending(ChatBase):
             raise InvalidInput({"context": NOT_IN_THIS_CHAT})
 
     async def _to_shard(self, request: dict[str, Any]) -> dict[str, Any]:
-        reply = await self._shard_send(request)
+        reply = await self.shard_sends.send(request)
         if reply.pop("unavailable", False):
             raise BrieflyUnavailable(reply["errors"])
         return reply
-
-    async def _shard_send(self, request: dict[str, Any]) -> dict[str, Any]:
-        """The shard's reply; a message it stored just now is told as `MessageStored`."""
-        answer = self.shards.send(request)
-        try:
-            reply = await asyncio.shield(answer)
-        except asyncio.CancelledError:
-            # The sender was answered before the shard (a store or Ray that did not answer
-            # in time): a message the shard stores after all is told all the same.
-            answer.add_done_callback(functools.partial(self._answered_late, request))
-            raise
-        await self._tell_stored(request, reply)
-        return reply
-
-    def _answered_late(self, request: dict[str, Any], answer: asyncio.Future) -> None:
-        if not answer.cancelled() and answer.exception() is None:
-            self.late_replies.start(self._tell_stored(request, answer.result()))
-
-    async def _tell_stored(self, request: dict[str, Any], reply: dict[str, Any]) -> None:
-        if reply.pop("stored_now", False):
-            stored = MessageStored(request["session_id"], request["src_id"], reply["inbox_message"])
-            await self.events.publish(stored)
-
-    async def post_notice(
-        self, session_id: str, src_id: str, local_id: str, text: str, data: dict[str, Any]
-    ) -> dict[str, Any]:
-        """A system notice (type 1010); `local_id` makes a repeated notice appear once."""
-        return await self.post_from_service(
-            session_id, src_id, local_id, MESSAGE_TYPE_SYSTEM, text, data
-        )
-
-    async def post_from_service(
-        self,
-        session_id: str,
-        src_id: str,
-        local_id: str,
-        message_type: int,
-        text: str,
-        data: dict[str, Any],
-    ) -> dict[str, Any]:
-        """A message a service posts (a notice, a customer's message): stored, sent to
-        the session's room and told as `MessageStored` like any other; `local_id` makes a
-        repeated one appear once. The shard's reply, as for a send."""
-        return await self._shard_send(
-            {
-                "session_id": session_id,
-                "src_id": src_id,
-                "local_id": local_id,
-                "type": message_type,
-                "payload": text,
-                "payload1": [],
-                "data": data,
-            }
-        )
 
     async def _make_real(self, session_id: str, caller: Caller) -> bool:
         """A dummy item chat becomes a stored one with its first message; says whether this

@@ -4,12 +4,14 @@ group's agents (its admins and moderators), with the customer's reply window."""
 import asyncio
 from typing import Any
 
+from agora.actors.client import SessionShards
 from agora.core.chat import session_view, shared_session_view
 from agora.core.clock import now_ms
+from agora.core.message_kinds import ChatKinds
 from agora.core.whatsapp.inbound import business_chat, business_chat_id, window_ends_at
 from agora.core.whatsapp.kinds import is_business_agent
 from agora.realtime.emitter import RealtimeEmitter
-from agora.services.chat import ChatService
+from agora.services.chat.memberships import Memberships
 from agora.store.business_chats import BusinessChatStore
 from agora.store.sessions import SessionStore
 
@@ -19,13 +21,18 @@ class BusinessChats:
         self,
         store: BusinessChatStore,
         sessions: SessionStore,
-        chat: ChatService,
         emitter: RealtimeEmitter,
+        *,
+        memberships: Memberships,
+        shards: SessionShards,
+        kinds: ChatKinds,
     ) -> None:
         self.store = store
         self.sessions = sessions
-        self.chat = chat
         self.emitter = emitter
+        self.memberships = memberships
+        self.shards = shards
+        self.kinds = kinds
 
     async def customer_wrote(
         self, channel: dict[str, Any], wa_id: str, profile_name: str | None, at: int
@@ -44,7 +51,7 @@ class BusinessChats:
                 raise LookupError(f"the business chat {session_id} vanished")
         await self._agents_in(session_id, channel["group_id"])
         # Open screens move the window's countdown and the title.
-        view = shared_session_view(session_view(chat, None, kinds=self.chat.kinds))
+        view = shared_session_view(session_view(chat, None, kinds=self.kinds))
         await self.emitter.to_session(session_id, "session", view)
         return chat
 
@@ -60,11 +67,11 @@ class BusinessChats:
         for session_id in chat_ids:
             if now:
                 await self.sessions.add_member(session_id, user_id, new_type)
-                await self.chat.member_joined(session_id, user_id, new_type)
+                await self.memberships.member_joined(session_id, user_id, new_type)
             else:
                 await self.sessions.remove_member(session_id, user_id)
             # The shard keeps the members it loaded: it must see who may write now.
-            await self.chat.shards.forget(session_id)
+            await self.shards.forget(session_id)
         if chat_ids and not now:
             await self.emitter.unfollow(user_id, chat_ids)
 
@@ -77,7 +84,7 @@ class BusinessChats:
         missing = {user_id: kind for user_id, kind in agents.items() if user_id not in members}
         for user_id, kind in missing.items():
             await self.sessions.add_member(session_id, user_id, kind)
-            await self.chat.member_joined(session_id, user_id, kind)
+            await self.memberships.member_joined(session_id, user_id, kind)
         if missing:
             # The shard keeps the members it loaded: it must see the new agents write.
-            await self.chat.shards.forget(session_id)
+            await self.shards.forget(session_id)

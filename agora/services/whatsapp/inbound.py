@@ -9,14 +9,16 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+from agora.actors.client import SessionShards
 from agora.core.chat import message_view
 from agora.core.constants import MESSAGE_TYPE_WA_INBOUND, SEND_REPLY_OK, WHATSAPP_MEDIA_MAX_BYTES
 from agora.core.errors import InvalidInput, PayloadTooLarge
+from agora.core.message_kinds import ChatKinds
 from agora.core.whatsapp.inbound import customer_src_id
 from agora.integrations.whatsapp.client import GraphApi, GraphError
 from agora.integrations.whatsapp.webhooks import Change, InboundMessage, MediaRef, Reaction
 from agora.realtime.emitter import RealtimeEmitter
-from agora.services.chat import ChatService
+from agora.services.chat.shard_sends import ShardSends
 from agora.services.uploads import UploadService
 from agora.services.whatsapp.business_chats import BusinessChats
 from agora.services.whatsapp.channels import OpenChannel
@@ -57,17 +59,22 @@ class InboundMessages:
         self,
         chats: BusinessChats,
         store: BusinessChatStore,
-        chat: ChatService,
         uploads: UploadService,
         graph: GraphApi,
         emitter: RealtimeEmitter,
+        *,
+        shard_sends: ShardSends,
+        shards: SessionShards,
+        kinds: ChatKinds,
     ) -> None:
         self.chats = chats
         self.store = store
-        self.chat = chat
         self.uploads = uploads
         self.graph = graph
         self.emitter = emitter
+        self.shard_sends = shard_sends
+        self.shards = shards
+        self.kinds = kinds
         # One customer's messages are handled one at a time, in the order they came.
         self.customers = KeyedLocks()
 
@@ -97,7 +104,7 @@ class InboundMessages:
                 return  # delivered again: stored already, not fetched twice
             data = {**data, **await self._kept_media(channel, message, final_attempt)}
         # The shard recognises any other message delivered again by its local id (the wamid).
-        reply = await self.chat.post_from_service(
+        reply = await self.shard_sends.post_from_service(
             session_id,
             customer_src_id(message.wa_id),
             message.wamid,
@@ -160,8 +167,8 @@ class InboundMessages:
         if updated is None:
             return
         # The shard serves recent pages from memory: it reads the session again.
-        await self.chat.shards.forget(session_id)
-        view = message_view(updated, self.chat.kinds)
+        await self.shards.forget(session_id)
+        view = message_view(updated, self.kinds)
         await self.emitter.to_session(
             session_id, "message_update", {"session_id": session_id, "message": view}
         )

@@ -1,0 +1,87 @@
+"""Who may read a chat, and who follows one: the rule the chat's parts that show or move a
+chat's content receive (`ChatAccess`)."""
+
+from collections.abc import Iterable
+from typing import Any
+
+from agora.core.chat import NO_SUCH_CHAT, is_reader, may_read
+from agora.core.constants import SESSION_KIND_ITEM_CHAT
+from agora.core.errors import Forbidden, NotFound
+from agora.services.accounts import Caller
+from agora.services.items import PostReader
+from agora.store.sessions import SessionStore
+
+
+class ChatAccess:
+    def __init__(self, *, sessions: SessionStore, posts: PostReader) -> None:
+        self.sessions = sessions
+        self.posts = posts
+
+    async def readable(
+        self, caller: Caller | None, session_id: str
+    ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """The chat and the caller's membership, if the caller may read it."""
+        chat = await self.sessions.get(session_id)
+        membership = (
+            await self.sessions.membership(session_id, caller.user["_id"])
+            if chat is not None and caller
+            else None
+        )
+        if chat is None or chat["_id"] not in await self.may_read_all(caller, [(chat, membership)]):
+            # Whoever holds no membership gets what an id naming nothing gets: ids cannot be
+            # probed for private chats and groups.
+            if membership is None:
+                raise NotFound({"session_id": NO_SUCH_CHAT})
+            raise Forbidden({"session_id": "You cannot read this chat"})
+        return chat, membership
+
+    async def may_read_all(
+        self,
+        caller: Caller | None,
+        chats: Iterable[tuple[dict[str, Any], dict[str, Any] | None]],
+    ) -> set[str]:
+        """The ids of those chats (each with the caller's membership) the caller may read:
+        the one read rule (`core.chat.may_read`), with the posts of the public item chats it
+        leaves to them read in one go."""
+        readable: set[str] = set()
+        about_posts: dict[str, str] = {}
+        for chat, membership in chats:
+            if may_read(chat, membership):
+                readable.add(chat["_id"])
+            elif (item_id := post_of(chat)) and may_read(chat, membership, post_readable=True):
+                about_posts[chat["_id"]] = item_id
+        if about_posts:
+            # On fresh data: a socket that enters a chat's room stays in it until sent away,
+            # so no copy from before a block or a closed group may let it in.
+            posts = await self.posts.readable_many(
+                caller, list(set(about_posts.values())), fresh=True
+            )
+            shown = {post["_id"] for post in posts}
+            readable.update(chat_id for chat_id, item_id in about_posts.items() if item_id in shown)
+        return readable
+
+    async def follows(self, caller: Caller | None, session_id: str) -> bool:
+        """Whether the caller follows the chat: their sockets stay in its room."""
+        return caller is not None and await self._follows(session_id, caller.user["_id"])
+
+    async def require_following(self, session_id: str, user_id: str) -> None:
+        """Receipts and typing come from members who follow the chat."""
+        if not await self._follows(session_id, user_id):
+            raise Forbidden("You are not in this chat")
+
+    async def _follows(self, session_id: str, user_id: str) -> bool:
+        """A member who may read the chat: not one blocked or still awaiting approval."""
+        membership = await self.sessions.membership(session_id, user_id)
+        return membership is not None and is_reader(membership["session_user_type"])
+
+
+def post_of(chat: dict[str, Any]) -> str | None:
+    """The post an item chat is about; None for groups."""
+    is_item_chat = chat.get("kind") == SESSION_KIND_ITEM_CHAT
+    return (chat.get("data") or {}).get("item_id") if is_item_chat else None
+
+
+async def deleted_posts(posts: PostReader, chats: Iterable[dict[str, Any]]) -> set[str]:
+    """The posts of these item chats that were deleted (their chats stay readable)."""
+    item_ids = [item_id for chat in chats if (item_id := post_of(chat))]
+    return await posts.deleted(item_ids) if item_ids else set()

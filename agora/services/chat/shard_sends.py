@@ -1,0 +1,74 @@
+"""Messages handed to their session's shard, which stores them and sends them to the session's
+room: a member's send (`Sending`) and the messages services post (notices, a WhatsApp
+customer's messages). A message stored now is told as `MessageStored`, whoever sent it."""
+
+import asyncio
+import functools
+from typing import Any
+
+from agora.actors.client import SessionShards
+from agora.background import BackgroundTasks
+from agora.core.constants import MESSAGE_TYPE_SYSTEM
+from agora.services.events import Events, MessageStored
+
+
+class ShardSends:
+    def __init__(self, *, shards: SessionShards, events: Events) -> None:
+        self.shards = shards
+        self.events = events
+        # What shards answered after their senders had been told to send again.
+        self.late_replies = BackgroundTasks()
+
+    async def send(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The shard's reply; a message it stored just now is told as `MessageStored`."""
+        answer = self.shards.send(request)
+        try:
+            reply = await asyncio.shield(answer)
+        except asyncio.CancelledError:
+            # The sender was answered before the shard (a store or Ray that did not answer
+            # in time): a message the shard stores after all is told all the same.
+            answer.add_done_callback(functools.partial(self._answered_late, request))
+            raise
+        await self._tell_stored(request, reply)
+        return reply
+
+    def _answered_late(self, request: dict[str, Any], answer: asyncio.Future) -> None:
+        if not answer.cancelled() and answer.exception() is None:
+            self.late_replies.start(self._tell_stored(request, answer.result()))
+
+    async def _tell_stored(self, request: dict[str, Any], reply: dict[str, Any]) -> None:
+        if reply.pop("stored_now", False):
+            stored = MessageStored(request["session_id"], request["src_id"], reply["inbox_message"])
+            await self.events.publish(stored)
+
+    async def post_notice(
+        self, session_id: str, src_id: str, local_id: str, text: str, data: dict[str, Any]
+    ) -> dict[str, Any]:
+        """A system notice (type 1010); `local_id` makes a repeated notice appear once."""
+        return await self.post_from_service(
+            session_id, src_id, local_id, MESSAGE_TYPE_SYSTEM, text, data
+        )
+
+    async def post_from_service(
+        self,
+        session_id: str,
+        src_id: str,
+        local_id: str,
+        message_type: int,
+        text: str,
+        data: dict[str, Any],
+    ) -> dict[str, Any]:
+        """A message a service posts (a notice, a customer's message): stored, sent to
+        the session's room and told as `MessageStored` like any other; `local_id` makes a
+        repeated one appear once. The shard's reply, as for a send."""
+        return await self.send(
+            {
+                "session_id": session_id,
+                "src_id": src_id,
+                "local_id": local_id,
+                "type": message_type,
+                "payload": text,
+                "payload1": [],
+                "data": data,
+            }
+        )

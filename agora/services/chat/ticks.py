@@ -1,0 +1,31 @@
+"""A member's delivery mark, moved by whatever showed them messages (a page, the chat list,
+a socket's or a push's receipt), and the ticks it moves on the senders' screens."""
+
+from typing import Any
+
+from agora.core.clock import now_ms
+from agora.realtime.emitter import RealtimeEmitter
+from agora.store.sessions import SessionStore
+
+
+class Ticks:
+    def __init__(self, *, sessions: SessionStore, emitter: RealtimeEmitter) -> None:
+        self.sessions = sessions
+        self.emitter = emitter
+
+    async def receipt(
+        self, session_id: str, user_id: str, status: str, seq: int, last: dict[str, Any]
+    ) -> None:
+        """Moves the member's mark; when it moved, the senders' screens hear of it (one
+        event to the chat's room, covering every message up to `last`)."""
+        if await self.sessions.record_receipt(session_id, user_id, status, seq, now_ms()):
+            await self.emitter.to_session(
+                session_id,
+                "message_status",
+                {
+                    "session_id": session_id,
+                    "created_at": last["created_at"],
+                    "status": status,
+                    "user_id": user_id,
+                },
+            )
