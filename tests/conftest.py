@@ -26,6 +26,15 @@ def pytest_configure(config: pytest.Config) -> None:
         config.stash[SHARED_RAY] = shared_ray.offer_to_workers()
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Schemathesis names each fuzzed call in the item's name (`test_x[GET /user/me]`) but
+    gives every one the test function's node id; pytest-xdist's `--dist loadgroup` schedules
+    by node id, so all but one of them were never run. Each gets the id its name says."""
+    for item in items:
+        if hasattr(item, "operation_label") and item._id.params is None:
+            item._id = item._id.with_params(item.operation_label)
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     place = config.stash.get(SHARED_RAY, None)
     if place is not None:
