@@ -12,7 +12,7 @@ WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) web/index.ht
 # Headless Chromium in this sandbox: no GPU, no sandboxing as root, no calls home.
 export AGORA_E2E_CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run serve test test-checks-web-e2e check test-python test-web test-e2e lint format bench deps lock clean
+.PHONY: run serve test test-checks-web-e2e lint-and-web check test-python-fast test-python test-web test-e2e lint format bench deps lock clean
 
 run: deps $(STAMPS)/web-build ## Serve everything on http://127.0.0.1:8080 (Ctrl-C stops it)
 	$(PY) -m agora run
@@ -30,9 +30,12 @@ test: ## Every test suite
 	$(MAKE) --jobs=2 --output-sync=target test-python test-checks-web-e2e
 
 test-checks-web-e2e: deps $(STAMPS)/web-build $(STAMPS)/e2e-deps $(STAMPS)/chromium
+	$(MAKE) lint-and-web
+	$(MAKE) test-e2e
+
+lint-and-web: deps $(STAMPS)/web-deps
 	$(MAKE) lint
 	$(MAKE) test-web
-	$(MAKE) test-e2e
 
 # The integration tests mostly wait (on Ray, the store, sockets, browsers' stand-ins): three
 # workers keep two cores busy. They share one Ray head (tests/conftest.py).
@@ -43,8 +46,9 @@ test-python: deps
 	$(PYTEST)
 
 check: deps $(STAMPS)/web-deps ## The edit loop: lint, the web's tests, every Python test not marked slow
-	$(MAKE) lint
-	cd web && npm test
+	$(MAKE) --jobs=2 --output-sync=target test-python-fast lint-and-web
+
+test-python-fast: deps
 	$(PYTEST) -m "not slow"
 
 test-web: $(STAMPS)/web-deps
