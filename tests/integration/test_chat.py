@@ -144,6 +144,7 @@ async def test_the_same_local_id_over_http_and_socket_at_once_makes_one_message(
     assert [m["payload"] for m in page["inbox_messages"]] == ["first", "only once"]
 
 
+@pytest.mark.slow  # 10-30 s each: run by make test, left out of make check
 async def test_sockets_on_websocket_and_on_polling_get_each_acknowledgement_for_their_send(
     chat_client, smtp_sink
 ):
@@ -623,6 +624,7 @@ def _manager(client):
     return client.server.app[SOCKET_SERVER].manager
 
 
+@pytest.mark.slow  # 10-30 s each: run by make test, left out of make check
 async def test_an_edge_decodes_only_events_for_rooms_it_serves(
     client_for, settings_for, smtp_sink, chat_prefix
 ):

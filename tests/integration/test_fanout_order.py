@@ -17,6 +17,7 @@ pytestmark = pytest.mark.usefixtures("ray_cluster")
 MESSAGES = 60
 
 
+@pytest.mark.slow  # 10-30 s each: run by make test, left out of make check
 async def test_a_listener_sending_meanwhile_gets_every_message_once_in_order(
     chat_client, smtp_sink
 ):

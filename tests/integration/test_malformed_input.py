@@ -404,6 +404,7 @@ async def test_polled_payloads_outside_engine_io_are_refused_cleanly(client, cap
     _no_failure_logged(caplog)
 
 
+@pytest.mark.slow  # 10-30 s each: run by make test, left out of make check
 @pytest.mark.parametrize("transports", [["polling"], ["polling", "websocket"], ["websocket"]])
 async def test_clients_on_every_transport_still_get_through(ada, caplog, transports):
     """What a real client sends passes the checks: polls, the upgrade's probe, messages."""

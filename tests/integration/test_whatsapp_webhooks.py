@@ -325,6 +325,7 @@ async def test_processed_deliveries_are_kept_a_week_then_deleted(business, db):
     assert await db["whatsapp_events"].count_documents(mine) == 0
 
 
+@pytest.mark.slow  # 10-30 s each: run by make test, left out of make check
 async def test_a_large_batch_of_updates_is_taken_whole(business):
     statuses = [status(new_wamid(), "delivered", CUSTOMER) for _ in range(1000)]
     body = from_customer(business, text(CUSTOMER, "and a message"))
