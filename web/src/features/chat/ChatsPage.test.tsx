@@ -50,12 +50,15 @@ const businessChat = session('wa_c1_316', {
 });
 
 async function renderChats(more: Session[] = []) {
-  mockFetch((call) => {
+  await renderChatsWith(() => [session('a', { last_message: message('a', 'See you at six') }), session('b'), businessChat, ...more]);
+}
+
+/** /chats, its first page holding what `firstPage` gives (which may hold it back). */
+async function renderChatsWith(firstPage: () => Session[] | Promise<Session[]>) {
+  mockFetch(async (call) => {
     const path = call.url.pathname;
     if (path === '/user/me') return { body: { user: me, guest_user: {} } };
-    if (path === '/user/chats') {
-      return { body: { sessions: [session('a', { last_message: message('a', 'See you at six') }), session('b'), businessChat, ...more], cursor: null, has_more: false } };
-    }
+    if (path === '/user/chats') return { body: { sessions: await firstPage(), cursor: null, has_more: false } };
     // A chat the list lacks, looked up when its first message arrives: no last message in it.
     if (path === '/get_by_ids') return { body: { sessions: { c: session('c') } } };
     return { body: {} };
@@ -91,23 +94,10 @@ describe('chat list rows', () => {
   it('show a chat once when its news arrives while the list’s first page is on its way', async () => {
     let releasePage = () => {};
     const pageHeld = new Promise<void>((resolve) => (releasePage = resolve));
-    mockFetch(async (call) => {
-      const path = call.url.pathname;
-      if (path === '/user/me') return { body: { user: me, guest_user: {} } };
-      if (path === '/get_by_ids') return { body: { sessions: { c: session('c') } } };
-      if (path === '/user/chats') {
-        await pageHeld;
-        return { body: { sessions: [session('c', { last_message: message('c', 'Still free?') }), session('a')], cursor: null, has_more: false } };
-      }
-      return { body: {} };
+    await renderChatsWith(async () => {
+      await pageHeld;
+      return [session('c', { last_message: message('c', 'Still free?') }), session('a')];
     });
-    const { routes } = await import('../../app/routes');
-    const { UiProvider } = await import('../../shared/ui/UiProvider');
-    render(
-      <UiProvider>
-        <RouterProvider router={createMemoryRouter(routes, { initialEntries: ['/chats'] })} />
-      </UiProvider>,
-    );
     const { received } = await import('./unseen');
     await vi.waitFor(() => expect(vi.mocked(fetch).mock.calls.some(([url]) => String(url).includes('/user/chats'))).toBe(true));
     act(() => {
