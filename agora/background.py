@@ -6,7 +6,7 @@ here, and wait for it on a clean stop.
 """
 
 import asyncio
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Hashable, Iterable
 
 
 class BackgroundTasks:
@@ -22,3 +22,50 @@ class BackgroundTasks:
         """Until every task has ended, those the running ones start meanwhile included."""
         while self._running:
             await asyncio.gather(*list(self._running), return_exceptions=True)
+
+
+class Turns:
+    """Turns per key, in the order they were taken: work that must keep the order it arrived
+    in takes its turn where it arrives (no await in between) and waits for it later, so the
+    awaits on its way (store writes, lookups) cannot reorder it."""
+
+    def __init__(self) -> None:
+        self._last: dict[Hashable, asyncio.Future] = {}
+
+    def take(self, keys: Iterable[Hashable]) -> "Turn":
+        keys = set(keys)
+        mine = asyncio.get_running_loop().create_future()
+        before = {self._last[key] for key in keys if key in self._last}
+        for key in keys:
+            self._last[key] = mine
+        return Turn(self, keys, before, mine)
+
+    def _end(self, keys: set[Hashable], mine: asyncio.Future) -> None:
+        if not mine.done():
+            mine.set_result(None)
+        for key in keys:
+            if self._last.get(key) is mine:
+                del self._last[key]
+
+
+class Turn:
+    def __init__(
+        self, turns: Turns, keys: set[Hashable], before: set[asyncio.Future], mine: asyncio.Future
+    ) -> None:
+        self._turns = turns
+        self._keys = keys
+        self._before = before
+        self._mine = mine
+
+    async def __aenter__(self) -> None:
+        try:
+            if self._before:
+                # wait() leaves the futures as they are when this task is cancelled: the
+                # turns after this one go on.
+                await asyncio.wait(self._before)
+        except BaseException:
+            self._turns._end(self._keys, self._mine)
+            raise
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        self._turns._end(self._keys, self._mine)

@@ -3,12 +3,13 @@
 The user model of docs/load-model.md (loadtest/people_model.py; its PEOPLE_* settings
 apply) is seeded once on a fresh stack with push on: enough people for the largest step
 with the model's share of them away, each away person subscribed for pushes on a local push
-service stand-in (tests/push_standin.py, as the `push` scenario does). Then
-loadtest/people.py runs with more present people at each step (locust for HTTP, the Node
-crowd for the sockets), each step held for a fixed time, until a step does not hold: p99 of
-an action over 250 ms or errors over 0.1 % (loadtest/ramp.py). The last step that held is
-printed with its per-action p50/p99, deliveries per second, CPU per process and memory per
-person; the generator's CPU (locust and its Node crowd) is printed apart.
+service stand-in (tests/push_standin.py, as the `push` scenario does), on the stack `make
+run` starts (Ray's dashboard and metrics on). Then loadtest/people.py runs with more present
+people at each step (locust for HTTP, the Node crowd for the sockets), each step held for a
+fixed time, until a step does not hold: p99 of an action over 250 ms or errors over 0.1 %
+(loadtest/ramp.py). The last step that held is printed with its per-action p50/p99,
+deliveries per second, CPU per process and memory per person; the generator's CPU (locust
+and its Node crowd) is printed apart.
 """
 
 import math
@@ -57,10 +58,14 @@ def _start_stack(exits: ExitStack, work: Path) -> Stack:
 
     for attempt in range(1, STACK_ATTEMPTS):
         try:
-            return exits.enter_context(running_stack(attempt_work(attempt), SETTINGS))
+            return exits.enter_context(
+                running_stack(attempt_work(attempt), SETTINGS, as_make_run=True)
+            )
         except SystemExit as refusal:  # the harness's word for an edge that did not start
             say(f"the stack did not start ({refusal}); starting another")
-    return exits.enter_context(running_stack(attempt_work(STACK_ATTEMPTS), SETTINGS))
+    return exits.enter_context(
+        running_stack(attempt_work(STACK_ATTEMPTS), SETTINGS, as_make_run=True)
+    )
 
 
 def _figures(people: int, result: StepResult) -> StepFigures:

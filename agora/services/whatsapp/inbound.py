@@ -3,10 +3,7 @@ shard (so stored once however often Meta delivers them, sent to the agents' sock
 told as `MessageStored`), media fetched from the Graph API and kept as uploads, reactions
 set on the message they react to."""
 
-import asyncio
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 from agora.actors.client import SessionShards
@@ -33,27 +30,6 @@ class TryLater(Exception):
     """Something outside could not be reached: the delivery is processed again later."""
 
 
-class KeyedLocks:
-    """One lock per key, kept only while someone holds or waits for it."""
-
-    def __init__(self) -> None:
-        self._locks: dict[Any, tuple[asyncio.Lock, int]] = {}
-
-    @asynccontextmanager
-    async def hold(self, key: Any) -> AsyncIterator[None]:
-        lock, users = self._locks.get(key, (asyncio.Lock(), 0))
-        self._locks[key] = (lock, users + 1)
-        try:
-            async with lock:
-                yield
-        finally:
-            lock, users = self._locks[key]
-            if users == 1:
-                del self._locks[key]
-            else:
-                self._locks[key] = (lock, users - 1)
-
-
 class InboundMessages:
     def __init__(
         self,
@@ -75,14 +51,10 @@ class InboundMessages:
         self.shard_sends = shard_sends
         self.shards = shards
         self.kinds = kinds
-        # One customer's messages are handled one at a time, in the order they came.
-        self.customers = KeyedLocks()
 
     async def receive(self, channel: OpenChannel, change: Change, final_attempt: bool) -> None:
         for message in change.messages:
-            async with self.customers.hold((channel.id, message.wa_id)):
-                profile_name = change.profiles.get(message.wa_id)
-                await self._one(channel, profile_name, message, final_attempt)
+            await self._one(channel, change.profiles.get(message.wa_id), message, final_attempt)
 
     async def _one(
         self,

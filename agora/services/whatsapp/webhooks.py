@@ -9,11 +9,11 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from agora.background import BackgroundTasks
+from agora.background import BackgroundTasks, Turn, Turns
 from agora.core import json_text
 from agora.core.clock import now_ms
 from agora.core.errors import AgoraError, Forbidden, InvalidInput
-from agora.integrations.whatsapp.webhooks import parse_webhook
+from agora.integrations.whatsapp.webhooks import Change, parse_webhook
 from agora.services.events import Events, WhatsAppStatusReceived
 from agora.services.whatsapp.channels import OpenChannel, WhatsAppChannels
 from agora.services.whatsapp.inbound import InboundMessages
@@ -84,6 +84,8 @@ class WhatsAppWebhooks:
         self.inbound = inbound
         self.events = events
         self._processing = BackgroundTasks()
+        # One customer's messages are stored in the order their deliveries came in.
+        self._customers = Turns()
 
     async def verify(self, mode: str, token: str, challenge: str) -> str:
         """Meta's subscription check: the challenge back when the token is an enabled
@@ -120,16 +122,28 @@ class WhatsAppWebhooks:
             raise InvalidInput("The body is not JSON, or nests too deeply") from error
         now = now_ms()
         channel_ids = [c.id for c in signers]
+        changes = parse_webhook(body)
+        turn = self._turn_of(changes)
         event_id = await self.deliveries.add(text, channel_ids, now, now + LEASE_MS)
-        self._processing.start(self._process(event_id, body, signers, attempt=1))
+        self._processing.start(self._process(event_id, changes, signers, turn, attempt=1))
         return {"received": True}
 
+    def _turn_of(self, changes: list[Change]) -> Turn:
+        customers = {(c.phone_number_id, m.wa_id) for c in changes for m in c.messages}
+        return self._customers.take(customers)
+
     async def _process(
-        self, event_id: str, body: Any, signers: list[OpenChannel], attempt: int
+        self,
+        event_id: str,
+        changes: list[Change],
+        signers: list[OpenChannel],
+        turn: Turn,
+        attempt: int,
     ) -> None:
         final_attempt = attempt >= MAX_ATTEMPTS
         try:
-            await self._apply(body, signers, final_attempt)
+            async with turn:
+                await self._apply(changes, signers, final_attempt)
             outcome = "done"
         except Exception as error:  # TryLater, or a store that failed: tried again
             if not final_attempt:
@@ -142,11 +156,13 @@ class WhatsAppWebhooks:
         except Exception:
             log.warning("a processed WhatsApp delivery was not marked so", exc_info=True)
 
-    async def _apply(self, body: Any, signers: list[OpenChannel], final_attempt: bool) -> None:
+    async def _apply(
+        self, changes: list[Change], signers: list[OpenChannel], final_attempt: bool
+    ) -> None:
         """Entries for numbers whose channel signed the delivery; others are ignored (a
         channel cannot speak for another app's numbers)."""
         by_number = {c.channel["phone_number_id"]: c for c in signers}
-        for change in parse_webhook(body):
+        for change in changes:
             channel = by_number.get(change.phone_number_id)
             if channel is None:
                 log.warning("a WhatsApp delivery names a number no signer has")
@@ -169,7 +185,9 @@ class WhatsAppWebhooks:
             except ValueError:
                 await self.deliveries.processed(delivery["_id"], now_ms(), outcome="unreadable")
                 continue
-            await self._process(delivery["_id"], body, signers, delivery["attempts"])
+            changes = parse_webhook(body)
+            turn = self._turn_of(changes)
+            await self._process(delivery["_id"], changes, signers, turn, delivery["attempts"])
         return taken
 
     async def _take_stalled(self) -> dict[str, Any] | None:
