@@ -146,6 +146,8 @@ def running_stack(
             "AGORA_OTP_SENDS_PER_IP": "100000",
             # The feed scenario's poster is one person posting all through the run.
             "AGORA_POSTS_PER_USER": "100000",
+            # The seeders make every group (cities, item chats' groups) as one owner.
+            "AGORA_GROUPS_PER_USER": "100000",
             **(ray_ports if as_make_run else {"AGORA_RAY_DASHBOARD": "false"}),
             **(settings or {}),
         }

@@ -1,9 +1,10 @@
 """MongoDB connection (PyMongo's async API)."""
 
+import logging
 from typing import Any
 
 from bson import ObjectId
-from pymongo import AsyncMongoClient
+from pymongo import AsyncMongoClient, monitoring
 from pymongo.asynchronous.collection import AsyncCollection
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import OperationFailure
@@ -11,16 +12,61 @@ from pymongo.errors import OperationFailure
 from agora.settings import Settings
 
 INDEX_NOT_FOUND = 27
+slow_log = logging.getLogger("agora.mongo.slow")
 
 
 def connect_mongo(settings: Settings) -> AsyncMongoClient:
+    slow_ms = settings.mongo_slow_command_ms
     return AsyncMongoClient(
         settings.mongo_url,
         tz_aware=True,
         serverSelectionTimeoutMS=settings.mongo_server_selection_timeout_ms,
         connectTimeoutMS=settings.mongo_connect_timeout_ms,
         uuidRepresentation="standard",
+        event_listeners=[SlowCommands(slow_ms)] if slow_ms else [],
     )
+
+
+class SlowCommands(monitoring.CommandListener):
+    """Logs each command slower than `slow_ms` as seen from this client (the wait for a
+    connection and the server's queue included): which command on which collection, and the
+    fields it filtered and sorted on, never their values."""
+
+    def __init__(self, slow_ms: int) -> None:
+        self.slow_us = slow_ms * 1000
+        self._shapes: dict[tuple[int, int], str] = {}
+
+    def started(self, event: monitoring.CommandStartedEvent) -> None:
+        self._shapes[(event.connection_id, event.request_id)] = _shape(
+            event.command_name, event.command
+        )
+
+    def succeeded(self, event: monitoring.CommandSucceededEvent) -> None:
+        self._ended(event)
+
+    def failed(self, event: monitoring.CommandFailedEvent) -> None:
+        self._ended(event)
+
+    def _ended(self, event) -> None:
+        shape = self._shapes.pop((event.connection_id, event.request_id), event.command_name)
+        if event.duration_micros >= self.slow_us:
+            slow_log.warning("slow command %d ms: %s", event.duration_micros // 1000, shape)
+
+
+def _shape(name: str, command: Any) -> str:
+    collection = command.get(name)
+    parts = [f"{name} {collection}" if isinstance(collection, str) else name]
+    for part in ("filter", "query", "q", "sort", "update"):
+        if isinstance(command.get(part), dict):
+            parts.append(f"{part} {sorted(command[part])}")
+    for batch in ("updates", "deletes"):
+        if isinstance(command.get(batch), list) and command[batch]:
+            parts.append(
+                f"{batch} {len(command[batch])} q {sorted(command[batch][0].get('q', {}))}"
+            )
+    if isinstance(command.get("pipeline"), list):
+        parts.append(f"pipeline {[next(iter(stage), '') for stage in command['pipeline']]}")
+    return " ".join(parts)
 
 
 def database(client: AsyncMongoClient, settings: Settings) -> AsyncDatabase:

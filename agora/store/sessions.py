@@ -202,12 +202,17 @@ class SessionStore:
         return list(found.values())
 
     async def marks_covering(self, session_id: str, seq: int) -> list[dict[str, Any]]:
-        """Every membership whose screens received or read message number `seq`."""
-        query = {
-            "session_id": session_id,
-            "$or": [{field: {"$gte": seq}} for field in RECEIPT_SEQ_FIELDS.values()],
-        }
-        return await self.members.find(query, MARK_FIELDS).to_list()
+        """Every membership whose screens received or read message number `seq`.
+
+        One query per mark rather than an `$or` of both: nx-27017 answers an `$or` by reading
+        every membership of every chat (1.5 s among 100,000, holding up every other command
+        meanwhile), and each mark alone from its index."""
+        found: dict[str, dict[str, Any]] = {}
+        for field in RECEIPT_SEQ_FIELDS.values():
+            query = {"session_id": session_id, field: {"$gte": seq}}
+            for mark in await self.members.find(query, MARK_FIELDS).to_list():
+                found[mark["_id"]] = mark
+        return list(found.values())
 
     async def start_reading(self, session_id: str, user_id: str) -> None:
         """A new reader starts at the session's latest message: its history is not unseen."""
