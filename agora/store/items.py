@@ -16,7 +16,7 @@ from agora.core.documents import Item, Route
 from agora.core.items import feed_key
 from agora.core.routes import chain
 from agora.store.announced_copies import AnnouncedCopies
-from agora.store.mongo import ensure_index, new_id
+from agora.store.mongo import ensure_index, find_in, new_id
 from agora.store.redis import Keys
 
 ITEM_COPY_SECONDS = 60.0
@@ -163,7 +163,7 @@ class ItemStore:
         return await self.items.find(conditions).sort("feed_key", -1).limit(limit).to_list()
 
     async def by_ids(self, item_ids: list[str]) -> list[Item]:
-        return await self.items.find({"_id": {"$in": item_ids}}).to_list()
+        return await find_in(self.items, "_id", item_ids)
 
     async def route(self, route_id: str) -> Route | None:
         return await self.routes.find_one({"_id": route_id})

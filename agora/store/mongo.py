@@ -1,6 +1,8 @@
 """MongoDB connection (PyMongo's async API)."""
 
+import asyncio
 import logging
+from collections.abc import Iterable
 from typing import Any
 
 from bson import ObjectId
@@ -89,6 +91,31 @@ async def ensure_index(collection: AsyncCollection, keys: list[tuple[str, Any]],
     if len(keys) > 1 and direction in (1, -1):
         await _ensure_one(collection, [(leading, 1)])
     await _ensure_one(collection, keys, **options)
+
+
+async def find_in(
+    collection: AsyncCollection,
+    field: str,
+    values: Iterable[Any],
+    projection: dict[str, Any] | None = None,
+) -> list[dict[str, Any]]:
+    """The documents whose `field` is one of `values` (each value asked once).
+
+    Spelled for nx-27017, and as correct on MongoDB: no values, no query (nx-27017 answers
+    an empty `$in` by reading the whole collection: 107 ms among 14,000 users); `_id` by one
+    `$in`, which it answers from the key; any other field by one equality per value at once,
+    each answered from the field's index in about a millisecond, where a `$in` reads every
+    document (95 ms among 100,000 memberships), holding up every other command meanwhile.
+    """
+    wanted = list(dict.fromkeys(values))
+    if not wanted:
+        return []
+    if field == "_id":
+        return await collection.find({"_id": {"$in": wanted}}, projection).to_list()
+    pages = await asyncio.gather(
+        *(collection.find({field: value}, projection).to_list() for value in wanted)
+    )
+    return [document for page in pages for document in page]
 
 
 async def count_matching(collection: AsyncCollection, query: dict[str, Any]) -> int:

@@ -8,9 +8,9 @@ from pymongo.asynchronous.database import AsyncDatabase
 
 from agora.core.clock import now_ms
 from agora.core.push import Subscription
-from agora.store.mongo import ensure_index
+from agora.store.mongo import ensure_index, find_in
 
-SUBSCRIPTION_FIELDS = {"user_id": 1, "endpoint": 1, "p256dh": 1, "auth": 1}
+SUBSCRIPTION_FIELDS = {"user_id": 1, "endpoint": 1, "p256dh": 1, "auth": 1, "updated_at": 1}
 NEWEST_FIRST = [("updated_at", -1), ("_id", 1)]
 
 
@@ -62,15 +62,11 @@ class PushSubscriptionStore:
             await self.subscriptions.delete_many({"_id": {"$in": replaced}, "user_id": user_id})
 
     async def of_users(self, user_ids: list[str], per_user: int) -> dict[str, list[Subscription]]:
-        """The subscriptions of each of these users who has any, in one query: the `per_user`
-        saved last (more were kept before there was a limit)."""
-        if not user_ids:
-            return {}
-        query = {"user_id": {"$in": user_ids}}
+        """The subscriptions of each of these users who has any: the `per_user` saved last
+        (more were kept before there was a limit)."""
+        every = await find_in(self.subscriptions, "user_id", user_ids, SUBSCRIPTION_FIELDS)
         found: dict[str, list[Subscription]] = {}
-        for d in (
-            await self.subscriptions.find(query, SUBSCRIPTION_FIELDS).sort(NEWEST_FIRST).to_list()
-        ):
+        for d in sorted(every, key=lambda d: (-d.get("updated_at", 0), d["_id"])):
             kept = found.setdefault(d["user_id"], [])
             if len(kept) < per_user:
                 kept.append(Subscription(d["endpoint"], d["p256dh"], d["auth"]))

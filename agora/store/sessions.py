@@ -10,7 +10,7 @@ from agora.core.constants import RECEIPT_MARKS_KEPT, SESSION_KIND_ITEM_CHAT
 from agora.core.documents import ChatSession, Membership
 from agora.store.batched_writes import BatchedWrites
 from agora.store.groups import NEW_SESSION_COUNTERS, add_membership, membership_id
-from agora.store.mongo import count_matching, ensure_index
+from agora.store.mongo import count_matching, ensure_index, find_in
 
 # Per receipt status, the membership's mark: how far its member's screens got.
 RECEIPT_SEQ_FIELDS = {"delivered": "delivered_seq", "read": "read_seq"}
@@ -50,7 +50,7 @@ class SessionStore:
         return await self.sessions.find_one({"_id": session_id})
 
     async def by_ids(self, session_ids: list[str]) -> list[ChatSession]:
-        return await self.sessions.find({"_id": {"$in": list(set(session_ids))}}).to_list()
+        return await find_in(self.sessions, "_id", session_ids)
 
     async def create_once(
         self, session: dict[str, Any], members: dict[str, int]
@@ -91,11 +91,10 @@ class SessionStore:
 
     async def push_memberships(self, session_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
         """What deciding on pushes needs of each member of these sessions, by session: type
-        and notification flag. One query however many sessions."""
+        and notification flag."""
         fields = {"session_id": 1, "user_id": 1, "session_user_type": 1, "notification_flag": 1}
-        query = {"session_id": {"$in": list(set(session_ids))}}
         by_session: dict[str, list[dict[str, Any]]] = {sid: [] for sid in session_ids}
-        async for membership in self.members.find(query, fields):
+        for membership in await find_in(self.members, "session_id", session_ids, fields):
             by_session.setdefault(membership["session_id"], []).append(membership)
         return by_session
 
@@ -231,8 +230,8 @@ class SessionStore:
     async def followed_by(
         self, user_ids: list[str]
     ) -> dict[str, list[tuple[dict[str, Any], dict[str, Any]]]]:
-        """`followed` for many users in two queries (a push to each member of a big group)."""
-        memberships = await self.members.find({"user_id": {"$in": user_ids}}).to_list()
+        """`followed` for many users at once (a push to each member of a big group)."""
+        memberships = await find_in(self.members, "user_id", user_ids)
         counters = {
             c["_id"]: c for c in await self.counters([m["session_id"] for m in memberships])
         }
@@ -245,9 +244,6 @@ class SessionStore:
     async def counters(self, session_ids: list[str]) -> list[dict[str, Any]]:
         """Just what unseen counts, list order and the read rule (`core.chat.may_read`)
         need of each session."""
-        if not session_ids:
-            return []
-        query = {"_id": {"$in": list(set(session_ids))}}
         fields = {
             "message_seq": 1,
             "updated_at": 1,
@@ -258,7 +254,7 @@ class SessionStore:
             "is_read_allowed": 1,
             "data.item_id": 1,
         }
-        return await self.sessions.find(query, fields).to_list()
+        return await find_in(self.sessions, "_id", session_ids, fields)
 
     async def mark_notified(self, seen: dict[str, int]) -> None:
         """Memberships (by id) whose unseen messages up to the number given no longer count
@@ -274,5 +270,5 @@ class SessionStore:
     ) -> dict[str, dict[str, Any]]:
         """The user's memberships of these sessions, by session id."""
         ids = [membership_id(s, user_id) for s in set(session_ids)]
-        found = await self.members.find({"_id": {"$in": ids}}).to_list()
+        found = await find_in(self.members, "_id", ids)
         return {m["session_id"]: m for m in found}

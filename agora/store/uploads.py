@@ -59,6 +59,8 @@ class UploadStore:
         )
 
     async def stored_of(self, user_id: str, upload_ids: list[str]) -> list[dict[str, Any]]:
+        if not upload_ids:  # nx-27017 reads every upload for an empty `$in`
+            return []
         query = {"_id": {"$in": upload_ids}, "user_id": user_id, "status": UPLOAD_STORED}
         return await self.uploads.find(query).to_list()
 

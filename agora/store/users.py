@@ -15,7 +15,7 @@ from agora.core.accounts import EMAIL_FIELD, PHONE_FIELD, Identifier, identifier
 from agora.core.clock import now_ms
 from agora.core.documents import User
 from agora.store.announced_copies import AnnouncedCopies
-from agora.store.mongo import ensure_index, new_id
+from agora.store.mongo import ensure_index, find_in, new_id
 from agora.store.redis import Keys
 
 USER_COPY_SECONDS = 60.0
@@ -57,7 +57,7 @@ class UserStore:
         return self._copies.changes(stop)
 
     async def by_ids(self, user_ids: list[str]) -> list[User]:
-        return await self.users.find({"_id": {"$in": list(set(user_ids))}}).to_list()
+        return await find_in(self.users, "_id", user_ids)
 
     async def find_by_identifier(self, ident: Identifier) -> User | None:
         return await self.users.find_one({ident.field: ident.value})

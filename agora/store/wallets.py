@@ -23,7 +23,7 @@ from agora.core.documents import LedgerEntry, Wallet
 from agora.core.money import PENDING as MOVE_PENDING
 from agora.core.money import Posting
 from agora.store.batched_writes import BatchedWrites
-from agora.store.mongo import ensure_index, new_id
+from agora.store.mongo import ensure_index, find_in, new_id
 
 # Heads this edge has seen; a stale one costs one failed append, never a wrong balance.
 KNOWN_HEADS_MAX = 50_000
@@ -194,11 +194,17 @@ class WalletStore:
 
     async def audit(self, wallet_ids: list[str] | None = None) -> list[str]:
         """Wallets whose balance is not the sum of their entries or whose chain has a gap."""
-        query = {"_id": {"$in": wallet_ids}} if wallet_ids is not None else {}
-        wallets = {w["_id"]: w async for w in self.wallets.find(query)}
-        entry_query = {"wallet_id": {"$in": list(wallets)}} if wallet_ids is not None else {}
+        if wallet_ids is None:
+            found, entries = (
+                await self.wallets.find({}).to_list(),
+                await self.ledger.find({}).to_list(),
+            )
+        else:
+            found = await find_in(self.wallets, "_id", wallet_ids)
+            entries = await find_in(self.ledger, "wallet_id", [w["_id"] for w in found])
+        wallets = {w["_id"]: w for w in found}
         chains: dict[str, list[dict[str, Any]]] = {}
-        async for entry in self.ledger.find(entry_query).sort([("wallet_id", 1), ("seq", 1)]):
+        for entry in sorted(entries, key=lambda e: (e["wallet_id"], e["seq"])):
             chains.setdefault(entry["wallet_id"], []).append(entry)
         broken = []
         for wallet_id, wallet in wallets.items():

@@ -1,0 +1,59 @@
+"""Store queries spelled for nx-27017 give what MongoDB's own spelling would."""
+
+import uuid
+
+import pytest
+from pymongo import AsyncMongoClient, monitoring
+
+from agora.store.mongo import find_in
+
+
+class Commands(monitoring.CommandListener):
+    def __init__(self) -> None:
+        self.finds: list[dict] = []
+
+    def started(self, event: monitoring.CommandStartedEvent) -> None:
+        if event.command_name == "find":
+            self.finds.append(event.command.get("filter", {}))
+
+    def succeeded(self, event) -> None:
+        pass
+
+    def failed(self, event) -> None:
+        pass
+
+
+@pytest.fixture
+async def watched(mongo_url):
+    commands = Commands()
+    client = AsyncMongoClient(mongo_url, event_listeners=[commands])
+    collection = client["agora_test"][f"find_in_{uuid.uuid4().hex[:8]}"]
+    await collection.insert_many(
+        [{"_id": f"m{n}", "user_id": f"u{n % 3}", "n": n} for n in range(9)]
+    )
+    commands.finds.clear()
+    yield collection, commands
+    await collection.drop()
+    await client.close()
+
+
+async def test_no_values_find_nothing_without_asking_the_server(watched):
+    collection, commands = watched
+    assert await find_in(collection, "user_id", []) == []
+    assert await find_in(collection, "_id", iter(())) == []
+    assert commands.finds == []
+
+
+async def test_another_field_is_asked_once_per_distinct_value_by_equality(watched):
+    collection, commands = watched
+    found = await find_in(collection, "user_id", ["u1", "u2", "u1", "nobody"], {"n": 1})
+    assert sorted(d["n"] for d in found) == [1, 2, 4, 5, 7, 8]
+    assert all(set(d) == {"_id", "n"} for d in found)
+    assert sorted(f["user_id"] for f in commands.finds) == ["nobody", "u1", "u2"]
+
+
+async def test_ids_are_asked_in_one_query(watched):
+    collection, commands = watched
+    found = await find_in(collection, "_id", ["m3", "m0", "m3", "missing"])
+    assert sorted(d["_id"] for d in found) == ["m0", "m3"]
+    assert commands.finds == [{"_id": {"$in": ["m3", "m0", "missing"]}}]
