@@ -1,5 +1,6 @@
 """Chat sessions (item chats and groups alike) and their members, as chat needs them."""
 
+from dataclasses import dataclass
 from typing import Any
 
 from pymongo import ReturnDocument, UpdateOne
@@ -26,6 +27,36 @@ MARK_FIELDS = {
 # A receipt racing others for the same membership tries again this often, then gives way
 # (a later receipt moves the mark on).
 RECEIPT_ATTEMPTS = 3
+
+
+@dataclass(frozen=True)
+class ReceiptMark:
+    """A member's screens received (or read) a session's messages up to number `seq`."""
+
+    session_id: str
+    user_id: str
+    status: str
+    seq: int
+
+
+@dataclass(frozen=True)
+class _Write:
+    filter: dict[str, Any]
+    change: dict[str, Any]
+
+
+def _receipt_write(found: dict[str, Any] | None, mark: ReceiptMark, at: int) -> _Write | None:
+    """The compare-and-set moving the membership `found` (as read) to `mark`; None when it
+    is not behind it."""
+    field, times = RECEIPT_SEQ_FIELDS[mark.status], f"{mark.status}_marks"
+    if found is None or found.get(field, 0) >= mark.seq:
+        return None
+    kept = [*found.get(times, []), {"seq": mark.seq, "at": at}][-RECEIPT_MARKS_KEPT:]
+    change: dict[str, Any] = {"$set": {field: mark.seq, times: kept}}
+    if mark.status == "read":
+        change["$max"] = {"delivered_seq": mark.seq}
+    unchanged = {field: found[field]} if field in found else {field: {"$exists": False}}
+    return _Write({"_id": found["_id"], **unchanged}, change)
 
 
 class SessionStore:
@@ -173,21 +204,57 @@ class SessionStore:
 
         Compare-and-set rather than `$push` with `$slice`: nx-27017 stores documents pushed
         with `$each` as JSON strings."""
-        field, times = RECEIPT_SEQ_FIELDS[status], f"{status}_marks"
+        mark = ReceiptMark(session_id, user_id, status, seq)
         key = membership_id(session_id, user_id)
         for _ in range(RECEIPT_ATTEMPTS):
-            found = await self.members.find_one({"_id": key}, {field: 1, times: 1})
-            if found is None or found.get(field, 0) >= seq:
+            write = _receipt_write(await self.members.find_one({"_id": key}, MARK_FIELDS), mark, at)
+            if write is None:
                 return False
-            kept = [*found.get(times, []), {"seq": seq, "at": at}][-RECEIPT_MARKS_KEPT:]
-            change: dict[str, Any] = {"$set": {field: seq, times: kept}}
-            if status == "read":
-                change["$max"] = {"delivered_seq": seq}
-            unchanged = {field: found[field]} if field in found else {field: {"$exists": False}}
-            result = await self.members.update_one({"_id": key, **unchanged}, change)
-            if result.modified_count:
+            if (await self.members.update_one(write.filter, write.change)).modified_count:
                 return True
         return False
+
+    async def record_receipts(
+        self, marks: list[ReceiptMark], found: dict[tuple[str, str], dict[str, Any]], at: int
+    ) -> list[bool]:
+        """`record_receipt` for many marks in one write, given their memberships as read
+        (`found`, as `memberships` gives them): a message to a big group brings every present
+        member's receipt at once, and a read and a write each held nx-27017's queue for
+        everyone. Says, per mark, whether it was ahead of the member's mark (which is now at
+        least there). A membership marked twice, or moved by another writer meanwhile, is
+        recorded by `record_receipt`."""
+        firsts: dict[tuple[str, str], int] = {}
+        for index, mark in enumerate(marks):
+            firsts.setdefault((mark.session_id, mark.user_id), index)
+        ahead = [False] * len(marks)
+        writes: list[tuple[int, UpdateOne]] = []
+        for key, index in firsts.items():
+            write = _receipt_write(found.get(key), marks[index], at)
+            if write is not None:
+                ahead[index] = True
+                writes.append((index, UpdateOne(write.filter, write.change)))
+        if writes:
+            result = await self.members.bulk_write([w for _, w in writes], ordered=False)
+            raced = [i for i, _ in writes] if result.modified_count < len(writes) else []
+            for index in raced:  # those already written find their mark there and stop
+                await self._record(marks[index], at)
+        later = [i for i in range(len(marks)) if i not in firsts.values()]
+        for index in later:
+            ahead[index] = await self._record(marks[index], at)
+        return ahead
+
+    async def _record(self, mark: ReceiptMark, at: int) -> bool:
+        return await self.record_receipt(mark.session_id, mark.user_id, mark.status, mark.seq, at)
+
+    async def memberships(
+        self, pairs: list[tuple[str, str]]
+    ) -> dict[tuple[str, str], dict[str, Any]]:
+        """The memberships of these (session, user) pairs that exist, by pair, with their
+        type and marks."""
+        ids = [membership_id(session_id, user_id) for session_id, user_id in pairs]
+        fields = {**MARK_FIELDS, "session_id": 1, "session_user_type": 1}
+        found = await find_in(self.members, "_id", ids, fields)
+        return {(m["session_id"], m["user_id"]): m for m in found}
 
     async def furthest_marks(self, session_id: str) -> list[dict[str, Any]]:
         """The marks that decide every message's tick: the two furthest of each kind (the

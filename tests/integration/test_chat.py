@@ -11,6 +11,7 @@ from agora.core.chat import NOT_IN_THIS_CHAT, session_room, user_room
 from agora.core.constants import SESSION_BUFFER_MESSAGES
 from agora.http.realtime import SOCKET_SERVER
 from agora.realtime.emitter import RealtimeEmitter
+from agora.services.chat.access import NOT_IN_CHAT
 from tests.integration.helpers import all_messages as _all_messages
 from tests.integration.helpers import bearer, member, new_group, send_as_a_client
 from tests.integration.helpers import item_chat as _item_chat
@@ -1064,3 +1065,46 @@ async def test_who_may_write_holds_in_the_group_chat_as_soon_as_it_changes(chat_
     await admin.call("/api/group?action=update", {"group_id": group_id, "write_permission": 20})
     sent = await _send(other, group_id, "Thanks!", local_id="thanks-again")
     assert sent["type"] == 13, sent
+
+
+async def test_receipts_arriving_together_are_each_recorded_and_announced_once(
+    chat_client, smtp_sink
+):
+    """A message to a group brings its members' receipts at once: they are recorded together,
+    each member's mark once, and a refusal in the same batch touches no one else's."""
+    admin = await member(chat_client, smtp_sink, "Admin")
+    group_id = await new_group(admin, is_public=True)
+    readers = [await member(chat_client, smtp_sink, f"Reader {n}") for n in range(6)]
+    stranger = await member(chat_client, smtp_sink, "Stranger")
+    for person in readers:
+        await person.call("/api/group?action=join", {"group_id": group_id})
+    hello = (await _send(admin, group_id, "hello"))["inbox_message"]
+    events = {"message_status": []}
+    watching = await _socket(chat_client, admin, events, "admin")
+    screens = [await _socket(chat_client, p) for p in [*readers, stranger]]
+    receipt = {"session_id": group_id, "created_at": hello["created_at"]}
+    *reader_screens, stranger_screen = screens
+    answers = await asyncio.gather(
+        *(screen.call("delivered", receipt) for screen in reader_screens),
+        reader_screens[0].call("read", receipt),  # the same member twice in one batch
+        stranger_screen.call("delivered", receipt),
+        reader_screens[1].call("delivered", {**receipt, "created_at": 1}),  # no such message
+    )
+    assert answers[:-2] == [{"ok": True}] * (len(readers) + 1)
+    assert answers[-2] == {"errors": NOT_IN_CHAT}
+    assert "errors" in answers[-1]
+
+    def announced():
+        return sorted((d["user_id"], d["status"]) for _, d in events["message_status"])
+
+    expected = sorted([(p.id, "delivered") for p in readers] + [(readers[0].id, "read")])
+    await _until(lambda: announced() == expected)
+    info = await _info(admin, group_id, hello)
+    assert info["read"] == [readers[0].id]
+    assert sorted(info["delivered"]) == sorted(p.id for p in readers[1:])
+    # The same receipts again move no mark, so nothing more is announced.
+    await asyncio.gather(*(screen.call("delivered", receipt) for screen in reader_screens))
+    await asyncio.sleep(0.3)
+    assert announced() == expected
+    for screen in [watching, *screens]:
+        await screen.disconnect()

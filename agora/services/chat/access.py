@@ -11,6 +11,8 @@ from agora.services.accounts import Caller
 from agora.services.items import PostReader
 from agora.store.sessions import SessionStore
 
+NOT_IN_CHAT = "You are not in this chat"
+
 
 class ChatAccess:
     def __init__(self, *, sessions: SessionStore, posts: PostReader) -> None:
@@ -67,12 +69,15 @@ class ChatAccess:
     async def require_following(self, session_id: str, user_id: str) -> None:
         """Receipts and typing come from members who follow the chat."""
         if not await self._follows(session_id, user_id):
-            raise Forbidden("You are not in this chat")
+            raise Forbidden(NOT_IN_CHAT)
 
     async def _follows(self, session_id: str, user_id: str) -> bool:
-        """A member who may read the chat: not one blocked or still awaiting approval."""
-        membership = await self.sessions.membership(session_id, user_id)
-        return membership is not None and is_reader(membership["session_user_type"])
+        return follows(await self.sessions.membership(session_id, user_id))
+
+
+def follows(membership: dict[str, Any] | None) -> bool:
+    """A member who may read the chat: not one blocked or still awaiting approval."""
+    return membership is not None and is_reader(membership["session_user_type"])
 
 
 def post_of(chat: dict[str, Any]) -> str | None:

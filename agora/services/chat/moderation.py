@@ -20,7 +20,7 @@ from agora.core.groups import clean_group_description, clean_group_title, member
 from agora.core.message_kinds import ChatKinds
 from agora.realtime.emitter import RealtimeEmitter
 from agora.services.accounts import Caller
-from agora.services.chat.access import ChatAccess
+from agora.services.chat.access import NOT_IN_CHAT, ChatAccess
 from agora.services.chat.memberships import Memberships
 from agora.services.events import (
     Events,
@@ -144,7 +144,7 @@ class Moderation:
         user_id = caller.user["_id"]
         membership = await self.sessions.membership(session_id, user_id)
         if membership is None:
-            raise Forbidden("You are not in this chat")
+            raise Forbidden(NOT_IN_CHAT)
         if for_user_id is None:
             if notification_flag_value is None:
                 raise InvalidInput({"notification_flag": "This field is required"})

@@ -1,35 +1,57 @@
 """Receipts: a recipient's screen (a socket's `delivered` or `read`) or device (a push's
-acknowledgement) got messages, and the senders' ticks move."""
+acknowledgement) got messages, and the senders' ticks move.
+
+A message to a big group brings every present member's receipt within a few milliseconds,
+each a read of the membership and the message and a write of the mark: one at a time, they
+queued in the store ahead of everybody's requests (at 200 people in the ceiling bench the
+receipts' p50 was 520 ms, and the store's queue put every other action past 250 ms at p99).
+The receipts that arrive while a batch is recorded go together in the next (group commit):
+one read of the memberships, one of each message asked about, one write of the marks."""
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
 
 from agora.core.chat import RECEIPT_STATUSES
 from agora.core.errors import Forbidden, InvalidInput, NotFound
 from agora.core.push import DeliveryReceipt
+from agora.group_commit import GroupCommit, Pending
 from agora.services.accounts import Caller
-from agora.services.chat.access import ChatAccess
-from agora.services.chat.ticks import Ticks
+from agora.services.chat.access import NOT_IN_CHAT, follows
+from agora.services.chat.ticks import Receipt, Ticks
 from agora.store.messages import MessageStore
-from agora.store.sessions import SessionStore
+from agora.store.sessions import ReceiptMark, SessionStore
+
+RECEIPTS_PER_BATCH = 500
+NO_SUCH_MESSAGE = {"created_at": "No such message"}
+
+
+@dataclass(frozen=True)
+class Asked:
+    user_id: str
+    session_id: str
+    created_at: int
+    status: str
 
 
 class Receipts:
     def __init__(
         self,
         *,
-        access: ChatAccess,
         messages: MessageStore,
         sessions: SessionStore,
         ticks: Ticks,
     ) -> None:
-        self.access = access
         self.messages = messages
         self.sessions = sessions
         self.ticks = ticks
+        self._asked = GroupCommit(self._record, RECEIPTS_PER_BATCH)
 
     async def mark(self, caller: Caller, session_id: str, created_at: int, status: str) -> None:
         """A recipient's screen got (or showed) the messages up to this one: ticks move."""
         if status not in RECEIPT_STATUSES:
             raise InvalidInput({"status": "Unknown delivery status"})
-        await self._mark_as(caller.user["_id"], session_id, created_at, status)
+        await self._asked.add(Asked(caller.user["_id"], session_id, created_at, status))
 
     async def received(self, receipts: list[DeliveryReceipt]) -> int:
         """Pushes reached their recipients' devices (their service workers acknowledged
@@ -40,21 +62,48 @@ class Receipts:
         for receipt in receipts:
             key = (receipt.user_id, receipt.session_id)
             newest[key] = max(newest.get(key, 0), receipt.created_at)
+        asked = [Asked(u, s, created_at, "delivered") for (u, s), created_at in newest.items()]
+        outcomes = self._asked.enqueue(asked)
+        if outcomes:
+            await asyncio.wait(outcomes)
         given = 0
-        for (user_id, session_id), created_at in newest.items():
-            try:
-                await self._mark_as(user_id, session_id, created_at, "delivered")
-            except (Forbidden, NotFound):
-                continue
-            given += 1
+        for outcome in outcomes:
+            error = outcome.exception()
+            if error is None:
+                given += 1
+            elif not isinstance(error, Forbidden | NotFound):
+                raise error
         return given
 
-    async def _mark_as(self, user_id: str, session_id: str, created_at: int, status: str) -> None:
-        await self.access.require_following(session_id, user_id)
-        message = await self.messages.get(session_id, created_at)
-        if message is None:
-            raise NotFound({"created_at": "No such message"})
+    async def _record(self, batch: Pending) -> None:
+        asked: list[Asked] = [a for a, _ in batch]
+        found = await self.sessions.memberships([(a.session_id, a.user_id) for a in asked])
+        messages = await self._messages({(a.session_id, a.created_at) for a in asked})
+        ready = []
+        for a, future in batch:
+            message = messages.get((a.session_id, a.created_at))
+            if not follows(found.get((a.session_id, a.user_id))):
+                future.set_exception(Forbidden(NOT_IN_CHAT))
+            elif message is None:
+                future.set_exception(NotFound(NO_SUCH_MESSAGE))
+            else:
+                seq = await self._seq_of(message)
+                mark = ReceiptMark(a.session_id, a.user_id, a.status, seq)
+                ready.append((Receipt(mark, message), future))
+        if ready:
+            await self.ticks.receipts([r for r, _ in ready], found)
+        for _, future in ready:
+            if not future.done():
+                future.set_result(None)
+
+    async def _messages(self, wanted: set[tuple[str, int]]) -> dict[tuple[str, int], Any]:
+        keys = list(wanted)
+        found = await asyncio.gather(*(self.messages.get(s, created_at) for s, created_at in keys))
+        return {key: message for key, message in zip(keys, found, strict=True) if message}
+
+    async def _seq_of(self, message: dict[str, Any]) -> int:
         seq = message.get("seq")
         if seq is None:  # stored before messages were numbered: everything up to now
-            seq = ((await self.sessions.get(session_id)) or {}).get("message_seq", 0)
-        await self.ticks.receipt(session_id, user_id, status, seq, message)
+            session = await self.sessions.get(message["dest_session_id"]) or {}
+            seq = session.get("message_seq", 0)
+        return seq

@@ -1,11 +1,20 @@
 """A member's delivery mark, moved by whatever showed them messages (a page, the chat list,
 a socket's or a push's receipt), and the ticks it moves on the senders' screens."""
 
+from dataclasses import dataclass
 from typing import Any
 
 from agora.core.clock import now_ms
 from agora.realtime.emitter import RealtimeEmitter
-from agora.store.sessions import SessionStore
+from agora.store.sessions import ReceiptMark, SessionStore
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """A member's screens got the session's messages up to `last`, number `seq`."""
+
+    mark: ReceiptMark
+    last: dict[str, Any]
 
 
 class Ticks:
@@ -19,13 +28,30 @@ class Ticks:
         """Moves the member's mark; when it moved, the senders' screens hear of it (one
         event to the chat's room, covering every message up to `last`)."""
         if await self.sessions.record_receipt(session_id, user_id, status, seq, now_ms()):
-            await self.emitter.to_session(
-                session_id,
-                "message_status",
-                {
-                    "session_id": session_id,
-                    "created_at": last["created_at"],
-                    "status": status,
-                    "user_id": user_id,
-                },
-            )
+            await self._announce(session_id, user_id, status, last)
+
+    async def receipts(
+        self, receipts: list[Receipt], found: dict[tuple[str, str], dict[str, Any]]
+    ) -> None:
+        """`receipt` for many, their memberships read already (`SessionStore.memberships`):
+        one write for the lot."""
+        marks = [r.mark for r in receipts]
+        ahead = await self.sessions.record_receipts(marks, found, now_ms())
+        for receipt, moved in zip(receipts, ahead, strict=True):
+            if moved:
+                mark = receipt.mark
+                await self._announce(mark.session_id, mark.user_id, mark.status, receipt.last)
+
+    async def _announce(
+        self, session_id: str, user_id: str, status: str, last: dict[str, Any]
+    ) -> None:
+        await self.emitter.to_session(
+            session_id,
+            "message_status",
+            {
+                "session_id": session_id,
+                "created_at": last["created_at"],
+                "status": status,
+                "user_id": user_id,
+            },
+        )
