@@ -1,6 +1,7 @@
 """A member's delivery mark, moved by whatever showed them messages (a page, the chat list,
 a socket's or a push's receipt), and the ticks it moves on the senders' screens."""
 
+import asyncio
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,13 +35,17 @@ class Ticks:
         self, receipts: list[Receipt], found: dict[tuple[str, str], dict[str, Any]]
     ) -> None:
         """`receipt` for many, their memberships read already (`SessionStore.memberships`):
-        one write for the lot."""
+        one write for the lot, and the announcements at once (they share the emitter's
+        publishes; one by one, each waited for a publish of its own)."""
         marks = [r.mark for r in receipts]
         ahead = await self.sessions.record_receipts(marks, found, now_ms())
-        for receipt, moved in zip(receipts, ahead, strict=True):
-            if moved:
-                mark = receipt.mark
-                await self._announce(mark.session_id, mark.user_id, mark.status, receipt.last)
+        await asyncio.gather(
+            *(
+                self._announce(r.mark.session_id, r.mark.user_id, r.mark.status, r.last)
+                for r, moved in zip(receipts, ahead, strict=True)
+                if moved
+            )
+        )
 
     async def _announce(
         self, session_id: str, user_id: str, status: str, last: dict[str, Any]
