@@ -590,6 +590,26 @@ def delivery(message: dict[str, Any], marks: list[dict[str, Any]]) -> Delivery:
     return Delivery(read=tuple(read), delivered=tuple(delivered))
 
 
+# A receipt as far as this many other members' marks moves no tick: one of them did not send
+# the message, whose tick shows their mark already.
+MARKS_DECIDING_A_TICK = 2
+
+
+def mark_of(user_id: str, status: str, seq: int) -> dict[str, Any]:
+    """A membership's mark after a receipt (reading implies receiving)."""
+    mark = {"user_id": user_id, "delivered_seq": seq}
+    return {**mark, "read_seq": seq} if status == "read" else mark
+
+
+def moves_a_tick(user_id: str, status: str, seq: int, marks: list[dict[str, Any]]) -> bool:
+    """Whether a member's receipt up to message number `seq` may change any message's tick,
+    given the furthest other marks (`SessionStore.furthest_marks`): in a big group the first
+    receipts for a message move its tick, the hundreds after them nothing."""
+    field = f"{status}_seq"
+    as_far = {m["user_id"] for m in marks if m["user_id"] != user_id and m.get(field, 0) >= seq}
+    return len(as_far) < MARKS_DECIDING_A_TICK
+
+
 def marks_with_senders(session: ChatSession, marks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The members' marks with what the chat keeps of its senders (`sent_seq`): a member
     who sent message n has read and received everything up to it, as a reply shows."""

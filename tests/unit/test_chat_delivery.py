@@ -3,8 +3,10 @@
 from agora.core.chat import (
     CHAT_MESSAGE_KINDS,
     delivery,
+    mark_of,
     marks_with_senders,
     message_view_for,
+    moves_a_tick,
     shared_session_view,
 )
 from agora.core.message_kinds import ChatKinds
@@ -75,3 +77,18 @@ def test_messages_stored_before_numbering_keep_their_own_receipts():
 def test_a_room_wide_session_event_carries_nothing_of_one_viewer():
     view = {"_id": "g1", "title": "T", "can_send": True, "session_user_type": 10, "data": {}}
     assert shared_session_view(view) == {"_id": "g1", "title": "T", "data": {}}
+
+
+def test_a_receipt_moves_a_tick_until_two_other_members_marks_are_as_far():
+    sender_read = {"user_id": "sender", "read_seq": 5, "delivered_seq": 5}
+    assert moves_a_tick("a", "delivered", 5, [sender_read])
+    marks = [sender_read, mark_of("a", "delivered", 5)]
+    # The sender's own mark and a's: a message of the sender's shows delivered already.
+    assert not moves_a_tick("b", "delivered", 5, marks)
+    assert moves_a_tick("b", "delivered", 6, marks)  # a later message: nobody got it yet
+    assert moves_a_tick("a", "delivered", 5, marks)  # a's own mark does not count against it
+    # Reading implies receiving, so a read counts for both.
+    marks = [mark_of("a", "read", 7), mark_of("c", "read", 7)]
+    assert not moves_a_tick("b", "delivered", 7, marks)
+    assert not moves_a_tick("b", "read", 7, marks)
+    assert moves_a_tick("b", "read", 7, [mark_of("a", "delivered", 7), mark_of("c", "read", 7)])

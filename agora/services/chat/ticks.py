@@ -5,6 +5,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
+from agora.core.chat import mark_of, moves_a_tick
 from agora.core.clock import now_ms
 from agora.realtime.emitter import RealtimeEmitter
 from agora.store.sessions import ReceiptMark, SessionStore
@@ -26,24 +27,33 @@ class Ticks:
     async def receipt(
         self, session_id: str, user_id: str, status: str, seq: int, last: dict[str, Any]
     ) -> None:
-        """Moves the member's mark; when it moved, the senders' screens hear of it (one
-        event to the chat's room, covering every message up to `last`)."""
-        if await self.sessions.record_receipt(session_id, user_id, status, seq, now_ms()):
-            await self._announce(session_id, user_id, status, last)
+        """Moves the member's mark; when that may move a tick, the senders' screens hear of
+        it (one event to the chat's room, covering every message up to `last`)."""
+        found = await self.sessions.memberships([(session_id, user_id)])
+        await self.receipts([Receipt(ReceiptMark(session_id, user_id, status, seq), last)], found)
 
     async def receipts(
         self, receipts: list[Receipt], found: dict[tuple[str, str], dict[str, Any]]
     ) -> None:
         """`receipt` for many, their memberships read already (`SessionStore.memberships`):
-        one write for the lot, and the announcements at once (they share the emitter's
-        publishes; one by one, each waited for a publish of its own)."""
+        one write for the lot. Only the receipts that may move a tick are announced: each
+        announcement reaches every socket in the chat's room, so a message to a group of
+        500 brought 500 receipts x 500 sockets; and they go at once (they share the
+        emitter's publishes; one by one, each waited for a publish of its own)."""
         marks = [r.mark for r in receipts]
+        furthest = {s: await self.sessions.furthest_marks(s) for s in {m.session_id for m in marks}}
         ahead = await self.sessions.record_receipts(marks, found, now_ms())
+        ticking = []
+        for receipt, moved in zip(receipts, ahead, strict=True):
+            mark = receipt.mark
+            known = furthest[mark.session_id]
+            if moved and moves_a_tick(mark.user_id, mark.status, mark.seq, known):
+                ticking.append(receipt)
+                known.append(mark_of(mark.user_id, mark.status, mark.seq))
         await asyncio.gather(
             *(
                 self._announce(r.mark.session_id, r.mark.user_id, r.mark.status, r.last)
-                for r, moved in zip(receipts, ahead, strict=True)
-                if moved
+                for r in ticking
             )
         )
 
