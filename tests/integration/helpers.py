@@ -118,6 +118,18 @@ async def until(condition, seconds: float = 10.0) -> None:
         await asyncio.sleep(0.05)
 
 
+async def eventually(read, expected, seconds: float = 10.0):
+    """What `read()` (a coroutine function) gives once it gives `expected`, or its last
+    answer: for what is written behind an answer (a receipt's mark)."""
+    found = None
+    for _ in range(int(seconds / 0.05)):
+        found = await read()
+        if found == expected:
+            break
+        await asyncio.sleep(0.05)
+    return found
+
+
 async def all_messages(user, session_id: str) -> list[dict]:
     stored, before = [], None
     while True:

@@ -16,7 +16,7 @@ from agora.core.constants import PUSH_SUBSCRIPTIONS_PER_ACCOUNT
 from agora.integrations.web_push import generate_vapid_keys
 from agora.store.push_subscriptions import PushSubscriptionStore
 from agora.store.vapid_keys import VapidKeyStore
-from tests.integration.helpers import bearer, login, member, new_group
+from tests.integration.helpers import bearer, eventually, login, member, new_group
 from tests.push_standin import PushServiceStandin
 
 pytestmark = [pytest.mark.usefixtures("ray_cluster"), pytest.mark.slow]
@@ -183,7 +183,8 @@ async def test_a_push_carries_the_receipt_its_service_worker_acknowledges_delive
     # The owner's service worker got the push: the message is delivered, not read.
     reply = await edge.post("/push/delivered", json={"receipts": [receipt, receipt]})
     assert (reply.status, await reply.json()) == (200, {"success": True, "marked": 1})
-    assert await _ticks(asker, chat_id) == {"Is the bicycle still for sale?": "delivered"}
+    delivered = {"Is the bicycle still for sale?": "delivered"}
+    assert await eventually(lambda: _ticks(asker, chat_id), delivered) == delivered
 
 
 async def _group(edge, sink, standin):

@@ -5,22 +5,30 @@ A message to a big group brings every present member's receipt within a few mill
 each a read of the membership and the message and a write of the mark: one at a time, they
 queued in the store ahead of everybody's requests (at 200 people in the ceiling bench the
 receipts' p50 was 520 ms, and the store's queue put every other action past 250 ms at p99).
-The receipts that arrive while a batch is recorded go together in the next (group commit):
-one read of the memberships, one of each message asked about, one write of the marks."""
+The receipts that arrive while a batch is checked go together in the next (group commit):
+one read of the memberships and one of each message asked about. A checked receipt is
+answered at once and its mark written behind, with the others checked meanwhile, in one
+write: the writes of a big group's marks took nx-27017 about half a millisecond each, and
+a reader's screen waits for nothing of it (a mark lost with the edge is moved on by the
+reader's next receipt, since marks only move forward; the senders' ticks move once it is
+written)."""
 
 import asyncio
+import logging
 from dataclasses import dataclass
 from typing import Any
 
 from agora.core.chat import RECEIPT_STATUSES
 from agora.core.errors import Forbidden, InvalidInput, NotFound
 from agora.core.push import DeliveryReceipt
-from agora.group_commit import GroupCommit, Pending
+from agora.group_commit import GroupCommit, Pending, succeed_all
 from agora.services.accounts import Caller
 from agora.services.chat.access import NOT_IN_CHAT, follows
 from agora.services.chat.ticks import Receipt, Ticks
 from agora.store.messages import MessageStore
 from agora.store.sessions import ReceiptMark, SessionStore
+
+log = logging.getLogger("agora.chat.receipts")
 
 RECEIPTS_PER_BATCH = 500
 NO_SUCH_MESSAGE = {"created_at": "No such message"}
@@ -45,7 +53,8 @@ class Receipts:
         self.messages = messages
         self.sessions = sessions
         self.ticks = ticks
-        self._asked = GroupCommit(self._record, RECEIPTS_PER_BATCH)
+        self._asked = GroupCommit(self._check, RECEIPTS_PER_BATCH)
+        self._checked = GroupCommit(self._write, RECEIPTS_PER_BATCH)
 
     async def mark(self, caller: Caller, session_id: str, created_at: int, status: str) -> None:
         """A recipient's screen got (or showed) the messages up to this one: ticks move."""
@@ -75,7 +84,7 @@ class Receipts:
                 raise error
         return given
 
-    async def _record(self, batch: Pending) -> None:
+    async def _check(self, batch: Pending) -> None:
         asked: list[Asked] = [a for a, _ in batch]
         found = await self.sessions.memberships([(a.session_id, a.user_id) for a in asked])
         messages = await self._messages({(a.session_id, a.created_at) for a in asked})
@@ -90,11 +99,21 @@ class Receipts:
                 seq = await self._seq_of(message)
                 mark = ReceiptMark(a.session_id, a.user_id, a.status, seq)
                 ready.append((Receipt(mark, message), future))
-        if ready:
-            await self.ticks.receipts([r for r, _ in ready], found)
+        self._checked.enqueue([(receipt, found) for receipt, _ in ready])
         for _, future in ready:
             if not future.done():
                 future.set_result(None)
+
+    async def _write(self, batch: Pending) -> None:
+        """Nobody waits for these: a failure is logged, and the next receipts move the marks."""
+        found: dict[tuple[str, str], dict[str, Any]] = {}
+        for (_, memberships), _ in batch:
+            found.update(memberships)
+        try:
+            await self.ticks.receipts([receipt for (receipt, _), _ in batch], found)
+        except Exception as error:
+            log.warning("%d receipts' marks were not written: %r", len(batch), error)
+        succeed_all(batch)
 
     async def _messages(self, wanted: set[tuple[str, int]]) -> dict[tuple[str, int], Any]:
         keys = list(wanted)
