@@ -2,7 +2,8 @@
 
 from typing import Any
 
-from aiohttp import web
+from aiohttp import hdrs, web
+from aiohttp.helpers import ETAG_ANY
 
 from agora.core.constants import UPLOAD_PUT_PATH, UPLOAD_READ_CHUNK_BYTES, UPLOADS_PATH
 from agora.core.errors import InvalidInput
@@ -33,6 +34,23 @@ class StoredFileReply(Reply):
     size: int
 
 
+def requested_bytes(request: web.Request, size: int) -> range | None:
+    """The bytes a request asks for (one Range, as aiohttp reads it; all without one); None
+    when it cannot be met (416). If-Range is not checked: a stored file never changes, so any
+    validator a client holds for it still holds."""
+    try:
+        asked = request.http_range
+    except ValueError:
+        return None
+    if asked.start is None:
+        return range(size)
+    if asked.start < 0:  # the last -start bytes
+        return range(max(size + asked.start, 0), size)
+    if asked.start >= size:
+        return None
+    return range(asked.start, min(asked.stop if asked.stop is not None else size, size))
+
+
 def routes(uploads: UploadService) -> list[Route]:
     async def upload_url(request: web.Request) -> web.Response:
         caller = require_caller(request)
@@ -51,19 +69,46 @@ def routes(uploads: UploadService) -> list[Route]:
         )
         return ok(reply)
 
-    async def serve(request: web.Request) -> web.FileResponse:
-        stored = await uploads.stored_file(request.match_info["name"])
-        headers = {
-            "Content-Type": stored.kind.mime_type,
-            "X-Content-Type-Options": "nosniff",
-            # Should a browser still render a file as a page, it gets no script and no origin.
-            "Content-Security-Policy": "sandbox",
-            # A stored name is never written twice.
-            "Cache-Control": IMMUTABLE,
-        }
+    async def serve(request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        stored = await uploads.stored_file(name)
+        size = stored.content.size
+        response = web.StreamResponse(
+            headers={
+                "Content-Type": stored.kind.mime_type,
+                "X-Content-Type-Options": "nosniff",
+                # Should a browser still render a file as a page, it gets no script and no origin.
+                "Content-Security-Policy": "sandbox",
+                # A stored name is never written twice.
+                "Cache-Control": IMMUTABLE,
+                "Accept-Ranges": "bytes",
+            }
+        )
         if not stored.kind.inline:
-            headers["Content-Disposition"] = "attachment"
-        return web.FileResponse(stored.path, headers=headers)
+            response.headers["Content-Disposition"] = "attachment"
+        # The name is the file's version: the one validator a client can hold.
+        response.etag = name
+        response.last_modified = stored.content.modified
+        if any(tag.value in (name, ETAG_ANY) for tag in request.if_none_match or ()):
+            response.set_status(304)
+            await response.prepare(request)
+            return response
+        span = requested_bytes(request, size)
+        if span is None:
+            response.headers["Content-Range"] = f"bytes */{size}"
+            response.set_status(416)
+            await response.prepare(request)
+            return response
+        if hdrs.RANGE in request.headers:
+            response.set_status(206)
+            response.headers["Content-Range"] = f"bytes {span.start}-{span.stop - 1}/{size}"
+        response.content_length = len(span)
+        await response.prepare(request)
+        if request.method != "HEAD" and span:
+            async for piece in stored.content.chunks(span.start, len(span)):
+                await response.write(piece)
+        await response.write_eof()
+        return response
 
     return [
         Route(
