@@ -1,5 +1,6 @@
 """Upload links, the signed PUT they point to, and the stored files."""
 
+from contextlib import aclosing
 from typing import Any
 
 from aiohttp import hdrs, web
@@ -11,7 +12,7 @@ from agora.http.replies import ok
 from agora.http.requests import Body, content_encoding, read_body, require_caller
 from agora.http.routes import Auth, Reply, Route
 from agora.http.web_app import IMMUTABLE
-from agora.services.uploads import UploadService
+from agora.services.uploads import StoredFile, UploadService
 
 
 class UploadUrlBody(Body):
@@ -32,6 +33,26 @@ class StoredFileReply(Reply):
     file_mime_type: str
     thumbnail: str | None = None
     size: int
+
+
+def stored_file_response(name: str, stored: StoredFile) -> web.StreamResponse:
+    response = web.StreamResponse(
+        headers={
+            "Content-Type": stored.kind.mime_type,
+            "X-Content-Type-Options": "nosniff",
+            # Should a browser still render a file as a page, it gets no script and no origin.
+            "Content-Security-Policy": "sandbox",
+            # A stored name is never written twice.
+            "Cache-Control": IMMUTABLE,
+            "Accept-Ranges": "bytes",
+        }
+    )
+    if not stored.kind.inline:
+        response.headers["Content-Disposition"] = "attachment"
+    # The name is the file's version: the one validator a client can hold.
+    response.etag = name
+    response.last_modified = stored.content.modified
+    return response
 
 
 def requested_bytes(request: web.Request, size: int) -> range | None:
@@ -72,41 +93,26 @@ def routes(uploads: UploadService) -> list[Route]:
     async def serve(request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]
         stored = await uploads.stored_file(name)
+        response = stored_file_response(name, stored)
         size = stored.content.size
-        response = web.StreamResponse(
-            headers={
-                "Content-Type": stored.kind.mime_type,
-                "X-Content-Type-Options": "nosniff",
-                # Should a browser still render a file as a page, it gets no script and no origin.
-                "Content-Security-Policy": "sandbox",
-                # A stored name is never written twice.
-                "Cache-Control": IMMUTABLE,
-                "Accept-Ranges": "bytes",
-            }
-        )
-        if not stored.kind.inline:
-            response.headers["Content-Disposition"] = "attachment"
-        # The name is the file's version: the one validator a client can hold.
-        response.etag = name
-        response.last_modified = stored.content.modified
+        span = requested_bytes(request, size)
         if any(tag.value in (name, ETAG_ANY) for tag in request.if_none_match or ()):
             response.set_status(304)
-            await response.prepare(request)
-            return response
-        span = requested_bytes(request, size)
-        if span is None:
-            response.headers["Content-Range"] = f"bytes */{size}"
+        elif span is None:
             response.set_status(416)
-            await response.prepare(request)
-            return response
-        if hdrs.RANGE in request.headers:
+            response.headers["Content-Range"] = f"bytes */{size}"
+        elif hdrs.RANGE in request.headers:
             response.set_status(206)
             response.headers["Content-Range"] = f"bytes {span.start}-{span.stop - 1}/{size}"
-        response.content_length = len(span)
+        sending = span if response.status in (200, 206) else range(0)
+        if response.status != 304:  # a 304 has no body, and need not say the file's length
+            response.content_length = len(sending)
         await response.prepare(request)
-        if request.method != "HEAD" and span:
-            async for piece in stored.content.chunks(span.start, len(span)):
-                await response.write(piece)
+        if request.method != "HEAD" and sending:
+            # Closed at once when the client goes away: an S3 read holds a connection.
+            async with aclosing(stored.content.chunks(sending.start, len(sending))) as pieces:
+                async for piece in pieces:
+                    await response.write(piece)
         await response.write_eof()
         return response
 

@@ -3,7 +3,7 @@ by AGORA_UPLOADS_STORE (GridFS in the product's MongoDB, or an S3-compatible buc
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from datetime import datetime
 from pathlib import Path
 from typing import Protocol
@@ -24,7 +24,7 @@ class OpenedFile(Protocol):
     size: int
     modified: datetime
 
-    def chunks(self, start: int, count: int) -> AsyncIterator[bytes]:
+    def chunks(self, start: int, count: int) -> AsyncGenerator[bytes, None]:
         """`count` bytes from `start`, in pieces."""
         ...
 

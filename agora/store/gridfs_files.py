@@ -1,7 +1,7 @@
 """Uploaded files in GridFS, in the product's own MongoDB: every edge reads what any edge wrote,
 and a replica set keeps them as it keeps the rest of the data."""
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,7 +23,7 @@ class GridFsFile:
     def modified(self) -> datetime:
         return self.stream.upload_date
 
-    async def chunks(self, start: int, count: int) -> AsyncIterator[bytes]:
+    async def chunks(self, start: int, count: int) -> AsyncGenerator[bytes, None]:
         try:
             await self.stream.seek(start)
             while count > 0:

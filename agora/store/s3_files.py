@@ -2,7 +2,7 @@
 botocore's own requests and signing, sent on the edge's event loop with aiohttp."""
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from datetime import datetime
@@ -25,7 +25,7 @@ class S3File:
     size: int
     modified: datetime
 
-    async def chunks(self, start: int, count: int) -> AsyncIterator[bytes]:
+    async def chunks(self, start: int, count: int) -> AsyncGenerator[bytes, None]:
         client = await self.files.client()
         reply = await client.get_object(
             Bucket=self.files.bucket, Key=self.name, Range=f"bytes={start}-{start + count - 1}"
