@@ -49,11 +49,13 @@ def upload_store(request) -> SimpleNamespace:
     async def gridfs_names() -> list[str]:
         mongo = AsyncMongoClient(mongo_url)
         db = mongo["agora_test"]
-        names = await db[f"{bucket}.files"].distinct("filename")
-        file_ids = await db[f"{bucket}.files"].distinct("_id")
-        orphans = await db[f"{bucket}.chunks"].count_documents({"files_id": {"$nin": file_ids}})
+        files = await db[f"{bucket}.files"].find({}, {"filename": 1}).to_list()
+        ids = [file["_id"] for file in files]
+        orphans = await db[f"{bucket}.chunks"].count_documents({"files_id": {"$nin": ids}})
         await mongo.close()
-        return sorted(names) + [f"{orphans} chunks of no file"] * bool(orphans)
+        return sorted(file["filename"] for file in files) + [f"{orphans} stray chunks"] * bool(
+            orphans
+        )
 
     return SimpleNamespace(
         settings={"uploads_store": "gridfs", "uploads_gridfs_bucket": bucket}, names=gridfs_names
