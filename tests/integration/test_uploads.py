@@ -50,10 +50,10 @@ def upload_store(request) -> SimpleNamespace:
         mongo = AsyncMongoClient(mongo_url)
         db = mongo["agora_test"]
         files = await db[f"{bucket}.files"].find({}, {"filename": 1}).to_list()
-        ids = [file["_id"] for file in files]
-        orphans = await db[f"{bucket}.chunks"].count_documents({"files_id": {"$nin": ids}})
+        chunks = await db[f"{bucket}.chunks"].find({}, {"files_id": 1}).to_list()
         await mongo.close()
-        return sorted(file["filename"] for file in files) + [f"{orphans} stray chunks"] * bool(
+        orphans = {chunk["files_id"] for chunk in chunks} - {file["_id"] for file in files}
+        return sorted(file["filename"] for file in files) + [f"chunks of {len(orphans)} missing files"] * bool(
             orphans
         )
 
