@@ -37,8 +37,8 @@ from agora.core.uploads import (
 )
 from agora.integrations.web_pages import PageFetcher, Refused
 from agora.settings import Settings
-from agora.store.rate_limits import RateLimiter
 from agora.store.file_store import FileStore, OpenedFile
+from agora.store.rate_limits import RateLimiter
 from agora.store.uploads import IncomingFile, UploadStore, incoming_file
 
 # Pictures behind outside links (avatars, group images, link previews) kept as uploads.

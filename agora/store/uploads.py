@@ -5,7 +5,7 @@ import asyncio
 import tempfile
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import IO, Any
 
 from pymongo.asynchronous.database import AsyncDatabase
 
@@ -72,8 +72,8 @@ class IncomingFile:
     file of the system's (never in the upload store, which gets the checked file). Its
     blocking calls run in worker threads."""
 
-    def __init__(self) -> None:
-        self.spool = tempfile.SpooledTemporaryFile(max_size=UPLOAD_SPOOL_BYTES)
+    def __init__(self, spool: IO[bytes]) -> None:
+        self.spool = spool
 
     async def write(self, chunk: bytes) -> None:
         await asyncio.to_thread(self.spool.write, chunk)
@@ -89,8 +89,5 @@ class IncomingFile:
 @asynccontextmanager
 async def incoming_file() -> AsyncIterator[IncomingFile]:
     """A file to receive into, gone on exit."""
-    part = IncomingFile()
-    try:
-        yield part
-    finally:
-        await asyncio.to_thread(part.spool.close)
+    with tempfile.SpooledTemporaryFile(max_size=UPLOAD_SPOOL_BYTES) as spool:
+        yield IncomingFile(spool)

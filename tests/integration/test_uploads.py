@@ -20,10 +20,10 @@ from agora.core.errors import InvalidInput
 from agora.core.uploads import grant_token, read_grant
 from agora.integrations.web_pages import PageFetcher
 from agora.services.uploads import UploadService
+from agora.store.file_store import file_store
 from agora.store.mongo import connect_mongo, database
 from agora.store.rate_limits import RateLimiter
 from agora.store.redis import Keys, connect_redis
-from agora.store.file_store import file_store
 from agora.store.uploads import UploadStore
 from tests.integration.helpers import bearer, login, new_email
 
@@ -53,9 +53,8 @@ def upload_store(request) -> SimpleNamespace:
         chunks = await db[f"{bucket}.chunks"].find({}, {"files_id": 1}).to_list()
         await mongo.close()
         orphans = {chunk["files_id"] for chunk in chunks} - {file["_id"] for file in files}
-        return sorted(file["filename"] for file in files) + [f"chunks of {len(orphans)} missing files"] * bool(
-            orphans
-        )
+        strays = [f"chunks of {len(orphans)} missing files"] if orphans else []
+        return sorted(file["filename"] for file in files) + strays
 
     return SimpleNamespace(
         settings={"uploads_store": "gridfs", "uploads_gridfs_bucket": bucket}, names=gridfs_names
@@ -179,9 +178,7 @@ async def test_a_photo_is_stored_upright_without_metadata_with_a_thumbnail(edge,
     thumbnail = await client.get(stored["thumbnail"])
     with Image.open(io.BytesIO(await thumbnail.read())) as image:
         assert (image.format, max(image.size)) == ("JPEG", 400)
-    assert await edge.stored() == sorted(
-        [name_of(link["file_url"]), name_of(stored["thumbnail"])]
-    )
+    assert await edge.stored() == sorted([name_of(link["file_url"]), name_of(stored["thumbnail"])])
 
 
 async def test_visitors_cannot_get_upload_links(edge):
