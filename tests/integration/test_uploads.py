@@ -26,6 +26,7 @@ from agora.store.rate_limits import RateLimiter
 from agora.store.redis import Keys, connect_redis
 from agora.store.uploads import UploadStore
 from tests.integration.helpers import bearer, login, new_email
+from tests.services import free_port
 
 MISMATCH = {"file_mime_type": "Mismatching mime types"}
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
@@ -451,3 +452,11 @@ async def test_files_an_older_version_kept_on_disk_join_the_store(edge, client_f
     assert await served.read() == png_bytes()
     await client_for(**edge.overrides)  # started again: nothing is copied twice
     assert await edge.stored() == [name]
+
+
+async def test_an_unreachable_bucket_answers_503_to_retry(client_for, s3):
+    settings = {**s3.new_bucket(), "s3_endpoint_url": f"http://127.0.0.1:{free_port()}"}
+    client = await client_for(**settings, s3_timeout_seconds=1)
+    reply = await client.get(f"/uploads/{uuid.uuid4().hex[:24]}.png")
+    assert reply.status == 503
+    assert reply.headers["Retry-After"]
