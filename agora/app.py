@@ -86,6 +86,7 @@ from agora.store.business_chats import BusinessChatStore
 from agora.store.chat_hints import ChatHints
 from agora.store.client_errors import ClientErrorStore
 from agora.store.feed_cache import FeedCache
+from agora.store.file_store import file_store, import_local_files
 from agora.store.groups import GroupStore
 from agora.store.items import ItemStore
 from agora.store.link_previews import LinkPreviewCache
@@ -97,7 +98,7 @@ from agora.store.push_subscriptions import PushSubscriptionStore
 from agora.store.rate_limits import RateLimiter
 from agora.store.redis import Keys, connect_redis
 from agora.store.sessions import SessionStore
-from agora.store.uploads import UploadFiles, UploadStore
+from agora.store.uploads import UploadStore
 from agora.store.users import UserStore
 from agora.store.vapid_keys import VapidKeyStore
 from agora.store.wallets import WalletStore
@@ -164,9 +165,7 @@ def build_services(
     wallets = WalletService(wallet_store, emitter, PayoutsStatus(payment_store).charge_enabled)
 
     fetcher = page_fetcher or PageFetcher()
-    uploads = UploadService(
-        settings, upload_store, UploadFiles(settings.uploads_dir), limits, fetcher
-    )
+    uploads = UploadService(settings, upload_store, file_store(settings, db), limits, fetcher)
     groups = GroupService(
         group_store,
         feed_cache,
@@ -584,6 +583,8 @@ def build_app(
     async def lifecycle(app: web.Application):
         for store in built.indexed:
             await store.ensure_indexes()
+        # Files an older version kept on this edge's disk join the shared store.
+        await import_local_files(settings.local_uploads_dir, services.uploads.files)
         if settings.seed_demo:
             await seed_demo_city(services, built.users)
         stop_watching = asyncio.Event()
@@ -618,6 +619,7 @@ def build_app(
         await services.push.close()
         await services.whatsapp_replies.outbound.close()
         await services.whatsapp.close()
+        await services.uploads.files.close()
         if services.payments.gateway is not None:
             await services.payments.gateway.close()
         await redis.aclose()

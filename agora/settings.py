@@ -108,6 +108,24 @@ class Settings(BaseSettings):
     web_dist: Path = REPO_ROOT / "web" / "dist"
     var_dir: Path = REPO_ROOT / "var"
 
+    # Where uploaded files live, shared by every edge: GridFS in the MongoDB above (the
+    # bucket's collections are `<bucket>.files` and `<bucket>.chunks`), or an S3-compatible
+    # bucket (docs/operations.md, "Uploaded files").
+    uploads_store: Literal["gridfs", "s3"] = "gridfs"
+    uploads_gridfs_bucket: str = Field(default="upload_files", min_length=1)
+    # Empty: AWS's own endpoint for the region; else e.g. http://minio:9000.
+    s3_endpoint_url: str = ""
+    s3_bucket: str = ""
+    s3_region: str = ""
+    # Empty: botocore's usual places (environment, ~/.aws, the instance's role).
+    s3_access_key_id: str = ""
+    s3_secret_access_key: SecretStr = SecretStr("")
+    # "path" for servers that do not serve buckets as host names (most MinIO setups).
+    s3_addressing_style: Literal["auto", "path", "virtual"] = "auto"
+    # A connection or an answer that takes longer fails the call (503), after botocore's
+    # retries, instead of holding the request.
+    s3_timeout_seconds: float = Field(default=10.0, gt=0)
+
     otp_ttl_seconds: int = Field(default=600, ge=1)
     otp_max_wrong_tries: int = Field(default=5, ge=1)
     otp_sends_per_identifier: int = Field(default=5, ge=1)
@@ -155,7 +173,8 @@ class Settings(BaseSettings):
         return f"{self.redis_prefix}socketio"
 
     @property
-    def uploads_dir(self) -> Path:
+    def local_uploads_dir(self) -> Path:
+        """Where versions before the upload store kept files; copied into it at start."""
         return self.var_dir / "uploads"
 
 

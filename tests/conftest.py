@@ -12,6 +12,7 @@ from agora.app import build_app
 from agora.settings import Settings
 from tests import shared_ray
 from tests.mail import SmtpSink
+from tests.s3_standin import S3Standin, s3_standin
 from tests.services import mongo_wire_server, redis_server
 from tests.whatsapp_standin import WhatsAppStandin
 
@@ -61,6 +62,13 @@ def redis_url(tmp_path_factory) -> str:
 def smtp_sink() -> SmtpSink:
     with SmtpSink() as sink:
         yield sink
+
+
+@pytest.fixture(scope="session")
+def s3() -> S3Standin:
+    """A stand-in S3 server on loopback; `s3.new_bucket()` gives an edge's settings for one."""
+    with s3_standin() as standin:
+        yield standin
 
 
 @pytest.fixture

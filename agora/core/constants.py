@@ -151,6 +151,8 @@ UPLOAD_URL_TTL_SECONDS = 15 * 60
 UPLOAD_URLS_PER_USER = 120
 UPLOAD_TITLE_MAX_LENGTH = 120
 UPLOAD_READ_CHUNK_BYTES = 64 * 1024
+# A file being received stays in memory up to this, then spills to a temporary file.
+UPLOAD_SPOOL_BYTES = 1024 * 1024
 # Decoded pixels, checked before decoding: a few KB of PNG can declare gigabytes of pixels.
 UPLOAD_MAX_PIXELS = 40_000_000
 # Quality of the lossy re-encodings (JPEG, WebP, thumbnails).

@@ -2,8 +2,8 @@
 
 import asyncio
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable
+from contextlib import suppress
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from agora.core.clock import now_ms
@@ -15,6 +15,7 @@ from agora.core.constants import (
 )
 from agora.core.errors import Conflict, InvalidInput, NotFound, PayloadTooLarge
 from agora.core.uploads import (
+    THUMBNAIL_TYPE,
     CheckedFile,
     FileType,
     UploadGrant,
@@ -36,8 +37,9 @@ from agora.core.uploads import (
 )
 from agora.integrations.web_pages import PageFetcher, Refused
 from agora.settings import Settings
+from agora.store.file_store import FileStore, OpenedFile
 from agora.store.rate_limits import RateLimiter
-from agora.store.uploads import IncomingFile, UploadFiles, UploadStore
+from agora.store.uploads import IncomingFile, UploadStore, incoming_file
 
 # Pictures behind outside links (avatars, group images, link previews) kept as uploads.
 KEPT_IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/webp"})
@@ -51,7 +53,7 @@ KeptImage = Callable[[str, str], Awaitable[str]]
 
 @dataclass(frozen=True)
 class StoredFile:
-    path: Path
+    content: OpenedFile
     kind: FileType
 
 
@@ -60,7 +62,7 @@ class UploadService:
         self,
         settings: Settings,
         uploads: UploadStore,
-        files: UploadFiles,
+        files: FileStore,
         limits: RateLimiter,
         fetcher: PageFetcher,
     ) -> None:
@@ -136,8 +138,7 @@ class UploadService:
         )
         checked = await self._checked(kind, content) if kind.is_image else CheckedFile()
         stored = checked.content if checked.content is not None else content
-        thumbnail = await self._save_thumbnail(upload["_id"], checked.thumbnail)
-        await self.files.save(stored_name(upload["_id"], kind), stored)
+        thumbnail = await self._save(upload["_id"], kind, stored, checked.thumbnail)
         await self.uploads.claim(upload["_id"], owner_id)
         await self.uploads.mark_stored(upload["_id"], len(stored), thumbnail)
         return media_item({**upload, "size": len(stored), "thumbnail": thumbnail})
@@ -167,22 +168,19 @@ class UploadService:
 
     async def _store(self, grant: UploadGrant, chunks: AsyncIterable[bytes]) -> dict[str, Any]:
         kind = file_type(grant.mime_type)
-        name = stored_name(grant.upload_id, kind)
-        async with self.files.incoming() as part:
-            size = await _receive_into(part, chunks, grant.max_bytes)
-            checked = await self._checked(kind, await part.read())
-            thumbnail = await self._save_thumbnail(grant.upload_id, checked.thumbnail)
-            if checked.content is None:
-                await self.files.publish(part, name)
-            else:
-                size = len(checked.content)
-                await self.files.save(name, checked.content)
-        await self.uploads.mark_stored(grant.upload_id, size, thumbnail)
+        async with incoming_file() as part:
+            await _receive_into(part, chunks, grant.max_bytes)
+            received = await part.read()
+        # Checked before anything is written: a refused file leaves nothing in the store.
+        checked = await self._checked(kind, received)
+        content = checked.content if checked.content is not None else received
+        thumbnail = await self._save(grant.upload_id, kind, content, checked.thumbnail)
+        await self.uploads.mark_stored(grant.upload_id, len(content), thumbnail)
         return {
-            "file_url": url_of(name),
+            "file_url": url_of(stored_name(grant.upload_id, kind)),
             "file_mime_type": kind.mime_type,
             "thumbnail": thumbnail,
-            "size": size,
+            "size": len(content),
         }
 
     async def _checked(self, kind: FileType, data: bytes) -> CheckedFile:
@@ -190,19 +188,32 @@ class UploadService:
         async with self.check_jobs:
             return await asyncio.to_thread(check_content, kind, data)
 
-    async def _save_thumbnail(self, upload_id: str, thumbnail: bytes | None) -> str:
-        if thumbnail is None:
-            return ""
-        name = thumbnail_name(upload_id)
-        await self.files.save(name, thumbnail)
-        return url_of(name)
+    async def _save(
+        self, upload_id: str, kind: FileType, content: bytes, thumbnail: bytes | None
+    ) -> str:
+        """Writes the file and its thumbnail to the store; the thumbnail's url, or "" without
+        one. Should either write fail, neither stays: a name is written by one upload only,
+        the one that then marks it stored."""
+        saved = [(stored_name(upload_id, kind), kind.mime_type, content)]
+        if thumbnail is not None:
+            saved.append((thumbnail_name(upload_id), THUMBNAIL_TYPE.mime_type, thumbnail))
+        try:
+            for name, mime_type, data in saved:
+                await self.files.save(name, mime_type, data)
+        except BaseException:
+            for name, _, _ in saved:
+                # Best effort: the store may be what failed; the upload is refused either way.
+                with suppress(Exception):
+                    await self.files.delete(name)
+            raise
+        return url_of(thumbnail_name(upload_id)) if thumbnail is not None else ""
 
     async def stored_file(self, name: str) -> StoredFile:
         kind = served_type(name)
-        path = await self.files.existing(name) if kind else None
-        if kind is None or path is None:
+        content = await self.files.open(name) if kind else None
+        if kind is None or content is None:
             raise NotFound("No such file")
-        return StoredFile(path, kind)
+        return StoredFile(content, kind)
 
     async def stored_files(self, user_id: str, urls: list[str]) -> list[dict[str, Any]]:
         """The media items for files a user attaches; each must be that user's stored upload."""
@@ -224,7 +235,7 @@ async def _one_chunk(data: bytes) -> AsyncIterator[bytes]:
     yield data
 
 
-async def _receive_into(part: IncomingFile, chunks: AsyncIterable[bytes], max_bytes: int) -> int:
+async def _receive_into(part: IncomingFile, chunks: AsyncIterable[bytes], max_bytes: int) -> None:
     """Writes the chunks and counts them, stopping as soon as they pass the limit."""
     size = 0
     async for chunk in chunks:
@@ -232,4 +243,3 @@ async def _receive_into(part: IncomingFile, chunks: AsyncIterable[bytes], max_by
         if size > max_bytes:
             raise too_large(max_bytes)
         await part.write(chunk)
-    return size

@@ -1,16 +1,20 @@
-"""Upload records in MongoDB, and the uploaded files in a local directory."""
+"""Upload records in MongoDB, and files being received (the files themselves live in the
+upload store, `store/file_store.py`)."""
 
 import asyncio
-import os
 import tempfile
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from pymongo.asynchronous.database import AsyncDatabase
 
-from agora.core.constants import UPLOAD_PENDING, UPLOAD_RECEIVING, UPLOAD_STORED
+from agora.core.constants import (
+    UPLOAD_PENDING,
+    UPLOAD_RECEIVING,
+    UPLOAD_SPOOL_BYTES,
+    UPLOAD_STORED,
+)
 from agora.core.uploads import FileType, stored_name, url_of
 from agora.store.mongo import new_id
 
@@ -66,61 +70,26 @@ class UploadStore:
 
 
 class IncomingFile:
-    """A file being received, beside the stored ones so that publishing it is one rename.
-    Its blocking calls run in worker threads."""
+    """A file being received, before it is checked: in memory while small, then in a temporary
+    file of the system's (never in the upload store, which gets the checked file). Its
+    blocking calls run in worker threads."""
 
-    def __init__(self, root: Path) -> None:
-        fd, name = tempfile.mkstemp(dir=root, prefix=".incoming-")
-        self.path = Path(name)
-        self.handle = os.fdopen(fd, "w+b")
-        self.published = False
+    def __init__(self, spool: IO[bytes]) -> None:
+        self.spool = spool
 
     async def write(self, chunk: bytes) -> None:
-        await asyncio.to_thread(self.handle.write, chunk)
+        await asyncio.to_thread(self.spool.write, chunk)
 
     async def read(self) -> bytes:
         return await asyncio.to_thread(self._read)
 
     def _read(self) -> bytes:
-        self.handle.seek(0)
-        return self.handle.read()
-
-    def move_to(self, target: Path) -> None:
-        self.handle.close()
-        os.replace(self.path, target)
-        self.published = True
-
-    def discard(self) -> None:
-        self.handle.close()
-        if not self.published:
-            self.path.unlink(missing_ok=True)
+        self.spool.seek(0)
+        return self.spool.read()
 
 
-class UploadFiles:
-    """Stored files under their final names; a name appears only once its file is complete."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-
-    @asynccontextmanager
-    async def incoming(self) -> AsyncIterator[IncomingFile]:
-        """A temporary file, gone on exit unless it was published."""
-        await asyncio.to_thread(self.root.mkdir, parents=True, exist_ok=True)
-        part = await asyncio.to_thread(IncomingFile, self.root)
-        try:
-            yield part
-        finally:
-            await asyncio.to_thread(part.discard)
-
-    async def publish(self, part: IncomingFile, name: str) -> None:
-        await asyncio.to_thread(part.move_to, self.root / name)
-
-    async def save(self, name: str, data: bytes) -> None:
-        async with self.incoming() as part:
-            await part.write(data)
-            await self.publish(part, name)
-
-    async def existing(self, name: str) -> Path | None:
-        """The stored file's path; `name` must already be known to be a stored file's name."""
-        path = self.root / name
-        return path if await asyncio.to_thread(path.is_file) else None
+@asynccontextmanager
+async def incoming_file() -> AsyncIterator[IncomingFile]:
+    """A file to receive into, gone on exit."""
+    with tempfile.SpooledTemporaryFile(max_size=UPLOAD_SPOOL_BYTES) as spool:
+        yield IncomingFile(spool)

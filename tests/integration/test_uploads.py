@@ -4,44 +4,85 @@ import asyncio
 import dataclasses
 import io
 import struct
+import uuid
 import zipfile
 import zlib
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 from aiohttp.test_utils import TestClient
 from PIL import Image
+from pymongo import AsyncMongoClient
 
 from agora.core.clock import now_ms
-from agora.core.constants import UPLOAD_PUT_PATH, UPLOAD_URLS_PER_USER
+from agora.core.constants import UPLOAD_PUT_PATH, UPLOAD_RECEIVING, UPLOAD_URLS_PER_USER
 from agora.core.errors import InvalidInput
 from agora.core.uploads import grant_token, read_grant
 from agora.integrations.web_pages import PageFetcher
 from agora.services.uploads import UploadService
+from agora.store.file_store import file_store
 from agora.store.mongo import connect_mongo, database
 from agora.store.rate_limits import RateLimiter
 from agora.store.redis import Keys, connect_redis
-from agora.store.uploads import UploadFiles, UploadStore
+from agora.store.uploads import UploadStore
 from tests.integration.helpers import bearer, login, new_email
+from tests.services import free_port
 
 MISMATCH = {"file_mime_type": "Mismatching mime types"}
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 
 
+@pytest.fixture(params=["gridfs", "s3"])
+def upload_store(request) -> SimpleNamespace:
+    """Each test runs against both stores, each test with a bucket of its own: `settings` for
+    the edges, `names()` lists what the store holds."""
+    if request.param == "s3":
+        s3 = request.getfixturevalue("s3")
+        settings = s3.new_bucket()
+
+        async def s3_names() -> list[str]:
+            return s3.names(settings["s3_bucket"])
+
+        return SimpleNamespace(settings=settings, names=s3_names)
+    bucket = f"files_{uuid.uuid4().hex[:12]}"
+    mongo_url = request.getfixturevalue("mongo_url")
+
+    async def gridfs_names() -> list[str]:
+        mongo = AsyncMongoClient(mongo_url)
+        db = mongo["agora_test"]
+        files = await db[f"{bucket}.files"].find({}, {"filename": 1}).to_list()
+        chunks = await db[f"{bucket}.chunks"].find({}, {"files_id": 1}).to_list()
+        await mongo.close()
+        orphans = {chunk["files_id"] for chunk in chunks} - {file["_id"] for file in files}
+        strays = [f"chunks of {len(orphans)} missing files"] if orphans else []
+        return sorted(file["filename"] for file in files) + strays
+
+    return SimpleNamespace(
+        settings={"uploads_store": "gridfs", "uploads_gridfs_bucket": bucket}, names=gridfs_names
+    )
+
+
 @pytest.fixture
-async def edge(settings_for, client_for, tmp_path):
+async def edge(settings_for, client_for, upload_store, tmp_path):
     """A full edge, plus an upload service over the same stores for calling it directly."""
-    settings = settings_for(var_dir=tmp_path / "var")
-    client = await client_for(var_dir=tmp_path / "var", redis_prefix=settings.redis_prefix)
+    overrides = {"var_dir": tmp_path / "var", **upload_store.settings}
+    settings = settings_for(**overrides)
+    client = await client_for(redis_prefix=settings.redis_prefix, **overrides)
     mongo = connect_mongo(settings)
     db = database(mongo, settings)
     redis = connect_redis(settings)
     limits = RateLimiter(redis, Keys(settings.redis_prefix))
-    uploads = UploadService(
-        settings, UploadStore(db), UploadFiles(settings.uploads_dir), limits, PageFetcher()
+    files = file_store(settings, db)
+    uploads = UploadService(settings, UploadStore(db), files, limits, PageFetcher())
+    yield SimpleNamespace(
+        client=client,
+        uploads=uploads,
+        settings=settings,
+        overrides={**overrides, "redis_prefix": settings.redis_prefix},
+        records=db["uploads"],
+        stored=upload_store.names,
     )
-    yield SimpleNamespace(client=client, uploads=uploads, settings=settings)
+    await files.close()
     await redis.aclose()
     await mongo.close()
 
@@ -71,8 +112,8 @@ async def in_chunks(data: bytes, size: int = 64 * 1024):
         yield data[start : start + size]
 
 
-def files_in(directory: Path) -> list[str]:
-    return sorted(path.name for path in directory.iterdir()) if directory.exists() else []
+def name_of(url: str) -> str:
+    return url.rsplit("/", 1)[1]
 
 
 def jpeg_with_exif() -> bytes:
@@ -138,9 +179,7 @@ async def test_a_photo_is_stored_upright_without_metadata_with_a_thumbnail(edge,
     thumbnail = await client.get(stored["thumbnail"])
     with Image.open(io.BytesIO(await thumbnail.read())) as image:
         assert (image.format, max(image.size)) == ("JPEG", 400)
-    assert files_in(edge.settings.uploads_dir) == sorted(
-        [link["file_url"].rsplit("/", 1)[1], stored["thumbnail"].rsplit("/", 1)[1]]
-    )
+    assert await edge.stored() == sorted([name_of(link["file_url"]), name_of(stored["thumbnail"])])
 
 
 async def test_visitors_cannot_get_upload_links(edge):
@@ -189,10 +228,11 @@ async def test_a_body_past_the_bound_size_is_refused_and_leaves_no_file(edge, ke
     streamed = await put(client, link, in_chunks(too_big))
     assert streamed.status == 413
     assert (await streamed.json())["errors"] == {"file_size": "File too large, max is 98KB"}
-    assert files_in(edge.settings.uploads_dir) == []
+    assert await edge.stored() == []
 
     fitting = await put(client, link, in_chunks(too_big[:100_000]))
     assert fitting.status == 200, await fitting.text()
+    assert await edge.stored() == [name_of(link["file_url"])]
 
 
 async def eventually(condition) -> None:
@@ -213,11 +253,14 @@ async def test_an_interrupted_upload_leaves_no_file_and_the_link_usable(edge, ke
     )
     await writer.drain()
 
+    upload_id = name_of(link["file_url"]).split(".")[0]
+
     async def receiving():
-        return bool(files_in(edge.settings.uploads_dir))
+        record = await edge.records.find_one({"_id": upload_id})
+        return record["status"] == UPLOAD_RECEIVING
 
     async def released():
-        return not files_in(edge.settings.uploads_dir) and (
+        return not await edge.stored() and (
             (await put(edge.client, link, b"%PDF-1.7\n")).status == 200
         )
 
@@ -238,7 +281,7 @@ async def test_bytes_must_be_the_type_the_link_was_granted_for(edge, key):
     pdf = await upload_link(client, key, "application/pdf")
     html = await put(client, pdf, b"<html><script>alert(1)</script></html>")
     assert (html.status, (await html.json())["errors"]) == (400, MISMATCH)
-    assert files_in(edge.settings.uploads_dir) == []
+    assert await edge.stored() == []
 
 
 async def test_a_decompression_bomb_is_refused_and_nothing_is_kept(edge, key):
@@ -246,7 +289,7 @@ async def test_a_decompression_bomb_is_refused_and_nothing_is_kept(edge, key):
     reply = await put(edge.client, link, png_declaring(20000, 20000))
     assert reply.status == 400
     assert (await reply.json())["errors"] == {"file": "Image is too large to process"}
-    assert files_in(edge.settings.uploads_dir) == []
+    assert await edge.stored() == []
 
 
 async def test_expired_and_tampered_links_are_refused(edge, key):
@@ -350,3 +393,70 @@ async def test_stored_files_are_attachable_only_by_their_owner(edge, smtp_sink):
         with pytest.raises(InvalidInput) as caught:
             await edge.uploads.stored_files(user_id, [url])
         assert list(caught.value.errors) == ["files"]
+
+
+async def test_an_upload_through_one_edge_is_served_by_another(edge, key, client_for):
+    link = await upload_link(edge.client, key, "image/png")
+    stored = await (await put(edge.client, link, png_bytes())).json()
+    first = await (await edge.client.get(link["file_url"])).read()
+
+    other_edge = await client_for(**edge.overrides)
+    for url in (link["file_url"], stored["thumbnail"]):
+        served = await other_edge.get(url)
+        assert served.status == 200, url
+    assert await (await other_edge.get(link["file_url"])).read() == first
+    assert len(first) == stored["size"]
+
+
+async def test_ranges_and_revalidation_are_answered_from_the_store(edge, key):
+    client = edge.client
+    content = b"%PDF-1.7\n" + bytes(range(256)) * 1200  # past one GridFS chunk (255 KB)
+    link = await upload_link(client, key, "application/pdf")
+    assert (await put(client, link, content)).status == 200
+    url, size = link["file_url"], len(content)
+
+    whole = await client.get(url)
+    assert (whole.status, whole.headers["Accept-Ranges"]) == (200, "bytes")
+    assert await whole.read() == content
+    for asked, start, stop in [
+        ("bytes=2-5", 2, 6),
+        ("bytes=261000-261200", 261000, 261201),
+        (f"bytes={size - 10}-", size - 10, size),
+        ("bytes=-7", size - 7, size),
+        (f"bytes=5-{size + 100}", 5, size),
+    ]:
+        part = await client.get(url, headers={"Range": asked})
+        assert part.status == 206, asked
+        assert part.headers["Content-Range"] == f"bytes {start}-{stop - 1}/{size}", asked
+        assert await part.read() == content[start:stop], asked
+    beyond = await client.get(url, headers={"Range": f"bytes={size}-"})
+    assert (beyond.status, beyond.headers["Content-Range"]) == (416, f"bytes */{size}")
+
+    again = await client.get(url, headers={"If-None-Match": whole.headers["ETag"]})
+    assert (again.status, await again.read()) == (304, b"")
+    head = await client.head(url)
+    assert (head.status, head.headers["Content-Length"]) == (200, str(size))
+    assert head.headers["Content-Disposition"] == "attachment"
+
+
+async def test_files_an_older_version_kept_on_disk_join_the_store(edge, client_for):
+    local = edge.settings.local_uploads_dir
+    local.mkdir(parents=True)
+    name = f"{uuid.uuid4().hex[:24]}.png"
+    (local / name).write_bytes(png_bytes())
+    (local / ".incoming-abc").write_bytes(b"half a file")
+
+    first = await client_for(**edge.overrides)
+    served = await first.get(f"/uploads/{name}")
+    assert served.status == 200
+    assert await served.read() == png_bytes()
+    await client_for(**edge.overrides)  # started again: nothing is copied twice
+    assert await edge.stored() == [name]
+
+
+async def test_an_unreachable_bucket_answers_503_to_retry(client_for, s3):
+    settings = {**s3.new_bucket(), "s3_endpoint_url": f"http://127.0.0.1:{free_port()}"}
+    client = await client_for(**settings, s3_timeout_seconds=1)
+    reply = await client.get(f"/uploads/{uuid.uuid4().hex[:24]}.png")
+    assert reply.status == 503
+    assert reply.headers["Retry-After"]
