@@ -12,7 +12,7 @@ import socketio
 from pymongo import AsyncMongoClient
 from pymongo.errors import DuplicateKeyError
 
-from agora.actors.client import shard_of
+from agora.core.shard_map import shard_of
 from agora.store.messages import MessageStore
 from tests.integration.helpers import member, new_group
 from tests.integration.test_uploads import png_bytes, put, upload_link
