@@ -260,10 +260,10 @@ class SessionShards:
             return
         for queued in moved:
             queued.moves += 1
-            if queued.moves > MOVES:
-                queued.future.set_result(unavailable())
-            else:
+            if queued.moves <= MOVES:
                 self._queue(queued)
+            else:
+                queued.future.set_result(unavailable())
 
     async def _answers(
         self, index: int, requests: list[dict[str, Any]], shard_map: ShardMap
