@@ -4,10 +4,12 @@ edges as processes of their own that a test can kill."""
 import asyncio
 import contextlib
 import os
+import secrets
 import signal
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -89,6 +91,29 @@ def socket_sender(sio: socketio.AsyncClient, name: str) -> Sender:
         return (503 if "errors" in ack else 200), ack
 
     return Sender(name, send)
+
+
+def edges_env(
+    mongo_url: str, redis_url: str, smtp_url: str, tmp_path: Path, ray_address: str, **settings
+) -> dict[str, str]:
+    """The environment of edges of one deployment of the test's own (a Redis prefix of its
+    own) that join the Ray cluster at `ray_address`; `settings` are more AGORA_ settings."""
+    return {
+        **os.environ,
+        "AGORA_MONGO_URL": mongo_url,
+        "AGORA_MONGO_DB": "agora_test",
+        "AGORA_REDIS_URL": redis_url,
+        "AGORA_REDIS_PREFIX": f"test:edges:{uuid.uuid4().hex[:8]}:",
+        "AGORA_SMTP_URL": smtp_url,
+        "AGORA_VAR_DIR": str(tmp_path / "var"),
+        "AGORA_WEB_DIST": str(tmp_path / "dist"),
+        "AGORA_RAY_ADDRESS": ray_address,
+        "AGORA_LOGIN_ATTEMPTS_PER_IP": "1000",
+        "AGORA_OTP_SENDS_PER_IP": "1000",
+        # The edges sign alike (guest cookies, upload links), as edges of one site must.
+        "AGORA_SECRET_KEY": secrets.token_urlsafe(32),
+        **{f"AGORA_{name.upper()}": str(value) for name, value in settings.items()},
+    }
 
 
 @contextlib.asynccontextmanager

@@ -4,11 +4,7 @@ nx-27017 and the machine's Redis are never touched."""
 
 import asyncio
 import contextlib
-import os
-import secrets
-import signal
 import subprocess
-import sys
 import uuid
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -21,8 +17,6 @@ import socketio
 
 from agora import embedded
 from agora.core.constants import SEND_REPLY_OK
-from agora.settings import REPO_ROOT
-from tests.e2e.harness import wait_for_edge
 from tests.integration.helpers import (
     Member,
     all_messages,
@@ -36,6 +30,7 @@ from tests.integration.fault_tools import (
     GUARD_SECONDS,
     Sender,
     edge_process,
+    edges_env,
     http_sender,
     socket_sender,
 )
@@ -338,23 +333,15 @@ async def test_with_redis_stopped_sends_are_stored_and_realtime_resumes_when_it_
 async def test_a_killed_edges_socket_reconnects_to_another_and_catches_up_by_polling(
     mongo_url, redis_url, smtp_sink, tmp_path, ray_cluster
 ):
-    env = {
-        **os.environ,
-        "AGORA_MONGO_URL": mongo_url,
-        "AGORA_MONGO_DB": "agora_test",
-        "AGORA_REDIS_URL": redis_url,
-        "AGORA_REDIS_PREFIX": f"test:edges:{uuid.uuid4().hex[:8]}:",
-        "AGORA_SMTP_URL": smtp_sink.url,
-        "AGORA_VAR_DIR": str(tmp_path / "var"),
-        "AGORA_WEB_DIST": str(tmp_path / "dist"),
-        # Both edges join the test's Ray, so they share one set of shard actors.
-        "AGORA_RAY_ADDRESS": ray.get_runtime_context().gcs_address,
-        "AGORA_SESSION_SHARDS": "1",
-        "AGORA_LOGIN_ATTEMPTS_PER_IP": "1000",
-        "AGORA_OTP_SENDS_PER_IP": "1000",
-        # Both edges sign alike (guest cookies, upload links), as edges of one site must.
-        "AGORA_SECRET_KEY": secrets.token_urlsafe(32),
-    }
+    # Both edges join the test's Ray, so they share one set of shard actors.
+    env = edges_env(
+        mongo_url,
+        redis_url,
+        smtp_sink.url,
+        tmp_path,
+        ray.get_runtime_context().gcs_address,
+        session_shards=1,
+    )
     async with (
         edge_process(env, tmp_path / "edge1.log") as (first_url, kill_first),
         edge_process(env, tmp_path / "edge2.log") as (second_url, _),

@@ -8,10 +8,7 @@ within the answer bound."""
 
 import asyncio
 import contextlib
-import os
-import secrets
 import time
-import uuid
 from collections import Counter
 
 import aiohttp
@@ -21,8 +18,8 @@ import socketio
 from agora.core.shard_map import shard_of
 from tests.integration.fault_tools import (
     GUARD_SECONDS,
-    Sender,
     edge_process,
+    edges_env,
     http_sender,
     socket_sender,
 )
@@ -44,22 +41,15 @@ async def test_a_killed_ray_node_loses_and_doubles_nothing_and_sends_resume(
     for name, value in {**FAST_NODE_DEATH, "RAY_AUTH_MODE": "disabled"}.items():
         monkeypatch.setenv(name, value)
     with two_nodes(tmp_path) as cluster:
-        env = {
-            **os.environ,
-            "AGORA_MONGO_URL": mongo_url,
-            "AGORA_MONGO_DB": "agora_test",
-            "AGORA_REDIS_URL": redis_url,
-            "AGORA_REDIS_PREFIX": f"test:nodes:{uuid.uuid4().hex[:8]}:",
-            "AGORA_SMTP_URL": smtp_sink.url,
-            "AGORA_VAR_DIR": str(tmp_path / "var"),
-            "AGORA_WEB_DIST": str(tmp_path / "dist"),
-            "AGORA_RAY_ADDRESS": cluster.head.address,
-            "AGORA_SESSION_SHARDS": str(SESSION_SHARDS),
-            "AGORA_PUSH_ENABLED": "false",
-            "AGORA_LOGIN_ATTEMPTS_PER_IP": "1000",
-            "AGORA_OTP_SENDS_PER_IP": "1000",
-            "AGORA_SECRET_KEY": secrets.token_urlsafe(32),
-        }
+        env = edges_env(
+            mongo_url,
+            redis_url,
+            smtp_sink.url,
+            tmp_path,
+            cluster.head.address,
+            session_shards=SESSION_SHARDS,
+            push_enabled="false",
+        )
         async with contextlib.AsyncExitStack() as stack:
             urls = await asyncio.gather(
                 *(
