@@ -34,9 +34,7 @@ async def grow(settings: Settings, sessions: int | None, users: int | None) -> N
             log.info("user shards: %d -> %d (map %d)", before.count, after.count, after.version)
         if sessions is not None:
             before, after = await maps.grow(SESSION_POOL, sessions, settings.session_shards)
-            log.info(
-                "session shards: %d -> %d (map %d)", before.count, after.count, after.version
-            )
+            log.info("session shards: %d -> %d (map %d)", before.count, after.count, after.version)
             if after.newer_than(before):
                 told = await asyncio.to_thread(_tell_running_shards, settings, before, after)
                 log.info("told %d running session shards; edges follow as they send", told)
@@ -45,7 +43,10 @@ async def grow(settings: Settings, sessions: int | None, users: int | None) -> N
 
 
 async def _show(maps: ShardMapStore, settings: Settings) -> None:
-    for pool, initial in ((SESSION_POOL, settings.session_shards), (USER_POOL, settings.user_shards)):
+    for pool, initial in (
+        (SESSION_POOL, settings.session_shards),
+        (USER_POOL, settings.user_shards),
+    ):
         shard_map = await maps.current(pool, initial)
         log.info("%s: %d shards (map %d)", pool, shard_map.count, shard_map.version)
 

@@ -92,13 +92,12 @@ class Ownership:
         checks ownership after this sees the new map."""
         if not newer.newer_than(self.map):
             return
-        log.info("shard %d: the pool grows to %d shards (map %d)", self.index, newer.count,
-                 newer.version)
+        log.info(
+            "shard %d: the pool grows to %d shards (map %d)", self.index, newer.count, newer.version
+        )
         self.map = newer
         self._dropped = asyncio.ensure_future(_after(self._dropped, self._drop_lost))
-        self._told = asyncio.ensure_future(
-            _after(self._told, lambda: self._tell_peers(newer))
-        )
+        self._told = asyncio.ensure_future(_after(self._told, lambda: self._tell_peers(newer)))
 
     async def _tell_peers(self, newer: ShardMap) -> None:
         """A peer that cannot be told is restarting (Ray retries the call on its next
@@ -109,8 +108,13 @@ class Ownership:
         )
         for peer, outcome in zip(peers, told, strict=True):
             if isinstance(outcome, Exception):
-                log.warning("shard %d could not tell shard %d of map %d: %r", self.index, peer,
-                            newer.version, outcome)
+                log.warning(
+                    "shard %d could not tell shard %d of map %d: %r",
+                    self.index,
+                    peer,
+                    newer.version,
+                    outcome,
+                )
 
 
 async def _after(previous: asyncio.Future | None, step: Callable[[], Awaitable[None]]) -> None:

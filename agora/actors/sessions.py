@@ -164,7 +164,11 @@ class SessionShardLogic:
         """Lets go of the sessions this shard no longer owns (the pool grew), once each one's
         batch under way has ended: their new shard reads them from MongoDB as they are."""
         await asyncio.gather(
-            *(self._let_go(sid, state) for sid, state in list(self.states.items()) if not self.owns(sid))
+            *(
+                self._let_go(sid, state)
+                for sid, state in list(self.states.items())
+                if not self.owns(sid)
+            )
         )
 
     async def _let_go(self, session_id: str, state: SessionState) -> None:

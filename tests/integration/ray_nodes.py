@@ -38,7 +38,10 @@ class TwoNodes:
     worker: subprocess.Popen
 
     def nodes(self) -> list[dict]:
-        return [n.__dict__ for n in state.list_nodes(address=self.dashboard, raise_on_missing_output=False)]
+        return [
+            n.__dict__
+            for n in state.list_nodes(address=self.dashboard, raise_on_missing_output=False)
+        ]
 
     def worker_node_id(self) -> str:
         return next(n["node_id"] for n in self.nodes() if not n["is_head_node"])

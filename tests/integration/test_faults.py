@@ -17,6 +17,14 @@ import socketio
 
 from agora import embedded
 from agora.core.constants import SEND_REPLY_OK
+from tests.integration.fault_tools import (
+    GUARD_SECONDS,
+    Sender,
+    edge_process,
+    edges_env,
+    http_sender,
+    socket_sender,
+)
 from tests.integration.helpers import (
     Member,
     all_messages,
@@ -25,14 +33,6 @@ from tests.integration.helpers import (
     send_as_a_client,
     send_text,
     until,
-)
-from tests.integration.fault_tools import (
-    GUARD_SECONDS,
-    Sender,
-    edge_process,
-    edges_env,
-    http_sender,
-    socket_sender,
 )
 from tests.services import restartable_port
 

@@ -77,11 +77,8 @@ async def _measured_node_loss(cluster, edges, urls, smtp_sink) -> None:
     group_id = await new_group(owner, is_public=True)
     while shard_of(group_id, SESSION_SHARDS) != busiest:
         group_id = await new_group(owner, is_public=True)
-    people = [owner] + list(
-        await asyncio.gather(
-            *(member(edges[n % 2], smtp_sink, f"M{n}") for n in range(1, MEMBERS))
-        )
-    )
+    others = [member(edges[n % 2], smtp_sink, f"M{n}") for n in range(1, MEMBERS)]
+    people = [owner, *await asyncio.gather(*others)]
     await asyncio.gather(
         *(p.call("/api/group?action=join", {"group_id": group_id}) for p in people[1:])
     )
@@ -92,8 +89,7 @@ async def _measured_node_loss(cluster, edges, urls, smtp_sink) -> None:
     )
     senders = [http_sender(people[n], f"http{n}") for n in range(SENDERS_PER_WAY)]
     senders += [
-        socket_sender(sockets[n], f"socket{n}")
-        for n in range(SENDERS_PER_WAY, 2 * SENDERS_PER_WAY)
+        socket_sender(sockets[n], f"socket{n}") for n in range(SENDERS_PER_WAY, 2 * SENDERS_PER_WAY)
     ]
     stop = asyncio.Event()
     sending = asyncio.gather(*(s.keep_sending(group_id, stop) for s in senders))
@@ -181,8 +177,11 @@ async def _catch_up(person: Member, group_id: str, stored: list[dict], heard: Co
     missing = [m for m in stored if m["id"] not in heard]
     if not missing:
         return 0
-    before_gap = [m["created_at"] for m in stored if m["id"] in heard and m["created_at"] <
-                  missing[0]["created_at"]]
+    before_gap = [
+        m["created_at"]
+        for m in stored
+        if m["id"] in heard and m["created_at"] < missing[0]["created_at"]
+    ]
     latest = max(before_gap, default=0)
     filled = 0
     while True:
