@@ -5,6 +5,8 @@ Several deployments (test runs) may share one database: a document is named by t
 deployment's Redis prefix, as its Ray namespace is.
 """
 
+import contextlib
+
 from pymongo import ReturnDocument
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import DuplicateKeyError
@@ -23,15 +25,15 @@ class ShardMapStore:
     async def current(self, pool: str, initial_count: int) -> ShardMap:
         """The pool's map; a fresh deployment's first reader writes it with `initial_count`
         (insert-if-absent on a fixed id: edges starting together all read the one that won)."""
-        try:
-            found = await self.maps.find_one_and_update(
+        # An upsert, then a read: nx-27017's findAndModify skips $setOnInsert when it inserts
+        # (docs/decisions.md); MongoDB would take both in one.
+        with contextlib.suppress(DuplicateKeyError):  # another reader's insert won the race
+            await self.maps.update_one(
                 {"_id": self._id(pool)},
                 {"$setOnInsert": {"count": initial_count, "version": FIRST_VERSION}},
                 upsert=True,
-                return_document=ReturnDocument.AFTER,
             )
-        except DuplicateKeyError:  # another reader's insert won the race
-            found = await self.maps.find_one({"_id": self._id(pool)})
+        found = await self.maps.find_one({"_id": self._id(pool)})
         return ShardMap(found["count"], found["version"])
 
     async def grow(self, pool: str, count: int, initial_count: int) -> tuple[ShardMap, ShardMap]:
