@@ -65,11 +65,14 @@ async def test_a_killed_ray_node_loses_and_doubles_nothing_and_sends_resume(
 
 
 async def _measured_node_loss(cluster, edges, urls, smtp_sink) -> None:
-    # Ray spread the pool: one shard on each node.
+    # Ray spread the pool over the nodes.
     placed = await _placed(cluster)
     worker_node = cluster.worker_node_id()
     on_worker = [name for name, a in placed.items() if a["node_id"] == worker_node]
-    assert len(on_worker) == 1, f"the shards were not spread over both nodes: {placed}"
+    # SPREAD is Ray's best effort: a node busy starting processes (the head, while the edges
+    # start) may be passed over, so both shards may be on the second node.
+    assert on_worker, f"Ray placed no shard on the second node: {placed}"
+    print(f"\nplacement: {sorted(on_worker)} of {sorted(placed)} on the second node")
     busiest = int(on_worker[0].rsplit("-", 1)[1])
 
     # The group's chat lives on the shard the second node holds.
@@ -123,12 +126,14 @@ async def _measured_node_loss(cluster, edges, urls, smtp_sink) -> None:
     assert all(copies[local_id] == 1 for local_id in acknowledged), "lost or doubled"
     by_local_id = {m["local_id"]: m for m in stored}
     acked_ids = [by_local_id[local_id]["id"] for local_id in sorted(acknowledged)]
+    # The senders' messages in stored order (the group's notices came before the sockets).
+    sent = [m for m in stored if m["local_id"] in acknowledged]
 
     # Every member heard every acknowledged message: live, or from the pages after the
     # newest message it heard before a gap.
     await until(lambda: all(set(acked_ids) <= set(h) for h in heard), 10)
     caught_up = await asyncio.gather(
-        *(_catch_up(person, group_id, stored, heard[n]) for n, person in enumerate(people))
+        *(_catch_up(person, group_id, sent, heard[n]) for n, person in enumerate(people))
     )
     for n, counter in enumerate(heard):
         assert set(acked_ids) <= set(counter), f"member {n} missed messages"
@@ -171,15 +176,15 @@ async def _listening(url: str, person: Member, heard: Counter) -> socketio.Async
     return sio
 
 
-async def _catch_up(person: Member, group_id: str, stored: list[dict], heard: Counter) -> int:
-    """The web app's catch-up: pages of messages after the newest one it had before the gap.
-    Returns how many messages the pages filled in."""
-    missing = [m for m in stored if m["id"] not in heard]
+async def _catch_up(person: Member, group_id: str, sent: list[dict], heard: Counter) -> int:
+    """The web app's catch-up: pages of messages after the newest one it had before the gap
+    in `sent`. Returns how many messages the pages filled in."""
+    missing = [m for m in sent if m["id"] not in heard]
     if not missing:
         return 0
     before_gap = [
         m["created_at"]
-        for m in stored
+        for m in sent
         if m["id"] in heard and m["created_at"] < missing[0]["created_at"]
     ]
     latest = max(before_gap, default=0)
