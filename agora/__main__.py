@@ -1,6 +1,7 @@
 """Entry point: `python -m agora run` (everything on one machine) or `serve` (one edge)."""
 
 import argparse
+import asyncio
 import logging
 import os
 import signal
@@ -14,6 +15,7 @@ import uvloop
 from aiohttp import web
 
 from agora import embedded, events_table, web_constants
+from agora.actors import growth
 from agora.actors.runtime import stop_ray
 from agora.app import api_document, build_app
 from agora.http.access_log import access_logger_class
@@ -184,11 +186,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="agora")
     parser.add_argument(
         "command",
-        choices=["run", "serve", "openapi", "constants", "events"],
+        choices=["run", "serve", "openapi", "constants", "events", "shards"],
         help="run: embedded; serve: edge; openapi: print the API's OpenAPI document; "
         "constants: print the web app's copy of the spec's constants; "
-        "events: print docs/architecture.md's table of domain events",
+        "events: print docs/architecture.md's table of domain events; "
+        "shards: show the shard pools, or grow them while the edges serve",
     )
+    parser.add_argument("--sessions", type=int, help="shards: the session shards' new count")
+    parser.add_argument("--users", type=int, help="shards: the user shards' new count")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     settings = Settings()
@@ -198,6 +203,8 @@ def main() -> None:
         sys.stdout.write(web_constants.render())
     elif args.command == "events":
         sys.stdout.write(events_table.render())
+    elif args.command == "shards":
+        asyncio.run(growth.grow(settings, args.sessions, args.users))
     elif args.command == "run":
         sys.exit(run_embedded(settings))
     else:

@@ -187,12 +187,13 @@ def build_services(
     # How the Ray shards (other processes) build their stores.
     shard_stores = StoreFactory(settings, kinds)
     ray_link = RayLink(settings)
-    user_shards = UserShards(settings, shard_stores, ray_link)
+    shard_maps = shard_stores.shard_maps(db)
+    user_shards = UserShards(settings, shard_stores, ray_link, shard_maps)
     push = PushService(
         settings, push_subscriptions, VapidKeyStore(db), user_shards, sessions, users, kinds
     )
     whatsapp_templates = WhatsAppTemplateStore(db)
-    session_shards = SessionShards(settings, shard_stores, ray_link)
+    session_shards = SessionShards(settings, shard_stores, ray_link, shard_maps)
     shard_sends = ShardSends(shards=session_shards, events=events)
     memberships = Memberships(
         sessions=sessions,

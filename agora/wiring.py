@@ -9,6 +9,7 @@ shard also gets the edge's message kinds (`core.message_kinds`), which pickle as
 from dataclasses import dataclass
 
 from pymongo import AsyncMongoClient
+from pymongo.asynchronous.database import AsyncDatabase
 
 from agora.core.message_kinds import ChatKinds
 from agora.realtime.emitter import RealtimeEmitter
@@ -17,6 +18,7 @@ from agora.store.messages import MessageStore
 from agora.store.mongo import connect_mongo, database
 from agora.store.push_subscriptions import PushSubscriptionStore
 from agora.store.sessions import SessionStore
+from agora.store.shard_maps import ShardMapStore
 from agora.store.vapid_keys import VapidKeyStore
 
 
@@ -29,6 +31,8 @@ class ChatShardStores:
     emitter: RealtimeEmitter
     # Who may post which kind, and how a message is viewed.
     kinds: ChatKinds
+    # The pool's map: which sessions the shard owns.
+    shard_maps: ShardMapStore
 
 
 @dataclass(frozen=True)
@@ -53,7 +57,12 @@ class StoreFactory:
             MessageStore(db),
             RealtimeEmitter(self.settings),
             self.chat_kinds,
+            self.shard_maps(db),
         )
+
+    def shard_maps(self, db: AsyncDatabase) -> ShardMapStore:
+        """The deployment's shard maps (named by its Redis prefix, as its Ray namespace)."""
+        return ShardMapStore(db, self.settings.redis_prefix)
 
     def user_shard_stores(self) -> UserShardStores:
         mongo = connect_mongo(self.settings)

@@ -16,16 +16,19 @@ import asyncio
 import contextlib
 import logging
 import time
-import zlib
+from dataclasses import dataclass
 from typing import Any
 
 import ray
 
 from agora import metrics
+from agora.actors.ownership import deployment_namespace, shard_name
 from agora.actors.runtime import SHARD_START_SECONDS, RayAway, RayLink
-from agora.actors.sessions import SessionShard
+from agora.actors.sessions import SESSION_POOL, SessionShard, unavailable
 from agora.background import BackgroundTasks
+from agora.core.shard_map import ShardMap
 from agora.settings import Settings
+from agora.store.shard_maps import ShardMapStore
 from agora.wiring import StoreFactory
 
 log = logging.getLogger("agora.actors.client")
@@ -38,6 +41,9 @@ FULL_BATCHES_IN_FLIGHT = 2
 # A batch whose shard has not answered for this long is given up: its call went to a cluster
 # the edge has left (a shard under a store outage answers within a few of the store's waits).
 ABANDONED_AFTER_SECONDS = 60
+# A send whose shard let go of its session is sent again under the map read anew; a pool
+# grows once in a long while, so more moves than this mean the store's map is not settling.
+MOVES = 3
 
 
 class ShardHandles:
@@ -77,13 +83,15 @@ class ShardHandles:
     def _make(self, index: int) -> Any:
         if not ray.is_initialized():
             raise RayAway()
-        settings = self.stores.settings
         return self.actor_class.options(
-            name=f"{self.kind}-{index}",
-            namespace=f"agora-{settings.mongo_db}-{settings.redis_prefix}",
+            name=shard_name(self.kind, index),
+            namespace=deployment_namespace(self.stores.settings),
             get_if_exists=True,
             lifetime="detached",
             num_cpus=0,
+            # Ray spreads the pool over the cluster's nodes, and places a shard whose node
+            # died on one that lives (docs/decisions.md, "Shards across Ray nodes").
+            scheduling_strategy="SPREAD",
         ).remote(self.stores)
 
     async def started(self, index: int) -> None:
@@ -121,24 +129,45 @@ async def _settled(future: asyncio.Future, seconds: float, shard: str) -> Any:
         raise RayAway() from error
 
 
-def shard_of(session_id: str, count: int) -> int:
-    return zlib.crc32(session_id.encode()) % count
-
-
 class SessionShards:
-    def __init__(self, settings: Settings, stores: StoreFactory, link: RayLink) -> None:
+    def __init__(
+        self, settings: Settings, stores: StoreFactory, link: RayLink, maps: ShardMapStore
+    ) -> None:
         self.stores = stores
-        self.count = settings.session_shards
+        self.initial_count = settings.session_shards
+        self.maps = maps
         self.link = link
         # How long a caller waits for a shard's answer (the shard may still answer later).
         self.answer_seconds = link.answer_seconds
-        self._actors = ShardHandles(link, SessionShard, "session-shard", stores)
-        self._pending: dict[int, list[tuple[dict[str, Any], asyncio.Future]]] = {}
+        self._actors = ShardHandles(link, SessionShard, SESSION_POOL, stores)
+        # The shard map sessions are placed by, read from the store on first use and again
+        # when a shard answers that the pool has grown.
+        self.map: ShardMap | None = None
+        self._reading: asyncio.Future | None = None
+        self._pending: dict[int, list[Queued]] = {}
         # When the oldest send waiting for each shard arrived (for the metrics).
         self._first_queued: dict[int, float] = {}
         self._in_flight: dict[int, int] = {}
         self._starting: set[int] = set()
         self._flushes = BackgroundTasks()
+
+    async def shard_map(self) -> ShardMap:
+        if self.map is None:
+            await self.read_map(None)
+        return self.map
+
+    async def read_map(self, stale: ShardMap | None) -> None:
+        """Reads the map from the store unless one newer than `stale` was read meanwhile;
+        callers who find a read under way wait for it."""
+        if self.map is not None and stale is not None and self.map.newer_than(stale):
+            return
+        if self._reading is None or self._reading.done():
+            self._reading = asyncio.ensure_future(
+                self.maps.current(SESSION_POOL, self.initial_count)
+            )
+        read = await asyncio.shield(self._reading)
+        if self.map is None or read.newer_than(self.map):
+            self.map = read
 
     async def actor(self, index: int):
         return await self._actors.get(index)
@@ -146,30 +175,48 @@ class SessionShards:
     async def started(self, session_id: str) -> None:
         """Returns once the session's shard has started: a send's answer bound counts from
         then (see `RayLink.shard_start_seconds`)."""
-        await self._actors.started(shard_of(session_id, self.count))
+        shard_map = await self.shard_map()
+        await self._actors.started(shard_map.owner(session_id))
 
     async def start_all(self) -> None:
-        await self._actors.start_all(self.count)
+        await self.read_map(self.map)
+        await self._actors.start_all(self.map.count)
 
-    async def for_session(self, session_id: str):
-        return await self.actor(shard_of(session_id, self.count))
+    async def for_session(self, session_id: str) -> tuple[Any, ShardMap]:
+        shard_map = await self.shard_map()
+        return await self.actor(shard_map.owner(session_id)), shard_map
 
     def send(self, request: dict[str, Any]) -> asyncio.Future:
         """The shard's reply to come. A caller that stops waiting for it leaves it be: the
         send goes to its shard all the same, and its reply settles the future. Refused at
         once (RayAway) while Ray is away."""
         self.link.require()
-        index = shard_of(request["session_id"], self.count)
         future = asyncio.get_running_loop().create_future()
+        queued = Queued(request, future)
+        if self.map is None:
+            self._flushes.start(self._queue_once_mapped(queued))
+        else:
+            self._queue(queued)
+        return future
+
+    async def _queue_once_mapped(self, queued: "Queued") -> None:
+        try:
+            await self.shard_map()
+        except Exception as error:
+            queued.future.set_exception(error)
+            return
+        self._queue(queued)
+
+    def _queue(self, queued: "Queued") -> None:
+        index = self.map.owner(queued.request["session_id"])
         pending = self._pending.setdefault(index, [])
         if not pending:
             self._first_queued[index] = time.monotonic()
-        pending.append((request, future))
+        pending.append(queued)
         if index not in self._starting:
             # Sends of the same event-loop pass join this batch.
             self._starting.add(index)
             asyncio.get_running_loop().call_soon(self._start, index)
-        return future
 
     def _start(self, index: int) -> None:
         self._starting.discard(index)
@@ -185,25 +232,48 @@ class SessionShards:
         batch, self._pending[index] = pending[:BATCH_MAX], pending[BATCH_MAX:]
         first_queued = self._first_queued[index]
         self._first_queued[index] = time.monotonic()
+        shard_map = self.map
         try:
-            replies = await self._answers(index, [r for r, _ in batch])
+            replies = await self._answers(index, [q.request for q in batch], shard_map)
         except Exception as error:
-            for _, future in batch:
-                if not future.done():
-                    future.set_exception(error)
+            for queued in batch:
+                if not queued.future.done():
+                    queued.future.set_exception(error)
             return
         metrics.acknowledged(first_queued)
-        for (_, future), reply in zip(batch, replies, strict=True):
-            if not future.done():
-                future.set_result(reply)
+        moved = []
+        for queued, reply in zip(batch, replies, strict=True):
+            if reply.get("moved"):
+                moved.append(queued)
+            elif not queued.future.done():
+                queued.future.set_result(reply)
+        if moved:
+            await self._send_again(moved, shard_map)
 
-    async def _answers(self, index: int, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    async def _send_again(self, moved: list["Queued"], stale: ShardMap) -> None:
+        """Sends a shard no longer serves go to their shard under the map read anew."""
+        try:
+            await self.read_map(stale)
+        except Exception as error:
+            for queued in moved:
+                queued.future.set_exception(error)
+            return
+        for queued in moved:
+            queued.moves += 1
+            if queued.moves <= MOVES:
+                self._queue(queued)
+            else:
+                queued.future.set_result(unavailable())
+
+    async def _answers(
+        self, index: int, requests: list[dict[str, Any]], shard_map: ShardMap
+    ) -> list[dict[str, Any]]:
         """The shard's replies to a batch. Past the answer bound its senders have had an
         answer: the next batch goes out beside this one, which still settles them if its
         shard answers."""
         try:
             shard = await self.actor(index)
-            call = asyncio.ensure_future(shard.send_batch.remote(requests))
+            call = asyncio.ensure_future(shard.send_batch.remote(requests, shard_map))
             answered, _ = await asyncio.wait([call], timeout=self.answer_seconds)
         finally:
             # What gathered while this batch was out goes next.
@@ -220,13 +290,30 @@ class SessionShards:
         return ray.is_initialized()
 
     async def forget(self, session_id: str) -> None:
-        shard = await self.for_session(session_id)
-        await self.link.answer(shard.forget.remote(session_id))
+        """The session's shard reads it again from MongoDB on next use; told again under the
+        map read anew when it has moved."""
+        for _ in range(MOVES):
+            shard, shard_map = await self.for_session(session_id)
+            if await self.link.answer(shard.forget.remote(session_id, shard_map)):
+                return
+            await self.read_map(shard_map)
+        raise RayAway()
 
     async def buffered(self, session_id: str, after: int | None, limit: int) -> list | None:
         """The shard's newest messages after `after`; None when it cannot tell, or Ray does
         not answer (the page is then read from MongoDB)."""
         with contextlib.suppress(RayAway):
-            shard = await self.for_session(session_id)
-            return await self.link.answer(shard.buffered.remote(session_id, after, limit))
+            shard, shard_map = await self.for_session(session_id)
+            call = shard.buffered.remote(session_id, after, limit, shard_map)
+            return await self.link.answer(call)
         return None
+
+
+@dataclass
+class Queued:
+    """A send waiting for its shard, and how often it was sent to one that had let go of
+    its session."""
+
+    request: dict[str, Any]
+    future: asyncio.Future
+    moves: int = 0

@@ -13,12 +13,14 @@ import gc
 import logging
 import os
 from collections import Counter, OrderedDict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import ray
 
 from agora import metrics
+from agora.actors.ownership import Ownership, shard_name
 from agora.background import BackgroundTasks
 from agora.core.chat import (
     NO_SUCH_CHAT,
@@ -32,15 +34,21 @@ from agora.core.chat import (
 )
 from agora.core.clock import now_ms
 from agora.core.constants import SEND_REPLY_OK, SESSION_BUFFER_MESSAGES
+from agora.core.shard_map import ShardMap
 from agora.store.batched_writes import UNENCODABLE
 from agora.store.messages import new_message, resend_key
 from agora.wiring import ChatShardStores, StoreFactory
 
 log = logging.getLogger("agora.actors.sessions")
 
+# The pool's name: its shards' Ray names (`session-shard-0`, ...) and its shard map's.
+SESSION_POOL = "session-shard"
+
 SESSIONS_PER_SHARD = 20_000
 STORE_UNAVAILABLE = "Could not send the message now, please try again"
 CANNOT_STORE = "This message cannot be stored"
+# Never shown: the edge reads the shard map again and sends the message to its new shard.
+MOVED = "This chat has moved to another shard"
 # Resends recognised in memory, per session; older ones are recognised by MongoDB's unique
 # index (a slower path, rarely taken). 2,000 per session filled each shard with tens of
 # thousands of remembered messages under load, and runs that followed such load answered
@@ -84,7 +92,10 @@ class SessionState:
 class SessionShardLogic:
     """The shard's behaviour, kept apart from Ray so that one object serves both."""
 
-    def __init__(self, stores: ChatShardStores) -> None:
+    def __init__(self, stores: ChatShardStores, owns: Callable[[str], bool]) -> None:
+        # Whether this shard serves a session under the newest shard map it knows.
+        self.owns = owns
+        self.shard_maps = stores.shard_maps
         self.sessions = stores.sessions
         self.messages = stores.messages
         self.emitter = stores.emitter
@@ -149,6 +160,23 @@ class SessionShardLogic:
             await asyncio.wait([state.announced])
         await self._record(state)
 
+    async def drop_lost(self) -> None:
+        """Lets go of the sessions this shard no longer owns (the pool grew), once each one's
+        batch under way has ended: their new shard reads them from MongoDB as they are."""
+        await asyncio.gather(
+            *(
+                self._let_go(sid, state)
+                for sid, state in list(self.states.items())
+                if not self.owns(sid)
+            )
+        )
+
+    async def _let_go(self, session_id: str, state: SessionState) -> None:
+        async with state.lock:
+            if self.states.get(session_id) is state:
+                del self.states[session_id]
+        await self._settle(state)
+
     async def send_batch(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """One reply per request, in order. Each session's messages are handled on their
         own: whatever fails in one session, or for one message, leaves the others' replies."""
@@ -159,7 +187,7 @@ class SessionShardLogic:
         await asyncio.gather(
             *(self._send_isolated(sid, idx, requests, replies) for sid, idx in by_session.items())
         )
-        return [reply or _unavailable() for reply in replies]
+        return [reply or unavailable() for reply in replies]
 
     async def _send_isolated(
         self,
@@ -183,12 +211,18 @@ class SessionShardLogic:
         requests: list[dict[str, Any]],
         replies: list[dict[str, Any] | None],
     ) -> None:
+        if not self.owns(session_id):
+            return _moved(indexes, replies)
         state = await self._state(session_id)
         if state is None:
             for i in indexes:
                 replies[i] = _refused(NO_SUCH_CHAT)
             return
         async with state.lock:
+            # The pool may have grown while the session loaded or waited for its turn.
+            if not self.owns(session_id):
+                self._records.start(self._let_go(session_id, state))
+                return _moved(indexes, replies)
             fresh: list[tuple[int, dict[str, Any]]] = []
             resent: list[dict[str, Any]] = []
             # Copies of one message in this batch (a client resending over HTTP and the socket
@@ -389,6 +423,16 @@ class SessionShardLogic:
         return [m for m in state.buffer if m["created_at"] > after][:limit]
 
 
+def _moved(indexes: list[int], replies: list[dict[str, Any] | None]) -> None:
+    for i in indexes:
+        replies[i] = moved()
+
+
+def moved() -> dict[str, Any]:
+    """The reply to a send this shard does not serve under the newest map: sent again."""
+    return {**send_refused(MOVED), "moved": True}
+
+
 def _as_copy(reply: dict[str, Any] | None) -> dict[str, Any] | None:
     """The first copy's reply, without its mark for `MessageStored` (published once)."""
     if reply is None:
@@ -404,7 +448,7 @@ def _refused(refusal: str) -> dict[str, Any]:
     return {**reply, "no_such_chat": True} if refusal == NO_SUCH_CHAT else reply
 
 
-def _unavailable() -> dict[str, Any]:
+def unavailable() -> dict[str, Any]:
     """The store failed: the edge answers 503, and the sender may send again."""
     return {**send_refused(STORE_UNAVAILABLE), "unavailable": True}
 
@@ -412,7 +456,7 @@ def _unavailable() -> dict[str, Any]:
 def _not_stored(error: Exception) -> dict[str, Any]:
     if isinstance(error, UNENCODABLE):
         return send_refused(CANNOT_STORE)
-    return _unavailable()
+    return unavailable()
 
 
 def _count(replies: list[dict[str, Any]]) -> None:
@@ -427,25 +471,46 @@ def _count(replies: list[dict[str, Any]]) -> None:
 @ray.remote(max_restarts=-1, max_task_retries=-1)
 class SessionShard:
     """Ray host of SessionShardLogic. Restarts rebuild state from MongoDB on first use, and
-    retried batches are safe because resends are recognised."""
+    retried batches are safe because resends are recognised. Every call names the shard map
+    the edge placed it by (see `ownership.py`)."""
 
     def __init__(self, stores: StoreFactory) -> None:
         # From the edge's composition root: the shard builds its stores as the edge does.
         self.stores = stores
         self.logic: SessionShardLogic | None = None
-        self.name = ray.get_runtime_context().get_actor_name() or "session-shard"
+        self.name = ray.get_runtime_context().get_actor_name() or shard_name(SESSION_POOL, 0)
+        self.ownership = Ownership(
+            int(self.name.rsplit("-", 1)[1]), self._read_map, self._drop_lost, self._tell_peer
+        )
         self.queued = 0
 
     def _logic(self) -> SessionShardLogic:
         if self.logic is None:
-            self.logic = SessionShardLogic(self.stores.chat_shard_stores())
+            self.logic = SessionShardLogic(self.stores.chat_shard_stores(), self.ownership.owns)
             # Ray's and the drivers' objects live as long as the actor: full collections
             # need not walk them (they would hold up acknowledgements for 100 ms or more).
             gc.collect()
             gc.freeze()
         return self.logic
 
-    async def send_batch(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    async def _read_map(self) -> ShardMap:
+        maps = self._logic().shard_maps
+        return await maps.current(SESSION_POOL, self.stores.settings.session_shards)
+
+    async def _drop_lost(self) -> None:
+        await self._logic().drop_lost()
+
+    @staticmethod
+    async def _tell_peer(index: int, newer: ShardMap) -> None:
+        peer = await asyncio.to_thread(_peer, shard_name(SESSION_POOL, index))
+        if peer is not None:
+            await peer.adopt.remote(newer)
+
+    async def send_batch(
+        self, requests: list[dict[str, Any]], shard_map: ShardMap
+    ) -> list[dict[str, Any]]:
+        if not await self.ownership.serving(shard_map):
+            return [moved() for _ in requests]
         metrics.batch_received(len(requests))
         self._queue(len(requests))
         try:
@@ -459,11 +524,35 @@ class SessionShard:
         self.queued += change
         metrics.queue_depth(self.name, self.queued)
 
-    async def forget(self, session_id: str) -> None:
-        await self._logic().forget(session_id)
+    async def adopt(self, newer: ShardMap) -> None:
+        """A peer or the `shards` command tells of a grown pool."""
+        await self.ownership.adopt(newer)
 
-    async def buffered(self, session_id: str, after: int | None, limit: int) -> list | None:
+    async def forget(self, session_id: str, shard_map: ShardMap | None = None) -> bool:
+        """False: the edge's map is old, and the session's shard is another (which the edge
+        tells). Without a map (tests, tools) the session is forgotten here whatever the map."""
+        current = shard_map is None or await self.ownership.serving(shard_map)
+        await self._logic().forget(session_id)
+        return current
+
+    async def buffered(
+        self, session_id: str, after: int | None, limit: int, shard_map: ShardMap
+    ) -> list | None:
+        if not await self.ownership.serving(shard_map):
+            return None
         return await self._logic().buffered(session_id, after, limit)
 
     async def pid(self) -> int:
         return os.getpid()
+
+    async def node_id(self) -> str:
+        """The Ray node this incarnation runs on (tests, and operators, see where it lives)."""
+        return ray.get_runtime_context().get_node_id()
+
+
+def _peer(name: str) -> Any:
+    """Another shard of the deployment by its name; None when it never started."""
+    try:
+        return ray.get_actor(name, namespace=ray.get_runtime_context().namespace)
+    except ValueError:
+        return None

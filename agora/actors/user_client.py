@@ -3,6 +3,13 @@
 Nothing here waits for a shard: socket events and stored messages are queued, and each
 shard gets its queue in one call a few milliseconds later (presence before the messages
 that follow it, in the order the edge saw them).
+
+Users are placed by the pool's shard map in the store (`core/shard_map.py`), read again with
+each presence report. A user shard's state is soft (presence, repeated by every edge; push
+windows): when the pool grows, the edge reports its whole presence to the new placement at
+once, and a user who moved is decided for by the new shard without their other edges'
+sockets until those edges report too (within PRESENCE_REFRESH_SECONDS; a push may meanwhile
+reach someone looking at the chat). No handover as the session shards make is needed.
 """
 
 import asyncio
@@ -13,30 +20,31 @@ from typing import Any
 
 import ray
 
-from agora.actors.client import (
-    ABANDONED_AFTER_SECONDS,
-    BATCH_WINDOW_SECONDS,
-    ShardHandles,
-    shard_of,
-)
+from agora.actors.client import ABANDONED_AFTER_SECONDS, BATCH_WINDOW_SECONDS, ShardHandles
 from agora.actors.runtime import RayAway, RayLink
-from agora.actors.users import PRESENCE_REFRESH_SECONDS, UserShard
+from agora.actors.users import PRESENCE_REFRESH_SECONDS, USER_POOL, UserShard
 from agora.background import BackgroundTasks
 from agora.core.push import Notification
+from agora.core.shard_map import shard_of
 from agora.settings import Settings
+from agora.store.shard_maps import ShardMapStore
 from agora.wiring import StoreFactory
 
 log = logging.getLogger("agora.actors.user_client")
 
 
 class UserShards:
-    def __init__(self, settings: Settings, stores: StoreFactory, link: RayLink) -> None:
+    def __init__(
+        self, settings: Settings, stores: StoreFactory, link: RayLink, maps: ShardMapStore
+    ) -> None:
         self.settings = settings
         self.stores = stores
+        # The pool's count, as the store's map last said (the first report reads it).
         self.count = settings.user_shards
+        self.maps = maps
         self.link = link
         self.edge = uuid.uuid4().hex
-        self._actors = ShardHandles(link, UserShard, "user-shard", stores)
+        self._actors = ShardHandles(link, UserShard, USER_POOL, stores)
         self._pending: dict[int, list[dict[str, Any]]] = {}
         self._calls = BackgroundTasks()
         self._handled: dict[int, asyncio.Future] = {}
@@ -71,8 +79,10 @@ class UserShards:
             self._queue(known[0], event)
 
     async def keep_reporting(self, stop: asyncio.Event) -> None:
-        """Repeats this edge's whole presence now and then (see `actors/users.py`)."""
+        """Repeats this edge's whole presence now and then (see `actors/users.py`), placed
+        by the pool's map as the store has it now."""
         while not stop.is_set():
+            await self._read_count()
             by_shard: dict[int, list[list[Any]]] = {}
             for sid, (user_id, session_id) in self.local.items():
                 by_shard.setdefault(shard_of(user_id, self.count), []).append(
@@ -84,6 +94,12 @@ class UserShards:
                     self._queue_on(index, {"op": "edge", "edge": self.edge, "sockets": sockets})
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), PRESENCE_REFRESH_SECONDS)
+
+    async def _read_count(self) -> None:
+        try:
+            self.count = (await self.maps.current(USER_POOL, self.settings.user_shards)).count
+        except Exception:
+            log.warning("the user shards' map could not be read; placing by %d", self.count)
 
     async def subscriptions_changed(self, user_ids: list[str]) -> None:
         """Returns once the users' shards forgot the subscriptions they knew of them: the

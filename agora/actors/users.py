@@ -46,6 +46,8 @@ KNOWN_SUBSCRIBERS = 100_000
 WINDOW_SWEEP_SECONDS = 10.0
 
 SocketKey = tuple[str, str]  # (edge id, socket id)
+# The pool's name: its shards' Ray names (`user-shard-0`, ...) and its shard map's.
+USER_POOL = "user-shard"
 
 
 async def vapid_pair(settings: Settings, store: VapidKeyStore) -> dict[str, str]:

@@ -22,8 +22,8 @@ import socketio
 from bson import ObjectId
 from pymongo import AsyncMongoClient
 
-from agora.actors.client import shard_of
 from agora.core.constants import MESSAGE_TYPE_WA_TEXT
+from agora.core.shard_map import shard_of
 from tests.integration.helpers import Member, bearer, member, new_group
 from tests.integration.test_payments import PAYMENT_SETTINGS
 

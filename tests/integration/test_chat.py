@@ -6,9 +6,9 @@ import pytest
 import ray
 import socketio
 
-from agora.actors.client import shard_of
 from agora.core.chat import NOT_IN_THIS_CHAT, session_room, user_room
 from agora.core.constants import SESSION_BUFFER_MESSAGES
+from agora.core.shard_map import shard_of
 from agora.http.realtime import SOCKET_SERVER
 from agora.realtime.emitter import RealtimeEmitter
 from agora.services.chat.access import NOT_IN_CHAT
