@@ -139,7 +139,8 @@ def _start_ray(settings: Settings, children: list[supervision.Restarting]) -> st
 def _ray_worker_node(settings: Settings, head_address: str, n: int) -> supervision.Restarting:
     log_file = settings.var_dir / "log" / f"ray-node-{n}.log"
     agent_port = settings.ray_dashboard_agent_port + n
-    metrics_port = settings.ray_metrics_port + n
+    # 0 leaves the port to Ray, as for the head.
+    metrics_port = settings.ray_metrics_port and settings.ray_metrics_port + n
 
     def start() -> embedded.RayNode:
         log.info("starting Ray node %d, joining %s", n, head_address)
@@ -186,6 +187,11 @@ def _haproxy(settings: Settings, places: list[EdgePlace]) -> supervision.Restart
     log_file = settings.var_dir / "log" / "haproxy.log"
 
     def start() -> subprocess.Popen:
+        if embedded.port_open(settings.host, settings.port):
+            raise embedded.ServiceError(
+                f"{settings.host}:{settings.port} is taken: set AGORA_PORT and "
+                "AGORA_PUBLIC_BASE_URL to a free one"
+            )
         # -db: in the foreground, one process, stopped by SIGTERM.
         with log_file.open("a") as output:
             process = subprocess.Popen(
