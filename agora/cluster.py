@@ -48,8 +48,7 @@ def edge_places(settings: Settings) -> list[EdgePlace]:
 
 def haproxy_config(settings: Settings, edges: list[EdgePlace]) -> str:
     servers = "\n".join(
-        f"    server {edge.name} {EDGE_HOST}:{edge.port} check cookie {edge.name}"
-        for edge in edges
+        f"    server {edge.name} {EDGE_HOST}:{edge.port} check cookie {edge.name}" for edge in edges
     )
     return Template(HAPROXY_TEMPLATE.read_text()).substitute(
         bind=f"{settings.host}:{settings.port}",

@@ -26,7 +26,7 @@ from agora import cluster
 from agora.core.constants import SEND_REPLY_OK
 from agora.settings import Settings
 from tests import shared_ray
-from tests.integration.helpers import Member, all_messages, bearer, member, new_group
+from tests.integration.helpers import Member, all_messages, bearer, member, new_group, until
 from tests.services import free_port, free_ports_in_a_row
 
 MEMBERS = 20
@@ -217,9 +217,8 @@ async def test_edges_behind_haproxy_share_rooms_and_an_edge_lost_loses_no_messag
             {"dest_session_id": group_id, "payload": "via A", "local_id": "via-a"},
             base_url=edge_a.url,
         )
-        async with asyncio.timeout(ANSWER_SECONDS):
-            while through_a["inbox_message"]["id"] not in pinned.heard:
-                await asyncio.sleep(0.05)
+        await until(lambda: through_a["inbox_message"]["id"] in pinned.heard, ANSWER_SECONDS)
+        assert through_a["inbox_message"]["id"] in pinned.heard
 
         # Every other member's socket lands where HAProxy's round robin puts it.
         listeners = [pinned, *(Listener(p, group_id, base_url) for p in people[1:])]
@@ -262,9 +261,11 @@ async def test_edges_behind_haproxy_share_rooms_and_an_edge_lost_loses_no_messag
         )
 
         # Edge A's sockets came back through HAProxy, to edge B.
-        async with asyncio.timeout(HEARD_ALL_SECONDS):
-            while not all(lst.socket.connected and lst.polling is None for lst in listeners):
-                await asyncio.sleep(0.1)
+        def all_back() -> bool:
+            return all(lst.socket.connected and lst.polling is None for lst in listeners)
+
+        await until(all_back, HEARD_ALL_SECONDS)
+        assert all_back()
         assert all(listener.reconnects >= 1 for listener in on_a)
         assert {listener.edge for listener in listeners} == {edge_b.name}
 
@@ -277,9 +278,12 @@ async def test_edges_behind_haproxy_share_rooms_and_an_edge_lost_loses_no_messag
 
         # Heard by every member, once each after dropping repeats by id.
         wanted = set(acked.values())
-        async with asyncio.timeout(HEARD_ALL_SECONDS):
-            while not all(wanted <= set(listener.heard) for listener in listeners):
-                await asyncio.sleep(0.1)
+
+        def all_heard() -> bool:
+            return all(wanted <= set(listener.heard) for listener in listeners)
+
+        await until(all_heard, HEARD_ALL_SECONDS)
+        assert all_heard()
         repeats = sum(
             count - 1
             for listener in listeners
