@@ -112,7 +112,9 @@ export function useChatSession(session: Session, meId: string | null, visible: b
 
   // Live updates. Joining again on every (re)connect, since the server forgets rooms with the connection.
   // Polling stopped when the socket came back and the room is heard only once joined: after a
-  // reconnect (to whichever edge), what was stored meanwhile is fetched once the join is answered.
+  // reconnect (to whichever edge), what was stored after the newest message shown at that moment
+  // is fetched once the join is answered. Not from the newest shown when the answer comes: the
+  // room's new messages may already have arrived by then, after the gap.
   useEffect(() => {
     let open: Socket | null = null;
     let cancelled = false;
@@ -120,10 +122,11 @@ export function useChatSession(session: Session, meId: string | null, visible: b
     let typingTimer: ReturnType<typeof setTimeout> | undefined;
     const join = () => {
       const rejoining = joinedBefore;
+      const shownBefore = newestShown.current ?? 0;
       joinedBefore = true;
       if (!isDummy) {
         open?.emit('join', { session_id: sessionId }, (reply: { ok?: boolean }) => {
-          if (rejoining && reply?.ok && !cancelled) void fetchNewer(sessionId, newestShown.current ?? 0, addPage).catch(() => undefined);
+          if (rejoining && reply?.ok && !cancelled) void fetchNewer(sessionId, shownBefore, addPage).catch(() => undefined);
         });
       }
       setConnected(true);
