@@ -213,7 +213,7 @@ def _start_ray_node(role_args: list[str], log_file: Path, attempt: int = 1) -> R
     # A short path of its own: Ray's sockets live under it, and a socket path may not
     # exceed 107 bytes.
     temp_dir = Path(tempfile.mkdtemp(prefix="agora-ray-"))
-    args = [_executable("ray") or "ray", "start", "--block", *role_args]
+    args = [_executable("ray") or "ray", "start", *role_args, "--block"]
     args += [f"--temp-dir={temp_dir}", "--node-ip-address=127.0.0.1", "--disable-usage-stats"]
     # Stopped, a node stops its processes at once: its detached shard actors would hold up
     # the drain Ray otherwise grants a node's work (30 s).

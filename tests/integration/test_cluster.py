@@ -313,6 +313,7 @@ async def test_edges_behind_haproxy_share_rooms_and_an_edge_lost_loses_no_messag
         )
         record_property("acknowledged", len(acked))
         record_property("heard_twice_or_more", repeats)
+        record_property("sockets_moved", len(on_a))
         print(f"{len(acked)} acknowledged, {len(on_a)} sockets moved, {repeats} repeats heard")
 
     # Stopped: every process the cluster started has exited.
