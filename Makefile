@@ -12,10 +12,13 @@ WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) web/index.ht
 # Headless Chromium in this sandbox: no GPU, no sandboxing as root, no calls home.
 export AGORA_E2E_CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run serve test test-checks-web-e2e lint-and-web check test-python-fast test-python test-web test-e2e lint format bench deps lock clean
+.PHONY: help run cluster serve test test-checks-web-e2e lint-and-web check test-python-fast test-python test-web test-e2e lint format bench deps lock clean
 
 run: deps $(STAMPS)/web-build ## Serve everything on http://127.0.0.1:8080 (Ctrl-C stops it)
 	$(PY) -m agora run
+
+cluster: deps $(STAMPS)/web-build $(STAMPS)/haproxy ## Two edges behind HAProxy on http://127.0.0.1:8080 and two Ray nodes (Ctrl-C stops it)
+	$(PY) -m agora cluster
 
 serve: deps $(STAMPS)/web-build ## One edge against services that already run (AGORA_* settings)
 	$(PY) -m agora serve
@@ -26,7 +29,8 @@ serve: deps $(STAMPS)/web-build ## One edge against services that already run (A
 # the browser suite's edge starts after the Python suite's Ray head, not beside it. Each
 # lane's output is printed whole when it ends.
 test: ## Every test suite
-	$(MAKE) --jobs=4 deps $(STAMPS)/web-build $(STAMPS)/e2e-deps $(STAMPS)/chromium
+	$(MAKE) --jobs=4 deps $(STAMPS)/web-build $(STAMPS)/e2e-deps $(STAMPS)/chromium \
+		$(STAMPS)/haproxy
 	$(MAKE) --jobs=2 --output-sync=target test-python test-checks-web-e2e
 
 test-checks-web-e2e: deps $(STAMPS)/web-build $(STAMPS)/e2e-deps $(STAMPS)/chromium
@@ -42,7 +46,7 @@ lint-and-web: deps $(STAMPS)/web-deps
 TEST_WORKERS ?= 3
 PYTEST := $(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadgroup
 
-test-python: deps
+test-python: deps $(STAMPS)/haproxy
 	$(PYTEST)
 
 check: deps $(STAMPS)/web-deps ## The edit loop: lint, the web's tests, every Python test not marked slow
@@ -134,6 +138,18 @@ $(STAMPS)/chromium: | $(STAMPS)
 			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(BROWSER_PACKAGES); \
 	fi
 	touch $@
+
+# Debian's HAProxy, in front of the edges of `make cluster` and of the cluster tests.
+$(STAMPS)/haproxy: | $(STAMPS)
+	@if ! command -v haproxy >/dev/null && ! test -x /usr/sbin/haproxy; then \
+		if [ "$$(id -u)" != 0 ]; then \
+			echo "Missing: sudo apt-get install haproxy"; exit 1; fi; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy; \
+	fi
+	touch $@
+
+help: ## What each target does
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /  make \1\t/' | expand -t 20
 
 clean: ## Forget installs and builds (keeps var/ data)
 	rm -rf $(VENV) $(STAMPS) web/node_modules web/dist tests/e2e/node_modules \

@@ -1,20 +1,18 @@
-"""Entry point: `python -m agora run` (everything on one machine) or `serve` (one edge)."""
+"""Entry point: `python -m agora run` (everything on one machine), `cluster` (several edges
+behind HAProxy and several Ray nodes on one machine) or `serve` (one edge)."""
 
 import argparse
 import asyncio
 import logging
 import os
-import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
-from typing import Protocol
 
 import uvloop
 from aiohttp import web
 
-from agora import embedded, events_table, web_constants
+from agora import cluster, embedded, events_table, supervision, web_constants
 from agora.actors import growth
 from agora.actors.runtime import stop_ray
 from agora.app import api_document, build_app
@@ -23,10 +21,6 @@ from agora.http.openapi import render
 from agora.settings import MissingSecret, Settings
 
 log = logging.getLogger("agora")
-
-
-def _interrupt(*_) -> None:
-    raise KeyboardInterrupt
 
 
 def serve(settings: Settings) -> None:
@@ -61,57 +55,6 @@ def serve(settings: Settings) -> None:
         stop_ray()
 
 
-# A child that exits is started again after a wait, doubled after each exit that follows a
-# short run (up to the most), back to the least once it has run a while.
-RESTART_LEAST_SECONDS = 1.0
-RESTART_MOST_SECONDS = 30.0
-RAN_A_WHILE_SECONDS = 60.0
-SUPERVISION_PERIOD_SECONDS = 0.5
-
-
-class Child(Protocol):
-    def poll(self) -> int | None: ...
-
-
-class Restarting:
-    """One child of the supervisor kept running: started again, with backoff, when it exits."""
-
-    def __init__(
-        self, name: str, start: Callable[[], Child], stop: Callable[[Child], None]
-    ) -> None:
-        self.name = name
-        self._start = start
-        self._stop = stop
-        self._wait = RESTART_LEAST_SECONDS
-        self._started_at = time.monotonic()
-        self.child = start()
-
-    def refused(self) -> int | None:
-        """Starts the child again if it exited; its exit code if it refused to start (the same
-        start would be refused again)."""
-        code = self.child.poll()
-        if code is None:
-            return None
-        if code == os.EX_CONFIG:
-            return code
-        if time.monotonic() - self._started_at > RAN_A_WHILE_SECONDS:
-            self._wait = RESTART_LEAST_SECONDS
-        log.warning(
-            "the %s exited (code %s); starting it again in %.0f s", self.name, code, self._wait
-        )
-        # What it leaves behind (a head's temp dir, its processes' group) goes first.
-        self._stop(self.child)
-        time.sleep(self._wait)
-        self._wait = min(self._wait * 2, RESTART_MOST_SECONDS)
-        self._started_at = time.monotonic()
-        self.child = self._start()
-        log.info("the %s is started again", self.name)
-        return None
-
-    def stop(self) -> None:
-        self._stop(self.child)
-
-
 def run_embedded(settings: Settings) -> int:
     """Starts what is missing (MongoDB-wire server, Redis, a Ray head), runs one edge beside
     them, starts the edge and the Ray head again whenever one exits, and stops everything it
@@ -120,74 +63,41 @@ def run_embedded(settings: Settings) -> int:
     The edge runs as a child process because Ray's runtime takes over the signal handling of
     the process it lives in; this supervisor stays free of Ray and so can always clean up.
     """
-    var = settings.var_dir
     services: list[subprocess.Popen] = []
-    supervised: list[Restarting] = []
-    exit_code = 0
-    signal.signal(signal.SIGTERM, _interrupt)
+    children: list[supervision.Restarting] = []
+    supervision.stop_on_sigterm()
     try:
-        host, port = embedded.mongo_address(settings.mongo_url)
-        if not embedded.port_open(host, port):
-            services.append(
-                embedded.start_mongo_wire(var / "mongo", host, port, var / "log" / "nx-27017.log")
-            )
-            log.info("started the MongoDB-wire server (nx-27017) on %s:%d", host, port)
-        redis = embedded.ensure_redis(settings.redis_url, var / "log" / "redis.log")
-        if redis is not None:
-            services.append(redis)
+        services += embedded.start_stores(settings)
         ray_address = settings.ray_address
         if not ray_address:
             ray_address = f"127.0.0.1:{settings.ray_port}"
             if embedded.port_open("127.0.0.1", settings.ray_port):
                 log.info("a Ray cluster already listens on %s; joining it", ray_address)
             else:
-                supervised.append(_ray_head(settings))
-        env = {**os.environ, "AGORA_RAY_ADDRESS": ray_address, "AGORA_SEED_DEMO": "true"}
-        if not settings.secret_key.get_secret_value():
-            env["AGORA_SECRET_KEY"] = embedded.kept_secret_key(var / "secret_key")
-        edge_command = [sys.executable, "-m", "agora", "serve"]
-        supervised.insert(
-            0, Restarting("edge", lambda: subprocess.Popen(edge_command, env=env), _stop_one)
-        )
-        while exit_code == 0:
-            time.sleep(SUPERVISION_PERIOD_SECONDS)
-            exit_code = next(filter(None, (child.refused() for child in supervised)), 0)
+                children.append(supervision.ray_head(settings))
+        env = {
+            **os.environ,
+            "AGORA_RAY_ADDRESS": ray_address,
+            "AGORA_SEED_DEMO": "true",
+            "AGORA_SECRET_KEY": embedded.secret_key(settings),
+        }
+        children.insert(0, supervision.edge("edge", env))
+        return supervision.supervise(children)
     except KeyboardInterrupt:
         log.info("stopping")
+        return 0
     finally:
-        for child in supervised:
-            child.stop()
+        supervision.stop_all(children)
         embedded.stop(services)
-    return exit_code
-
-
-def _ray_head(settings: Settings) -> Restarting:
-    # The embedded cluster listens on loopback for this machine's edge only; a shared
-    # cluster (AGORA_RAY_ADDRESS) keeps Ray's token authentication.
-    os.environ.setdefault("RAY_AUTH_MODE", "disabled")
-    log_file = settings.var_dir / "log" / "ray-head.log"
-
-    def start() -> embedded.RayHead:
-        log.info(
-            "starting a local Ray cluster on 127.0.0.1:%d (dashboard on :%d)",
-            settings.ray_port,
-            settings.ray_dashboard_port,
-        )
-        return embedded.start_ray_head(settings, log_file)
-
-    return Restarting("Ray head", start, embedded.stop_ray_head)
-
-
-def _stop_one(process: subprocess.Popen) -> None:
-    embedded.stop([process])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="agora")
     parser.add_argument(
         "command",
-        choices=["run", "serve", "openapi", "constants", "events", "shards"],
-        help="run: embedded; serve: edge; openapi: print the API's OpenAPI document; "
+        choices=["run", "cluster", "serve", "openapi", "constants", "events", "shards"],
+        help="run: embedded; cluster: edges behind HAProxy and Ray nodes on this machine; "
+        "serve: edge; openapi: print the API's OpenAPI document; "
         "constants: print the web app's copy of the spec's constants; "
         "events: print docs/architecture.md's table of domain events; "
         "shards: show the shard pools, or grow them while the edges serve",
@@ -207,6 +117,8 @@ def main() -> None:
         asyncio.run(growth.grow(settings, args.sessions, args.users))
     elif args.command == "run":
         sys.exit(run_embedded(settings))
+    elif args.command == "cluster":
+        sys.exit(cluster.run(settings))
     else:
         serve(settings)
 

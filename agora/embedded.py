@@ -1,5 +1,5 @@
-"""The embedded services `make run` starts on one machine: the MongoDB-wire server, Redis and
-a Ray head."""
+"""The embedded services `make run` and `python -m agora cluster` start on one machine: the
+MongoDB-wire server, Redis, Ray nodes and HAProxy."""
 
 import contextlib
 import logging
@@ -78,16 +78,16 @@ def redis_address(redis_url: str) -> tuple[str, int]:
     return parts.hostname or "127.0.0.1", parts.port or 6379
 
 
-def _install_redis() -> None:
+def install_debian_package(package: str, instead: str) -> None:
+    """apt-get installs the package when run as root; otherwise says what to do (`instead`)."""
     if os.geteuid() != 0:
         raise ServiceError(
-            "Redis is not running and redis-server is not installed. Install it "
-            "(sudo apt-get install redis-server) or point AGORA_REDIS_URL at a running Redis."
+            f"{package} is not installed. Install it (sudo apt-get install {package}) {instead}."
         )
-    log.warning("redis-server is missing; installing it with apt-get")
+    log.warning("%s is missing; installing it with apt-get", package)
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
-    subprocess.run(["apt-get", "install", "-y", "-qq", "redis-server"], check=True, env=env)
+    subprocess.run(["apt-get", "install", "-y", "-qq", package], check=True, env=env)
 
 
 def ensure_redis(redis_url: str, log_file: Path) -> subprocess.Popen | None:
@@ -96,7 +96,7 @@ def ensure_redis(redis_url: str, log_file: Path) -> subprocess.Popen | None:
     if port_open(host, port):
         return None
     if _executable("redis-server") is None:
-        _install_redis()
+        install_debian_package("redis-server", "or point AGORA_REDIS_URL at a running Redis")
     log_file.parent.mkdir(parents=True, exist_ok=True)
     args = ["redis-server", "--bind", host, "--port", str(port), "--save", "", "--appendonly", "no"]
     args += ["--logfile", str(log_file)]
@@ -104,6 +104,21 @@ def ensure_redis(redis_url: str, log_file: Path) -> subprocess.Popen | None:
     wait_for_port(host, port, 15, process)
     log.info("started redis-server on %s:%d", host, port)
     return process
+
+
+def start_stores(settings: Settings) -> list[subprocess.Popen]:
+    """Starts the MongoDB-wire server and Redis where none answers at the configured address;
+    returns what it started, for `stop`."""
+    var = settings.var_dir
+    started = []
+    host, port = mongo_address(settings.mongo_url)
+    if not port_open(host, port):
+        started.append(start_mongo_wire(var / "mongo", host, port, var / "log" / "nx-27017.log"))
+        log.info("started the MongoDB-wire server (nx-27017) on %s:%d", host, port)
+    redis = ensure_redis(settings.redis_url, var / "log" / "redis.log")
+    if redis is not None:
+        started.append(redis)
+    return started
 
 
 def kept_secret_key(path: Path) -> str:
@@ -125,6 +140,24 @@ def kept_secret_key(path: Path) -> str:
     return secret
 
 
+def secret_key(settings: Settings) -> str:
+    """The signing secret set for this start, or else this machine's kept one."""
+    configured = settings.secret_key.get_secret_value()
+    return configured or kept_secret_key(settings.var_dir / "secret_key")
+
+
+# Debian installs it outside a non-root user's PATH.
+HAPROXY_DEBIAN_PATH = Path("/usr/sbin/haproxy")
+
+
+def haproxy_executable() -> str:
+    """Debian's HAProxy, installed first when it is missing."""
+    found = _executable("haproxy")
+    if found is None and not HAPROXY_DEBIAN_PATH.exists():
+        install_debian_package("haproxy", "to run the local cluster")
+    return found or str(HAPROXY_DEBIAN_PATH)
+
+
 def stop(processes: list[subprocess.Popen]) -> None:
     for process in processes:
         if process.poll() is None:
@@ -137,11 +170,11 @@ def stop(processes: list[subprocess.Popen]) -> None:
 
 
 @dataclass(frozen=True)
-class RayHead:
-    """The Ray head this run started: `ray start --head --block`, a child of ours in a
-    process group of its own, keeping its files in a temp dir of its own. Stopping it stops
-    what it started and nothing else: another program's Ray on this machine is left alone
-    (`ray stop` would stop every Ray on the machine)."""
+class RayNode:
+    """A Ray node this program started: `ray start --block`, a child of ours in a process
+    group of its own, keeping its files in a temp dir of its own. Stopping it stops what it
+    started and nothing else: another program's Ray on this machine is left alone (`ray stop`
+    would stop every Ray on the machine)."""
 
     process: subprocess.Popen
     temp_dir: Path
@@ -149,47 +182,62 @@ class RayHead:
     address: str
 
     def poll(self) -> int | None:
-        """Its exit code once it has exited (a process of the head died: it stops the rest)."""
+        """Its exit code once it has exited (a process of the node died: it stops the rest)."""
         return self.process.poll()
 
 
-def start_ray_head(settings: Settings, log_file: Path, attempt: int = 1) -> RayHead:
+def start_ray_head(settings: Settings, log_file: Path) -> RayNode:
     """A local Ray cluster the edges join, as in production (`ray start --head`); its
     metrics (docs/operations.md) at http://127.0.0.1:<ray_metrics_port>/metrics. Returns
     once it is ready to be joined."""
-    # A short path of its own: Ray's sockets live under it, and a socket path may not
-    # exceed 107 bytes.
-    temp_dir = Path(tempfile.mkdtemp(prefix="agora-ray-"))
-    args = [_executable("ray") or "ray", "start", "--head", "--block"]
-    args += [f"--port={settings.ray_port}", f"--temp-dir={temp_dir}"]
+    args = ["--head", f"--port={settings.ray_port}"]
     args += ["--dashboard-host=127.0.0.1", f"--dashboard-port={settings.ray_dashboard_port}"]
     args += [f"--metrics-export-port={settings.ray_metrics_port}"]
     args += [f"--ray-client-server-port={settings.ray_client_port}"]
     args += [f"--dashboard-agent-listen-port={settings.ray_dashboard_agent_port}"]
-    args += ["--node-ip-address=127.0.0.1", "--disable-usage-stats"]
-    # Stopped, the head stops its processes at once: its detached shard actors would hold
-    # up the drain Ray otherwise grants a node's work (30 s).
+    return _start_ray_node(args, log_file)
+
+
+def start_ray_worker_node(
+    head_address: str, agent_port: int, metrics_port: int, log_file: Path
+) -> RayNode:
+    """One more raylet of the cluster at head_address, on this machine: the ports a node
+    serves on its own (its dashboard agent and its metrics) must differ from every other
+    node's here; the rest Ray picks. Returns once the node has joined."""
+    args = [f"--address={head_address}", f"--dashboard-agent-listen-port={agent_port}"]
+    args += [f"--metrics-export-port={metrics_port}"]
+    return _start_ray_node(args, log_file)
+
+
+def _start_ray_node(role_args: list[str], log_file: Path, attempt: int = 1) -> RayNode:
+    # A short path of its own: Ray's sockets live under it, and a socket path may not
+    # exceed 107 bytes.
+    temp_dir = Path(tempfile.mkdtemp(prefix="agora-ray-"))
+    args = [_executable("ray") or "ray", "start", *role_args, "--block"]
+    args += [f"--temp-dir={temp_dir}", "--node-ip-address=127.0.0.1", "--disable-usage-stats"]
+    # Stopped, a node stops its processes at once: its detached shard actors would hold up
+    # the drain Ray otherwise grants a node's work (30 s).
     env = {**os.environ, "RAY_GRACEFUL_SHUTDOWN_DRAIN_TIMEOUT_S": "0"}
     log_file.parent.mkdir(parents=True, exist_ok=True)
     with log_file.open("a") as output:
         process = subprocess.Popen(
             args, env=env, stdout=output, stderr=subprocess.STDOUT, process_group=0
         )
-    head = RayHead(process, temp_dir, "")
+    node = RayNode(process, temp_dir, "")
     try:
         address = _wait_for_file(temp_dir / "ray_current_cluster", RAY_START_SECONDS, process)
     except ServiceError:
-        stop_ray_head(head)
+        stop_ray_node(node)
         # Ray gives a new node a fixed 30 s to register with its GCS; a busy machine can miss
         # that, which another start can make.
         if attempt < RAY_START_ATTEMPTS and RAY_START_MISSED in log_file.read_text():
-            log.warning("the Ray head missed Ray's start deadline; starting it again")
-            return start_ray_head(settings, log_file, attempt + 1)
+            log.warning("a Ray node missed Ray's start deadline; starting it again")
+            return _start_ray_node(role_args, log_file, attempt + 1)
         raise
     except BaseException:
-        stop_ray_head(head)
+        stop_ray_node(node)
         raise
-    return RayHead(process, temp_dir, address)
+    return RayNode(process, temp_dir, address)
 
 
 def _wait_for_file(path: Path, seconds: float, process: subprocess.Popen) -> str:
@@ -204,14 +252,20 @@ def _wait_for_file(path: Path, seconds: float, process: subprocess.Popen) -> str
     raise ServiceError(f"{path} was not written within {seconds:.0f} s")
 
 
-def stop_ray_head(head: RayHead) -> None:
+def stop_ray_node(node: RayNode) -> None:
     """`ray start --block` stops the processes it started when terminated; whatever is left
     of its process group after a while is killed."""
-    if head.poll() is None:
-        head.process.terminate()
+    stop_process_group(node.process, RAY_STOP_SECONDS)
+    shutil.rmtree(node.temp_dir, ignore_errors=True)
+
+
+def stop_process_group(process: subprocess.Popen, seconds: float) -> None:
+    """Terminates a child started in a process group of its own, and after `seconds` kills
+    whatever is left of the group."""
+    if process.poll() is None:
+        process.terminate()
         with contextlib.suppress(subprocess.TimeoutExpired):
-            head.process.wait(timeout=RAY_STOP_SECONDS)
+            process.wait(timeout=seconds)
     with contextlib.suppress(ProcessLookupError):
-        os.killpg(head.process.pid, signal.SIGKILL)
-    head.process.wait()
-    shutil.rmtree(head.temp_dir, ignore_errors=True)
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()

@@ -74,6 +74,16 @@ class Settings(BaseSettings):
     # every edge of a deployment.
     user_shards: int = Field(default=2, ge=1, le=256)
 
+    # `python -m agora cluster`: HAProxy on host:port (public_base_url must name it) in front
+    # of this many edges, on the ports from cluster_first_edge_port on; beside its Ray head,
+    # this many more Ray nodes, the n-th serving its dashboard agent on
+    # ray_dashboard_agent_port + n and its metrics on ray_metrics_port + n.
+    cluster_edges: int = Field(default=2, ge=1, le=32)
+    cluster_first_edge_port: int = Field(default=8081, ge=1, le=65535)
+    cluster_ray_worker_nodes: int = Field(default=1, ge=0, le=16)
+    # HAProxy's statistics page (each edge's state and sessions), on host.
+    cluster_stats_port: int = Field(default=8404, ge=1, le=65535)
+
     # Web push. Off, subscriptions are still stored but nothing is decided or sent, and
     # sockets are not reported to the user shards (benchmarks compare the two).
     push_enabled: bool = True

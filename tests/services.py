@@ -3,7 +3,7 @@
 import random
 import socket
 import subprocess
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from agora import embedded
@@ -35,6 +35,19 @@ def restartable_port() -> int:
                 continue
             return port
     raise RuntimeError("no free port below the ephemeral range")
+
+
+def free_ports_in_a_row(count: int) -> int:
+    """The first of `count` consecutive free ports (below the ephemeral range)."""
+    for first in random.sample(RESTARTABLE_PORTS, 200):
+        with ExitStack() as held:
+            try:
+                for port in range(first, first + count):
+                    held.enter_context(socket.socket()).bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return first
+    raise RuntimeError(f"no {count} free ports in a row")
 
 
 @contextmanager

@@ -8,6 +8,7 @@ from agora.http import (
     client_errors,
     geo,
     groups,
+    health,
     items,
     openapi,
     payments,
@@ -76,6 +77,7 @@ def create_app(
         *whatsapp_clicks.routes(services.whatsapp_replies.clicks),
         *whatsapp_webhooks.routes(services.whatsapp.webhooks),
         *realtime.routes(),
+        *health.routes(),
         openapi.ROUTE,
     ]
     app.add_routes([route.route_def() for route in declared])

@@ -20,6 +20,7 @@ API_PREFIXES = (
     "/push/",
     "/url_preview",
     "/jserror",
+    "/health",
 )
 # Vite fingerprints asset names, so they can be cached for good; the page itself never.
 IMMUTABLE = "public, max-age=31536000, immutable"

@@ -33,7 +33,7 @@ JOIN_SECONDS = 60
 
 @dataclass
 class TwoNodes:
-    head: embedded.RayHead
+    head: embedded.RayNode
     dashboard: str
     worker: subprocess.Popen
 
@@ -87,7 +87,7 @@ def two_nodes(log_dir: Path) -> Iterator[TwoNodes]:
             except subprocess.TimeoutExpired:
                 os.killpg(worker.pid, signal.SIGKILL)
                 worker.wait()
-        embedded.stop_ray_head(head)
+        embedded.stop_ray_node(head)
 
 
 def _join(address: str, log_file: Path) -> subprocess.Popen:

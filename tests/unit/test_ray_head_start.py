@@ -43,7 +43,7 @@ def test_a_missed_start_deadline_is_tried_again(tmp_path, monkeypatch):
         assert head.address == "127.0.0.1:6379"
         assert starts.read_text() == "xxx"
     finally:
-        embedded.stop_ray_head(head)
+        embedded.stop_ray_node(head)
     assert head.poll() is not None
 
 

@@ -53,6 +53,17 @@ export function fetchMessages(
   return api.post('/session/messages', { session_id: sessionId, ...range }, { signal });
 }
 
+/** Every page of messages stored after `after` (epoch ms), oldest first, each handed to `add`. */
+export async function fetchNewer(sessionId: string, after: number, add: (page: MessagesPage) => void): Promise<void> {
+  for (let from = after; ; ) {
+    const page = await fetchMessages(sessionId, { greater_than_timestamp: from });
+    add(page);
+    const last = page.inbox_messages.at(-1);
+    if (!page.has_more || !last) return;
+    from = last.created_at;
+  }
+}
+
 export function fetchUserChats(cursor?: string, signal?: AbortSignal): Promise<ChatsPage> {
   return api.post('/user/chats', { cursor }, { signal });
 }

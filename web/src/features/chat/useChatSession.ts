@@ -6,7 +6,7 @@ import { useUi } from '../../shared/ui/uiContext';
 import type { ChatMessage, ChatUser, InboxMessage, MessageDraft, Session } from '../../shared/chat/types';
 import { useChatKinds } from '../../shared/chat/kinds';
 import { lookupSession, lookupUser } from '../../shared/chat/lookups';
-import { fetchMessages, sendMessage, type MessagesPage } from './chatApi';
+import { fetchMessages, fetchNewer, sendMessage, type MessagesPage } from './chatApi';
 import { latestServerTime, mergeMessages, outgoingMessage, pollIntervalMs, replaceMessage } from './messages';
 import { raiseOwnStatuses, type ReceiptStatus } from './receipts';
 import { Outbox, type OutboxEvent } from './outbox';
@@ -51,6 +51,9 @@ export function useChatSession(session: Session, meId: string | null, visible: b
 
   const latest = useRef({ session, onSession, ui });
   latest.current = { session, onSession, ui };
+  const newest = latestServerTime(messages);
+  const newestShown = useRef(newest);
+  newestShown.current = newest;
 
   const addPage = useCallback((page: MessagesPage) => {
     setMessages((current) => mergeMessages(current, page.inbox_messages));
@@ -108,12 +111,24 @@ export function useChatSession(session: Session, meId: string | null, visible: b
   }, [sessionId, older, addPage]);
 
   // Live updates. Joining again on every (re)connect, since the server forgets rooms with the connection.
+  // Polling stopped when the socket came back and the room is heard only once joined: after a
+  // reconnect (to whichever edge), what was stored after the newest message shown at that moment
+  // is fetched once the join is answered. Not from the newest shown when the answer comes: the
+  // room's new messages may already have arrived by then, after the gap.
   useEffect(() => {
     let open: Socket | null = null;
     let cancelled = false;
+    let joinedBefore = false;
     let typingTimer: ReturnType<typeof setTimeout> | undefined;
     const join = () => {
-      if (!isDummy) open?.emit('join', { session_id: sessionId });
+      const rejoining = joinedBefore;
+      const shownBefore = newestShown.current ?? 0;
+      joinedBefore = true;
+      if (!isDummy) {
+        open?.emit('join', { session_id: sessionId }, (reply: { ok?: boolean }) => {
+          if (rejoining && reply?.ok && !cancelled) void fetchNewer(sessionId, shownBefore, addPage).catch(() => undefined);
+        });
+      }
       setConnected(true);
       void outbox.retryAll();
     };
@@ -169,13 +184,12 @@ export function useChatSession(session: Session, meId: string | null, visible: b
       // The server keeps the socket in the rooms of chats its user follows (for their badges).
       if (!isDummy) open.emit('leave', { session_id: sessionId });
     };
-  }, [sessionId, isDummy, meId, outbox]);
+  }, [sessionId, isDummy, meId, outbox, addPage]);
 
   // Messages of a chat on screen are read as they come: they raise no badge and no red dot.
   useEffect(() => (visible && !isDummy ? showing(sessionId) : undefined), [visible, isDummy, sessionId]);
 
   // Polling stands in for the socket while it is down, and for a dummy session that has no room yet.
-  const newest = latestServerTime(messages);
   const [pollRound, setPollRound] = useState(0);
   useEffect(() => {
     if (connected && !isDummy) return undefined;

@@ -1,0 +1,328 @@
+"""`python -m agora cluster`'s edges behind HAProxy, started by the command's own code
+(`agora.cluster.started`) against the test session's nx-27017, Redis and Ray (one Ray node is
+enough here: an edge is lost, not a node).
+
+A message sent through one edge reaches a socket that HAProxy's cookie pinned to the other.
+Then an edge is killed under a stream of sends: its sockets reconnect through HAProxy to the
+other edge, the sends go on, and every acknowledged message reaches every member once they
+drop repeats by id, as the web app does: its screen polls the chat from its newest message
+while the socket is down, and when the socket is back and has joined the chat's room again,
+fetches what was stored after the newest message it had then (the messages stored between
+the last poll and the socket entering its rooms again on the new edge)."""
+
+import asyncio
+import contextlib
+import os
+import signal
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+
+import aiohttp
+import pytest
+import socketio
+from yarl import URL
+
+from agora import cluster
+from agora.core.constants import SEND_REPLY_OK
+from agora.settings import Settings
+from tests import shared_ray
+from tests.integration.helpers import Member, all_messages, bearer, member, new_group, until
+from tests.services import free_port, free_ports_in_a_row
+
+MEMBERS = 20
+# Sends over HTTP by the group's owner, and over their sockets by two members; the edge is
+# killed once the owner has had this many acknowledged.
+HTTP_SENDS = 30
+SOCKET_SENDS = 10
+SOCKET_SENDERS = 2
+KILL_AFTER = 10
+SEND_PAUSE_SECONDS = 0.1
+# The web app polls a lively chat every 8 s while its socket is down; the test, sooner.
+POLL_SECONDS = 0.5
+# Hang guards on two busy cores, not speed checks.
+ANSWER_SECONDS = 30
+HEARD_ALL_SECONDS = 60
+# What HAProxy answers while an edge it sent the request to has just died.
+RETRYABLE = {502, 503, 504}
+RETRY_PAUSE_SECONDS = 0.2
+COOKIE = "SERVERID"
+
+
+@pytest.fixture
+def cluster_plan(mongo_url, redis_url, smtp_sink, web_dist, tmp_path) -> tuple[Settings, dict]:
+    """The cluster's settings, and the same as the environment its edges start with."""
+    port = free_port()
+    values = {
+        "host": "127.0.0.1",
+        "port": port,
+        "public_base_url": f"http://127.0.0.1:{port}",
+        "cluster_edges": 2,
+        "cluster_first_edge_port": free_ports_in_a_row(2),
+        "cluster_stats_port": free_port(),
+        # A Ray of the cluster's own when the run shares none (no pytest workers).
+        "ray_address": shared_ray.address() or "",
+        "cluster_ray_worker_nodes": 0,
+        **{name: free_port() for name in shared_ray.HEAD_PORTS},
+        "mongo_url": mongo_url,
+        "mongo_db": "agora_cluster_test",
+        "redis_url": redis_url,
+        "redis_prefix": f"test:cluster:{uuid.uuid4().hex[:8]}:",
+        "smtp_url": smtp_sink.url,
+        "web_dist": web_dist,
+        "var_dir": tmp_path / "var",
+        "secret_key": uuid.uuid4().hex * 2,
+        "login_attempts_per_ip": 100_000,
+        "otp_sends_per_ip": 100_000,
+        "push_enabled": False,
+    }
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AGORA_")}
+    env.update({f"AGORA_{name.upper()}": str(value) for name, value in values.items()})
+    return Settings(**values), env
+
+
+@contextlib.asynccontextmanager
+async def running(settings: Settings, env: dict):
+    started = cluster.started(settings, env)
+    running_cluster = await asyncio.to_thread(started.__enter__)
+    try:
+        yield running_cluster
+    finally:
+        await asyncio.to_thread(started.__exit__, None, None, None)
+
+
+@dataclass
+class Listener:
+    """A member's screen of the group chat: a socket through HAProxy (with a cookie jar of
+    its own, as a browser has), and polls over HTTP while the socket is down."""
+
+    person: Member
+    session_id: str
+    base_url: str
+    heard: list[str] = field(default_factory=list)
+    newest: int = 0
+    reconnects: int = 0
+    socket: socketio.AsyncClient | None = None
+    polling: asyncio.Task | None = None
+
+    @property
+    def edge(self) -> str | None:
+        cookies = self.person.client.cookie_jar.filter_cookies(URL(self.base_url))
+        return cookies[COOKIE].value if COOKIE in cookies else None
+
+    def hear(self, messages: list[dict]) -> None:
+        for message in messages:
+            if message.get("dest_session_id") == self.session_id:
+                self.heard.append(message["id"])
+                self.newest = max(self.newest, message["created_at"])
+
+    async def connect(self) -> None:
+        self.socket = socketio.AsyncClient(
+            reconnection_delay=0.2,
+            reconnection_delay_max=1,
+            http_session=self.person.client,
+        )
+        self.socket.on("message", lambda message: self.hear([message]))
+        self.socket.on("messages", self.hear)
+        self.socket.on("connect", self._connected)
+        self.socket.on("disconnect", self._disconnected)
+        # Socket.IO's own default: polling first, then the upgrade to a websocket.
+        await self.socket.connect(self.base_url, auth={"auth_key": self.person.key})
+
+    async def _connected(self) -> None:
+        if self.polling is None:
+            return
+        # As the web app does (web/src/features/chat/useChatSession.ts): polling stops, the
+        # chat's room is joined again, and once the join is answered, what was stored after
+        # the newest message heard when the socket came back is fetched (the room's next
+        # messages may be heard before that answer: they must not hide the gap).
+        shown_before = self.newest
+        self.reconnects += 1
+        self.polling.cancel()
+        self.polling = None
+        reply = await self.socket.call("join", {"session_id": self.session_id}, timeout=5)
+        assert reply == {"ok": True}, reply
+        await self.fetch_newer(shown_before)
+
+    def _disconnected(self, reason: str) -> None:
+        if reason != socketio.AsyncClient.reason.CLIENT_DISCONNECT:
+            self.polling = asyncio.create_task(self._poll_while_away())
+
+    async def _poll_while_away(self) -> None:
+        while True:
+            self.hear((await self.messages_after(self.newest))["inbox_messages"])
+            await asyncio.sleep(POLL_SECONDS)
+
+    async def fetch_newer(self, after: int) -> None:
+        """Every page stored after `after`, as the web app's fetchNewer."""
+        while True:
+            page = await self.messages_after(after)
+            self.hear(page["inbox_messages"])
+            if not page["has_more"] or not page["inbox_messages"]:
+                return
+            after = page["inbox_messages"][-1]["created_at"]
+
+    async def messages_after(self, after: int) -> dict:
+        body = {"session_id": self.session_id, "greater_than_timestamp": after}
+        return await answered(self.person, "/session/messages", body)
+
+
+async def answered(person: Member, path: str, body: dict, base_url: str | None = None) -> dict:
+    """A call made again, as the app does, while the edge behind it dies and HAProxy moves on."""
+    url = f"{base_url}{path}" if base_url else path
+    async with asyncio.timeout(ANSWER_SECONDS):
+        while True:
+            with contextlib.suppress(aiohttp.ClientConnectionError):
+                reply = await person.client.post(url, json=body, headers=bearer(person.key))
+                if reply.status not in RETRYABLE:
+                    answer = await reply.json()
+                    assert reply.status == 200, (path, reply.status, answer)
+                    return answer
+            await asyncio.sleep(RETRY_PAUSE_SECONDS)
+
+
+async def socket_send(listener: Listener, body: dict) -> dict:
+    """A send over the socket, sent again with the same local_id until it is acknowledged."""
+    async with asyncio.timeout(ANSWER_SECONDS):
+        while True:
+            with contextlib.suppress(socketio.exceptions.SocketIOError, TimeoutError):
+                if listener.socket.connected:
+                    reply = await listener.socket.call("send", body, timeout=5)
+                    if reply.get("type") == SEND_REPLY_OK:
+                        return reply
+            await asyncio.sleep(RETRY_PAUSE_SECONDS)
+
+
+def new_http(base_url: str) -> aiohttp.ClientSession:
+    # unsafe: keeps cookies set by a numeric address (HAProxy's, on 127.0.0.1).
+    return aiohttp.ClientSession(base_url=base_url, cookie_jar=aiohttp.CookieJar(unsafe=True))
+
+
+def pin(http: aiohttp.ClientSession, base_url: str, edge: str) -> None:
+    http.cookie_jar.update_cookies({COOKIE: edge}, URL(base_url))
+
+
+async def test_edges_behind_haproxy_share_rooms_and_an_edge_lost_loses_no_message(
+    cluster_plan, smtp_sink, record_property
+):
+    settings, env = cluster_plan
+    async with contextlib.AsyncExitStack() as stack:
+        running_cluster = await stack.enter_async_context(running(settings, env))
+        base_url = running_cluster.base_url
+        edge_a, edge_b = running_cluster.places.values()
+        sessions = [await stack.enter_async_context(new_http(base_url)) for _ in range(MEMBERS + 1)]
+        owner = await member(sessions[0], smtp_sink, "Owner")
+        group_id = await new_group(owner, is_public=True)
+        people = [await member(http, smtp_sink, f"M{n}") for n, http in enumerate(sessions[1:])]
+        for person in people:
+            await person.call("/api/group?action=join", {"group_id": group_id})
+
+        # A message sent to edge A over HTTP reaches a socket HAProxy put on edge B.
+        pin(people[0].client, base_url, edge_b.name)
+        pinned = Listener(people[0], group_id, base_url)
+        await pinned.connect()
+        stack.push_async_callback(pinned.socket.disconnect)
+        assert pinned.edge == edge_b.name
+        through_a = await answered(
+            owner,
+            "/session/send",
+            {"dest_session_id": group_id, "payload": "via A", "local_id": "via-a"},
+            base_url=edge_a.url,
+        )
+        await until(lambda: through_a["inbox_message"]["id"] in pinned.heard, ANSWER_SECONDS)
+        assert through_a["inbox_message"]["id"] in pinned.heard
+
+        # Every other member's socket lands where HAProxy's round robin puts it.
+        listeners = [pinned, *(Listener(p, group_id, base_url) for p in people[1:])]
+        for listener in listeners[1:]:
+            await listener.connect()
+            stack.push_async_callback(listener.socket.disconnect)
+        on_a = [listener for listener in listeners if listener.edge == edge_a.name]
+        assert on_a and len(on_a) < MEMBERS, Counter(listener.edge for listener in listeners)
+
+        # local_id -> the stored message's id, for every acknowledged send from here on (every
+        # socket is connected by now).
+        acked = {}
+        owner_acked = asyncio.Event()
+
+        async def owner_sends() -> None:
+            for n in range(HTTP_SENDS):
+                body = {"dest_session_id": group_id, "payload": f"o{n}", "local_id": f"o{n}"}
+                reply = await answered(owner, "/session/send", body)
+                acked[body["local_id"]] = reply["inbox_message"]["id"]
+                if n + 1 == KILL_AFTER:
+                    owner_acked.set()
+                await asyncio.sleep(SEND_PAUSE_SECONDS)
+
+        async def member_sends(sender: Listener, tag: str) -> None:
+            for n in range(SOCKET_SENDS):
+                local_id = f"{tag}{n}"
+                body = {"dest_session_id": group_id, "payload": local_id, "local_id": local_id}
+                reply = await socket_send(sender, body)
+                acked[body["local_id"]] = reply["inbox_message"]["id"]
+                await asyncio.sleep(SEND_PAUSE_SECONDS * 3)
+
+        async def kill_edge_a() -> None:
+            await owner_acked.wait()
+            os.kill(running_cluster.edges[edge_a.name].child.pid, signal.SIGKILL)
+
+        senders = [on_a[0], next(lst for lst in listeners if lst.edge == edge_b.name)]
+        await asyncio.gather(
+            owner_sends(),
+            *(member_sends(s, f"s{n}-") for n, s in enumerate(senders[:SOCKET_SENDERS])),
+            kill_edge_a(),
+        )
+
+        # Edge A's sockets came back through HAProxy, to edge B.
+        def all_back() -> bool:
+            return all(lst.socket.connected and lst.polling is None for lst in listeners)
+
+        await until(all_back, HEARD_ALL_SECONDS)
+        assert all_back()
+        assert all(listener.reconnects >= 1 for listener in on_a)
+        assert {listener.edge for listener in listeners} == {edge_b.name}
+
+        # Stored once each.
+        stored = Counter(
+            m["local_id"] for m in await all_messages(owner, group_id) if m["local_id"] in acked
+        )
+        assert [local for local, count in stored.items() if count > 1] == []
+        assert set(acked) <= set(stored)
+
+        # Heard by every member, once each after dropping repeats by id.
+        wanted = set(acked.values())
+
+        def all_heard() -> bool:
+            return all(wanted <= set(listener.heard) for listener in listeners)
+
+        await until(all_heard, HEARD_ALL_SECONDS)
+        by_id = {message_id: local_id for local_id, message_id in acked.items()}
+        missed = {
+            f"{listener.person.user['name']} ({listener.reconnects} reconnects)": sorted(
+                by_id[message_id] for message_id in wanted - set(listener.heard)
+            )
+            for listener in listeners
+            if not wanted <= set(listener.heard)
+        }
+        assert missed == {}
+        repeats = sum(
+            count - 1
+            for listener in listeners
+            for message_id, count in Counter(listener.heard).items()
+            if message_id in wanted
+        )
+        record_property("acknowledged", len(acked))
+        record_property("heard_twice_or_more", repeats)
+        record_property("sockets_moved", len(on_a))
+        print(f"{len(acked)} acknowledged, {len(on_a)} sockets moved, {repeats} repeats heard")
+
+    # Stopped: every process the cluster started has exited.
+    assert all(child.child.poll() is not None for child in running_cluster.children)
+
+
+# Edges of its own, started as programs (as the make-run tests start theirs).
+pytestmark = [
+    pytest.mark.timeout(300),
+    pytest.mark.xdist_group("own-processes"),
+    pytest.mark.slow,
+]

@@ -1,0 +1,124 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderChatWindow } from '../../test/chat';
+import { mockFetch } from '../../test/fetchMock';
+import type { InboxMessage, Session } from '../../shared/chat/types';
+
+type Handler = (...args: unknown[]) => void;
+
+/** A socket whose server side the test plays: it drops and comes back, and answers `join` when told. */
+const fakeSocket = {
+  connected: true,
+  handlers: new Map<string, Set<Handler>>(),
+  joins: [] as Handler[],
+  on(event: string, handler: Handler) {
+    if (!this.handlers.has(event)) this.handlers.set(event, new Set());
+    this.handlers.get(event)?.add(handler);
+  },
+  off(event: string, handler: Handler) {
+    this.handlers.get(event)?.delete(handler);
+  },
+  emit(event: string, _data: unknown, ack?: Handler) {
+    if (event === 'join' && ack) this.joins.push(ack);
+    if (event === 'unseen') ack?.({ notifications_unseen_count: 0, muted_session_ids: [] });
+  },
+  answerJoins() {
+    this.joins.splice(0).forEach((ack) => ack({ ok: true }));
+  },
+  serverSends(event: string, data: unknown) {
+    this.handlers.get(event)?.forEach((handler) => handler(data));
+  },
+  setConnected(connected: boolean) {
+    this.connected = connected;
+    this.handlers.get(connected ? 'connect' : 'disconnect')?.forEach((handler) => handler());
+  },
+};
+vi.mock('../../shared/socket', () => ({ getSocket: () => Promise.resolve(fakeSocket) }));
+
+const me = { _id: 'u2', name: 'Bea', image: '', phone_number: null, email_id: 'b@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
+
+const group: Session = {
+  _id: 'g1',
+  title: 'Neighbours',
+  description: '',
+  image: '',
+  files: [],
+  is_public: true,
+  is_read_allowed: true,
+  write_permission: 20,
+  created_at: 0,
+  is_inactive: false,
+  is_dummy: false,
+  session_user_type: 20,
+  can_send: true,
+  notification_flag: null,
+  data: {},
+  unseen_count: 0,
+  updated_at: 0,
+};
+
+// Older than "recent": polling, were it on, would wait its slow interval (a minute).
+const shownAt = Date.now() - 10 * 60_000;
+const message = (id: string, createdAt: number, payload: string): InboxMessage => ({
+  id,
+  dest_session_id: 'g1',
+  src_id: 'u1',
+  local_id: `l-${id}`,
+  created_at: createdAt,
+  type: 1003,
+  payload,
+  payload1: [],
+  flags: { status: 'sent' },
+  data: {},
+});
+const page = (messages: InboxMessage[], hasMore = false) => ({
+  body: { inbox_messages: messages, refs: { users: {} }, has_more: hasMore, next_less_than_timestamp: null },
+});
+
+describe('a chat whose socket reconnects', () => {
+  beforeEach(() => {
+    vi.resetModules();
+    fakeSocket.connected = true;
+    fakeSocket.handlers.clear();
+    fakeSocket.joins.length = 0;
+  });
+
+  it('fetches what was stored while it was away once the server answers its join again', async () => {
+    // Stored while the socket was down, after the last poll: the room will not repeat them.
+    const away = [message('m2', shownAt + 1, 'Stored while away'), message('m3', shownAt + 2, 'And this')];
+    const calls = mockFetch((call) => {
+      if (call.url.pathname === '/user/me') return { body: { user: me, guest_user: { _id: 'g', name: 'Guest', is_guest: true } } };
+      if (call.url.pathname !== '/session/messages') return { body: {} };
+      const after = (call.body as { greater_than_timestamp?: number }).greater_than_timestamp;
+      if (after === undefined) return page([message('m1', shownAt, 'Shown before')]);
+      // Two pages: the catch-up follows has_more.
+      return after === shownAt ? page(away.slice(0, 1), true) : page(away.slice(1));
+    });
+    const newerAsked = () => calls.filter((call) => (call.body as { greater_than_timestamp?: number })?.greater_than_timestamp !== undefined);
+
+    await renderChatWindow({ title: 'Neighbours', sessions: [group] });
+    await screen.findByText('Shown before');
+    await waitFor(() => expect(fakeSocket.joins.length).toBeGreaterThan(0));
+    // The first join fetches nothing more: the window's first page covers it.
+    act(() => fakeSocket.answerJoins());
+
+    act(() => fakeSocket.setConnected(false));
+    act(() => fakeSocket.setConnected(true));
+    await waitFor(() => expect(fakeSocket.joins).toHaveLength(1));
+    // Not before the server has put the socket in the chat's room again.
+    expect(newerAsked()).toEqual([]);
+    // The room's next message may come before the join's answer (the server puts a socket in
+    // the rooms of chats its user follows as it connects): the gap is still fetched.
+    act(() => fakeSocket.serverSends('message', message('m4', shownAt + 3, 'Heard on the new edge')));
+    await screen.findByText('Heard on the new edge');
+
+    act(() => fakeSocket.answerJoins());
+    await screen.findByText('Stored while away');
+    await screen.findByText('And this');
+    expect(newerAsked().map((call) => call.body)).toEqual([
+      { session_id: 'g1', greater_than_timestamp: shownAt },
+      { session_id: 'g1', greater_than_timestamp: shownAt + 1 },
+    ]);
+    expect(screen.getAllByTestId('chat-message')).toHaveLength(4);
+  });
+});
