@@ -12,7 +12,7 @@ WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) web/index.ht
 # Headless Chromium in this sandbox: no GPU, no sandboxing as root, no calls home.
 export AGORA_E2E_CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: help run cluster serve test test-checks-web-e2e lint-and-web check test-python-fast test-python test-web test-e2e lint format bench deps lock clean
+.PHONY: help run cluster serve test test-checks-web-e2e lint-and-web check test-python-fast test-python test-cluster test-web test-e2e lint format bench deps lock clean
 
 run: deps $(STAMPS)/web-build ## Serve everything on http://127.0.0.1:8080 (Ctrl-C stops it)
 	$(PY) -m agora run
@@ -33,9 +33,11 @@ test: ## Every test suite
 		$(STAMPS)/haproxy
 	$(MAKE) --jobs=2 --output-sync=target test-python test-checks-web-e2e
 
-test-checks-web-e2e: deps $(STAMPS)/web-build $(STAMPS)/e2e-deps $(STAMPS)/chromium
+test-checks-web-e2e: deps $(STAMPS)/web-build $(STAMPS)/e2e-deps $(STAMPS)/chromium \
+		$(STAMPS)/haproxy
 	$(MAKE) lint-and-web
 	$(MAKE) test-e2e
+	$(MAKE) test-cluster
 
 lint-and-web: deps $(STAMPS)/web-deps
 	$(MAKE) lint
@@ -46,14 +48,19 @@ lint-and-web: deps $(STAMPS)/web-deps
 TEST_WORKERS ?= 3
 PYTEST := $(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadgroup
 
-test-python: deps $(STAMPS)/haproxy
-	$(PYTEST)
+test-python: deps
+	$(PYTEST) -m "not cluster"
+
+# Tests that start Ray nodes, edges and HAProxy of their own: one at a time, after the browser
+# suite (beside the Python suite's workers they made two cores miss Ray's start deadlines).
+test-cluster: deps $(STAMPS)/haproxy
+	$(PY) -m pytest -q -p no:cacheprovider -m cluster
 
 check: deps $(STAMPS)/web-deps ## The edit loop: lint, the web's tests, every Python test not marked slow
 	$(MAKE) --jobs=2 --output-sync=target test-python-fast lint-and-web
 
 test-python-fast: deps
-	$(PYTEST) -m "not slow"
+	$(PYTEST) -m "not slow and not cluster"
 
 test-web: $(STAMPS)/web-deps
 	cd web && npm test

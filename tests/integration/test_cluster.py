@@ -325,4 +325,5 @@ pytestmark = [
     pytest.mark.timeout(300),
     pytest.mark.xdist_group("own-processes"),
     pytest.mark.slow,
+    pytest.mark.cluster,
 ]

@@ -203,4 +203,9 @@ async def _catch_up(person: Member, group_id: str, sent: list[dict], heard: Coun
 
 
 # Starts a Ray cluster of its own and edges: on the worker of the other such tests (-n).
-pytestmark = [pytest.mark.timeout(240), pytest.mark.xdist_group("own-processes"), pytest.mark.slow]
+pytestmark = [
+    pytest.mark.timeout(240),
+    pytest.mark.xdist_group("own-processes"),
+    pytest.mark.slow,
+    pytest.mark.cluster,
+]
