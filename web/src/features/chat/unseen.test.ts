@@ -1,30 +1,12 @@
 import { act, renderHook } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakeSocket } from '../../test/fakeSocket';
 import { mockFetch } from '../../test/fetchMock';
 import type { InboxMessage, Session } from '../../shared/chat/types';
 import type { UnseenChange } from './unseen';
 
-type Handler = (...args: unknown[]) => void;
-
 /** A connected socket whose server side the test plays: events in, `unseen` calls answered. */
-const fakeSocket = {
-  connected: true,
-  handlers: new Map<string, Set<Handler>>(),
-  summary: { notifications_unseen_count: 0, muted_session_ids: [] as string[] },
-  on(event: string, handler: Handler) {
-    if (!this.handlers.has(event)) this.handlers.set(event, new Set());
-    this.handlers.get(event)?.add(handler);
-  },
-  off(event: string, handler: Handler) {
-    this.handlers.get(event)?.delete(handler);
-  },
-  emit(event: string, _data: unknown, ack?: Handler) {
-    if (event === 'unseen') ack?.(this.summary);
-  },
-  serverSends(event: string, data: unknown) {
-    this.handlers.get(event)?.forEach((handler) => handler(data));
-  },
-};
+const fakeSocket = new FakeSocket({ unseen: { notifications_unseen_count: 0, muted_session_ids: [] } });
 vi.mock('../../shared/socket', () => ({ getSocket: () => Promise.resolve(fakeSocket) }));
 
 const me = { _id: 'u1', name: 'Ada', image: '', phone_number: null, email_id: 'a@x.test', data: { notifications_unseen_count: 9 }, created_at: 0 };
@@ -67,8 +49,8 @@ function currentUserCount(module: typeof import('../../shared/session/currentUse
 describe('unseen counts on this screen', () => {
   beforeEach(() => {
     vi.resetModules();
-    fakeSocket.handlers.clear();
-    fakeSocket.summary = { notifications_unseen_count: 2, muted_session_ids: ['muted'] };
+    fakeSocket.reset();
+    fakeSocket.answers.unseen = { notifications_unseen_count: 2, muted_session_ids: ['muted'] };
   });
 
   it('takes the exact count when the socket connects, then others’ messages raise the dot', async () => {
@@ -104,7 +86,7 @@ describe('unseen counts on this screen', () => {
     const { dot } = await signedIn();
     act(() => fakeSocket.serverSends('unseen', { notifications_unseen_count: 0 }));
     expect(dot()).toBe(0);
-    fakeSocket.summary = { notifications_unseen_count: 7, muted_session_ids: [] };
+    fakeSocket.answers.unseen = { notifications_unseen_count: 7, muted_session_ids: [] };
     act(() => fakeSocket.serverSends('connect', undefined));
     expect(dot()).toBe(7);
   });

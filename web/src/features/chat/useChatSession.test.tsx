@@ -1,38 +1,12 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderChatWindow } from '../../test/chat';
+import { FakeSocket } from '../../test/fakeSocket';
 import { mockFetch } from '../../test/fetchMock';
 import type { InboxMessage, Session } from '../../shared/chat/types';
 
-type Handler = (...args: unknown[]) => void;
-
 /** A socket whose server side the test plays: it drops and comes back, and answers `join` when told. */
-const fakeSocket = {
-  connected: true,
-  handlers: new Map<string, Set<Handler>>(),
-  joins: [] as Handler[],
-  on(event: string, handler: Handler) {
-    if (!this.handlers.has(event)) this.handlers.set(event, new Set());
-    this.handlers.get(event)?.add(handler);
-  },
-  off(event: string, handler: Handler) {
-    this.handlers.get(event)?.delete(handler);
-  },
-  emit(event: string, _data: unknown, ack?: Handler) {
-    if (event === 'join' && ack) this.joins.push(ack);
-    if (event === 'unseen') ack?.({ notifications_unseen_count: 0, muted_session_ids: [] });
-  },
-  answerJoins() {
-    this.joins.splice(0).forEach((ack) => ack({ ok: true }));
-  },
-  serverSends(event: string, data: unknown) {
-    this.handlers.get(event)?.forEach((handler) => handler(data));
-  },
-  setConnected(connected: boolean) {
-    this.connected = connected;
-    this.handlers.get(connected ? 'connect' : 'disconnect')?.forEach((handler) => handler());
-  },
-};
+const fakeSocket = new FakeSocket({ unseen: { notifications_unseen_count: 0, muted_session_ids: [] } });
 vi.mock('../../shared/socket', () => ({ getSocket: () => Promise.resolve(fakeSocket) }));
 
 const me = { _id: 'u2', name: 'Bea', image: '', phone_number: null, email_id: 'b@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
@@ -78,9 +52,7 @@ const page = (messages: InboxMessage[], hasMore = false) => ({
 describe('a chat whose socket reconnects', () => {
   beforeEach(() => {
     vi.resetModules();
-    fakeSocket.connected = true;
-    fakeSocket.handlers.clear();
-    fakeSocket.joins.length = 0;
+    fakeSocket.reset();
   });
 
   it('fetches what was stored while it was away once the server answers its join again', async () => {
@@ -98,13 +70,13 @@ describe('a chat whose socket reconnects', () => {
 
     await renderChatWindow({ title: 'Neighbours', sessions: [group] });
     await screen.findByText('Shown before');
-    await waitFor(() => expect(fakeSocket.joins.length).toBeGreaterThan(0));
+    await waitFor(() => expect(fakeSocket.waiting('join').length).toBeGreaterThan(0));
     // The first join fetches nothing more: the window's first page covers it.
-    act(() => fakeSocket.answerJoins());
+    act(() => fakeSocket.answer('join', { ok: true }));
 
     act(() => fakeSocket.setConnected(false));
     act(() => fakeSocket.setConnected(true));
-    await waitFor(() => expect(fakeSocket.joins).toHaveLength(1));
+    await waitFor(() => expect(fakeSocket.waiting('join')).toHaveLength(1));
     // Not before the server has put the socket in the chat's room again.
     expect(newerAsked()).toEqual([]);
     // The room's next message may come before the join's answer (the server puts a socket in
@@ -112,7 +84,7 @@ describe('a chat whose socket reconnects', () => {
     act(() => fakeSocket.serverSends('message', message('m4', shownAt + 3, 'Heard on the new edge')));
     await screen.findByText('Heard on the new edge');
 
-    act(() => fakeSocket.answerJoins());
+    act(() => fakeSocket.answer('join', { ok: true }));
     await screen.findByText('Stored while away');
     await screen.findByText('And this');
     expect(newerAsked().map((call) => call.body)).toEqual([
