@@ -116,6 +116,20 @@ def edges_env(
     }
 
 
+def agora_process(command: str, env: dict[str, str], log_path: Path) -> subprocess.Popen:
+    """`python -m agora <command>` in a session (process group) of its own, logging to
+    `log_path`: a kill of its group takes nothing else with it."""
+    with log_path.open("w") as log:
+        return subprocess.Popen(
+            [sys.executable, "-m", "agora", command],
+            cwd=REPO_ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+
 @contextlib.asynccontextmanager
 async def edge_process(env: dict[str, str], log_path: Path):
     """An edge as `python -m agora serve` in a process group of its own (so a kill takes
@@ -123,15 +137,7 @@ async def edge_process(env: dict[str, str], log_path: Path):
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
     edge_env = {**env, "AGORA_PORT": str(port), "AGORA_PUBLIC_BASE_URL": base_url}
-    with log_path.open("w") as log:
-        process = subprocess.Popen(  # noqa: ASYNC220 (returns at once; the wait is threaded)
-            [sys.executable, "-m", "agora", "serve"],
-            cwd=REPO_ROOT,
-            env=edge_env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    process = agora_process("serve", edge_env, log_path)
 
     def kill() -> None:
         with contextlib.suppress(ProcessLookupError):

@@ -19,8 +19,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from agora.settings import REPO_ROOT
 from tests.e2e.harness import wait_for_edge
+from tests.integration.fault_tools import agora_process
 from tests.integration.helpers import Member, bearer, item_chat
 from tests.services import RAY_START_ATTEMPTS, free_port, restartable_port
 
@@ -163,15 +163,7 @@ def run_env(mongo_url, redis_url, smtp_sink, web_dist, tmp_path) -> dict[str, st
 @contextlib.asynccontextmanager
 async def agora_run(env: dict[str, str], log_path: Path):
     """`python -m agora run` in a session of its own, serving; yields its process."""
-    with log_path.open("w") as log:
-        run = subprocess.Popen(  # noqa: ASYNC220 (returns at once; the waits are threaded)
-            [sys.executable, "-m", "agora", "run"],
-            cwd=REPO_ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    run = agora_process("run", env, log_path)
     try:
         # A run starts its Ray head first, which Ray may have to start again on a busy machine.
         await asyncio.to_thread(
