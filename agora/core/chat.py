@@ -601,6 +601,11 @@ def mark_of(user_id: str, status: str, seq: int) -> dict[str, Any]:
     return {**mark, "read_seq": seq} if status == "read" else mark
 
 
+def is_behind(membership: dict[str, Any] | None, mark: Any) -> bool:
+    """Whether a receipt (`status`, `seq`) would move this membership's mark (as read)."""
+    return membership is not None and membership.get(f"{mark.status}_seq", 0) < mark.seq
+
+
 def moves_a_tick(user_id: str, status: str, seq: int, marks: list[dict[str, Any]]) -> bool:
     """Whether a member's receipt up to message number `seq` may change any message's tick,
     given the furthest other marks (`SessionStore.furthest_marks`): in a big group the first

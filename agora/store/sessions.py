@@ -238,7 +238,8 @@ class SessionStore:
             raced = [i for i, _ in writes] if result.modified_count < len(writes) else []
             for index in raced:  # those already written find their mark there and stop
                 await self._record(marks[index], at)
-        later = [i for i in range(len(marks)) if i not in firsts.values()]
+        first_indexes = set(firsts.values())
+        later = [i for i in range(len(marks)) if i not in first_indexes]
         for index in later:
             ahead[index] = await self._record(marks[index], at)
         return ahead

@@ -5,7 +5,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
-from agora.core.chat import mark_of, moves_a_tick
+from agora.core.chat import is_behind, mark_of, moves_a_tick
 from agora.core.clock import now_ms
 from agora.realtime.emitter import RealtimeEmitter
 from agora.store.sessions import ReceiptMark, SessionStore
@@ -41,12 +41,21 @@ class Ticks:
         500 brought 500 receipts x 500 sockets; and they go at once (they share the
         emitter's publishes; one by one, each waited for a publish of its own)."""
         marks = [r.mark for r in receipts]
-        furthest = {s: await self.sessions.furthest_marks(s) for s in {m.session_id for m in marks}}
+        # Read before the write, and only for chats where a mark is behind its receipt (a
+        # page read again, the common case, moves nothing and asks nothing more).
+        behind = {m.session_id for m in marks if is_behind(found.get((m.session_id, m.user_id)), m)}
+        furthest = dict(
+            zip(
+                behind,
+                await asyncio.gather(*map(self.sessions.furthest_marks, behind)),
+                strict=True,
+            )
+        )
         ahead = await self.sessions.record_receipts(marks, found, now_ms())
         ticking = []
         for receipt, moved in zip(receipts, ahead, strict=True):
             mark = receipt.mark
-            known = furthest[mark.session_id]
+            known = furthest.get(mark.session_id, [])
             if moved and moves_a_tick(mark.user_id, mark.status, mark.seq, known):
                 ticking.append(receipt)
                 known.append(mark_of(mark.user_id, mark.status, mark.seq))
