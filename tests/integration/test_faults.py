@@ -145,6 +145,8 @@ async def test_a_store_restarted_under_traffic_answers_503_meanwhile_and_loses_n
             mongo_server_selection_timeout_ms=STORE_WAIT_MS,
             mongo_connect_timeout_ms=STORE_WAIT_MS,
             session_shards=1,
+            # Posts go on until every traffic got there: on a slow machine past the hourly cap.
+            posts_per_user=100_000,
         )
         owner, asker, item = await item_chat(client, smtp_sink)
         session_id = f"r_{item['_id']}_{asker.id}"
