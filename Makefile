@@ -12,7 +12,7 @@ WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) web/index.ht
 # Headless Chromium in this sandbox: no GPU, no sandboxing as root, no calls home.
 export AGORA_E2E_CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: help run cluster serve test test-checks-web-e2e lint-and-web check test-python-fast test-python test-cluster test-web test-e2e lint format bench deps lock clean
+.PHONY: help run cluster serve test lint-and-web check test-python-fast test-python test-cluster test-web test-e2e lint format bench deps lock clean
 
 run: deps $(STAMPS)/web-build ## Serve everything on http://127.0.0.1:8080 (Ctrl-C stops it)
 	$(PY) -m agora run
@@ -23,19 +23,14 @@ cluster: deps $(STAMPS)/web-build $(STAMPS)/haproxy ## Two edges behind HAProxy 
 serve: deps $(STAMPS)/web-build ## One edge against services that already run (AGORA_* settings)
 	$(PY) -m agora serve
 
-# Installs side by side (mostly downloads), then two lanes at once: the Python suite, and
-# the checks followed by the web's tests and the browser suite. Both mostly wait (on Ray, the
-# store, sockets, browsers), so two cores run them together in about the time of the longer;
-# the browser suite's edge starts after the Python suite's Ray head, not beside it. Each
+# Installs side by side (mostly downloads), then the suites one after another, the checks
+# beside the Python suite only: every suite keeps two cores busy by itself, and run side by
+# side they took longer than one after another (docs/decisions.md, "make test's time"). Each
 # lane's output is printed whole when it ends.
 test: ## Every test suite
 	$(MAKE) --jobs=4 deps $(STAMPS)/web-build $(STAMPS)/e2e-deps $(STAMPS)/chromium \
 		$(STAMPS)/haproxy
-	$(MAKE) --jobs=2 --output-sync=target test-python test-checks-web-e2e
-
-test-checks-web-e2e: deps $(STAMPS)/web-build $(STAMPS)/e2e-deps $(STAMPS)/chromium \
-		$(STAMPS)/haproxy
-	$(MAKE) lint-and-web
+	$(MAKE) --jobs=2 --output-sync=target test-python lint-and-web
 	$(MAKE) test-e2e
 	$(MAKE) test-cluster
 
