@@ -459,18 +459,26 @@ ROWS = [
 
 
 async def _world(client, sink, mongo_url, chat_prefix, whatsapp: WhatsAppStandin) -> World:
-    owner = await member(client, sink, "Owner")
+    # What does not depend on each other is done at once: the matrix builds a world per row.
+    signed_up = ("owner", "member", "stranger", "blocked", "banned", "waiting")
+    signed = await asyncio.gather(*(member(client, sink, role.title()) for role in signed_up))
+    people: dict[str, Member | None] = dict(zip(signed_up, signed, strict=True))
+    people["guest"] = None
+    owner = people["owner"]
     group_id = await new_group(owner)
-    people: dict[str, Member | None] = {"owner": owner, "guest": None}
-    for role in ("member", "stranger", "blocked", "banned", "waiting"):
-        people[role] = await member(client, sink, role.title())
-    for role in ("member", "blocked", "banned", "waiting"):
-        await people[role].call("/api/group?action=join", {"group_id": group_id})
-    for role in ("member", "blocked", "banned"):
-        await owner.call(
-            "/session/user/update",
-            {"session_id": group_id, "for_user_id": people[role].id, "action": "approve"},
+    joining = ("member", "blocked", "banned", "waiting")
+    await asyncio.gather(
+        *(people[r].call("/api/group?action=join", {"group_id": group_id}) for r in joining)
+    )
+    await asyncio.gather(
+        *(
+            owner.call(
+                "/session/user/update",
+                {"session_id": group_id, "for_user_id": people[role].id, "action": "approve"},
+            )
+            for role in ("member", "blocked", "banned")
         )
+    )
     await owner.call(
         "/session/user/update",
         {"session_id": group_id, "for_user_id": people["blocked"].id, "action": "block"},
