@@ -13,6 +13,7 @@ from agora.actors.client import SessionShards
 from agora.actors.runtime import RayLink, start_shards
 from agora.actors.user_client import UserShards
 from agora.core.chat import CHAT_MESSAGE_KINDS
+from agora.core.constants import POST_EXPIRY_SWEEP_SECONDS
 from agora.core.message_kinds import ChatKinds
 from agora.core.whatsapp.kinds import BUSINESS_CHATS, WHATSAPP_MESSAGE_KINDS
 from agora.core.whatsapp.outbound import WA_MESSAGE_TYPES
@@ -53,7 +54,9 @@ from agora.services.events import (
     OfferPaid,
     PostAdded,
     PostHidden,
+    PostHoldMoved,
     PostShared,
+    RewardReleased,
     SessionClosed,
     SignedOut,
     WhatsAppStatusReceived,
@@ -68,6 +71,9 @@ from agora.services.offers import OfferService
 from agora.services.payments import PaymentService, PayoutsStatus
 from agora.services.push import PushService
 from agora.services.registry import Services
+from agora.services.reviews import ReviewService
+from agora.services.rewards import RewardHolds
+from agora.services.standing import Standing
 from agora.services.uploads import UploadService
 from agora.services.wallet import WalletService
 from agora.services.whatsapp import WhatsApp
@@ -97,6 +103,7 @@ from agora.store.payments import PaymentStore
 from agora.store.push_subscriptions import PushSubscriptionStore
 from agora.store.rate_limits import RateLimiter
 from agora.store.redis import Keys, connect_redis
+from agora.store.reviews import ReviewStore
 from agora.store.sessions import SessionStore
 from agora.store.uploads import UploadStore
 from agora.store.users import UserStore
@@ -111,6 +118,7 @@ from agora.wiring import StoreFactory
 log = logging.getLogger("agora")
 
 MOVE_SWEEP_SECONDS = 30
+DAY_MS = 24 * 60 * 60 * 1000
 
 
 # The edge's event publisher, for those who subscribe outside `subscribe` below (tests).
@@ -162,7 +170,11 @@ def build_services(
     emitter = RealtimeEmitter(settings, sockets)
     payment_store = PaymentStore(db, users)
     # Wallets show whether their owner can be paid out, which only payments' store knows.
-    wallets = WalletService(wallet_store, emitter, PayoutsStatus(payment_store).charge_enabled)
+    wallets = WalletService(
+        wallet_store, emitter, events, PayoutsStatus(payment_store).charge_enabled
+    )
+    rewards = RewardHolds(wallets, item_store, emitter, events)
+    review_store = ReviewStore(db)
 
     fetcher = page_fetcher or PageFetcher()
     uploads = UploadService(settings, upload_store, file_store(settings, db), limits, fetcher)
@@ -222,6 +234,8 @@ def build_services(
         ),
     )
     feed = FeedService(groups, item_store, feed_cache)
+    reviews = ReviewService(review_store, wallets, item_store, groups, users, emitter)
+    standing = Standing(wallets, item_store, reviews)
     whatsapp, whatsapp_stores = build_whatsapp(
         settings,
         db,
@@ -271,6 +285,7 @@ def build_services(
             kept_image=uploads.kept_image,
             push_subscriptions=push_subscriptions,
             events=events,
+            standing=standing.of,
         ),
         client_errors=ClientErrorService(settings, ClientErrorStore(db), limits),
         groups=groups,
@@ -293,6 +308,8 @@ def build_services(
                 settings.creation_window_seconds,
                 POSTS_LIMITED,
             ),
+            rewards,
+            settings.post_expiry_days * DAY_MS,
         ),
         uploads=uploads,
         chat=chat,
@@ -312,6 +329,8 @@ def build_services(
         payments=payments,
         push=push,
         finder_fees=EarnedFromSharing(wallet_store, item_store),
+        rewards=rewards,
+        reviews=reviews,
         whatsapp=whatsapp,
         whatsapp_replies=whatsapp_replies,
     )
@@ -324,11 +343,13 @@ def build_services(
         visitors,
         chat.chat_settings,
         services.offers,
+        rewards,
         push,
         whatsapp,
         whatsapp_replies,
     )
     indexed = [users, auth_keys, group_store, item_store, sessions, messages, wallet_store]
+    indexed += [review_store]
     indexed += [payment_store, push_subscriptions, *whatsapp_stores]
     indexed += [whatsapp_templates, whatsapp_flags]
     return Built(services, events, users, indexed, [users, item_store], ray_link, session_shards)
@@ -423,6 +444,7 @@ def subscribe(
     visitors: Visitors,
     chat_settings: ChatSettings,
     offers: OfferService,
+    rewards: RewardHolds,
     push: PushService,
     whatsapp: WhatsApp,
     whatsapp_replies: WhatsAppReplies,
@@ -459,6 +481,12 @@ def subscribe(
     events.subscribe(OfferPaid, offers.announce_paid)
     # The participant and each paid sharer are told by web push, once per money move.
     events.subscribe(OfferPaid, push.offer_paid)
+    # A post keeps a copy of its held reward for its readers; the poster's tabs get the post.
+    events.subscribe(PostHoldMoved, rewards.hold_moved)
+    # The poster's open tabs hear what a closed, deleted or expired post gave back.
+    events.subscribe(RewardReleased, rewards.tell_released)
+    # The poster is told by web push what came back, once per post and currency.
+    events.subscribe(RewardReleased, push.reward_released)
     # A logged-out browser's subscriptions are gone: the user shards forget what they knew.
     events.subscribe(SignedOut, push.signed_out)
     # A group member made moderator answers its WhatsApp customers from now on; one blocked
@@ -555,6 +583,17 @@ async def finish_stalled_moves(wallets: WalletService, payments: PaymentService)
             log.warning("the sweep of stalled money moves failed", exc_info=True)
 
 
+async def expire_posts(items: ItemService) -> None:
+    """Every edge sweeps: posts past their expiry close and give back their held rewards
+    (each once, whichever edge gets there first)."""
+    while True:
+        await asyncio.sleep(POST_EXPIRY_SWEEP_SECONDS)
+        try:
+            await items.expire_due()
+        except Exception:
+            log.warning("the sweep of expired posts failed", exc_info=True)
+
+
 async def hear_changes(store: UserStore | ItemStore, stop: asyncio.Event) -> None:
     """While the edge serves, it hears of documents changed on any edge: only then may the
     store serve its copies of them (the auth keys' revocations are heard by the sockets)."""
@@ -598,6 +637,7 @@ def build_app(
                 built.ray_link.watch(stop_watching, built.session_shards.start_all)
             )
         sweeper = asyncio.create_task(finish_stalled_moves(services.wallets, services.payments))
+        expiry_sweeper = asyncio.create_task(expire_posts(services.items))
         # Deliveries an edge accepted but did not finish (it died) are processed here.
         whatsapp_sweeper = asyncio.create_task(services.whatsapp.webhooks.recover_forever())
         # Agents' replies an edge stored but did not send (it died) are sent here.
@@ -611,6 +651,7 @@ def build_app(
         if with_ray:
             await ray_watch
         sweeper.cancel()
+        expiry_sweeper.cancel()
         whatsapp_sweeper.cancel()
         replies_sweeper.cancel()
         stop_listening.set()

@@ -7,7 +7,12 @@ from typing import Literal
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from agora.core.constants import CURRENCY_POINTS, OFFER_CURRENCIES, PUSH_COALESCE_SECONDS
+from agora.core.constants import (
+    CURRENCY_POINTS,
+    OFFER_CURRENCIES,
+    POST_EXPIRY_DAYS_DEFAULT,
+    PUSH_COALESCE_SECONDS,
+)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -145,6 +150,9 @@ class Settings(BaseSettings):
     # What one person may create per creation window: enough for a shop listing its stock in
     # a sitting, not for a script filling a city's feed (docs/decisions.md, "Hardening").
     posts_per_user: int = Field(default=60, ge=1)
+    # A post is open this long (shown on it as `expires_at`): then it closes, and what its
+    # reward still holds goes back to its poster (issue 32).
+    post_expiry_days: int = Field(default=POST_EXPIRY_DAYS_DEFAULT, ge=1, le=3650)
     groups_per_user: int = Field(default=10, ge=1)
     creation_window_seconds: int = Field(default=3600, ge=1)
 

@@ -80,6 +80,29 @@ LEDGER_REF_WITHDRAW = "withdraw"
 LEDGER_REF_REVERSAL = "reversal"
 # A WhatsApp template sent (AGORA_WHATSAPP_TEMPLATE_PRICE), and its refund if Meta refused it.
 LEDGER_REF_WHATSAPP_TEMPLATE = "whatsapp_template"
+# A post's reward held from its poster's wallet (issue 32): taken or changed by a create or an
+# edit, and given back when the post is closed, deleted or expires.
+LEDGER_REF_REWARD_HOLD = "reward_hold"
+LEDGER_REF_REWARD_RELEASE = "reward_release"
+# What a post's reward is to the people who read it (item `reward_status`).
+REWARD_HELD = "held"
+REWARD_RELEASED = "released"
+REWARD_NOT_HELD = "not_held"
+REWARD_NONE = "none"
+# Why a post stopped (item `closed_reason`); a deleted one is also hidden.
+POST_CLOSED = "closed"
+POST_EXPIRED = "expired"
+POST_DELETED = "deleted"
+POST_EXPIRY_DAYS_DEFAULT = 30
+# How often every edge looks for posts past their expiry (and holds a crash left open).
+POST_EXPIRY_SWEEP_SECONDS = 60
+# Reviews after a paid offer (issue 32).
+REVIEW_RATING_MIN = 1
+REVIEW_RATING_MAX = 5
+REVIEW_TEXT_MAX = 500
+REVIEW_REPORT_REASON_MAX = 300
+REVIEW_EDIT_DAYS = 7
+REVIEWS_PAGE = 20
 # Finder's fees (issue 12; the rule is in docs/decisions.md).
 FINDER_FEE_PERCENT_DEFAULT = 10
 FINDER_FEE_PERCENT_MAX = 50

@@ -84,7 +84,8 @@ class Wallet(TypedDict):
     user_id: str
     wallet_for: str
     currency: str
-    balance: int
+    balance: int  # available + held
+    held: NotRequired[int]  # held for the owner's posts' rewards (issue 32)
     seq: int
     created_at: int
 
@@ -101,3 +102,9 @@ class LedgerEntry(TypedDict):
     ref_id: str
     title: str
     created_at: int
+    # Issue 32: what the wallet holds after the entry, and for an entry that moved one post's
+    # hold, by how much, which post and its hold after (`core.money.ItemHold` fields).
+    held_to: NotRequired[int]
+    held_diff: NotRequired[int]
+    item_id: NotRequired[str]
+    item_hold: NotRequired[dict[str, Any]]

@@ -25,6 +25,7 @@ from agora.core.finder_fees import fee_percent
 from agora.core.groups import clean_tags
 from agora.core.money import decimal_number, parse_amount
 from agora.core.numbers import bounded_int
+from agora.core.rewards import reward_fields
 from agora.core.text import clean_line, clean_text
 
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -162,6 +163,10 @@ def item_view(item: Item, *, logged_in: bool) -> dict[str, Any]:
         "updated_at": item.get("updated_at", item["created_at"]),
         "sort_order": item.get("sort_order", 0),
         "need_user_to_view": bool(item.get("need_user_to_view")),
+        # Posts from before expiry have none.
+        "expires_at": item.get("expires_at"),
+        "closed_at": item.get("closed_at"),
+        "closed_reason": item.get("closed_reason"),
     }
     if base["need_user_to_view"] and not logged_in:
         return base
@@ -177,4 +182,5 @@ def item_view(item: Item, *, logged_in: bool) -> dict[str, Any]:
         # Posts from before finder's fees never offered one.
         "finder_fee_percent": item.get("finder_fee_percent", 0),
         "share_count": item.get("share_count", 0),
+        **reward_fields(item),
     }

@@ -3,7 +3,7 @@
 import math
 import secrets
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import UTC, date, datetime
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
@@ -14,6 +14,7 @@ from agora.core.constants import (
     DAILY_POINTS_SINCE,
     MONEY_DECIMALS,
     OFFER_AMOUNT_MAX,
+    RECHARGE_MIN_AMOUNT,
     WALLET_FOR_USER,
 )
 from agora.core.documents import LedgerEntry, Wallet
@@ -110,15 +111,99 @@ def recharge_amount(cents: int) -> int | float:
     return math.ceil(cents / CENTS_PER_UNIT)
 
 
+def recharge_errors(available: int, needed: int, currency: str, purpose: str) -> dict[str, Any]:
+    """What a client needs to send someone short of `needed` to recharge (spec section 8):
+    for points, a message; for a card currency, the amount to recharge, a whole unit at least
+    RECHARGE_MIN_AMOUNT. `purpose` ends the message: 'give this offer'."""
+    if currency == CURRENCY_POINTS:
+        missing = format_number(needed - available)
+        return {"need_recharge": f"You need {missing} more points to {purpose}"}
+    shortfall = shortfall_cents(available, needed, RECHARGE_MIN_AMOUNT * CENTS_PER_UNIT)
+    return {"need_stripe_recharge": {"amount": recharge_amount(shortfall), "currency": currency}}
+
+
+# Held rewards (issue 32). A post's reward in a wallet currency is held in its poster's
+# wallet of that currency: the wallet's money is available + held, and every entry that
+# touches a post's hold carries the post's hold after it (`ItemHold`), so the wallet's chain
+# is the one place where holds, offers paid from them and releases are ordered. Appends to a
+# chain are serial (the store's unique `{wallet}:{seq}` ids), so a change computed from the
+# post's hold as the head left it is exact however many edges append at once.
+#
+# What a posting does to a post's hold (`HoldChange.kind`): TARGET, the post now asks for
+# `cents` held (create, edit: the difference is held or given back); RELEASE, all that is
+# held is given back and the hold ends (close, delete, expiry); DRAW, an offer's debit comes
+# from the hold first (`cents` is the offer paid, fees not counted).
+TARGET, RELEASE, DRAW = "target", "release", "draw"
+
+
+@dataclass(frozen=True)
+class HoldChange:
+    item_id: str
+    kind: str
+    cents: int = 0
+
+
+@dataclass(frozen=True)
+class ItemHold:
+    """One post's hold in one wallet, as an entry left it. `target` is what the post asks to
+    be held (reward + largest fee pool); `held` what is held now (less once offers drew on
+    it); `paid` the offers paid on the post (fees not counted) and how many; `ended` once
+    released for good (a later edit holds nothing)."""
+
+    target: int = 0
+    held: int = 0
+    paid: int = 0
+    paid_count: int = 0
+    ended: bool = False
+
+    def fields(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def of(cls, fields: dict[str, Any] | None) -> "ItemHold":
+        return cls(**fields) if fields else cls()
+
+
 @dataclass(frozen=True)
 class Posting:
-    """One side of a money move: this wallet changes by `diff_cents`."""
+    """One side of a money move: this wallet changes by `diff_cents` (held money included),
+    and the hold of one post by what `hold` says."""
 
     wallet_id: str
     user_id: str
     currency: str
     diff_cents: int
     title: str
+    hold: HoldChange | None = None
+
+    def fields(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def of(cls, fields: dict[str, Any]) -> "Posting":
+        hold = fields.get("hold")
+        return cls(**{**fields, "hold": HoldChange(**hold) if hold else None})
+
+
+def next_hold(before: ItemHold, change: HoldChange, diff_cents: int) -> tuple[int, ItemHold]:
+    """The change of the wallet's held money and the post's hold after an entry whose total
+    change is `diff_cents`. Never holds less than nothing: a lowered reward gives back at most
+    what offers left, an offer draws at most what is held."""
+    if change.kind == TARGET:
+        wanted = 0 if before.ended else change.cents - before.target
+        held_diff = max(wanted, -before.held)
+        return held_diff, replace(before, target=change.cents, held=before.held + held_diff)
+    if change.kind == RELEASE:
+        return -before.held, replace(before, held=0, ended=True)
+    if change.kind == DRAW:
+        drawn = min(before.held, -diff_cents)
+        return -drawn, replace(
+            before,
+            held=before.held - drawn,
+            paid=before.paid + change.cents,
+            paid_count=before.paid_count + 1,
+        )
+    raise ValueError(f"unknown hold change {change.kind!r}")
 
 
 # A money move's states: recorded, finished, refused (payer short), paying out, paid back.
@@ -142,16 +227,7 @@ def move_terms(
         "ref_type": ref_type,
         "user_id": first.user_id,
         "currency": first.currency,
-        "postings": [
-            {
-                "wallet_id": p.wallet_id,
-                "user_id": p.user_id,
-                "currency": p.currency,
-                "diff_cents": p.diff_cents,
-                "title": p.title,
-            }
-            for p in postings
-        ],
+        "postings": [p.fields() for p in postings],
         **details,
     }
 
@@ -174,6 +250,9 @@ def same_terms(earlier: dict[str, Any], requested: dict[str, Any]) -> bool:
 
 
 def ledger_entry_view(entry: LedgerEntry) -> dict[str, Any]:
+    """An entry as the wallet shows it: `diff` and `change_to` are what is available (the
+    balance a person may spend), `held_diff` and `held_to` what is held for their posts."""
+    held_diff, held_to = entry.get("held_diff", 0), entry.get("held_to", 0)
     return {
         "_id": entry["_id"],
         "wallet_id": entry["wallet_id"],
@@ -182,18 +261,24 @@ def ledger_entry_view(entry: LedgerEntry) -> dict[str, Any]:
         "ref_id": entry["ref_id"],
         "title": entry["title"],
         "created_at": entry["created_at"],
-        "diff": cents_number(entry["diff"]),
-        "change_to": cents_number(entry["change_to"]),
+        "diff": cents_number(entry["diff"] - held_diff),
+        "change_to": cents_number(entry["change_to"] - held_to),
+        "held_diff": cents_number(held_diff),
+        "held_to": cents_number(held_to),
+        "item_id": entry.get("item_id"),
     }
 
 
 def wallet_view(wallet: Wallet, *, charge_enabled: bool = False) -> dict[str, Any]:
+    """`wallet_amount` is what is available; `held_amount` is held for the owner's posts."""
+    held = wallet.get("held", 0)
     return {
         "_id": wallet["_id"],
         "user_id": wallet["user_id"],
         "wallet_for": wallet["wallet_for"],
         "wallet_currency": wallet["currency"],
-        "wallet_amount": cents_number(wallet["balance"]),
+        "wallet_amount": cents_number(wallet["balance"] - held),
+        "held_amount": cents_number(held),
         "data": {"stripe_connected_account_charge_enabled": charge_enabled},
     }
 

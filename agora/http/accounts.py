@@ -53,6 +53,18 @@ class ProfileReply(Reply):
     user: dict[str, Any]
     user_wallets: list[dict[str, Any]] | None = None
     require: list[str] | None = None
+    # Rewards held now and paid as a poster, by currency; reviews' count and average.
+    rewards: dict[str, Any] | None = None
+    reviews_summary: dict[str, Any] | None = None
+
+
+class PublicProfileReply(Reply):
+    """What anyone may see of a person: `user {_id, name, image}`, `rewards {held, paid}`
+    and `reviews_summary {count, average}`."""
+
+    user: dict[str, Any]
+    rewards: dict[str, Any]
+    reviews_summary: dict[str, Any]
 
 
 def routes(
@@ -104,6 +116,9 @@ def routes(
         updated = await accounts.update_profile(caller, changes, client_ip(request))
         return ok(await with_live_count(updated))
 
+    async def public_profile(request: web.Request) -> web.Response:
+        return ok(await accounts.public_profile(request.match_info["user_id"]))
+
     async def logout(request: web.Request) -> web.Response:
         await accounts.logout(require_caller(request))
         return ok({"success": True})
@@ -136,6 +151,13 @@ def routes(
             query=ProfileQuery,
             reply=ProfileReply,
             errors=(409,),
+        ),
+        Route(
+            "GET",
+            r"/api/users/{user_id:[A-Za-z0-9_-]{1,64}}/profile",
+            public_profile,
+            "What anyone may see of a person: name, picture, rewards and reviews",
+            reply=PublicProfileReply,
         ),
         Route(
             "POST",

@@ -68,7 +68,7 @@ class ItemBody(Body):
 
 
 class ItemQuery(Query):
-    action: Literal["create", "update", "delete"] | None = None
+    action: Literal["create", "update", "delete", "close"] | None = None
 
 
 class RouteQuery(Query):
@@ -130,6 +130,8 @@ def routes(feed: FeedService, items: ItemService) -> list[Route]:
             return ok(await items.update(caller, body.required("item_id"), body.item_input()))
         if action == "delete":
             return ok(await items.delete(caller, body.required("item_id")))
+        if action == "close":
+            return ok(await items.close(caller, body.required("item_id")))
         raise InvalidInput({"action": f"Unknown action '{action}'"})
 
     async def my_items(request: web.Request) -> web.Response:
@@ -155,10 +157,12 @@ def routes(feed: FeedService, items: ItemService) -> list[Route]:
             "POST",
             "/api/item",
             item,
-            "A post; with action: create, update, delete",
+            "A post; with action: create, update, delete, close",
             body=ItemBody,
             query=ItemQuery,
             reply=ItemReply,
+            # A reward held on create or edit: 402 when the wallet's available is short.
+            errors=(402,),
         ),
         Route(
             "POST",

@@ -14,6 +14,8 @@ from agora.http import (
     payments,
     push,
     realtime,
+    reviews,
+    rewards,
     uploads,
     wallet,
     web_app,
@@ -56,6 +58,8 @@ def create_app(
         *groups.routes(services.groups, services.payments),
         *geo.routes(services.geo),
         *items.routes(services.feed, services.items),
+        *rewards.routes(services.items),
+        *reviews.routes(services.reviews),
         *uploads.routes(services.uploads),
         *chat.routes(
             sending=services.chat.sending,

@@ -46,17 +46,23 @@ class GiveOfferReply(Reply):
     move_id: str | None = None
     last_offer: dict[str, Any] | None = None
     finder_fees: list[dict[str, Any]] = Field(default_factory=list)
+    # What the post's held reward paid, and what came from the available balance.
+    paid_from_held: int | float = 0
+    paid_from_available: int | float = 0
 
 
 class OfferSplitReply(Reply):
     """What an offer would pay: `offer_amount` to the asker (`participant_name`), each
-    sharer's finder's fee, and the `total` the poster's wallet gives."""
+    sharer's finder's fee, and the `total` the poster's wallet gives, `from_held` the post's
+    held reward first and `from_available` the rest."""
 
     offer_amount: int | float
     participant_name: str
     currency: str
     finder_fees: list[dict[str, Any]]
     total: int | float
+    from_held: int | float
+    from_available: int | float
 
 
 class EarnedReply(Reply):

@@ -3,6 +3,7 @@
 import asyncio
 import logging
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,11 +17,12 @@ from agora.core.accounts import (
     guest_view,
     identifier_from,
     identifier_in_use,
+    user_card,
     user_view,
 )
 from agora.core.constants import OTP_LENGTH, REQUIRE_IDENTIFIER
 from agora.core.documents import User
-from agora.core.errors import InvalidInput, NeedLogin, Unavailable
+from agora.core.errors import InvalidInput, NeedLogin, NotFound, Unavailable
 from agora.core.signing import digest, hash_secret, sign, unsign
 from agora.integrations.messaging import CodeSender
 from agora.services.events import Events, SignedOut
@@ -34,6 +36,9 @@ from agora.store.rate_limits import RateLimiter
 from agora.store.users import UserStore
 
 log = logging.getLogger("agora.accounts")
+
+# A person's rewards and reviews, by user id, for their profile.
+StandingOf = Callable[[str], Awaitable[dict[str, Any]]]
 
 LOGIN_PURPOSE = "login"
 GUEST_PREFIX = "guest_"
@@ -70,6 +75,7 @@ class AccountService:
         kept_image: KeptImage,
         push_subscriptions: PushSubscriptionStore,
         events: Events,
+        standing: StandingOf,
     ) -> None:
         self.settings = settings
         self.users = users
@@ -81,6 +87,8 @@ class AccountService:
         self.kept_image = kept_image
         self.push_subscriptions = push_subscriptions
         self.events = events
+        # Profiles show rewards held and paid, and reviews (`services.standing.Standing.of`).
+        self.standing = standing
         self.secret = settings.secret_key.get_secret_value()
 
     # Login -------------------------------------------------------------------
@@ -218,7 +226,15 @@ class AccountService:
 
     async def profile(self, caller: Caller) -> dict[str, Any]:
         wallets = await self.wallets.member_wallets(caller.user["_id"])
-        return {"user": user_view(caller.user), "user_wallets": wallets}
+        standing = await self.standing(caller.user["_id"])
+        return {"user": user_view(caller.user), "user_wallets": wallets, **standing}
+
+    async def public_profile(self, user_id: str) -> dict[str, Any]:
+        """What anyone may see of a person: name, picture, rewards and reviews."""
+        user = await self.users.get(user_id)
+        if user is None:
+            raise NotFound({"user_id": "This person does not exist"})
+        return {"user": user_card(user), **await self.standing(user_id)}
 
     async def welcome_back(self, caller: Caller) -> None:
         """A member opening the app gets today's point (once a day, however often)."""

@@ -25,6 +25,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from agora.core.money import ItemHold
+
 log = logging.getLogger("agora.events")
 
 
@@ -174,6 +176,33 @@ class OfferPaid:
     finder_fees: tuple[FinderFee, ...] = ()
 
 
+@dataclass(frozen=True)
+class PostHoldMoved:
+    """A ledger entry moved a post's held reward (held, raised, lowered, drawn on by an
+    offer, released) in its poster's wallet of `currency`; `hold` is the post's hold after
+    entry `seq` of that wallet. Published by whoever appended it, a sweep finishing a
+    stalled move included, once per entry appended; hearers keep the newest `seq`."""
+
+    item_id: str
+    user_id: str
+    currency: str
+    seq: int
+    hold: ItemHold
+
+
+@dataclass(frozen=True)
+class RewardReleased:
+    """What a post still held was given back to its poster, because it was closed, deleted
+    or expired (`reason`); published once per post by whoever released it."""
+
+    item_id: str
+    user_id: str
+    title: str
+    amount_cents: int
+    currency: str
+    reason: str
+
+
 Event = (
     MessageStored
     | MemberJoined
@@ -186,6 +215,8 @@ Event = (
     | PostHidden
     | PostShared
     | OfferPaid
+    | PostHoldMoved
+    | RewardReleased
     | SignedOut
     | WhatsAppStatusReceived
 )

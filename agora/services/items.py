@@ -5,9 +5,14 @@ from typing import Any, Protocol
 
 from agora.core.accounts import user_card
 from agora.core.clock import now_ms
-from agora.core.constants import FINDER_FEE_PERCENT_DEFAULT
+from agora.core.constants import (
+    FINDER_FEE_PERCENT_DEFAULT,
+    POST_CLOSED,
+    POST_DELETED,
+    POST_EXPIRED,
+)
 from agora.core.documents import ChatSession, Item, Route
-from agora.core.errors import Forbidden, InvalidInput, NotFound
+from agora.core.errors import Forbidden, InvalidInput, NotFound, PaymentRequired
 from agora.core.groups import NOT_VIEWABLE, can_write, group_view, joining_type
 from agora.core.items import (
     build_draft,
@@ -21,6 +26,7 @@ from agora.services.accounts import Caller
 from agora.services.creation_limits import CreationLimit
 from agora.services.events import Events, PostAdded, PostHidden, PostShared
 from agora.services.groups import GroupService
+from agora.services.rewards import RewardHolds
 from agora.store.feed_cache import FeedCache
 from agora.store.groups import GroupStore
 from agora.store.items import ItemStore
@@ -29,6 +35,12 @@ from agora.store.users import UserStore
 ITEM_NOT_FOUND = "This post does not exist or was deleted"
 NOT_THIS_POSTS_LINK = "This link is not one of this post's"
 MY_ITEMS_LIMIT = 100
+POST_IS_CLOSED = "This post is closed"
+# Posts the expiry sweep closes at a time; the next round takes the rest.
+EXPIRY_BATCH = 100
+# A closed post still holding this long after it closed: the edge closing it died (or an
+# edit's raise landed after the release), and the sweep gives the hold back.
+CLOSED_HOLD_GRACE_MS = 60_000
 
 
 class StoredFiles(Protocol):
@@ -121,8 +133,13 @@ class ItemService:
         uploads: StoredFiles,
         events: Events,
         creations: CreationLimit,
+        rewards: RewardHolds,
+        expiry_ms: int,
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        # A post's reward is held while it is open (issue 32); it is open `expiry_ms`.
+        self.rewards = rewards
+        self.expiry_ms = expiry_ms
         self.creations = creations
         self.items = items
         self.posts = posts
@@ -156,13 +173,23 @@ class ItemService:
         if not can_write(group, membership):
             raise Forbidden("You cannot post in this group")
         fields = await self._draft(caller, group, data)
+        await self.rewards.check_available(user_id, fields)
         # Counted once the post is valid: a form sent back for a fix costs no attempt.
         await self.creations.count(user_id)
         if membership is None:
             await self.groups.add_member(group_id, user_id, joining_type(group))
+        now = now_ms()
+        fields["expires_at"] = now + self.expiry_ms
         item, root = await self.items.create(
-            fields, user_id=user_id, group_id=group_id, created_at=now_ms()
+            fields, user_id=user_id, group_id=group_id, created_at=now
         )
+        try:
+            await self.rewards.hold(item, fields, self.rewards.hold_key(item["_id"], True))
+        except PaymentRequired:
+            # Spent meanwhile: the post nobody saw yet goes, as if refused before storing.
+            await self.items.discard(item)
+            raise
+        item = await self.items.get(item["_id"]) or item
         await self.group_store.count_posts(group_id, 1)
         await self.events.publish(PostAdded(group_id, item["_id"]))
         return {"item": self._view(item, root)}
@@ -179,8 +206,11 @@ class ItemService:
 
     async def update(self, caller: Caller, item_id: str, data: ItemInput) -> dict[str, Any]:
         item = await self._owned(caller, item_id)
+        if item.get("closed_at"):
+            raise InvalidInput({"item_id": POST_IS_CLOSED})
         group, _ = await self.groups.found(item["group_id"], caller)
         fields = {**await self._draft(caller, group, data), "updated_at": now_ms()}
+        await self.rewards.hold(item, fields, self.rewards.hold_key(item_id, False))
         updated = await self.items.update(item_id, caller.user["_id"], fields)
         if updated is None:
             raise NotFound({"item_id": ITEM_NOT_FOUND})
@@ -189,13 +219,59 @@ class ItemService:
 
     async def delete(self, caller: Caller, item_id: str) -> dict[str, Any]:
         item = await self._owned(caller, item_id)
-        updated = await self.items.hide(item_id, caller.user["_id"], now_ms())
+        now = now_ms()
+        updated = await self.items.hide(item_id, caller.user["_id"], now)
         if updated is None:
             raise NotFound({"item_id": ITEM_NOT_FOUND})
+        updated = await self._close(updated, now, POST_DELETED) or updated
         await self.group_store.count_posts(item["group_id"], -1)
         await self.feed_cache.changed(item["group_id"])
         await self.events.publish(PostHidden(item["group_id"], item_id))
         return {"item": self._view(updated)}
+
+    async def close(self, caller: Caller, item_id: str) -> dict[str, Any]:
+        """The owner closes the post: it stays readable, its held reward comes back."""
+        item = await self._owned(caller, item_id)
+        closed = await self._close(item, now_ms(), POST_CLOSED)
+        if closed is not None:
+            await self.feed_cache.changed(item["group_id"])
+        return {"item": self._view(await self.items.get(item_id) or closed or item)}
+
+    async def _close(self, item: Item, now: int, reason: str) -> Item | None:
+        """Closes an open post and gives back its hold; None when it was closed already."""
+        closed = await self.items.close(item["_id"], now, reason)
+        if closed is not None:
+            await self.rewards.release(closed, reason)
+        return closed
+
+    async def expire_due(self) -> int:
+        """Closes the posts past their expiry, and gives back what closed posts still hold
+        (a close an edge died in the middle of); safe on every edge at once, as a post is
+        closed once and a hold given back once. Returns how many posts it looked at."""
+        now = now_ms()
+        due = await self.items.due_to_close(now, now - CLOSED_HOLD_GRACE_MS, EXPIRY_BATCH)
+        for item in due:
+            if item.get("closed_at") is None:
+                if await self._close(item, now, POST_EXPIRED) is not None:
+                    await self.feed_cache.changed(item["group_id"])
+            else:
+                await self.rewards.release(item, item.get("closed_reason") or POST_CLOSED)
+        return len(due)
+
+    async def hold_preview(
+        self,
+        caller: Caller,
+        *,
+        item_id: str | None,
+        offer_amount: float | int | str | None,
+        offer_currency: str | None,
+        finder_fee_percent: object,
+    ) -> dict[str, Any]:
+        """What the post form's reward would hold (for an edit, of the caller's post)."""
+        item = await self._owned(caller, item_id) if item_id else None
+        return await self.rewards.preview(
+            caller.user["_id"], item, offer_amount, offer_currency, finder_fee_percent
+        )
 
     async def get(
         self, caller: Caller | None, item_id: str, group_id: str | None

@@ -7,26 +7,20 @@ from typing import Any
 
 from agora.core.chat import NO_SUCH_CHAT, hidden_from, parse_item_chat_id
 from agora.core.clock import now_ms
-from agora.core.constants import (
-    CURRENCY_POINTS,
-    LEDGER_REF_OFFER,
-    OFFER_MIN_AMOUNT,
-    RECHARGE_MIN_AMOUNT,
-)
+from agora.core.constants import CURRENCY_POINTS, LEDGER_REF_OFFER, OFFER_MIN_AMOUNT
 from agora.core.documents import Item
 from agora.core.errors import Forbidden, InvalidInput, NotFound, PaymentRequired
 from agora.core.finder_fees import FeePart, split
 from agora.core.items import is_visible
 from agora.core.money import (
-    CENTS_PER_UNIT,
+    DRAW,
+    HoldChange,
     Posting,
     cents_number,
     format_amount,
-    format_number,
     parse_amount,
-    recharge_amount,
+    recharge_errors,
     request_key,
-    shortfall_cents,
     to_cents,
     wallet_id,
 )
@@ -107,12 +101,16 @@ class OfferService:
     ) -> dict[str, Any]:
         """What giving this offer would pay, for the confirm dialog; nothing moves."""
         terms = await self._terms(caller, cs_id, offer_amount)
+        hold = await self.wallets.item_hold(caller.user["_id"], terms.currency, terms.item["_id"])
+        from_held = min(hold.held if hold else 0, terms.total_cents)
         return {
             "offer_amount": cents_number(terms.cents),
             "participant_name": terms.participant.get("name", ""),
             "currency": terms.currency,
             "finder_fees": terms.fees_view(),
             "total": cents_number(terms.total_cents),
+            "from_held": cents_number(from_held),
+            "from_available": cents_number(terms.total_cents - from_held),
         }
 
     async def give(
@@ -140,7 +138,13 @@ class OfferService:
             },
         )
         if move["state"] == REFUSED:
-            raise self._short(move["short_balance"], terms.total_cents, terms.currency)
+            short = recharge_errors(
+                move["short_balance"],
+                move.get("short_needed", terms.total_cents),
+                terms.currency,
+                "give this offer",
+            )
+            raise PaymentRequired(short)
         given = {
             "move_id": move["_id"],
             "amount": cents_number(terms.cents),
@@ -149,12 +153,16 @@ class OfferService:
         }
         await self.last_offer.offer_given(cs_id, given)
         await self.events.publish(terms.paid(cs_id, move["_id"]))
+        # The post's hold paid first (the poster's entry moved its held money by that much).
+        from_held = -(move.get("held_diffs") or [0])[0]
         return {
             "success": True,
             "move_id": move["_id"],
             "wallet": await self.wallets.payer_view(move),
             "last_offer": given,
             "finder_fees": terms.fees_view(),
+            "paid_from_held": cents_number(from_held),
+            "paid_from_available": cents_number(terms.total_cents - from_held),
         }
 
     async def _terms(
@@ -213,18 +221,6 @@ class OfferService:
             raise InvalidInput({"offer_amount": f"The smallest offer is {OFFER_MIN_AMOUNT}"})
         return to_cents(amount), item.get("offer_currency") or CURRENCY_POINTS
 
-    @staticmethod
-    def _short(balance: int, cents: int, currency: str) -> PaymentRequired:
-        if currency == CURRENCY_POINTS:
-            missing = format_number(cents - balance)
-            return PaymentRequired(
-                {"need_recharge": f"You need {missing} more points to give this offer"}
-            )
-        needed = shortfall_cents(balance, cents, RECHARGE_MIN_AMOUNT * CENTS_PER_UNIT)
-        return PaymentRequired(
-            {"need_stripe_recharge": {"amount": recharge_amount(needed), "currency": currency}}
-        )
-
     async def announce_paid(self, paid: OfferPaid) -> None:
         """The offer and its finder's fees show in the chat (an `OfferPaid` subscriber); the
         money has moved even if this notice is late."""
@@ -264,18 +260,24 @@ def finder_fee_views(fees: tuple[FinderFee, ...]) -> list[dict[str, Any]]:
 
 def offer_postings(terms: OfferTerms) -> list[Posting]:
     """The poster pays the offer and the fees in one debit (the first posting, so a short
-    balance refuses the move before anyone is credited)."""
+    balance refuses the move before anyone is credited), taken from what the post holds
+    first and the rest from what is available."""
     owner, participant, currency = terms.owner, terms.participant, terms.currency
     title = f"Offer for '{terms.item['title']}'"
     debit_title = f"{title} to {participant['name']}"
     if terms.fees:
         debit_title += " with finder's fees"
 
-    def posting(user_id: str, cents: int, text: str) -> Posting:
-        return Posting(wallet_id(user_id, currency), user_id, currency, cents, text)
+    def posting(user_id: str, cents: int, text: str, hold: HoldChange | None = None) -> Posting:
+        return Posting(wallet_id(user_id, currency), user_id, currency, cents, text, hold)
 
     return [
-        posting(owner["_id"], -terms.total_cents, debit_title),
+        posting(
+            owner["_id"],
+            -terms.total_cents,
+            debit_title,
+            HoldChange(terms.item["_id"], DRAW, terms.cents),
+        ),
         posting(participant["_id"], terms.cents, f"{title} from {owner['name']}"),
         *(
             posting(p.user_id, p.cents, f"Finder's fee for sharing '{terms.item['title']}'")

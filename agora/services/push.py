@@ -28,7 +28,7 @@ from agora.core.push import (
     read_delivery_receipt,
 )
 from agora.services.accounts import Caller
-from agora.services.events import MessageStored, OfferPaid, SignedOut
+from agora.services.events import MessageStored, OfferPaid, RewardReleased, SignedOut
 from agora.settings import Settings
 from agora.store.push_subscriptions import PushSubscriptionStore
 from agora.store.sessions import SessionStore
@@ -163,6 +163,23 @@ class PushService:
                     url=PROFILE_PATH,
                 ),
             )
+
+    async def reward_released(self, released: RewardReleased) -> None:
+        """The poster is told what came back of a closed, deleted or expired post's reward,
+        once per post and currency."""
+        amount = format_amount(released.amount_cents, released.currency)
+        self._direct(
+            released.user_id,
+            f"released:{released.item_id}:{released.currency}",
+            Notification(
+                # No chat: the push's topic is the post's, and a click opens the wallets.
+                f"reward:{released.item_id}",
+                f"Reward released: '{released.title}'",
+                "",
+                f"{amount} is back in your wallet",
+                url=PROFILE_PATH,
+            ),
+        )
 
     def _direct(self, user_id: str, ref: str, notification: Notification) -> None:
         self._enqueue({"kind": "direct", "user_id": user_id, "ref": ref, "n": notification})

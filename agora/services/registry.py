@@ -14,6 +14,8 @@ from agora.services.link_previews import LinkPreviewService
 from agora.services.offers import OfferService
 from agora.services.payments import PaymentService
 from agora.services.push import PushService
+from agora.services.reviews import ReviewService
+from agora.services.rewards import RewardHolds
 from agora.services.uploads import UploadService
 from agora.services.wallet import WalletService
 from agora.services.whatsapp import WhatsApp
@@ -36,5 +38,7 @@ class Services:
     payments: PaymentService
     push: PushService
     finder_fees: EarnedFromSharing
+    rewards: RewardHolds
+    reviews: ReviewService
     whatsapp: WhatsApp
     whatsapp_replies: WhatsAppReplies

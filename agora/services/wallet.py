@@ -8,7 +8,7 @@ died) drives it on with the same steps, so it ends exactly once.
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from agora.core.clock import now_ms
@@ -33,6 +33,7 @@ from agora.core.money import (
     PENDING,
     REFUSED,
     REVERSED,
+    ItemHold,
     Posting,
     format_amount,
     ledger_entry_view,
@@ -44,6 +45,7 @@ from agora.core.money import (
     wallets_in_order,
 )
 from agora.realtime.emitter import RealtimeEmitter
+from agora.services.events import Events, PostHoldMoved
 from agora.store.wallets import Appended, Short, WalletStore
 
 log = logging.getLogger("agora.wallet")
@@ -63,10 +65,13 @@ class WalletService:
         self,
         store: WalletStore,
         emitter: RealtimeEmitter,
+        events: Events,
         charge_enabled: ChargeEnabled = _payouts_unknown,
     ) -> None:
         self.store = store
         self.emitter = emitter
+        # Posts show their held reward: told of every entry that moved one (`PostHoldMoved`).
+        self.events = events
         self.charge_enabled = charge_enabled
 
     # Reading ------------------------------------------------------------------
@@ -84,8 +89,18 @@ class WalletService:
         return wallet_view(fresh, charge_enabled=await self.charge_enabled(user_id))
 
     async def balance_cents(self, user_id: str, currency: str) -> int:
+        """What is available: the wallet's money less what it holds for posts."""
         wallet = await self.store.get(wallet_id(user_id, currency))
-        return wallet["balance"] if wallet else 0
+        return wallet["balance"] - wallet.get("held", 0) if wallet else 0
+
+    async def held_cents(self, user_id: str) -> dict[str, int]:
+        """What each of the user's wallets holds for their posts, by currency (none: left out)."""
+        wallets = await self.store.of_user(user_id)
+        return {w["currency"]: w["held"] for w in wallets_in_order(wallets) if w.get("held")}
+
+    async def item_hold(self, user_id: str, currency: str, item_id: str) -> ItemHold | None:
+        """A post's hold in its poster's wallet now; None when that wallet never held for it."""
+        return await self.store.item_hold(wallet_id(user_id, currency), item_id)
 
     async def ledger(
         self,
@@ -297,7 +312,7 @@ class WalletService:
     # Internals ----------------------------------------------------------------
 
     async def _drive(self, move: dict[str, Any], *, maybe_applied: bool) -> dict[str, Any]:
-        debit, *credits = [Posting(**p) for p in move["postings"]]
+        debit, *credits = [Posting.of(p) for p in move["postings"]]
         now = now_ms()
 
         async def apply(posting: Posting) -> Appended | Short:
@@ -319,7 +334,12 @@ class WalletService:
                 move["_id"],
                 (PENDING, REFUSED),
                 REFUSED,
-                {"short_balance": first.balance, "refused_at": now, "rechecked": False},
+                {
+                    "short_balance": first.balance,
+                    "short_needed": first.needed,
+                    "refused_at": now,
+                    "rechecked": False,
+                },
             )
             return refused or await self._move(move["_id"])
         # Credits cannot be refused and touch other wallets: they go together, so a move
@@ -335,10 +355,33 @@ class WalletService:
         fields = {
             "state": move.get("final_state", DONE),
             "balances_after": [e["change_to"] for e in entries.values()],
+            # What each wallet held after it and how the move changed that (a post's hold
+            # drawn on by an offer): read back by a retry, which appends nothing.
+            "held_after": [e.get("held_to", 0) for e in entries.values()],
+            "held_diffs": [e.get("held_diff", 0) for e in entries.values()],
         }
+        # Posts' copies of their holds follow before the move counts as finished: a move an
+        # edge died in is driven again by the sweep, which tells them then.
+        await self._tell_holds(entries.values())
         await self.store.finish_move(move["_id"], (PENDING, REFUSED), fields)
         await self._announce(entries)
         return {**move, **fields}
+
+    async def _tell_holds(self, entries: Iterable[dict[str, Any]]) -> None:
+        for entry in entries:
+            if "item_hold" in entry:
+                await self.events.publish(
+                    PostHoldMoved(
+                        item_id=entry["item_id"],
+                        user_id=entry["user_id"],
+                        currency=entry["currency"],
+                        seq=entry["seq"],
+                        hold=ItemHold.of(entry["item_hold"]),
+                    )
+                )
+
+    async def move(self, move_id: str) -> dict[str, Any] | None:
+        return await self.store.get_move(move_id)
 
     async def _move(self, move_id: str) -> dict[str, Any]:
         move = await self.store.get_move(move_id)
@@ -353,8 +396,13 @@ class WalletService:
 
     async def payer_view(self, move: dict[str, Any]) -> dict[str, Any]:
         """The paying wallet as the finished move left it: a retry sees the first answer."""
+        held_after = move.get("held_after") or [0]
         return await self.view_after(
-            {**move["postings"][0], "change_to": move["balances_after"][0]}
+            {
+                **move["postings"][0],
+                "change_to": move["balances_after"][0],
+                "held_to": held_after[0],
+            }
         )
 
     async def view_after(self, entry: LedgerEntry) -> dict[str, Any]:
@@ -365,6 +413,7 @@ class WalletService:
             "wallet_for": WALLET_FOR_USER,
             "currency": entry["currency"],
             "balance": entry["change_to"],
+            "held": entry.get("held_to", 0),
         }
         enabled = entry["currency"] != CURRENCY_POINTS and await self.charge_enabled(
             entry["user_id"]

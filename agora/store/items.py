@@ -90,6 +90,9 @@ class ItemStore:
         await ensure_index(self.items, [("group_id", 1), ("feed_key", -1)])
         await ensure_index(self.items, [("user_id", 1), ("feed_key", -1)])
         await ensure_index(self.items, [("search_text", "text")])
+        # The expiry sweep: open posts past their time, and closed ones still holding.
+        await ensure_index(self.items, [("closed_at", 1), ("expires_at", 1)])
+        await ensure_index(self.items, [("holding", 1), ("closed_at", 1)])
         await ensure_index(self.routes, [("item_id", 1), ("user_id", 1)], unique=True)
 
     async def create(
@@ -101,6 +104,13 @@ class ItemStore:
         await self.routes.insert_one(root)
         await self.items.insert_one(item)
         return item, root
+
+    async def discard(self, item: Item) -> None:
+        """Removes a post stored a moment ago that nobody was shown (its reward could not be
+        held), with its root route."""
+        await self.items.delete_one({"_id": item["_id"]})
+        await self.routes.delete_one({"_id": item["route_id"]})
+        await self._copies.announce(item["_id"])
 
     async def get(self, item_id: str) -> Item | None:
         return await self._copies.get(item_id, lambda: self.items.find_one({"_id": item_id}))
@@ -114,6 +124,48 @@ class ItemStore:
         return await self.update(
             item_id, owner_id, {"sort_order": ITEM_HIDDEN_SORT_ORDER, "updated_at": now}
         )
+
+    async def close(self, item_id: str, now: int, reason: str) -> Item | None:
+        """Closes an open post (visible or just hidden); None when it was closed already."""
+        closed = await self.items.find_one_and_update(
+            {"_id": item_id, "closed_at": None},
+            {"$set": {"closed_at": now, "closed_reason": reason, "updated_at": now}},
+            return_document=ReturnDocument.AFTER,
+        )
+        if closed is not None:
+            await self._copies.announce(item_id)
+        return closed
+
+    async def set_hold(
+        self, item_id: str, currency: str, seq: int, hold: dict[str, Any], holding: bool
+    ) -> Item | None:
+        """The post's copy of its hold in its poster's wallet of `currency`, as entry `seq`
+        of that wallet left it: never replaced by an older one. None when it was newer."""
+        field = f"reward_ledger.{currency}"
+        updated = await self.items.find_one_and_update(
+            {"_id": item_id, "$or": [{f"{field}.seq": {"$lt": seq}}, {field: None}]},
+            {"$set": {field: {"seq": seq, "hold": hold}, "holding": holding}},
+            return_document=ReturnDocument.AFTER,
+        )
+        if updated is not None:
+            await self._copies.announce(item_id)
+        return updated
+
+    async def due_to_close(self, now: int, closed_before: int, limit: int) -> list[Item]:
+        """Open posts past their expiry, and closed ones still holding a reward since before
+        `closed_before` (an edge died between closing and giving it back)."""
+        query = {
+            "$or": [
+                {"closed_at": None, "expires_at": {"$lt": now}},
+                {"holding": True, "closed_at": {"$lt": closed_before}},
+            ]
+        }
+        return await self.items.find(query).limit(limit).to_list()
+
+    async def reward_ledgers(self, user_id: str) -> list[dict[str, Any]]:
+        """The hold copies of every post of the user, hidden ones included."""
+        query = {"user_id": user_id, "reward_ledger": {"$exists": True}}
+        return await self.items.find(query, {"reward_ledger": 1}).to_list()
 
     async def update(self, item_id: str, owner_id: str, fields: dict[str, Any]) -> Item | None:
         """Changes a visible post of this owner; None when there is no such post."""

@@ -4,7 +4,10 @@ The ledger is the truth: entry `{wallet}:{seq}` holds the balance after it (`cha
 so entries form a chain per wallet. Appending claims the next `_id`, and the unique `_id`
 makes that claim atomic without transactions (nx-27017 cannot run concurrent ones, and a
 standalone MongoDB has none). A second unique index on (wallet_id, ref_id) lets a move touch
-a wallet at most once, however often it is retried or by however many edges. The wallet
+a wallet at most once, however often it is retried or by however many edges. Entries also
+carry what the wallet holds for its owner's posts (`held_to`, issue 32), and one that moves a
+post's hold carries that post's hold after it (`item_id`, `item_hold`), computed from the
+head it is appended after: exact, since only one entry can follow a head. The wallet
 document only caches the head of the chain: it is written every HEAD_EVERY entries (and may
 lag further after a crash), and readers roll it forward by ids, HEAD_EVERY entries a query.
 """
@@ -21,7 +24,7 @@ from pymongo.errors import DuplicateKeyError
 
 from agora.core.documents import LedgerEntry, Wallet
 from agora.core.money import PENDING as MOVE_PENDING
-from agora.core.money import Posting
+from agora.core.money import ItemHold, Posting, next_hold
 from agora.store.batched_writes import BatchedWrites
 from agora.store.mongo import ensure_index, find_in, new_id
 
@@ -35,7 +38,15 @@ HEAD_EVERY = 8
 @dataclass(frozen=True)
 class Head:
     seq: int
-    balance: int
+    balance: int  # available + held
+    held: int = 0
+
+    @classmethod
+    def of(cls, doc: dict[str, Any]) -> "Head":
+        """The head a wallet document caches, or the one an entry leaves."""
+        if "change_to" in doc:
+            return cls(doc["seq"], doc["change_to"], doc.get("held_to", 0))
+        return cls(doc["seq"], doc["balance"], doc.get("held", 0))
 
 
 @dataclass(frozen=True)
@@ -47,9 +58,11 @@ class Appended:
 
 @dataclass(frozen=True)
 class Short:
-    """Refused: the wallet holds `balance` cents, less than the debit needs."""
+    """Refused: the wallet has `balance` cents available, less than the `needed` the debit
+    takes from available (what a post's hold covers is not counted)."""
 
     balance: int
+    needed: int
 
 
 class WalletStore:
@@ -68,6 +81,7 @@ class WalletStore:
     async def ensure_indexes(self) -> None:
         await ensure_index(self.ledger, [("wallet_id", 1), ("ref_id", 1)], unique=True)
         await ensure_index(self.ledger, [("wallet_id", 1), ("seq", -1)])
+        await ensure_index(self.ledger, [("wallet_id", 1), ("item_id", 1), ("seq", -1)])
         await ensure_index(self.wallets, [("user_id", 1)])
         await ensure_index(self.moves, [("key", 1)], unique=True)
         await ensure_index(self.moves, [("state", 1), ("created_at", 1)])
@@ -90,6 +104,7 @@ class WalletStore:
             "wallet_for": wallet_for,
             "currency": currency,
             "balance": 0,
+            "held": 0,
             "seq": 0,
             "created_at": now,
         }
@@ -105,15 +120,15 @@ class WalletStore:
         """Creates the wallet unless this edge knows it exists (wallets are never deleted)."""
         if wallet_id not in self._heads:
             wallet = await self.open(wallet_id, user_id, currency, wallet_for, now)
-            self._remember(wallet_id, Head(wallet["seq"], wallet["balance"]))
+            self._remember(wallet_id, Head.of(wallet))
 
     async def get(self, wallet_id: str) -> Wallet | None:
         """The wallet with its balance rolled forward to the head of its ledger."""
         wallet = await self.wallets.find_one({"_id": wallet_id})
         if wallet is None:
             return None
-        head = await self._follow(wallet_id, Head(wallet["seq"], wallet["balance"]))
-        return {**wallet, "seq": head.seq, "balance": head.balance}
+        head = await self._follow(wallet_id, Head.of(wallet))
+        return {**wallet, "seq": head.seq, "balance": head.balance, "held": head.held}
 
     async def of_user(self, user_id: str) -> list[Wallet]:
         found = await self.wallets.find({"user_id": user_id}).to_list()
@@ -153,15 +168,28 @@ class WalletStore:
         head = self._heads.get(posting.wallet_id) or await self._fresh_head(posting.wallet_id)
         checked_fresh = False
         while True:
-            balance = head.balance + posting.diff_cents
-            if balance < 0:
+            held_diff, item_hold = 0, None
+            if posting.hold is not None:
+                before = await self._item_hold(posting.wallet_id, posting.hold.item_id, head.seq)
+                held_diff, item_hold = next_hold(before, posting.hold, posting.diff_cents)
+            balance, held = head.balance + posting.diff_cents, head.held + held_diff
+            if balance - held < 0:
                 if not checked_fresh:
                     # The remembered head may be old: refuse only on what is stored.
                     head, checked_fresh = await self._fresh_head(posting.wallet_id), True
                     continue
                 done = await self._entry_for(posting.wallet_id, ref_id) if maybe_applied else None
-                return Appended(done) if done else Short(head.balance)
+                if done:
+                    return Appended(done)
+                available = head.balance - head.held
+                return Short(available, available - (balance - held))
             entry = _entry(posting, head.seq + 1, balance, ref_type, ref_id, now)
+            if held:
+                entry["held_to"] = held
+            if item_hold is not None:
+                entry["held_diff"] = held_diff
+                entry["item_id"] = posting.hold.item_id
+                entry["item_hold"] = item_hold.fields()
             try:
                 await self._entry_writes.insert(entry)
             except DuplicateKeyError:
@@ -176,13 +204,28 @@ class WalletStore:
                         return Appended(done)
                 head = moved
                 continue
-            self._remember(posting.wallet_id, Head(entry["seq"], balance))
+            self._remember(posting.wallet_id, Head(entry["seq"], balance, held))
             if entry["seq"] % HEAD_EVERY == 0:
                 await self._head_writes.update(
                     {"_id": posting.wallet_id, "seq": {"$lt": entry["seq"]}},
-                    {"$set": {"seq": entry["seq"], "balance": balance}},
+                    {"$set": {"seq": entry["seq"], "balance": balance, "held": held}},
                 )
             return Appended(entry)
+
+    async def _item_hold(self, wallet_id: str, item_id: str, at_seq: int) -> ItemHold:
+        """The post's hold as entry `at_seq` of the wallet left it."""
+        last = await self.ledger.find_one(
+            {"wallet_id": wallet_id, "item_id": item_id, "seq": {"$lte": at_seq}},
+            sort=[("seq", -1)],
+        )
+        return ItemHold.of(last["item_hold"] if last else None)
+
+    async def item_hold(self, wallet_id: str, item_id: str) -> ItemHold | None:
+        """The post's hold now (None: the wallet never held for it)."""
+        last = await self.ledger.find_one(
+            {"wallet_id": wallet_id, "item_id": item_id}, sort=[("seq", -1)]
+        )
+        return ItemHold.of(last["item_hold"]) if last else None
 
     async def entries(
         self, wallet_id: str, before_seq: int | None, limit: int
@@ -208,22 +251,35 @@ class WalletStore:
             chains.setdefault(entry["wallet_id"], []).append(entry)
         broken = []
         for wallet_id, wallet in wallets.items():
-            running, chain_ok = 0, True
+            running, held, chain_ok = 0, 0, True
+            holds: dict[str, int] = {}
             chain = chains.get(wallet_id, [])
             for position, entry in enumerate(chain, start=1):
                 running += entry["diff"]
-                chain_ok &= entry["seq"] == position and entry["change_to"] == running >= 0
+                held += entry.get("held_diff", 0)
+                if "item_id" in entry:
+                    holds[entry["item_id"]] = entry["item_hold"]["held"]
+                # Nothing available or held below zero; what the posts hold is what is held.
+                chain_ok &= (
+                    entry["seq"] == position
+                    and entry["change_to"] == running
+                    and entry.get("held_to", 0) == held == sum(holds.values())
+                    and running - held >= 0
+                    and min(holds.values(), default=0) >= 0
+                )
             # The wallet document may lag behind its chain, never run ahead of it.
             cached_ok = wallet["seq"] <= len(chain) and (
-                wallet["seq"] == 0 or chain[wallet["seq"] - 1]["change_to"] == wallet["balance"]
+                wallet["seq"] == 0 or Head.of(chain[wallet["seq"] - 1]) == Head.of(wallet)
             )
             if not chain_ok or not cached_ok:
                 broken.append(wallet_id)
         return broken
 
     async def _fresh_head(self, wallet_id: str) -> Head:
-        wallet = await self.wallets.find_one({"_id": wallet_id}, {"seq": 1, "balance": 1})
-        start = Head(wallet["seq"], wallet["balance"]) if wallet else Head(0, 0)
+        wallet = await self.wallets.find_one(
+            {"_id": wallet_id}, {"seq": 1, "balance": 1, "held": 1}
+        )
+        start = Head.of(wallet) if wallet else Head(0, 0)
         return await self._follow(wallet_id, start)
 
     async def _follow(self, wallet_id: str, head: Head) -> Head:
@@ -238,7 +294,7 @@ class WalletStore:
             while head.seq + 1 in found:
                 after = found[head.seq + 1]
                 walked.append(after)
-                head = Head(after["seq"], after["change_to"])
+                head = Head.of(after)
             if len(found) < HEAD_EVERY:
                 break
         if head.seq - start.seq >= HEAD_EVERY:
@@ -252,7 +308,7 @@ class WalletStore:
         """Moves the cached head forward, never back, whatever order edges write in."""
         await self.wallets.update_one(
             {"_id": wallet_id, "seq": {"$lt": head.seq}},
-            {"$set": {"seq": head.seq, "balance": head.balance}},
+            {"$set": {"seq": head.seq, "balance": head.balance, "held": head.held}},
         )
         self._remember(wallet_id, head)
 

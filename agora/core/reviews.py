@@ -1,0 +1,98 @@
+"""Reviews after a paid offer (issue 32): who may write one, what it holds, how it reads
+(no I/O). Each side of a paid offer, the poster who paid and the helper who was paid, may
+review the other once per offer; sharers paid a finder's fee are no side."""
+
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+from agora.core.constants import (
+    LEDGER_REF_OFFER,
+    REVIEW_EDIT_DAYS,
+    REVIEW_RATING_MAX,
+    REVIEW_RATING_MIN,
+    REVIEW_REPORT_REASON_MAX,
+    REVIEW_TEXT_MAX,
+)
+from agora.core.errors import InvalidInput
+from agora.core.money import DONE
+from agora.core.text import clean_text
+
+REVIEW_EDIT_MS = REVIEW_EDIT_DAYS * 24 * 60 * 60 * 1000
+NO_SUCH_OFFER = "This offer does not exist"
+NO_SUCH_REVIEW = "This review does not exist"
+ALREADY_REVIEWED = "You already reviewed this offer"
+ONLY_AUTHOR = "Only its author can change a review"
+EDIT_WINDOW_OVER = f"A review can be changed for {REVIEW_EDIT_DAYS} days after it is written"
+OWN_REVIEW = "You cannot report your own review"
+ONLY_MODERATORS_HIDE = "Only the group's moderators can hide a review"
+ONLY_MODERATORS_SEE = "Only the group's moderators can see reported reviews"
+
+
+def offer_sides(move: dict[str, Any] | None) -> tuple[str, str] | None:
+    """The poster who paid and the helper paid by a finished offer move; None for any other
+    move (the helper's posting is the second: `services.offers.offer_postings`)."""
+    if move is None or move.get("ref_type") != LEDGER_REF_OFFER or move.get("state") != DONE:
+        return None
+    return move["user_id"], move["postings"][1]["user_id"]
+
+
+def other_side(sides: tuple[str, str], user_id: str) -> str | None:
+    payer, payee = sides
+    return {payer: payee, payee: payer}.get(user_id) if payer != payee else None
+
+
+def check_rating(raw: object) -> int:
+    if isinstance(raw, bool) or not isinstance(raw, int):
+        raise InvalidInput({"rating": "Choose 1 to 5 stars"})
+    if not REVIEW_RATING_MIN <= raw <= REVIEW_RATING_MAX:
+        raise InvalidInput({"rating": "Choose 1 to 5 stars"})
+    return raw
+
+
+def clean_review_text(raw: str) -> str:
+    return clean_text(raw, "text", REVIEW_TEXT_MAX)
+
+
+def clean_report_reason(raw: str) -> str:
+    return clean_text(raw, "reason", REVIEW_REPORT_REASON_MAX)
+
+
+def editable_until(review: dict[str, Any]) -> int:
+    return review["created_at"] + REVIEW_EDIT_MS
+
+
+def review_view(
+    review: dict[str, Any], author: dict[str, Any] | None, *, for_moderators: bool = False
+) -> dict[str, Any]:
+    """A review as profiles and chats show it; moderators also see who reported it and why."""
+    view = {
+        "_id": review["_id"],
+        "move_id": review["move_id"],
+        "item_id": review["item_id"],
+        "group_id": review["group_id"],
+        "author": author,
+        "subject_id": review["subject_id"],
+        "rating": review["rating"],
+        "text": review["text"],
+        "created_at": review["created_at"],
+        "updated_at": review["updated_at"],
+        "editable_until": editable_until(review),
+        "hidden": bool(review.get("hidden")),
+    }
+    if for_moderators:
+        reports = review.get("reports", [])
+        view["reports_count"] = len(reports)
+        view["reports"] = [
+            {"user_id": r["user_id"], "reason": r["reason"], "at": r["at"]} for r in reports
+        ]
+    return view
+
+
+def summary(ratings: list[int]) -> dict[str, Any]:
+    """How many reviews and their average, to one decimal (none without reviews)."""
+    if not ratings:
+        return {"count": 0, "average": None}
+    average = (Decimal(sum(ratings)) / len(ratings)).quantize(
+        Decimal("0.1"), rounding=ROUND_HALF_UP
+    )
+    return {"count": len(ratings), "average": float(average)}
