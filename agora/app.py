@@ -13,7 +13,7 @@ from agora.actors.client import SessionShards
 from agora.actors.runtime import RayLink, start_shards
 from agora.actors.user_client import UserShards
 from agora.core.chat import CHAT_MESSAGE_KINDS
-from agora.core.constants import POST_EXPIRY_SWEEP_SECONDS
+from agora.core.constants import DAY_MS, POST_EXPIRY_SWEEP_SECONDS
 from agora.core.message_kinds import ChatKinds
 from agora.core.whatsapp.kinds import BUSINESS_CHATS, WHATSAPP_MESSAGE_KINDS
 from agora.core.whatsapp.outbound import WA_MESSAGE_TYPES
@@ -118,13 +118,14 @@ from agora.wiring import StoreFactory
 log = logging.getLogger("agora")
 
 MOVE_SWEEP_SECONDS = 30
-DAY_MS = 24 * 60 * 60 * 1000
 
 
 # The edge's event publisher, for those who subscribe outside `subscribe` below (tests).
 EVENTS = web.AppKey("events", Events)
 # The edge's WhatsApp services, for tests that wait for webhook deliveries to be processed.
 WHATSAPP = web.AppKey("whatsapp", WhatsApp)
+# Posts, for tests that drive the expiry sweep.
+ITEMS = web.AppKey("items", ItemService)
 # The agents' side of business chats, for tests that drive its sweep.
 WHATSAPP_REPLIES = web.AppKey("whatsapp_replies", WhatsAppReplies)
 
@@ -618,6 +619,7 @@ def build_app(
     app = create_app(settings, services, sockets)
     app[EVENTS] = built.events
     app[WHATSAPP] = services.whatsapp
+    app[ITEMS] = services.items
     app[WHATSAPP_REPLIES] = services.whatsapp_replies
 
     async def lifecycle(app: web.Application):

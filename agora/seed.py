@@ -1,9 +1,12 @@
 """A demo city for `make run`, so a newcomer sees a living feed. Runs once per database."""
 
 import logging
+from decimal import Decimal
 
 from agora.core.accounts import EMAIL_FIELD, Identifier
-from agora.core.constants import CURRENCY_POINTS
+from agora.core.constants import CURRENCY_POINTS, LEDGER_REF_DEMO
+from agora.core.money import to_cents
+from agora.core.rewards import hold_target
 from agora.services.accounts import Caller
 from agora.services.items import ItemInput
 from agora.services.registry import Services
@@ -95,6 +98,20 @@ async def seed_demo_city(services: Services, users: UserStore) -> None:
     for handle, name in DEMO_PEOPLE.items():
         ident = Identifier(EMAIL_FIELD, f"{handle}@demo.agora.local")
         people[handle] = await users.find_by_identifier(ident) or await users.create(ident, name)
-    for handle, post in DEMO_POSTS:
+    for number, (handle, post) in enumerate(DEMO_POSTS):
+        user_id = people[handle]["_id"]
+        if post.offer_amount is not None and post.offer_currency is not None:
+            # A reward is held from its poster's wallet: the demo people are given what
+            # their posts hold, as a ledger entry saying so.
+            cents = to_cents(Decimal(post.offer_amount))
+            await services.wallets.credit_external(
+                key=f"demo:{DEMO_GROUP}:{number}",
+                user_id=user_id,
+                currency=post.offer_currency,
+                amount_cents=hold_target(cents, post.finder_fee_percent, post.offer_currency),
+                ref_type=LEDGER_REF_DEMO,
+                ref_id=f"{DEMO_GROUP}:{number}",
+                title="Demo money for a sample post's reward",
+            )
         await services.items.create(Caller(user=people[handle], key_hash=""), DEMO_GROUP, post)
     log.info("seeded the demo city %s with %d posts", DEMO_GROUP, len(DEMO_POSTS))

@@ -65,6 +65,20 @@ SHARED = (
     "FINDER_FEE_PERCENT_DEFAULT",
     "FINDER_FEE_PERCENT_MAX",
     "FINDER_FEE_MAX_SHARERS",
+    "REWARD_HELD",
+    "REWARD_RELEASED",
+    "REWARD_NOT_HELD",
+    "REWARD_NONE",
+    "POST_CLOSED",
+    "POST_EXPIRED",
+    "POST_DELETED",
+    "LEDGER_REF_REWARD_HOLD",
+    "LEDGER_REF_REWARD_RELEASE",
+    "REVIEW_RATING_MIN",
+    "REVIEW_RATING_MAX",
+    "REVIEW_TEXT_MAX",
+    "REVIEW_REPORT_REASON_MAX",
+    "REVIEW_EDIT_DAYS",
 )
 
 # Computed by the server's own functions, so the web app's texts cannot tell another story.

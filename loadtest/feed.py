@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from agora.core.clock import now_ms
-from agora.core.constants import FINDER_FEE_PERCENT_DEFAULT
+from agora.core.constants import DAY_MS, FINDER_FEE_PERCENT_DEFAULT, POST_EXPIRY_DAYS_DEFAULT
 from agora.core.items import ItemDraft, build_draft
 from agora.embedded import mongo_address, redis_address
-from agora.store.items import new_item, root_route
+from agora.store.items import HOLD_COPY_FIELDS, new_item, root_route
 from agora.store.mongo import new_id
 from loadtest import profile
 from loadtest.feed_words import ADJECTIVES, DISTRICTS, GROUP_TAGS, NOUNS
@@ -99,9 +99,12 @@ def _post(rng: random.Random, user_id: str, group_id: str, created_at: int):
 
 
 def post_documents(draft: ItemDraft, user_id: str, group_id: str, created_at: int):
-    """A post and its root share route, shaped as ItemService.create stores them."""
+    """A post and its root share route, shaped as ItemService.create stores them (open for
+    the default expiry; its reward, if any, not held, as posts from before holds)."""
     root = root_route(new_id(), user_id, created_at)
-    return new_item({**draft.fields(), "files": []}, root, group_id), root
+    expires_at = created_at + POST_EXPIRY_DAYS_DEFAULT * DAY_MS
+    fields = {**draft.fields(), "files": [], "expires_at": expires_at}
+    return new_item(fields, root, group_id), root
 
 
 def check_shape(stored: dict[str, Any], seeded: dict[str, Any], what: str) -> None:
@@ -126,7 +129,7 @@ def check_shape(stored: dict[str, Any], seeded: dict[str, Any], what: str) -> No
 
 def store_posts(db, reference: dict[str, Any], made: list[tuple[dict, dict]]) -> None:
     """Inserts posts with their routes, once they match `reference`, a post the API made."""
-    stored = db.items.find_one({"_id": reference["_id"]})
+    stored = db.items.find_one({"_id": reference["_id"]}, {f: 0 for f in HOLD_COPY_FIELDS})
     stored_route = db.routes.find_one({"_id": reference["route_id"]})
     if stored is None or stored_route is None:
         raise SeedError("the post created through the API is not in MongoDB")

@@ -221,8 +221,10 @@ def seed(stack: Stack) -> Market:
     people = [seeder.owner, *seeder.people(PEOPLE - 1)]
     group_id = seeder.group("Offers market")
     seeder.join(group_id, people[1:])
+    # Points first: the reference post holds its reward from its poster's points.
+    money_in = asyncio.run(_starter_points(stack, people))
     chats = _chats(stack, seeder, _posts(stack, group_id, people), people)
-    return Market(people, chats, asyncio.run(_starter_points(stack, people)))
+    return Market(people, chats, money_in)
 
 
 # Load -----------------------------------------------------------------------

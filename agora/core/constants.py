@@ -84,6 +84,8 @@ LEDGER_REF_WHATSAPP_TEMPLATE = "whatsapp_template"
 # edit, and given back when the post is closed, deleted or expires.
 LEDGER_REF_REWARD_HOLD = "reward_hold"
 LEDGER_REF_REWARD_RELEASE = "reward_release"
+# Money `make run`'s demo city gives its sample people for their posts' rewards.
+LEDGER_REF_DEMO = "demo"
 # What a post's reward is to the people who read it (item `reward_status`).
 REWARD_HELD = "held"
 REWARD_RELEASED = "released"
@@ -94,6 +96,7 @@ POST_CLOSED = "closed"
 POST_EXPIRED = "expired"
 POST_DELETED = "deleted"
 POST_EXPIRY_DAYS_DEFAULT = 30
+DAY_MS = 24 * 60 * 60 * 1000
 # How often every edge looks for posts past their expiry (and holds a crash left open).
 POST_EXPIRY_SWEEP_SECONDS = 60
 # Reviews after a paid offer (issue 32).

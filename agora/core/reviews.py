@@ -6,6 +6,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from agora.core.constants import (
+    DAY_MS,
     LEDGER_REF_OFFER,
     REVIEW_EDIT_DAYS,
     REVIEW_RATING_MAX,
@@ -17,7 +18,7 @@ from agora.core.errors import InvalidInput
 from agora.core.money import DONE
 from agora.core.text import clean_text
 
-REVIEW_EDIT_MS = REVIEW_EDIT_DAYS * 24 * 60 * 60 * 1000
+REVIEW_EDIT_MS = REVIEW_EDIT_DAYS * DAY_MS
 NO_SUCH_OFFER = "This offer does not exist"
 NO_SUCH_REVIEW = "This review does not exist"
 ALREADY_REVIEWED = "You already reviewed this offer"

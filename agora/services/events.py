@@ -193,7 +193,9 @@ class PostHoldMoved:
 @dataclass(frozen=True)
 class RewardReleased:
     """What a post still held was given back to its poster, because it was closed, deleted
-    or expired (`reason`); published once per post by whoever released it."""
+    or expired (`reason`); published by whoever released it (a release asked again, which
+    moves nothing more, tells it again: hearers that must act once key on the post and
+    currency)."""
 
     item_id: str
     user_id: str

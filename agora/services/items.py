@@ -214,8 +214,13 @@ class ItemService:
         updated = await self.items.update(item_id, caller.user["_id"], fields)
         if updated is None:
             raise NotFound({"item_id": ITEM_NOT_FOUND})
+        if updated.get("closed_at"):
+            # Closed meanwhile: its close wrote `closed_at` before it gave the hold back, so
+            # either that release came after this edit's hold, or this edit sees it closed
+            # and gives back what it held itself.
+            await self.rewards.release(updated, updated.get("closed_reason") or POST_CLOSED)
         await self.feed_cache.changed(item["group_id"])
-        return {"item": self._view(updated)}
+        return {"item": self._view(await self.items.get(item_id) or updated)}
 
     async def delete(self, caller: Caller, item_id: str) -> dict[str, Any]:
         item = await self._owned(caller, item_id)

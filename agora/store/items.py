@@ -22,6 +22,8 @@ from agora.store.redis import Keys
 ITEM_COPY_SECONDS = 60.0
 ITEM_COPY_REFRESH_SECONDS = 45.0
 ROUTE_ID_BYTES = 9
+# The post's copy of its held reward (`set_hold`): absent on posts that never held one.
+HOLD_COPY_FIELDS = ("reward_ledger", "holding")
 
 
 def new_route_id() -> str:

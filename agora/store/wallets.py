@@ -81,7 +81,8 @@ class WalletStore:
     async def ensure_indexes(self) -> None:
         await ensure_index(self.ledger, [("wallet_id", 1), ("ref_id", 1)], unique=True)
         await ensure_index(self.ledger, [("wallet_id", 1), ("seq", -1)])
-        await ensure_index(self.ledger, [("wallet_id", 1), ("item_id", 1), ("seq", -1)])
+        # Item first: nx-27017 answers from the first field's index, and a post has few entries.
+        await ensure_index(self.ledger, [("item_id", 1), ("wallet_id", 1), ("seq", -1)])
         await ensure_index(self.wallets, [("user_id", 1)])
         await ensure_index(self.moves, [("key", 1)], unique=True)
         await ensure_index(self.moves, [("state", 1), ("created_at", 1)])

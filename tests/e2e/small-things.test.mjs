@@ -44,7 +44,8 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     await points.getByText('🪙 98.50').waitFor();
     await points.getByRole('button', { name: /Points/ }).click();
     const ledger = owner.getByRole('dialog', { name: 'Transaction History' });
-    await ledger.getByTestId('ledger-entry').filter({ hasText: "Offer for 'Water my plants'" }).getByText('-🪙 2.50').waitFor();
+    // The post held the reward when it went up; the offer was then paid from that hold.
+    await ledger.getByTestId('ledger-entry').filter({ hasText: "Reward held for 'Water my plants'" }).getByText('-🪙 2.50').waitFor();
     assert.deepEqual(await seriousViolations(owner), []);
     await screenshot(owner, 'money-ledger', { fullPage: false });
     assert.deepEqual(owner.errors, []);
@@ -54,7 +55,7 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
 
 test('on a phone a long post title wraps to two lines in the feed and shows whole on its page', async () => {
   const title = 'Looking for someone to fix the brakes and gears of my old Dutch city bike before Friday';
-  const { ownerKey, groupId, item } = await postWithChat(title, { offer_amount: 15, offer_currency: 'EUR' });
+  const { ownerKey, groupId, item } = await postWithChat(title, { offer_amount: 15, offer_currency: 'POINTS' });
   const page = await pageAs(browser, ownerKey, VIEWPORTS.phone);
   await page.goto(`${BASE_URL}/${groupId}`);
   const heading = page.getByRole('heading', { level: 3, name: title });

@@ -107,7 +107,7 @@ async def item_chat(client, sink):
     owner = await member(client, sink, "Owner")
     asker = await member(client, sink, "Asker")
     group_id = await new_group(owner, is_public=True)
-    item = await owner.post_item(group_id, "Old piano", offer_amount=5, offer_currency="EUR")
+    item = await owner.post_item(group_id, "Old piano", offer_amount=5, offer_currency="POINTS")
     return owner, asker, item
 
 

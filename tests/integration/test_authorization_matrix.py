@@ -57,6 +57,9 @@ class World:
     # The group's WhatsApp channel (connected by the owner) and one customer's chat.
     whatsapp_connect: dict[str, str] | None = None
     business_chat_id: str = ""
+    # The owner's paid offer to the member, and the member's review of the owner after it.
+    move_id: str = ""
+    review_id: str = ""
 
     def id_of(self, role: str) -> str:
         person = self.people[role]
@@ -336,6 +339,19 @@ ROWS = [
         post("/api/item?action=delete", lambda w, r: {"item_id": w.item["_id"]}),
         OWNER,
     ),
+    Row(
+        "post close",
+        post("/api/item?action=close", lambda w, r: {"item_id": w.item["_id"]}),
+        OWNER,
+    ),
+    Row(
+        "post reward hold preview",
+        post(
+            "/api/reward/hold_preview",
+            lambda w, r: {"item_id": w.item["_id"], "offer_amount": 6, "offer_currency": "POINTS"},
+        ),
+        OWNER,
+    ),
     Row("post by id", lookup("item_ids", "items", lambda w: w.item["_id"]), PARTICIPANTS),
     Row("share route", get(lambda w, r: f"/api/r/{w.item['route_id']}"), PARTICIPANTS),
     Row("share link", get(lambda w, r: f"/api/r/{w.item['route_id']}?action=share"), PARTICIPANTS),
@@ -384,6 +400,50 @@ ROWS = [
         post("/api/giveoffer", lambda w, r: {"cs_id": w.chat_id, "request_id": uuid.uuid4().hex}),
         OWNER,
     ),
+    # Reviews after the paid offer: its two sides write them, anyone reads them, any other
+    # signed-in person reports one, the group's moderators hide it.
+    Row(
+        "review of a paid offer",
+        post(
+            "/api/review?action=create",
+            lambda w, r: {"move_id": w.move_id, "rating": 4, "text": f"by {r}"},
+        ),
+        {"owner"},  # the member wrote theirs already
+    ),
+    Row(
+        "paid offer's reviews",
+        post("/api/reviews/offer", lambda w, r: {"move_id": w.move_id}),
+        PARTICIPANTS,
+    ),
+    Row(
+        "review update",
+        post(
+            "/api/review?action=update",
+            lambda w, r: {"review_id": w.review_id, "rating": 2, "text": "changed"},
+        ),
+        {"member"},
+    ),
+    Row(
+        "review report",
+        post("/api/review?action=report", lambda w, r: {"review_id": w.review_id}),
+        SIGNED_IN - {"member"},
+    ),
+    Row(
+        "review hide",
+        post("/api/review?action=hide", lambda w, r: {"review_id": w.review_id}),
+        OWNER,
+    ),
+    Row(
+        "reported reviews",
+        post("/api/reviews/reported", lambda w, r: {"group_id": w.group_id}),
+        OWNER,
+    ),
+    Row(
+        "person's reviews",
+        post("/api/reviews", lambda w, r: {"user_id": w.id_of("owner")}),
+        set(ROLES),
+    ),
+    Row("person's profile", get(lambda w, r: f"/api/users/{w.id_of('owner')}/profile"), set(ROLES)),
     # A person's wallet and payments.
     Row(
         "wallet ledger",
@@ -505,6 +565,12 @@ async def _world(client, sink, mongo_url, chat_prefix, whatsapp: WhatsAppStandin
         "/session/send", {"dest_session_id": group_id, "payload": "hello all", "local_id": "h"}
     )
     recharge = await owner.call("/api/recharge", {"amount": 10, "currency": "USD"})
+    paid = await owner.call("/api/giveoffer", {"cs_id": chat_id, "request_id": "world"})
+    world.move_id = paid["move_id"]
+    review = {"move_id": paid["move_id"], "rating": 5, "text": "Paid at once"}
+    world.review_id = (await people["member"].call("/api/review?action=create", review))["review"][
+        "_id"
+    ]
     world.chat_id = chat_id
     world.chat_message_at = asked["inbox_message"]["created_at"]
     world.group_message_at = said["inbox_message"]["created_at"]
@@ -556,6 +622,7 @@ async def _stored(world: World) -> dict[str, list]:
         "ledger_entries": {"user_id": {"$in": ids}},
         "recharges": {"user_id": {"$in": ids}},
         "whatsapp_channels": {"group_id": world.group_id},
+        "reviews": {"move_id": world.move_id},
     }
     stored = {}
     for name, query in queries.items():

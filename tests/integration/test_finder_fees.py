@@ -41,13 +41,16 @@ async def ledger_sums_match(users: list[Member], currency: str) -> None:
         assert round(sum(e["diff"] for e in entries), 2) == await balance(user, currency)
 
 
-async def chain_to_asker(client, sink, currency="POINTS", **post):
-    """poster -> Ann -> Ben -> asker, each through the link before them."""
+async def chain_to_asker(client, sink, currency="POINTS", fund=None, **post):
+    """poster -> Ann -> Ben -> asker, each through the link before them; `fund(poster)`
+    brings the money the post's reward holds, when points do not."""
     poster, ann, ben, asker = [
         await member(client, sink, name) for name in ("Poster", "Ann", "Ben", "Asker")
     ]
     for user in (poster, ann, ben, asker):
         await balance(user, "POINTS")  # starter points, before the fees arrive
+    if fund is not None:
+        await fund(poster)
     group_id = await new_group(poster, is_public=True)
     item = await poster.post_item(
         group_id, "Walk my dog", offer_currency=currency, finder_fee_percent=25, **post
@@ -72,6 +75,9 @@ async def test_an_offer_pays_the_asker_and_both_sharers_exactly(chat_client, smt
             {"user_id": ann.id, "name": "Ann", "amount": 2},
         ],
         "total": 20,
+        # The post holds 16 + 25%: the offer and its fees come from the hold.
+        "from_held": 20,
+        "from_available": 0,
     }
     given = await poster.call("/api/giveoffer", {"cs_id": chat_id, "request_id": "walk-1"})
     assert given["finder_fees"] == split["finder_fees"]
@@ -155,7 +161,7 @@ async def test_a_describe_reward_and_bad_percentages(chat_client, smtp_sink):
         assert "finder_fee_percent" in reply["errors"], reply
     described = await poster.post_item(group_id, "Dog", offer_description="A cake")
     assert described["finder_fee_percent"] == 0
-    default = await poster.post_item(group_id, "Dog", offer_amount=5, offer_currency="EUR")
+    default = await poster.post_item(group_id, "Dog", offer_amount=5, offer_currency="POINTS")
     assert default["finder_fee_percent"] == 10
 
 
@@ -172,16 +178,21 @@ async def test_fees_in_a_card_currency_and_a_short_balance_counts_them(
         redis_prefix=chat_prefix,
     )
     standin.webhook_url = webhook_url(client)
+
+    async def fund(poster: Member) -> None:
+        await recharged(poster, standin, 13)
+
+    # The post holds 10.01 + 25% rounded down to the cent (2.50): 12.51 of the 13.
     poster, ann, ben, asker, _, chat_id, _ = await chain_to_asker(
-        client, smtp_sink, currency="USD", offer_amount="10.01"
+        client, smtp_sink, currency="USD", offer_amount="10.01", fund=fund
     )
-    await recharged(poster, standin, 12)
-    # 10.01 + 25% rounded down to the cent (2.50): 12.51 > 12.
-    short = await poster.call("/api/giveoffer", {"cs_id": chat_id}, status=402)
-    assert short["errors"] == {"need_stripe_recharge": {"amount": 1, "currency": "USD"}}
-    await recharged(poster, standin, 1)
+    assert await balance(poster, "USD") == 0.49
+    # 20 + 5 of fees: 12.51 from the hold, 12.49 of the 0.49 available: 12 short.
+    short = await poster.call("/api/giveoffer", {"cs_id": chat_id, "offer_amount": 20}, status=402)
+    assert short["errors"] == {"need_stripe_recharge": {"amount": 12, "currency": "USD"}}
     given = await poster.call("/api/giveoffer", {"cs_id": chat_id, "request_id": "usd"})
     assert [f["amount"] for f in given["finder_fees"]] == [1.25, 1.25]
+    assert (given["paid_from_held"], given["paid_from_available"]) == (12.51, 0)
     assert [await balance(u, "USD") for u in (poster, asker, ann, ben)] == [0.49, 10.01, 1.25, 1.25]
     await ledger_sums_match([poster, asker, ann, ben], "USD")
 

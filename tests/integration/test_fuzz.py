@@ -139,7 +139,7 @@ def world(fuzzed_edge, smtp_sink) -> dict[str, str]:
             "group_id": group["_id"],
             "title": "A piano",
             "offer_amount": 5,
-            "offer_currency": "EUR",
+            "offer_currency": "POINTS",
         }
         items.append(call(fuzzed_edge, "/api/item?action=create", body, owner_key)["item"])
         groups.append(group["_id"])

@@ -102,7 +102,7 @@ async def test_visitors_never_receive_content_that_needs_a_login(client, smtp_si
 async def test_only_the_owner_edits_or_deletes_and_deleted_posts_disappear(client, smtp_sink):
     owner, other = await member(client, smtp_sink), await member(client, smtp_sink, "Eve")
     group_id = await _public_group(owner)
-    item = await owner.post_item(group_id, "Original", offer_amount=10, offer_currency="EUR")
+    item = await owner.post_item(group_id, "Original", offer_amount=10, offer_currency="POINTS")
     update = {"item_id": item["_id"], "title": "Hacked"}
     await other.call("/api/item?action=update", update, status=403)
     await other.call("/api/item?action=delete", {"item_id": item["_id"]}, status=403)
@@ -113,9 +113,9 @@ async def test_only_the_owner_edits_or_deletes_and_deleted_posts_disappear(clien
 
     edited = await owner.call(
         "/api/item?action=update",
-        {**update, "title": "Edited", "offer_amount": "12.50", "offer_currency": "CAD"},
+        {**update, "title": "Edited", "offer_amount": "12.50", "offer_currency": "POINTS"},
     )
-    assert (edited["item"]["offer_amount"], edited["item"]["offer_currency"]) == (12.5, "CAD")
+    assert (edited["item"]["offer_amount"], edited["item"]["offer_currency"]) == (12.5, "POINTS")
     shown = await owner.call("/api/feed", {"group_id": group_id})
     assert [item["title"] for item in shown["items"]] == ["Edited"]
     deleted = await owner.call("/api/item?action=delete", {"item_id": item["_id"]})

@@ -5,7 +5,9 @@ async def test_a_three_hop_share_chain_is_recorded_exactly(client, smtp_sink):
     poster = await member(client, smtp_sink, "Poster")
     first, second, third = [await member(client, smtp_sink, n) for n in ("One", "Two", "Three")]
     group_id = await new_group(poster, is_public=True)
-    item = await poster.post_item(group_id, "Need a plumber", offer_amount=20, offer_currency="EUR")
+    item = await poster.post_item(
+        group_id, "Need a plumber", offer_amount=20, offer_currency="POINTS"
+    )
     root = item["route_id"]
     assert item["route"] == {"_id": root, "user_id": poster.id, "prev_user_ids": []}
 

@@ -82,17 +82,19 @@ async def test_an_offer_moves_points_from_owner_to_participant_with_a_notice(
     chat_client, smtp_sink
 ):
     owner, asker, chat_id = await _item_chat(
-        chat_client, smtp_sink, offer_amount="12.5", offer_currency="POINTS"
+        chat_client, smtp_sink, offer_amount="12.5", offer_currency="POINTS", finder_fee_percent=0
     )
     await asyncio.gather(_points(owner), _points(asker))
     reply = await _offer(owner, chat_id, request_id="first")
     assert reply["success"] is True
+    # The post held the 12.50 from the start; the offer is paid from that hold.
     assert reply["wallet"]["wallet_amount"] == 88.5
+    assert (reply["paid_from_held"], reply["paid_from_available"]) == (12.5, 0)
     assert await _points(asker) == 113.5
     [given] = [e for e in (await _ledger(asker))["ledger_entries"] if e["ref_type"] == "offer"]
     assert (given["diff"], given["change_to"], given["ref_id"]) == (12.5, 113.5, reply["move_id"])
     [paid] = [e for e in (await _ledger(owner))["ledger_entries"] if e["ref_type"] == "offer"]
-    assert (paid["diff"], paid["change_to"]) == (-12.5, 88.5)
+    assert (paid["diff"], paid["change_to"], paid["held_diff"]) == (0, 88.5, -12.5)
 
     messages = (await asker.call("/session/messages", {"session_id": chat_id}))["inbox_messages"]
     notice = messages[-1]
@@ -104,7 +106,8 @@ async def test_fifty_simultaneous_offers_against_a_balance_for_ten(chat_client, 
     owner, first, chat_id = await _item_chat(
         chat_client, smtp_sink, offer_amount=10, offer_currency="POINTS"
     )
-    assert await _points(owner) == STARTER_AND_FIRST_DAY  # covers 10 offers of 10
+    # 11 held (10 and the fee pool), 90 available: 10 offers of 10 between them.
+    assert await _points(owner) == STARTER_AND_FIRST_DAY - 11
     replies = await asyncio.gather(
         *(
             owner.client.post(
@@ -155,18 +158,27 @@ async def test_a_request_id_reused_for_another_offer_is_refused(chat_client, smt
         "request_id": "This request_id was already used for a different request"
     }
     assert await _points(asker) == STARTER_AND_FIRST_DAY + 3
-    assert await _points(owner) == STARTER_AND_FIRST_DAY - 3
+    # The post holds 3 and 0.30 of fee pool; the offer was paid from it, the pool stays.
+    assert await _points(owner) == 97.7
 
 
 async def test_a_short_balance_in_a_card_currency_asks_for_a_recharge(chat_client, smtp_sink):
-    owner, _, chat_id = await _item_chat(
-        chat_client, smtp_sink, offer_amount="25.5", offer_currency="USD"
+    owner, _, chat_id = await _item_chat(chat_client, smtp_sink)
+    # The post describes its reward: an offer in its currency (points) needs no hold.
+    reply = await _offer(owner, chat_id, status=402, offer_amount=500)
+    assert reply["errors"] == {"need_recharge": "You need 399 more points to give this offer"}
+    group_id = await new_group(owner, is_public=True)
+    # A reward in dollars is held from a wallet that has none: 25.50 and 2.55 of fee pool.
+    reply = await owner.call(
+        "/api/item?action=create",
+        {"group_id": group_id, "title": "Bike", "offer_amount": "25.5", "offer_currency": "USD"},
+        status=402,
     )
-    reply = await _offer(owner, chat_id, status=402)
-    assert reply["errors"] == {"need_stripe_recharge": {"amount": 26, "currency": "USD"}}
-    # The prompt's amount replaces the post's.
-    reply = await _offer(owner, chat_id, status=402, offer_amount="0.7")
-    assert reply["errors"]["need_stripe_recharge"] == {"amount": 1, "currency": "USD"}
+    assert reply["errors"] == {
+        "offer_amount": "Holding this reward needs $28.05 and your wallet has $0 available",
+        "need_stripe_recharge": {"amount": 29, "currency": "USD"},
+    }
+    assert (await owner.call("/api/user/items"))["items"] == []
 
 
 async def test_only_the_owner_gives_offers_in_real_chats_with_valid_amounts(chat_client, smtp_sink):
