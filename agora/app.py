@@ -1,7 +1,6 @@
 """Composition root: builds stores, integrations and services from settings, then the edge."""
 
 import asyncio
-import logging
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -12,6 +11,7 @@ from pydantic import SecretStr
 from agora.actors.client import SessionShards
 from agora.actors.runtime import RayLink, start_shards
 from agora.actors.user_client import UserShards
+from agora.background import sweep_forever
 from agora.core.chat import CHAT_MESSAGE_KINDS
 from agora.core.constants import DAY_MS, POST_EXPIRY_SWEEP_SECONDS
 from agora.core.message_kinds import ChatKinds
@@ -114,8 +114,6 @@ from agora.store.whatsapp_events import WhatsAppEventStore
 from agora.store.whatsapp_statuses import WhatsAppFlags
 from agora.store.whatsapp_templates import WhatsAppTemplateStore
 from agora.wiring import StoreFactory
-
-log = logging.getLogger("agora")
 
 MOVE_SWEEP_SECONDS = 30
 
@@ -573,26 +571,10 @@ def stripe_gateway(settings: Settings) -> StripeGateway | None:
 
 
 async def finish_stalled_moves(wallets: WalletService, payments: PaymentService) -> None:
-    """Every edge sweeps: a move an edge died in the middle of is finished by another, and a
-    withdrawal debited but never paid out is paid."""
-    while True:
-        await asyncio.sleep(MOVE_SWEEP_SECONDS)
-        try:
-            await wallets.recover()
-            await payments.resume_stalled_payouts()
-        except Exception:
-            log.warning("the sweep of stalled money moves failed", exc_info=True)
-
-
-async def expire_posts(items: ItemService) -> None:
-    """Every edge sweeps: posts past their expiry close and give back their held rewards
-    (each once, whichever edge gets there first)."""
-    while True:
-        await asyncio.sleep(POST_EXPIRY_SWEEP_SECONDS)
-        try:
-            await items.expire_due()
-        except Exception:
-            log.warning("the sweep of expired posts failed", exc_info=True)
+    """A move an edge died in the middle of is finished by another, and a withdrawal
+    debited but never paid out is paid."""
+    await wallets.recover()
+    await payments.resume_stalled_payouts()
 
 
 async def hear_changes(store: UserStore | ItemStore, stop: asyncio.Event) -> None:
@@ -638,8 +620,18 @@ def build_app(
             ray_watch = asyncio.create_task(
                 built.ray_link.watch(stop_watching, built.session_shards.start_all)
             )
-        sweeper = asyncio.create_task(finish_stalled_moves(services.wallets, services.payments))
-        expiry_sweeper = asyncio.create_task(expire_posts(services.items))
+        # Every edge sweeps; each sweep's work happens once, whichever edge gets there first.
+        sweeper = asyncio.create_task(
+            sweep_forever(
+                MOVE_SWEEP_SECONDS,
+                lambda: finish_stalled_moves(services.wallets, services.payments),
+                "stalled money moves",
+            )
+        )
+        # Posts past their expiry close and give back their held rewards.
+        expiry_sweeper = asyncio.create_task(
+            sweep_forever(POST_EXPIRY_SWEEP_SECONDS, services.items.expire_due, "expired posts")
+        )
         # Deliveries an edge accepted but did not finish (it died) are processed here.
         whatsapp_sweeper = asyncio.create_task(services.whatsapp.webhooks.recover_forever())
         # Agents' replies an edge stored but did not send (it died) are sent here.

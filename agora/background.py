@@ -6,7 +6,10 @@ here, and wait for it on a clean stop.
 """
 
 import asyncio
-from collections.abc import Awaitable, Hashable, Iterable
+import logging
+from collections.abc import Awaitable, Callable, Hashable, Iterable
+
+log = logging.getLogger("agora.background")
 
 
 class BackgroundTasks:
@@ -22,6 +25,17 @@ class BackgroundTasks:
         """Until every task has ended, those the running ones start meanwhile included."""
         while self._running:
             await asyncio.gather(*list(self._running), return_exceptions=True)
+
+
+async def sweep_forever(seconds: float, sweep: Callable[[], Awaitable[object]], what: str) -> None:
+    """Runs `sweep` every `seconds` until cancelled: a round that fails is logged as "the
+    sweep of {what} failed" and the next one runs."""
+    while True:
+        await asyncio.sleep(seconds)
+        try:
+            await sweep()
+        except Exception:
+            log.warning("the sweep of %s failed", what, exc_info=True)
 
 
 class Turns:

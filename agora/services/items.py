@@ -184,7 +184,7 @@ class ItemService:
             fields, user_id=user_id, group_id=group_id, created_at=now
         )
         try:
-            await self.rewards.hold(item, fields, self.rewards.hold_key(item["_id"], True))
+            await self.rewards.hold(item, fields, first=True)
         except PaymentRequired:
             # Spent meanwhile: the post nobody saw yet goes, as if refused before storing.
             await self.items.discard(item)
@@ -210,15 +210,16 @@ class ItemService:
             raise InvalidInput({"item_id": POST_IS_CLOSED})
         group, _ = await self.groups.found(item["group_id"], caller)
         fields = {**await self._draft(caller, group, data), "updated_at": now_ms()}
-        await self.rewards.hold(item, fields, self.rewards.hold_key(item_id, False))
+        await self.rewards.hold(item, fields, first=False)
         updated = await self.items.update(item_id, caller.user["_id"], fields)
+        # Closed (or deleted) meanwhile? A close writes `closed_at` before it gives the hold
+        # back, so either that release came after this edit's hold, or this edit sees the
+        # post closed here and gives back what it held itself.
+        current = updated or next(iter(await self.items.by_ids([item_id])), None)
+        if current is not None and current.get("closed_at"):
+            await self.rewards.release(current, current.get("closed_reason") or POST_CLOSED)
         if updated is None:
             raise NotFound({"item_id": ITEM_NOT_FOUND})
-        if updated.get("closed_at"):
-            # Closed meanwhile: its close wrote `closed_at` before it gave the hold back, so
-            # either that release came after this edit's hold, or this edit sees it closed
-            # and gives back what it held itself.
-            await self.rewards.release(updated, updated.get("closed_reason") or POST_CLOSED)
         await self.feed_cache.changed(item["group_id"])
         return {"item": self._view(await self.items.get(item_id) or updated)}
 

@@ -56,6 +56,11 @@ def post_target(item: dict[str, Any]) -> int:
     )
 
 
+def _same_reward(item: dict[str, Any], fields: dict[str, Any]) -> bool:
+    names = ("offer_amount", "offer_currency", "finder_fee_percent")
+    return all(item.get(name) == fields.get(name) for name in names)
+
+
 class RewardHolds:
     def __init__(
         self,
@@ -82,10 +87,12 @@ class RewardHolds:
             if available < target:
                 raise self._short(available, target, currency)
 
-    async def hold(self, item: dict[str, Any], fields: dict[str, Any], key: str) -> None:
+    async def hold(self, item: dict[str, Any], fields: dict[str, Any], *, first: bool) -> None:
         """Moves the post's hold to what `fields` (its reward as now written) asks for, in
         the currency they name: the difference is taken from available (402 when short) or
-        given back. A words-only reward gives back what the post's currency held."""
+        given back. A words-only reward gives back what the post's currency held. `first`:
+        the post was just stored; an edit of a post from before holds that leaves its reward
+        as it was holds nothing (fixing a typo must not ask for money)."""
         old_currency = item.get("offer_currency") if item.get("offer_amount") else None
         currency = fields.get("offer_currency") if fields.get("offer_amount") else None
         if currency is None:
@@ -98,6 +105,8 @@ class RewardHolds:
                 raise InvalidInput({"offer_currency": KEEPS_CURRENCY})
         target = post_target(fields)
         before = await self._hold_of(item, currency)
+        if before is None and not first and _same_reward(item, fields):
+            return
         raising = before is None or target >= before.target
         verb = "Reward held for" if raising else "Reward lowered for"
         posting = Posting(
@@ -108,8 +117,11 @@ class RewardHolds:
             f"{verb} '{fields['title']}'",
             HoldChange(item["_id"], TARGET, target),
         )
+        # A post's first hold happens once; an edit sets the post's target, so doing it twice
+        # moves nothing more and each edit is a move of its own.
+        key = f"reward-hold:{item['_id']}:create" if first else None
         move = await self.wallets.transfer(
-            key=key,
+            key=key or request_key(f"reward:{item['_id']}", None),
             ref_type=LEDGER_REF_REWARD_HOLD,
             postings=[posting],
             details={"item_id": item["_id"]},
@@ -117,12 +129,6 @@ class RewardHolds:
         if move["state"] == REFUSED:
             needed = move.get("short_needed", target)
             raise self._short(move["short_balance"], needed, currency)
-
-    @staticmethod
-    def hold_key(item_id: str, first: bool) -> str:
-        """A post's first hold happens once; an edit's sets the post's target, so doing it
-        twice moves nothing more and each edit is a move of its own."""
-        return f"reward-hold:{item_id}:create" if first else request_key(f"reward:{item_id}", None)
 
     async def release(self, item: dict[str, Any], reason: str) -> None:
         """Gives back all that the post holds, in each currency it held in, once (the hold
