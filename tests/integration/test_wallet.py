@@ -9,6 +9,7 @@ from agora.core.clock import now_ms
 from agora.core.constants import MOVE_RECOVERY_AFTER_MS
 from agora.core.money import Posting, move_terms, wallet_id
 from agora.realtime.emitter import RealtimeEmitter
+from agora.services.events import Events
 from agora.services.wallet import WalletService
 from agora.store.mongo import connect_mongo, database, new_id
 from agora.store.wallets import WalletStore
@@ -223,7 +224,7 @@ async def test_ledger_pages_with_before_and_stays_private(chat_client, smtp_sink
 
 
 async def test_a_move_an_edge_died_in_is_finished_once_by_the_sweep(wallet_store, settings_for):
-    wallets = WalletService(wallet_store, RealtimeEmitter(settings_for()))
+    wallets = WalletService(wallet_store, RealtimeEmitter(settings_for()), Events())
     payer, payee = f"u{uuid.uuid4().hex[:8]}", f"u{uuid.uuid4().hex[:8]}"
     await wallets.grant_points(payer)
     debit = Posting(wallet_id(payer, "POINTS"), payer, "POINTS", -2500, "to payee")
