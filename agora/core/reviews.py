@@ -81,11 +81,12 @@ def review_view(
         "hidden": bool(review.get("hidden")),
     }
     if for_moderators:
-        reports = review.get("reports", [])
+        reports = review.get("reports") or {}
         view["reports_count"] = len(reports)
-        view["reports"] = [
-            {"user_id": r["user_id"], "reason": r["reason"], "at": r["at"]} for r in reports
-        ]
+        view["reports"] = sorted(
+            ({"user_id": user_id, **report} for user_id, report in reports.items()),
+            key=lambda report: report["at"],
+        )
     return view
 
 

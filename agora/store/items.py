@@ -144,14 +144,17 @@ class ItemStore:
         """The post's copy of its hold in its poster's wallet of `currency`, as entry `seq`
         of that wallet left it: never replaced by an older one. None when it was newer."""
         field = f"reward_ledger.{currency}"
-        updated = await self.items.find_one_and_update(
-            {"_id": item_id, "$or": [{f"{field}.seq": {"$lt": seq}}, {field: None}]},
+        # `$and`, not `_id` beside `$or`: nx-27017 then writes to the first document the `$or`
+        # matches, whatever its `_id` (reads are right; docs/decisions.md).
+        newer = {"$or": [{f"{field}.seq": {"$lt": seq}}, {field: None}]}
+        written = await self.items.update_one(
+            {"$and": [{"_id": item_id}, newer]},
             {"$set": {field: {"seq": seq, "hold": hold}, "holding": holding}},
-            return_document=ReturnDocument.AFTER,
         )
-        if updated is not None:
-            await self._copies.announce(item_id)
-        return updated
+        if not written.matched_count:
+            return None
+        await self._copies.announce(item_id)
+        return await self.items.find_one({"_id": item_id})
 
     async def due_to_close(self, now: int, closed_before: int, limit: int) -> list[Item]:
         """Open posts past their expiry, and closed ones still holding a reward since before

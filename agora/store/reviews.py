@@ -16,7 +16,9 @@ class ReviewStore:
 
     async def ensure_indexes(self) -> None:
         await ensure_index(self.reviews, [("move_id", 1), ("author_id", 1)], unique=True)
-        await ensure_index(self.reviews, [("subject_id", 1), ("_id", -1)])
+        # Not (subject_id, _id): nx-27017 refuses inserts into a collection indexed on `_id`
+        # within a compound index ("JSON path error near '_id'"); a person has few reviews.
+        await ensure_index(self.reviews, [("subject_id", 1)])
         await ensure_index(self.reviews, [("group_id", 1), ("reported_at", -1)])
 
     async def create(self, fields: dict[str, Any], now: int) -> dict[str, Any] | None:
@@ -27,8 +29,7 @@ class ReviewStore:
             "created_at": now,
             "updated_at": now,
             "hidden": False,
-            "reports": [],
-            "reporter_ids": [],
+            "reports": {},
         }
         try:
             await self.reviews.insert_one(review)
@@ -53,17 +54,12 @@ class ReviewStore:
         )
 
     async def report(self, review_id: str, user_id: str, reason: str, now: int) -> None:
-        """Adds the user's report unless they reported it already."""
-        # `$nin` on the array: nx-27017 matches array elements with `$in`-style operators.
+        """Adds the user's report unless they reported it already. Reports are kept by
+        reporter (ids are ObjectId text): nx-27017 stores a document `$push`ed into an
+        array as a JSON string."""
         await self.reviews.update_one(
-            {"_id": review_id, "reporter_ids": {"$nin": [user_id]}},
-            {
-                "$push": {
-                    "reports": {"user_id": user_id, "reason": reason, "at": now},
-                    "reporter_ids": user_id,
-                },
-                "$set": {"reported_at": now},
-            },
+            {"_id": review_id, f"reports.{user_id}": {"$exists": False}},
+            {"$set": {f"reports.{user_id}": {"reason": reason, "at": now}, "reported_at": now}},
         )
 
     async def set_hidden(
