@@ -203,7 +203,7 @@ async def _check(market: Market) -> None:
 
 
 @settings(
-    max_examples=8,
+    max_examples=16,
     deadline=None,
     derandomize=True,
     database=None,
