@@ -480,6 +480,8 @@ def subscribe(
     events.subscribe(OfferPaid, offers.announce_paid)
     # The participant and each paid sharer are told by web push, once per money move.
     events.subscribe(OfferPaid, push.offer_paid)
+    # A post's cards show what it paid and still holds: the group's cached pages are read again.
+    events.subscribe(OfferPaid, lambda e: feed.post_changed(e.group_id))
     # A post keeps a copy of its held reward for its readers; the poster's tabs get the post.
     events.subscribe(PostHoldMoved, rewards.hold_moved)
     # The poster's open tabs hear what a closed, deleted or expired post gave back.

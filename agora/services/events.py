@@ -168,6 +168,7 @@ class OfferPaid:
     payee_id: str
     session_id: str
     item_id: str
+    group_id: str
     item_title: str
     payer_name: str
     payee_name: str

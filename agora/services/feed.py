@@ -130,7 +130,8 @@ class FeedService:
         return await self.cache.page(group_id, json.dumps([[], tags, None]), True, compute)
 
     async def post_changed(self, group_id: str) -> None:
-        """A post's card changed (`PostShared`): every cached page of the group is read again."""
+        """A post's card changed (`PostShared`, `OfferPaid`): every cached page of the group is
+        read again."""
         await self.cache.changed(group_id)
 
     async def post_added(self, group_id: str) -> None:

@@ -67,6 +67,7 @@ class OfferTerms:
             payee_id=self.participant["_id"],
             session_id=cs_id,
             item_id=self.item["_id"],
+            group_id=self.item["group_id"],
             item_title=self.item["title"],
             payer_name=self.owner["name"],
             payee_name=self.participant["name"],

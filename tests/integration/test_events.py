@@ -56,6 +56,7 @@ async def test_a_paid_offer_is_published_with_who_paid_whom_how_much(chat_client
             payee_id=asker.id,
             session_id=chat_id,
             item_id=item["_id"],
+            group_id=group_id,
             item_title="Lost cat",
             payer_name="Olga",
             payee_name="Arun",
