@@ -8,6 +8,7 @@ import { openLogin } from '../shared/session/login';
 import { useCurrentUser } from '../shared/session/currentUser';
 import { ChatProvider } from '../features/chat';
 import { OfflineNotice, PushBridge } from '../features/push';
+import { RewardReleasedNotices } from '../features/wallet';
 import { MenuIcon } from '../shared/ui/icons';
 import { Brand } from './Brand';
 import { chatPlugins } from './chatPlugins';
@@ -46,6 +47,7 @@ export function Shell() {
   return (
     <ChatProvider kinds={chatPlugins}>
       <PushBridge />
+      <RewardReleasedNotices />
       <div className="min-h-dvh">
         <OfflineNotice />
         <Header pinned={pinned} menuOpen={open} onToggle={() => setDrawerOpen((value) => !value)} />

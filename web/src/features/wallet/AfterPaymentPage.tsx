@@ -6,7 +6,8 @@ import { buttonClass } from '../../shared/ui/Button';
 import { ErrorBox } from '../../shared/ui/ErrorBox';
 import { Loading } from '../../shared/ui/Loading';
 import { RequireUser } from '../../shared/session/RequireUser';
-import { rechargePath, waitForRecharge, type PaymentOutcome, type RechargeOrder } from './recharge';
+import { rechargePath } from '../../shared/entities/wallet';
+import { waitForRecharge, type PaymentOutcome, type RechargeOrder } from './recharge';
 import { fetchRechargeStatus } from './walletApi';
 
 const MISSING_SESSION_TEXT = 'This page needs the payment reference (session_id) the payment provider adds to its link.';

@@ -15,7 +15,7 @@ import { useUserName } from '../../shared/chat/UserName';
 import { fetchItem } from '../../shared/entities/item';
 import { FinderFeeRule } from '../../shared/ui/FinderFeeRule';
 import { AmountPrompt } from './AmountPrompt';
-import { NeedRechargeLink } from './NeedRechargeLink';
+import { NeedRechargeLink } from '../../shared/ui/NeedRechargeLink';
 import { fetchOfferSplit, type GivenOffer } from './walletApi';
 import { latestOffer, offerAmountError, offerCurrency, offerRecipient, type ItemChatFacts } from './offer';
 import { useGiveOffer } from './useGiveOffer';
@@ -125,8 +125,9 @@ function GiveOffer({ csId, itemId, recipientId, storedOffer }: GiveOfferProps) {
 /** The finder's fees this offer pays on top, as the server computes them, the total, and the rule they follow. */
 function OfferSplitList({ csId, amount, recipientName }: { csId: string; amount: number; recipientName: string }) {
   const split = useAsyncData(`${csId}:${amount}`, (signal) => fetchOfferSplit(csId, amount, signal));
-  if (split.status !== 'success' || split.data.finder_fees.length === 0) return null;
-  const { currency, finder_fees, offer_amount, participant_name, total } = split.data;
+  if (split.status !== 'success') return null;
+  const { currency, finder_fees, offer_amount, participant_name, total, from_held: fromHeld = 0, from_available: fromAvailable = total } = split.data;
+  if (finder_fees.length === 0 && fromHeld === 0) return null;
   return (
     <>
       <dl data-testid="offer-split" className="mt-3 space-y-1 rounded-xl bg-slate-50 p-3 text-sm">
@@ -144,8 +145,20 @@ function OfferSplitList({ csId, amount, recipientName }: { csId: string; amount:
           <dt>Total</dt>
           <dd>{formatMoney(total, currency)}</dd>
         </div>
+        {fromHeld > 0 && (
+          <div data-testid="offer-sources" className="space-y-1 border-t border-slate-200 pt-1 text-slate-600">
+            <div className="flex justify-between gap-3">
+              <dt>From the reward held for this post</dt>
+              <dd>{formatMoney(fromHeld, currency)}</dd>
+            </div>
+            <div className="flex justify-between gap-3">
+              <dt>From your available balance</dt>
+              <dd>{formatMoney(fromAvailable, currency)}</dd>
+            </div>
+          </div>
+        )}
       </dl>
-      <FinderFeeRule collapsed className="mt-3 text-xs text-slate-600" />
+      {finder_fees.length > 0 && <FinderFeeRule collapsed className="mt-3 text-xs text-slate-600" />}
     </>
   );
 }

@@ -8,6 +8,7 @@ import { Button } from '../../shared/ui/Button';
 import { Modal } from '../../shared/ui/Modal';
 import { Spinner } from '../../shared/ui/Spinner';
 import type { Wallet } from '../../shared/entities/wallet';
+import { heldChangeText, heldOf } from './holds';
 import { formatLedgerDiff, ledgerCursorPage, mergeLedgerEntries } from './ledger';
 import { fetchLedger, type LedgerEntry } from './walletApi';
 import { walletKey } from './wallets';
@@ -23,7 +24,7 @@ const numeric = 'text-right whitespace-nowrap tabular-nums';
 export function LedgerDialog({ wallet, onClose }: { wallet: Wallet; onClose: () => void }) {
   const fetchPage = useCallback((before?: string) => fetchLedger(wallet, before).then(ledgerCursorPage), [wallet]);
   // A new balance (a live update) means new entries: start again from the newest.
-  const ledger = useCursorPages(`${walletKey(wallet)}:${wallet.wallet_amount}`, fetchPage, mergeLedgerEntries);
+  const ledger = useCursorPages(`${walletKey(wallet)}:${wallet.wallet_amount}:${heldOf(wallet)}`, fetchPage, mergeLedgerEntries);
   const stacked = !useMediaQuery(FOUR_COLUMNS_QUERY);
   const currency = wallet.wallet_currency;
   const [title, date, transaction, balance] = LEDGER_COLUMNS;
@@ -32,7 +33,13 @@ export function LedgerDialog({ wallet, onClose }: { wallet: Wallet; onClose: () 
   return (
     <Modal title={LEDGER_TITLE} onClose={onClose} wide>
       <p className="-mt-3 mb-4 text-sm text-slate-500">
-        {currencyName(currency)} · balance <span className="font-semibold text-slate-800 tabular-nums">{formatMoney(wallet.wallet_amount, currency)}</span>
+        {currencyName(currency)} · available <span className="font-semibold text-slate-800 tabular-nums">{formatMoney(wallet.wallet_amount, currency)}</span>
+        {heldOf(wallet) > 0 && (
+          <>
+            {' '}
+            · held <span className="font-semibold text-slate-800 tabular-nums">{formatMoney(heldOf(wallet), currency)}</span>
+          </>
+        )}
       </p>
       <div
         onScroll={ledger.onBoxScroll}
@@ -68,8 +75,19 @@ function LedgerRow({ entry, currency, stacked }: { entry: LedgerEntry; currency:
       {dayFormat.format(entry.created_at)} <span className="text-xs text-slate-500">{timeFormat.format(entry.created_at)}</span>
     </time>
   );
+  const heldChange = heldChangeText(entry, currency);
+  // An entry that only moved the held part (a hold paid from it, a release's held side) shows that move alone.
   const transaction = (
-    <span className={`font-semibold ${entry.diff < 0 ? 'text-red-600' : 'text-emerald-700'}`}>{formatLedgerDiff(entry.diff, currency)}</span>
+    <>
+      {(entry.diff !== 0 || !heldChange) && (
+        <span className={`font-semibold ${entry.diff < 0 ? 'text-red-600' : 'text-emerald-700'}`}>{formatLedgerDiff(entry.diff, currency)}</span>
+      )}
+      {heldChange && (
+        <span data-testid="ledger-held" className="block text-xs font-medium text-slate-600">
+          {heldChange}
+        </span>
+      )}
+    </>
   );
   const balance = <span className="text-slate-700">{formatMoney(entry.change_to, currency)}</span>;
 

@@ -13,8 +13,9 @@ import { buttonClass } from '../../shared/ui/Button';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { controlClass } from '../../shared/ui/TextField';
 import type { Wallet } from '../../shared/entities/wallet';
+import { heldOf } from './holds';
 import { LedgerDialog } from './LedgerDialog';
-import { rechargePath } from './recharge';
+import { rechargePath } from '../../shared/entities/wallet';
 import { canRecharge, canWithdraw, hasMoneyToWithdraw, isPointsWallet, walletKey } from './wallets';
 import { WithdrawButton } from './WithdrawButton';
 
@@ -63,10 +64,16 @@ export function WalletList({ wallets, onWallet }: WalletListProps) {
                   {isPoints ? 'pts' : wallet.wallet_currency}
                 </span>
                 <span className="min-w-0">
-                  <span className="block text-lg font-bold tracking-tight tabular-nums">
-                    {formatMoney(wallet.wallet_amount, wallet.wallet_currency)}
+                  <span className="flex items-baseline gap-1.5">
+                    <span className="text-lg font-bold tracking-tight tabular-nums">{formatMoney(wallet.wallet_amount, wallet.wallet_currency)}</span>
+                    <span className="text-xs font-medium text-slate-600">available</span>
                   </span>
                   <span className="block truncate text-sm text-slate-600">{currencyName(wallet.wallet_currency)}</span>
+                  {heldOf(wallet) > 0 && (
+                    <span data-testid="wallet-held" className="mt-1 inline-block rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-900 tabular-nums">
+                      {formatMoney(heldOf(wallet), wallet.wallet_currency)} held for your posts
+                    </span>
+                  )}
                 </span>
                 <span className="ml-auto shrink-0 text-xs font-medium text-slate-600">History</span>
               </button>

@@ -4,6 +4,7 @@ import { GiveOfferBar } from './GiveOfferBar';
 
 export { EarnedFromSharing } from './EarnedFromSharing';
 export { profileHint } from './profileHint';
+export { RewardReleasedNotices } from './RewardReleasedNotices';
 export { useLiveWallets } from './useLiveWallets';
 export type { LedgerEntry } from './walletApi';
 export { WalletList } from './WalletList';

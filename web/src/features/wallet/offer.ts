@@ -1,5 +1,5 @@
 import { OFFER_MIN_AMOUNT, OFFER_TOO_SMALL_TEXT, POINTS_CURRENCY } from '../../shared/constants';
-import { isApiError } from '../../shared/errors';
+import { shortBalanceOf, type ShortBalance } from '../../shared/entities/wallet';
 import type { GivenOffer } from './walletApi';
 import { outcomeUnknown } from './wallets';
 
@@ -19,23 +19,11 @@ export function offerCurrency(currency: string | null | undefined): string {
   return currency || POINTS_CURRENCY;
 }
 
-export type OfferFailure =
-  | { kind: 'need_stripe_recharge'; amount: number; currency: string }
-  | { kind: 'need_recharge'; message: string }
-  | { kind: 'error'; error: unknown };
+export type OfferFailure = ShortBalance | { kind: 'error'; error: unknown };
 
 /** Sorts a failed /api/giveoffer into the spec's two short-balance answers and the rest. */
 export function offerFailure(error: unknown): OfferFailure {
-  const errors = isApiError(error) ? error.errors : null;
-  if (typeof errors === 'object' && errors !== null && !Array.isArray(errors)) {
-    const fields = errors as Record<string, unknown>;
-    const stripe = fields.need_stripe_recharge as { amount?: unknown; currency?: unknown } | undefined;
-    if (stripe && typeof stripe.amount === 'number' && typeof stripe.currency === 'string') {
-      return { kind: 'need_stripe_recharge', amount: stripe.amount, currency: stripe.currency };
-    }
-    if (typeof fields.need_recharge === 'string') return { kind: 'need_recharge', message: fields.need_recharge };
-  }
-  return { kind: 'error', error };
+  return shortBalanceOf(error) ?? { kind: 'error', error };
 }
 
 /** One offer the user confirmed; its request_id stays with it until the outcome is known. */

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ApiError } from '../../shared/errors';
-import { parseRechargeAmount, parseRechargeQuery, parseRechargeStatus, rechargePath, waitForRecharge } from './recharge';
+import { parseRechargeAmount, parseRechargeQuery, parseRechargeStatus, waitForRecharge } from './recharge';
+import { rechargePath } from '../../shared/entities/wallet';
 
 const usdWallet = { user_id: 'u1', wallet_for: 'user', wallet_currency: 'USD', wallet_amount: 15 };
 

@@ -1,6 +1,5 @@
 import {
   CARD_CURRENCIES,
-  PATHS,
   RECHARGE_DEFAULT_AMOUNT,
   RECHARGE_DEFAULT_CURRENCY,
   RECHARGE_MAX_AMOUNT,
@@ -11,11 +10,6 @@ import {
 import { describeError } from '../../shared/errors';
 import type { Wallet } from '../../shared/entities/wallet';
 import { outcomeUnknown, parseAmountText } from './wallets';
-
-/** /recharge?amount=..&currency=.., where a short balance sends the user. */
-export function rechargePath(amount: number, currency: string): string {
-  return `${PATHS.recharge}?${new URLSearchParams({ amount: String(amount), currency })}`;
-}
 
 /** The amount the page starts with (the user may change it) and the wallet's currency. */
 export type RechargeQuery = { amountText: string; currency: string } | { error: string };

@@ -10,8 +10,14 @@ export interface LedgerEntry {
   ref_id: string;
   title: string;
   created_at: number;
+  /** Change of the available balance, and the available balance after it. */
   diff: number;
   change_to: number;
+  /** Change of the held part (reward holds, releases, offers paid from a hold), and held after it; 0 when untouched. */
+  held_diff?: number;
+  held_to?: number;
+  /** The post whose reward the entry concerns, or null. */
+  item_id?: string | null;
 }
 
 export interface LedgerPage {
@@ -58,6 +64,9 @@ export interface GiveOfferReply {
   success: boolean;
   wallet: Wallet;
   move_id: string;
+  /** Where the payment came from: the post's held reward first, the rest from available. */
+  paid_from_held?: number;
+  paid_from_available?: number;
   /** The offer as the chat now shows it (`data.last_offer`). */
   last_offer: GivenOffer;
   /** Each sharer paid a finder's fee, nearest the asker first. */
@@ -78,6 +87,9 @@ export interface OfferSplit {
   currency: string;
   finder_fees: FinderFee[];
   total: number;
+  /** What paying it would take from the post's held reward, and from the available balance. */
+  from_held?: number;
+  from_available?: number;
 }
 
 /** A finder's fee paid to the caller, with the post it came from. */

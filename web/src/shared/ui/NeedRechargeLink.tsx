@@ -1,7 +1,7 @@
-import { NEED_RECHARGE_TEXT } from '../../shared/constants';
-import { rechargePath } from './recharge';
+import { NEED_RECHARGE_TEXT } from '../constants';
+import { rechargePath } from '../entities/wallet';
 
-/** The spec's red link to the recharge page, in a new tab so the chat stays open. */
+/** The spec's red link to the recharge page, in a new tab so the chat or the post form stays open. */
 export function NeedRechargeLink({ amount, currency }: { amount: number; currency: string }) {
   return (
     <a
