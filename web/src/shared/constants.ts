@@ -84,6 +84,8 @@ export const PATHS = {
   createItem: '/create/item/:groupId',
   editItem: '/edit/item/:groupId/:itemId',
   route: '/r/:routeId',
+  userProfile: '/u/:userId',
+  groupReviews: '/group/:groupId/reviews',
   recharge: server.RECHARGE_PATH,
   afterPayment: server.AFTER_PAYMENT_PATH,
 } as const;
@@ -96,6 +98,8 @@ export const groupSettingsPath = (groupId: string) => `/group/${enc(groupId)}/se
 export const createItemPath = (groupId: string) => `/create/item/${enc(groupId)}`;
 export const editItemPath = (groupId: string, itemId: string) => `/edit/item/${enc(groupId)}/${enc(itemId)}`;
 export const routePath = (routeId: string) => `/r/${enc(routeId)}`;
+export const userProfilePath = (userId: string) => `/u/${enc(userId)}`;
+export const groupReviewsPath = (groupId: string) => `/group/${enc(groupId)}/reviews`;
 
 // --- Select city (spec sections 2 and 9) ---
 export const SELECT_CITY_TITLE = 'Please Select your City';
@@ -243,6 +247,16 @@ export const OFFER_CONFIRM_TEXT = 'Confirm Again to proceed with offer.';
 export const OFFER_GIVEN_TEXT = 'Offer Successfully given';
 export const GIVE_OFFER_TEXT = 'Give offer';
 export const NEED_RECHARGE_TEXT = 'Need Recharge';
+
+// --- Reviews after a paid offer (issue 32) ---
+export const REVIEW_RATING_MIN = server.REVIEW_RATING_MIN;
+export const REVIEW_RATING_MAX = server.REVIEW_RATING_MAX;
+export const REVIEW_TEXT_MAX = server.REVIEW_TEXT_MAX;
+export const REVIEW_EDIT_DAYS = server.REVIEW_EDIT_DAYS;
+export const REVIEW_REPORT_REASON_MAX = server.REVIEW_REPORT_REASON_MAX;
+/** The server's own words for the same refusals (docs: issue 32's contract). */
+export const REVIEW_RATING_ERROR = `Choose ${server.REVIEW_RATING_MIN} to ${server.REVIEW_RATING_MAX} stars`;
+export const REVIEW_TEXT_ERROR = `At most ${server.REVIEW_TEXT_MAX} characters`;
 export const RECHARGE_DEFAULT_AMOUNT = server.RECHARGE_DEFAULT_AMOUNT;
 export const RECHARGE_DEFAULT_CURRENCY = server.RECHARGE_DEFAULT_CURRENCY;
 /** The bounds of one recharge; the server refuses anything outside them. */

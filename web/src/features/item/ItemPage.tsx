@@ -9,6 +9,7 @@ import {
   POST_REMOVED_TEXT,
   editItemPath,
   groupFeedPath,
+  userProfilePath,
 } from '../../shared/constants';
 import { isApiError } from '../../shared/errors';
 import { mediaKind } from '../../shared/media';
@@ -26,11 +27,13 @@ import { feedPath } from '../../shared/rememberedGroup';
 import type { Item } from '../../shared/entities/item';
 import { useChatWindow } from '../../shared/chat/chatContext';
 import { postFinderFee } from '../../shared/entities/finderFee';
-import { Offer, ShareBadges, TagList } from '../../shared/ui/Offer';
+import { Offer, RewardBadges, ShareBadges, TagList } from '../../shared/ui/Offer';
+import { isClosed, lifetimeText, postLifetime } from '../../shared/entities/reward';
+import { useSocketEvent } from '../../shared/hooks/useSocketEvent';
 import { formatMoney } from '../../shared/currency';
 import { ImageViewer } from '../../shared/ui/ImageViewer';
 import { arrivedRoute, rememberArrivedRoute } from './arrivedRoute';
-import { deleteItem, fetchItemChats, fetchRoute, shareRoute, type RouteReply } from './itemApi';
+import { closeItem, deleteItem, fetchItemChats, fetchRoute, shareRoute, type RouteReply } from './itemApi';
 
 /** /r/:routeId: a shared post with its chain of owners. */
 export function ItemPage() {
@@ -52,7 +55,7 @@ function RoutePost({ routeId }: { routeId: string }) {
     <>
       {route.status === 'loading' && <Loading />}
       {route.status === 'error' && <PostNotShown error={route.error} onRetry={route.reload} />}
-      {route.status === 'success' && <Post reply={route.data} />}
+      {route.status === 'success' && <Post reply={route.data} onChanged={route.reload} />}
     </>
   );
 }
@@ -91,9 +94,14 @@ function PostNotShown({ error, onRetry }: { error: unknown; onRetry: () => void 
   );
 }
 
-function Post({ reply: { item, group, route_users } }: { reply: RouteReply }) {
+function Post({ reply: { item, group, route_users }, onChanged }: { reply: RouteReply; onChanged: () => void }) {
   const { user } = useCurrentUser();
   const viewerId = user?._id ?? null;
+  // The server tells the poster when their post's reward or state changed (paid, released, closed).
+  useSocketEvent<{ item?: { _id?: string } }>('item', (event) => {
+    if (event?.item?._id === item._id) onChanged();
+  }, viewerId === item.user_id);
+  const poster = route_users[0];
   useEffect(() => rememberArrivedRoute(item._id, item.route, viewerId), [item._id, item.route, viewerId]);
   const images = (item.files ?? []).filter((file) => mediaKind(file) === 'image');
   return (
@@ -111,11 +119,25 @@ function Post({ reply: { item, group, route_users } }: { reply: RouteReply }) {
         <>
           <div>
             <h1 className="text-2xl font-bold tracking-tight break-words">{item.title}</h1>
-            <p className="mt-1 text-sm text-slate-500">{relativeTime(item.created_at)}</p>
+            <p className="mt-1 text-sm text-slate-500">
+              {poster && (
+                <>
+                  by{' '}
+                  <Link to={userProfilePath(item.user_id)} className="font-medium text-brand-700 hover:underline">
+                    {poster.name}
+                  </Link>{' '}
+                  ·{' '}
+                </>
+              )}
+              {relativeTime(item.created_at)}
+              <Lifetime item={item} />
+            </p>
           </div>
           {item.description && <p className="whitespace-pre-line text-slate-700">{item.description}</p>}
           <ImageViewer images={images} />
           <Offer item={item} className="text-lg" />
+          <RewardBadges item={item} />
+          <HeldExplained item={item} />
           <ShareBadges item={item} />
           <TagList tags={item.tags ?? []} />
           <ShareEarnings item={item} viewerId={viewerId} />
@@ -124,12 +146,12 @@ function Post({ reply: { item, group, route_users } }: { reply: RouteReply }) {
       <Link to={groupFeedPath(group._id)} className="block text-sm font-medium text-brand-700 hover:underline">
         Posted in {group.title}
       </Link>
-      <ActionBar item={item} />
+      <ActionBar item={item} onChanged={onChanged} />
     </article>
   );
 }
 
-function ActionBar({ item }: { item: Item }) {
+function ActionBar({ item, onChanged }: { item: Item; onChanged: () => void }) {
   const { user } = useCurrentUser();
   const ui = useUi();
   const navigate = useNavigate();
@@ -150,6 +172,7 @@ function ActionBar({ item }: { item: Item }) {
         <Link to={editItemPath(item.group_id, item._id)} className={buttonClass('secondary')}>
           Edit
         </Link>
+        {!isClosed(item) && <CloseButton item={item} onClosed={onChanged} />}
         <Button variant="danger" busy={remove.busy} onClick={() => void remove.run()}>
           Delete
         </Button>
@@ -226,5 +249,53 @@ function ShareEarnings({ item, viewerId }: { item: Item; viewerId: string | null
     <p data-testid="share-earnings" className="rounded-xl bg-amber-50 px-3 py-2 text-sm text-amber-900">
       Share your link: if the deal comes through it, you earn up to {formatMoney(fee, item.offer_currency)}
     </p>
+  );
+}
+
+/** " · Open until Dec 28, 2026", or when it closed or expired. */
+function Lifetime({ item }: { item: Item }) {
+  const lifetime = postLifetime(item);
+  if (!lifetime) return null;
+  return (
+    <>
+      {' · '}
+      <span data-testid="post-lifetime" className={lifetime.state === 'open' ? '' : 'font-medium text-slate-700'}>
+        {lifetimeText(lifetime)}
+      </span>
+    </>
+  );
+}
+
+/** Why a held reward can be counted on, in one line. */
+function HeldExplained({ item }: { item: Item }) {
+  if (item.reward_status !== 'held' || !item.reward_held) return null;
+  return (
+    <p className="text-sm text-slate-600">
+      Set aside by Agora from the poster&apos;s wallet: it pays the helper and the finder&apos;s fees, and whatever is left goes back
+      when the post closes.
+    </p>
+  );
+}
+
+/** Closes the post: no longer open for helpers, and what is still held goes back to the poster. */
+function CloseButton({ item, onClosed }: { item: Item; onClosed: () => void }) {
+  const ui = useUi();
+  const held = item.reward_status === 'held' && item.reward_held && item.offer_currency ? formatMoney(item.reward_held, item.offer_currency) : null;
+  const close = useAsyncAction(async () => {
+    const question = held ? `Close this post? ${held} still held goes back to your wallet.` : 'Close this post?';
+    if (!(await ui.confirm(question))) return;
+    try {
+      await closeItem(item._id);
+      // What came back is told by the wallet's notice (the server's reward_released), wherever the poster is.
+      ui.toast('Post closed.');
+      onClosed();
+    } catch (error) {
+      ui.showError(error);
+    }
+  });
+  return (
+    <Button variant="secondary" busy={close.busy} onClick={() => void close.run()}>
+      Close post
+    </Button>
   );
 }

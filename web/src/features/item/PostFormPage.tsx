@@ -28,6 +28,8 @@ import { RequireUser } from '../../shared/session/RequireUser';
 import { fetchGroup, type Group } from '../../shared/entities/group';
 import { fetchItem, type Item } from '../../shared/entities/item';
 import { FilePicker } from './FilePicker';
+import { refusedNote, type HoldNote as Note } from './hold';
+import { HoldNote, useHoldNote } from './HoldNote';
 import { createItem, updateItem } from './itemApi';
 import { fieldsFromForm, finderFeeAmount, finderFeeError, formFromItem, type ItemForm, type OfferType } from './itemForm';
 
@@ -73,7 +75,13 @@ function PostForm({ group, item }: { group: Group; item: Item | null }) {
   const navigate = useNavigate();
   const [form, setForm] = useState<ItemForm>(() => formFromItem(item));
   const [uploading, setUploading] = useState(false);
-  const edit = <K extends keyof ItemForm>(key: K, value: ItemForm[K]) => setForm((current) => ({ ...current, [key]: value }));
+  // The server's refusal of the last save (a reward above what is available), until the form changes.
+  const [refusal, setRefusal] = useState<Note | null>(null);
+  const preview = useHoldNote(form, item);
+  const edit = <K extends keyof ItemForm>(key: K, value: ItemForm[K]) => {
+    setRefusal(null);
+    setForm((current) => ({ ...current, [key]: value }));
+  };
 
   const save = useAsyncAction(async () => {
     try {
@@ -81,7 +89,9 @@ function PostForm({ group, item }: { group: Group; item: Item | null }) {
       const reply = item ? await updateItem(group._id, item._id, fields) : await createItem(group._id, fields);
       navigate(routePath(reply.item.route_id));
     } catch (error) {
-      ui.showError(error);
+      const note = refusedNote(error);
+      if (note) setRefusal(note);
+      else ui.showError(error);
     }
   });
 
@@ -179,6 +189,7 @@ function PostForm({ group, item }: { group: Group; item: Item | null }) {
           />
         )}
         {form.offerType === 'value' && <FinderFeeField form={form} onChange={(value) => edit('finderFeePercent', value)} />}
+        <HoldNote note={refusal ?? preview} />
       </fieldset>
 
       <label className="flex items-center gap-3 text-sm text-slate-700">

@@ -61,3 +61,37 @@ export interface ChatEntry {
 export function fetchItemChats(itemId: string, routeId: string): Promise<{ item: Item; chats: ChatEntry[] }> {
   return api.post(`/api/chats/${encodeURIComponent(itemId)}`, { route_id: routeId });
 }
+
+/** Closes the post: what is still held of its reward goes back to the poster's wallet. */
+export function closeItem(itemId: string): Promise<{ item: Item }> {
+  return api.post<{ item: Item }>('/api/item', { item_id: itemId }, { query: { action: 'close' } });
+}
+
+export interface HoldPreviewRequest {
+  offer_amount: number;
+  offer_currency: string;
+  finder_fee_percent: number;
+  /** The post being edited: the preview is then of the change. */
+  item_id?: string;
+}
+
+/** What holding a reward would take, as the server will take it; nothing moves. */
+export interface HoldPreview {
+  currency: string;
+  reward: number;
+  pool: number;
+  /** reward + pool. */
+  hold: number;
+  /** What the post holds now (0 for a new post). */
+  held_now: number;
+  /** How the hold would move: > 0 taken from available, < 0 given back. */
+  change: number;
+  available: number;
+  enough: boolean;
+  need_stripe_recharge?: { amount: number; currency: string };
+  need_recharge?: string;
+}
+
+export function previewHold(request: HoldPreviewRequest, signal?: AbortSignal): Promise<HoldPreview> {
+  return api.post<HoldPreview>('/api/reward/hold_preview', request, { signal });
+}

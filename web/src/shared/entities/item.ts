@@ -37,7 +37,27 @@ export interface Item {
   finder_fee_percent?: number;
   /** How many people shared the post. */
   share_count?: number;
+  // The reward the server holds for the post (issue 32); absent for visitors of posts that need a user.
+  reward_status?: RewardStatus;
+  /** Held now: goes down as offers are paid from it. */
+  reward_held?: number;
+  /** The largest finder's-fee pool the reward can pay. */
+  reward_pool?: number;
+  /** What the post asks to be held: the reward and its pool. */
+  reward_hold?: number;
+  /** The offers paid on the post (fees not counted), and how many. */
+  reward_paid?: number;
+  reward_paid_count?: number;
+  expires_at?: number | null;
+  closed_at?: number | null;
+  closed_reason?: 'closed' | 'expired' | null;
 }
+
+/**
+ * `held`: the server holds the reward now; `released`: it held it and gave it back (closed,
+ * deleted, expired); `not_held`: a reward in words only, or a post from before holds; `none`.
+ */
+export type RewardStatus = 'held' | 'released' | 'not_held' | 'none';
 
 /** Without `groupId` the item is read wherever it was posted. */
 export function fetchItem(itemId: string, groupId?: string, signal?: AbortSignal): Promise<{ item: Item; group: Group }> {

@@ -4,7 +4,7 @@ import { mediaKind } from '../media';
 import { relativeTime } from '../relativeTime';
 import { openLogin } from '../session/login';
 import type { Item } from '../entities/item';
-import { Offer, ShareBadges, TagList } from './Offer';
+import { Offer, RewardBadges, ShareBadges, TagList } from './Offer';
 
 const cardClass = 'block overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200';
 
@@ -29,6 +29,7 @@ export function ItemCard({ item }: { item: Item }) {
         <h3 className="line-clamp-2 font-semibold break-words text-slate-900">{item.title}</h3>
         {item.description && <p className="line-clamp-2 text-sm text-slate-600">{item.description}</p>}
         <TagList tags={item.tags ?? []} />
+        <RewardBadges item={item} />
         <ShareBadges item={item} />
         <div className="flex items-center justify-between gap-3 text-sm">
           <Offer item={item} className="truncate" />

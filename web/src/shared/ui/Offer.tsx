@@ -1,6 +1,7 @@
 import { formatMoney } from '../currency';
 import type { Item } from '../entities/item';
 import { postFinderFee } from '../entities/finderFee';
+import { rewardBadges, type RewardBadge } from '../entities/reward';
 
 /** The reward: an amount in its currency, else the offer's description. */
 export function Offer({ item, className = '' }: { item: Item; className?: string }) {
@@ -41,6 +42,28 @@ export function ShareBadges({ item }: { item: Item }) {
           {shares === 1 ? '1 share' : `${shares} shares`}
         </li>
       )}
+    </ul>
+  );
+}
+
+const BADGE_LOOK: Record<RewardBadge['kind'], string> = {
+  held: 'bg-emerald-100 text-emerald-900',
+  paid: 'bg-violet-100 text-violet-900',
+  released: 'bg-slate-100 text-slate-700',
+  not_held: 'bg-slate-100 text-slate-700',
+};
+
+/** Whether the reward is held, paid, given back or not held at all (shared/entities/reward.ts). */
+export function RewardBadges({ item }: { item: Item }) {
+  const badges = rewardBadges(item);
+  if (badges.length === 0) return null;
+  return (
+    <ul className="flex flex-wrap gap-1.5 text-xs font-medium" aria-label="Reward">
+      {badges.map((badge) => (
+        <li key={badge.kind} data-testid={`reward-${badge.kind}`} className={`rounded-full px-2.5 py-0.5 ${BADGE_LOOK[badge.kind]}`}>
+          {badge.text}
+        </li>
+      ))}
     </ul>
   );
 }

@@ -1,0 +1,116 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { RouterProvider, createMemoryRouter } from 'react-router';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { mockFetch, type FakeReply, type FetchCall } from '../../test/fetchMock';
+
+const poster = { _id: 'u1', name: 'Pia', image: '', phone_number: null, email_id: 'p@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
+const group = { _id: 'g1', title: 'Amsterdam', data: { tags: [], num_posts: 0, num_members: 1 } };
+const heldItem = {
+  _id: 'i1',
+  group_id: 'g1',
+  user_id: 'u1',
+  route_id: 'r1',
+  created_at: 0,
+  title: 'Walk my dog',
+  offer_amount: 40,
+  offer_currency: 'POINTS',
+  finder_fee_percent: 10,
+  reward_status: 'held',
+  reward_held: 44,
+  reward_hold: 44,
+};
+
+type Answer = (call: FetchCall) => FakeReply | undefined;
+
+async function openForm(path: string, answer: Answer) {
+  localStorage.setItem('agora.auth_key', 'key');
+  const calls = mockFetch((call) => {
+    const { pathname } = call.url;
+    if (pathname === '/user/me') return { body: { user: poster, guest_user: {} } };
+    if (pathname === '/api/group') return { body: { group } };
+    if (pathname === '/api/item' && !call.url.searchParams.get('action')) return { body: { item: heldItem, group } };
+    return answer(call) ?? { status: 404, body: { errors: 'unexpected call' } };
+  });
+  const { PostFormPage } = await import('./PostFormPage');
+  const { UiProvider } = await import('../../shared/ui/UiProvider');
+  const router = createMemoryRouter(
+    [
+      { path: '/create/item/:groupId', element: <PostFormPage /> },
+      { path: '/edit/item/:groupId/:itemId', element: <PostFormPage /> },
+      { path: '/r/:routeId', element: <p>posted</p> },
+    ],
+    { initialEntries: [path] },
+  );
+  render(
+    <UiProvider>
+      <RouterProvider router={router} />
+    </UiProvider>,
+  );
+  await screen.findByPlaceholderText('What do you need to get done today ?');
+  return calls;
+}
+
+const previews = (calls: FetchCall[]) => calls.filter((call) => call.url.pathname === '/api/reward/hold_preview');
+const note = () => screen.getByTestId('hold-note');
+
+describe('post form: the held reward', () => {
+  beforeEach(() => vi.resetModules());
+
+  it('says what posting will hold once the amount settles, and refuses more than is available with the way to recharge', async () => {
+    const calls = await openForm('/create/item/g1', (call) => {
+      if (call.url.pathname !== '/api/reward/hold_preview') return undefined;
+      const { offer_amount: amount, offer_currency: currency } = call.body as { offer_amount: number; offer_currency: string };
+      const hold = amount + amount / 10;
+      if (hold > 100) return { body: { currency, reward: amount, pool: amount / 10, hold, held_now: 0, change: hold, available: 100, enough: false, need_stripe_recharge: { amount: Math.ceil(hold - 100), currency } } };
+      return { body: { currency, reward: amount, pool: amount / 10, hold, held_now: 0, change: hold, available: 100, enough: true } };
+    });
+    fireEvent.change(screen.getByLabelText('Offer amount'), { target: { value: '4' } });
+    fireEvent.change(screen.getByLabelText('Offer amount'), { target: { value: '40' } });
+    await waitFor(() => expect(note().textContent).toBe('Held when you post: 🪙 44 (reward 🪙 40 + finder’s fee 🪙 4). You have 🪙 100 available.'));
+    // Asked once the typing settled, not per keystroke.
+    expect(previews(calls).map((call) => call.body)).toEqual([{ offer_amount: 40, offer_currency: 'POINTS', finder_fee_percent: 10 }]);
+
+    fireEvent.change(screen.getByLabelText('Offer currency'), { target: { value: 'USD' } });
+    fireEvent.change(screen.getByLabelText('Offer amount'), { target: { value: '400' } });
+    const link = await screen.findByRole('link', { name: 'Need Recharge' });
+    expect(note().textContent).toContain('Holding this reward needs $440 and your wallet has $100 available.');
+    expect(link.getAttribute('href')).toBe('/recharge?amount=340&currency=USD');
+
+    fireEvent.click(screen.getByRole('radio', { name: 'describe' }));
+    expect(note().textContent).toBe('Not held: a reward in words is between you and the helper.');
+  });
+
+  it("shows the server's refusal of a save under the reward, not in a popup, until the form changes", async () => {
+    const calls = await openForm('/create/item/g1', (call) => {
+      if (call.url.pathname === '/api/reward/hold_preview') return { status: 503, body: { errors: 'busy' } };
+      if (call.url.searchParams.get('action') === 'create') {
+        return {
+          status: 402,
+          body: { errors: { offer_amount: 'Holding this reward needs 🪙 440 and your wallet has 🪙 100 available', need_recharge: 'You need 340 more points to hold this reward' } },
+        };
+      }
+      return undefined;
+    });
+    fireEvent.change(screen.getByPlaceholderText('What do you need to get done today ?'), { target: { value: 'Paint the shed' } });
+    fireEvent.change(screen.getByLabelText('Offer amount'), { target: { value: '400' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Post' }));
+    await waitFor(() => expect(note().textContent).toContain('Holding this reward needs 🪙 440 and your wallet has 🪙 100 available'));
+    expect(note().textContent).toContain('You need 340 more points to hold this reward');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(calls.some((call) => call.url.searchParams.get('action') === 'create')).toBe(true);
+    fireEvent.change(screen.getByLabelText('Offer amount'), { target: { value: '50' } });
+    expect(note().textContent).not.toContain('You need 340 more points');
+  });
+
+  it('tells an edit how the hold moves, and that a reward in words gives back what is held', async () => {
+    await openForm('/edit/item/g1/i1', (call) => {
+      if (call.url.pathname !== '/api/reward/hold_preview') return undefined;
+      expect(call.body).toMatchObject({ item_id: 'i1' });
+      return { body: { currency: 'POINTS', reward: 30, pool: 3, hold: 33, held_now: 44, change: -11, available: 56, enough: true } };
+    });
+    fireEvent.change(screen.getByLabelText('Offer amount'), { target: { value: '30' } });
+    await waitFor(() => expect(note().textContent).toBe('🪙 11 goes back to your wallet (🪙 33 stays held).'));
+    fireEvent.click(screen.getByRole('radio', { name: 'describe' }));
+    expect(note().textContent).toBe('Not held: a reward in words is between you and the helper. What is held now (🪙 44) goes back to your wallet.');
+  });
+});
