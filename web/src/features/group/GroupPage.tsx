@@ -6,6 +6,7 @@ import {
   NON_MEMBERS_CAN_READ_TEXT,
   PRIVATE_GROUP_TAG,
   PUBLIC_GROUP_TAG,
+  groupReviewsPath,
   groupSettingsPath,
   recentGroupPath,
   waGroupPath,
@@ -17,6 +18,7 @@ import { useUi } from '../../shared/ui/uiContext';
 import { openLogin } from '../../shared/session/login';
 import { useCurrentUser } from '../../shared/session/currentUser';
 import { MembersList } from '../../shared/chat/MembersList';
+import { isModerator } from '../../shared/chat/members';
 import { fetchGroup, type Group } from '../../shared/entities/group';
 import { recentGroups } from '../../shared/rememberedGroup';
 import { Feed } from '../feed';
@@ -82,6 +84,11 @@ function GroupPanel({ initial }: { initial: Group }) {
               WhatsApp
             </Link>
           </>
+        )}
+        {isModerator(group.session_user_type) && (
+          <Link to={groupReviewsPath(group._id)} className={buttonClass('secondary', 'sm')}>
+            Reported reviews
+          </Link>
         )}
         {!isMember && (
           <Button size="sm" busy={join.busy} onClick={() => (user ? void join.run() : openLogin())}>

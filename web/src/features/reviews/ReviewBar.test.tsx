@@ -1,0 +1,104 @@
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { mockFetch, type FetchCall } from '../../test/fetchMock';
+import type { Session } from '../../shared/chat/types';
+import type { Review } from './reviewsApi';
+
+const socketListeners = new Map<string, (payload: unknown) => void>();
+vi.mock('../../shared/socket', () => ({
+  getSocket: () =>
+    Promise.resolve({
+      on: (event: string, listener: (payload: unknown) => void) => socketListeners.set(event, listener),
+      off: (event: string) => socketListeners.delete(event),
+    }),
+}));
+
+const chat = {
+  _id: 'r_i1_u2',
+  data: { item_id: 'i1', owner_id: 'u1', user_id: 'u2', last_offer: { move_id: 'm1', amount: 40, currency: 'POINTS', at: 1 } },
+} as unknown as Session;
+const bram = { _id: 'u2', name: 'Bram Asker', image: '' };
+const olga = { _id: 'u1', name: 'Olga Owner', image: '' };
+const review = (author: typeof olga, rating: number, text: string): Review => ({
+  _id: `rv-${author._id}`,
+  move_id: 'm1',
+  item_id: 'i1',
+  group_id: 'g1',
+  author,
+  subject_id: author._id === 'u1' ? 'u2' : 'u1',
+  rating,
+  text,
+  created_at: Date.now(),
+  updated_at: Date.now(),
+  editable_until: Date.now() + 7 * 86_400_000,
+  hidden: false,
+});
+
+async function renderBar(meId: string) {
+  const calls = mockFetch((call) => {
+    if (call.url.pathname === '/api/reviews/offer') return { body: { move_id: 'm1', item_id: 'i1', subject: bram, review: null, their_review: null, can_review: true } };
+    if (call.url.pathname === '/api/review') {
+      const { rating, text } = call.body as { rating: number; text: string };
+      return { body: { review: review(olga, rating, text) } };
+    }
+    return { status: 404, body: { errors: 'unexpected call' } };
+  });
+  const { ReviewBar } = await import('./ReviewBar');
+  const { UiProvider } = await import('../../shared/ui/UiProvider');
+  render(
+    <UiProvider>
+      <ReviewBar session={chat} meId={meId} />
+    </UiProvider>,
+  );
+  return calls;
+}
+
+const saves = (calls: FetchCall[]) => calls.filter((call) => call.url.pathname === '/api/review');
+
+describe('review bar', () => {
+  beforeEach(() => {
+    vi.resetModules();
+    socketListeners.clear();
+  });
+
+  it('lets a side of the paid offer review the other once, with stars and a few words, and shows their review as it comes', async () => {
+    const calls = await renderBar('u1');
+    expect(await screen.findByText('Paid. How was it with Bram?')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Review Bram' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Review Bram Asker' });
+
+    // No stars chosen: refused here, in the server's words, and nothing is sent.
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Post review' }));
+    expect(await within(dialog).findByText('Choose 1 to 5 stars')).toBeTruthy();
+    expect(saves(calls)).toEqual([]);
+
+    fireEvent.click(within(dialog).getByRole('radio', { name: '4 out of 5 stars' }));
+    expect(within(dialog).getByRole('radio', { name: '4 out of 5 stars' }).getAttribute('aria-checked')).toBe('true');
+    fireEvent.change(within(dialog).getByLabelText('A few words (optional)'), { target: { value: ' Quick and careful. ' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Post review' }));
+    await screen.findByText('Review saved');
+    expect(saves(calls).map((call) => [call.url.searchParams.get('action'), call.body])).toEqual([
+      ['create', { move_id: 'm1', rating: 4, text: 'Quick and careful.' }],
+    ]);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.getByText(/Your review of Bram/).querySelector('[role="img"]')?.getAttribute('aria-label')).toBe('4 out of 5 stars');
+
+    // Changing it is an update of the same review.
+    fireEvent.click(screen.getByRole('button', { name: 'Change review' }));
+    const change = await screen.findByRole('dialog', { name: 'Your review of Bram Asker' });
+    fireEvent.click(within(change).getByRole('radio', { name: '5 out of 5 stars' }));
+    fireEvent.click(within(change).getByRole('button', { name: 'Save changes' }));
+    await screen.findByText('Review changed');
+    expect(saves(calls).at(-1)?.url.searchParams.get('action')).toBe('update');
+    expect(saves(calls).at(-1)?.body).toEqual({ review_id: 'rv-u1', rating: 5, text: 'Quick and careful.' });
+
+    await act(async () => socketListeners.get('review')?.({ review: review(bram, 5, 'Paid at once.') }));
+    expect(screen.getByTestId('their-review').textContent).toContain('Paid at once.');
+  });
+
+  it('shows nothing to anyone but the two sides', async () => {
+    const calls = await renderBar('u3');
+    expect(screen.queryByTestId('review-bar')).toBeNull();
+    expect(calls).toEqual([]);
+  });
+});
