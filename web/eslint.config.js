@@ -7,8 +7,8 @@ import tseslint from 'typescript-eslint';
  * plugged in from src/app (a registry, such as the chat's message kinds).
  */
 const COMPOSITIONS = {
-  // /profile shows the member's wallets and notification switch.
-  profile: ['wallet', 'push'],
+  // /profile shows the member's wallets and notification switch; it and /u/:userId show reviews.
+  profile: ['wallet', 'push', 'reviews'],
   // /chats offers the notification switch above the list.
   chat: ['push'],
   // /group/:id shows the group's posts beside its details.

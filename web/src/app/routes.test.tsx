@@ -14,6 +14,9 @@ const ada = {
 };
 
 const item = { _id: 'i1', group_id: 'amsterdam', user_id: 'u2', route_id: 'r1', created_at: Date.now(), updated_at: 0, sort_order: 1 };
+/** A profile's rewards and reviews when there are none (`/api/user/profile` adds them to the wallets). */
+const noRewards = { rewards: { held: [], paid: [] }, reviews_summary: { count: 0, average: null } };
+const noReviews: FakeReply = { body: { reviews: [], count: 0, average: null, has_more: false, cursor: null } };
 const feedReply = {
   group: { _id: 'amsterdam', title: 'Amsterdam', can_write: false, data: { tags: ['bikes'], num_posts: 2, num_members: 1 } },
   items: [
@@ -96,10 +99,12 @@ describe('routes', () => {
             { wallet_for: 'u1', wallet_amount: 40, wallet_currency: 'POINTS', user_id: 'u1', data: {} },
             { wallet_for: 'u1', wallet_amount: 12.5, wallet_currency: 'EUR', user_id: 'u1', data: {} },
           ],
+          ...noRewards,
         },
       },
       '/api/user/items': { body: { items: [] } },
       '/api/finder_fees': { body: { finder_fees: [] } },
+      '/api/reviews': noReviews,
     });
     expect(await screen.findByRole('heading', { level: 1, name: 'Ada Lovelace' })).toBeTruthy();
     expect(await screen.findByText('You can withdraw your money now')).toBeTruthy();
@@ -114,9 +119,10 @@ describe('routes', () => {
     localStorage.setItem('agora.auth_key', 'key');
     await renderAt('/profile', {
       '/user/me': { body: { user: ada, guest_user: {} } },
-      '/api/user/profile': { body: { user: ada, user_wallets: [] } },
+      '/api/user/profile': { body: { user: ada, user_wallets: [], ...noRewards } },
       '/api/user/items': { body: { items: [] } },
       '/api/finder_fees': { body: { finder_fees: [] } },
+      '/api/reviews': noReviews,
     });
     expect(await screen.findByText('No wallets yet')).toBeTruthy();
   });

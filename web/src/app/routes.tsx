@@ -9,7 +9,8 @@ import { FeedPage } from '../features/feed';
 import { CreateGroupPage, GroupPage, GroupSettingsPage } from '../features/group';
 import { ItemPage, PostFormPage } from '../features/item';
 import { LandingPage } from '../features/landing';
-import { EditProfilePage, ProfilePage } from '../features/profile';
+import { EditProfilePage, ProfilePage, UserProfilePage } from '../features/profile';
+import { loadReportedReviewsPage } from '../features/reviews';
 import { loadAfterPaymentPage, loadRechargePage } from '../features/wallet';
 import { loadChannelPage } from '../features/whatsapp';
 import type { RouteHandle } from './routeHandle';
@@ -43,6 +44,7 @@ export const routes: RouteObject[] = [
           { path: PATHS.landing, element: <LandingPage />, handle: { menuClosedByDefault: true } satisfies RouteHandle },
           { path: PATHS.profile, element: <ProfilePage /> },
           { path: PATHS.editProfile, element: <EditProfilePage /> },
+          { path: PATHS.userProfile, element: <UserProfilePage /> },
           // The city picker carries Leaflet, the heaviest library here: it loads on demand.
           { path: PATHS.selectCity, lazy: async () => ({ Component: await importPart(async () => (await import('../features/city')).SelectCityPage) }) },
           { path: PATHS.chats, element: <ChatsPage /> },
@@ -50,6 +52,8 @@ export const routes: RouteObject[] = [
           { path: PATHS.feed, element: <FeedPage /> },
           { path: PATHS.group, element: <GroupPage /> },
           { path: PATHS.groupSettings, element: <GroupSettingsPage /> },
+          // Moderators only, and rarely: loads on demand.
+          { path: PATHS.groupReviews, lazy: async () => ({ Component: await loadReportedReviewsPage() }) },
           { path: PATHS.createGroup, element: <CreateGroupPage /> },
           // Admins only, and rarely: the WhatsApp connection loads on demand.
           { path: PATHS.groupWhatsapp, lazy: async () => ({ Component: await loadChannelPage() }) },

@@ -16,6 +16,10 @@ const leaveAppFor = vi.fn();
 vi.mock('../../shared/navigation', () => ({ leaveAppFor: (url: string) => leaveAppFor(url) }));
 
 const me = { _id: 'u1', name: 'Ada', image: '', phone_number: null, email_id: 'ada@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
+/** The profile reply: the wallets, and (issue 32) the rewards and reviews summary, none by default. */
+const profileReply = (wallets: Wallet[], more: Record<string, unknown> = {}): FakeReply => ({
+  body: { user: me, user_wallets: wallets, rewards: { held: [], paid: [] }, reviews_summary: { count: 0, average: null }, ...more },
+});
 const wallet = (currency: string, amount: number): Wallet => ({ user_id: 'u1', wallet_for: 'user', wallet_currency: currency, wallet_amount: amount });
 const entry = (seq: number, diff: number, changeTo: number): LedgerEntry => ({
   _id: `e${seq}`,
@@ -39,7 +43,8 @@ async function openProfile(
     if (path === '/user/me') return { body: { user: me, guest_user: {} } };
     if (path === '/api/user/items') return { body: { items: [] } };
     if (path === '/api/finder_fees') return { body: { finder_fees: earned } };
-    return replies(call) ?? { body: { user: me, user_wallets: [wallet('POINTS', 101), wallet('USD', 12.5)] } };
+    if (path === '/api/reviews') return { body: { reviews: [], count: 0, average: null, has_more: false, cursor: null } };
+    return replies(call) ?? profileReply([wallet('POINTS', 101), wallet('USD', 12.5)]);
   });
   const { ProfilePage } = await import('./ProfilePage');
   const { UiProvider } = await import('../../shared/ui/UiProvider');
@@ -76,7 +81,7 @@ describe('profile wallets', () => {
 
   it('offers someone holding only points a first card recharge, and nobody who has a card wallet', async () => {
     await openProfile((call) =>
-      call.url.pathname === '/api/user/profile' ? { body: { user: me, user_wallets: [wallet('POINTS', 101)] } } : undefined,
+      call.url.pathname === '/api/user/profile' ? profileReply([wallet('POINTS', 101)]) : undefined,
     );
     expect(screen.getByText('To offer rewards in money, add some by card.')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Recharge US Dollar' }).getAttribute('href')).toBe('/recharge?amount=10&currency=USD');
@@ -96,7 +101,7 @@ describe('profile wallets', () => {
 
   it('does not tell someone holding only points that they can withdraw money', async () => {
     await openProfile(
-      (call) => (call.url.pathname === '/api/user/profile' ? { body: { user: me, user_wallets: [wallet('POINTS', 101)] } } : undefined),
+      (call) => (call.url.pathname === '/api/user/profile' ? profileReply([wallet('POINTS', 101)]) : undefined),
       '/profile?can_withdraw=1',
     );
     expect(screen.queryByText('You can withdraw your money now')).toBeNull();
@@ -260,5 +265,64 @@ describe('profile wallets', () => {
     const entry = await screen.findByTestId('earned-fee');
     expect(entry.textContent).toContain('+🪙 2');
     expect(within(entry).getByRole('link', { name: 'Walk my dog' }).getAttribute('href')).toBe('/r/root1');
+  });
+
+  it('shows held apart from available, the held part of ledger entries, the rewards paid and held, and reviews with a report', async () => {
+    const held = { ...wallet('POINTS', 56), held_amount: 44 };
+    const review = {
+      _id: 'rv1',
+      move_id: 'm1',
+      item_id: 'i1',
+      group_id: 'g1',
+      author: { _id: 'u2', name: 'Bram Asker', image: '' },
+      subject_id: 'u1',
+      rating: 4,
+      text: 'Paid at once.',
+      created_at: Date.now(),
+      updated_at: Date.now(),
+      editable_until: Date.now(),
+      hidden: false,
+    };
+    const calls = await openProfile((call) => {
+      const { pathname } = call.url;
+      if (pathname === '/api/user/profile') {
+        return profileReply([held], {
+          rewards: { held: [{ currency: 'POINTS', amount: 44 }], paid: [{ currency: 'POINTS', amount: 40, count: 1 }] },
+          reviews_summary: { count: 1, average: 4 },
+        });
+      }
+      if (pathname === '/api/reviews') return { body: { reviews: [review], count: 1, average: 4, has_more: false, cursor: null } };
+      if (pathname === '/api/review') return { body: { success: true } };
+      if (pathname === '/api/wallet/ledger') {
+        const hold = { ...entry(2, -44, 56), ref_type: 'reward_hold', title: "Reward held for 'Walk my dog'", held_diff: 44, held_to: 44 };
+        const paid = { ...entry(3, 0, 56), title: "Offer for 'Walk my dog' to Bram", held_diff: -44, held_to: 0 };
+        return { body: { ledger_entries: [paid, hold], has_more: false, next_before: null } };
+      }
+      return undefined;
+    });
+    const card = walletCard(/Points/);
+    expect(card.textContent).toContain('🪙 56available');
+    expect(within(card).getByTestId('wallet-held').textContent).toBe('🪙 44 held for your posts');
+    expect(screen.getByTestId('rewards-summary').textContent).toBe('Rewards paid🪙 40 in 1 offerHeld for your posts🪙 44');
+    expect(screen.getByTestId('reviews-summary').textContent).toContain('4 from 1 review');
+
+    fireEvent.click(within(card).getByRole('button', { name: /Points/ }));
+    const ledger = await screen.findByRole('dialog', { name: 'Transaction History' });
+    const rows = await within(ledger).findAllByTestId('ledger-entry');
+    // Paid wholly from the hold: only the held part moved.
+    expect(rows[0]?.textContent).toContain('held -🪙 44');
+    expect(rows[0]?.textContent).not.toContain('🪙 0');
+    expect(rows[1]?.textContent).toContain('-🪙 44');
+    expect(rows[1]?.textContent).toContain('held +🪙 44');
+    fireEvent.click(within(ledger).getByRole('button', { name: 'Close' }));
+
+    const listed = await screen.findByTestId('review');
+    expect(listed.textContent).toContain('Paid at once.');
+    fireEvent.click(within(listed).getByRole('button', { name: 'Report the review by Bram Asker' }));
+    const report = await screen.findByRole('dialog', { name: 'Report this review?' });
+    fireEvent.change(within(report).getByLabelText('Why (optional)'), { target: { value: 'Not about the offer' } });
+    fireEvent.click(within(report).getByRole('button', { name: 'Report' }));
+    await screen.findByText("Reported. The group's moderators will take a look.");
+    expect(calls.filter((call) => call.url.pathname === '/api/review').map((call) => call.body)).toEqual([{ review_id: 'rv1', reason: 'Not about the offer' }]);
   });
 });

@@ -17,8 +17,10 @@ import { ItemCard } from '../../shared/ui/ItemCard';
 import { feedPath } from '../../shared/rememberedGroup';
 import { MailIcon, PhoneIcon } from '../../shared/ui/icons';
 import { NotificationsControl } from '../push';
+import { ReviewsSection, ReviewsSummaryLine, type ReviewsSummary } from '../reviews';
 import { EarnedFromSharing, profileHint, useLiveWallets, WalletList } from '../wallet';
 import { fetchProfile, fetchUserItems, logout } from './profileApi';
+import { RewardsSummary } from './RewardsSummary';
 
 const memberSince = new Intl.DateTimeFormat('en', { month: 'long', year: 'numeric' });
 
@@ -46,7 +48,7 @@ function Profile({ user }: { user: User }) {
         </p>
       )}
 
-      <ProfileHeader user={user} />
+      <ProfileHeader user={user} reviews={profile.status === 'success' ? profile.data.reviews_summary : null} />
 
       <section aria-labelledby="notifications-heading" className="space-y-4">
         <h2 id="notifications-heading" className="text-lg font-bold tracking-tight">
@@ -74,6 +76,15 @@ function Profile({ user }: { user: User }) {
         )}
       </section>
 
+      {profile.status === 'success' && (
+        <section aria-labelledby="rewards-heading" className="space-y-4">
+          <h2 id="rewards-heading" className="text-lg font-bold tracking-tight">
+            Rewards
+          </h2>
+          <RewardsSummary rewards={profile.data.rewards} own />
+        </section>
+      )}
+
       <EarnedFromSharing />
 
       <section aria-labelledby="items-heading" className="space-y-4">
@@ -82,6 +93,8 @@ function Profile({ user }: { user: User }) {
         </h2>
         <MyItems />
       </section>
+
+      <ReviewsSection userId={user._id} viewerId={user._id} />
     </div>
   );
 }
@@ -118,7 +131,7 @@ function MyItems() {
   );
 }
 
-function ProfileHeader({ user }: { user: User }) {
+function ProfileHeader({ user, reviews }: { user: User; reviews: ReviewsSummary | null }) {
   const ui = useUi();
   const signOut = useAsyncAction(async () => {
     try {
@@ -137,6 +150,7 @@ function ProfileHeader({ user }: { user: User }) {
         <div className="min-w-0 flex-1">
           <h1 className="truncate text-2xl font-bold tracking-tight">{user.name}</h1>
           <p className="mt-1 text-sm text-slate-500">Member since {memberSince.format(user.created_at)}</p>
+          {reviews && <ReviewsSummaryLine summary={reviews} />}
           <ul className="mt-4 space-y-1.5 text-sm">
             <ContactLine icon={<PhoneIcon />} label="Phone" value={user.phone_number} />
             <ContactLine icon={<MailIcon />} label="E-mail" value={user.email_id} />

@@ -1,2 +1,3 @@
 export { EditProfilePage } from './EditProfilePage';
 export { ProfilePage } from './ProfilePage';
+export { UserProfilePage } from './UserProfilePage';

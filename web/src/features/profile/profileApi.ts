@@ -2,10 +2,30 @@ import { api } from '../../shared/api';
 import type { Item } from '../../shared/entities/item';
 import type { User } from '../../shared/entities/user';
 import type { Wallet } from '../../shared/entities/wallet';
+import type { ReviewsSummary } from '../reviews';
+
+/** A person's rewards as a poster: held now over their open posts, and offers paid (fees not counted), by currency. */
+export interface Rewards {
+  held: { currency: string; amount: number }[];
+  paid: { currency: string; amount: number; count: number }[];
+}
 
 export interface ProfileReply {
   user: User;
   user_wallets: Wallet[];
+  rewards: Rewards;
+  reviews_summary: ReviewsSummary;
+}
+
+/** What anyone (visitors too) may see of a person: /u/:userId. */
+export interface PublicProfileReply {
+  user: Pick<User, '_id' | 'name' | 'image'>;
+  rewards: Rewards;
+  reviews_summary: ReviewsSummary;
+}
+
+export function fetchPublicProfile(userId: string, signal?: AbortSignal): Promise<PublicProfileReply> {
+  return api.get<PublicProfileReply>(`/api/users/${encodeURIComponent(userId)}/profile`, undefined, { signal });
 }
 
 export type ProfileChanges = Partial<Pick<User, 'name' | 'image' | 'email_id' | 'phone_number'>>;
