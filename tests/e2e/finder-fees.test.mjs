@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { BASE_URL, VIEWPORTS, apiCall, apiLogin, launch, newPage, pageAs, screenshot, seriousViolations, signUpThroughPopup, uniqueEmail } from './helpers.mjs';
+import { BASE_URL, VIEWPORTS, apiCall, apiGet, apiLogin, launch, newPage, pageAs, screenshotBoth, seriousViolations, signUpThroughPopup, uniqueEmail } from './helpers.mjs';
 import { chatWindow, offerConfirm } from './chatHelpers.mjs';
 
 // Finder's fees (issue 12): the route a person arrived through reaches the chat, and the
@@ -13,23 +13,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-
-async function apiGet(authKey, path) {
-  const reply = await fetch(`${BASE_URL}${path}`, { headers: { Authorization: `Bearer ${authKey}` } });
-  const data = await reply.json();
-  assert.equal(reply.status, 200, `${path}: ${JSON.stringify(data)}`);
-  return data;
-}
-
-async function screenshotBoth(page, name, options) {
-  const original = page.viewportSize();
-  for (const viewport of [VIEWPORTS.desktop, VIEWPORTS.phone]) {
-    await page.setViewportSize(viewport);
-    await screenshot(page, name, options);
-  }
-  await page.setViewportSize(original);
-}
 
 test("a sharer's link opened in another browser carries its route into the chat, and the offer pays the sharer", async () => {
   const posterKey = await apiLogin('Pia Poster', uniqueEmail('poster'));

@@ -64,6 +64,16 @@ export async function screenshot(page, name, { fullPage = true } = {}) {
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage });
 }
 
+/** Screenshots at both widths (desktop first), back at the page's own size afterwards. */
+export async function screenshotBoth(page, name, options) {
+  const original = page.viewportSize();
+  for (const viewport of [VIEWPORTS.desktop, VIEWPORTS.phone]) {
+    await page.setViewportSize(viewport);
+    await screenshot(page, name, options);
+  }
+  await page.setViewportSize(original);
+}
+
 export function uniqueEmail(label = 'user') {
   return `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 }
@@ -135,6 +145,14 @@ export async function apiCall(authKey, path, body) {
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${authKey}` },
     body: JSON.stringify(body),
   });
+  const data = await reply.json();
+  assert.equal(reply.status, 200, `${path}: ${JSON.stringify(data)}`);
+  return data;
+}
+
+/** A set-up read through the API as the holder of `authKey`; fails the test on an error reply. */
+export async function apiGet(authKey, path) {
+  const reply = await fetch(`${BASE_URL}${path}`, { headers: { Authorization: `Bearer ${authKey}` } });
   const data = await reply.json();
   assert.equal(reply.status, 200, `${path}: ${JSON.stringify(data)}`);
   return data;

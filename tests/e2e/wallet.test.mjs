@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { BASE_URL, VIEWPORTS, apiCall, apiLogin, launch, newPage, pageAs, screenshot, seriousViolations, signUpThroughPopup, uniqueEmail } from './helpers.mjs';
+import { BASE_URL, VIEWPORTS, apiCall, apiLogin, launch, newPage, pageAs, screenshot, screenshotBoth, seriousViolations, signUpThroughPopup, uniqueEmail } from './helpers.mjs';
 import { chatWindow, offerConfirm } from './chatHelpers.mjs';
 import { STRIPE_URL, payByCard, withdraw } from './walletHelpers.mjs';
 
@@ -12,16 +12,6 @@ after(async () => {
   await browser?.close();
 });
 
-
-/** Both viewports of the current page, then back to the one it had. */
-async function screenshotBoth(page, name, options) {
-  const original = page.viewportSize();
-  for (const viewport of [VIEWPORTS.desktop, VIEWPORTS.phone]) {
-    await page.setViewportSize(viewport);
-    await screenshot(page, name, options);
-  }
-  await page.setViewportSize(original);
-}
 
 /**
  * An owner posts in Amsterdam with the given offer, an asker opens a chat about it and
