@@ -43,8 +43,10 @@ async function openProfile(
     if (path === '/user/me') return { body: { user: me, guest_user: {} } };
     if (path === '/api/user/items') return { body: { items: [] } };
     if (path === '/api/finder_fees') return { body: { finder_fees: earned } };
+    const reply = replies(call);
+    if (reply) return reply;
     if (path === '/api/reviews') return { body: { reviews: [], count: 0, average: null, has_more: false, cursor: null } };
-    return replies(call) ?? profileReply([wallet('POINTS', 101), wallet('USD', 12.5)]);
+    return profileReply([wallet('POINTS', 101), wallet('USD', 12.5)]);
   });
   const { ProfilePage } = await import('./ProfilePage');
   const { UiProvider } = await import('../../shared/ui/UiProvider');
