@@ -169,10 +169,15 @@ function ActionBar({ item, onChanged }: { item: Item; onChanged: () => void }) {
   if (user && user._id === item.user_id) {
     return (
       <div className="flex flex-wrap gap-3 border-t border-slate-100 pt-5">
-        <Link to={editItemPath(item.group_id, item._id)} className={buttonClass('secondary')}>
-          Edit
-        </Link>
-        {!isClosed(item) && <CloseButton item={item} onClosed={onChanged} />}
+        {/* A closed post keeps its reward as it was: the server refuses its edits. */}
+        {!isClosed(item) && (
+          <>
+            <Link to={editItemPath(item.group_id, item._id)} className={buttonClass('secondary')}>
+              Edit
+            </Link>
+            <CloseButton item={item} onClosed={onChanged} />
+          </>
+        )}
         <Button variant="danger" busy={remove.busy} onClick={() => void remove.run()}>
           Delete
         </Button>

@@ -146,16 +146,17 @@ function OfferSplitList({ csId, amount, recipientName }: { csId: string; amount:
           <dd>{formatMoney(total, currency)}</dd>
         </div>
         {fromHeld > 0 && (
-          <div data-testid="offer-sources" className="space-y-1 border-t border-slate-200 pt-1 text-slate-600">
-            <div className="flex justify-between gap-3">
+          // Rows of the list itself: a <dl> takes no wrapper around its <div> rows.
+          <>
+            <div className="flex justify-between gap-3 border-t border-slate-200 pt-1 text-slate-600">
               <dt>From the reward held for this post</dt>
               <dd>{formatMoney(fromHeld, currency)}</dd>
             </div>
-            <div className="flex justify-between gap-3">
+            <div className="flex justify-between gap-3 text-slate-600">
               <dt>From your available balance</dt>
               <dd>{formatMoney(fromAvailable, currency)}</dd>
             </div>
-          </div>
+          </>
         )}
       </dl>
       {finder_fees.length > 0 && <FinderFeeRule collapsed className="mt-3 text-xs text-slate-600" />}

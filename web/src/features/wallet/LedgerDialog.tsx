@@ -43,6 +43,10 @@ export function LedgerDialog({ wallet, onClose }: { wallet: Wallet; onClose: () 
       </p>
       <div
         onScroll={ledger.onBoxScroll}
+        // Focusable, so that a keyboard can scroll a list longer than the box.
+        tabIndex={0}
+        role="region"
+        aria-label={`${LEDGER_TITLE}: entries`}
         data-testid="ledger-scroll"
         className="max-h-[60dvh] overflow-auto rounded-2xl ring-1 ring-slate-200"
       >

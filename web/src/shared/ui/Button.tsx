@@ -8,7 +8,8 @@ const VARIANTS: Record<ButtonVariant, string> = {
   primary: 'bg-brand-600 text-white shadow-sm hover:bg-brand-700 active:bg-brand-800',
   secondary: 'bg-white text-slate-800 ring-1 ring-slate-300 ring-inset shadow-sm hover:bg-slate-50',
   ghost: 'text-slate-700 hover:bg-slate-100',
-  danger: 'bg-white text-red-600 ring-1 ring-red-200 ring-inset hover:bg-red-50',
+  // Darker text on hover: red-600 on red-50 is 4.4:1, under AA.
+  danger: 'bg-white text-red-600 ring-1 ring-red-200 ring-inset hover:bg-red-50 hover:text-red-700',
 };
 
 const SIZES: Record<ButtonSize, string> = {
