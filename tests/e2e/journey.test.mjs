@@ -1,5 +1,6 @@
 // The whole walk of issue 29, as new users take it, through the UI only: sign-up, a post with
-// a reward, two shares, a chat, the offer with finder's fees, recharge and withdrawal, a group
+// a reward (held from the poster's wallet since issue 32, hence the recharge before posting),
+// two shares, a chat, the offer with finder's fees, recharge and withdrawal, a group
 // of one's own with WhatsApp, and a push. Each person has a browser of their own: the poster
 // and the helper on phones (the main case), the second sharer at desktop width. The steps run
 // in order and share what the earlier ones made; each screen is checked with axe and kept as
@@ -63,7 +64,7 @@ async function euros(page, shown) {
 }
 
 describe('the whole walk of a new user, in order', () => {
-  test('01 the poster signs up from the post button and posts with a reward in euros', async () => {
+  test('01 the poster signs up from the post button, recharges the euros the reward holds, and posts', async () => {
     const poster = await personAt(VIEWPORTS.phone, `${BASE_URL}/select/city`);
     await poster.getByPlaceholder('Search for your city').fill('Amsterdam');
     await poster.getByRole('list', { name: 'Cities' }).getByRole('button', { name: /^Amsterdam/ }).first().click();
@@ -77,13 +78,33 @@ describe('the whole walk of a new user, in order', () => {
     // The default finder's fee, 10 %: €2 on top, shared by whoever's links brought the helper.
     assert.equal(await poster.getByLabel("Finder's fee for people who share it").inputValue(), '10');
     await poster.getByText('€2 on top of the offer', { exact: false }).waitFor();
+
+    // The reward and its fee are held when the post goes up: without euros the form offers a
+    // recharge, in a tab of its own, and says what posting holds once it is paid.
+    const note = poster.getByTestId('hold-note');
+    const needRecharge = note.getByRole('link', { name: 'Need Recharge' });
+    await needRecharge.waitFor();
+    await note.getByText('Holding this reward needs €22 and your wallet has €0 available.').waitFor();
+    await look(poster, '01-need-recharge');
+    const amount = new URL(await needRecharge.getAttribute('href'), BASE_URL).searchParams.get('amount');
+    const [rechargeTab] = await Promise.all([poster.context().waitForEvent('page'), needRecharge.click()]);
+    rechargeTab.errors = [];
+    rechargeTab.on('pageerror', (error) => rechargeTab.errors.push(error));
+    await rechargeTab.getByRole('heading', { level: 1, name: `Reacharging ${amount} EUR` }).waitFor();
+    await look(rechargeTab, '01-recharge');
+    await rechargeTab.getByRole('button', { name: 'Confirm' }).click();
+    await payByCard(rechargeTab, POSTER);
+    await rechargeTab.getByRole('heading', { name: 'Payment successful' }).waitFor();
+    await look(rechargeTab, '01-paid');
+    await note.getByText(/^Held when you post: €22 \(reward €20 \+ finder’s fee €2\)\. You have €\d+ available\.$/).waitFor();
     await look(poster, '01-post-form');
     await poster.getByRole('button', { name: 'Post', exact: true }).click();
     await poster.waitForURL(/\/r\/[^/]+$/);
     await poster.getByRole('heading', { level: 1, name: TITLE }).waitFor();
     await poster.getByText('€20').first().waitFor();
+    await poster.getByTestId('reward-held').filter({ hasText: 'Reward held €22' }).waitFor();
     await look(poster, '01-post');
-    Object.assign(walk, { poster, postUrl: poster.url() });
+    Object.assign(walk, { poster, postUrl: poster.url(), rechargeTab, recharged: Number(amount) });
   });
 
   test("02 two people share it on, one after the other; the helper opens the second one's link", async () => {
@@ -124,7 +145,7 @@ describe('the whole walk of a new user, in order', () => {
     await look(helper, '03-helper-chat-read', { fullPage: false });
   });
 
-  test("04 the offer shows the finder's fees; without euros it asks for a recharge, paid by card", async () => {
+  test("04 the offer shows the finder's fees, paid from the held reward", async () => {
     const { poster } = walk;
     const giveOffer = chatWindow(poster).getByRole('button', { name: 'Give offer €20' });
     await giveOffer.click();
@@ -132,34 +153,17 @@ describe('the whole walk of a new user, in order', () => {
     await split.waitFor();
     const splitText = await split.textContent();
     // The last link gets half the €2 pool, the farthest the rest.
-    for (const line of [`Offer to ${HELPER}€20`, `Finder's fee to ${SECOND_SHARER}€1`, `Finder's fee to ${FIRST_SHARER}€1`, 'Total€22']) {
+    const lines = [`Offer to ${HELPER}€20`, `Finder's fee to ${SECOND_SHARER}€1`, `Finder's fee to ${FIRST_SHARER}€1`, 'Total€22', 'From the reward held for this post€22'];
+    for (const line of lines) {
       assert.ok(splitText.includes(line), `${line} in ${splitText}`);
     }
     await look(poster, '04-offer-confirm', { fullPage: false });
     await offerConfirm(poster).getByRole('button', { name: 'Confirm' }).click();
-
-    // The poster holds no euros: the chat offers a recharge, in a tab of its own.
-    const needRecharge = chatWindow(poster).getByRole('link', { name: 'Need Recharge' });
-    await needRecharge.waitFor();
-    await look(poster, '04-need-recharge', { fullPage: false });
-    const amount = new URL(await needRecharge.getAttribute('href'), BASE_URL).searchParams.get('amount');
-    const [rechargeTab] = await Promise.all([poster.context().waitForEvent('page'), needRecharge.click()]);
-    rechargeTab.errors = [];
-    rechargeTab.on('pageerror', (error) => rechargeTab.errors.push(error));
-    await rechargeTab.getByRole('heading', { level: 1, name: `Reacharging ${amount} EUR` }).waitFor();
-    await look(rechargeTab, '04-recharge');
-    await rechargeTab.getByRole('button', { name: 'Confirm' }).click();
-    await payByCard(rechargeTab, POSTER);
-    await rechargeTab.getByRole('heading', { name: 'Payment successful' }).waitFor();
-    await look(rechargeTab, '04-paid');
-    Object.assign(walk, { rechargeTab, recharged: Number(amount) });
+    await poster.getByRole('status').filter({ hasText: 'Offer Successfully given' }).waitFor();
   });
 
   test('05 the offer goes through and every wallet holds its share, to the cent', async () => {
     const { poster, helper, first, second, recharged } = walk;
-    await chatWindow(poster).getByRole('button', { name: 'Give offer €20' }).click();
-    await offerConfirm(poster).getByRole('button', { name: 'Confirm' }).click();
-    await poster.getByRole('status').filter({ hasText: 'Offer Successfully given' }).waitFor();
     const notice = `${POSTER} gave an offer of €20 to ${HELPER}`;
     await chatWindow(helper).locator('[data-message-type="notice"]', { hasText: notice }).waitFor();
     await look(helper, '05-offer-received', { fullPage: false });

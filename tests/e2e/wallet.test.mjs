@@ -16,8 +16,9 @@ after(async () => {
 /**
  * An owner posts in Amsterdam with the given offer, an asker opens a chat about it and
  * writes, and the owner opens that chat: the setting in which offers are given.
+ * `beforePost(owner)` runs on the filled-in form before Post is pressed.
  */
-async function itemChat({ title, offerAmount, offerCurrency, ownerName, askerName }) {
+async function itemChat({ title, offerAmount, offerCurrency, ownerName, askerName, beforePost }) {
   const owner = await newPage(browser, VIEWPORTS.desktop);
   await owner.goto(`${BASE_URL}/select/city`);
   await owner.getByPlaceholder('Search for your city').fill('Amsterdam');
@@ -29,6 +30,7 @@ async function itemChat({ title, offerAmount, offerCurrency, ownerName, askerNam
   await owner.getByPlaceholder('What do you need to get done today ?').fill(title);
   await owner.getByLabel('Offer amount').fill(String(offerAmount));
   await owner.getByLabel('Offer currency').selectOption(offerCurrency);
+  await beforePost?.(owner);
   await owner.getByRole('button', { name: 'Post', exact: true }).click();
   await owner.waitForURL(/\/r\/[^/]+$/);
 
@@ -78,14 +80,16 @@ test("the owner gives an offer in points; the chat and both ledgers show it", as
   await ownerWindow.locator('[data-message-type="notice"]', { hasText: notice }).waitFor();
   await chatWindow(asker).locator('[data-message-type="notice"]', { hasText: notice }).waitFor();
 
-  // Starter points (100) and today's point, less the offer; the asker gains it.
+  // Starter points (100) and today's point, less the reward and its finder's fee held when
+  // posting (5.50); the offer came from the hold, whose unused fee (0.50) stays held; the asker gains it.
   await owner.goto(`${BASE_URL}/profile`);
-  await owner.getByTestId('wallet').filter({ hasText: '🪙 96' }).waitFor();
+  const ownerPoints = owner.getByTestId('wallet').filter({ hasText: '🪙 95.50' });
+  await ownerPoints.getByTestId('wallet-held').filter({ hasText: '🪙 0.50 held for your posts' }).waitFor();
 
   const ownerLedger = await openLedger(owner, 'Points');
   const given = ownerLedger.getByTestId('ledger-entry').filter({ hasText: "Offer for 'Water my plants' to Bram Asker" });
-  await given.getByText('-🪙 5').waitFor();
-  await given.getByText('🪙 96').waitFor();
+  await given.getByText('held -🪙 5').waitFor();
+  await given.getByText('🪙 95.50').waitFor();
   await ownerLedger.getByTestId('ledger-entry').filter({ hasText: 'Welcome points' }).getByText('+🪙 100').waitFor();
   await screenshotBoth(owner, 'ledger-popup', { fullPage: false });
 
@@ -99,42 +103,47 @@ test("the owner gives an offer in points; the chat and both ledgers show it", as
 
 test('a short dollar balance shows Need Recharge; a card payment credits the wallet, the offer goes through and is withdrawn', async () => {
   assert.ok(STRIPE_URL, 'AGORA_E2E_STRIPE_URL must point at the Stripe stand-in');
+  let rechargeTab;
+  let amount;
+  // A reward in dollars is held when the post goes up: with no dollars, the form says so.
+  const recharge = async (owner) => {
+    const needRecharge = owner.getByTestId('hold-note').getByRole('link', { name: 'Need Recharge' });
+    await needRecharge.waitFor();
+    assert.equal(await needRecharge.getAttribute('target'), '_blank');
+    const rechargeHref = await needRecharge.getAttribute('href');
+    assert.match(rechargeHref, /^\/recharge\?amount=\d+(\.\d+)?&currency=USD$/);
+    await screenshotBoth(owner, 'need-recharge', { fullPage: false });
+
+    // The link opens the recharge page in a new tab, next to the form.
+    [rechargeTab] = await Promise.all([owner.context().waitForEvent('page'), needRecharge.click()]);
+    rechargeTab.errors = [];
+    rechargeTab.on('pageerror', (error) => rechargeTab.errors.push(error));
+    amount = new URL(rechargeHref, BASE_URL).searchParams.get('amount');
+    await rechargeTab.getByRole('heading', { level: 1, name: `Reacharging ${amount} USD` }).waitFor();
+    await screenshotBoth(rechargeTab, 'recharge-page');
+
+    // Confirm leads to the provider's hosted card form, which sends the browser back.
+    await rechargeTab.getByRole('button', { name: 'Confirm' }).click();
+    await payByCard(rechargeTab, 'Nina Owner');
+    await rechargeTab.getByRole('heading', { name: 'Payment successful' }).waitFor();
+    await rechargeTab.getByText(`$${amount}`).waitFor();
+    await screenshotBoth(rechargeTab, 'after-payment-success');
+    // The form heard the wallet change and says what posting now holds.
+    await owner.getByTestId('hold-note').getByText(/^Held when you post: \$5\.50/).waitFor();
+  };
   const { owner, asker } = await itemChat({
     title: 'Assemble a wardrobe',
     offerAmount: 5,
     offerCurrency: 'USD',
     ownerName: 'Nina Owner',
     askerName: 'Tom Asker',
+    beforePost: recharge,
   });
   const ownerWindow = chatWindow(owner);
   const giveOffer = ownerWindow.getByRole('button', { name: 'Give offer $5' });
-  await giveOffer.click();
-  await offerConfirm(owner).getByRole('button', { name: 'Confirm' }).click();
-
-  const needRecharge = ownerWindow.getByRole('link', { name: 'Need Recharge' });
-  await needRecharge.waitFor();
-  assert.equal(await needRecharge.getAttribute('target'), '_blank');
-  const rechargeHref = await needRecharge.getAttribute('href');
-  assert.match(rechargeHref, /^\/recharge\?amount=\d+(\.\d+)?&currency=USD$/);
-  await screenshotBoth(owner, 'need-recharge', { fullPage: false });
-
-  // The link opens the recharge page in a new tab, next to the chat.
-  const [rechargeTab] = await Promise.all([owner.context().waitForEvent('page'), needRecharge.click()]);
-  rechargeTab.errors = [];
-  rechargeTab.on('pageerror', (error) => rechargeTab.errors.push(error));
-  const amount = new URL(rechargeHref, BASE_URL).searchParams.get('amount');
-  await rechargeTab.getByRole('heading', { level: 1, name: `Reacharging ${amount} USD` }).waitFor();
-  await screenshotBoth(rechargeTab, 'recharge-page');
-
-  // Confirm leads to the provider's hosted card form, which sends the browser back.
-  await rechargeTab.getByRole('button', { name: 'Confirm' }).click();
-  await payByCard(rechargeTab, 'Nina Owner');
-  await rechargeTab.getByRole('heading', { name: 'Payment successful' }).waitFor();
-  await rechargeTab.getByText(`$${amount}`).waitFor();
-  await screenshotBoth(rechargeTab, 'after-payment-success');
 
   await rechargeTab.getByRole('link', { name: 'Go to your wallets' }).click();
-  await rechargeTab.getByTestId('wallet').filter({ hasText: 'US Dollar' }).getByText(`$${amount}`).waitFor();
+  await rechargeTab.getByTestId('wallet').filter({ hasText: 'US Dollar' }).getByTestId('wallet-held').filter({ hasText: '$5.50 held for your posts' }).waitFor();
   // Each money wallet recharges from its card; points say they cannot be withdrawn.
   const ownerDollars = rechargeTab.getByTestId('wallet').filter({ hasText: 'US Dollar' });
   await rechargeTab.getByTestId('wallet').filter({ hasText: 'Points' }).getByText('You cannot withdraw points').waitFor();
@@ -144,7 +153,7 @@ test('a short dollar balance shows Need Recharge; a card payment credits the wal
   await rechargeTab.getByRole('button', { name: 'Confirm' }).click();
   await rechargeTab.waitForURL(`${STRIPE_URL}/**`);
 
-  // Back in the chat tab: the same offer now goes through.
+  // Back in the chat tab: the offer is paid from the held reward.
   await giveOffer.click();
   await offerConfirm(owner).getByRole('button', { name: 'Confirm' }).click();
   await owner.getByRole('status').filter({ hasText: 'Offer Successfully given' }).waitFor();

@@ -1,5 +1,6 @@
 import { useDebounced } from '../../shared/hooks/useDebounced';
 import { useAsyncData } from '../../shared/hooks/useAsyncData';
+import { useSocketEvent } from '../../shared/hooks/useSocketEvent';
 import type { Item } from '../../shared/entities/item';
 import { NeedRechargeLink } from '../../shared/ui/NeedRechargeLink';
 import { holdNote, holdRequest, notHeldNote, refusedNote, type HoldNote as Note } from './hold';
@@ -17,6 +18,8 @@ export function useHoldNote(form: ItemForm, item: Item | null): Note | null {
   const request = holdRequest(form, item?._id);
   const key = useDebounced(request ? JSON.stringify(request) : '', HOLD_PREVIEW_DEBOUNCE_MS);
   const preview = useAsyncData(key, (signal) => (key ? previewHold(JSON.parse(key), signal) : Promise.resolve(null)));
+  // Money that arrived meanwhile (a recharge in another tab, an offer paid to the poster) changes the answer.
+  useSocketEvent('wallet', preview.reload, key !== '');
   if (form.offerType === 'describe') return notHeldNote(item?.reward_held ?? 0, item?.offer_currency ?? '');
   if (!request || key !== JSON.stringify(request)) return null;
   if (preview.status === 'success' && preview.data) return holdNote(preview.data, item !== null);

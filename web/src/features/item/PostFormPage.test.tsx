@@ -1,7 +1,16 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, type FakeReply, type FetchCall } from '../../test/fetchMock';
+
+const socketListeners = new Map<string, (payload: unknown) => void>();
+vi.mock('../../shared/socket', () => ({
+  getSocket: () =>
+    Promise.resolve({
+      on: (event: string, listener: (payload: unknown) => void) => socketListeners.set(event, listener),
+      off: (event: string) => socketListeners.delete(event),
+    }),
+}));
 
 const poster = { _id: 'u1', name: 'Pia', image: '', phone_number: null, email_id: 'p@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
 const group = { _id: 'g1', title: 'Amsterdam', data: { tags: [], num_posts: 0, num_members: 1 } };
@@ -54,15 +63,20 @@ const previews = (calls: FetchCall[]) => calls.filter((call) => call.url.pathnam
 const note = () => screen.getByTestId('hold-note');
 
 describe('post form: the held reward', () => {
-  beforeEach(() => vi.resetModules());
+  beforeEach(() => {
+    vi.resetModules();
+    socketListeners.clear();
+  });
 
-  it('says what posting will hold once the amount settles, and refuses more than is available with the way to recharge', async () => {
+  it('says what posting will hold once the amount settles, refuses more than is available with the way to recharge, and asks again when money arrives', async () => {
+    let available = 100;
     const calls = await openForm('/create/item/g1', (call) => {
       if (call.url.pathname !== '/api/reward/hold_preview') return undefined;
       const { offer_amount: amount, offer_currency: currency } = call.body as { offer_amount: number; offer_currency: string };
       const hold = amount + amount / 10;
-      if (hold > 100) return { body: { currency, reward: amount, pool: amount / 10, hold, held_now: 0, change: hold, available: 100, enough: false, need_stripe_recharge: { amount: Math.ceil(hold - 100), currency } } };
-      return { body: { currency, reward: amount, pool: amount / 10, hold, held_now: 0, change: hold, available: 100, enough: true } };
+      const preview = { currency, reward: amount, pool: amount / 10, hold, held_now: 0, change: hold, available };
+      if (hold > available) return { body: { ...preview, enough: false, need_stripe_recharge: { amount: Math.ceil(hold - available), currency } } };
+      return { body: { ...preview, enough: true } };
     });
     fireEvent.change(screen.getByLabelText('Offer amount'), { target: { value: '4' } });
     fireEvent.change(screen.getByLabelText('Offer amount'), { target: { value: '40' } });
@@ -75,6 +89,11 @@ describe('post form: the held reward', () => {
     const link = await screen.findByRole('link', { name: 'Need Recharge' });
     expect(note().textContent).toContain('Holding this reward needs $440 and your wallet has $100 available.');
     expect(link.getAttribute('href')).toBe('/recharge?amount=340&currency=USD');
+
+    // A recharge in another tab: the server's `wallet` event brings the preview up to date.
+    available = 500;
+    await act(async () => socketListeners.get('wallet')?.({ wallet: {} }));
+    await waitFor(() => expect(note().textContent).toBe('Held when you post: $440 (reward $400 + finder’s fee $40). You have $500 available.'));
 
     fireEvent.click(screen.getByRole('radio', { name: 'describe' }));
     expect(note().textContent).toBe('Not held: a reward in words is between you and the helper.');
