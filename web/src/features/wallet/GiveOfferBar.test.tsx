@@ -127,7 +127,7 @@ describe('Give offer', () => {
     const link = await screen.findByRole('link', { name: 'Need Recharge' });
     expect(link.getAttribute('href')).toBe('/recharge?amount=25&currency=USD');
     expect(link.getAttribute('target')).toBe('_blank');
-    expect(link.className).toContain('text-red-600');
+    expect(link.className).toContain('text-red-700');
   });
 
   it("shows a short points balance as the server's message in a dialog", async () => {
