@@ -55,7 +55,7 @@ function RoutePost({ routeId }: { routeId: string }) {
     <>
       {route.status === 'loading' && <Loading />}
       {route.status === 'error' && <PostNotShown error={route.error} onRetry={route.reload} />}
-      {route.status === 'success' && <Post reply={route.data} onChanged={route.reload} />}
+      {route.status === 'success' && <Post reply={route.data} />}
     </>
   );
 }
@@ -94,13 +94,18 @@ function PostNotShown({ error, onRetry }: { error: unknown; onRetry: () => void 
   );
 }
 
-function Post({ reply: { item, group, route_users }, onChanged }: { reply: RouteReply; onChanged: () => void }) {
+function Post({ reply: { item: loaded, group, route_users } }: { reply: RouteReply }) {
   const { user } = useCurrentUser();
   const viewerId = user?._id ?? null;
-  // The server tells the poster when their post's reward or state changed (paid, released, closed).
-  useSocketEvent<{ item?: { _id?: string } }>('item', (event) => {
-    if (event?.item?._id === item._id) onChanged();
-  }, viewerId === item.user_id);
+  // The post as the server last told it: its reply to Close, or the `item` event it sends the
+  // poster when the post's reward or state changed (held, paid, released, closed). The route
+  // the viewer arrived through stays the loaded one's.
+  const [changed, setChanged] = useState<Item | null>(null);
+  const item = changed ?? loaded;
+  const onChanged = (next: Item) => setChanged({ ...next, route: loaded.route });
+  useSocketEvent<{ item?: Item }>('item', (event) => {
+    if (event?.item?._id === loaded._id) onChanged(event.item);
+  }, viewerId === loaded.user_id);
   const poster = route_users[0];
   useEffect(() => rememberArrivedRoute(item._id, item.route, viewerId), [item._id, item.route, viewerId]);
   const images = (item.files ?? []).filter((file) => mediaKind(file) === 'image');
@@ -151,7 +156,7 @@ function Post({ reply: { item, group, route_users }, onChanged }: { reply: Route
   );
 }
 
-function ActionBar({ item, onChanged }: { item: Item; onChanged: () => void }) {
+function ActionBar({ item, onChanged }: { item: Item; onChanged: (item: Item) => void }) {
   const { user } = useCurrentUser();
   const ui = useUi();
   const navigate = useNavigate();
@@ -283,17 +288,17 @@ function HeldExplained({ item }: { item: Item }) {
 }
 
 /** Closes the post: no longer open for helpers, and what is still held goes back to the poster. */
-function CloseButton({ item, onClosed }: { item: Item; onClosed: () => void }) {
+function CloseButton({ item, onClosed }: { item: Item; onClosed: (item: Item) => void }) {
   const ui = useUi();
   const held = item.reward_status === 'held' && item.reward_held && item.offer_currency ? formatMoney(item.reward_held, item.offer_currency) : null;
   const close = useAsyncAction(async () => {
     const question = held ? `Close this post? ${held} still held goes back to your wallet.` : 'Close this post?';
     if (!(await ui.confirm(question))) return;
     try {
-      await closeItem(item._id);
+      const reply = await closeItem(item._id);
       // What came back is told by the wallet's notice (the server's reward_released), wherever the poster is.
       ui.toast('Post closed.');
-      onClosed();
+      onClosed(reply.item);
     } catch (error) {
       ui.showError(error);
     }
