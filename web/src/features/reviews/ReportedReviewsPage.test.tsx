@@ -1,0 +1,68 @@
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { RouterProvider, createMemoryRouter } from 'react-router';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { mockFetch, type FakeReply, type FetchCall } from '../../test/fetchMock';
+
+const moderator = { _id: 'u1', name: 'Pia', image: '', phone_number: null, email_id: 'p@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
+const reported = {
+  _id: 'rv1',
+  move_id: 'm1',
+  item_id: 'i1',
+  group_id: 'g1',
+  author: { _id: 'u2', name: 'Aki Asker', image: '' },
+  subject_id: 'u3',
+  rating: 1,
+  text: 'Rude.',
+  created_at: Date.now(),
+  updated_at: Date.now(),
+  editable_until: Date.now(),
+  hidden: false,
+  reports_count: 2,
+  reports: [
+    { user_id: 'u4', reason: 'Not about the offer', at: 1 },
+    { user_id: 'u5', reason: '', at: 2 },
+  ],
+};
+
+async function openPage(answer: (call: FetchCall) => FakeReply) {
+  localStorage.setItem('agora.auth_key', 'key');
+  const calls = mockFetch((call) => (call.url.pathname === '/user/me' ? { body: { user: moderator, guest_user: {} } } : answer(call)));
+  const { ReportedReviewsPage } = await import('./ReportedReviewsPage');
+  const { UiProvider } = await import('../../shared/ui/UiProvider');
+  render(
+    <UiProvider>
+      <RouterProvider router={createMemoryRouter([{ path: '/group/:groupId/reviews', element: <ReportedReviewsPage /> }], { initialEntries: ['/group/g1/reviews'] })} />
+    </UiProvider>,
+  );
+  return calls;
+}
+
+describe('reported reviews', () => {
+  beforeEach(() => vi.resetModules());
+
+  it("lists the group's reported reviews with their reports; a moderator hides one and shows it again", async () => {
+    const calls = await openPage((call) => {
+      if (call.url.pathname === '/api/reviews/reported') return { body: { reviews: [reported], has_more: false, cursor: null } };
+      const { hidden } = call.body as { hidden: boolean };
+      return { body: { review: { ...reported, hidden } } };
+    });
+    const row = await screen.findByTestId('reported-review');
+    expect(row.textContent).toContain('Rude.');
+    expect(row.textContent).toContain('Reported 2 times: “Not about the offer”');
+    fireEvent.click(within(row).getByRole('button', { name: 'Hide review' }));
+    await screen.findByText('Review hidden');
+    expect(within(row).getByText('Hidden')).toBeTruthy();
+    fireEvent.click(within(row).getByRole('button', { name: 'Show again' }));
+    await screen.findByText('Review shown again');
+    expect(within(row).queryByText('Hidden')).toBeNull();
+    expect(calls.filter((call) => call.url.pathname === '/api/review').map((call) => [call.url.searchParams.get('action'), call.body])).toEqual([
+      ['hide', { review_id: 'rv1', hidden: true }],
+      ['hide', { review_id: 'rv1', hidden: false }],
+    ]);
+  });
+
+  it('tells anyone but a moderator that the list is theirs only', async () => {
+    await openPage(() => ({ status: 403, body: { errors: { group_id: "Only the group's moderators can see reported reviews" } } }));
+    expect(await screen.findByText("Only the group's moderators can see reported reviews")).toBeTruthy();
+  });
+});
