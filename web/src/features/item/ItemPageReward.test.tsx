@@ -1,17 +1,13 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakeSocket } from '../../test/fakeSocket';
 import { mockFetch, type FetchCall } from '../../test/fetchMock';
 import type { Item } from '../../shared/entities/item';
 
-const socketListeners = new Map<string, (payload: unknown) => void>();
-vi.mock('../../shared/socket', () => ({
-  getSocket: () =>
-    Promise.resolve({
-      on: (event: string, listener: (payload: unknown) => void) => socketListeners.set(event, listener),
-      off: (event: string) => socketListeners.delete(event),
-    }),
-}));
+/** The server's side of the socket: the test sends what the server would. */
+const fakeSocket = new FakeSocket();
+vi.mock('../../shared/socket', () => ({ getSocket: () => Promise.resolve(fakeSocket) }));
 
 const poster = { _id: 'u1', name: 'Pia Poster', image: '', phone_number: null, email_id: 'p@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
 const expires = Date.parse('2026-12-28T12:00:00Z');
@@ -65,7 +61,7 @@ const reads = (calls: FetchCall[]) => calls.filter((call) => call.url.pathname =
 describe('post page: the held reward', () => {
   beforeEach(() => {
     vi.resetModules();
-    socketListeners.clear();
+    fakeSocket.reset();
   });
 
   it("shows what is held, until when the post is open, and who posted it; the server's news and Close change it in place", async () => {
@@ -75,8 +71,8 @@ describe('post page: the held reward', () => {
     expect(screen.getByRole('link', { name: 'Pia Poster' }).getAttribute('href')).toBe('/u/u1');
 
     // An offer paid from the hold: the server sends the poster the post as it now is.
-    await waitFor(() => expect(socketListeners.has('item')).toBe(true));
-    await act(async () => socketListeners.get('item')?.({ item: { ...held, reward_held: 0, reward_paid: 40, reward_paid_count: 1 } }));
+    await waitFor(() => expect(fakeSocket.handlers.get('item')?.size).toBe(1));
+    await act(async () => fakeSocket.serverSends('item', { item: { ...held, reward_held: 0, reward_paid: 40, reward_paid_count: 1 } }));
     expect(screen.getByTestId('reward-paid').textContent).toBe('Paid 🪙 40');
     expect(screen.queryByTestId('reward-held')).toBeNull();
 

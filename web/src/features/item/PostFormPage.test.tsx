@@ -1,16 +1,12 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakeSocket } from '../../test/fakeSocket';
 import { mockFetch, type FakeReply, type FetchCall } from '../../test/fetchMock';
 
-const socketListeners = new Map<string, (payload: unknown) => void>();
-vi.mock('../../shared/socket', () => ({
-  getSocket: () =>
-    Promise.resolve({
-      on: (event: string, listener: (payload: unknown) => void) => socketListeners.set(event, listener),
-      off: (event: string) => socketListeners.delete(event),
-    }),
-}));
+/** The server's side of the socket: the test sends what the server would. */
+const fakeSocket = new FakeSocket();
+vi.mock('../../shared/socket', () => ({ getSocket: () => Promise.resolve(fakeSocket) }));
 
 const poster = { _id: 'u1', name: 'Pia', image: '', phone_number: null, email_id: 'p@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
 const group = { _id: 'g1', title: 'Amsterdam', data: { tags: [], num_posts: 0, num_members: 1 } };
@@ -65,7 +61,7 @@ const note = () => screen.getByTestId('hold-note');
 describe('post form: the held reward', () => {
   beforeEach(() => {
     vi.resetModules();
-    socketListeners.clear();
+    fakeSocket.reset();
   });
 
   it('says what posting will hold once the amount settles, refuses more than is available with the way to recharge, and asks again when money arrives', async () => {
@@ -92,7 +88,7 @@ describe('post form: the held reward', () => {
 
     // A recharge in another tab: the server's `wallet` event brings the preview up to date.
     available = 500;
-    await act(async () => socketListeners.get('wallet')?.({ wallet: {} }));
+    await act(async () => fakeSocket.serverSends('wallet', { wallet: {} }));
     await waitFor(() => expect(note().textContent).toBe('Held when you post: $440 (reward $400 + finder’s fee $40). You have $500 available.'));
 
     fireEvent.click(screen.getByRole('radio', { name: 'describe' }));

@@ -1,17 +1,13 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakeSocket } from '../../test/fakeSocket';
 import { mockFetch, type FetchCall } from '../../test/fetchMock';
 import type { Session } from '../../shared/chat/types';
 import type { Review } from './reviewsApi';
 
-const socketListeners = new Map<string, (payload: unknown) => void>();
-vi.mock('../../shared/socket', () => ({
-  getSocket: () =>
-    Promise.resolve({
-      on: (event: string, listener: (payload: unknown) => void) => socketListeners.set(event, listener),
-      off: (event: string) => socketListeners.delete(event),
-    }),
-}));
+/** The server's side of the socket: the test sends what the server would. */
+const fakeSocket = new FakeSocket();
+vi.mock('../../shared/socket', () => ({ getSocket: () => Promise.resolve(fakeSocket) }));
 
 const chat = {
   _id: 'r_i1_u2',
@@ -58,7 +54,7 @@ const saves = (calls: FetchCall[]) => calls.filter((call) => call.url.pathname =
 describe('review bar', () => {
   beforeEach(() => {
     vi.resetModules();
-    socketListeners.clear();
+    fakeSocket.reset();
   });
 
   it('lets a side of the paid offer review the other once, with stars and a few words, and shows their review as it comes', async () => {
@@ -92,7 +88,7 @@ describe('review bar', () => {
     expect(saves(calls).at(-1)?.url.searchParams.get('action')).toBe('update');
     expect(saves(calls).at(-1)?.body).toEqual({ review_id: 'rv-u1', rating: 5, text: 'Quick and careful.' });
 
-    await act(async () => socketListeners.get('review')?.({ review: review(bram, 5, 'Paid at once.') }));
+    await act(async () => fakeSocket.serverSends('review', { review: review(bram, 5, 'Paid at once.') }));
     expect(screen.getByTestId('their-review').textContent).toContain('Paid at once.');
   });
 
