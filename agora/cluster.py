@@ -63,6 +63,9 @@ class Cluster:
     ray_address: str
     edges: dict[str, supervision.Restarting]  # by HAProxy's server name
     places: dict[str, EdgePlace]
+    # The Ray nodes it started, the head first (none when it joined AGORA_RAY_ADDRESS).
+    ray_nodes: list[supervision.Restarting]
+    haproxy: supervision.Restarting
     # Everything started, in the order started (stopped the other way round).
     children: list[supervision.Restarting]
 
@@ -77,6 +80,7 @@ def started(settings: Settings, env: Mapping[str, str]) -> Iterator[Cluster]:
     try:
         services += embedded.start_stores(settings)
         ray_address = settings.ray_address or _start_ray(settings, children)
+        ray_nodes = children[:]
         places = edge_places(settings)
         edges = {
             place.name: supervision.edge(
@@ -90,12 +94,15 @@ def started(settings: Settings, env: Mapping[str, str]) -> Iterator[Cluster]:
         for place in places:
             _wait_for_health(place.url, edges[place.name])
             log.info("%s serves on %s", place.name, place.url)
-        children.append(_haproxy(settings, places))
+        haproxy = _haproxy(settings, places)
+        children.append(haproxy)
         yield Cluster(
             settings.public_base_url,
             ray_address,
             edges,
             {place.name: place for place in places},
+            ray_nodes,
+            haproxy,
             children,
         )
     finally:

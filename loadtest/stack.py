@@ -1,5 +1,5 @@
-"""A fresh Agora stack for one scenario, started the way the browser suite starts it, or the
-way `make run` starts it.
+"""A fresh Agora stack for one scenario, started the way the browser suite starts it, the
+way `make run` starts it, or the way `make cluster` starts it.
 
 A new MongoDB-wire server in a temporary directory, the machine's Redis under a prefix of
 its own, an SMTP sink for login codes, and either the edge as `python -m agora serve` (which
@@ -7,6 +7,8 @@ starts its own local Ray without its dashboard, as the browser suite's edge does
 -m agora run`, the supervisor `make run` starts: a Ray head of its own with its dashboard and
 metrics on (on ports of the harness's choosing), and an edge joined to it, which seeds the
 demo city. Either one finds the harness's nx-27017 and Redis already listening and uses them.
+The third, `running_cluster`, is `python -m agora cluster`'s own code with any number of edges
+and Ray nodes, against the harness's nx-27017 and Redis too.
 """
 
 import json
@@ -15,6 +17,7 @@ import secrets
 import subprocess
 import sys
 import uuid
+from collections import ChainMap
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
@@ -27,10 +30,17 @@ import psutil
 from pymongo import MongoClient
 from redis import Redis
 
-from agora.settings import REPO_ROOT
+import agora.cluster
+from agora.settings import REPO_ROOT, Settings
 from tests.e2e.harness import wait_for_edge
 from tests.mail import SmtpSink
-from tests.services import free_port, mongo_wire_server, redis_server, restartable_port
+from tests.services import (
+    free_port,
+    free_ports_in_a_row,
+    mongo_wire_server,
+    redis_server,
+    restartable_port,
+)
 
 MONGO_DB = "agora_bench"
 # `agora run` starts a Ray head (which Ray may start again on a busy machine), then its edge.
@@ -88,8 +98,27 @@ class Stack:
     # Ray's dashboard and its metrics in Prometheus text; empty when off (`serve` here).
     dashboard_url: str
     metrics_url: str
+    # Every process of a `running_cluster`; None for one edge started alone or by `agora run`.
+    cluster: agora.cluster.Cluster | None = None
 
     mongo_db = MONGO_DB
+
+    @property
+    def edge_pids(self) -> list[int]:
+        if self.cluster is None:
+            return [self.edge_pid]
+        return [edge.child.pid for edge in self.cluster.edges.values()]
+
+    @property
+    def ray_pids(self) -> list[int]:
+        """The Ray nodes' processes (each node's processes are under it), the head's first."""
+        if self.cluster is None:
+            return [self.ray_pid]
+        return [node.child.process.pid for node in self.cluster.ray_nodes]
+
+    @property
+    def haproxy_pid(self) -> int | None:
+        return self.cluster.haproxy.child.pid if self.cluster else None
 
     def call(self, path: str, body: dict[str, Any], key: str | None = None) -> dict[str, Any]:
         return api_call(self.base_url, path, body, key)
@@ -119,39 +148,19 @@ def running_stack(
     """`settings`: AGORA_* variables a scenario sets on top of the harness's own.
     `as_make_run`: the stack `make run` starts (`python -m agora run`) instead of one edge
     with a local Ray of its own and no dashboard."""
-    redis_url = os.environ.get("AGORA_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
     with ExitStack() as stack:
-        mongo_url = stack.enter_context(mongo_wire_server(work / "mongo"))
-        live_redis = stack.enter_context(redis_server(redis_url, work / "redis.log"))
-        mail = stack.enter_context(SmtpSink())
+        services = stack.enter_context(_services(work))
         port = free_port()
         base_url = f"http://127.0.0.1:{port}"
-        prefix = f"bench:{uuid.uuid4().hex[:10]}:"
         ray_ports = (
             {name: str(restartable_port()) for name in MAKE_RUN_PORTS} if as_make_run else {}
         )
         env = {
             **os.environ,
-            "AGORA_PORT": str(port),
-            "AGORA_PUBLIC_BASE_URL": base_url,
-            "AGORA_MONGO_URL": mongo_url,
-            "AGORA_MONGO_DB": MONGO_DB,
-            "AGORA_REDIS_URL": live_redis,
-            "AGORA_REDIS_PREFIX": prefix,
-            "AGORA_SMTP_URL": mail.url,
-            "AGORA_SECRET_KEY": secrets.token_urlsafe(32),
-            "AGORA_VAR_DIR": str(work / "var"),
-            # The load comes from one address; the per-IP login limits are not under test.
-            "AGORA_LOGIN_ATTEMPTS_PER_IP": "100000",
-            "AGORA_OTP_SENDS_PER_IP": "100000",
-            # The feed scenario's poster is one person posting all through the run.
-            "AGORA_POSTS_PER_USER": "100000",
-            # The seeders make every group (cities, item chats' groups) as one owner.
-            "AGORA_GROUPS_PER_USER": "100000",
+            **services.settings(work, port),
             **(ray_ports if as_make_run else {"AGORA_RAY_DASHBOARD": "false"}),
             **(settings or {}),
         }
-        stack.callback(_forget_keys, live_redis, prefix)
         edge_log = work / "edge.log"
         log_file = stack.enter_context(edge_log.open("w"))
         started = subprocess.Popen(
@@ -175,15 +184,107 @@ def running_stack(
         yield Stack(
             work,
             base_url,
-            mongo_url,
-            live_redis,
-            prefix,
+            services.mongo_url,
+            services.redis_url,
+            services.redis_prefix,
             edge_pid,
             ray_pid,
             edge_log,
-            mail,
+            services.mail,
             dashboard,
             metrics,
+        )
+
+
+@dataclass(frozen=True)
+class _Services:
+    """What the harness starts beside a deployment: a fresh nx-27017, an SMTP sink for
+    login codes, and a prefix of its own in the machine's Redis."""
+
+    mongo_url: str
+    redis_url: str
+    redis_prefix: str
+    mail: SmtpSink
+
+    def settings(self, work: Path, port: int) -> dict[str, str]:
+        """The deployment's AGORA_* settings, serving on `port`."""
+        return {
+            "AGORA_PORT": str(port),
+            "AGORA_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}",
+            "AGORA_MONGO_URL": self.mongo_url,
+            "AGORA_MONGO_DB": MONGO_DB,
+            "AGORA_REDIS_URL": self.redis_url,
+            "AGORA_REDIS_PREFIX": self.redis_prefix,
+            "AGORA_SMTP_URL": self.mail.url,
+            "AGORA_SECRET_KEY": secrets.token_urlsafe(32),
+            "AGORA_VAR_DIR": str(work / "var"),
+            # The load comes from one address; the per-IP login limits are not under test.
+            "AGORA_LOGIN_ATTEMPTS_PER_IP": "100000",
+            "AGORA_OTP_SENDS_PER_IP": "100000",
+            # The feed scenario's poster is one person posting all through the run.
+            "AGORA_POSTS_PER_USER": "100000",
+            # The seeders make every group (cities, item chats' groups) as one owner.
+            "AGORA_GROUPS_PER_USER": "100000",
+        }
+
+
+@contextmanager
+def _services(work: Path) -> Iterator[_Services]:
+    redis_url = os.environ.get("AGORA_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+    with ExitStack() as stack:
+        mongo_url = stack.enter_context(mongo_wire_server(work / "mongo"))
+        live_redis = stack.enter_context(redis_server(redis_url, work / "redis.log"))
+        mail = stack.enter_context(SmtpSink())
+        prefix = f"bench:{uuid.uuid4().hex[:10]}:"
+        stack.callback(_forget_keys, live_redis, prefix)
+        yield _Services(mongo_url, live_redis, prefix, mail)
+
+
+@contextmanager
+def running_cluster(
+    work: Path, settings: dict[str, str], *, edges: int, worker_nodes: int
+) -> Iterator[Stack]:
+    """The deployment `python -m agora cluster` starts (`agora.cluster.started`, the
+    command's own code): a Ray head and `worker_nodes` more Ray nodes (real raylets), `edges`
+    edges joined to it, HAProxy in front of them, on ports of the harness's choosing. The
+    stack's address is HAProxy's; with one edge it is the edge's own, as `make run` serves
+    one edge (HAProxy then runs unused)."""
+    with ExitStack() as stack:
+        services = stack.enter_context(_services(work))
+        # The n-th worker node serves its agent and its metrics on the head's port + n.
+        per_node = 1 + worker_nodes
+        values = {
+            **services.settings(work, free_port()),
+            **{name: str(free_port()) for name in MAKE_RUN_PORTS},
+            "AGORA_RAY_DASHBOARD_AGENT_PORT": str(free_ports_in_a_row(per_node)),
+            "AGORA_RAY_METRICS_PORT": str(free_ports_in_a_row(per_node)),
+            "AGORA_CLUSTER_EDGES": str(edges),
+            "AGORA_CLUSTER_FIRST_EDGE_PORT": str(free_ports_in_a_row(edges)),
+            "AGORA_CLUSTER_RAY_WORKER_NODES": str(worker_nodes),
+            "AGORA_CLUSTER_STATS_PORT": str(free_port()),
+            **settings,
+        }
+        parsed = Settings(**{name.removeprefix("AGORA_").lower(): v for name, v in values.items()})
+        # The edges' environment is read when they start, after the Ray head has set Ray's
+        # own variables in ours (agora.supervision.ray_head).
+        deployment = stack.enter_context(
+            agora.cluster.started(parsed, ChainMap(values, os.environ))
+        )
+        first = next(iter(deployment.places.values()))
+        head = deployment.ray_nodes[0].child.process.pid
+        yield Stack(
+            work,
+            deployment.base_url if edges > 1 else first.url,
+            services.mongo_url,
+            services.redis_url,
+            services.redis_prefix,
+            deployment.edges[first.name].child.pid,
+            head,
+            parsed.var_dir / "log" / f"{first.name}.log",
+            services.mail,
+            f"http://127.0.0.1:{parsed.ray_dashboard_port}",
+            f"http://127.0.0.1:{parsed.ray_metrics_port}/metrics",
+            deployment,
         )
 
 
