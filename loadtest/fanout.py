@@ -13,9 +13,11 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from contextlib import ExitStack, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import psutil
 
@@ -31,6 +33,7 @@ from loadtest.measure import (
     descendants,
     listening_on,
     process,
+    processes,
     tree,
 )
 from loadtest.node_crowd import NODE_DIR, NodeCrowd
@@ -58,6 +61,7 @@ TARGET_KIB_PER_SOCKET = 50
 # "stock": python-socketio's AsyncRedisManager (the issue's baseline); "rooms": Agora's.
 RELAY_MANAGER = os.environ.get("AGORA_BENCH_RELAY", "stock")
 
+LOAD_GENERATOR = "load generator"  # the role of the Node crowd's processes in each step
 # Roles whose CPU is the server's cost of a delivery; the load generator is not among them.
 AGORA_SERVER_ROLES = ("edge", "session shards", "nx-27017", "redis")
 RELAY_SERVER_ROLES = ("relay", "redis")
@@ -127,13 +131,13 @@ def percentile(values, nth: int) -> float | None:
     return statistics.quantiles(values, n=100, method="inclusive")[nth - 1]
 
 
-def shard_processes(ray_pid: int, actor: str = "SessionShard") -> Finder:
-    """Ray's worker processes (under `ray_pid`: the edge's local Ray or a Ray head) hosting
-    an actor class (they are named after it)."""
+def shard_processes(ray_pids: list[int], actor: str = "SessionShard") -> Finder:
+    """Ray's worker processes (under `ray_pids`: the edge's local Ray, or the Ray nodes of a
+    cluster) hosting an actor class (they are named after it)."""
 
     def find() -> list[psutil.Process]:
         found = []
-        for child in descendants(ray_pid)():
+        for child in (child for pid in ray_pids for child in descendants(pid)()):
             with suppress(psutil.Error):
                 if actor in " ".join(child.cmdline()):
                     found.append(child)
@@ -143,15 +147,33 @@ def shard_processes(ray_pid: int, actor: str = "SessionShard") -> Finder:
 
 
 def agora_roles(stack: Stack) -> dict[str, Finder]:
-    shards = shard_processes(stack.ray_pid)
-    users = shard_processes(stack.ray_pid, "UserShard")
-    everything_ray = tree(stack.ray_pid)
-    apart = lambda: {stack.edge_pid} | {p.pid for p in shards() + users()}  # noqa: E731
+    """The server's processes by role. A cluster's edges are one role, and so are its
+    shards; the rest of Ray is a role per node (a second node's own cost), HAProxy one."""
+    shards = shard_processes(stack.ray_pids)
+    users = shard_processes(stack.ray_pids, "UserShard")
+    apart = lambda: set(stack.edge_pids) | {p.pid for p in shards() + users()}  # noqa: E731
+
+    def rest_of(node: int) -> Finder:
+        everything = tree(node)
+
+        def find() -> list[psutil.Process]:
+            skip = apart()
+            return [p for p in everything() if p.pid not in skip]
+
+        return find
+
+    head, *more_nodes = stack.ray_pids
+    # The head's (the GCS, the dashboard, its raylet), then each more node's own.
+    rest = {"rest of Ray": rest_of(head)} | {
+        f"rest of Ray node {n}": rest_of(pid) for n, pid in enumerate(more_nodes, 2)
+    }
+    haproxy = {"HAProxy": process(stack.haproxy_pid)} if stack.haproxy_pid else {}
     return {
-        "edge": process(stack.edge_pid),
+        "edge": processes(stack.edge_pids),
+        **haproxy,
         "session shards": shards,
         "user shards": users,
-        "rest of Ray": lambda: [p for p in everything_ray() if p.pid not in apart()],
+        **rest,
         "nx-27017": listening_on(mongo_address(stack.mongo_url)[1]),
         "redis": listening_on(redis_address(stack.redis_url)[1]),
     }
@@ -198,7 +220,7 @@ def step(
     poisson: bool,
     seconds: float = STEP_SECONDS,
 ) -> Figures:
-    meter = CpuMeter({**roles, "load generator": lambda: process_list(crowd.pids)})
+    meter = CpuMeter({**roles, LOAD_GENERATOR: processes(crowd.pids)})
     meter.start()
     sends = crowd.send(seconds, per_sender, poisson)
     expected = expected_deliveries(sends, listeners)
@@ -206,10 +228,6 @@ def step(
     received = crowd.collect()
     window = meter.stop()
     return Figures(rate, seconds, sends, received, expected, window, server_roles)
-
-
-def process_list(pids: list[int]) -> list[psutil.Process]:
-    return [p for pid in pids for p in process(pid)()]
 
 
 def step_lines(figures: Figures) -> list[str]:
@@ -261,6 +279,81 @@ def server_pids(stack: Stack, roles: dict[str, Finder]) -> dict[str, int]:
     return pids
 
 
+class Climbing(Protocol):
+    """One side of a comparison, stepping up the rates until it misses its target."""
+
+    @property
+    def done(self) -> bool: ...
+
+    def step(self, rate: float) -> None: ...
+
+
+def climb(ramps: Sequence[Climbing], rates: Sequence[float]) -> None:
+    """Every ramp takes each rate in turn, so that the sides compared meet the same machine:
+    a shared machine's speed drifts between minutes by more than a code change moves a
+    ceiling. The order turns with each rate, so that no side always follows the same one."""
+    for turn, rate in enumerate(rates):
+        climbing = [r for r in ramps if not r.done]
+        if not climbing:
+            return
+        shift = turn % len(climbing)
+        for ramp in climbing[shift:] + climbing[:shift]:
+            ramp.step(rate)
+
+
+@dataclass
+class Ramp:
+    """Fan-out at each rate until p99 passes the target or messages go missing, twice in a
+    row (other work on the machine can spoil one step)."""
+
+    label: str
+    crowd: NodeCrowd
+    roles: dict[str, Finder]
+    server_roles: tuple[str, ...]
+    listeners: dict[str, int]
+    spy_pids: dict[str, int]
+    work: Path
+    profile_it: bool
+    best: Ceiling | None = None
+    misses: int = 0
+    # The figures of each step that met the target, by rate.
+    held: dict[float, Figures] = field(default_factory=dict)
+
+    @property
+    def done(self) -> bool:
+        return self.misses == MISSES_TO_STOP
+
+    def step(self, rate: float) -> None:
+        say()
+        say(
+            f"{self.label} · {rate} msg/s from {SENDERS} senders to {MEMBERS:,} sockets, "
+            f"{STEP_SECONDS} s"
+        )
+        spies = (
+            start_spies(self.spy_pids, self.work / f"{self.label}-{rate}")
+            if self.profile_it
+            else []
+        )
+        figures = step(
+            self.crowd,
+            self.roles,
+            self.server_roles,
+            self.listeners,
+            rate,
+            rate / SENDERS,
+            False,
+        )
+        for line in step_lines(figures):
+            say(line)
+        if figures.within:
+            self.best = Ceiling(figures.deliveries / figures.seconds, figures.latency(99), rate)
+            self.held[rate] = figures
+        report_spies(spies)
+        self.misses = 0 if figures.within else self.misses + 1
+        if self.misses:
+            say(f"  (p99 over {TARGET_P99_MS} ms or messages lost: {stops(self.misses)})")
+
+
 def ramp(
     label: str,
     crowd: NodeCrowd,
@@ -271,29 +364,10 @@ def ramp(
     work: Path,
     profile_it: bool,
 ) -> Ceiling | None:
-    """Steps up the rate until p99 passes the target or messages go missing, twice in a row
-    (other work on the machine can spoil one step)."""
-    best: Ceiling | None = None
-    misses = 0
-    for rate in RATES:
-        say()
-        say(
-            f"{label} · {rate} msg/s from {SENDERS} senders to {MEMBERS:,} sockets, "
-            f"{STEP_SECONDS} s"
-        )
-        spies = start_spies(spy_pids, work / f"{label}-{rate}") if profile_it else []
-        figures = step(crowd, roles, server_roles, listeners, rate, rate / SENDERS, False)
-        for line in step_lines(figures):
-            say(line)
-        if figures.within:
-            best = Ceiling(figures.deliveries / figures.seconds, figures.latency(99), rate)
-        report_spies(spies)
-        misses = 0 if figures.within else misses + 1
-        if misses:
-            say(f"  (p99 over {TARGET_P99_MS} ms or messages lost: {stops(misses)})")
-        if misses == MISSES_TO_STOP:
-            break
-    return best
+    """One side alone up the rates; its best step within the target."""
+    alone = Ramp(label, crowd, roles, server_roles, listeners, spy_pids, work, profile_it)
+    climb([alone], RATES)
+    return alone.best
 
 
 def stops(misses: int) -> str:
@@ -319,25 +393,34 @@ def _best_line(label: str, best: Ceiling | None) -> Ceiling:
     return best
 
 
-def run(stack: Stack, work: Path, *, profile_edge: bool = False) -> None:
-    global agora_result
+def seed_hall(stack: Stack) -> tuple[str, list[Member]]:
+    """The group of MEMBERS, and its members as the crowd holds them (SENDERS of them send)."""
     started = time.monotonic()
     seeder = Seeder(stack, "fanout")
     group_id = seeder.group("Fan-out hall")
     people = seeder.people(MEMBERS - 1)
     seeder.join(group_id, people)
-    members = _members([seeder.owner, *people], group_id)
     say(
         f"seeded a group of {MEMBERS:,} members in {time.monotonic() - started:.1f} s "
         f"(1 login and the group through the API, {MEMBERS - 1:,} people written directly)"
     )
+    return group_id, _members([seeder.owner, *people], group_id)
+
+
+def warm_up(crowd: NodeCrowd) -> None:
+    """The first send loads the shard and the group's state; it is not part of a step."""
+    crowd.send(1, 1, False)
+    crowd.wait_for(SENDERS * MEMBERS, DRAIN_SECONDS)
+    crowd.collect()
+
+
+def run(stack: Stack, work: Path, *, profile_edge: bool = False) -> None:
+    global agora_result
+    group_id, members = seed_hall(stack)
     roles = agora_roles(stack)
     with NodeCrowd(stack.base_url, members, PROCESSES, "/session/send") as crowd:
         opened, _ = open_sockets(crowd, stack.edge_pid, "edge")
-        # The first send loads the shard and the group's state; it is not part of a step.
-        crowd.send(1, 1, False)
-        crowd.wait_for(SENDERS * MEMBERS, DRAIN_SECONDS)
-        crowd.collect()
+        warm_up(crowd)
         load = load_now()
         best = ramp(
             "fanout",

@@ -85,7 +85,11 @@ class CpuMeter:
 
 
 def process(pid: int) -> Finder:
-    return lambda: _alive([pid])
+    return processes([pid])
+
+
+def processes(pids: list[int]) -> Finder:
+    return lambda: _alive(pids)
 
 
 def descendants(pid: int) -> Finder:

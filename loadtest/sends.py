@@ -33,7 +33,7 @@ import sys
 import time
 from collections import Counter
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 from urllib.request import urlopen
@@ -49,6 +49,7 @@ from loadtest.fanout import (
     Ceiling,
     Figures,
     agora_roles,
+    climb,
     expected_deliveries,
     report_spies,
     start_baseline,
@@ -166,6 +167,8 @@ class Ramp:
     server): its best step within the target so far, and how many steps in a row missed it."""
 
     label: str
+    stack: Stack  # the one sent to (the naive server's: the store read back)
+    work: Path
     crowd: NodeCrowd
     via: str
     roles: dict[str, Finder]
@@ -177,6 +180,8 @@ class Ramp:
     standin: StandinThread | None = None  # the away askers' push service
     best: Ceiling | None = None
     misses: int = 0
+    # The figures of each step that met the target, by rate.
+    held: dict[float, Figures] = field(default_factory=dict)
 
     @property
     def done(self) -> bool:
@@ -188,7 +193,7 @@ class Ramp:
         self.crowd.wait_for(expected_deliveries(sends, listeners), DRAIN_SECONDS)
         self.crowd.collect()
 
-    def step(self, rate: int, stack: Stack, work: Path) -> None:
+    def step(self, rate: float) -> None:
         say()
         say(
             f"{self.label} · {rate} msg/s from {self.senders} senders in {len(self.chats)} "
@@ -198,7 +203,7 @@ class Ramp:
         listeners = dict.fromkeys(self.chats, self.listeners)
         self._warm_up(rate / self.senders, listeners)
         pushes_before = self.standin.count() if self.standin else 0
-        spies = start_spies(self.spy_pids, work / f"{self.label}-{rate}", STEP_SECONDS)
+        spies = start_spies(self.spy_pids, self.work / f"{self.label}-{rate}", STEP_SECONDS)
         since = now_ms() - READ_BACK_SLACK_MS
         figures = step(
             self.crowd,
@@ -210,7 +215,7 @@ class Ramp:
             True,
             STEP_SECONDS,
         )
-        back = read_back(stack, self.collection, self.chats, since, figures)
+        back = read_back(self.stack, self.collection, self.chats, since, figures)
         acked_per_s = back.acked / figures.seconds
         say(
             f"  acknowledged {acked_per_s:.0f} msg/s, ack p50 {ms(figures.ack(50))} / p99 "
@@ -241,6 +246,7 @@ class Ramp:
         self.misses = 0 if within else self.misses + 1
         if within:
             self.best = Ceiling(acked_per_s, ack_p99, rate)
+            self.held[rate] = figures
         else:
             say(
                 f"  (ack p99 over {TARGET_P99_MS} ms, a send refused or a message not read back "
@@ -248,21 +254,7 @@ class Ramp:
             )
 
 
-def climb(ramps: list[Ramp], stack: Stack, work: Path) -> None:
-    """Every ramp takes each rate in turn, so that Agora and the naive server meet the same
-    machine: a shared machine's speed drifts between minutes by more than a code change
-    moves a ceiling. The order turns with each rate, so that no side always follows the
-    same one."""
-    for turn, rate in enumerate(RATES):
-        climbing = [r for r in ramps if not r.done]
-        if not climbing:
-            return
-        shift = turn % len(climbing)
-        for ramp in climbing[shift:] + climbing[:shift]:
-            ramp.step(rate, stack, work)
-
-
-def _agora_roles(stack: Stack) -> dict[str, Finder]:
+def roles_by_shard(stack: Stack) -> dict[str, Finder]:
     """Agora's roles with each session shard on its own."""
     roles = agora_roles(stack)
     shards = roles.pop("session shards")()
@@ -271,7 +263,7 @@ def _agora_roles(stack: Stack) -> dict[str, Finder]:
     return roles
 
 
-def _ceiling_line(label: str, ceiling: Ceiling | None) -> str:
+def ceiling_line(label: str, ceiling: Ceiling | None) -> str:
     if ceiling is None:
         return f"{label}: no step met the target"
     return (
@@ -299,6 +291,57 @@ def _seed(stack: Stack, case: Case) -> list[ItemChat]:
     return [ItemChat(*chat) for chat in zip(owners, askers, sessions, strict=True)]
 
 
+def seed_cases(stack: Stack, standin: StandinThread) -> dict[Case, list[ItemChat]]:
+    """Each case's item chats, the away askers subscribed for pushes on the stand-in."""
+    started = time.monotonic()
+    chats = {case: _seed(stack, case) for case in CASES}
+    subscribe(stack, standin, [chat.asker.auth_key for chat in chats[AWAY]])
+    say(
+        f"seeded {CHATS} item chats for each case through the API and subscribed the away "
+        f"askers for pushes in {time.monotonic() - started:.1f} s"
+    )
+    return chats
+
+
+def case_ramps(
+    label: str,
+    stack: Stack,
+    work: Path,
+    chats: dict[Case, list[ItemChat]],
+    vias: tuple[str, ...],
+    roles: dict[str, Finder],
+    spy_pids: dict[str, int],
+    standin: StandinThread,
+    stop: ExitStack,
+) -> list[Ramp]:
+    """A ramp for each case over each way of sending, each case's members on their sockets
+    (held until `stop` closes); `label` names the deployment sent to, if any."""
+    ramps = []
+    for case in CASES:
+        members = case.members(chats[case])
+        crowd = stop.enter_context(NodeCrowd(stack.base_url, members, PROCESSES, SEND_PATH))
+        opened, failures = crowd.open()
+        say(f"  {label}{case.name}: {opened} sockets joined their chats ({len(failures)} failed)")
+        ramps += [
+            Ramp(
+                f"{label}{case.name} sends over {via}",
+                stack,
+                work,
+                crowd,
+                via,
+                roles,
+                [chat.session_id for chat in chats[case]],
+                len(members),
+                case.listeners,
+                "messages",
+                spy_pids,
+                standin if case.askers_away else None,
+            )
+            for via in vias
+        ]
+    return ramps
+
+
 def run(work: Path, *, profile_edge: bool = False) -> None:
     """Starts its own stack, as `make run` starts it, beside the away askers' push service."""
     with ExitStack() as stop:
@@ -310,14 +353,8 @@ def run(work: Path, *, profile_edge: bool = False) -> None:
             f"{stack.base_url}, its own Ray head with the dashboard at {stack.dashboard_url} "
             f"and metrics at {stack.metrics_url}"
         )
-        started = time.monotonic()
-        chats = {case: _seed(stack, case) for case in CASES}
-        subscribe(stack, standin, [chat.asker.auth_key for chat in chats[AWAY]])
-        say(
-            f"seeded {CHATS} item chats for each case through the API and subscribed the away "
-            f"askers for pushes in {time.monotonic() - started:.1f} s"
-        )
-        roles = _agora_roles(stack) | {HARNESS_ROLE: process(os.getpid())}
+        chats = seed_cases(stack, standin)
+        roles = roles_by_shard(stack) | {HARNESS_ROLE: process(os.getpid())}
         spy_pids = (
             {"edge": stack.edge_pid}
             | {r: roles[r]()[0].pid for r in roles if r.startswith("shard")}
@@ -327,27 +364,7 @@ def run(work: Path, *, profile_edge: bool = False) -> None:
         command = [sys.executable, "-m", "loadtest.naive", stack.mongo_url, MONGO_DB]
         naive, base_url = start_baseline(command, "naive", work, stop)
         say(f"naive: aiohttp, one insert_one per message into the same nx-27017, at {base_url}")
-        ramps = []
-        for case in CASES:
-            members = case.members(chats[case])
-            crowd = stop.enter_context(NodeCrowd(stack.base_url, members, PROCESSES, SEND_PATH))
-            opened, failures = crowd.open()
-            say(f"  {case.name}: {opened} sockets joined their chats ({len(failures)} failed)")
-            ramps += [
-                Ramp(
-                    f"{case.name} sends over {via}",
-                    crowd,
-                    via,
-                    roles,
-                    [chat.session_id for chat in chats[case]],
-                    len(members),
-                    case.listeners,
-                    "messages",
-                    spy_pids,
-                    standin if case.askers_away else None,
-                )
-                for via in VIAS
-            ]
+        ramps = case_ramps("", stack, work, chats, VIAS, roles, spy_pids, standin, stop)
         online = [chat.session_id for chat in chats[ONLINE]]
         bare = [Member("naive", (), chat) for chat in online for _ in range(2)]
         naive_crowd = stop.enter_context(
@@ -358,26 +375,36 @@ def run(work: Path, *, profile_edge: bool = False) -> None:
             "nx-27017": listening_on(mongo_address(stack.mongo_url)[1]),
         }
         naive_ramp = Ramp(
-            "naive sends", naive_crowd, "http", naive_roles, online, len(bare), 0, COLLECTION, {}
+            "naive sends",
+            stack,
+            work,
+            naive_crowd,
+            "http",
+            naive_roles,
+            online,
+            len(bare),
+            0,
+            COLLECTION,
+            {},
         )
         load = load_now()
-        climb([*ramps, naive_ramp], stack, work)
+        climb([*ramps, naive_ramp], RATES)
         pushes, refused = standin.count(), len(standin.standin.refused)
         with urlopen(stack.metrics_url, timeout=METRICS_TIMEOUT_SECONDS) as reply:
             stored = stored_in_metrics(reply.read().decode())
     say()
     for ramp in ramps:
-        say(_ceiling_line(f"Agora, {ramp.label}", ramp.best))
-    say(_ceiling_line("naive server", naive_ramp.best))
+        say(ceiling_line(f"Agora, {ramp.label}", ramp.best))
+    say(ceiling_line("naive server", naive_ramp.best))
     say(f"pushes the away askers' push service received: {pushes:,} ({refused} refused)")
     say(f"messages stored by the shards as Ray's metrics counted them: {stored:,}")
     for ramp in ramps:
         TARGETS.append(
             TargetRow(
                 f"1. {ramp.label}",
-                _held(ramp),
+                held_rate(ramp),
                 "naive",
-                _held(naive_ramp),
+                held_rate(naive_ramp),
                 TARGET_NAIVE_SHARE,
                 "msg/s offered, each acknowledged at p99 <= 250 ms and read back once",
                 (load, load),
@@ -385,7 +412,7 @@ def run(work: Path, *, profile_edge: bool = False) -> None:
         )
 
 
-def _held(ramp: Ramp) -> float:
+def held_rate(ramp: Ramp) -> float:
     """The highest rate the side held. Two sides that held the same rate tie: the messages
     they acknowledged differ only by the generator's random draw of send times."""
     return float(ramp.best.rate) if ramp.best else 0.0
