@@ -82,7 +82,7 @@ format: deps
 # BENCH_ARGS passes options (`make bench ceiling BENCH_ARGS="--steps 100,200 --hold 60"`).
 BENCH_SCENARIOS := $(filter-out bench,$(MAKECMDGOALS))
 
-bench: deps $(STAMPS)/web-build $(STAMPS)/bench-deps ## Load scenarios; prints figures, asserts nothing about time
+bench: deps $(STAMPS)/web-build $(STAMPS)/bench-deps $(STAMPS)/haproxy ## Load scenarios; prints figures, asserts nothing about time
 	$(PY) -m loadtest.bench $(BENCH_SCENARIOS) $(BENCH_ARGS)
 
 ifneq ($(filter bench,$(MAKECMDGOALS)),)

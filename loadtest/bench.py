@@ -20,7 +20,7 @@ from pathlib import Path
 
 import psutil
 
-from loadtest import ceiling, chatmix, fanout, feed, idle, offers, push, sends, whatsapp
+from loadtest import ceiling, chatmix, cluster, fanout, feed, idle, offers, push, sends, whatsapp
 from loadtest.report import say, target_table
 from loadtest.stack import Stack, running_stack
 
@@ -71,9 +71,14 @@ SCENARIOS: dict[str, tuple[str, Callable[..., None]]] = {
         "people as docs/load-model.md models them, more at each step until one is slow",
         ceiling.run,
     ),
+    "cluster": (
+        "fan-out and sends through two edges behind HAProxy and two Ray nodes, beside one "
+        "edge and one node, rate by rate",
+        cluster.run,
+    ),
 }
 # Scenarios that start their own stacks (to compare settings); they are given none.
-OWN_STACKS = {"push", "whatsapp", "ceiling", "sends"}
+OWN_STACKS = {"push", "whatsapp", "ceiling", "sends", "cluster"}
 
 EDGE_LOG_TAIL = 40
 
