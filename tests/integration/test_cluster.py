@@ -2,7 +2,8 @@
 (`agora.cluster.started`) against the test session's nx-27017, Redis and Ray (one Ray node is
 enough here: an edge is lost, not a node).
 
-A message sent through one edge reaches a socket that HAProxy's cookie pinned to the other.
+A message sent through HAProxy to one edge reaches a socket that came through HAProxy to the
+other, each client pinned by HAProxy's cookie as a browser is.
 Then an edge is killed under a stream of sends: its sockets reconnect through HAProxy to the
 other edge, the sends go on, and every acknowledged message reaches every member once they
 drop repeats by id, as the web app does: its screen polls the chat from its newest message
@@ -107,8 +108,7 @@ class Listener:
 
     @property
     def edge(self) -> str | None:
-        cookies = self.person.client.cookie_jar.filter_cookies(URL(self.base_url))
-        return cookies[COOKIE].value if COOKIE in cookies else None
+        return edge_of(self.person.client, self.base_url)
 
     def hear(self, messages: list[dict]) -> None:
         for message in messages:
@@ -167,13 +167,12 @@ class Listener:
         return await answered(self.person, "/session/messages", body)
 
 
-async def answered(person: Member, path: str, body: dict, base_url: str | None = None) -> dict:
+async def answered(person: Member, path: str, body: dict) -> dict:
     """A call made again, as the app does, while the edge behind it dies and HAProxy moves on."""
-    url = f"{base_url}{path}" if base_url else path
     async with asyncio.timeout(ANSWER_SECONDS):
         while True:
             with contextlib.suppress(aiohttp.ClientConnectionError):
-                reply = await person.client.post(url, json=body, headers=bearer(person.key))
+                reply = await person.client.post(path, json=body, headers=bearer(person.key))
                 if reply.status not in RETRYABLE:
                     answer = await reply.json()
                     assert reply.status == 200, (path, reply.status, answer)
@@ -202,6 +201,12 @@ def pin(http: aiohttp.ClientSession, base_url: str, edge: str) -> None:
     http.cookie_jar.update_cookies({COOKIE: edge}, URL(base_url))
 
 
+def edge_of(http: aiohttp.ClientSession, base_url: str) -> str | None:
+    """The edge HAProxy's cookie names in this client's jar."""
+    cookies = http.cookie_jar.filter_cookies(URL(base_url))
+    return cookies[COOKIE].value if COOKIE in cookies else None
+
+
 async def test_edges_behind_haproxy_share_rooms_and_an_edge_lost_loses_no_message(
     cluster_plan, smtp_sink, record_property
 ):
@@ -217,18 +222,21 @@ async def test_edges_behind_haproxy_share_rooms_and_an_edge_lost_loses_no_messag
         for person in people:
             await person.call("/api/group?action=join", {"group_id": group_id})
 
-        # A message sent to edge A over HTTP reaches a socket HAProxy put on edge B.
+        # A message sent over HTTP through HAProxy to edge A reaches a socket that came through
+        # HAProxy to edge B, each pinned there by HAProxy's cookie, as a browser would be.
         pin(people[0].client, base_url, edge_b.name)
         pinned = Listener(people[0], group_id, base_url)
         await pinned.connect()
         stack.push_async_callback(pinned.socket.disconnect)
         assert pinned.edge == edge_b.name
+        pin(owner.client, base_url, edge_a.name)
         through_a = await answered(
             owner,
             "/session/send",
             {"dest_session_id": group_id, "payload": "via A", "local_id": "via-a"},
-            base_url=edge_a.url,
         )
+        # HAProxy rewrites the cookie only when it sends a request to another edge.
+        assert edge_of(owner.client, base_url) == edge_a.name
         await until(lambda: through_a["inbox_message"]["id"] in pinned.heard, ANSWER_SECONDS)
         assert through_a["inbox_message"]["id"] in pinned.heard
 
