@@ -18,7 +18,11 @@ run: deps $(STAMPS)/web-build ## Serve everything on http://127.0.0.1:8080 (Ctrl
 	$(PY) -m agora run
 
 cluster: deps $(STAMPS)/web-build $(STAMPS)/haproxy ## Two edges behind HAProxy on http://127.0.0.1:8080 and two Ray nodes (Ctrl-C stops it)
+ifeq ($(filter bench,$(MAKECMDGOALS)),)
 	$(PY) -m agora cluster
+else
+	@:
+endif
 
 serve: deps $(STAMPS)/web-build ## One edge against services that already run (AGORA_* settings)
 	$(PY) -m agora serve
@@ -86,8 +90,9 @@ bench: deps $(STAMPS)/web-build $(STAMPS)/bench-deps $(STAMPS)/haproxy ## Load s
 	$(PY) -m loadtest.bench $(BENCH_SCENARIOS) $(BENCH_ARGS)
 
 ifneq ($(filter bench,$(MAKECMDGOALS)),)
-# The scenario names are arguments of bench, not targets of their own.
-$(BENCH_SCENARIOS):
+# The scenario names are arguments of bench, not targets of their own (`make bench cluster`
+# runs the scenario: the cluster target above then does nothing).
+$(filter-out cluster,$(BENCH_SCENARIOS)):
 	@:
 endif
 

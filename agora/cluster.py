@@ -142,11 +142,18 @@ def _start_ray(settings: Settings, children: list[supervision.Restarting]) -> st
     return address
 
 
+def worker_node_ports(settings: Settings, n: int) -> tuple[int, int]:
+    """The n-th worker node's dashboard agent and metrics ports: the head's + n (a metrics
+    port of 0 leaves it to Ray, as for the head)."""
+    return (
+        settings.ray_dashboard_agent_port + n,
+        settings.ray_metrics_port and settings.ray_metrics_port + n,
+    )
+
+
 def _ray_worker_node(settings: Settings, head_address: str, n: int) -> supervision.Restarting:
     log_file = settings.var_dir / "log" / f"ray-node-{n}.log"
-    agent_port = settings.ray_dashboard_agent_port + n
-    # 0 leaves the port to Ray, as for the head.
-    metrics_port = settings.ray_metrics_port and settings.ray_metrics_port + n
+    agent_port, metrics_port = worker_node_ports(settings, n)
 
     def start() -> embedded.RayNode:
         log.info("starting Ray node %d, joining %s", n, head_address)

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.request import urlopen
 
 import psutil
 
@@ -39,6 +40,8 @@ from loadtest.report import TARGETS, TargetRow, load_now, ms, say
 from loadtest.stack import Stack, running_cluster
 
 TARGET_SHARE = 0.8  # of one edge's held rate (issue 31)
+# Batches of sends the edges handed the session shards (docs/operations.md, "Metrics").
+BATCHES_SAMPLE = "ray_agora_send_batch_size_count"
 # The cluster's sends go over HTTP only: the web app sends so, and HAProxy's hop is per
 # request there (a socket's frames go through a tunnel HAProxy set up once).
 VIAS = ("http",)
@@ -93,6 +96,19 @@ def _placement(stack: Stack) -> str:
         users = len(shard_processes([pid], "UserShard")())
         parts.append(f"node {n}: {shards} session shard(s), {users} user shard(s)")
     return "; ".join(parts)
+
+
+def _batching(stack: Stack) -> str:
+    """Messages the shards stored and the batches the edges handed them, read off every
+    node's metrics: each edge batches its own sends, so more edges make smaller batches."""
+    texts = []
+    for url in stack.node_metrics_urls:
+        with urlopen(url, timeout=sends.METRICS_TIMEOUT_SECONDS) as reply:
+            texts.append(reply.read().decode())
+    stored = sum(sends.stored_in_metrics(text) for text in texts)
+    batches = sum(sends.summed_in_metrics(text, BATCHES_SAMPLE) for text in texts)
+    each = f"{stored / batches:.1f}" if batches else "-"
+    return f"{stored:,} messages stored in {batches:,} batches ({each} a batch)"
 
 
 def _sockets_per_edge(stack: Stack) -> str:
@@ -157,10 +173,11 @@ def run(work: Path, *, profile_edge: bool = False) -> None:
         # The same case of each side one after the other: each rate goes to each in turn.
         climb([r for pair in zip(*sending.values(), strict=True) for r in pair], sends.RATES)
         placement = {side: _placement(stacks[side]) for side in SIDES}
+        batching = {side: _batching(stacks[side]) for side in SIDES}
 
     say()
     for side in SIDES:
-        say(f"{side.name}, shards placed: {placement[side]}")
+        say(f"{side.name}: shards placed: {placement[side]}; over the run, {batching[side]}")
     _compare(
         "fan-out",
         fans[ONE_EDGE],
@@ -170,9 +187,9 @@ def run(work: Path, *, profile_edge: bool = False) -> None:
         "deliveries/s at p99 <= 250 ms, none lost",
         fan_load,
     )
-    for one, two in zip(*sending.values(), strict=True):
+    for case, one, two in zip(sends.CASES, *sending.values(), strict=True):
         _compare(
-            two.label.removeprefix(f"{CLUSTER.name} · "),
+            f"{case.name} sends",
             one,
             two,
             sends.held_rate(two),

@@ -274,11 +274,16 @@ def ceiling_line(label: str, ceiling: Ceiling | None) -> str:
 
 def stored_in_metrics(text: str) -> int:
     """Messages stored, summed over the samples of Ray's metrics in Prometheus text."""
+    return summed_in_metrics(text, STORED_SAMPLE, STORED_OUTCOME)
+
+
+def summed_in_metrics(text: str, sample: str, label: str = "") -> int:
+    """A series summed over its samples (one per Ray worker) in Prometheus text."""
     return round(
         sum(
             float(line.rsplit(" ", 1)[1])
             for line in text.splitlines()
-            if line.startswith(STORED_SAMPLE) and STORED_OUTCOME in line
+            if line.startswith(sample) and label in line
         )
     )
 

@@ -100,6 +100,8 @@ class Stack:
     metrics_url: str
     # Every process of a `running_cluster`; None for one edge started alone or by `agora run`.
     cluster: agora.cluster.Cluster | None = None
+    # A cluster's Ray nodes' metrics, the head's (metrics_url) first.
+    node_metrics_urls: tuple[str, ...] = ()
 
     mongo_db = MONGO_DB
 
@@ -272,6 +274,10 @@ def running_cluster(
         )
         first = next(iter(deployment.places.values()))
         head = deployment.ray_nodes[0].child.process.pid
+        metrics_ports = [parsed.ray_metrics_port] + [
+            agora.cluster.worker_node_ports(parsed, n)[1] for n in range(1, worker_nodes + 1)
+        ]
+        metrics = tuple(f"http://127.0.0.1:{port}/metrics" for port in metrics_ports)
         yield Stack(
             work,
             deployment.base_url if edges > 1 else first.url,
@@ -283,8 +289,9 @@ def running_cluster(
             parsed.var_dir / "log" / f"{first.name}.log",
             services.mail,
             f"http://127.0.0.1:{parsed.ray_dashboard_port}",
-            f"http://127.0.0.1:{parsed.ray_metrics_port}/metrics",
+            metrics[0],
             deployment,
+            metrics,
         )
 
 
