@@ -1,12 +1,12 @@
 """The `sends` bench's pure parts: who holds a socket in each case, which of `agora run`'s
-children are the edge and the Ray head, and the stored messages Ray's metrics count."""
+children are the edge and the Ray head, and the stored messages and batches Ray's metrics count."""
 
 from collections import Counter
 
 import pytest
 
 from loadtest.chat_seed import Person
-from loadtest.sends import AWAY, CASES, ONLINE, ItemChat, stored_in_metrics
+from loadtest.sends import AWAY, CASES, ONLINE, ItemChat, stored_in_metrics, summed_in_metrics
 from loadtest.stack import supervised_pids
 
 
@@ -68,7 +68,7 @@ def test_a_supervisor_not_running_one_edge_and_one_head_is_refused(children):
         supervised_pids(children)
 
 
-def test_stored_messages_are_summed_over_the_workers_samples_of_ray_metrics():
+def test_stored_messages_and_batches_are_summed_over_the_workers_samples_of_ray_metrics():
     text = "\n".join(
         [
             "# HELP ray_agora_messages_total Messages a session shard answered",
@@ -81,3 +81,5 @@ def test_stored_messages_are_summed_over_the_workers_samples_of_ray_metrics():
     )
     assert stored_in_metrics(text) == 1680
     assert stored_in_metrics("") == 0
+    # The batches edges handed the shards (the cluster bench's messages per batch).
+    assert summed_in_metrics(text, "ray_agora_send_batch_size_count") == 80
