@@ -301,10 +301,33 @@ def climb(ramps: Sequence[Climbing], rates: Sequence[float]) -> None:
             ramp.step(rate)
 
 
+@dataclass(kw_only=True)
+class Climber:
+    """A side's way up the rates: its best step within the target so far, the figures of
+    each step that met it, and how many steps in a row missed it (MISSES_TO_STOP end it:
+    other work on the machine can spoil one step)."""
+
+    best: Ceiling | None = None
+    held: dict[float, Figures] = field(default_factory=dict)
+    misses: int = 0
+
+    @property
+    def done(self) -> bool:
+        return self.misses == MISSES_TO_STOP
+
+    def judge(self, figures: Figures, within: bool, reached: Ceiling, missed: str) -> None:
+        """A step taken: held (`reached`), or one more miss in a row (`missed` says why)."""
+        if within:
+            self.best = reached
+            self.held[reached.rate] = figures
+        self.misses = 0 if within else self.misses + 1
+        if self.misses:
+            say(f"  ({missed}: {stops(self.misses)})")
+
+
 @dataclass
-class Ramp:
-    """Fan-out at each rate until p99 passes the target or messages go missing, twice in a
-    row (other work on the machine can spoil one step)."""
+class Ramp(Climber):
+    """Fan-out at each rate until p99 passes the target or messages go missing."""
 
     label: str
     crowd: NodeCrowd
@@ -314,14 +337,6 @@ class Ramp:
     spy_pids: dict[str, int]
     work: Path
     profile_it: bool
-    best: Ceiling | None = None
-    misses: int = 0
-    # The figures of each step that met the target, by rate.
-    held: dict[float, Figures] = field(default_factory=dict)
-
-    @property
-    def done(self) -> bool:
-        return self.misses == MISSES_TO_STOP
 
     def step(self, rate: float) -> None:
         say()
@@ -345,13 +360,13 @@ class Ramp:
         )
         for line in step_lines(figures):
             say(line)
-        if figures.within:
-            self.best = Ceiling(figures.deliveries / figures.seconds, figures.latency(99), rate)
-            self.held[rate] = figures
         report_spies(spies)
-        self.misses = 0 if figures.within else self.misses + 1
-        if self.misses:
-            say(f"  (p99 over {TARGET_P99_MS} ms or messages lost: {stops(self.misses)})")
+        self.judge(
+            figures,
+            figures.within,
+            Ceiling(figures.deliveries / figures.seconds, figures.latency(99), rate),
+            f"p99 over {TARGET_P99_MS} ms or messages lost",
+        )
 
 
 def ramp(

@@ -33,7 +33,7 @@ import sys
 import time
 from collections import Counter
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 from urllib.request import urlopen
@@ -44,9 +44,9 @@ from loadtest.chat_seed import Person, Seeder, item_chats_through_api
 from loadtest.crowd import Member
 from loadtest.fanout import (
     DRAIN_SECONDS,
-    MISSES_TO_STOP,
     TARGET_P99_MS,
     Ceiling,
+    Climber,
     Figures,
     agora_roles,
     climb,
@@ -56,7 +56,6 @@ from loadtest.fanout import (
     start_spies,
     step,
     step_lines,
-    stops,
 )
 from loadtest.measure import Finder, listening_on, process
 from loadtest.naive import COLLECTION
@@ -162,9 +161,9 @@ def per_message_line(figures: Figures) -> str:
 
 
 @dataclass
-class Ramp:
-    """One side's steps up the rates (Agora in one case over HTTP or the socket, or the naive
-    server): its best step within the target so far, and how many steps in a row missed it."""
+class Ramp(Climber):
+    """One side's steps up the rates: Agora in one case over HTTP or the socket, or the naive
+    server."""
 
     label: str
     stack: Stack  # the one sent to (the naive server's: the store read back)
@@ -178,14 +177,6 @@ class Ramp:
     collection: str
     spy_pids: dict[str, int]
     standin: StandinThread | None = None  # the away askers' push service
-    best: Ceiling | None = None
-    misses: int = 0
-    # The figures of each step that met the target, by rate.
-    held: dict[float, Figures] = field(default_factory=dict)
-
-    @property
-    def done(self) -> bool:
-        return self.misses == MISSES_TO_STOP
 
     def _warm_up(self, per_sender: float, listeners: dict[str, int]) -> None:
         """Sends that are not measured, and their deliveries, drained before the step."""
@@ -243,15 +234,13 @@ class Ramp:
             and not figures.sends.refused
             and not figures.sends.backlogged
         )
-        self.misses = 0 if within else self.misses + 1
-        if within:
-            self.best = Ceiling(acked_per_s, ack_p99, rate)
-            self.held[rate] = figures
-        else:
-            say(
-                f"  (ack p99 over {TARGET_P99_MS} ms, a send refused or a message not read back "
-                f"exactly once: {stops(self.misses)})"
-            )
+        self.judge(
+            figures,
+            within,
+            Ceiling(acked_per_s, ack_p99, rate),
+            f"ack p99 over {TARGET_P99_MS} ms, a send refused or a message not read back "
+            "exactly once",
+        )
 
 
 def roles_by_shard(stack: Stack) -> dict[str, Finder]:
