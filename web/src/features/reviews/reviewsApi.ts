@@ -105,11 +105,13 @@ export interface ReportedReview extends Review {
 
 export interface ReportedPage {
   reviews: ReportedReview[];
+  /** The group's reported reviews no moderator hid yet (every page). */
+  not_hidden_count: number;
   has_more: boolean;
   cursor: string | null;
 }
 
 /** The group's reported reviews, newest report first, hidden ones included: for its moderators. */
-export function fetchReportedReviews(groupId: string, cursor?: string): Promise<ReportedPage> {
-  return api.post<ReportedPage>('/api/reviews/reported', { group_id: groupId, cursor });
+export function fetchReportedReviews(groupId: string, cursor?: string, signal?: AbortSignal): Promise<ReportedPage> {
+  return api.post<ReportedPage>('/api/reviews/reported', { group_id: groupId, cursor }, { signal });
 }
