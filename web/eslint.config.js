@@ -11,8 +11,8 @@ const COMPOSITIONS = {
   profile: ['wallet', 'push', 'reviews'],
   // /chats offers the notification switch above the list.
   chat: ['push'],
-  // /group/:id shows the group's posts beside its details.
-  group: ['feed'],
+  // /group/:id shows the group's posts beside its details, and its moderators the reported reviews' link with its count.
+  group: ['feed', 'reviews'],
 };
 
 /** A feature's files, or with `entry` only its public index.ts. */

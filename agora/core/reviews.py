@@ -15,7 +15,7 @@ from agora.core.constants import (
     REVIEW_TEXT_MAX,
 )
 from agora.core.errors import InvalidInput
-from agora.core.money import DONE
+from agora.core.money import DONE, cents_number
 from agora.core.text import clean_text
 
 REVIEW_EDIT_MS = REVIEW_EDIT_DAYS * DAY_MS
@@ -35,6 +35,16 @@ def offer_sides(move: dict[str, Any] | None) -> tuple[str, str] | None:
     if move is None or move.get("ref_type") != LEDGER_REF_OFFER or move.get("state") != DONE:
         return None
     return move["user_id"], move["postings"][1]["user_id"]
+
+
+def offer_view(move: dict[str, Any]) -> dict[str, Any]:
+    """A paid offer as a chat lists it: the amount paid to the helper (fees not counted)."""
+    return {
+        "move_id": move["_id"],
+        "amount": cents_number(move["postings"][1]["diff_cents"]),
+        "currency": move["currency"],
+        "at": move["created_at"],
+    }
 
 
 def other_side(sides: tuple[str, str], user_id: str) -> str | None:

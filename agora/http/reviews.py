@@ -44,6 +44,10 @@ class OfferReviewsBody(Body):
     move_id: str = Field(min_length=1, max_length=200)
 
 
+class ChatReviewsBody(Body):
+    cs_id: str = Field(min_length=1, max_length=200)
+
+
 class ReportedBody(Body):
     group_id: str = Field(min_length=1, max_length=200)
     cursor: str | None = Field(default=None, max_length=200)
@@ -76,8 +80,18 @@ class OfferReviewsReply(Reply):
     can_review: bool
 
 
+class ChatReviewsReply(Reply):
+    """The offers paid in the chat, oldest first: `{move_id, amount, currency, at, reviewed}`
+    each (`amount` paid to the helper, fees not counted; `reviewed`: by the caller)."""
+
+    offers: list[dict[str, Any]]
+
+
 class ReportedReply(Reply):
+    """`not_hidden_count`: the group's reported reviews that no moderator hid yet."""
+
     reviews: list[dict[str, Any]]
+    not_hidden_count: int
     has_more: bool
     cursor: str | None = None
 
@@ -108,6 +122,11 @@ def routes(reviews: ReviewService) -> list[Route]:
         caller = require_caller(request)
         body = await read_body(request, OfferReviewsBody)
         return ok(await reviews.for_offer(caller, body.move_id))
+
+    async def for_chat(request: web.Request) -> web.Response:
+        caller = require_caller(request)
+        body = await read_body(request, ChatReviewsBody)
+        return ok(await reviews.for_chat(caller, body.cs_id))
 
     async def reported(request: web.Request) -> web.Response:
         caller = require_caller(request)
@@ -142,6 +161,15 @@ def routes(reviews: ReviewService) -> list[Route]:
             auth=Auth.REQUIRED,
             body=OfferReviewsBody,
             reply=OfferReviewsReply,
+        ),
+        Route(
+            "POST",
+            "/api/reviews/chat",
+            for_chat,
+            "The offers paid in an item chat, each with whether the caller reviewed it",
+            auth=Auth.REQUIRED,
+            body=ChatReviewsBody,
+            reply=ChatReviewsReply,
         ),
         Route(
             "POST",

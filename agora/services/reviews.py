@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from agora.core.accounts import user_card
+from agora.core.chat import NO_SUCH_CHAT, parse_item_chat_id
 from agora.core.clock import now_ms
 from agora.core.constants import REVIEWS_PAGE, USER_TYPE_MODERATOR
 from agora.core.errors import Conflict, Forbidden, InvalidInput, NotFound
@@ -26,6 +27,7 @@ from agora.core.reviews import (
     clean_report_reason,
     clean_review_text,
     offer_sides,
+    offer_view,
     other_side,
     review_view,
     summary,
@@ -167,6 +169,26 @@ class ReviewService:
             "can_review": mine is None,
         }
 
+    async def for_chat(self, caller: Caller, cs_id: str) -> dict[str, Any]:
+        """Every offer paid in an item chat, oldest first, and whether the caller reviewed
+        it: the chat offers a review of each, not only of the latest. Only the post's owner
+        and the person asking may list them."""
+        user_id = caller.user["_id"]
+        parsed = parse_item_chat_id(cs_id)
+        item = await self.items.get(parsed[0]) if parsed else None
+        if parsed is None or item is None or user_id not in (parsed[1], item["user_id"]):
+            raise NotFound({"cs_id": NO_SUCH_CHAT})
+        moves = [
+            move
+            for move in await self.wallets.offers_paid_in(cs_id)
+            if (sides := offer_sides(move)) and other_side(sides, user_id)
+        ]
+        written = await self.reviews.by_author_of(user_id, [move["_id"] for move in moves])
+        reviewed = {review["move_id"] for review in written}
+        return {
+            "offers": [{**offer_view(move), "reviewed": move["_id"] in reviewed} for move in moves]
+        }
+
     async def reported(self, caller: Caller, group_id: str, cursor: str | None) -> dict[str, Any]:
         if not await self._moderates(caller, group_id):
             raise Forbidden({"group_id": ONLY_MODERATORS_SEE})
@@ -175,6 +197,7 @@ class ReviewService:
         page, has_more = found[:REVIEWS_PAGE], len(found) > REVIEWS_PAGE
         return {
             "reviews": await self._views(page, for_moderators=True),
+            "not_hidden_count": await self.reviews.count_reported_not_hidden(group_id),
             "has_more": has_more,
             "cursor": str(page[-1]["reported_at"]) if has_more else None,
         }

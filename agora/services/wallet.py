@@ -383,6 +383,9 @@ class WalletService:
     async def move(self, move_id: str) -> dict[str, Any] | None:
         return await self.store.get_move(move_id)
 
+    async def offers_paid_in(self, cs_id: str) -> list[dict[str, Any]]:
+        return await self.store.offers_paid_in(cs_id)
+
     async def _move(self, move_id: str) -> dict[str, Any]:
         move = await self.store.get_move(move_id)
         if move is None:

@@ -43,6 +43,11 @@ class ReviewStore:
     async def of_move(self, move_id: str) -> list[dict[str, Any]]:
         return await self.reviews.find({"move_id": move_id}).to_list()
 
+    async def by_author_of(self, author_id: str, move_ids: list[str]) -> list[dict[str, Any]]:
+        """The author's reviews of these offers."""
+        query = {"author_id": author_id, "move_id": {"$in": move_ids}}
+        return await self.reviews.find(query).to_list()
+
     async def rewrite(
         self, review_id: str, author_id: str, written_after: int, changes: dict[str, Any]
     ) -> dict[str, Any] | None:
@@ -92,3 +97,8 @@ class ReviewStore:
         if before_at is not None:
             query["reported_at"] = {"$lt": before_at}
         return await self.reviews.find(query).sort("reported_at", -1).limit(limit).to_list()
+
+    async def count_reported_not_hidden(self, group_id: str) -> int:
+        """Reported reviews of the group's posts that no moderator hid yet."""
+        query = {"group_id": group_id, "reported_at": {"$exists": True}, "hidden": False}
+        return await self.reviews.count_documents(query)

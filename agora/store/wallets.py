@@ -22,9 +22,10 @@ from pymongo import ReturnDocument
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import DuplicateKeyError
 
+from agora.core.constants import LEDGER_REF_OFFER
 from agora.core.documents import LedgerEntry, Wallet
+from agora.core.money import DONE, ItemHold, Posting, next_hold
 from agora.core.money import PENDING as MOVE_PENDING
-from agora.core.money import ItemHold, Posting, next_hold
 from agora.store.batched_writes import BatchedWrites
 from agora.store.mongo import ensure_index, find_in, new_id
 
@@ -89,6 +90,7 @@ class WalletStore:
         await ensure_index(self.moves, [("user_id", 1), ("currency", 1), ("state", 1)])
         await ensure_index(self.moves, [("state", 1), ("rechecked", 1), ("refused_at", 1)])
         await ensure_index(self.moves, [("fee_user_ids", 1), ("created_at", -1)])
+        await ensure_index(self.moves, [("cs_id", 1), ("created_at", 1)])
 
     # Wallets ------------------------------------------------------------------
 
@@ -356,6 +358,11 @@ class WalletStore:
         # (insert_many) on equality, yet finds them with `$in`.
         query = {"fee_user_ids": {"$in": [user_id]}, "state": "done"}
         return await self.moves.find(query).sort("created_at", -1).limit(limit).to_list()
+
+    async def offers_paid_in(self, cs_id: str) -> list[dict[str, Any]]:
+        """Finished offer moves given in this chat, oldest first."""
+        query = {"cs_id": cs_id, "ref_type": LEDGER_REF_OFFER, "state": DONE}
+        return await self.moves.find(query).sort("created_at", 1).to_list()
 
     async def get_move(self, move_id: str) -> dict[str, Any] | None:
         return await self.moves.find_one({"_id": move_id})

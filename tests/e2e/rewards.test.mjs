@@ -90,6 +90,7 @@ test('a held reward: posted, shared, paid with fees from the hold, reviewed both
   const split = offerConfirm(poster).getByTestId('offer-split');
   await split.waitFor();
   assert.match(await split.textContent(), /Offer to Aki Asker🪙 40Finder's fee to Ann Sharer🪙 4Total🪙 44From the reward held for this post🪙 44From your available balance🪙 0/);
+  assert.equal(await offerConfirm(poster).getByTestId('offer-source').textContent(), '🪙 40 goes to Aki Asker, paid from the reward held for this post.');
   await look(poster, 'reward-offer-confirm', found, { fullPage: false });
   await offerConfirm(poster).getByRole('button', { name: 'Confirm' }).click();
   await toast(poster, 'Offer Successfully given').waitFor();
@@ -146,6 +147,12 @@ test('a held reward: posted, shared, paid with fees from the hold, reviewed both
   await poster.getByTestId('reward-paid').filter({ hasText: 'Paid 🪙 40' }).waitFor();
   await look(poster, 'reward-post-closed', found);
 
+  // The feed card says so too, and no longer that the reward is held.
+  await poster.goto(`${BASE_URL}/${group._id}`);
+  await poster.getByTestId('card-closed').filter({ hasText: 'Closed' }).waitFor();
+  assert.equal(await poster.getByTestId('reward-held').count(), 0);
+  await look(poster, 'reward-feed-closed', found);
+
   await poster.goto(`${BASE_URL}/profile`);
   const points = poster.getByTestId('wallet').filter({ hasText: 'Points' });
   await points.waitFor();
@@ -173,6 +180,8 @@ test('a held reward: posted, shared, paid with fees from the hold, reviewed both
   await toast(ann, "Reported. The group's moderators will take a look.").waitFor();
 
   await poster.goto(`${BASE_URL}/group/${group._id}`);
+  await poster.getByTestId('reported-count').filter({ hasText: '1 not hidden' }).waitFor();
+  await look(poster, 'group-reported-count', found);
   await poster.getByRole('link', { name: 'Reported reviews' }).click();
   const reported = poster.getByTestId('reported-review').filter({ hasText: 'On time, and Bella loved the walk.' });
   await reported.getByText('Reported once: “Names the dog, not the walk”').waitFor();
@@ -184,6 +193,22 @@ test('a held reward: posted, shared, paid with fees from the hold, reviewed both
   await ann.reload();
   await ann.getByText('No reviews yet').first().waitFor();
   assert.equal(await ann.getByTestId('review').count(), 0);
+
+  // Two more offers in the chat: the bar reviews the latest, and offers the earlier one unreviewed.
+  const chatId = `r_${item._id}_${aki._id}`;
+  for (let i = 0; i < 2; i += 1) await apiCall(posterKey, '/api/giveoffer', { cs_id: chatId, offer_amount: 5 });
+  await poster.goto(`${BASE_URL}/r/${routeId}`);
+  await poster.getByRole('button', { name: 'View Chats' }).click();
+  const earlier = chatWindow(poster).getByTestId('earlier-offers');
+  await earlier.waitFor();
+  await look(poster, 'review-bar-earlier', found, { fullPage: false });
+  await earlier.getByRole('button', { name: /^Review 🪙 5, / }).click();
+  const earlierReview = poster.getByRole('dialog', { name: 'Review Aki Asker' });
+  await earlierReview.getByRole('radio', { name: '4 out of 5 stars' }).click();
+  await earlierReview.getByRole('button', { name: 'Post review' }).click();
+  await toast(poster, 'Review saved').waitFor();
+  await earlier.waitFor({ state: 'detached' });
+  await chatWindow(poster).getByTestId('review-bar').getByText('Paid. How was it with Aki?').waitFor();
 
   assert.deepEqual(found, []);
   for (const page of [poster, asker, ann]) assert.deepEqual(page.errors, []);

@@ -416,6 +416,11 @@ ROWS = [
         PARTICIPANTS,
     ),
     Row(
+        "chat's paid offers",
+        post("/api/reviews/chat", lambda w, r: {"cs_id": w.chat_id}),
+        PARTICIPANTS,
+    ),
+    Row(
         "review update",
         post(
             "/api/review?action=update",

@@ -302,6 +302,14 @@ async def test_each_side_reviews_the_other_once_and_moderators_hide_a_reported_r
         review["_id"],
         4,
     )
+    # A second offer in the same chat is listed for review beside the first, reviewed one.
+    second = (await poster.call("/api/giveoffer", {"cs_id": chat_id}))["move_id"]
+    offers = (await asker.call("/api/reviews/chat", {"cs_id": chat_id}))["offers"]
+    assert [(o["move_id"], o["amount"], o["currency"], o["reviewed"]) for o in offers] == [
+        (move_id, 8, "POINTS", True),
+        (second, 8, "POINTS", False),
+    ]
+    await stranger.call("/api/reviews/chat", {"cs_id": chat_id}, status=404)
 
     changed = {"review_id": review["_id"], "rating": 3, "text": "Paid, a day late"}
     assert (await asker.call("/api/review?action=update", changed))["review"]["rating"] == 3
@@ -328,13 +336,17 @@ async def test_each_side_reviews_the_other_once_and_moderators_hide_a_reported_r
     for _ in range(2):
         assert (await stranger.call("/api/review?action=report", report))["success"] is True
     await poster.call("/api/reviews/reported", {"group_id": group_id}, status=403)
-    reported = (await admin.call("/api/reviews/reported", {"group_id": group_id}))["reviews"]
+    reported = await admin.call("/api/reviews/reported", {"group_id": group_id})
+    assert reported["not_hidden_count"] == 1
+    reported = reported["reviews"]
     assert [(r["_id"], r["reports_count"]) for r in reported] == [(review["_id"], 1)]
     assert reported[0]["reports"][0]["reason"] == "Not true"
     hide = {"review_id": review["_id"], "hidden": True}
     refused = await poster.call("/api/review?action=hide", hide, status=403)
     assert refused["errors"] == {"review_id": "Only the group's moderators can hide a review"}
     assert (await admin.call("/api/review?action=hide", hide))["review"]["hidden"] is True
+    after = await admin.call("/api/reviews/reported", {"group_id": group_id})
+    assert (after["not_hidden_count"], len(after["reviews"])) == (0, 1)
     hidden = await (await chat_client.post("/api/reviews", json={"user_id": poster.id})).json()
     assert (hidden["count"], hidden["average"], hidden["reviews"]) == (0, None, [])
     assert (await stranger.get(f"/api/users/{poster.id}/profile"))["reviews_summary"] == {

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { isApiError } from '../../shared/errors';
+import { useSocketEvent } from '../../shared/hooks/useSocketEvent';
 import { useCurrentUser } from '../../shared/session/currentUser';
 import type { Group } from '../../shared/entities/group';
 import type { Item } from '../../shared/entities/item';
@@ -68,7 +69,20 @@ export function useFeed(query: Omit<FeedQuery, 'cursor'>) {
     return () => controller.current?.abort();
   }, [load, viewer]);
 
-  // Scroll events arrive faster than re-renders; the ref stops a second request for the same page.
+  // The server sends the poster `item` when their post's held reward moved (paid from,
+  // released by a close, delete or expiry): their cards follow it rather than keep saying
+  // "held" until the feed is read again.
+  useSocketEvent<{ item?: Item }>(
+    'item',
+    (event) => {
+      const changed = event?.item;
+      if (!changed) return;
+      setState((current) => ({ ...current, items: current.items.map((card) => (card._id === changed._id ? { ...card, ...changed } : card)) }));
+    },
+    Boolean(viewer),
+  );
+
+    // Scroll events arrive faster than re-renders; the ref stops a second request for the same page.
   const latest = useRef(state);
   latest.current = state;
   const loadMore = useCallback(() => {

@@ -6,7 +6,6 @@ import {
   NON_MEMBERS_CAN_READ_TEXT,
   PRIVATE_GROUP_TAG,
   PUBLIC_GROUP_TAG,
-  groupReviewsPath,
   groupSettingsPath,
   recentGroupPath,
   waGroupPath,
@@ -22,6 +21,7 @@ import { isModerator } from '../../shared/chat/members';
 import { fetchGroup, type Group } from '../../shared/entities/group';
 import { recentGroups } from '../../shared/rememberedGroup';
 import { Feed } from '../feed';
+import { ReportedReviewsLink } from '../reviews';
 import { GroupSubscription } from './GroupSubscription';
 import { joinGroup } from './groupApi';
 import { memberTypeLabel } from '../../shared/entities/memberTypes';
@@ -85,11 +85,7 @@ function GroupPanel({ initial }: { initial: Group }) {
             </Link>
           </>
         )}
-        {isModerator(group.session_user_type) && (
-          <Link to={groupReviewsPath(group._id)} className={buttonClass('secondary', 'sm')}>
-            Reported reviews
-          </Link>
-        )}
+        {isModerator(group.session_user_type) && <ReportedReviewsLink groupId={group._id} />}
         {!isMember && (
           <Button size="sm" busy={join.busy} onClick={() => (user ? void join.run() : openLogin())}>
             Join

@@ -66,3 +66,25 @@ describe('reported reviews', () => {
     expect(await screen.findByText("Only the group's moderators can see reported reviews")).toBeTruthy();
   });
 });
+
+describe('reported reviews link', () => {
+  beforeEach(() => vi.resetModules());
+
+  async function renderLink(notHidden: number) {
+    mockFetch((call) => (call.url.pathname === '/api/reviews/reported' ? { body: { reviews: [], not_hidden_count: notHidden, has_more: false, cursor: null } } : { status: 404, body: { errors: 'unexpected call' } }));
+    const { ReportedReviewsLink } = await import('./ReportedReviewsLink');
+    render(<RouterProvider router={createMemoryRouter([{ path: '/group/:groupId', element: <ReportedReviewsLink groupId="g1" /> }], { initialEntries: ['/group/g1'] })} />);
+  }
+
+  it('shows beside the link how many reported reviews are not hidden yet', async () => {
+    await renderLink(2);
+    expect((await screen.findByTestId('reported-count')).textContent).toBe('2 not hidden');
+    expect(screen.getByRole('link').getAttribute('href')).toBe('/group/g1/reviews');
+  });
+
+  it('shows no count when every reported review is hidden', async () => {
+    await renderLink(0);
+    expect(await screen.findByRole('link', { name: 'Reported reviews' })).toBeTruthy();
+    expect(screen.queryByTestId('reported-count')).toBeNull();
+  });
+});

@@ -30,8 +30,11 @@ const review = (author: typeof olga, rating: number, text: string): Review => ({
   hidden: false,
 });
 
-async function renderBar(meId: string) {
+const paid = (move_id: string, reviewed: boolean) => ({ move_id, amount: 40, currency: 'POINTS', at: Date.now() - 3 * 86_400_000, reviewed });
+
+async function renderBar(meId: string, chatOffers = [paid('m1', false)]) {
   const calls = mockFetch((call) => {
+    if (call.url.pathname === '/api/reviews/chat') return { body: { offers: chatOffers } };
     if (call.url.pathname === '/api/reviews/offer') return { body: { move_id: 'm1', item_id: 'i1', subject: bram, review: null, their_review: null, can_review: true } };
     if (call.url.pathname === '/api/review') {
       const { rating, text } = call.body as { rating: number; text: string };
@@ -90,6 +93,21 @@ describe('review bar', () => {
 
     await act(async () => fakeSocket.serverSends('review', { review: review(bram, 5, 'Paid at once.') }));
     expect(screen.getByTestId('their-review').textContent).toContain('Paid at once.');
+  });
+
+  it("offers a review of each earlier paid offer of the chat not reviewed yet, and drops it once reviewed", async () => {
+    const calls = await renderBar('u1', [paid('m0', false), paid('m00', true), paid('m1', false)]);
+    const earlier = await screen.findByTestId('earlier-offers');
+    // The latest offer (m1) has the bar's own line; m00 was reviewed already.
+    expect(within(earlier).getAllByRole('button').map((button) => button.textContent)).toEqual(['Review 🪙 40, 3 days ago']);
+    fireEvent.click(within(earlier).getByRole('button'));
+    const dialog = await screen.findByRole('dialog', { name: 'Review Bram Asker' });
+    fireEvent.click(within(dialog).getByRole('radio', { name: '3 out of 5 stars' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Post review' }));
+    await screen.findByText('Review saved');
+    expect(saves(calls).map((call) => call.body)).toEqual([{ move_id: 'm0', rating: 3, text: '' }]);
+    expect(screen.queryByTestId('earlier-offers')).toBeNull();
+    expect(screen.getByText('Paid. How was it with Bram?')).toBeTruthy();
   });
 
   it('shows nothing to anyone but the two sides', async () => {

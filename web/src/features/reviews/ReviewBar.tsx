@@ -3,8 +3,10 @@ import type { SessionBarProps } from '../../shared/chat/kinds';
 import { useAsyncData } from '../../shared/hooks/useAsyncData';
 import { useSocketEvent } from '../../shared/hooks/useSocketEvent';
 import { Button } from '../../shared/ui/Button';
-import { reviewableOffer, isEditable } from './reviews';
-import { fetchOfferReviews, type OfferReviews, type Review } from './reviewsApi';
+import { formatMoney } from '../../shared/currency';
+import { relativeTime } from '../../shared/relativeTime';
+import { earlierToReview, reviewableOffer, isEditable } from './reviews';
+import { fetchChatOffers, fetchOfferReviews, type OfferReviews, type Review } from './reviewsApi';
 import { ReviewDialog } from './ReviewDialog';
 import { Stars } from './Stars';
 
@@ -12,10 +14,10 @@ import { Stars } from './Stars';
 export function ReviewBar({ session, meId }: SessionBarProps) {
   const offer = reviewableOffer(session, meId);
   if (!offer) return null;
-  return <OfferReviewBar key={offer.moveId} moveId={offer.moveId} />;
+  return <OfferReviewBar key={offer.moveId} csId={session._id} moveId={offer.moveId} />;
 }
 
-function OfferReviewBar({ moveId }: { moveId: string }) {
+function OfferReviewBar({ csId, moveId }: { csId: string; moveId: string }) {
   const loaded = useAsyncData(moveId, (signal) => fetchOfferReviews(moveId, signal));
   // The review this screen just saved, over the loaded copy.
   const [saved, setSaved] = useState<OfferReviews['review']>(null);
@@ -51,6 +53,7 @@ function OfferReviewBar({ moveId }: { moveId: string }) {
           {theirs.text && <span className="italic"> “{theirs.text}”</span>}
         </p>
       )}
+      <EarlierOffers csId={csId} latestMoveId={moveId} subjectName={subject.name} />
       {writing && (
         <ReviewDialog
           subjectName={subject.name}
@@ -61,6 +64,44 @@ function OfferReviewBar({ moveId }: { moveId: string }) {
             setWriting(false);
           }}
           onClose={() => setWriting(false)}
+        />
+      )}
+    </div>
+  );
+}
+
+interface EarlierOffersProps {
+  csId: string;
+  latestMoveId: string;
+  subjectName: string;
+}
+
+/** One small button per earlier paid offer of the chat the viewer has not reviewed: each offer is reviewed on its own. */
+function EarlierOffers({ csId, latestMoveId, subjectName }: EarlierOffersProps) {
+  const listed = useAsyncData(`${csId}:${latestMoveId}`, (signal) => fetchChatOffers(csId, signal));
+  const [reviewedHere, setReviewedHere] = useState<ReadonlySet<string>>(new Set());
+  const [writing, setWriting] = useState<string | null>(null);
+  if (listed.status !== 'success') return null;
+  const offers = earlierToReview(listed.data.offers, latestMoveId, reviewedHere);
+  if (offers.length === 0) return null;
+  return (
+    <div data-testid="earlier-offers" className="flex basis-full flex-wrap items-center gap-x-2 gap-y-1">
+      <span className="text-slate-600">Earlier offers:</span>
+      {offers.map((offer) => (
+        <Button key={offer.move_id} size="sm" variant="secondary" onClick={() => setWriting(offer.move_id)}>
+          Review {formatMoney(offer.amount, offer.currency)}, {relativeTime(offer.at)}
+        </Button>
+      ))}
+      {writing && (
+        <ReviewDialog
+          subjectName={subjectName}
+          moveId={writing}
+          review={null}
+          onSaved={() => {
+            setReviewedHere((done) => new Set([...done, writing]));
+            setWriting(null);
+          }}
+          onClose={() => setWriting(null)}
         />
       )}
     </div>

@@ -2,6 +2,7 @@ import { importPart } from '../../shared/staleBuild';
 import type { ChatPlugin } from '../../shared/chat/kinds';
 import { ReviewBar } from './ReviewBar';
 
+export { ReportedReviewsLink } from './ReportedReviewsLink';
 export { ReviewsSection, ReviewsSummaryLine } from './ReviewsSection';
 export type { ReviewsSummary } from './reviewsApi';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isEditable, reviewDraftErrors, reviewableOffer, starsLabel, summaryText } from './reviews';
+import { earlierToReview, isEditable, reviewDraftErrors, reviewableOffer, starsLabel, summaryText } from './reviews';
 
 describe('reviews', () => {
   it('takes 1 to 5 whole stars and at most 500 characters, in the words the server uses', () => {
@@ -32,5 +32,18 @@ describe('reviews', () => {
     expect(reviewableOffer(chat, null)).toBeNull();
     expect(reviewableOffer({ ...chat, data: { owner_id: 'u1', user_id: 'u2' } }, 'u1')).toBeNull();
     expect(reviewableOffer({ ...chat, _id: 'g1' }, 'u1')).toBeNull();
+  });
+});
+
+describe('earlierToReview', () => {
+  const offer = (move_id: string, reviewed = false) => ({ move_id, amount: 8, currency: 'POINTS', at: 1, reviewed });
+  it("lists the chat's earlier paid offers the viewer has not reviewed, oldest first", () => {
+    const offers = [offer('m1'), offer('m2', true), offer('m3'), offer('m4')];
+    expect(earlierToReview(offers, 'm4', new Set()).map((o) => o.move_id)).toEqual(['m1', 'm3']);
+  });
+
+  it('drops one reviewed on this screen since the list was read, and is empty with one offer only', () => {
+    expect(earlierToReview([offer('m1'), offer('m3')], 'm9', new Set(['m1'])).map((o) => o.move_id)).toEqual(['m3']);
+    expect(earlierToReview([offer('m1')], 'm1', new Set())).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { ITEM_CHAT_PREFIX, REVIEW_RATING_ERROR, REVIEW_RATING_MAX, REVIEW_RATING_MIN, REVIEW_TEXT_ERROR, REVIEW_TEXT_MAX } from '../../shared/constants';
-import type { Review, ReviewDraft, ReviewsSummary } from './reviewsApi';
+import type { ChatOffer, Review, ReviewDraft, ReviewsSummary } from './reviewsApi';
 
 /** Why the draft cannot be saved, by field, or null: the server refuses the same with the same words. */
 export function reviewDraftErrors(draft: ReviewDraft): { rating?: string; text?: string } | null {
@@ -41,4 +41,12 @@ export function reviewableOffer(session: PaidOfferChat, meId: string | null): { 
   if (!meId || typeof offer?.move_id !== 'string' || !session._id.startsWith(ITEM_CHAT_PREFIX)) return null;
   if (meId !== session.data.owner_id && meId !== session.data.user_id) return null;
   return { moveId: offer.move_id };
+}
+
+/**
+ * The chat's earlier paid offers the viewer has not reviewed, oldest first: the latest one has
+ * the bar's own line, and those reviewed on this screen since the list was read are done too.
+ */
+export function earlierToReview(offers: ChatOffer[], latestMoveId: string, reviewedHere: ReadonlySet<string>): ChatOffer[] {
+  return offers.filter((offer) => !offer.reviewed && offer.move_id !== latestMoveId && !reviewedHere.has(offer.move_id));
 }

@@ -77,6 +77,21 @@ export function fetchOfferReviews(moveId: string, signal?: AbortSignal): Promise
   return api.post<OfferReviews>('/api/reviews/offer', { move_id: moveId }, { signal });
 }
 
+/** An offer paid in an item chat, as `/api/reviews/chat` lists it (`amount` to the helper, fees not counted). */
+export interface ChatOffer {
+  move_id: string;
+  amount: number;
+  currency: string;
+  at: number;
+  /** The viewer wrote a review of it. */
+  reviewed: boolean;
+}
+
+/** Every offer paid in the chat, oldest first; for its two sides only. */
+export function fetchChatOffers(csId: string, signal?: AbortSignal): Promise<{ offers: ChatOffer[] }> {
+  return api.post<{ offers: ChatOffer[] }>('/api/reviews/chat', { cs_id: csId }, { signal });
+}
+
 export interface ReviewReport {
   user_id: string;
   reason: string;
@@ -90,11 +105,13 @@ export interface ReportedReview extends Review {
 
 export interface ReportedPage {
   reviews: ReportedReview[];
+  /** The group's reported reviews no moderator hid yet (every page). */
+  not_hidden_count: number;
   has_more: boolean;
   cursor: string | null;
 }
 
 /** The group's reported reviews, newest report first, hidden ones included: for its moderators. */
-export function fetchReportedReviews(groupId: string, cursor?: string): Promise<ReportedPage> {
-  return api.post<ReportedPage>('/api/reviews/reported', { group_id: groupId, cursor });
+export function fetchReportedReviews(groupId: string, cursor?: string, signal?: AbortSignal): Promise<ReportedPage> {
+  return api.post<ReportedPage>('/api/reviews/reported', { group_id: groupId, cursor }, { signal });
 }

@@ -6,7 +6,7 @@ import {
   OFFER_CONFIRM_TEXT,
   OFFER_PROMPT_DEFAULT_AMOUNT,
 } from '../../shared/constants';
-import { currencyName, formatMoney } from '../../shared/currency';
+import { formatMoney } from '../../shared/currency';
 import { useAsyncData } from '../../shared/hooks/useAsyncData';
 import { relativeTime } from '../../shared/relativeTime';
 import { Button } from '../../shared/ui/Button';
@@ -16,8 +16,8 @@ import { fetchItem } from '../../shared/entities/item';
 import { FinderFeeRule } from '../../shared/ui/FinderFeeRule';
 import { AmountPrompt } from './AmountPrompt';
 import { NeedRechargeLink } from '../../shared/ui/NeedRechargeLink';
-import { fetchOfferSplit, type GivenOffer } from './walletApi';
-import { latestOffer, offerAmountError, offerCurrency, offerRecipient, type ItemChatFacts } from './offer';
+import { fetchOfferSplit, type GivenOffer, type OfferSplit } from './walletApi';
+import { latestOffer, offerAmountError, offerCurrency, offerRecipient, offerSourceText, type ItemChatFacts } from './offer';
 import { useGiveOffer } from './useGiveOffer';
 
 /** A bar under the chat header with the Give offer button, for the post's owner in an item chat. */
@@ -111,22 +111,39 @@ function GiveOffer({ csId, itemId, recipientId, storedOffer }: GiveOfferProps) {
       )}
       {offer.state.step === 'confirming' && offer.state.amount !== null && (
         <ConfirmDialog title={OFFER_CONFIRM_TEXT} onConfirm={offer.confirm} onCancel={offer.cancel}>
-          <p>
-            <span className="font-semibold text-slate-900">{formatMoney(offer.state.amount, currency)}</span> goes from your{' '}
-            {currencyName(currency)} wallet to <span className="font-semibold text-slate-900">{recipientName}</span>.
-          </p>
-          <OfferSplitList csId={csId} amount={offer.state.amount} recipientName={recipientName} />
+          <OfferConfirmText csId={csId} amount={offer.state.amount} currency={currency} recipientName={recipientName} />
         </ConfirmDialog>
       )}
     </div>
   );
 }
 
-/** The finder's fees this offer pays on top, as the server computes them, the total, and the rule they follow. */
-function OfferSplitList({ csId, amount, recipientName }: { csId: string; amount: number; recipientName: string }) {
+interface OfferConfirmProps {
+  csId: string;
+  amount: number;
+  currency: string;
+  recipientName: string;
+}
+
+/** Who gets the offer and where the money comes from, once the server's split says so (never guessed before). */
+function OfferConfirmText({ csId, amount, currency, recipientName }: OfferConfirmProps) {
   const split = useAsyncData(`${csId}:${amount}`, (signal) => fetchOfferSplit(csId, amount, signal));
-  if (split.status !== 'success') return null;
-  const { currency, finder_fees, offer_amount, participant_name, total, from_held: fromHeld = 0, from_available: fromAvailable = total } = split.data;
+  const money = <span className="font-semibold text-slate-900">{formatMoney(amount, currency)}</span>;
+  const name = <span className="font-semibold text-slate-900">{recipientName}</span>;
+  return (
+    <>
+      <p data-testid="offer-source">
+        {money} goes to {name}
+        {split.status === 'success' ? `, paid ${offerSourceText(split.data)}.` : '.'}
+      </p>
+      {split.status === 'success' && <OfferSplitList split={split.data} recipientName={recipientName} />}
+    </>
+  );
+}
+
+/** The finder's fees this offer pays on top, as the server computes them, the total, and the rule they follow. */
+function OfferSplitList({ split, recipientName }: { split: OfferSplit; recipientName: string }) {
+  const { currency, finder_fees, offer_amount, participant_name, total, from_held: fromHeld = 0, from_available: fromAvailable = total } = split;
   if (finder_fees.length === 0 && fromHeld === 0) return null;
   return (
     <>

@@ -8,6 +8,7 @@ import {
   offerFailure,
   offerRecipient,
   offerReducer,
+  offerSourceText,
   type OfferEvent,
   type OfferState,
 } from './offer';
@@ -38,6 +39,19 @@ describe('latestOffer', () => {
     expect(latestOffer(given(3), given(2))).toEqual(given(3));
     expect(latestOffer(null, given(2))).toEqual(given(2));
     expect(latestOffer(undefined, null)).toBeNull();
+  });
+});
+
+describe('offerSourceText', () => {
+  const split = (from_held: number, from_available: number) => ({ currency: 'POINTS', total: from_held + from_available, from_held, from_available });
+  it('names the held reward when it pays all, the wallet when nothing is held, and both amounts when each pays a part', () => {
+    expect(offerSourceText(split(44, 0))).toBe('from the reward held for this post');
+    expect(offerSourceText(split(0, 10))).toBe('from your Points wallet');
+    expect(offerSourceText(split(3, 2.5))).toBe('🪙 3 from the reward held for this post and 🪙 2.50 from your Points wallet');
+  });
+
+  it('reads a split without the held fields (a server from before holds) as paid from the wallet', () => {
+    expect(offerSourceText({ currency: 'EUR', total: 5 })).toBe('from your Euro wallet');
   });
 });
 

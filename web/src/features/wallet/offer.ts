@@ -1,11 +1,27 @@
 import { OFFER_MIN_AMOUNT, OFFER_TOO_SMALL_TEXT, POINTS_CURRENCY } from '../../shared/constants';
+import { currencyName, formatMoney } from '../../shared/currency';
 import { shortBalanceOf, type ShortBalance } from '../../shared/entities/wallet';
-import type { GivenOffer } from './walletApi';
+import type { GivenOffer, OfferSplit } from './walletApi';
 import { outcomeUnknown } from './wallets';
 
 /** Why an amount typed at the prompt cannot be offered, or null: it is sent as typed or not at all. */
 export function offerAmountError(amount: number): string | null {
   return amount < OFFER_MIN_AMOUNT ? OFFER_TOO_SMALL_TEXT : null;
+}
+
+const FROM_HELD = 'from the reward held for this post';
+
+/**
+ * Where the confirm says the payment comes from, as the server will take it (its split's
+ * from_held / from_available): the post's held reward, the wallet, or so much of each.
+ */
+export function offerSourceText(split: Pick<OfferSplit, 'currency' | 'total' | 'from_held' | 'from_available'>): string {
+  const held = split.from_held ?? 0;
+  const available = split.from_available ?? split.total - held;
+  const fromWallet = `from your ${currencyName(split.currency)} wallet`;
+  if (held <= 0) return fromWallet;
+  if (available <= 0) return FROM_HELD;
+  return `${formatMoney(held, split.currency)} ${FROM_HELD} and ${formatMoney(available, split.currency)} ${fromWallet}`;
 }
 
 /** The newer of two offers known of a chat (the server's copy and this screen's last reply). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isClosed, lifetimeText, postLifetime, rewardBadges } from './reward';
+import { closedMark, isClosed, lifetimeText, postLifetime, rewardBadges } from './reward';
 
 const day = (iso: string) => Date.parse(`${iso}T12:00:00Z`);
 const texts = (item: Parameters<typeof rewardBadges>[0]) => rewardBadges(item).map((badge) => badge.text);
@@ -15,6 +15,10 @@ describe('rewardBadges', () => {
     expect(texts({ ...paid, reward_held: 0, reward_status: 'released', reward_paid: 80, reward_paid_count: 2 })).toEqual(['Paid $80 in 2 offers']);
   });
 
+  it('never says held on a closed post, even before its hold is given back', () => {
+    expect(texts({ offer_amount: 40, offer_currency: 'POINTS', reward_status: 'held', reward_held: 44, closed_at: day('2026-12-03'), closed_reason: 'closed' })).toEqual([]);
+  });
+
   it('says a released reward that paid nothing was given back', () => {
     expect(texts({ offer_amount: 40, offer_currency: 'POINTS', reward_status: 'released', reward_held: 0, reward_paid_count: 0 })).toEqual(['Reward given back']);
   });
@@ -25,6 +29,15 @@ describe('rewardBadges', () => {
     expect(texts({ reward_status: 'none' })).toEqual([]);
     // Visitors of posts that need a user get none of the reward fields.
     expect(texts({})).toEqual([]);
+  });
+});
+
+describe('closedMark', () => {
+  it("marks a card 'Closed' or 'Expired', and an open post (or one from before expiry) not at all", () => {
+    expect(closedMark({ closed_at: day('2026-12-03'), closed_reason: 'closed' })).toBe('Closed');
+    expect(closedMark({ closed_at: day('2026-12-28'), closed_reason: 'expired' })).toBe('Expired');
+    expect(closedMark({ expires_at: day('2026-12-28'), closed_at: null })).toBeNull();
+    expect(closedMark({})).toBeNull();
   });
 });
 

@@ -20,7 +20,8 @@ export interface RewardBadge {
 export function rewardBadges(item: RewardFields): RewardBadge[] {
   const currency = item.offer_currency ?? '';
   const badges: RewardBadge[] = [];
-  if (item.reward_status === 'held' && (item.reward_held ?? 0) > 0) {
+  // A closed post is giving its hold back (the server releases right after closing): not "held".
+  if (item.reward_status === 'held' && (item.reward_held ?? 0) > 0 && item.closed_at == null) {
     badges.push({ kind: 'held', text: `Reward held ${formatMoney(item.reward_held ?? 0, currency)}` });
   }
   const paidCount = item.reward_paid_count ?? 0;
@@ -49,6 +50,13 @@ const dayFormat = new Intl.DateTimeFormat('en', { day: 'numeric', month: 'short'
 export function lifetimeText(lifetime: NonNullable<PostLifetime>): string {
   if (lifetime.state === 'open') return `Open until ${dayFormat.format(lifetime.until)}`;
   return `${lifetime.state === 'closed' ? 'Closed' : 'Expired'} on ${dayFormat.format(lifetime.at)}`;
+}
+
+/** "Closed" or "Expired" for a card's mark, null while the post is open. */
+export function closedMark(item: RewardFields): 'Closed' | 'Expired' | null {
+  const lifetime = postLifetime(item);
+  if (lifetime === null || lifetime.state === 'open') return null;
+  return lifetime.state === 'closed' ? 'Closed' : 'Expired';
 }
 
 /** A post that no longer takes new helpers (closed or expired). */

@@ -4,6 +4,7 @@ import { mediaKind } from '../media';
 import { relativeTime } from '../relativeTime';
 import { openLogin } from '../session/login';
 import type { Item } from '../entities/item';
+import { closedMark } from '../entities/reward';
 import { Offer, RewardBadges, ShareBadges, TagList } from './Offer';
 
 const cardClass = 'block overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200';
@@ -23,10 +24,18 @@ export function ItemCard({ item }: { item: Item }) {
     );
   }
   const image = item.files?.find((file) => mediaKind(file) === 'image');
+  const mark = closedMark(item);
   return (
     <Link to={routePath(item.route_id)} className={`${cardClass} flex gap-4 p-4 transition-shadow hover:shadow-md`}>
       <div className="min-w-0 flex-1 space-y-1.5">
-        <h3 className="line-clamp-2 font-semibold break-words text-slate-900">{item.title}</h3>
+        <h3 className="line-clamp-2 font-semibold break-words text-slate-900">
+          {mark && (
+            <span data-testid="card-closed" className="mr-2 inline-block rounded-full bg-slate-700 px-2 py-0.5 align-middle text-xs font-medium text-white">
+              {mark}
+            </span>
+          )}
+          {item.title}
+        </h3>
         {item.description && <p className="line-clamp-2 text-sm text-slate-600">{item.description}</p>}
         <TagList tags={item.tags ?? []} />
         <RewardBadges item={item} />
