@@ -71,6 +71,7 @@ def run_embedded(settings: Settings) -> int:
         ray_address = settings.ray_address
         if not ray_address:
             ray_address = f"127.0.0.1:{settings.ray_port}"
+            embedded.use_ray_token(settings)
             if embedded.port_open("127.0.0.1", settings.ray_port):
                 log.info("a Ray cluster already listens on %s; joining it", ray_address)
             else:

@@ -121,9 +121,7 @@ def _stop_edge(process: subprocess.Popen) -> None:
 
 
 def ray_head(settings: Settings) -> Restarting:
-    # The embedded cluster listens on loopback for this machine's edges only; a shared
-    # cluster (AGORA_RAY_ADDRESS) keeps Ray's token authentication.
-    os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+    embedded.use_ray_token(settings)
     log_file = settings.var_dir / "log" / "ray-head.log"
 
     def start() -> embedded.RayNode:

@@ -9,10 +9,10 @@ reads their map with its next presence report.
 
 import asyncio
 import logging
-import os
 
 import ray
 
+from agora import embedded
 from agora.actors.ownership import deployment_namespace, shard_name
 from agora.actors.sessions import SESSION_POOL
 from agora.actors.users import USER_POOL
@@ -57,8 +57,7 @@ def _tell_running_shards(settings: Settings, before: ShardMap, after: ShardMap) 
     joining = not ray.is_initialized()
     if joining:
         if not settings.ray_address:
-            # The embedded cluster (`python -m agora run`) listens on loopback without a token.
-            os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+            embedded.use_ray_token(settings)
         address = settings.ray_address or f"127.0.0.1:{settings.ray_port}"
         ray.init(address=address, log_to_driver=False, configure_logging=False)
     try:

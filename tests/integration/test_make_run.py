@@ -55,6 +55,17 @@ def in_session(session: int) -> dict[int, str]:
     return {pid: cmd for pid, (sid, _, cmd) in process_sessions().items() if sid == session}
 
 
+def kill_ray_head(run: subprocess.Popen) -> None:
+    """The run's Ray head and its actors' workers, as when their machine dies. Ray 2.60 starts
+    each worker in a process group of its own, and a shard whose raylet died serves its
+    edge's calls on for a while (storing in MongoDB as before)."""
+    workers = [pid for pid, command in in_session(run.pid).items() if command.startswith("ray::")]
+    os.killpg(child_running(run, "ray start --head"), signal.SIGKILL)
+    for pid in workers:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
 def children(parent: int) -> dict[int, str]:
     return {pid: cmd for pid, (_, ppid, cmd) in process_sessions().items() if ppid == parent}
 
@@ -120,10 +131,15 @@ def _until_started(
     return True
 
 
-def ray_answers(address: str) -> bool:
+NO_RAY_TOKEN = {"RAY_AUTH_MODE": "disabled"}
+
+
+def ray_answers(address: str, auth: dict[str, str]) -> bool:
+    """Whether the Ray cluster at `address` answers a client with these RAY_AUTH_* settings."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_AUTH")}
     status = subprocess.run(
         [ray_executable(), "status", f"--address={address}"],
-        env={**os.environ, "RAY_AUTH_MODE": "disabled"},
+        env={**env, **auth},
         capture_output=True,
         timeout=GUARD_SECONDS,
         check=False,
@@ -198,7 +214,7 @@ async def test_make_run_stops_its_own_ray_and_leaves_another_programs_ray_alone(
             # workers (the shard actors) alike.
             assert in_session(run.pid) == {}
         assert in_session(other_session) == others_processes
-        assert await asyncio.to_thread(ray_answers, other_address)
+        assert await asyncio.to_thread(ray_answers, other_address, NO_RAY_TOKEN)
 
 
 async def send_answer(user: Member, session_id: str, local_id: str) -> tuple[int, dict]:
@@ -245,8 +261,17 @@ async def test_an_edge_whose_ray_head_dies_answers_503_meanwhile_and_serves_when
         owner, asker, item = await item_chat(http, smtp_sink)
         session_id = f"r_{item['_id']}_{asker.id}"
         await until_stored(asker, session_id, "before")
-        # The head dies: its GCS, its raylet and the shards with them.
-        os.killpg(child_running(run, "ray start --head"), signal.SIGKILL)
+        # Ray listens on every interface: only a client with the run's token is let in.
+        ray_address = f"127.0.0.1:{run_env['AGORA_RAY_PORT']}"
+        token = (Path(run_env["AGORA_VAR_DIR"]) / "ray_auth_token").read_text().strip()
+        with_token = {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token}
+        assert await asyncio.to_thread(ray_answers, ray_address, with_token)
+        assert not await asyncio.to_thread(ray_answers, ray_address, NO_RAY_TOKEN)
+        # The head dies: its GCS, its raylet and the shards with them. The supervisor is held
+        # meanwhile: on a quiet machine it has the head back within the send's answer bound,
+        # and no send would be refused.
+        run.send_signal(signal.SIGSTOP)
+        kill_ray_head(run)
 
         refused = 0
         for n in range(GUARD_SECONDS):
@@ -263,6 +288,7 @@ async def test_an_edge_whose_ray_head_dies_answers_503_meanwhile_and_serves_when
         assert "before" in [m["local_id"] for m in page["inbox_messages"]]
 
         # The supervisor starts the head again, and the edge joins it.
+        run.send_signal(signal.SIGCONT)
         await until_stored(asker, session_id, "back")
 
         # An edge that exits is started again.
