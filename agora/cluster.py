@@ -167,6 +167,8 @@ def _edge_env(
 ) -> dict[str, str]:
     return {
         **env,
+        # The embedded head's token (the edges' environment may have been read before it).
+        **({} if settings.ray_address else embedded.ray_token_env(settings)),
         "AGORA_HOST": EDGE_HOST,
         "AGORA_PORT": str(place.port),
         # Links, cookies and allowed origins name the address people use: HAProxy's.

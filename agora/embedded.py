@@ -146,15 +146,23 @@ def secret_key(settings: Settings) -> str:
     return configured or kept_secret_key(settings.var_dir / "secret_key")
 
 
+def ray_token_env(settings: Settings) -> dict[str, str]:
+    """Ray's token authentication for the cluster this machine's run starts, as environment
+    variables for every process of it (Ray nodes, edges, `python -m agora shards`); an
+    operator's own RAY_AUTH_* settings win. Ray's GCS and raylets listen on every interface
+    whatever `--node-ip-address` names, and without a token anyone who reaches their ports
+    runs code in the cluster. The token is kept like the signing secret, so a restarted head
+    and the edges still joined to it agree."""
+    return {
+        "RAY_AUTH_MODE": os.environ.get("RAY_AUTH_MODE", "token"),
+        "RAY_AUTH_TOKEN": os.environ.get("RAY_AUTH_TOKEN")
+        or kept_secret_key(settings.var_dir / "ray_auth_token"),
+    }
+
+
 def use_ray_token(settings: Settings) -> None:
-    """This process, and every process it starts (Ray nodes, edges), uses Ray's token
-    authentication with the embedded cluster's token (an operator's own RAY_AUTH_* settings
-    win). Ray's GCS and raylets listen on every interface whatever `--node-ip-address`
-    names, and without a token anyone who reaches their ports runs code in the cluster. The
-    token is kept like the signing secret, so a restarted head and the edges still joined to
-    it agree, as does a later `python -m agora shards`."""
-    os.environ.setdefault("RAY_AUTH_MODE", "token")
-    os.environ.setdefault("RAY_AUTH_TOKEN", kept_secret_key(settings.var_dir / "ray_auth_token"))
+    """This process, and what it starts with its environment, uses `ray_token_env`."""
+    os.environ.update(ray_token_env(settings))
 
 
 # Debian installs it outside a non-root user's PATH.

@@ -6,7 +6,9 @@ Both deployments are `python -m agora cluster`'s own code (`agora.cluster.starte
 - the cluster: two edges, HAProxy in front of them (clients go through it), a Ray head and a
   second Ray node (`ray start --address`, a real raylet);
 - one edge: the edge and the Ray head alone, sent to directly as `make run` serves it (its
-  HAProxy is started by the same code and left out of the path).
+  HAProxy is started by the same code and left out of the path);
+- one edge behind HAProxy: the same, reached through its HAProxy, so that the cluster against
+  it shows what the second edge and node cost apart from the load balancer's hop.
 
 Both run all along, and each rate is taken by each side in turn (`fanout.climb`):
 - fan-out: the fanout scenario's group of 1,000 members on sockets, a few senders at a
@@ -15,10 +17,10 @@ Both run all along, and each rate is taken by each side in turn (`fanout.climb`)
   no socket and is subscribed for pushes) and online, over HTTP as the web app sends (HAProxy
   spreads the requests over the edges).
 
-Printed: the ratio cluster / one edge of what each side held (target: at least 0.8; on two
-cores no gain is expected, only no great loss), p50/p99, throughput and the load generator's
-CPU at the highest rate both held, and each process role's CPU per unit of work there side
-by side: where the second node's cost goes.
+Printed: the ratio cluster / one edge, and cluster / one edge behind HAProxy, of what each
+side held (target: at least 0.8; on two cores no gain is expected, only no great loss),
+p50/p99, throughput and the load generator's CPU at the highest rate both held, and each
+process role's CPU per unit of work there side by side: where the second node's cost goes.
 """
 
 import os
@@ -52,11 +54,15 @@ class Side:
     name: str
     edges: int
     worker_nodes: int
+    through_haproxy: bool
 
 
-ONE_EDGE = Side("one edge", 1, 0)
-CLUSTER = Side("cluster", 2, 1)
-SIDES = (ONE_EDGE, CLUSTER)
+ONE_EDGE = Side("one edge", 1, 0, False)
+ONE_BEHIND_HAPROXY = Side("one edge behind HAProxy", 1, 0, True)
+CLUSTER = Side("cluster", 2, 1, True)
+SIDES = (ONE_EDGE, ONE_BEHIND_HAPROXY, CLUSTER)
+# The cluster is set against each of these.
+BASES = (ONE_EDGE, ONE_BEHIND_HAPROXY)
 
 # How a step's work is counted, for the cost per unit: deliveries or acknowledged messages.
 Units = Callable[[Figures], float]
@@ -78,6 +84,7 @@ def _started(side: Side, work: Path, stop: ExitStack) -> Stack:
             sends.SETTINGS,
             edges=side.edges,
             worker_nodes=side.worker_nodes,
+            through_haproxy=side.through_haproxy,
         )
     )
     say(
@@ -160,7 +167,7 @@ def _send_ramps(
 
 
 def run(work: Path, *, profile_edge: bool = False) -> None:
-    """Starts both deployments, beside the away askers' push service (one for both)."""
+    """Starts the three deployments, beside the away askers' push service (one for all)."""
     with ExitStack() as stop:
         standin = stop.enter_context(standin_thread())
         stacks = {side: _started(side, work, stop) for side in SIDES}
@@ -171,46 +178,58 @@ def run(work: Path, *, profile_edge: bool = False) -> None:
         sending = {side: _send_ramps(stacks[side], side, work, standin, stop) for side in SIDES}
         send_load = load_now()
         # The same case of each side one after the other: each rate goes to each in turn.
-        climb([r for pair in zip(*sending.values(), strict=True) for r in pair], sends.RATES)
+        climb([r for same in zip(*sending.values(), strict=True) for r in same], sends.RATES)
         placement = {side: _placement(stacks[side]) for side in SIDES}
         batching = {side: _batching(stacks[side]) for side in SIDES}
 
     say()
     for side in SIDES:
         say(f"{side.name}: shards placed: {placement[side]}; over the run, {batching[side]}")
-    _compare(
-        "fan-out",
-        fans[ONE_EDGE],
-        fans[CLUSTER],
-        fans[CLUSTER].best.deliveries_per_s if fans[CLUSTER].best else 0.0,
-        fans[ONE_EDGE].best.deliveries_per_s if fans[ONE_EDGE].best else 0.0,
-        "deliveries/s at p99 <= 250 ms, none lost",
-        fan_load,
-    )
-    for case, one, two in zip(sends.CASES, *sending.values(), strict=True):
+    for base in BASES:
         _compare(
-            f"{case.name} sends",
-            one,
-            two,
-            sends.held_rate(two),
-            sends.held_rate(one),
-            "msg/s offered, each acknowledged at p99 <= 250 ms and read back once",
-            send_load,
+            "fan-out",
+            base,
+            fans[base],
+            fans[CLUSTER],
+            "deliveries/s at p99 <= 250 ms, none lost",
+            fan_load,
         )
+    for n, case in enumerate(sends.CASES):
+        for base in BASES:
+            _compare(
+                f"{case.name} sends",
+                base,
+                sending[base][n],
+                sending[CLUSTER][n],
+                "msg/s offered, each acknowledged at p99 <= 250 ms and read back once",
+                send_load,
+            )
 
 
 Ramp = fanout.Ramp | sends.Ramp
 
 
-def _compare(
-    what: str, one: Ramp, two: Ramp, cluster: float, single: float, unit: str, load: float
-) -> None:
-    """The two sides' ceilings as a ratio, and their figures at the highest rate both held."""
+def _held(ramp: Ramp) -> float:
+    if isinstance(ramp, fanout.Ramp):
+        return ramp.best.deliveries_per_s if ramp.best else 0.0
+    return sends.held_rate(ramp)
+
+
+def _compare(what: str, base: Side, one: Ramp, two: Ramp, unit: str, load: float) -> None:
+    """The cluster's ceiling against the base side's as a ratio, and their figures at the
+    highest rate both held."""
+    cluster, single = _held(two), _held(one)
     say()
-    say(f"{what}: cluster {cluster:,.0f} / one edge {single:,.0f} ({unit})")
+    say(f"{what}: cluster {cluster:,.0f} / {base.name} {single:,.0f} ({unit})")
     TARGETS.append(
         TargetRow(
-            f"5. cluster {what}", cluster, ONE_EDGE.name, single, TARGET_SHARE, unit, (load, load)
+            f"5. cluster {what} (against {base.name})",
+            cluster,
+            base.name,
+            single,
+            TARGET_SHARE,
+            unit,
+            (load, load),
         )
     )
     common = sorted(set(one.held) & set(two.held))
@@ -218,7 +237,7 @@ def _compare(
         say("  no rate was held by both sides: nothing to set side by side")
         return
     rate = common[-1]
-    figures = {ONE_EDGE: one.held[rate], CLUSTER: two.held[rate]}
+    figures = {base: one.held[rate], CLUSTER: two.held[rate]}
     is_fanout = isinstance(one, fanout.Ramp)
     units: Units = _deliveries_in_thousands if is_fanout else _acknowledged
     per = "1,000 deliveries" if is_fanout else "acknowledged message"
@@ -233,15 +252,18 @@ def _compare(
         )
         window = f.window
         say(
-            f"    {side.name:<8} {latency}; load generator {window.roles[LOAD_GENERATOR].cores:.2f}"
-            f" cores; machine {window.machine_busy_cores:.2f} of {window.machine_cores} busy "
+            f"    {side.name:<23} {latency}; load generator "
+            f"{window.roles[LOAD_GENERATOR].cores:.2f} cores; machine "
+            f"{window.machine_busy_cores:.2f} of {window.machine_cores} busy "
             f"({window.others_cores:.2f} outside this run)"
         )
-    for line in cost_lines(figures[ONE_EDGE], figures[CLUSTER], units, per):
+    for line in cost_lines(figures[base], figures[CLUSTER], units, per, base.name):
         say(line)
 
 
-def cost_lines(one: Figures, two: Figures, units: Units, per: str) -> list[str]:
+def cost_lines(
+    one: Figures, two: Figures, units: Units, per: str, base: str = ONE_EDGE.name
+) -> list[str]:
     """Each server role's CPU-ms per unit on both sides, and what the cluster adds or saves."""
     excluded = {LOAD_GENERATOR, sends.HARNESS_ROLE}
 
@@ -258,7 +280,7 @@ def cost_lines(one: Figures, two: Figures, units: Units, per: str) -> list[str]:
     width = max(len(role) for role in roles)
     lines = [
         f"  CPU-ms per {per}, by process role:",
-        f"    {'':<{width}} {'one edge':>9} {'cluster':>9} {'change':>8}",
+        f"    {'':<{width}} {base:>9} {'cluster':>9} {'change':>8}",
     ]
     for role in roles:
         a, b = single.get(role, 0.0), cluster.get(role, 0.0)

@@ -244,13 +244,18 @@ def _services(work: Path) -> Iterator[_Services]:
 
 @contextmanager
 def running_cluster(
-    work: Path, settings: dict[str, str], *, edges: int, worker_nodes: int
+    work: Path,
+    settings: dict[str, str],
+    *,
+    edges: int,
+    worker_nodes: int,
+    through_haproxy: bool = False,
 ) -> Iterator[Stack]:
     """The deployment `python -m agora cluster` starts (`agora.cluster.started`, the
     command's own code): a Ray head and `worker_nodes` more Ray nodes (real raylets), `edges`
     edges joined to it, HAProxy in front of them, on ports of the harness's choosing. The
     stack's address is HAProxy's; with one edge it is the edge's own, as `make run` serves
-    one edge (HAProxy then runs unused)."""
+    one edge (HAProxy then runs unused), unless `through_haproxy`."""
     with ExitStack() as stack:
         services = stack.enter_context(_services(work))
         # The n-th worker node serves its agent and its metrics on the head's port + n.
@@ -280,7 +285,7 @@ def running_cluster(
         metrics = tuple(f"http://127.0.0.1:{port}/metrics" for port in metrics_ports)
         yield Stack(
             work,
-            deployment.base_url if edges > 1 else first.url,
+            deployment.base_url if edges > 1 or through_haproxy else first.url,
             services.mongo_url,
             services.redis_url,
             services.redis_prefix,
