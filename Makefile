@@ -42,9 +42,10 @@ lint-and-web: deps $(STAMPS)/web-deps
 	$(MAKE) lint
 	$(MAKE) test-web
 
-# The integration tests mostly wait (on Ray, the store, sockets, browsers' stand-ins): three
-# workers keep two cores busy. They share one Ray head (tests/conftest.py).
-TEST_WORKERS ?= 3
+# The integration tests mostly wait (on Ray, the store, sockets, browsers' stand-ins, the push
+# tests' quiet windows): four workers keep two cores busy (276 s against about 315 s with
+# three, alone on this machine). They share one Ray head (tests/conftest.py).
+TEST_WORKERS ?= 4
 PYTEST := $(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadgroup
 
 test-python: deps
