@@ -55,6 +55,9 @@ async def test_a_killed_ray_node_loses_and_doubles_nothing_and_sends_resume(
             cluster.head.address,
             session_shards=SESSION_SHARDS,
             push_enabled="false",
+            # Groups are made until one lives on the second node's shard: past the hourly
+            # cap of 10 about one run in twenty.
+            groups_per_user=1000,
         )
         async with contextlib.AsyncExitStack() as stack:
             urls = await asyncio.gather(
