@@ -135,6 +135,11 @@ $(STAMPS)/bench-deps: loadtest/node/package.json loadtest/node/package-lock.json
 	npm ci --prefix loadtest/node --no-audit --no-fund --loglevel=error
 	touch $@
 
+# `make --jobs` may want Chromium and HAProxy at once, and apt serves one install at a time
+# (its lock refuses the other outright): ours take turns, and wait for anyone else's.
+apt_install = flock $(STAMPS)/apt.lock sh -c 'apt-get -o DPkg::Lock::Timeout=300 update -qq && \
+	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq $(1)'
+
 # The emoji font: prices and wallets show currency emoji (the points coin) in screenshots.
 BROWSER_PACKAGES := chromium fonts-noto-color-emoji
 
@@ -142,8 +147,7 @@ $(STAMPS)/chromium: | $(STAMPS)
 	@if ! test -x $(AGORA_E2E_CHROMIUM) || ! test -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf; then \
 		if [ "$$(id -u)" != 0 ]; then \
 			echo "Missing: sudo apt-get install $(BROWSER_PACKAGES)"; exit 1; fi; \
-		apt-get update -qq && \
-			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(BROWSER_PACKAGES); \
+		$(call apt_install,$(BROWSER_PACKAGES)); \
 	fi
 	touch $@
 
@@ -152,7 +156,7 @@ $(STAMPS)/haproxy: | $(STAMPS)
 	@if ! command -v haproxy >/dev/null && ! test -x /usr/sbin/haproxy; then \
 		if [ "$$(id -u)" != 0 ]; then \
 			echo "Missing: sudo apt-get install haproxy"; exit 1; fi; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy; \
+		$(call apt_install,haproxy); \
 	fi
 	touch $@
 
