@@ -225,8 +225,9 @@ class AccountService:
         return {**reply, "user": user_view(user)}
 
     async def profile(self, caller: Caller) -> dict[str, Any]:
-        wallets = await self.wallets.member_wallets(caller.user["_id"])
-        standing = await self.standing(caller.user["_id"])
+        wallets, standing = await asyncio.gather(
+            self.wallets.member_wallets(caller.user["_id"]), self.standing(caller.user["_id"])
+        )
         return {"user": user_view(caller.user), "user_wallets": wallets, **standing}
 
     async def public_profile(self, user_id: str) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """What a person's profile says of them as a poster and a trading partner (issue 32):
 rewards held now and paid, and the reviews others left after paid offers."""
 
+import asyncio
 from typing import Any
 
 from agora.core.money import ItemHold, cents_number
@@ -17,9 +18,15 @@ class Standing:
 
     async def of(self, user_id: str) -> dict[str, Any]:
         """`rewards {held, paid}` by currency (none: left out) and `reviews_summary`."""
-        held = await self.wallets.held_cents(user_id)
+        # Three independent reads at once: a profile is opened often, and each read waits its
+        # turn at the store behind everyone else's.
+        held, posts, reviews = await asyncio.gather(
+            self.wallets.held_cents(user_id),
+            self.items.reward_ledgers(user_id),
+            self.reviews.summary(user_id),
+        )
         paid: dict[str, tuple[int, int]] = {}
-        for post in await self.items.reward_ledgers(user_id):
+        for post in posts:
             for currency, copy in post["reward_ledger"].items():
                 hold = ItemHold.of(copy["hold"])
                 cents, count = paid.get(currency, (0, 0))
@@ -36,5 +43,5 @@ class Standing:
                     if count
                 ],
             },
-            "reviews_summary": await self.reviews.summary(user_id),
+            "reviews_summary": reviews,
         }

@@ -4,8 +4,10 @@
 // (web/src/features/chat/receipts.ts and useChatSession.ts). Each event asks for its ack,
 // and the ack's time is kept per event name for locust's statistics.
 
-// The web app's DELIVERED_RECEIPT_MS: one receipt per chat for the newest of a short window.
+// The web app's DELIVERED_RECEIPT_MS and DELIVERED_RECEIPT_SPREAD_MS: one receipt per chat
+// for the newest of a short window, each screen's window a random part of the spread longer.
 const RECEIPT_WINDOW_MS = 500;
+const RECEIPT_SPREAD_MS = 1000;
 // A closed tab opened again after this long.
 const AWAY_MS = 2_000;
 const ACK_TIMEOUT_MS = 30_000;
@@ -90,7 +92,7 @@ export class Behaviour {
         if (this.stopped || !socket.connected) return;
         const event = this.viewing.get(position) === session ? "read" : "delivered";
         this.emit(event, socket, event, { session_id: session, created_at: createdAt });
-      }, RECEIPT_WINDOW_MS);
+      }, RECEIPT_WINDOW_MS + Math.random() * RECEIPT_SPREAD_MS);
       this.timers.add(timer);
     }
   }

@@ -1,5 +1,8 @@
 """The ceiling bench's pure parts: the user model's rate table and which ramp step held."""
 
+import re
+from pathlib import Path
+
 import pytest
 
 from loadtest.people_model import ACTIONS, HTTP, SOCKET, Model, RateError, parse_rates
@@ -62,3 +65,19 @@ def test_the_last_step_before_the_first_miss_held():
     assert last_held(steps).people == 200
     assert last_held(steps[2:]) is None
     assert last_held([]) is None
+
+
+def _number(text: str, name: str) -> int:
+    found = re.search(rf"const {name} = ([\d_]+);", text)
+    assert found, f"{name} is not a plain number any more"
+    return int(found.group(1).replace("_", ""))
+
+
+def test_the_crowds_receipts_wait_as_the_web_apps_do():
+    """The model's screens send receipts when the app's screens do: a different window
+    would bring a big group's receipts in a burst the app does not make, or spare one it does."""
+    root = Path(__file__).parents[2]
+    app = (root / "web/src/shared/constants.ts").read_text()
+    crowd = (root / "loadtest/node/behave.mjs").read_text()
+    assert _number(crowd, "RECEIPT_WINDOW_MS") == _number(app, "DELIVERED_RECEIPT_MS")
+    assert _number(crowd, "RECEIPT_SPREAD_MS") == _number(app, "DELIVERED_RECEIPT_SPREAD_MS")

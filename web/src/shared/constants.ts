@@ -313,6 +313,13 @@ export const TYPING_IDLE_MS = 1000;
 export const TYPING_SHOWN_MS = 4000;
 /** Messages of a chat received within this window are acknowledged in one `delivered` receipt. */
 export const DELIVERED_RECEIPT_MS = 500;
+/**
+ * Each screen waits a random part of this longer before its receipt: a message to a big group
+ * reaches every present member at once, and their receipts, all sent one window later, came
+ * to the server as one burst (350 at once in a city group of 500) that every other request
+ * then queued behind.
+ */
+export const DELIVERED_RECEIPT_SPREAD_MS = 1000;
 /** Shown in a chat whose post was deleted (its history stays readable). */
 export const POST_DELETED_TEXT = 'This post was deleted';
 export const CHAT_MAX_ATTACHMENTS = server.CHAT_ATTACHMENTS_MAX;

@@ -1,5 +1,5 @@
 import type { Socket } from 'socket.io-client';
-import { DELIVERED_RECEIPT_MS } from '../../shared/constants';
+import { DELIVERED_RECEIPT_MS, DELIVERED_RECEIPT_SPREAD_MS } from '../../shared/constants';
 import type { ChatMessage, InboxMessage } from '../../shared/chat/types';
 import { raiseStatus } from './messages';
 
@@ -9,7 +9,8 @@ export type ReceiptStatus = 'delivered' | 'read';
 /**
  * Tells senders that this screen received their messages, wherever it is (a chat need not be
  * open): one `delivered` receipt per chat for the newest message of a short window, since a
- * receipt covers every message up to the one it names.
+ * receipt covers every message up to the one it names. The window's length varies a little
+ * from screen to screen, so that a big group's receipts do not reach the server all at once.
  */
 export function deliveredReceipts(socket: Socket, meId: string): (message: InboxMessage) => void {
   const newest = new Map<string, number>();
@@ -23,7 +24,7 @@ export function deliveredReceipts(socket: Socket, meId: string): (message: Inbox
       const createdAt = newest.get(sessionId);
       newest.delete(sessionId);
       if (socket.connected) socket.emit('delivered', { session_id: sessionId, created_at: createdAt });
-    }, DELIVERED_RECEIPT_MS);
+    }, DELIVERED_RECEIPT_MS + Math.random() * DELIVERED_RECEIPT_SPREAD_MS);
   };
 }
 
