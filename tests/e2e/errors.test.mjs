@@ -16,6 +16,22 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     await page.goto(`${BASE_URL}/no/such/page`);
     await page.getByRole('heading', { name: 'Unexpected Application Error!' }).waitFor();
     await page.getByText('There is no page at this address.').waitFor();
+    // The address may break anywhere; the words around it only between words (a phone cut "old" in two).
+    const cutWords = await page.getByText('Nothing lives at').evaluate((paragraph) => {
+      const cut = [];
+      const texts = document.createTreeWalker(paragraph, NodeFilter.SHOW_TEXT);
+      for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+        if (node.parentElement !== paragraph) continue;
+        for (const word of node.data.matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, word.index);
+          range.setEnd(node, word.index + word[0].length);
+          if (range.getClientRects().length > 1) cut.push(word[0]);
+        }
+      }
+      return cut;
+    });
+    assert.deepEqual(cutWords, []);
     // In the app's frame, with its menu, and readable by everyone.
     await page.getByRole('banner').waitFor();
     assert.deepEqual(await seriousViolations(page), []);

@@ -1,5 +1,6 @@
 // Issue 29, item 10: one way to write amounts everywhere (points as currencies: "2.50", never
-// "2.5"), and post titles that a phone shows whole enough to read.
+// "2.5"), and post titles that a phone shows whole enough to read; toasts that leave the
+// header's controls free on a phone (two at once stacked over it).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { BASE_URL, VIEWPORTS, apiCall, apiLogin, launch, pageAs, screenshot, seriousViolations, uniqueEmail } from './helpers.mjs';
@@ -77,3 +78,40 @@ test('on a phone a long post title wraps to two lines in the feed and shows whol
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+/** Whether the point at the middle of `locator` reaches it (or what is inside it), not something above it. */
+const reachable = (locator) =>
+  locator.evaluate((element) => {
+    const { x, y, width, height } = element.getBoundingClientRect();
+    const top = document.elementFromPoint(x + width / 2, y + height / 2);
+    return element === top || element.contains(top);
+  });
+
+for (const [label, viewport] of Object.entries(VIEWPORTS)) {
+  test(`toasts stack below the header and leave its controls free: closing a post with a held reward (${label})`, async () => {
+    const key = await apiLogin('Pia Poster', uniqueEmail('pia'));
+    const { group } = await apiCall(key, '/api/group?action=create', { title: 'Dog people', description: '', is_public: true });
+    const { item } = await apiCall(key, '/api/item?action=create', { group_id: group._id, title: 'Walk my dog', offer_amount: 40, offer_currency: 'POINTS', finder_fee_percent: 10 });
+    const page = await pageAs(browser, key, viewport);
+    await page.goto(`${BASE_URL}/r/${item.route_id}`);
+    await page.getByRole('button', { name: 'Close post' }).click();
+    await page.getByRole('dialog', { name: /^Close this post\?/ }).getByRole('button', { name: 'Confirm' }).click();
+    // Two toasts at once: the reward's release (from the server) and the closing itself.
+    const toasts = page.getByRole('status').filter({ hasText: /^Reward released: 'Walk my dog' closed\.|^Post closed\./ });
+    await toasts.filter({ hasText: 'Reward released' }).waitFor();
+    await toasts.filter({ hasText: 'Post closed.' }).waitFor();
+
+    const header = await page.getByRole('banner').boundingBox();
+    for (const toast of await toasts.all()) {
+      const box = await toast.boundingBox();
+      assert.ok(box.y >= header.y + header.height, `a toast at ${box.y}px covers the header (down to ${header.y + header.height}px)`);
+    }
+    // The header's controls (on a phone the menu and the profile) still take a tap.
+    const controls = viewport.width < 600 ? [page.getByRole('button', { name: 'Menu' }), page.getByRole('link', { name: 'Your profile' })] : [page.getByRole('banner').getByRole('link').first()];
+    for (const control of controls) assert.ok(await reachable(control), await control.evaluate((element) => element.outerHTML.slice(0, 80)));
+    assert.deepEqual(await seriousViolations(page), []);
+    await screenshot(page, 'toasts-below-header', { fullPage: false });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}

@@ -43,8 +43,8 @@ export function ErrorPage() {
       {notFound ? (
         <>
           <p className="mt-3 text-base font-semibold text-slate-800">There is no page at this address.</p>
-          <p className="mt-1 text-sm break-all text-slate-600">
-            Nothing lives at <span className="font-mono">{pathname}</span>: the link may be old or mistyped.
+          <p className="mt-1 text-sm text-slate-600">
+            Nothing lives at <span className="font-mono break-all">{pathname}</span>: the link may be old or mistyped.
           </p>
         </>
       ) : stale ? (

@@ -3,37 +3,14 @@ import { RouterProvider, createMemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeSocket } from '../../test/fakeSocket';
 import { mockFetch, type FetchCall } from '../../test/fetchMock';
-import type { Item } from '../../shared/entities/item';
+import { heldPostExpires, heldPostPoster as poster, heldRewardPost } from '../../test/heldPost';
 
 /** The server's side of the socket: the test sends what the server would. */
 const fakeSocket = new FakeSocket();
 vi.mock('../../shared/socket', () => ({ getSocket: () => Promise.resolve(fakeSocket) }));
 
-const poster = { _id: 'u1', name: 'Pia Poster', image: '', phone_number: null, email_id: 'p@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
-const expires = Date.parse('2026-12-28T12:00:00Z');
-const held: Item = {
-  _id: 'i1',
-  group_id: 'g1',
-  user_id: 'u1',
-  route_id: 'r1',
-  created_at: Date.now(),
-  updated_at: 0,
-  sort_order: 1,
-  need_user_to_view: false,
-  title: 'Walk my dog',
-  offer_amount: 40,
-  offer_currency: 'POINTS',
-  finder_fee_percent: 10,
-  reward_status: 'held',
-  reward_held: 44,
-  reward_pool: 4,
-  reward_hold: 44,
-  reward_paid: 0,
-  reward_paid_count: 0,
-  expires_at: expires,
-  closed_at: null,
-  closed_reason: null,
-};
+const held = heldRewardPost();
+const expires = heldPostExpires;
 
 async function openPost() {
   const calls = mockFetch((call) => {

@@ -3,27 +3,14 @@ import { RouterProvider, createMemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeSocket } from '../../test/fakeSocket';
 import { mockFetch, type FakeReply, type FetchCall } from '../../test/fetchMock';
+import { heldPostPoster as poster, heldRewardPost } from '../../test/heldPost';
 
 /** The server's side of the socket: the test sends what the server would. */
 const fakeSocket = new FakeSocket();
 vi.mock('../../shared/socket', () => ({ getSocket: () => Promise.resolve(fakeSocket) }));
 
-const poster = { _id: 'u1', name: 'Pia', image: '', phone_number: null, email_id: 'p@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
 const group = { _id: 'g1', title: 'Amsterdam', data: { tags: [], num_posts: 0, num_members: 1 } };
-const heldItem = {
-  _id: 'i1',
-  group_id: 'g1',
-  user_id: 'u1',
-  route_id: 'r1',
-  created_at: 0,
-  title: 'Walk my dog',
-  offer_amount: 40,
-  offer_currency: 'POINTS',
-  finder_fee_percent: 10,
-  reward_status: 'held',
-  reward_held: 44,
-  reward_hold: 44,
-};
+const heldItem = heldRewardPost();
 
 type Answer = (call: FetchCall) => FakeReply | undefined;
 

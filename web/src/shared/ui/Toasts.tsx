@@ -5,12 +5,16 @@ export interface Toast {
   text: string;
 }
 
-/** Toasts stack at the top centre, clear of the buttons of bottom-sheet dialogs. */
+/**
+ * Toasts stack at the top centre, below the header (whose menu, profile and login stay
+ * reachable on a phone while several toasts show) and clear of the buttons of bottom-sheet
+ * dialogs.
+ */
 export function ToastViewport({ toasts, onDismiss }: { toasts: readonly Toast[]; onDismiss: (id: number) => void }) {
   return (
     <div
       aria-live="polite"
-      className="pointer-events-none fixed inset-x-0 top-3 z-[80] flex flex-col items-center gap-2 px-4"
+      className="pointer-events-none fixed inset-x-0 top-[4.5rem] z-[80] flex flex-col items-center gap-2 px-4"
     >
       {toasts.map((toast) => (
         <div
