@@ -34,6 +34,7 @@ class Target(Protocol):
     """A deployment the seeder writes to: its API, and its store straight (a Stack or
     loadtest.people_seed.Deployment)."""
 
+    base_url: str
     mongo_db: str
 
     def call(self, path: str, body: dict[str, Any], key: str | None = None) -> dict[str, Any]: ...

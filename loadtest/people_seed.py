@@ -32,7 +32,7 @@ from agora.settings import REPO_ROOT
 from loadtest.chat_seed import SEED_THREADS, Person, Seeder, Target
 from loadtest.feed_words import ADJECTIVES, DISTRICTS, NOUNS
 from loadtest.people_model import Model, model_from_env
-from loadtest.stack import api_call
+from loadtest.stack import api_call, api_get
 
 DEFAULT_OUT = REPO_ROOT / "var" / "loadtest-people.json"
 SELLER_EVERY = 10  # one person in ten has an item on sale
@@ -90,6 +90,14 @@ def _first_message(target: Target, item_id: str, asker: Person) -> str:
     return session_id
 
 
+def _open_app(target: Target, person: Person) -> None:
+    """What the app asks first whenever it opens (`GET /user/me`), here before any step as a
+    present person's tab opened earlier in the evening: it gives the points a member's login
+    and their first visit of the day give (seeded people never logged in through the product),
+    so that a step's profile opens are a returning member's, not a first one's."""
+    api_get(target.base_url, "/user/me", person.auth_key)
+
+
 def seed(target: Target, model: Model, count: int, tag: str) -> list[Seeded]:
     rng = random.Random(tag)
     seeder = Seeder(target, tag)
@@ -123,6 +131,12 @@ def seed(target: Target, model: Model, count: int, tag: str) -> list[Seeded]:
         if rest:
             seeder.item_chats(reference, [(i, a.user_id) for i, a in rest])
     away = set(rng.sample(range(count), round(count * model.away_share)))
+    with ThreadPoolExecutor(SEED_THREADS) as pool:
+        list(
+            pool.map(
+                lambda p: _open_app(target, p), (p for n, p in enumerate(people) if n not in away)
+            )
+        )
     return [
         Seeded(p.user_id, p.auth_key, city_of[n], chats[n], n in away) for n, p in enumerate(people)
     ]

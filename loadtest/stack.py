@@ -74,12 +74,22 @@ def api_call(
     if key:
         headers["Authorization"] = f"Bearer {key}"
     data = json.dumps(body).encode()
-    request = Request(base_url + path, data=data, headers=headers, method="POST")
+    return _answer(Request(base_url + path, data=data, headers=headers, method="POST"))
+
+
+def api_get(base_url: str, path: str, key: str | None = None) -> dict[str, Any]:
+    """GETs from the API as the web app does; an ApiError for any status but 200."""
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    return _answer(Request(base_url + path, headers=headers, method="GET"))
+
+
+def _answer(request: Request) -> dict[str, Any]:
     try:
         with urlopen(request, timeout=30) as response:
             return json.loads(response.read())
     except HTTPError as exc:
-        raise ApiError(f"POST {path} -> {exc.code}: {exc.read()[:500]!r}") from exc
+        path = request.selector
+        raise ApiError(f"{request.method} {path} -> {exc.code}: {exc.read()[:500]!r}") from exc
 
 
 @dataclass
