@@ -198,6 +198,9 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     await openBusinessChat(page, customer);
     const late = bubble(page, 'Are you open tomorrow?');
     assert.equal(await late.locator('time').textContent(), 'yesterday');
+    // Under the day the customer sent it, between today's messages.
+    const lateDay = new Intl.DateTimeFormat('en', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }).format(Date.now() - 25 * 3600_000);
+    await chatWindow(page).getByRole('separator').filter({ hasText: lateDay }).waitFor();
     const failed = bubble(page, 'We open at nine.');
     await failed.getByRole('img', { name: 'Error' }).waitFor();
     await screenshot(page, 'wa-late-message', { fullPage: false });
