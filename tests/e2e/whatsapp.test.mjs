@@ -227,6 +227,13 @@ test('outside the 24-hour window the composer offers only templates', async () =
 
   for (const viewport of Object.values(VIEWPORTS)) {
     const page = await pageAs(browser, adminKey, viewport);
+    // Its row in the list is dated as its message is: when the customer sent it.
+    await page.goto(`${BASE_URL}/chats`);
+    const row = page.getByTestId('chat-row').filter({ hasText: customer.name });
+    await row.getByText('Are you open on Sunday?').waitFor();
+    assert.equal(await row.getByText('yesterday').count(), 1);
+    assert.deepEqual(await seriousViolations(page), []);
+    await screenshot(page, 'wa-late-chat-row', { fullPage: false });
     await openBusinessChat(page, customer);
     const window = chatWindow(page);
     assert.equal(await window.getByTestId('wa-window').textContent(), '🔒 Window closed: send a template');
