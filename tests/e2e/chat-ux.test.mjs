@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { apiAs, chatPush, chatWindow, itemChat, send, tick } from './chatHelpers.mjs';
-import { BASE_URL, VIEWPORTS, launch, screenshot, seriousViolations, serviceWorkerOf } from './helpers.mjs';
+import { BASE_URL, VIEWPORTS, launch, screenshot, screenshotBoth, seriousViolations, serviceWorkerOf } from './helpers.mjs';
 import { png } from './png.mjs';
 
 let browser;
@@ -323,6 +323,10 @@ test('"Delivered" once a push reaches the reader\'s service worker, before the a
   const push = await chatPush(asker, 'Is it out of tune badly?', { recipientId: ownerId, title: 'Tune my piano', senderName: 'Bram Asker' });
   await cdp.send('ServiceWorker.deliverPushMessage', { origin: BASE_URL, registrationId, data: JSON.stringify(push) });
   await tick(question, 'Delivered').waitFor();
+  assert.deepEqual(await seriousViolations(asker), []);
+  await screenshot(asker, 'delivered-after-push', { fullPage: false });
+  await asker.setViewportSize(VIEWPORTS.phone);
+  assert.deepEqual(await seriousViolations(asker), []);
   await screenshot(asker, 'delivered-after-push', { fullPage: false });
   assert.deepEqual(asker.errors, []);
 });
@@ -348,6 +352,11 @@ test('chat basics: focus in the composer, Escape closes, images in the viewer, a
   assert.equal(owner.url().includes('/uploads/'), false);
   assert.deepEqual(await seriousViolations(owner), []);
   await screenshot(owner, 'chat-image-viewer', { fullPage: false });
+  await owner.setViewportSize(VIEWPORTS.phone);
+  await viewer.getByRole('img', { name: 'poster.png' }).waitFor();
+  assert.deepEqual(await seriousViolations(owner), []);
+  await screenshot(owner, 'chat-image-viewer', { fullPage: false });
+  await owner.setViewportSize(VIEWPORTS.desktop);
   await owner.keyboard.press('Escape');
   await viewer.waitFor({ state: 'detached' });
   await ownerWindow.waitFor();
@@ -370,6 +379,7 @@ test('chat basics: focus in the composer, Escape closes, images in the viewer, a
   const background = await count.evaluate((element) => getComputedStyle(element).backgroundColor);
   const chroma = Number(background.match(/^oklch\([\d.]+ ([\d.]+)/)?.[1]);
   assert.ok(chroma < 0.05, background);
+  await screenshotBoth(owner, 'chat-row-muted-count', { fullPage: false });
 
   // Wide, the opened chat sits beside the list; on a phone it covers the screen.
   await row.click();

@@ -4,7 +4,8 @@ Starts a fresh MongoDB-wire server, uses (or starts) Redis, starts an SMTP sink 
 HTTP view of its mailbox and the Stripe stand-in (its hosted pages pay, and report to the
 edge's webhook), starts the edge as `python -m agora serve`, then runs the command with
 AGORA_E2E_BASE_URL, AGORA_E2E_MAIL_URL, AGORA_E2E_STRIPE_URL and AGORA_E2E_WHATSAPP_URL (the
-WhatsApp Graph API stand-in's control API) set, and stops everything afterwards.
+WhatsApp Graph API stand-in's control API) set, and stops everything afterwards: when the
+command ends, and as well when the harness is interrupted (Ctrl-C) or terminated (SIGTERM).
 """
 
 import asyncio
@@ -24,6 +25,7 @@ from aiohttp import web
 
 from agora.settings import REPO_ROOT
 from tests.mail import SmtpSink
+from tests.processes import kill_session
 from tests.services import free_port, mongo_wire_server, redis_server
 from tests.stripe_standin import SECRET_KEY, WEBHOOK_SECRET, StripeStandin
 from tests.whatsapp_standin import WhatsAppStandin
@@ -105,6 +107,8 @@ async def run(command: list[str], work: Path, mongo_url: str, redis_url: str) ->
             )
             try:
                 await asyncio.to_thread(wait_for_edge, base_url, _Poll(edge), log_path)
+                # A process group of its own too: stopped as a whole (the test runner's
+                # children and their browsers) when the harness is stopped before it ends.
                 suite = await asyncio.create_subprocess_exec(
                     *command,
                     cwd=REPO_ROOT,
@@ -116,10 +120,16 @@ async def run(command: list[str], work: Path, mongo_url: str, redis_url: str) ->
                         # Its control API: /_standin/numbers, /media, /fail, /sent, /webhook.
                         "AGORA_E2E_WHATSAPP_URL": whatsapp.origin,
                     },
+                    process_group=0,
                 )
-                code = await suite.wait()
+                try:
+                    code = await suite.wait()
+                finally:
+                    await stop_group(suite)
             finally:
                 await stop_group(edge)
+                # Ray starts its workers in process groups of their own, in the edge's session.
+                kill_session(edge.pid)
                 await runner.cleanup()
                 await stripe.stop()
                 await whatsapp.close()
@@ -130,6 +140,8 @@ async def run(command: list[str], work: Path, mongo_url: str, redis_url: str) ->
 
 
 async def stop_group(process) -> None:
+    """Terminates the process group a child leads (what is left of it, once the child ended),
+    and kills it when it does not end within 15 s."""
     with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGTERM)
     try:
@@ -150,18 +162,50 @@ class _Poll:
         return self.process.returncode
 
 
+class _Terminated(BaseException):
+    """SIGTERM ends the harness as the end of its command does: through its clean-up. Inside
+    the event loop the running task is cancelled; outside it this is raised. Only the first
+    SIGTERM counts: another must not cut the clean-up short."""
+
+    EXIT_CODE = 128 + signal.SIGTERM
+    task: asyncio.Task | None = None
+    stopping = False
+
+    @classmethod
+    def on_sigterm(cls, *_) -> None:
+        if cls.stopping:
+            return
+        cls.stopping = True
+        if cls.task is None:
+            raise cls
+        cls.task.get_loop().call_soon_threadsafe(cls.task.cancel)
+
+
+async def _cancelled_on_sigterm(coroutine):
+    _Terminated.task = asyncio.current_task()
+    try:
+        return await coroutine
+    finally:
+        _Terminated.task = None
+
+
 def main() -> None:
     command = sys.argv[1:]
     if not command:
         raise SystemExit("usage: python -m tests.e2e.harness COMMAND...")
+    signal.signal(signal.SIGTERM, _Terminated.on_sigterm)
     redis_url = os.environ.get("AGORA_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
-    with tempfile.TemporaryDirectory(prefix="agora-e2e-") as tmp:
-        work = Path(tmp)
-        with (
-            mongo_wire_server(work / "mongo") as mongo_url,
-            redis_server(redis_url, work / "redis.log") as live_redis,
-        ):
-            sys.exit(asyncio.run(run(command, work, mongo_url, live_redis)))
+    try:
+        with tempfile.TemporaryDirectory(prefix="agora-e2e-") as tmp:
+            work = Path(tmp)
+            with (
+                mongo_wire_server(work / "mongo") as mongo_url,
+                redis_server(redis_url, work / "redis.log") as live_redis,
+            ):
+                code = asyncio.run(_cancelled_on_sigterm(run(command, work, mongo_url, live_redis)))
+    except (_Terminated, asyncio.CancelledError):
+        code = _Terminated.EXIT_CODE
+    sys.exit(code)
 
 
 if __name__ == "__main__":

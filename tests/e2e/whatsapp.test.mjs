@@ -198,6 +198,9 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     await openBusinessChat(page, customer);
     const late = bubble(page, 'Are you open tomorrow?');
     assert.equal(await late.locator('time').textContent(), 'yesterday');
+    // Under the day the customer sent it, between today's messages.
+    const lateDay = new Intl.DateTimeFormat('en', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }).format(Date.now() - 25 * 3600_000);
+    await chatWindow(page).getByRole('separator').filter({ hasText: lateDay }).waitFor();
     const failed = bubble(page, 'We open at nine.');
     await failed.getByRole('img', { name: 'Error' }).waitFor();
     await screenshot(page, 'wa-late-message', { fullPage: false });
@@ -224,6 +227,13 @@ test('outside the 24-hour window the composer offers only templates', async () =
 
   for (const viewport of Object.values(VIEWPORTS)) {
     const page = await pageAs(browser, adminKey, viewport);
+    // Its row in the list is dated as its message is: when the customer sent it.
+    await page.goto(`${BASE_URL}/chats`);
+    const row = page.getByTestId('chat-row').filter({ hasText: customer.name });
+    await row.getByText('Are you open on Sunday?').waitFor();
+    assert.equal(await row.getByText('yesterday').count(), 1);
+    assert.deepEqual(await seriousViolations(page), []);
+    await screenshot(page, 'wa-late-chat-row', { fullPage: false });
     await openBusinessChat(page, customer);
     const window = chatWindow(page);
     assert.equal(await window.getByTestId('wa-window').textContent(), '🔒 Window closed: send a template');

@@ -22,6 +22,7 @@ import pytest
 from tests.e2e.harness import wait_for_edge
 from tests.integration.fault_tools import agora_process
 from tests.integration.helpers import Member, bearer, item_chat
+from tests.processes import in_session, kill_session, process_sessions
 from tests.services import RAY_START_ATTEMPTS, free_port, restartable_port
 
 GUARD_SECONDS = 180  # a hang guard for Ray heads starting on two busy cores, not a speed check
@@ -34,25 +35,6 @@ RUN_START_SECONDS = 2 * GUARD_SECONDS
 # as it takes); the margin covers an edge slowed by two cores busy with every suite at once.
 SEND_ANSWER_SECONDS = 3
 ANSWER_MARGIN_SECONDS = 12
-
-
-def process_sessions() -> dict[int, tuple[int, int, str]]:
-    """Every live process of the machine: pid -> (session id, parent pid, command line)."""
-    found = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        with contextlib.suppress(OSError):
-            # The command name, in parentheses, may hold spaces: the fields follow the last ')'.
-            state, parent, _, session = (entry / "stat").read_text().rsplit(")", 1)[1].split()[:4]
-            if state != "Z":
-                command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-                found[int(entry.name)] = (int(session), int(parent), command.strip())
-    return found
-
-
-def in_session(session: int) -> dict[int, str]:
-    return {pid: cmd for pid, (sid, _, cmd) in process_sessions().items() if sid == session}
 
 
 def kill_ray_head(run: subprocess.Popen) -> None:
@@ -68,13 +50,6 @@ def kill_ray_head(run: subprocess.Popen) -> None:
 
 def children(parent: int) -> dict[int, str]:
     return {pid: cmd for pid, (_, ppid, cmd) in process_sessions().items() if ppid == parent}
-
-
-def kill_session(session: int) -> None:
-    """What a failed test left running, killed by pid (nothing else on the machine)."""
-    for pid in in_session(session):
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
 
 
 def ray_executable() -> str:

@@ -132,4 +132,13 @@ describe('chat list rows', () => {
     expect(within(business).getByText('🖼️ Photo')).toBeTruthy();
     expect(within(await row('Chat a')).queryByRole('img', { name: 'WhatsApp' })).toBeNull();
   });
+
+  it('date a business chat by when its customer sent the last message, not when it arrived', async () => {
+    const now = Date.now();
+    const late = { ...message('wa_c2_317', 'Open tomorrow?'), type: 1020, src_id: 'wa:317', created_at: now - 2000, data: { txt: 'Open tomorrow?', wa: { wamid: 'w2', kind: 'text', sent_at: now - 25 * 3600_000 } } };
+    const lateChat = session('wa_c2_317', { ...businessChat, _id: 'wa_c2_317', updated_at: now - 2000, data: { whatsapp: { channel_id: 'c2', group_id: 'g1', wa_id: '317', profile_name: 'Bo Late', last_inbound_at: 1, window_ends_at: 2 } }, last_message: late });
+    await renderChats([lateChat, session('d', { updated_at: now - 2000, last_message: message('d', 'Hi') })]);
+    expect(within(await row('Bo Late')).getByText('yesterday')).toBeTruthy();
+    expect(within(await row('Chat d')).getByText('2 seconds ago')).toBeTruthy();
+  });
 });

@@ -29,7 +29,7 @@ import { lookupSession } from '../../shared/chat/lookups';
 import { useUserName } from '../../shared/chat/UserName';
 import { NotificationsControl } from '../push';
 import { fetchUserChats } from './chatApi';
-import { messagePreview } from './messages';
+import { messagePreview, sentAt } from './messages';
 import { isMuted } from './rules';
 import { chatterId } from './tabTitle';
 import { useSessionUpdates } from './sessionUpdates';
@@ -136,6 +136,9 @@ function ChatRow({ session, meId, onOpen }: { session: Session; meId: string; on
   const kinds = useChatKinds();
   const conversation = kinds.conversationKind(session);
   const last = session.last_message;
+  // A message its kind dates itself (a WhatsApp customer's, arrived late) dates the row as its bubble does.
+  const lastKind = last && kinds.messageKind(last.type);
+  const at = last && lastKind?.sentAt ? sentAt(last, lastKind) : session.updated_at;
   return (
     <button type="button" onClick={onOpen} data-testid="chat-row" className="flex w-full items-center gap-3 px-4 py-3 text-left hover:bg-slate-50">
       <Avatar name={session.title} image={session.image} size={48} />
@@ -144,7 +147,7 @@ function ChatRow({ session, meId, onOpen }: { session: Session; meId: string; on
           <span className="line-clamp-2 min-w-0 font-semibold break-words text-slate-900">{conversation ? conversation.title(session) : session.title}</span>
           {conversation && <conversation.Mark className="size-4 self-center" />}
           {tabTitle && <span className="shrink-0 rounded-full bg-brand-50 px-2 text-xs font-medium text-brand-800">{tabTitle}</span>}
-          <span className="ml-auto shrink-0 text-xs text-slate-500">{relativeTime(session.updated_at)}</span>
+          <span className="ml-auto shrink-0 text-xs text-slate-500">{relativeTime(at)}</span>
         </span>
         <span className="flex items-center gap-2">
           {/* Always the newest message, as messengers do, however the row was loaded; a chat one may not read says why. */}

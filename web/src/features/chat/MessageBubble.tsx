@@ -15,7 +15,7 @@ import { Linked, linksIn } from '../../shared/chat/LinkedText';
 import { DeliveryTicks } from './DeliveryTicks';
 import { LinkPreview } from './LinkPreview';
 import { Reactions } from './Reactions';
-import { deliveryIcon } from './messages';
+import { deliveryIcon, sentAt } from './messages';
 
 interface MessageBubbleProps {
   message: ChatMessage;
@@ -101,7 +101,7 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = 
   const outbound = kind?.side ? kind.side === 'outbound' : own;
   const link = kind ? undefined : linksIn(message.payload)[0];
   const icon = deliveryIcon(message, kind);
-  const sentAt = kind?.sentAt?.(message) ?? message.created_at;
+  const sent = sentAt(message, kind);
   const tone = banner
     ? 'animate-banner bg-gradient-to-r from-amber-400 via-rose-400 to-fuchsia-500 text-white'
     : outbound
@@ -131,7 +131,7 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = 
         {kind ? <kind.Content message={message} quoted={quoted} /> : <ChatContent message={message} quoted={quoted} />}
         {link && <LinkPreview url={link} />}
         <p className={`mt-1 flex items-center justify-end gap-1 text-[11px] ${banner ? 'text-white' : 'text-slate-600'}`}>
-          <time dateTime={new Date(sentAt).toISOString()}>{relativeTime(sentAt)}</time>
+          <time dateTime={new Date(sent).toISOString()}>{relativeTime(sent)}</time>
           {outbound && <DeliveryTicks icon={icon} />}
         </p>
         {message.data.reactions && <Reactions reactions={message.data.reactions} />}

@@ -2,10 +2,10 @@ import { useEffect, useLayoutEffect, useRef, type UIEvent } from 'react';
 import { NO_MESSAGES_TEXT } from '../../shared/constants';
 import { Loading } from '../../shared/ui/Loading';
 import { Spinner } from '../../shared/ui/Spinner';
-import type { MessageListOptions } from '../../shared/chat/kinds';
+import { useChatKinds, type MessageListOptions } from '../../shared/chat/kinds';
 import type { ChatMessage } from '../../shared/chat/types';
 import { MessageBubble } from './MessageBubble';
-import { isSameDay } from './messages';
+import { isSameDay, sentAt } from './messages';
 import type { ChatSessionState } from './useChatSession';
 
 /** Within this distance of the bottom the list follows new messages; further up it stays put. */
@@ -27,6 +27,9 @@ interface MessageListProps extends MessageListOptions {
 }
 
 export function MessageList({ chat, meId, moderator, onInfo, messages, senderOf, quoteOf, onReply }: MessageListProps) {
+  const kinds = useChatKinds();
+  // Days by when each message was sent, as its time says (a late WhatsApp message under its own day).
+  const dayOf = (message: ChatMessage) => sentAt(message, kinds.messageKind(message.type));
   const box = useRef<HTMLDivElement>(null);
   const position = useRef({ height: 0, top: 0, atBottom: true, first: messages[0]?.created_at });
 
@@ -92,9 +95,9 @@ export function MessageList({ chat, meId, moderator, onInfo, messages, senderOf,
           const own = message.src_id === meId;
           return (
             <div key={message.local_id || message.id}>
-              {(!previous || !isSameDay(previous.created_at, message.created_at)) && (
+              {(!previous || !isSameDay(dayOf(previous), dayOf(message))) && (
                 <p role="separator" className="my-3 text-center text-xs font-medium text-slate-500">
-                  {dayFormat.format(message.created_at)}
+                  {dayFormat.format(dayOf(message))}
                 </p>
               )}
               <MessageBubble

@@ -57,6 +57,11 @@ export function latestServerTime(messages: readonly ChatMessage[]): number | nul
   return null;
 }
 
+/** When its sender sent it: what its kind says (a WhatsApp customer's message may arrive late), else when the server stored it. */
+export function sentAt(message: InboxMessage, kind: MessageKind | undefined): number {
+  return kind?.sentAt?.(message) ?? message.created_at;
+}
+
 export function isSameDay(a: number, b: number): boolean {
   return new Date(a).toDateString() === new Date(b).toDateString();
 }

@@ -71,6 +71,9 @@ describe('a business chat in the chat window', () => {
     const time = (await screen.findByTestId('chat-message')).querySelector('time')!;
     expect(time.textContent).toBe('yesterday');
     expect(time.getAttribute('dateTime')).toBe(new Date(now - 25 * HOUR_MS).toISOString());
+    // Under the day it was sent, not the day it arrived.
+    const day = new Intl.DateTimeFormat('en', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
+    expect(screen.getByRole('separator').textContent).toBe(day.format(now - 25 * HOUR_MS));
   });
 
   it('an agent answers a customer’s message quoting it', async () => {
