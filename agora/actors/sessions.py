@@ -119,13 +119,18 @@ class SessionShardLogic:
         return await asyncio.shield(loading)
 
     async def _load(self, session_id: str) -> SessionState | None:
-        session = await self.sessions.get(session_id)
+        # The three reads at once: a session's first send after the shard started waits
+        # for all of them (none of them is wrong for a session that does not exist).
+        session, newest, members = await asyncio.gather(
+            self.sessions.get(session_id),
+            self.messages.newest(session_id, SESSION_BUFFER_MESSAGES),
+            self.sessions.member_types(session_id),
+        )
         if session is None:
             return None
-        newest = await self.messages.newest(session_id, SESSION_BUFFER_MESSAGES)
         state = SessionState(
             session=session,
-            members=await self.sessions.member_types(session_id),
+            members=members,
             last_created_at=newest[-1]["created_at"] if newest else 0,
             # The stored messages know their numbers even when a shard died before the
             # session's counter was written.
