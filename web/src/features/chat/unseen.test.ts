@@ -82,6 +82,20 @@ describe('unseen counts on this screen', () => {
     expect(dot()).toBe(4);
   });
 
+  it('asks again when a message arrives while the count is asked for, as the count may not hold it', async () => {
+    const { dot } = await signedIn();
+    delete fakeSocket.answers.unseen;
+    act(() => fakeSocket.serverSends('connect', undefined));
+    expect(fakeSocket.waiting('unseen')).toHaveLength(1);
+    act(() => fakeSocket.serverSends('message', message('s1')));
+    // The count was read before the message was stored: taken alone, the dot would be one short.
+    act(() => fakeSocket.answer('unseen', { notifications_unseen_count: 2, muted_session_ids: [] }));
+    expect(fakeSocket.waiting('unseen')).toHaveLength(1);
+    act(() => fakeSocket.answer('unseen', { notifications_unseen_count: 3, muted_session_ids: [] }));
+    expect(dot()).toBe(3);
+    expect(fakeSocket.waiting('unseen')).toHaveLength(0);
+  });
+
   it('follows the server when Chats is opened elsewhere, and again on reconnecting', async () => {
     const { dot } = await signedIn();
     act(() => fakeSocket.serverSends('unseen', { notifications_unseen_count: 0 }));

@@ -18,18 +18,31 @@ function setDot(count: (current: number) => number): void {
  * Keeps the side menu's Chats dot while a user is signed in: exact from the server when the
  * socket (re)connects (and when Chats is opened anywhere), raised by others' messages between.
  * Every message of another that reaches this screen is acknowledged as delivered.
+ *
+ * A message that arrives while the exact count is asked for may be in that count or not (the
+ * count may have been read just before it was stored), so the count is asked for once more
+ * after such an answer: a message is counted before it is sent to anyone, so the second
+ * count holds it. Taking the first count as it is left the dot one short.
  */
 export function useUnseenSync(meId: string | null) {
   useEffect(() => {
     if (!meId) return undefined;
     let cancelled = false;
     let open: Socket | null = null;
-    const sync = () =>
-      open?.emit('unseen', {}, (summary: UnseenSummary | { errors: unknown }) => {
-        if (!('notifications_unseen_count' in summary)) return;
+    let asking = false;
+    let arrivedMeanwhile = false;
+    const sync = () => {
+      if (!open) return;
+      asking = true;
+      arrivedMeanwhile = false;
+      open.emit('unseen', {}, (summary: UnseenSummary | { errors: unknown }) => {
+        asking = false;
+        if (cancelled || !('notifications_unseen_count' in summary)) return;
         applySummary(summary);
         setDot(() => summary.notifications_unseen_count);
+        if (arrivedMeanwhile) sync();
       });
+    };
     const onUnseen = (report: UnseenReport) => {
       const count = report.notifications_unseen_count;
       if (typeof count === 'number') setDot(() => count);
@@ -37,7 +50,9 @@ export function useUnseenSync(meId: string | null) {
     let acknowledge: ((message: InboxMessage) => void) | null = null;
     const onMessage = (message: InboxMessage) => {
       acknowledge?.(message);
-      if (received(message, meId)) setDot((count) => count + 1);
+      if (!received(message, meId)) return;
+      setDot((count) => count + 1);
+      if (asking) arrivedMeanwhile = true;
     };
     // Messages of a busy chat arrive several to a frame.
     const onMessages = (messages: InboxMessage[]) => messages.forEach(onMessage);
