@@ -10,6 +10,7 @@ from pymongo.errors import DuplicateKeyError
 
 from agora.core.documents import Message
 from agora.store.batched_writes import BatchedWrites
+from agora.store.local_copies import LocalCopies
 from agora.store.mongo import drop_indexes, ensure_index, new_id
 
 # The local id a sender gives a message is theirs within one chat (clients number messages
@@ -38,6 +39,10 @@ OPTIONAL_FIELDS = (
     # Flags known when it is sent (a WhatsApp template's `s0`).
     "info",
 )
+
+# A message's place in its chat never changes: its copy is kept until the table is full.
+PLACE_FIELDS = {"_id": 0, "dest_session_id": 1, "created_at": 1, "seq": 1}
+PLACE_COPY_SECONDS = 600.0
 
 
 def new_message(request: dict[str, Any], created_at: int, seq: int) -> dict[str, Any]:
@@ -69,6 +74,12 @@ class MessageStore:
         self.messages = db["messages"]
         # The batches of all sessions a shard serves share insert commands.
         self._writes = BatchedWrites(self.messages)
+        self._places: LocalCopies[dict[str, Any]] = LocalCopies(
+            "message place",
+            fresh_for=PLACE_COPY_SECONDS,
+            refresh_after=PLACE_COPY_SECONDS,
+            keep_missing=False,
+        )
 
     async def ensure_indexes(self) -> None:
         await ensure_index(self.messages, [("dest_session_id", 1), ("created_at", -1)])
@@ -157,4 +168,15 @@ class MessageStore:
     async def get(self, session_id: str, created_at: int) -> Message | None:
         return await self.messages.find_one(
             {"dest_session_id": session_id, "created_at": created_at}
+        )
+
+    async def place(self, session_id: str, created_at: int) -> dict[str, Any] | None:
+        """The message's place in its chat (`dest_session_id`, `created_at`, `seq`), from this
+        process's copy when it has one: a message to a big group brings every present
+        member's receipt for it, each of which read it again."""
+        return await self._places.get(
+            (session_id, created_at),
+            lambda: self.messages.find_one(
+                {"dest_session_id": session_id, "created_at": created_at}, PLACE_FIELDS
+            ),
         )

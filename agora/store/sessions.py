@@ -11,6 +11,7 @@ from agora.core.constants import RECEIPT_MARKS_KEPT, SESSION_KIND_ITEM_CHAT
 from agora.core.documents import ChatSession, Membership
 from agora.store.batched_writes import BatchedWrites
 from agora.store.groups import NEW_SESSION_COUNTERS, add_membership, membership_id
+from agora.store.local_copies import LocalCopies
 from agora.store.mongo import count_matching, ensure_index, find_in
 
 # Per receipt status, the membership's mark: how far its member's screens got.
@@ -23,6 +24,12 @@ MARK_FIELDS = {
     "delivered_marks": 1,
 }
 
+
+# How long this process decides ticks from the furthest marks it read (and those it wrote
+# since) before it reads them again: a copy behind the stored marks only announces a
+# receipt that moves nothing, never misses one that moves a tick.
+FURTHEST_MARKS_COPY_SECONDS = 30.0
+FURTHEST_MARKS_REFRESH_SECONDS = 10.0
 
 # A receipt racing others for the same membership tries again this often, then gives way
 # (a later receipt moves the mark on).
@@ -66,6 +73,11 @@ class SessionStore:
         # Message counts and read marks of all sessions a shard serves share commands.
         self._counts = BatchedWrites(self.sessions)
         self._read_marks = BatchedWrites(self.members)
+        self._furthest: LocalCopies[list[dict[str, Any]]] = LocalCopies(
+            "furthest marks",
+            fresh_for=FURTHEST_MARKS_COPY_SECONDS,
+            refresh_after=FURTHEST_MARKS_REFRESH_SECONDS,
+        )
 
     async def ensure_indexes(self) -> None:
         # The group store creates the membership indexes chat lists rely on.
@@ -267,6 +279,15 @@ class SessionStore:
             for mark in await furthest.to_list():
                 found[mark["_id"]] = mark
         return list(found.values())
+
+    async def furthest_marks_lately(self, session_id: str) -> list[dict[str, Any]]:
+        """`furthest_marks` as this process read them lately: behind the stored marks by
+        what other processes wrote since, never ahead of them (marks only move forward).
+        For deciding whether a receipt may move a tick, where behind errs on the side of
+        announcing: a message to a group of 500 brought 350 receipts, each of which read
+        the furthest marks again. The list is this process's copy: the caller appends the
+        marks it wrote, so that the receipts after them see them."""
+        return await self._furthest.get(session_id, lambda: self.furthest_marks(session_id))
 
     async def marks_covering(self, session_id: str, seq: int) -> list[dict[str, Any]]:
         """Every membership whose screens received or read message number `seq`.

@@ -1121,5 +1121,15 @@ async def test_receipts_arriving_together_are_each_recorded_and_announced_once(
     await asyncio.gather(*(screen.call("delivered", receipt) for screen in reader_screens))
     await asyncio.sleep(0.3)
     assert announced() == before
+    # The next message's receipts move its tick in turn: the marks the edge keeps to decide
+    # (those of the first message) leave the first receipts of the next one announced.
+    again = (await _send(admin, group_id, "again"))["inbox_message"]
+    next_receipt = {**receipt, "created_at": again["created_at"]}
+    await asyncio.gather(*(screen.call("delivered", next_receipt) for screen in reader_screens))
+    await _until(lambda: len(announced()) > len(before))
+    await asyncio.sleep(0.3)
+    assert {status for _, status in announced()[len(before) :]} == {"delivered"}
+    assert len(announced()) - len(before) <= 2
+    assert (await _ticks(admin, group_id))["again"] == "delivered"
     for screen in [watching, *screens]:
         await screen.disconnect()

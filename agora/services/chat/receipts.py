@@ -120,7 +120,7 @@ class Receipts:
 
     async def _messages(self, wanted: set[tuple[str, int]]) -> dict[tuple[str, int], Any]:
         keys = list(wanted)
-        found = await asyncio.gather(*(self.messages.get(s, created_at) for s, created_at in keys))
+        found = await asyncio.gather(*(self.messages.place(s, at) for s, at in keys))
         return {key: message for key, message in zip(keys, found, strict=True) if message}
 
     async def _seq_of(self, message: dict[str, Any]) -> int:

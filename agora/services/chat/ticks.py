@@ -47,7 +47,7 @@ class Ticks:
         furthest = dict(
             zip(
                 behind,
-                await asyncio.gather(*map(self.sessions.furthest_marks, behind)),
+                await asyncio.gather(*map(self.sessions.furthest_marks_lately, behind)),
                 strict=True,
             )
         )
@@ -58,6 +58,7 @@ class Ticks:
             known = furthest.get(mark.session_id, [])
             if moved and moves_a_tick(mark.user_id, mark.status, mark.seq, known):
                 ticking.append(receipt)
+                # The process's copy of the chat's furthest marks: later receipts see it.
                 known.append(mark_of(mark.user_id, mark.status, mark.seq))
         await asyncio.gather(
             *(
