@@ -55,6 +55,13 @@ class LocalCopies(Generic[Value]):
             loading = self._start_load(key, load)
         return await asyncio.shield(loading)
 
+    def peek(self, key: Hashable) -> Value | None:
+        """The copy while it is fresh, without loading anything (None: no fresh copy)."""
+        copy = self._copies.get(key)
+        if copy is None or time.monotonic() - copy[0] >= self.fresh_for:
+            return None
+        return copy[1]
+
     async def reload(
         self, key: Hashable, load: Callable[[], Awaitable[Value | None]]
     ) -> Value | None:

@@ -6,7 +6,7 @@ from typing import Any
 from pymongo import ReturnDocument, UpdateOne
 from pymongo.asynchronous.database import AsyncDatabase
 
-from agora.core.chat import SENT_SEQ
+from agora.core.chat import SENT_SEQ, is_reader
 from agora.core.constants import RECEIPT_MARKS_KEPT, SESSION_KIND_ITEM_CHAT
 from agora.core.documents import ChatSession, Membership
 from agora.store.batched_writes import BatchedWrites
@@ -23,6 +23,8 @@ MARK_FIELDS = {
     "read_marks": 1,
     "delivered_marks": 1,
 }
+# What deciding and writing a receipt needs of a membership.
+RECEIPT_FIELDS = {**MARK_FIELDS, "session_id": 1, "session_user_type": 1}
 
 
 # How long this process decides ticks from the furthest marks it read (and those it wrote
@@ -30,6 +32,13 @@ MARK_FIELDS = {
 # receipt that moves nothing, never misses one that moves a tick.
 FURTHEST_MARKS_COPY_SECONDS = 30.0
 FURTHEST_MARKS_REFRESH_SECONDS = 10.0
+
+# How long this process decides receipts from its copies of memberships (their type and
+# marks). A copy behind the stored membership costs nothing wrong: marks are written by
+# compare-and-set (a copy behind makes the write miss, and the membership is read again),
+# and a member a copy says does not follow is read again before being refused.
+MEMBERSHIP_COPY_SECONDS = 120.0
+MEMBERSHIP_COPIES = 50_000
 
 # A receipt racing others for the same membership tries again this often, then gives way
 # (a later receipt moves the mark on).
@@ -56,14 +65,28 @@ def _receipt_write(found: dict[str, Any] | None, mark: ReceiptMark, at: int) -> 
     """The compare-and-set moving the membership `found` (as read) to `mark`; None when it
     is not behind it."""
     field, times = RECEIPT_SEQ_FIELDS[mark.status], f"{mark.status}_marks"
-    if found is None or found.get(field, 0) >= mark.seq:
+    if (
+        found is None
+        or not is_reader(found["session_user_type"])
+        or found.get(field, 0) >= mark.seq
+    ):
         return None
     kept = [*found.get(times, []), {"seq": mark.seq, "at": at}][-RECEIPT_MARKS_KEPT:]
     change: dict[str, Any] = {"$set": {field: mark.seq, times: kept}}
     if mark.status == "read":
         change["$max"] = {"delivered_seq": mark.seq}
     unchanged = {field: found[field]} if field in found else {field: {"$exists": False}}
+    # A member blocked or made to wait for approval since `found` was read is not marked.
+    unchanged["session_user_type"] = found["session_user_type"]
     return _Write({"_id": found["_id"], **unchanged}, change)
+
+
+def _written(found: dict[str, Any], write: _Write) -> dict[str, Any]:
+    """The membership `found` as `write` left it."""
+    after = {**found, **write.change["$set"]}
+    for field, seq in write.change.get("$max", {}).items():
+        after[field] = max(after.get(field, 0), seq)
+    return after
 
 
 class SessionStore:
@@ -77,6 +100,13 @@ class SessionStore:
             "furthest marks",
             fresh_for=FURTHEST_MARKS_COPY_SECONDS,
             refresh_after=FURTHEST_MARKS_REFRESH_SECONDS,
+        )
+        self._memberships: LocalCopies[dict[str, Any]] = LocalCopies(
+            "membership",
+            fresh_for=MEMBERSHIP_COPY_SECONDS,
+            refresh_after=MEMBERSHIP_COPY_SECONDS,
+            max_copies=MEMBERSHIP_COPIES,
+            keep_missing=False,
         )
 
     async def ensure_indexes(self) -> None:
@@ -110,6 +140,7 @@ class SessionStore:
         return await self.get(session["_id"]) or session, created
 
     async def add_member(self, session_id: str, user_id: str, user_type: int) -> None:
+        self._memberships.drop(membership_id(session_id, user_id))
         await add_membership(self.members, session_id, user_id, user_type)
 
     async def item_chats(self, item_id: str) -> list[ChatSession]:
@@ -163,15 +194,17 @@ class SessionStore:
     async def set_member(
         self, session_id: str, user_id: str, fields: dict[str, Any]
     ) -> dict[str, Any] | None:
+        key = membership_id(session_id, user_id)
+        self._memberships.drop(key)
         return await self.members.find_one_and_update(
-            {"_id": membership_id(session_id, user_id)},
-            {"$set": fields},
-            return_document=ReturnDocument.AFTER,
+            {"_id": key}, {"$set": fields}, return_document=ReturnDocument.AFTER
         )
 
     async def remove_member(self, session_id: str, user_id: str) -> bool:
         """Whether this call removed the membership (a concurrent one may have)."""
-        removed = await self.members.delete_one({"_id": membership_id(session_id, user_id)})
+        key = membership_id(session_id, user_id)
+        self._memberships.drop(key)
+        removed = await self.members.delete_one({"_id": key})
         return removed.deleted_count == 1
 
     async def count_messages(
@@ -219,10 +252,13 @@ class SessionStore:
         mark = ReceiptMark(session_id, user_id, status, seq)
         key = membership_id(session_id, user_id)
         for _ in range(RECEIPT_ATTEMPTS):
-            write = _receipt_write(await self.members.find_one({"_id": key}, MARK_FIELDS), mark, at)
+            found = await self.members.find_one({"_id": key}, RECEIPT_FIELDS)
+            self._keep(found, key)
+            write = _receipt_write(found, mark, at)
             if write is None:
                 return False
             if (await self.members.update_one(write.filter, write.change)).modified_count:
+                self._keep(_written(found, write), key)
                 return True
         return False
 
@@ -239,17 +275,25 @@ class SessionStore:
         for index, mark in enumerate(marks):
             firsts.setdefault((mark.session_id, mark.user_id), index)
         ahead = [False] * len(marks)
-        writes: list[tuple[int, UpdateOne]] = []
+        writes: list[tuple[int, _Write]] = []
         for key, index in firsts.items():
             write = _receipt_write(found.get(key), marks[index], at)
             if write is not None:
                 ahead[index] = True
-                writes.append((index, UpdateOne(write.filter, write.change)))
+                writes.append((index, write))
         if writes:
-            result = await self.members.bulk_write([w for _, w in writes], ordered=False)
-            raced = [i for i, _ in writes] if result.modified_count < len(writes) else []
-            for index in raced:  # those already written find their mark there and stop
-                await self._record(marks[index], at)
+            result = await self.members.bulk_write(
+                [UpdateOne(w.filter, w.change) for _, w in writes], ordered=False
+            )
+            if result.modified_count == len(writes):
+                for index, write in writes:
+                    mark = marks[index]
+                    self._keep(_written(found[(mark.session_id, mark.user_id)], write))
+            else:
+                # Which missed is not told: each is read and written again (those written
+                # find their mark there and stop).
+                for index, _ in writes:
+                    await self._record(marks[index], at)
         first_indexes = set(firsts.values())
         later = [i for i in range(len(marks)) if i not in first_indexes]
         for index in later:
@@ -265,9 +309,36 @@ class SessionStore:
         """The memberships of these (session, user) pairs that exist, by pair, with their
         type and marks."""
         ids = [membership_id(session_id, user_id) for session_id, user_id in pairs]
-        fields = {**MARK_FIELDS, "session_id": 1, "session_user_type": 1}
-        found = await find_in(self.members, "_id", ids, fields)
+        found = await find_in(self.members, "_id", ids, RECEIPT_FIELDS)
+        for key in ids:
+            self._memberships.drop(key)
+        for membership in found:
+            self._keep(membership)
         return {(m["session_id"], m["user_id"]): m for m in found}
+
+    async def memberships_lately(
+        self, pairs: list[tuple[str, str]]
+    ) -> dict[tuple[str, str], dict[str, Any]]:
+        """`memberships`, from this process's copies where it has them: a message to a big
+        group brings every present member's receipt, each of which read the membership. A
+        copy may be behind the stored membership (a mark moved or its type changed by
+        another process): receipts are written by compare-and-set, which such a copy
+        makes miss, and a member refused on a copy must be read again (`memberships`)."""
+        found: dict[tuple[str, str], dict[str, Any]] = {}
+        missing = []
+        for pair in pairs:
+            copy = self._memberships.peek(membership_id(*pair))
+            if copy is None:
+                missing.append(pair)
+            else:
+                found[pair] = copy
+        return found | (await self.memberships(missing) if missing else {})
+
+    def _keep(self, membership: dict[str, Any] | None, key: str | None = None) -> None:
+        if membership is not None:
+            self._memberships.put(membership["_id"], membership)
+        elif key is not None:
+            self._memberships.drop(key)
 
     async def furthest_marks(self, session_id: str) -> list[dict[str, Any]]:
         """The marks that decide every message's tick: the two furthest of each kind (the

@@ -5,13 +5,16 @@ import asyncio
 import pytest
 import ray
 import socketio
+from pymongo import AsyncMongoClient
 
 from agora.core.chat import NOT_IN_THIS_CHAT, session_room, user_room
-from agora.core.constants import SESSION_BUFFER_MESSAGES
+from agora.core.constants import SESSION_BUFFER_MESSAGES, USER_TYPE_BLOCKED, USER_TYPE_MEMBER
 from agora.core.shard_map import shard_of
 from agora.http.realtime import SOCKET_SERVER
 from agora.realtime.emitter import RealtimeEmitter
 from agora.services.chat.access import NOT_IN_CHAT
+from agora.store.messages import MessageStore
+from agora.store.sessions import SessionStore
 from tests.integration.helpers import all_messages as _all_messages
 from tests.integration.helpers import bearer, eventually, member, new_group, send_as_a_client
 from tests.integration.helpers import item_chat as _item_chat
@@ -1132,4 +1135,60 @@ async def test_receipts_arriving_together_are_each_recorded_and_announced_once(
     assert len(announced()) - len(before) <= 2
     assert (await _ticks(admin, group_id))["again"] == "delivered"
     for screen in [watching, *screens]:
+        await screen.disconnect()
+
+
+@pytest.fixture
+async def another_edge(mongo_url):
+    """The store as another edge holds it: what it writes, this test's edge never hears of."""
+    client = AsyncMongoClient(mongo_url)
+    yield client["agora_test"]
+    await client.close()
+
+
+async def test_receipts_decided_on_the_edges_copies_follow_what_another_edge_changed(
+    chat_client, smtp_sink, another_edge
+):
+    """The edge decides receipts on its copies of memberships: a mark another edge moved,
+    an approval and a block given there meanwhile each count as stored."""
+    sessions, messages = SessionStore(another_edge), MessageStore(another_edge)
+    admin, people, group_id = await _group_with_members(chat_client, smtp_sink)
+    reader, waiting = people["Member"], people["Waiting"]
+    sent = [(await _send(admin, group_id, f"m{n}"))["inbox_message"] for n in range(4)]
+    seqs = [(await messages.get(group_id, m["created_at"]))["seq"] for m in sent]
+    screens = {name: await _socket(chat_client, people[name]) for name in ("Member", "Waiting")}
+
+    async def receipt(name: str, number: int) -> dict:
+        body = {"session_id": group_id, "created_at": sent[number]["created_at"]}
+        return await screens[name].call("delivered", body)
+
+    def mark_of(person):
+        async def read() -> int:
+            membership = await sessions.membership(group_id, person.id) or {}
+            return membership.get("delivered_seq", 0)
+
+        return read
+
+    assert await receipt("Member", 0) == {"ok": True}
+    assert await eventually(mark_of(reader), seqs[0]) == seqs[0]
+    # Another edge moves the mark on: this edge's copy is behind, and its next receipt
+    # still lands after it, keeping the other's time.
+    await sessions.record_receipt(group_id, reader.id, "delivered", seqs[1], 1)
+    assert await receipt("Member", 2) == {"ok": True}
+    assert await eventually(mark_of(reader), seqs[2]) == seqs[2]
+    kept = (await sessions.membership(group_id, reader.id))["delivered_marks"]
+    assert [mark["seq"] for mark in kept][-2:] == [seqs[1], seqs[2]]
+
+    # Refused while waiting for approval, then approved on another edge: accepted here.
+    assert await receipt("Waiting", 0) == {"errors": NOT_IN_CHAT}
+    await sessions.set_member(group_id, waiting.id, {"session_user_type": USER_TYPE_MEMBER})
+    assert await receipt("Waiting", 1) == {"ok": True}
+    assert await eventually(mark_of(waiting), seqs[1]) == seqs[1]
+
+    # Blocked on another edge after this edge copied the membership: no mark moves.
+    await sessions.set_member(group_id, reader.id, {"session_user_type": USER_TYPE_BLOCKED})
+    await receipt("Member", 3)
+    await asyncio.sleep(0.5)
+    assert await mark_of(reader)() == seqs[2]
+    for screen in screens.values():
         await screen.disconnect()
