@@ -63,7 +63,7 @@ class MessagePages:
             status = "read" if after is None and before is None else "delivered"
             seq = chat.get("message_seq", 0) if status == "read" else page[-1].get("seq")
             if seq:
-                await self.ticks.receipt(session_id, caller.user["_id"], status, seq, page[-1])
+                await self.ticks.receipt(membership, status, seq, page[-1])
         marks = marks_with_senders(chat, await self.sessions.furthest_marks(session_id))
         senders = await self.users.by_ids([m["src_id"] for m in page])
         return {

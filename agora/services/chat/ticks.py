@@ -25,12 +25,13 @@ class Ticks:
         self.emitter = emitter
 
     async def receipt(
-        self, session_id: str, user_id: str, status: str, seq: int, last: dict[str, Any]
+        self, membership: dict[str, Any], status: str, seq: int, last: dict[str, Any]
     ) -> None:
-        """Moves the member's mark; when that may move a tick, the senders' screens hear of
-        it (one event to the chat's room, covering every message up to `last`)."""
-        found = await self.sessions.memberships([(session_id, user_id)])
-        await self.receipts([Receipt(ReceiptMark(session_id, user_id, status, seq), last)], found)
+        """Moves the member's mark (`membership` as just read); when that may move a tick, the
+        senders' screens hear of it (one event to the chat's room, covering every message up
+        to `last`)."""
+        pair = membership["session_id"], membership["user_id"]
+        await self.receipts([Receipt(ReceiptMark(*pair, status, seq), last)], {pair: membership})
 
     async def receipts(
         self, receipts: list[Receipt], found: dict[tuple[str, str], dict[str, Any]]
