@@ -19,9 +19,14 @@ class GroupCommit:
     """Operations waiting for a command, sent one command at a time by `send`, which
     settles each operation's future (the outcome its caller awaits)."""
 
-    def __init__(self, send: Callable[[Pending], Awaitable[None]], most: int) -> None:
+    def __init__(
+        self, send: Callable[[Pending], Awaitable[None]], most: int, *, linger: float = 0.0
+    ) -> None:
         self.send = send
         self.most = most
+        # Seconds a batch short of `most` waits for more before it is sent: for operations
+        # nobody waits for, which arrive spread out rather than together.
+        self.linger = linger
         self.waiting: Pending = []
         self.sending = False
         self._drainer: asyncio.Future | None = None
@@ -44,6 +49,8 @@ class GroupCommit:
     async def _drain(self) -> None:
         try:
             while self.waiting:
+                if self.linger and len(self.waiting) < self.most:
+                    await asyncio.sleep(self.linger)
                 batch, self.waiting = self.waiting[: self.most], self.waiting[self.most :]
                 try:
                     await self.send(batch)

@@ -266,34 +266,37 @@ class SessionStore:
         self, marks: list[ReceiptMark], found: dict[tuple[str, str], dict[str, Any]], at: int
     ) -> list[bool]:
         """`record_receipt` for many marks in one write, given their memberships as read
-        (`found`, as `memberships` gives them): a message to a big group brings every present
-        member's receipt at once, and a read and a write each held nx-27017's queue for
-        everyone. Says, per mark, whether it was ahead of the member's mark (which is now at
-        least there). A membership marked twice, or moved by another writer meanwhile, is
-        recorded by `record_receipt`."""
+        (`found`, as `memberships` or `memberships_lately` give them): a message to a big
+        group brings every present member's receipt at once, and a read and a write each held
+        nx-27017's queue for everyone. Says, per mark, whether it was ahead of the member's
+        mark as found (it is now at least there). When a compare-and-set misses (a membership
+        changed since it was read), those written are read again, all in one read, and
+        written again. A membership marked twice is recorded by `record_receipt`."""
         firsts: dict[tuple[str, str], int] = {}
         for index, mark in enumerate(marks):
             firsts.setdefault((mark.session_id, mark.user_id), index)
         ahead = [False] * len(marks)
-        writes: list[tuple[int, _Write]] = []
-        for key, index in firsts.items():
-            write = _receipt_write(found.get(key), marks[index], at)
-            if write is not None:
+        unwritten = firsts
+        for _ in range(RECEIPT_ATTEMPTS):
+            writes = [
+                (key, index, write)
+                for key, index in unwritten.items()
+                if (write := _receipt_write(found.get(key), marks[index], at)) is not None
+            ]
+            if not writes:
+                break
+            for _, index, _ in writes:
                 ahead[index] = True
-                writes.append((index, write))
-        if writes:
             result = await self.members.bulk_write(
-                [UpdateOne(w.filter, w.change) for _, w in writes], ordered=False
+                [UpdateOne(w.filter, w.change) for _, _, w in writes], ordered=False
             )
             if result.modified_count == len(writes):
-                for index, write in writes:
-                    mark = marks[index]
-                    self._keep(_written(found[(mark.session_id, mark.user_id)], write))
-            else:
-                # Which missed is not told: each is read and written again (those written
-                # find their mark there and stop).
-                for index, _ in writes:
-                    await self._record(marks[index], at)
+                for key, _, write in writes:
+                    self._keep(_written(found[key], write))
+                break
+            # Which missed is not told: those written find their mark there and stop.
+            unwritten = {key: index for key, index, _ in writes}
+            found = await self.memberships(list(unwritten))
         first_indexes = set(firsts.values())
         later = [i for i in range(len(marks)) if i not in first_indexes]
         for index in later:

@@ -34,6 +34,9 @@ RECEIPTS_PER_BATCH = 500
 # nx-27017 holds every other command while it writes one: 330 marks in one bulk write held it
 # 110-150 ms (socket deliveries' p99 400 ms at 500 people); 50 hold it about 20 ms.
 MARKS_PER_WRITE = 50
+# The receipts of a message to a big group arrive over a second or two (the screens spread
+# them): written as they came, nearly each was a write of its own.
+MARKS_WRITE_LINGER_SECONDS = 0.25
 NO_SUCH_MESSAGE = {"created_at": "No such message"}
 
 
@@ -57,7 +60,7 @@ class Receipts:
         self.sessions = sessions
         self.ticks = ticks
         self._asked = GroupCommit(self._check, RECEIPTS_PER_BATCH)
-        self._checked = GroupCommit(self._write, MARKS_PER_WRITE)
+        self._checked = GroupCommit(self._write, MARKS_PER_WRITE, linger=MARKS_WRITE_LINGER_SECONDS)
 
     async def mark(self, caller: Caller, session_id: str, created_at: int, status: str) -> None:
         """A recipient's screen got (or showed) the messages up to this one: ticks move."""

@@ -1,0 +1,42 @@
+"""Group commit: what goes together in one command."""
+
+import asyncio
+
+from agora.group_commit import GroupCommit, succeed_all
+
+
+def recording():
+    sent: list[list[str]] = []
+
+    async def send(batch):
+        sent.append([operation for operation, _ in batch])
+        succeed_all(batch)
+
+    return send, sent
+
+
+async def test_operations_of_one_pass_share_a_command_and_later_ones_take_the_next():
+    send, sent = recording()
+    commits = GroupCommit(send, 10)
+    first = commits.enqueue(["a", "b"])
+    await asyncio.wait(first)
+    await asyncio.wait(commits.enqueue(["c"]))
+    assert sent == [["a", "b"], ["c"]]
+
+
+async def test_a_lingering_batch_takes_what_arrives_while_it_waits():
+    send, sent = recording()
+    commits = GroupCommit(send, 10, linger=0.2)
+    first = commits.enqueue(["a"])
+    for _ in range(5):  # later passes of the loop, well within the linger
+        await asyncio.sleep(0)
+    second = commits.enqueue(["b"])
+    await asyncio.wait([*first, *second])
+    assert sent == [["a", "b"]]
+
+
+async def test_a_full_batch_does_not_linger():
+    send, sent = recording()
+    commits = GroupCommit(send, 2, linger=3600)
+    await asyncio.wait_for(asyncio.wait(commits.enqueue(["a", "b"])), timeout=30)
+    assert sent == [["a", "b"]]
