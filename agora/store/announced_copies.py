@@ -11,7 +11,7 @@ first), and losing the subscription forgets every copy. Writes made behind the s
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import Generic, TypeVar
 
 from redis.asyncio import Redis
@@ -46,6 +46,7 @@ class AnnouncedCopies(Generic[Value]):
             what, fresh_for=fresh_for, refresh_after=refresh_after, keep_missing=keep_missing
         )
         self._subscriptions = 0  # confirmed subscriptions to the channel
+        self._changes = 0  # changes heard or made here, so that a load can tell it raced one
 
     async def get(self, key: str, load: Callable[[], Awaitable[Value | None]]) -> Value | None:
         if not self._subscriptions:
@@ -53,8 +54,37 @@ class AnnouncedCopies(Generic[Value]):
             return await load()
         return await self._copies.get(key, load)
 
+    async def get_many(
+        self,
+        keys: Iterable[str],
+        load: Callable[[list[str]], Awaitable[dict[str, Value]]],
+    ) -> dict[str, Value]:
+        """`get` for many keys: those without a fresh copy in one `load` (which gives the
+        documents it found, by key). Its answers are kept unless a change was heard while
+        it read: one of them may be from before it."""
+        wanted = list(dict.fromkeys(keys))
+        if not self._subscriptions:
+            return await load(wanted) if wanted else {}
+        found: dict[str, Value] = {}
+        missing = []
+        for key in wanted:
+            copy = self._copies.peek(key)
+            if copy is None:
+                missing.append(key)
+            else:
+                found[key] = copy
+        if missing:
+            changes_before = self._changes
+            loaded = await load(missing)
+            if self._changes == changes_before:
+                for key, value in loaded.items():
+                    self._copies.put(key, value)
+            found.update(loaded)
+        return found
+
     async def announce(self, key: str) -> None:
         """The document changed (call after writing it): every edge's copy goes."""
+        self._changes += 1
         self._copies.drop(key)
         await self.redis.publish(self.channel, key)
 
@@ -92,6 +122,7 @@ class AnnouncedCopies(Generic[Value]):
                     confirmed = True
                     self._subscriptions += 1
                 elif message["type"] == "message":
+                    self._changes += 1
                     self._copies.drop(message["data"])
                     yield message["data"]
         finally:

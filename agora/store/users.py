@@ -57,7 +57,13 @@ class UserStore:
         return self._copies.changes(stop)
 
     async def by_ids(self, user_ids: list[str]) -> list[User]:
-        return await find_in(self.users, "_id", user_ids)
+        """The users found, from this edge's copies where it has them (a page of messages
+        names its senders, mostly the same few people)."""
+        found = await self._copies.get_many(user_ids, self._read_many)
+        return list(found.values())
+
+    async def _read_many(self, user_ids: list[str]) -> dict[str, User]:
+        return {user["_id"]: user for user in await find_in(self.users, "_id", user_ids)}
 
     async def find_by_identifier(self, ident: Identifier) -> User | None:
         return await self.users.find_one({ident.field: ident.value})

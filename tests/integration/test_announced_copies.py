@@ -100,6 +100,11 @@ async def test_users_are_kept_only_while_changes_are_heard_and_a_change_drops_th
     await edge.users.update_one({"_id": user["_id"]}, behind)
     assert (await edge.get(user["_id"]))["name"] == "Behind"  # not listening: read each time
 
+    async def names() -> list[str]:  # a page's senders, as many at once
+        return [found["name"] for found in await edge.by_ids([user["_id"], "nobody"])]
+
+    assert await names() == ["Behind"]
+
     stop, heard = asyncio.Event(), asyncio.Queue()
 
     async def listen() -> None:
@@ -112,8 +117,10 @@ async def test_users_are_kept_only_while_changes_are_heard_and_a_change_drops_th
         assert (await edge.get(user["_id"]))["name"] == "Behind"
         await edge.users.update_one({"_id": user["_id"]}, {"$set": {"name": "Unannounced"}})
         assert (await edge.get(user["_id"]))["name"] == "Behind"  # the edge's copy
+        assert await names() == ["Behind"]
         await other.update_fields(user["_id"], {"name": "After"})  # a change on another edge
         await _heard(heard, user["_id"])
+        assert await names() == ["After"]
         assert (await edge.get(user["_id"]))["name"] == "After"
     finally:
         stop.set()
@@ -122,6 +129,7 @@ async def test_users_are_kept_only_while_changes_are_heard_and_a_change_drops_th
     await edge.users.update_one({"_id": user["_id"]}, {"$set": {"name": "Later"}})
     # The subscription ended, and with it every copy.
     assert (await edge.get(user["_id"]))["name"] == "Later"
+    assert await names() == ["Later"]
 
 
 async def test_a_post_edited_or_deleted_on_one_edge_shows_on_another_at_once(client_for, smtp_sink):
