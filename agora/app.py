@@ -398,7 +398,7 @@ def chat_parts(
             ticks=ticks,
         ),
         message_info=MessageInfo(access=access, messages=messages, sessions=sessions, kinds=kinds),
-        receipts=Receipts(messages=messages, sessions=sessions, ticks=ticks),
+        receipts=Receipts(access=access, messages=messages, sessions=sessions, ticks=ticks),
         chat_list=ChatList(
             access=access,
             posts=posts,

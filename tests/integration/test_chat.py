@@ -1181,8 +1181,12 @@ async def test_receipts_decided_on_the_edges_copies_follow_what_another_edge_cha
 
     # Refused while waiting for approval, then approved on another edge: accepted here.
     assert await receipt("Waiting", 0) == {"errors": NOT_IN_CHAT}
+    refused = await screens["Waiting"].call("typing", {"session_id": group_id})
+    assert refused == {"errors": NOT_IN_CHAT}
     await sessions.set_member(group_id, waiting.id, {"session_user_type": USER_TYPE_MEMBER})
     assert await receipt("Waiting", 1) == {"ok": True}
+    typing = await screens["Waiting"].call("typing", {"session_id": group_id})
+    assert "errors" not in typing
     assert await eventually(mark_of(waiting), seqs[1]) == seqs[1]
 
     # Blocked on another edge after this edge copied the membership: no mark moves.

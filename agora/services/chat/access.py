@@ -67,9 +67,25 @@ class ChatAccess:
         return caller is not None and await self._follows(session_id, caller.user["_id"])
 
     async def require_following(self, session_id: str, user_id: str) -> None:
-        """Receipts and typing come from members who follow the chat."""
-        if not await self._follows(session_id, user_id):
+        """Typing comes from members who follow the chat."""
+        if (session_id, user_id) not in await self.followers([(session_id, user_id)]):
             raise Forbidden(NOT_IN_CHAT)
+
+    async def followers(
+        self, pairs: list[tuple[str, str]]
+    ) -> dict[tuple[str, str], dict[str, Any]]:
+        """The memberships of those (session, user) pairs whose member follows the chat, for
+        what members send all the time (typing, receipts), from the edge's copies: a copy
+        may be older than a block given on another edge (for at most
+        `MEMBERSHIP_COPY_SECONDS`; a receipt's write then still refuses it), and whoever a
+        copy says does not follow is read again (the copy may be older than an approval)."""
+        found = await self.sessions.memberships_lately(pairs)
+        refused = [pair for pair in pairs if not follows(found.get(pair))]
+        if refused:
+            for pair in refused:
+                found.pop(pair, None)
+            found.update(await self.sessions.memberships(refused))
+        return {pair: m for pair, m in found.items() if follows(m)}
 
     async def _follows(self, session_id: str, user_id: str) -> bool:
         return follows(await self.sessions.membership(session_id, user_id))

@@ -23,7 +23,7 @@ from agora.core.errors import Forbidden, InvalidInput, NotFound
 from agora.core.push import DeliveryReceipt
 from agora.group_commit import GroupCommit, Pending, succeed_all
 from agora.services.accounts import Caller
-from agora.services.chat.access import NOT_IN_CHAT, follows
+from agora.services.chat.access import NOT_IN_CHAT, ChatAccess
 from agora.services.chat.ticks import Receipt, Ticks
 from agora.store.messages import MessageStore
 from agora.store.sessions import ReceiptMark, SessionStore
@@ -52,10 +52,12 @@ class Receipts:
     def __init__(
         self,
         *,
+        access: ChatAccess,
         messages: MessageStore,
         sessions: SessionStore,
         ticks: Ticks,
     ) -> None:
+        self.access = access
         self.messages = messages
         self.sessions = sessions
         self.ticks = ticks
@@ -92,12 +94,12 @@ class Receipts:
 
     async def _check(self, batch: Pending) -> None:
         asked: list[Asked] = [a for a, _ in batch]
-        found = await self._memberships([(a.session_id, a.user_id) for a in asked])
+        found = await self.access.followers([(a.session_id, a.user_id) for a in asked])
         messages = await self._messages({(a.session_id, a.created_at) for a in asked})
         ready = []
         for a, future in batch:
             message = messages.get((a.session_id, a.created_at))
-            if not follows(found.get((a.session_id, a.user_id))):
+            if (a.session_id, a.user_id) not in found:
                 future.set_exception(Forbidden(NOT_IN_CHAT))
             elif message is None:
                 future.set_exception(NotFound(NO_SUCH_MESSAGE))
@@ -120,20 +122,6 @@ class Receipts:
         except Exception as error:
             log.warning("%d receipts' marks were not written: %r", len(batch), error)
         succeed_all(batch)
-
-    async def _memberships(
-        self, pairs: list[tuple[str, str]]
-    ) -> dict[tuple[str, str], dict[str, Any]]:
-        """The askers' memberships, from the edge's copies; whoever a copy says does not
-        follow the chat is read again before being refused (the copy may be older than an
-        approval)."""
-        found = await self.sessions.memberships_lately(pairs)
-        refused = [pair for pair in pairs if not follows(found.get(pair))]
-        if refused:
-            for pair in refused:
-                found.pop(pair, None)
-            found.update(await self.sessions.memberships(refused))
-        return found
 
     async def _messages(self, wanted: set[tuple[str, int]]) -> dict[tuple[str, int], Any]:
         keys = list(wanted)
