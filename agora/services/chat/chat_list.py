@@ -111,7 +111,7 @@ class ChatList:
                 return None
             mine = found[0]["src_id"] == user_id
             if not mine:
-                await self._listed(memberships[chat["_id"]], found[0])
+                self._listed(memberships[chat["_id"]], found[0])
                 return message_view_for(found[0], [], self.kinds)
             marks = marks_with_senders(chat, await self.sessions.furthest_marks(chat["_id"]))
             return message_view_for(found[0], marks, self.kinds)
@@ -119,11 +119,12 @@ class ChatList:
         views = await asyncio.gather(*(newest(chat) for chat in chats))
         return {c["_id"]: view for c, view in zip(chats, views, strict=True) if view is not None}
 
-    async def _listed(self, membership: dict[str, Any], message: dict[str, Any]) -> None:
-        """A `delivered` receipt for a listed message, unless the member's mark covers it."""
+    def _listed(self, membership: dict[str, Any], message: dict[str, Any]) -> None:
+        """A `delivered` receipt for a listed message, unless the member's mark covers it:
+        written behind, as a screen's receipts are (the list waited for each row's write)."""
         seq = message.get("seq")
         if seq is not None and seq > membership.get("delivered_seq", 0):
-            await self.ticks.receipt(membership, "delivered", seq, message)
+            self.ticks.receipt_behind(membership, "delivered", seq, message)
 
     async def _notifications_seen(
         self, user_id: str, followed: list[tuple[dict[str, Any], dict[str, Any]]]

@@ -14,29 +14,20 @@ the edge is moved on by the reader's next receipt, since marks only move forward
 senders' ticks move once it is written)."""
 
 import asyncio
-import logging
 from dataclasses import dataclass
 from typing import Any
 
 from agora.core.chat import RECEIPT_STATUSES
 from agora.core.errors import Forbidden, InvalidInput, NotFound
 from agora.core.push import DeliveryReceipt
-from agora.group_commit import GroupCommit, Pending, succeed_all
+from agora.group_commit import GroupCommit, Pending
 from agora.services.accounts import Caller
 from agora.services.chat.access import NOT_IN_CHAT, ChatAccess
 from agora.services.chat.ticks import Receipt, Ticks
 from agora.store.messages import MessageStore
 from agora.store.sessions import ReceiptMark, SessionStore
 
-log = logging.getLogger("agora.chat.receipts")
-
 RECEIPTS_PER_BATCH = 500
-# nx-27017 holds every other command while it writes one: 330 marks in one bulk write held it
-# 110-150 ms (socket deliveries' p99 400 ms at 500 people); 50 hold it about 20 ms.
-MARKS_PER_WRITE = 50
-# The receipts of a message to a big group arrive over a second or two (the screens spread
-# them): written as they came, nearly each was a write of its own.
-MARKS_WRITE_LINGER_SECONDS = 0.25
 NO_SUCH_MESSAGE = {"created_at": "No such message"}
 
 
@@ -62,7 +53,6 @@ class Receipts:
         self.sessions = sessions
         self.ticks = ticks
         self._asked = GroupCommit(self._check, RECEIPTS_PER_BATCH)
-        self._checked = GroupCommit(self._write, MARKS_PER_WRITE, linger=MARKS_WRITE_LINGER_SECONDS)
 
     async def mark(self, caller: Caller, session_id: str, created_at: int, status: str) -> None:
         """A recipient's screen got (or showed) the messages up to this one: ticks move."""
@@ -107,21 +97,10 @@ class Receipts:
                 seq = await self._seq_of(message)
                 mark = ReceiptMark(a.session_id, a.user_id, a.status, seq)
                 ready.append((Receipt(mark, message), future))
-        self._checked.enqueue([(receipt, found) for receipt, _ in ready])
+        self.ticks.write_behind([receipt for receipt, _ in ready], found)
         for _, future in ready:
             if not future.done():
                 future.set_result(None)
-
-    async def _write(self, batch: Pending) -> None:
-        """Nobody waits for these: a failure is logged, and the next receipts move the marks."""
-        found: dict[tuple[str, str], dict[str, Any]] = {}
-        for (_, memberships), _ in batch:
-            found.update(memberships)
-        try:
-            await self.ticks.receipts([receipt for (receipt, _), _ in batch], found)
-        except Exception as error:
-            log.warning("%d receipts' marks were not written: %r", len(batch), error)
-        succeed_all(batch)
 
     async def _messages(self, wanted: set[tuple[str, int]]) -> dict[tuple[str, int], Any]:
         keys = list(wanted)
