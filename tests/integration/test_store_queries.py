@@ -57,3 +57,15 @@ async def test_ids_are_asked_in_one_query(watched):
     found = await find_in(collection, "_id", ["m3", "m0", "m3", "missing"])
     assert sorted(d["_id"] for d in found) == ["m0", "m3"]
     assert commands.finds == [{"_id": {"$in": ["m3", "m0", "missing"]}}]
+
+
+async def test_many_ids_are_asked_a_hundred_at_a_time(watched):
+    collection, commands = watched
+    await collection.insert_many([{"_id": f"x{n}", "user_id": "many"} for n in range(250)])
+    commands.finds.clear()
+    wanted = [f"x{n}" for n in range(250)] + ["m1"]
+    found = await find_in(collection, "_id", wanted)
+    assert sorted(d["_id"] for d in found) == sorted(wanted)
+    asked = [f["_id"]["$in"] for f in commands.finds]
+    assert sorted(map(len, asked)) == [51, 100, 100]
+    assert sorted(i for ids in asked for i in ids) == sorted(wanted)
