@@ -5,6 +5,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
+from _pytest.nodeid import NodeId
 from aiohttp.test_utils import TestClient, TestServer
 from hypothesis import HealthCheck, settings
 
@@ -27,13 +28,26 @@ def pytest_configure(config: pytest.Config) -> None:
         config.stash[SHARED_RAY] = shared_ray.offer_to_workers()
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Schemathesis names each fuzzed call in the item's name (`test_x[GET /user/me]`) but
     gives every one the test function's node id; pytest-xdist's `--dist loadgroup` schedules
-    by node id, so all but one of them were never run. Each gets the id its name says."""
+    by node id, so all but one of them were never run. Each gets the id its name says.
+
+    `--dist loadgroup` sends the tests of one `xdist_group` to one worker by the group's name
+    at the end of their node ids (`...::test_x@own-processes`). pytest-xdist 3.8 writes it
+    where pytest 9 no longer reads a node id from, so every group was spread over the workers
+    (two Ray heads of the own-processes tests starting at once): it is written here."""
     for item in items:
         if hasattr(item, "operation_label") and item._id.params is None:
             item._id = item._id.with_params(item.operation_label)
+    # A worker is told by `loadgroup` (its `dist` is "no").
+    if not (getattr(config.option, "loadgroup", False) or config.option.dist == "loadgroup"):
+        return
+    for item in items:
+        groups = sorted({str(mark.args[0]) for mark in item.iter_markers("xdist_group")})
+        suffix = f"@{'_'.join(groups)}"
+        if groups and not item.nodeid.endswith(suffix):
+            item._id = NodeId.parse(item.nodeid + suffix)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

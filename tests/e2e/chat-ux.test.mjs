@@ -5,7 +5,7 @@
 // basics people expect (images in the viewer, muted chats, Escape and focus, the list beside).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { apiAs, chatPush, chatWindow, itemChat, send, tick } from './chatHelpers.mjs';
+import { apiAs, chatPush, chatWindow, itemChatByApi, send, tick } from './chatHelpers.mjs';
 import { BASE_URL, VIEWPORTS, launch, screenshot, screenshotBoth, seriousViolations, serviceWorkerOf } from './helpers.mjs';
 import { png } from './png.mjs';
 
@@ -25,7 +25,7 @@ async function reopen(page) {
 }
 
 test('ticks: delivered while the other is online elsewhere, read once they open the chat, both after a reload', async () => {
-  const { owner, asker } = await itemChat(browser, 'Fix my bike', 'A flat tyre.');
+  const { owner, asker } = await itemChatByApi(browser, 'Fix my bike', 'A flat tyre.');
   // The owner's screen shows the post, not the chat: it receives the message all the same.
   const question = await send(asker, 'Is it the front tyre?');
   await tick(question, 'Delivered').waitFor();
@@ -45,7 +45,7 @@ test('ticks: delivered while the other is online elsewhere, read once they open 
 });
 
 test('blocking is live: the blocked member\'s composer gives way at once and comes back on unblock', async () => {
-  const { owner, asker } = await itemChat(browser, 'Paint a fence', 'Ten metres, white.');
+  const { owner, asker } = await itemChatByApi(browser, 'Paint a fence', 'Ten metres, white.');
   const offer = await send(asker, 'I can do it on Saturday.');
   await tick(offer, 'Delivered').waitFor();
   await owner.getByRole('button', { name: 'View Chats' }).click();
@@ -79,7 +79,7 @@ test('blocking is live: the blocked member\'s composer gives way at once and com
 });
 
 test("a deleted post's chat: history readable, no offer button, a clear line, no 404", async () => {
-  const { owner, asker, postUrl } = await itemChat(browser, 'Sell my lamp', 'Brass, works.', { ownerFields: { 10: '5' } });
+  const { owner, asker, postUrl } = await itemChatByApi(browser, 'Sell my lamp', 'Brass, works.', { offerAmount: 5 });
   const question = await send(asker, 'Is the lamp still there?');
   await tick(question, 'Delivered').waitFor();
   const failures = [];
@@ -106,7 +106,7 @@ test("a deleted post's chat: history readable, no offer button, a clear line, no
 });
 
 test('a minimized chat counts what arrives; message info opens from a hover menu and a right click', async () => {
-  const { owner, asker } = await itemChat(browser, 'Water my plants', 'While I am away for a week.');
+  const { owner, asker } = await itemChatByApi(browser, 'Water my plants', 'While I am away for a week.');
   const question = await send(asker, 'How many plants?');
   await tick(question, 'Delivered').waitFor();
   await owner.getByRole('button', { name: 'View Chats' }).click();
@@ -154,7 +154,7 @@ test('a minimized chat counts what arrives; message info opens from a hover menu
 
 for (const [label, viewport] of Object.entries(VIEWPORTS)) {
   test(`a chat full of images opens at its newest message, and stays where a reader scrolled to (${label})`, async () => {
-    const { owner, asker } = await itemChat(browser, `Photos of my garden ${label}`, 'Which plants are these?', { viewport });
+    const { owner, asker } = await itemChatByApi(browser, `Photos of my garden ${label}`, 'Which plants are these?', { viewport });
     const window = chatWindow(asker);
     for (const round of [1, 2]) {
       const files = [1, 2, 3].map((n) => ({ name: `plant-${round}-${n}.png`, mimeType: 'image/png', buffer: png(90, 300, [40 * n, 140, 60]) }));
@@ -204,7 +204,7 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
 }
 
 test('offers: an amount below the minimum is refused, a given offer shows (also after a reload), another is a deliberate choice', async () => {
-  const { owner, asker } = await itemChat(browser, 'Carry boxes upstairs', 'Ten boxes, third floor.');
+  const { owner, asker } = await itemChatByApi(browser, 'Carry boxes upstairs', 'Ten boxes, third floor.');
   await tick(await send(asker, 'I can help tonight.'), 'Delivered').waitFor();
   await owner.getByRole('button', { name: 'View Chats' }).click();
   const window = chatWindow(owner);
@@ -252,7 +252,7 @@ function recordAppBadge(page) {
 }
 
 test('unseen messages show where the eye is: the menu button, the tab title and the app badge', async () => {
-  const { owner, asker } = await itemChat(browser, 'Fix my gate', 'It does not latch.', { viewport: VIEWPORTS.phone });
+  const { owner, asker } = await itemChatByApi(browser, 'Fix my gate', 'It does not latch.', { viewport: VIEWPORTS.phone });
   await recordAppBadge(owner);
   await owner.reload();
   const menuButton = owner.getByRole('button', { name: 'Menu' });
@@ -287,7 +287,7 @@ test('unseen messages show where the eye is: the menu button, the tab title and 
 });
 
 test('"Delivered" once the reader comes back later and sees the message in the chat list', async () => {
-  const { owner, asker } = await itemChat(browser, 'Mend my coat', 'A torn sleeve.');
+  const { owner, asker } = await itemChatByApi(browser, 'Mend my coat', 'A torn sleeve.');
   // The owner closes the app; the asker writes meanwhile.
   const context = owner.context();
   await owner.close();
@@ -311,7 +311,7 @@ test('"Delivered" once the reader comes back later and sees the message in the c
 });
 
 test('"Delivered" once a push reaches the reader\'s service worker, before the app is opened', async () => {
-  const { owner, asker } = await itemChat(browser, 'Tune my piano', 'An old upright.');
+  const { owner, asker } = await itemChatByApi(browser, 'Tune my piano', 'An old upright.');
   const ownerId = (await apiAs(owner, '/user/me')).body.user._id;
   await owner.evaluate(() => navigator.serviceWorker.ready);
   const { cdp, registrationId } = await serviceWorkerOf(owner);
@@ -335,7 +335,7 @@ test('"Delivered" once a push reaches the reader\'s service worker, before the a
 const focusedLabel = (page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null);
 
 test('chat basics: focus in the composer, Escape closes, images in the viewer, a muted chat, the window beside the list', async () => {
-  const { owner, asker } = await itemChat(browser, 'Frame my poster', 'A1, black frame.');
+  const { owner, asker } = await itemChatByApi(browser, 'Frame my poster', 'A1, black frame.');
   await chatWindow(asker).getByLabel('Files', { exact: true }).setInputFiles([{ name: 'poster.png', mimeType: 'image/png', buffer: png(120, 90, [30, 90, 200]) }]);
   await chatWindow(asker).getByRole('button', { name: 'Remove poster.png' }).waitFor();
   await tick(await send(asker, 'This one'), 'Delivered').waitFor();
@@ -419,7 +419,7 @@ const quoteIn = (bubble) => bubble.getByRole('blockquote', { name: 'Reply to' })
 
 for (const [label, viewport] of Object.entries(VIEWPORTS)) {
   test(`a reply quotes the message it answers, in item chats and group chats (${label})`, async () => {
-    const { owner, asker } = await itemChat(browser, `Fix my bike ${label}`, 'A flat tyre.', { viewport });
+    const { owner, asker } = await itemChatByApi(browser, `Fix my bike ${label}`, 'A flat tyre.', { viewport });
     await send(asker, 'Is it the front tyre?');
     await send(asker, 'I can come on Friday.');
     await owner.getByRole('button', { name: 'View Chats' }).click();

@@ -1,6 +1,6 @@
 // Steps the chat browser tests share: two signed-in people chatting about a post.
 import { createHmac } from 'node:crypto';
-import { BASE_URL, VIEWPORTS, newPage, signUpThroughPopup, uniqueEmail } from './helpers.mjs';
+import { BASE_URL, VIEWPORTS, apiCall, apiLogin, newPage, pageAs, signUpThroughPopup, uniqueEmail } from './helpers.mjs';
 
 export const chatWindow = (page) => page.getByTestId('chat-window');
 export const offerConfirm = (page) => page.getByRole('dialog', { name: 'Confirm Again to proceed with offer.' });
@@ -82,6 +82,29 @@ export async function itemChat(browser, title, description, { ownerFields = {}, 
   await asker.getByRole('button', { name: 'Chat' }).click();
   await signUpThroughPopup(asker, { email: uniqueEmail('asker'), name: 'Bram Asker' });
   // The login carries the click through: the chat opens without a second one.
+  await chatWindow(asker).waitFor();
+  return { owner, asker, postUrl };
+}
+
+/**
+ * As `itemChat`, set up through the API: Olga's post in a public group of hers, and Bram's
+ * page on it with its chat open, both signed in. For tests of what happens in the chat; the
+ * popup, the post form and the login carrying a click through are walked in itemChat's tests
+ * (chat.test.mjs), feed.test.mjs and auth.test.mjs.
+ */
+export async function itemChatByApi(browser, title, description, { offerAmount, viewport = VIEWPORTS.desktop } = {}) {
+  const [ownerKey, askerKey] = await Promise.all([apiLogin('Olga Owner', uniqueEmail('owner')), apiLogin('Bram Asker', uniqueEmail('asker'))]);
+  const { group } = await apiCall(ownerKey, '/api/group?action=create', { title: 'Amsterdam helpers', description: '', is_public: true });
+  const offer = offerAmount ? { offer_amount: offerAmount, offer_currency: 'POINTS' } : {};
+  const { item } = await apiCall(ownerKey, '/api/item?action=create', { group_id: group._id, title, description, ...offer });
+  const postUrl = `${BASE_URL}/r/${item.route_id}`;
+  // The owner's app is open on the post first, as after posting it.
+  const owner = await pageAs(browser, ownerKey, viewport);
+  await owner.goto(postUrl);
+  await owner.getByRole('button', { name: 'View Chats' }).waitFor();
+  const asker = await pageAs(browser, askerKey, viewport);
+  await asker.goto(postUrl);
+  await asker.getByRole('button', { name: 'Chat' }).click();
   await chatWindow(asker).waitFor();
   return { owner, asker, postUrl };
 }

@@ -21,8 +21,9 @@ from tests.push_standin import PushServiceStandin
 
 pytestmark = [pytest.mark.usefixtures("ray_cluster"), pytest.mark.slow]
 
-# Long, so that a burst of sends falls in one window even on a busy machine.
-COALESCE_SECONDS = 10.0
+# Long enough for a burst of sends (sent at once) to fall in one window on a busy machine,
+# short because every test that shows no further push comes waits one out (it was 10 s).
+COALESCE_SECONDS = 4.0
 # Long enough for a push that would come to have come: past the coalescing window.
 QUIET_SECONDS = COALESCE_SECONDS + 1.5
 
