@@ -65,14 +65,7 @@ class AnnouncedCopies(Generic[Value]):
         wanted = list(dict.fromkeys(keys))
         if not self._subscriptions:
             return await load(wanted) if wanted else {}
-        found: dict[str, Value] = {}
-        missing = []
-        for key in wanted:
-            copy = self._copies.peek(key)
-            if copy is None:
-                missing.append(key)
-            else:
-                found[key] = copy
+        found, missing = self._copies.peek_many(wanted)
         if missing:
             changes_before = self._changes
             loaded = await load(missing)

@@ -14,12 +14,13 @@ may have read the document before the change.
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable, Iterable
 from typing import Generic, TypeVar
 
 log = logging.getLogger("agora.store")
 
 Value = TypeVar("Value")
+Key = TypeVar("Key", bound=Hashable)
 
 
 class LocalCopies(Generic[Value]):
@@ -61,6 +62,18 @@ class LocalCopies(Generic[Value]):
         if copy is None or time.monotonic() - copy[0] >= self.fresh_for:
             return None
         return copy[1]
+
+    def peek_many(self, keys: Iterable[Key]) -> tuple[dict[Key, Value], list[Key]]:
+        """`peek` for many: the fresh copies by key, and the keys without one, in order."""
+        fresh: dict[Key, Value] = {}
+        missing: list[Key] = []
+        for key in keys:
+            copy = self.peek(key)
+            if copy is None:
+                missing.append(key)
+            else:
+                fresh[key] = copy
+        return fresh, missing
 
     async def reload(
         self, key: Hashable, load: Callable[[], Awaitable[Value | None]]

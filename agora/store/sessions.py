@@ -327,15 +327,10 @@ class SessionStore:
         copy may be behind the stored membership (a mark moved or its type changed by
         another process): receipts are written by compare-and-set, which such a copy
         makes miss, and a member refused on a copy must be read again (`memberships`)."""
-        found: dict[tuple[str, str], dict[str, Any]] = {}
-        missing = []
-        for pair in pairs:
-            copy = self._memberships.peek(membership_id(*pair))
-            if copy is None:
-                missing.append(pair)
-            else:
-                found[pair] = copy
-        return found | (await self.memberships(missing) if missing else {})
+        by_id = {membership_id(*pair): pair for pair in pairs}
+        copies, missing = self._memberships.peek_many(by_id)
+        found = {by_id[key]: copy for key, copy in copies.items()}
+        return found | (await self.memberships([by_id[key] for key in missing]) if missing else {})
 
     def _keep(self, membership: dict[str, Any] | None, key: str | None = None) -> None:
         if membership is not None:

@@ -82,8 +82,6 @@ class ChatAccess:
         found = await self.sessions.memberships_lately(pairs)
         refused = [pair for pair in pairs if not follows(found.get(pair))]
         if refused:
-            for pair in refused:
-                found.pop(pair, None)
             found.update(await self.sessions.memberships(refused))
         return {pair: m for pair, m in found.items() if follows(m)}
 

@@ -4,7 +4,7 @@ a socket's or a push's receipt), and the ticks it moves on the senders' screens.
 import asyncio
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 from agora.core.chat import is_behind, mark_of, moves_a_tick
 from agora.core.clock import now_ms
@@ -29,6 +29,17 @@ class Receipt:
     mark: ReceiptMark
     last: dict[str, Any]
 
+    @classmethod
+    def of(cls, membership: dict[str, Any], status: str, seq: int, last: dict[str, Any]) -> Self:
+        """The receipt of the member `membership` (as read) up to `last`, number `seq`."""
+        member = membership["session_id"], membership["user_id"]
+        return cls(ReceiptMark(*member, status, seq), last)
+
+    @property
+    def member(self) -> tuple[str, str]:
+        """(session, user): what `SessionStore.memberships` keys its answers by."""
+        return self.mark.session_id, self.mark.user_id
+
 
 class Ticks:
     def __init__(self, *, sessions: SessionStore, emitter: RealtimeEmitter) -> None:
@@ -44,29 +55,28 @@ class Ticks:
         """Moves the member's mark (`membership` as just read); when that may move a tick, the
         senders' screens hear of it (one event to the chat's room, covering every message up
         to `last`)."""
-        pair = membership["session_id"], membership["user_id"]
-        await self.receipts([Receipt(ReceiptMark(*pair, status, seq), last)], {pair: membership})
+        receipt = Receipt.of(membership, status, seq, last)
+        await self.receipts([receipt], {receipt.member: membership})
 
     def write_behind(
         self, receipts: list[Receipt], found: dict[tuple[str, str], dict[str, Any]]
     ) -> None:
-        """`receipts`, checked already, written with others a moment later; nobody waits
-        for them (a mark lost with the edge is moved on by the member's next receipt, since
-        marks only move forward; the senders' ticks move once it is written)."""
-        self._behind.enqueue([(receipt, found) for receipt in receipts])
+        """`receipts`, checked already (their memberships in `found`), written with others a
+        moment later; nobody waits for them (a mark lost with the edge is moved on by the
+        member's next receipt, since marks only move forward; the senders' ticks move once it
+        is written)."""
+        self._behind.enqueue([(receipt, found[receipt.member]) for receipt in receipts])
 
     def receipt_behind(
         self, membership: dict[str, Any], status: str, seq: int, last: dict[str, Any]
     ) -> None:
         """`receipt`, written behind (`write_behind`)."""
-        pair = membership["session_id"], membership["user_id"]
-        self.write_behind([Receipt(ReceiptMark(*pair, status, seq), last)], {pair: membership})
+        receipt = Receipt.of(membership, status, seq, last)
+        self.write_behind([receipt], {receipt.member: membership})
 
     async def _write_behind(self, batch: Pending) -> None:
         """A failure is logged: the next receipts move the marks."""
-        found: dict[tuple[str, str], dict[str, Any]] = {}
-        for (_, memberships), _ in batch:
-            found.update(memberships)
+        found = {receipt.member: membership for (receipt, membership), _ in batch}
         try:
             await self.receipts([receipt for (receipt, _), _ in batch], found)
         except Exception as error:
