@@ -17,6 +17,7 @@ from agora.core.constants import DAY_MS, POST_EXPIRY_SWEEP_SECONDS
 from agora.core.message_kinds import ChatKinds
 from agora.core.whatsapp.kinds import BUSINESS_CHATS, WHATSAPP_MESSAGE_KINDS
 from agora.core.whatsapp.outbound import WA_MESSAGE_TYPES
+from agora.garbage import collecting
 from agora.http.openapi import OPENAPI_DOCUMENT
 from agora.http.server import create_app
 from agora.integrations.geonames import city_index
@@ -113,7 +114,7 @@ from agora.store.whatsapp_channels import WhatsAppChannelStore
 from agora.store.whatsapp_events import WhatsAppEventStore
 from agora.store.whatsapp_statuses import WhatsAppFlags
 from agora.store.whatsapp_templates import WhatsAppTemplateStore
-from agora.wiring import StoreFactory
+from agora.wiring import StoreFactory, collector_schedule
 
 MOVE_SWEEP_SECONDS = 30
 
@@ -663,7 +664,13 @@ def build_app(
         await redis.aclose()
         await mongo.close()
 
+    async def collecting_garbage(app: web.Application):
+        # Last to start: what everything before it built is frozen out of collections.
+        async with collecting(collector_schedule(settings)):
+            yield
+
     app.cleanup_ctx.insert(0, lifecycle)
+    app.cleanup_ctx.append(collecting_garbage)
     return app
 
 

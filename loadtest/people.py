@@ -15,6 +15,7 @@ statistics under the events' names, with "socket: delivery" timing each sent mes
 its send to each socket it reached. PEOPLE_SOCKET_PROCESSES (default 1) sets its processes.
 """
 
+import gc
 import itertools
 import os
 import random
@@ -28,6 +29,7 @@ from locust import FastHttpUser, events, task
 from locust.runners import WorkerRunner
 
 from agora.core.constants import SEND_REPLY_OK, WALLET_FOR_USER
+from agora.garbage import CollectorSchedule, settle
 from loadtest.crowd import Member
 from loadtest.feed_words import ADJECTIVES, DISTRICTS, NOUNS
 from loadtest.node_crowd import NodeCrowd
@@ -41,6 +43,10 @@ SOCKET_PROCESSES = int(os.environ.get("PEOPLE_SOCKET_PROCESSES", "1"))
 # --run-time counts from locust's start, sockets' opening included, which grows with them.
 HOLD_SECONDS = float(os.environ.get("PEOPLE_HOLD_SECONDS", "0"))
 REPORT_SECONDS = 2.0
+# The generator collects cycles as the edge does (agora/garbage.py): by count, a full
+# collection stopped every user of this process for 50-190 ms, and each request in flight
+# then counted the stall as the product's.
+GENERATOR_COLLECTIONS = CollectorSchedule(young_every_objects=10_000, full_every_seconds=600)
 DELIVERY = "socket: delivery"
 # An 8x8 PNG (made with Pillow): an upload's bytes are not what the model is about.
 PICTURE = bytes.fromhex(
@@ -81,6 +87,15 @@ def _open_sockets(environment, **_) -> None:
     print(f"{opened} sockets open in {time.monotonic() - started:.1f} s", flush=True)
     _crowd.behave(MODEL.socket_rates())
     gevent.spawn(_report, environment, _crowd, Counter(failures))
+    gevent.spawn(_collect_on_a_clock, GENERATOR_COLLECTIONS)
+
+
+def _collect_on_a_clock(schedule: CollectorSchedule) -> None:
+    """`agora.garbage`'s schedule, on locust's gevent loop instead of asyncio's."""
+    settle(schedule)
+    while True:
+        gevent.sleep(schedule.full_every_seconds)
+        gc.collect()
 
 
 def _report(environment, crowd: NodeCrowd, open_failures: Counter) -> None:

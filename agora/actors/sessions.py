@@ -9,7 +9,6 @@ the session has: unseen counts are derived from the session's message number whe
 """
 
 import asyncio
-import gc
 import logging
 import os
 from collections import Counter, OrderedDict, deque
@@ -35,9 +34,10 @@ from agora.core.chat import (
 from agora.core.clock import now_ms
 from agora.core.constants import SEND_REPLY_OK, SESSION_BUFFER_MESSAGES
 from agora.core.shard_map import ShardMap
+from agora.garbage import start_collecting
 from agora.store.batched_writes import UNENCODABLE
 from agora.store.messages import new_message, resend_key
-from agora.wiring import ChatShardStores, StoreFactory
+from agora.wiring import ChatShardStores, StoreFactory, collector_schedule
 
 log = logging.getLogger("agora.actors.sessions")
 
@@ -483,6 +483,7 @@ class SessionShard:
         # From the edge's composition root: the shard builds its stores as the edge does.
         self.stores = stores
         self.logic: SessionShardLogic | None = None
+        self.collector: asyncio.Task | None = None
         self.name = ray.get_runtime_context().get_actor_name() or shard_name(SESSION_POOL, 0)
         self.ownership = Ownership(
             int(self.name.rsplit("-", 1)[1]), self._read_map, self._drop_lost, self._tell_peer
@@ -492,10 +493,8 @@ class SessionShard:
     def _logic(self) -> SessionShardLogic:
         if self.logic is None:
             self.logic = SessionShardLogic(self.stores.chat_shard_stores(), self.ownership.owns)
-            # Ray's and the drivers' objects live as long as the actor: full collections
-            # need not walk them (they would hold up acknowledgements for 100 ms or more).
-            gc.collect()
-            gc.freeze()
+            # Full collections would hold up acknowledgements for 100 ms or more.
+            self.collector = start_collecting(collector_schedule(self.stores.settings))
         return self.logic
 
     async def _read_map(self) -> ShardMap:

@@ -11,7 +11,6 @@ within `PRESENCE_STALE_SECONDS`.
 """
 
 import asyncio
-import gc
 import logging
 import time
 from collections import OrderedDict
@@ -29,10 +28,11 @@ from agora.core.push import (
     Subscription,
     delivery_receipt,
 )
+from agora.garbage import start_collecting
 from agora.integrations.web_push import Delivery, WebPushSender, generate_vapid_keys
 from agora.settings import Settings
 from agora.store.vapid_keys import VapidKeyStore
-from agora.wiring import StoreFactory, UserShardStores
+from agora.wiring import StoreFactory, UserShardStores, collector_schedule
 
 log = logging.getLogger("agora.actors.users")
 
@@ -299,12 +299,13 @@ class UserShard:
         # From the edge's composition root: the shard builds its stores as the edge does.
         self.stores = stores
         self.logic: UserShardLogic | None = None
+        self.collector: asyncio.Task | None = None
 
     def _logic(self) -> UserShardLogic:
         if self.logic is None:
             self.logic = UserShardLogic(self.stores.settings, self.stores.user_shard_stores())
-            gc.collect()
-            gc.freeze()
+            # Full collections would hold up acknowledgements for 100 ms or more.
+            self.collector = start_collecting(collector_schedule(self.stores.settings))
         return self.logic
 
     async def handle(self, batch: list[dict[str, Any]]) -> None:

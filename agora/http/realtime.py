@@ -8,7 +8,6 @@ unseen badges from those events and asks for exact counts (`unseen`) when it con
 import asyncio
 import contextlib
 import functools
-import gc
 import logging
 from collections.abc import Awaitable, Callable
 from http.cookies import SimpleCookie
@@ -100,14 +99,6 @@ def create_socket_server(
         ping_timeout=20,
         max_http_buffer_size=1_000_000,
     )
-
-
-def settle_garbage_collector() -> None:
-    """What the edge holds once started (Ray, drivers, modules) lives as long as it does:
-    frozen, it is left out of full collections. Those walked all of it and stopped the
-    event loop for 90-220 ms with 1,000 sockets open, a fan-out stalled half-way."""
-    gc.collect()
-    gc.freeze()
 
 
 def _guest_cookie(environ: dict[str, Any]) -> str | None:
@@ -278,7 +269,6 @@ def attach(
                 await sio.disconnect(sid)
 
     async def start_listener(app: web.Application):
-        settle_garbage_collector()
         stop = asyncio.Event()
         tasks = [
             asyncio.create_task(disconnect_revoked(stop), name="revocation-listener"),
