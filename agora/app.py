@@ -114,7 +114,7 @@ from agora.store.whatsapp_channels import WhatsAppChannelStore
 from agora.store.whatsapp_events import WhatsAppEventStore
 from agora.store.whatsapp_statuses import WhatsAppFlags
 from agora.store.whatsapp_templates import WhatsAppTemplateStore
-from agora.wiring import StoreFactory, collector_schedule
+from agora.wiring import StoreFactory
 
 MOVE_SWEEP_SECONDS = 30
 
@@ -666,7 +666,7 @@ def build_app(
 
     async def collecting_garbage(app: web.Application):
         # Last to start: what everything before it built is frozen out of collections.
-        async with collecting(collector_schedule(settings)):
+        async with collecting(settings.gc_full_every_seconds):
             yield
 
     app.cleanup_ctx.insert(0, lifecycle)

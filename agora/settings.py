@@ -64,11 +64,9 @@ class Settings(BaseSettings):
     # the CPU, one shard spent 10-20 % less CPU per message than two up to the ceiling
     # (docs/decisions.md, "Eighth pass"). Raise it when a shard's queue keeps growing.
     session_shards: int = Field(default=1, ge=1, le=256)
-    # When the edge and the shards collect reference cycles (agora/garbage.py): a young
-    # collection after this many new objects (CPython's default is 700), a full one every
-    # this many seconds and never by count (one took 110-290 ms of the edge's CPU at 1,000
-    # people, every 10-15 s; docs/decisions.md, "The eleventh pass").
-    gc_young_every_objects: int = Field(default=10_000, ge=100)
+    # The edge and the shards collect reference cycles fully every this many seconds, never
+    # by count (agora/garbage.py): by count, one took 110-290 ms of the edge's CPU every
+    # 10-15 s at 1,000 people (docs/decisions.md, "The eleventh pass").
     gc_full_every_seconds: float = Field(default=600.0, gt=0)
     # The ports of the Ray head `python -m agora run` starts (AGORA_RAY_ADDRESS unset): its
     # GCS (Ray's default, 6379, is Redis's), its dashboard, its Ray Client server and its

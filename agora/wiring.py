@@ -12,7 +12,6 @@ from pymongo import AsyncMongoClient
 from pymongo.asynchronous.database import AsyncDatabase
 
 from agora.core.message_kinds import ChatKinds
-from agora.garbage import CollectorSchedule
 from agora.realtime.emitter import RealtimeEmitter
 from agora.settings import Settings
 from agora.store.messages import MessageStore
@@ -71,8 +70,3 @@ class StoreFactory:
         return UserShardStores(
             mongo, SessionStore(db), PushSubscriptionStore(db), VapidKeyStore(db)
         )
-
-
-def collector_schedule(settings: Settings) -> CollectorSchedule:
-    """The edge's and the shards' schedule of cycle collections."""
-    return CollectorSchedule(settings.gc_young_every_objects, settings.gc_full_every_seconds)

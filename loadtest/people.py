@@ -29,7 +29,7 @@ from locust import FastHttpUser, events, task
 from locust.runners import WorkerRunner
 
 from agora.core.constants import SEND_REPLY_OK, WALLET_FOR_USER
-from agora.garbage import CollectorSchedule, settle
+from agora.garbage import settle
 from loadtest.crowd import Member
 from loadtest.feed_words import ADJECTIVES, DISTRICTS, NOUNS
 from loadtest.node_crowd import NodeCrowd
@@ -46,7 +46,7 @@ REPORT_SECONDS = 2.0
 # The generator collects cycles as the edge does (agora/garbage.py): by count, a full
 # collection stopped every user of this process for 50-190 ms, and each request in flight
 # then counted the stall as the product's.
-GENERATOR_COLLECTIONS = CollectorSchedule(young_every_objects=10_000, full_every_seconds=600)
+GENERATOR_FULL_COLLECTION_SECONDS = 600
 DELIVERY = "socket: delivery"
 # An 8x8 PNG (made with Pillow): an upload's bytes are not what the model is about.
 PICTURE = bytes.fromhex(
@@ -87,14 +87,14 @@ def _open_sockets(environment, **_) -> None:
     print(f"{opened} sockets open in {time.monotonic() - started:.1f} s", flush=True)
     _crowd.behave(MODEL.socket_rates())
     gevent.spawn(_report, environment, _crowd, Counter(failures))
-    gevent.spawn(_collect_on_a_clock, GENERATOR_COLLECTIONS)
+    gevent.spawn(_collect_on_a_clock)
 
 
-def _collect_on_a_clock(schedule: CollectorSchedule) -> None:
-    """`agora.garbage`'s schedule, on locust's gevent loop instead of asyncio's."""
-    settle(schedule)
+def _collect_on_a_clock() -> None:
+    """`agora.garbage`'s clock, on locust's gevent loop instead of asyncio's."""
+    settle()
     while True:
-        gevent.sleep(schedule.full_every_seconds)
+        gevent.sleep(GENERATOR_FULL_COLLECTION_SECONDS)
         gc.collect()
 
 

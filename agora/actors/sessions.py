@@ -37,7 +37,7 @@ from agora.core.shard_map import ShardMap
 from agora.garbage import start_collecting
 from agora.store.batched_writes import UNENCODABLE
 from agora.store.messages import new_message, resend_key
-from agora.wiring import ChatShardStores, StoreFactory, collector_schedule
+from agora.wiring import ChatShardStores, StoreFactory
 
 log = logging.getLogger("agora.actors.sessions")
 
@@ -494,7 +494,7 @@ class SessionShard:
         if self.logic is None:
             self.logic = SessionShardLogic(self.stores.chat_shard_stores(), self.ownership.owns)
             # Full collections would hold up acknowledgements for 100 ms or more.
-            self.collector = start_collecting(collector_schedule(self.stores.settings))
+            self.collector = start_collecting(self.stores.settings.gc_full_every_seconds)
         return self.logic
 
     async def _read_map(self) -> ShardMap:

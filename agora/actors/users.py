@@ -32,7 +32,7 @@ from agora.garbage import start_collecting
 from agora.integrations.web_push import Delivery, WebPushSender, generate_vapid_keys
 from agora.settings import Settings
 from agora.store.vapid_keys import VapidKeyStore
-from agora.wiring import StoreFactory, UserShardStores, collector_schedule
+from agora.wiring import StoreFactory, UserShardStores
 
 log = logging.getLogger("agora.actors.users")
 
@@ -305,7 +305,7 @@ class UserShard:
         if self.logic is None:
             self.logic = UserShardLogic(self.stores.settings, self.stores.user_shard_stores())
             # Full collections would hold up acknowledgements for 100 ms or more.
-            self.collector = start_collecting(collector_schedule(self.stores.settings))
+            self.collector = start_collecting(self.stores.settings.gc_full_every_seconds)
         return self.logic
 
     async def handle(self, batch: list[dict[str, Any]]) -> None:

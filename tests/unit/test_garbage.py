@@ -4,7 +4,7 @@ import asyncio
 import gc
 import weakref
 
-from agora.garbage import CollectorSchedule, collecting
+from agora.garbage import collecting
 
 
 class Node:
@@ -16,8 +16,7 @@ def full_collections() -> int:
 
 
 async def test_objects_that_live_on_set_off_no_full_collection():
-    schedule = CollectorSchedule(young_every_objects=700, full_every_seconds=3600)
-    async with collecting(schedule):
+    async with collecting(full_every_seconds=3600):
         before = full_collections()
         # What requests in flight and filling caches look like to the collector: objects
         # that outlive young collections and reach the oldest generation. By count, a
@@ -28,8 +27,7 @@ async def test_objects_that_live_on_set_off_no_full_collection():
 
 
 async def test_the_clock_frees_cycles_that_reached_the_oldest_generation():
-    schedule = CollectorSchedule(young_every_objects=700, full_every_seconds=0.2)
-    async with collecting(schedule):
+    async with collecting(full_every_seconds=0.2):
         node = Node()
         node.itself = node
         gone = weakref.ref(node)
@@ -46,8 +44,8 @@ async def test_the_clock_frees_cycles_that_reached_the_oldest_generation():
 
 async def test_a_stopped_schedule_leaves_the_process_collecting_by_count():
     default = gc.get_threshold()
-    async with collecting(CollectorSchedule(young_every_objects=5_000, full_every_seconds=60)):
-        assert gc.get_threshold()[0] == 5_000
+    async with collecting(full_every_seconds=60):
+        assert gc.get_threshold()[:2] == default[:2]
         assert gc.get_freeze_count() > 0
     assert gc.get_threshold() == default
     assert gc.get_freeze_count() == 0
