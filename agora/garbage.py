@@ -4,8 +4,8 @@ CPython's collector stops the process while it works, and a full collection walk
 object it tracks. By count, on the edge at 1,000 people, one came every 10-15 s and took
 110-290 ms of CPU: objects that outlive two young collections (requests in flight, copies
 kept for a while) soon add up to the quarter more that sets one off, and every request
-that arrived meanwhile waited it out. Young collections stay as CPython spaces them (at
-most a few milliseconds each); full ones run on a clock instead, never by count: the
+that arrived meanwhile waited it out. Young collections stay as CPython spaces them (under
+20 ms each there); full ones run on a clock instead, never by count: the
 cycles they free are few (objects without cycles go when their last reference does), and
 a stall every few minutes costs a sliver of the requests that one every ten seconds did.
 """
