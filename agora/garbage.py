@@ -51,11 +51,12 @@ def start_collecting(full_every_seconds: float) -> asyncio.Task:
 @contextlib.asynccontextmanager
 async def collecting(full_every_seconds: float) -> AsyncIterator[None]:
     """`start_collecting` for an edge's lifetime: once it stops, the process (a test run
-    holding many edges in turn) collects everything by count again."""
+    holding many edges in turn) collects by count again. What it froze stays frozen: thawed,
+    it was walked again by the next edge's start, the whole test process each time (make
+    test's Python suite took 577 s against 309)."""
     clock = start_collecting(full_every_seconds)
     try:
         yield
     finally:
         clock.cancel()
         gc.set_threshold(*_BY_COUNT)
-        gc.unfreeze()
