@@ -93,7 +93,9 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("scenarios", nargs="*", metavar="SCENARIO")
     parser.add_argument(
-        "--profile", action="store_true", help="sample the edge with py-spy in the ceiling step"
+        "--profile",
+        action="store_true",
+        help="sample the edge (ceiling: and nx-27017) with py-spy in each step; it slows them",
     )
     parser.add_argument("--keep", action="store_true", help="keep logs and locust CSV files")
     parser.add_argument(

@@ -16,11 +16,12 @@ import math
 import os
 import time
 from contextlib import ExitStack, suppress
+from functools import partial
 from pathlib import Path
 
 import psutil
 
-from loadtest.fanout import agora_roles
+from loadtest.fanout import agora_roles, report_spies, start_spies
 from loadtest.locust_run import LoadStep, StepResult, run_step
 from loadtest.measure import Finder, process
 from loadtest.people_model import model_from_env
@@ -47,6 +48,7 @@ SETTINGS = {
 GENERATOR = "locust"  # run_step's name for locust and the processes it starts
 # Ray gives its node 30 s to start, which a busy machine sometimes misses: the edge exits.
 STACK_ATTEMPTS = 3
+PROFILED_ROLES = ("edge", "nx-27017")
 SERVER_ROLES = ("edge", "session shards", "user shards", "rest of Ray", "nx-27017", "redis")
 
 
@@ -66,6 +68,18 @@ def _start_stack(exits: ExitStack, work: Path) -> Stack:
     return exits.enter_context(
         running_stack(attempt_work(STACK_ATTEMPTS), SETTINGS, as_make_run=True)
     )
+
+
+def _spy_on_the_hold(into: list, pids: dict[str, int], prefix: Path, seconds: int) -> None:
+    """Started once every person is on: sockets connecting would say little of what people
+    then cost."""
+    into.extend(start_spies(pids, prefix, seconds))
+
+
+def _server_pids(wanted: bool, roles: dict[str, Finder]) -> dict[str, int]:
+    """`--profile`: py-spy on the edge and the store, the two that spend the most."""
+    found = {role: roles[role]() for role in PROFILED_ROLES} if wanted else {}
+    return {role: ps[0].pid for role, ps in found.items() if ps}
 
 
 def _figures(people: int, result: StepResult) -> StepFigures:
@@ -145,10 +159,15 @@ def run(work: Path, *, profile_edge: bool = False, steps=STEPS, hold=HOLD_SECOND
                 start_seconds=start_seconds,
                 run_seconds=start_seconds + hold,
             )
-            result = run_step(step, stack.base_url, work / f"step-{people_now}", roles)
+            out = work / f"step-{people_now}"
+            spies: list = []
+            pids = _server_pids(profile_edge, roles)
+            spy = partial(_spy_on_the_hold, spies, pids, out / "profile", hold)
+            result = run_step(step, stack.base_url, out, roles, on_hold=spy)
             lines = _step_lines(people_now, result, idle_rss)
             for line in lines:
                 say(line)
+            report_spies(spies)
             figures = _figures(people_now, result)
             done.append((figures, lines))
             missed = misses(figures)

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -63,7 +64,15 @@ class LoadStep:
     run_seconds: float | None = None
 
 
-def run_step(step: LoadStep, host: str, out: Path, roles: dict[str, Finder]) -> StepResult:
+def run_step(
+    step: LoadStep,
+    host: str,
+    out: Path,
+    roles: dict[str, Finder],
+    on_hold: Callable[[], None] = lambda: None,
+) -> StepResult:
+    """One locust run; `on_hold` is called once every user is on, as the measured window
+    starts."""
     out.mkdir(parents=True, exist_ok=True)
     csv_prefix = out / "locust"
     args = [sys.executable, "-m", "locust", "-f", str(step.locustfile), "--headless"]
@@ -89,6 +98,7 @@ def run_step(step: LoadStep, host: str, out: Path, roles: dict[str, Finder]) -> 
                 locust.kill()
                 raise LoadError(f"locust did not start its users; see {log_path}")
         meter.start()
+        on_hold()
         time.sleep(max(1.0, step.seconds - 1 - WINDOW_MARGIN_SECONDS))
         window = meter.stop()
         code = locust.wait(timeout=run_seconds + 60)
