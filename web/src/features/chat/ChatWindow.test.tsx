@@ -156,6 +156,28 @@ describe("a post owner's chat window", () => {
   });
 });
 
+describe("a post owner's window, opened as a chat begins", () => {
+  beforeEach(() => vi.resetModules());
+
+  it('reads the chats again once it listens, and shows the one its opener missed beside those it had', async () => {
+    const shown = session({ _id: 'r_i1_u4', is_dummy: false, title: 'Ann', data: { item_id: 'i1', owner_id: 'u2', user_id: 'u4' } });
+    const begun = session({ _id: 'r_i1_u3', is_dummy: false, title: 'Cas', data: { item_id: 'i1', owner_id: 'u2', user_id: 'u3' } });
+    let reloads = 0;
+    const reload = async () => {
+      reloads += 1;
+      return [{ ...shown, title: 'Ann again' }, begun];
+    };
+    await openWindow({ title: 'Fix my bike', itemId: 'i1', sessions: [shown], reload }, (call) => {
+      if (call.url.pathname === '/api/item') return { body: { item: { _id: 'i1', user_id: 'u2', title: 'Fix my bike' }, group: {} } };
+      return { body: { inbox_messages: [], refs: { users: {} }, has_more: false, next_less_than_timestamp: null } };
+    });
+    expect(await screen.findByRole('tab', { name: /Cas/ })).toBeTruthy();
+    // The tab it had stays as it was (its live state is newer than any read).
+    expect(screen.getByRole('tab', { name: /Ann/ }).textContent).not.toContain('again');
+    expect(reloads).toBe(1);
+  });
+});
+
 describe('replies', () => {
   beforeEach(() => vi.resetModules());
 

@@ -1,4 +1,4 @@
-import { useRef, useState, type KeyboardEvent, type TouchEvent } from 'react';
+import { useEffect, useRef, useState, type Dispatch, type SetStateAction, type KeyboardEvent, type TouchEvent } from 'react';
 import {
   CHAT_FULL_SCREEN_BELOW_PX,
   CHAT_WINDOW_MAX_HEIGHT_PX,
@@ -65,6 +65,7 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
     });
   });
   useSessionUpdates(setSessions);
+  useReloadOnceListening(request.reload, setSessions);
   useViewingReport(minimized ? null : (session?._id ?? null));
 
   const replaceSession = (changed: Session) =>
@@ -194,6 +195,25 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
       </section>
     </>
   );
+}
+
+/**
+ * Reads the request's sessions again once the window's live badges listen (their effect runs
+ * before this one): the opener's read and the window's first render leave a gap in which a
+ * chat that begins is in neither. Tabs already shown stay as they are; new ones are added.
+ */
+function useReloadOnceListening(reload: ChatWindowRequest['reload'], setSessions: Dispatch<SetStateAction<Session[]>>) {
+  const first = useRef(reload);
+  useEffect(() => {
+    let live = true;
+    void first.current?.().then((found) => {
+      if (!live) return;
+      setSessions((current) => [...current, ...found.filter((entry) => !current.some((shown) => shown._id === entry._id))]);
+    });
+    return () => {
+      live = false;
+    };
+  }, [setSessions]);
 }
 
 function ChatTab({ session, meId, selected, onSelect }: { session: Session; meId: string | null; selected: boolean; onSelect: () => void }) {

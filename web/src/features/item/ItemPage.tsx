@@ -208,8 +208,11 @@ function ChatButton({ item, className = '', children }: { item: Item; className?
   const open = useAsyncAction(async () => {
     try {
       // The route this person arrived through: its sharers earn the finder's fees.
-      const reply = await fetchItemChats(item._id, arrivedRoute(item._id, item.route?._id ?? item.route_id));
-      openChat({ title: reply.item.title ?? '', image: reply.item.files?.[0]?.thumbnail, sessions: reply.chats.map((chat) => chat.session), itemId: item._id });
+      const read = () => fetchItemChats(item._id, arrivedRoute(item._id, item.route?._id ?? item.route_id));
+      const reply = await read();
+      // The owner's window reads again once it listens: a chat may begin in between.
+      const reload = async () => (await read()).chats.map((chat) => chat.session);
+      openChat({ title: reply.item.title ?? '', image: reply.item.files?.[0]?.thumbnail, sessions: reply.chats.map((chat) => chat.session), itemId: item._id, reload: user?._id === item.user_id ? reload : undefined });
     } catch (error) {
       ui.showError(error);
     }

@@ -9,6 +9,9 @@ export interface ChatWindowRequest {
   /** The post whose chats these are, when its owner opened them: a chat about it that begins
    * while the window is open joins the tabs. */
   itemId?: string;
+  /** Reads the sessions again. The window calls it once it listens for new chats: one begun
+   * between the opener's read and that moment would otherwise never show. */
+  reload?: () => Promise<Session[]>;
 }
 
 export interface ChatWindowControls {
