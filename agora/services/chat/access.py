@@ -1,6 +1,7 @@
 """Who may read a chat, and who follows one: the rule the chat's parts that show or move a
 chat's content receive (`ChatAccess`)."""
 
+import asyncio
 from collections.abc import Iterable
 from typing import Any
 
@@ -23,12 +24,16 @@ class ChatAccess:
         self, caller: Caller | None, session_id: str
     ) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """The chat and the caller's membership, if the caller may read it."""
-        chat = await self.sessions.get(session_id)
-        membership = (
-            await self.sessions.membership(session_id, caller.user["_id"])
-            if chat is not None and caller
-            else None
-        )
+        if caller is None:
+            chat, membership = await self.sessions.get(session_id), None
+        else:
+            # Read at once: every chat call starts here, and each read in a row waits its turn
+            # at the store behind everyone else's. A chat that is gone has no membership.
+            chat, membership = await asyncio.gather(
+                self.sessions.get(session_id),
+                self.sessions.membership(session_id, caller.user["_id"]),
+            )
+            membership = membership if chat is not None else None
         if chat is None or chat["_id"] not in await self.may_read_all(caller, [(chat, membership)]):
             # Whoever holds no membership gets what an id naming nothing gets: ids cannot be
             # probed for private chats and groups.
