@@ -1,6 +1,7 @@
 """Reading a chat: its pages of messages (which move the reader's mark), and a message's
 delivery details."""
 
+import asyncio
 from typing import Any
 
 from agora.actors.client import SessionShards
@@ -45,33 +46,56 @@ class MessagePages:
         before: int | None,
     ) -> dict[str, Any]:
         chat, membership = await self.access.readable(caller, session_id)
-        found = None
-        # A conversation whose messages change after they are stored (a business chat's,
-        # by WhatsApp's flags) is read from MongoDB: the shard's copies do not hear of it.
-        conversation = self.kinds.conversation(chat)
-        from_shard = conversation is None or not conversation.changes_after_stored
-        if after is not None and from_shard:
-            found = await self.shards.buffered(session_id, after, MESSAGES_PAGE + 1)
-        if found is None:
-            found = await self.messages.page(
-                session_id, after=after, before=before, limit=MESSAGES_PAGE + 1
-            )
+        # Reads that do not wait for each other go at once: each in a row waits its turn at
+        # the store behind everyone else's.
+        found, furthest = await asyncio.gather(
+            self._found(chat, session_id, after, before),
+            self.sessions.furthest_marks(session_id),
+        )
         has_more = len(found) > MESSAGES_PAGE
         page = found[:MESSAGES_PAGE] if after is not None else found[-MESSAGES_PAGE:]
-        if caller is not None and membership is not None and page:
-            # The screen that fetched the newest page shows it; a poll only received it.
-            status = "read" if after is None and before is None else "delivered"
-            seq = chat.get("message_seq", 0) if status == "read" else page[-1].get("seq")
-            if seq:
-                await self.ticks.receipt(membership, status, seq, page[-1])
-        marks = marks_with_senders(chat, await self.sessions.furthest_marks(session_id))
-        senders = await self.users.by_ids([m["src_id"] for m in page])
+        senders, _ = await asyncio.gather(
+            self.users.by_ids([m["src_id"] for m in page]),
+            self._received(caller, chat, membership, page, newest=after is None and before is None),
+        )
+        marks = marks_with_senders(chat, furthest)
         return {
             "inbox_messages": [message_view_for(m, marks, self.kinds) for m in page],
             "refs": {"users": {u["_id"]: user_card(u) for u in senders}},
             "has_more": has_more,
             "next_less_than_timestamp": page[0]["created_at"] if page and has_more else None,
         }
+
+    async def _found(
+        self, chat: dict[str, Any], session_id: str, after: int | None, before: int | None
+    ) -> list[dict[str, Any]]:
+        # A conversation whose messages change after they are stored (a business chat's,
+        # by WhatsApp's flags) is read from MongoDB: the shard's copies do not hear of it.
+        conversation = self.kinds.conversation(chat)
+        if after is not None and (conversation is None or not conversation.changes_after_stored):
+            found = await self.shards.buffered(session_id, after, MESSAGES_PAGE + 1)
+            if found is not None:
+                return found
+        return await self.messages.page(
+            session_id, after=after, before=before, limit=MESSAGES_PAGE + 1
+        )
+
+    async def _received(
+        self,
+        caller: Caller | None,
+        chat: dict[str, Any],
+        membership: dict[str, Any] | None,
+        page: list[dict[str, Any]],
+        *,
+        newest: bool,
+    ) -> None:
+        """The screen that fetched the newest page shows it; a poll only received it."""
+        if caller is None or membership is None or not page:
+            return
+        status = "read" if newest else "delivered"
+        seq = chat.get("message_seq", 0) if newest else page[-1].get("seq")
+        if seq:
+            await self.ticks.receipt(membership, status, seq, page[-1])
 
 
 class MessageInfo:
