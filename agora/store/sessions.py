@@ -385,19 +385,23 @@ class SessionStore:
         """(session counters, membership) for each of the user's memberships."""
         return (await self.followed_by([user_id])).get(user_id, [])
 
+    async def followed_whole(
+        self, user_id: str, up_to: int
+    ) -> tuple[list[tuple[dict[str, Any], dict[str, Any]]], bool]:
+        """`followed`, and whether each session was read whole: so it is when the user has
+        at most `up_to` chats (the chat list's one page then needs no second read)."""
+        memberships = await self.memberships_of_user(user_id)
+        ids = [m["session_id"] for m in memberships]
+        whole = len(ids) <= up_to
+        sessions = await (self.by_ids(ids) if whole else self.counters(ids))
+        return _paired(memberships, sessions).get(user_id, []), whole
+
     async def followed_by(
         self, user_ids: list[str]
     ) -> dict[str, list[tuple[dict[str, Any], dict[str, Any]]]]:
         """`followed` for many users at once (a push to each member of a big group)."""
         memberships = await find_in(self.members, "user_id", user_ids)
-        counters = {
-            c["_id"]: c for c in await self.counters([m["session_id"] for m in memberships])
-        }
-        found: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = {}
-        for m in memberships:
-            if m["session_id"] in counters:
-                found.setdefault(m["user_id"], []).append((counters[m["session_id"]], m))
-        return found
+        return _paired(memberships, await self.counters([m["session_id"] for m in memberships]))
 
     async def counters(self, session_ids: list[str]) -> list[dict[str, Any]]:
         """Just what unseen counts, list order and the read rule (`core.chat.may_read`)
@@ -430,3 +434,15 @@ class SessionStore:
         ids = [membership_id(s, user_id) for s in set(session_ids)]
         found = await find_in(self.members, "_id", ids)
         return {m["session_id"]: m for m in found}
+
+
+def _paired(
+    memberships: list[dict[str, Any]], sessions: list[dict[str, Any]]
+) -> dict[str, list[tuple[dict[str, Any], dict[str, Any]]]]:
+    """Each user's (session, membership) pairs, by user id; a session gone drops its pair."""
+    by_id = {s["_id"]: s for s in sessions}
+    found: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = {}
+    for m in memberships:
+        if m["session_id"] in by_id:
+            found.setdefault(m["user_id"], []).append((by_id[m["session_id"]], m))
+    return found

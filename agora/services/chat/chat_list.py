@@ -53,14 +53,15 @@ class ChatList:
 
         Memberships are not touched per message, so the order comes from the sessions: all
         of the user's memberships and their sessions' counters are read and sorted (a person
-        has at most a few thousand chats), and the page's sessions are then read in full.
+        has at most a few thousand chats), and the page's sessions are then read in full;
+        most people have no more chats than a page holds, and theirs are read whole at once.
         A chat the user may not read (asked to join, blocked) stays listed, so that they see
         their request or block, with nothing of its messages: no `last_message`, no unseen
         count, and the time of their membership in place of the chat's latest activity.
         """
         user_id = caller.user["_id"]
         before = _decode_chats_cursor(cursor) if cursor else None
-        followed = await self.sessions.followed(user_id)
+        followed, whole = await self.sessions.followed_whole(user_id, CHATS_PAGE)
         readable = await self.access.may_read_all(caller, followed)
         rows = [((seen_time(c, m, c["_id"] in readable), c["_id"]), c, m) for c, m in followed]
         rows.sort(key=lambda row: row[0], reverse=True)
@@ -70,7 +71,7 @@ class ChatList:
         has_more = len(rows) > CHATS_PAGE
         # Reads that do not wait for each other go at once: each waits its turn at the store
         # behind everyone else's, and the list is one of the app's most frequent calls.
-        reads = [self.sessions.by_ids([c["_id"] for _, c, _ in page])]
+        reads = [self._whole([c for _, c, _ in page], whole)]
         if cursor is None:
             reads.append(self._notifications_seen(user_id, followed))
         found, *_ = await asyncio.gather(*reads)
@@ -97,6 +98,10 @@ class ChatList:
             "cursor": _encode_chats_cursor(page[-1][0]) if has_more else None,
             "has_more": has_more,
         }
+
+    async def _whole(self, sessions: list[dict[str, Any]], whole: bool) -> list[dict[str, Any]]:
+        """The page's sessions in full: as read, when they were read whole."""
+        return sessions if whole else await self.sessions.by_ids([c["_id"] for c in sessions])
 
     async def _last_messages(
         self, user_id: str, chats: list[dict[str, Any]], memberships: dict[str, dict[str, Any]]
