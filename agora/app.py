@@ -405,6 +405,7 @@ def chat_parts(
             posts=posts,
             sessions=sessions,
             messages=messages,
+            shards=shards,
             emitter=emitter,
             kinds=kinds,
             ticks=ticks,

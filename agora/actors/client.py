@@ -308,6 +308,27 @@ class SessionShards:
             return await self.link.answer(call)
         return None
 
+    async def newest(self, session_ids: list[str]) -> dict[str, dict[str, Any]]:
+        """Each session's newest message from its shard's memory, by session id: one call per
+        shard. Sessions a shard does not hold, or all while Ray does not answer, are left out
+        (they are read from MongoDB)."""
+        with contextlib.suppress(RayAway):
+            shard_map = await self.shard_map()
+            by_shard: dict[int, list[str]] = {}
+            for session_id in session_ids:
+                by_shard.setdefault(shard_map.owner(session_id), []).append(session_id)
+            found = await asyncio.gather(
+                *(self._newest_held(i, ids, shard_map) for i, ids in by_shard.items())
+            )
+            return {s: message for held in found for s, message in held.items()}
+        return {}
+
+    async def _newest_held(
+        self, index: int, session_ids: list[str], shard_map: ShardMap
+    ) -> dict[str, dict[str, Any]]:
+        shard = await self.actor(index)
+        return await self.link.answer(shard.newest.remote(session_ids, shard_map))
+
 
 @dataclass
 class Queued:

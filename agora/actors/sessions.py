@@ -427,6 +427,12 @@ class SessionShardLogic:
             return None
         return [m for m in state.buffer if m["created_at"] > after][:limit]
 
+    def newest(self, session_ids: list[str]) -> dict[str, dict[str, Any]]:
+        """Each session's newest message, for the sessions held here with one: a session's
+        messages are all stored through its shard, so the buffer's last is the newest."""
+        states = ((s, self.states.get(s)) for s in session_ids)
+        return {s: state.buffer[-1] for s, state in states if state is not None and state.buffer}
+
 
 def _moved(indexes: list[int], replies: list[dict[str, Any] | None]) -> None:
     for i in indexes:
@@ -545,6 +551,13 @@ class SessionShard:
         if not await self.ownership.serving(shard_map):
             return None
         return await self._logic().buffered(session_id, after, limit)
+
+    async def newest(
+        self, session_ids: list[str], shard_map: ShardMap
+    ) -> dict[str, dict[str, Any]]:
+        if not await self.ownership.serving(shard_map):
+            return {}
+        return self._logic().newest(session_ids)
 
     async def pid(self) -> int:
         return os.getpid()

@@ -93,3 +93,10 @@ class ChatKinds:
         """The kind a feature brought for this session; None for the chat's own (groups and
         item chats)."""
         return self._conversations.get(session.get("kind") or "")
+
+    def kept_as_stored(self, session: dict[str, Any]) -> bool:
+        """Whether the session's messages stay as they were stored, so that its shard's
+        copies of them are right; a business chat's change later (WhatsApp's flags), and the
+        shard does not hear of it."""
+        conversation = self.conversation(session)
+        return conversation is None or not conversation.changes_after_stored

@@ -457,6 +457,10 @@ async def test_a_customer_writes_an_agent_answers_and_status_webhooks_move_the_f
     [_, flagged] = await all_messages(business.admin, chat_id)
     assert {"s1", "wa_s", "wa_d", "wa_r"} <= set(flagged["info"])
     assert "wa_f" not in flagged["info"]
+    # The chat list's row shows the answer as it is now, not as its shard keeps it.
+    rows = (await business.admin.call("/user/chats", {}))["sessions"]
+    [listed] = [row["last_message"] for row in rows if row["_id"] == chat_id]
+    assert {"wa_s", "wa_d", "wa_r"} <= set(listed["info"]), listed
 
 
 async def test_a_reply_an_edge_stored_but_never_sent_is_sent_by_the_sweep(

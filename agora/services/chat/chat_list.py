@@ -6,6 +6,7 @@ import base64
 import json
 from typing import Any
 
+from agora.actors.client import SessionShards
 from agora.core.chat import (
     is_muted,
     marks_with_senders,
@@ -36,6 +37,7 @@ class ChatList:
         posts: PostReader,
         sessions: SessionStore,
         messages: MessageStore,
+        shards: SessionShards,
         emitter: RealtimeEmitter,
         kinds: ChatKinds,
         ticks: Ticks,
@@ -44,6 +46,7 @@ class ChatList:
         self.posts = posts
         self.sessions = sessions
         self.messages = messages
+        self.shards = shards
         self.emitter = emitter
         self.kinds = kinds
         self.ticks = ticks
@@ -110,16 +113,19 @@ class ChatList:
         Another's newest message reached the user's screen with the list: it is delivered
         (as a poll of the chat's new messages), and its sender's tick moves."""
 
+        held = await self.shards.newest([c["_id"] for c in chats if self.kinds.kept_as_stored(c)])
+
         async def newest(chat: dict[str, Any]) -> dict[str, Any] | None:
-            found = await self.messages.newest(chat["_id"], 1)
-            if not found:
+            message = held.get(chat["_id"]) or next(
+                iter(await self.messages.newest(chat["_id"], 1)), None
+            )
+            if message is None:
                 return None
-            mine = found[0]["src_id"] == user_id
-            if not mine:
-                self._listed(memberships[chat["_id"]], found[0])
-                return message_view_for(found[0], [], self.kinds)
+            if message["src_id"] != user_id:
+                self._listed(memberships[chat["_id"]], message)
+                return message_view_for(message, [], self.kinds)
             marks = marks_with_senders(chat, await self.sessions.furthest_marks(chat["_id"]))
-            return message_view_for(found[0], marks, self.kinds)
+            return message_view_for(message, marks, self.kinds)
 
         views = await asyncio.gather(*(newest(chat) for chat in chats))
         return {c["_id"]: view for c, view in zip(chats, views, strict=True) if view is not None}

@@ -69,10 +69,7 @@ class MessagePages:
     async def _found(
         self, chat: dict[str, Any], session_id: str, after: int | None, before: int | None
     ) -> list[dict[str, Any]]:
-        # A conversation whose messages change after they are stored (a business chat's,
-        # by WhatsApp's flags) is read from MongoDB: the shard's copies do not hear of it.
-        conversation = self.kinds.conversation(chat)
-        if after is not None and (conversation is None or not conversation.changes_after_stored):
+        if after is not None and self.kinds.kept_as_stored(chat):
             found = await self.shards.buffered(session_id, after, MESSAGES_PAGE + 1)
             if found is not None:
                 return found
