@@ -197,9 +197,16 @@ class UploadService:
         saved = [(stored_name(upload_id, kind), kind.mime_type, content)]
         if thumbnail is not None:
             saved.append((thumbnail_name(upload_id), THUMBNAIL_TYPE.mime_type, thumbnail))
+        # Written at once: each write in a row waits its turn at the store. Both have ended
+        # before either is undone (a cancelled gather waits for what it cancels).
         try:
-            for name, mime_type, data in saved:
-                await self.files.save(name, mime_type, data)
+            written = await asyncio.gather(
+                *(self.files.save(name, mime_type, data) for name, mime_type, data in saved),
+                return_exceptions=True,
+            )
+            failed = next((e for e in written if isinstance(e, BaseException)), None)
+            if failed is not None:
+                raise failed
         except BaseException:
             for name, _, _ in saved:
                 # Best effort: the store may be what failed; the upload is refused either way.
