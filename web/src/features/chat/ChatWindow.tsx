@@ -61,7 +61,7 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
   useLiveBadges(sessions, setSessions, false, (news) => {
     if (!request.itemId || !isChatAbout(news.dest_session_id, request.itemId)) return;
     void lookupSession(news.dest_session_id).then((found) => {
-      if (found) setSessions((current) => (current.some((entry) => entry._id === found._id) ? current : [...current, found]));
+      if (found) setSessions((current) => withNewSessions(current, [found]));
     });
   });
   useSessionUpdates(setSessions);
@@ -197,10 +197,16 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
   );
 }
 
+/** The tabs with the sessions not among them yet added; those shown stay as they are (live). */
+function withNewSessions(current: Session[], found: Session[]): Session[] {
+  const added = found.filter((entry) => !current.some((shown) => shown._id === entry._id));
+  return added.length ? [...current, ...added] : current;
+}
+
 /**
  * Reads the request's sessions again once the window's live badges listen (their effect runs
  * before this one): the opener's read and the window's first render leave a gap in which a
- * chat that begins is in neither. Tabs already shown stay as they are; new ones are added.
+ * chat that begins is in neither.
  */
 function useReloadOnceListening(reload: ChatWindowRequest['reload'], setSessions: Dispatch<SetStateAction<Session[]>>) {
   const first = useRef(reload);
@@ -208,7 +214,7 @@ function useReloadOnceListening(reload: ChatWindowRequest['reload'], setSessions
     let live = true;
     void first.current?.().then((found) => {
       if (!live) return;
-      setSessions((current) => [...current, ...found.filter((entry) => !current.some((shown) => shown._id === entry._id))]);
+      setSessions((current) => withNewSessions(current, found));
     });
     return () => {
       live = false;
