@@ -82,7 +82,13 @@ class SessionState:
     recording: asyncio.TimerHandle | None = None
 
     def remember(self, message: dict[str, Any]) -> None:
+        """A message stored after every message the buffer holds (the buffer is the
+        session's newest messages in order: pages and the chat list read it)."""
         self.buffer.append(message)
+        self.recognise(message)
+
+    def recognise(self, message: dict[str, Any]) -> None:
+        """A message whose resend is answered from memory."""
         self.sent[(message["src_id"], message.get("local_id"))] = message
         while len(self.sent) > RECENT_LOCAL_IDS:
             _, forgotten = self.sent.popitem(last=False)
@@ -311,7 +317,10 @@ class SessionShardLogic:
                 if message is None:
                     continue
                 stored_before.append(message)
-            state.remember(message)
+                # Older than the buffer's messages: appended, it would be the chat's newest.
+                state.recognise(message)
+            else:
+                state.remember(message)
             replies[i] = self._accepted(message, stored_now=pos not in inserted.resent)
         return new, stored_before
 

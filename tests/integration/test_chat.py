@@ -824,8 +824,14 @@ async def test_a_resend_only_mongodb_recognises_adds_no_unseen_message(
     shard = ray.get_actor(f"session-shard-{shard_of(session_id, 2)}", namespace=namespace)
     await shard.forget.remote(session_id)
     again = await _send(asker, session_id, "first", local_id="first")
-    await _send(asker, session_id, "after the resend")
     assert again["inbox_message"]["id"] == first["inbox_message"]["id"]
+    # The resent message is not the chat's newest, in the list or in a page after the newest.
+    newest = f"filler {SESSION_BUFFER_MESSAGES - 1}"
+    assert (await _listed_last(owner, session_id))[0] == newest
+    page = await asker.call("/session/messages", {"session_id": session_id})
+    after = {"session_id": session_id, "greater_than_timestamp": page["inbox_messages"][-2]["created_at"]}
+    assert [m["payload"] for m in (await asker.call("/session/messages", after))["inbox_messages"]] == [newest]
+    await _send(asker, session_id, "after the resend")
     chats = await owner.call("/user/chats", {})
     row = next(s for s in chats["sessions"] if s["_id"] == session_id)
     assert row["unseen_count"] == SESSION_BUFFER_MESSAGES + 2
