@@ -102,6 +102,11 @@ class Listener:
     base_url: str
     heard: list[str] = field(default_factory=list)
     newest: int = 0
+    # A room's messages that came before the socket's connect: the server enters the rooms
+    # before it answers the connect. socket.io-client keeps them and hands them over right
+    # before "connect", where the web app's join reads the newest message shown before their
+    # render; kept here the same way, so they cannot hide the gap that join fetches.
+    early: list[dict] = field(default_factory=list)
     reconnects: int = 0
     socket: socketio.AsyncClient | None = None
     polling: asyncio.Task | None = None
@@ -116,27 +121,35 @@ class Listener:
                 self.heard.append(message["id"])
                 self.newest = max(self.newest, message["created_at"])
 
+    def hear_live(self, messages: list[dict]) -> None:
+        if "/" in self.socket.namespaces:
+            self.hear(messages)
+        else:
+            self.early.extend(messages)
+
     async def connect(self) -> None:
         self.socket = socketio.AsyncClient(
             reconnection_delay=0.2,
             reconnection_delay_max=1,
             http_session=self.person.client,
         )
-        self.socket.on("message", lambda message: self.hear([message]))
-        self.socket.on("messages", self.hear)
+        self.socket.on("message", lambda message: self.hear_live([message]))
+        self.socket.on("messages", self.hear_live)
         self.socket.on("connect", self._connected)
         self.socket.on("disconnect", self._disconnected)
         # Socket.IO's own default: polling first, then the upgrade to a websocket.
         await self.socket.connect(self.base_url, auth={"auth_key": self.person.key})
 
     async def _connected(self) -> None:
+        shown_before = self.newest
+        early, self.early = self.early, []
+        self.hear(early)
         if self.polling is None:
             return
         # As the web app does (web/src/features/chat/useChatSession.ts): polling stops, the
         # chat's room is joined again, and once the join is answered, what was stored after
         # the newest message heard when the socket came back is fetched (the room's next
         # messages may be heard before that answer: they must not hide the gap).
-        shown_before = self.newest
         self.reconnects += 1
         self.polling.cancel()
         self.polling = None

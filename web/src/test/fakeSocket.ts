@@ -42,8 +42,13 @@ export class FakeSocket {
     this.handlers.get(event)?.forEach((handler) => handler(data));
   }
 
-  setConnected(connected: boolean) {
+  /**
+   * `early`: events the server sent before it answered the connect; socket.io-client keeps them
+   * and hands them to the listeners right before "connect", in the same call.
+   */
+  setConnected(connected: boolean, early: [string, unknown][] = []) {
     this.connected = connected;
+    early.forEach(([event, data]) => this.serverSends(event, data));
     this.handlers.get(connected ? 'connect' : 'disconnect')?.forEach((handler) => handler());
   }
 

@@ -93,4 +93,30 @@ describe('a chat whose socket reconnects', () => {
     ]);
     expect(screen.getAllByTestId('chat-message')).toHaveLength(4);
   });
+
+  it('fetches the gap from before a room message that came ahead of the connect itself', async () => {
+    // The server puts the socket in its rooms before it answers the connect: the room's next
+    // message can come first, newer than what was stored while the socket was away.
+    const away = message('m2', shownAt + 1, 'Stored while away');
+    const calls = mockFetch((call) => {
+      if (call.url.pathname === '/user/me') return { body: { user: me, guest_user: { _id: 'g', name: 'Guest', is_guest: true } } };
+      if (call.url.pathname !== '/session/messages') return { body: {} };
+      const after = (call.body as { greater_than_timestamp?: number }).greater_than_timestamp;
+      return after === undefined ? page([message('m1', shownAt, 'Shown before')]) : page(after === shownAt ? [away] : []);
+    });
+    const newerAsked = () => calls.filter((call) => (call.body as { greater_than_timestamp?: number })?.greater_than_timestamp !== undefined);
+
+    await renderChatWindow({ title: 'Neighbours', sessions: [group] });
+    await screen.findByText('Shown before');
+    await waitFor(() => expect(fakeSocket.waiting('join').length).toBeGreaterThan(0));
+    act(() => fakeSocket.answer('join', { ok: true }));
+
+    act(() => fakeSocket.setConnected(false));
+    act(() => fakeSocket.setConnected(true, [['message', message('m3', shownAt + 2, 'Heard before the connect')]]));
+    await screen.findByText('Heard before the connect');
+    await waitFor(() => expect(fakeSocket.waiting('join')).toHaveLength(1));
+    act(() => fakeSocket.answer('join', { ok: true }));
+    await screen.findByText('Stored while away');
+    expect(newerAsked().map((call) => call.body)).toEqual([{ session_id: 'g1', greater_than_timestamp: shownAt }]);
+  });
 });

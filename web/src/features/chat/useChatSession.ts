@@ -114,7 +114,10 @@ export function useChatSession(session: Session, meId: string | null, visible: b
   // Polling stopped when the socket came back and the room is heard only once joined: after a
   // reconnect (to whichever edge), what was stored after the newest message shown at that moment
   // is fetched once the join is answered. Not from the newest shown when the answer comes: the
-  // room's new messages may already have arrived by then, after the gap.
+  // room's new messages may already have arrived by then, after the gap. Some may even come
+  // before the connect (the server enters the socket's rooms before it answers it):
+  // socket.io-client hands them over right before "connect", in the same call, so they are not
+  // rendered yet when join reads newestShown, and cannot hide the gap either.
   useEffect(() => {
     let open: Socket | null = null;
     let cancelled = false;
