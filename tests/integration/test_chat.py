@@ -828,9 +828,10 @@ async def test_a_resend_only_mongodb_recognises_adds_no_unseen_message(
     # The resent message is not the chat's newest, in the list or in a page after the newest.
     newest = f"filler {SESSION_BUFFER_MESSAGES - 1}"
     assert (await _listed_last(owner, session_id))[0] == newest
-    page = await asker.call("/session/messages", {"session_id": session_id})
-    after = {"session_id": session_id, "greater_than_timestamp": page["inbox_messages"][-2]["created_at"]}
-    assert [m["payload"] for m in (await asker.call("/session/messages", after))["inbox_messages"]] == [newest]
+    shown = (await asker.call("/session/messages", {"session_id": session_id}))["inbox_messages"]
+    after = {"session_id": session_id, "greater_than_timestamp": shown[-2]["created_at"]}
+    newer = (await asker.call("/session/messages", after))["inbox_messages"]
+    assert [m["payload"] for m in newer] == [newest]
     await _send(asker, session_id, "after the resend")
     chats = await owner.call("/user/chats", {})
     row = next(s for s in chats["sessions"] if s["_id"] == session_id)
