@@ -26,6 +26,23 @@ RAY_START_ATTEMPTS = 3
 # What Ray logs when a new node missed its fixed registration deadline.
 RAY_START_MISSED = "timed out during startup"
 RAY_STOP_SECONDS = 15
+# The modules of the shards' actor classes, imported by each of a node's worker processes as
+# it starts, before it is given an actor (Ray's `preload_python_modules`): a shard restarted
+# after its node died then starts on an idle worker that has them. Imported at the restart,
+# they took 1 s of a core each, and four shards at once 2.5-3 s of the 5 s a lost node's
+# sends may wait (docs/operations.md).
+SHARD_MODULES = ("agora.actors.sessions", "agora.actors.users")
+
+
+def ray_node_env() -> dict[str, str]:
+    """The environment a Ray node of the deployment starts with."""
+    return {
+        **os.environ,
+        # Stopped, a node stops its processes at once: its detached shard actors would hold
+        # up the drain Ray otherwise grants a node's work (30 s).
+        "RAY_GRACEFUL_SHUTDOWN_DRAIN_TIMEOUT_S": "0",
+        "RAY_preload_python_modules": ",".join(SHARD_MODULES),
+    }
 
 
 class ServiceError(RuntimeError):
@@ -234,13 +251,10 @@ def _start_ray_node(role_args: list[str], log_file: Path, attempt: int = 1) -> R
     temp_dir = Path(tempfile.mkdtemp(prefix="agora-ray-"))
     args = [_executable("ray") or "ray", "start", *role_args, "--block"]
     args += [f"--temp-dir={temp_dir}", "--node-ip-address=127.0.0.1", "--disable-usage-stats"]
-    # Stopped, a node stops its processes at once: its detached shard actors would hold up
-    # the drain Ray otherwise grants a node's work (30 s).
-    env = {**os.environ, "RAY_GRACEFUL_SHUTDOWN_DRAIN_TIMEOUT_S": "0"}
     log_file.parent.mkdir(parents=True, exist_ok=True)
     with log_file.open("a") as output:
         process = subprocess.Popen(
-            args, env=env, stdout=output, stderr=subprocess.STDOUT, process_group=0
+            args, env=ray_node_env(), stdout=output, stderr=subprocess.STDOUT, process_group=0
         )
     node = RayNode(process, temp_dir, "")
     try:

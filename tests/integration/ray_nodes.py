@@ -104,10 +104,13 @@ def _join(address: str, log_file: Path) -> subprocess.Popen:
         "runtime-env-agent-port",
     ):
         args.append(f"--{option}={free_port()}")
-    env = {**os.environ, "RAY_GRACEFUL_SHUTDOWN_DRAIN_TIMEOUT_S": "0"}
     with log_file.open("a") as output:
         return subprocess.Popen(
-            args, env=env, stdout=output, stderr=subprocess.STDOUT, process_group=0
+            args,
+            env=embedded.ray_node_env(),
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            process_group=0,
         )
 
 
