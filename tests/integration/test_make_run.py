@@ -225,6 +225,10 @@ def child_running(run: subprocess.Popen, command: str) -> int:
     return pid
 
 
+# Its head, started again beside the Python suite's workers, missed Ray's fixed 30 s
+# registration and was started once more: 128 s there against 46 s alone, the longest chain of
+# the suite's one worker that runs the own-processes tests, so it runs in the cluster lane.
+@pytest.mark.cluster
 async def test_an_edge_whose_ray_head_dies_answers_503_meanwhile_and_serves_when_it_is_back(
     run_env, smtp_sink, tmp_path
 ):
