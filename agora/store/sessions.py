@@ -1,5 +1,6 @@
 """Chat sessions (item chats and groups alike) and their members, as chat needs them."""
 
+import asyncio
 from dataclasses import dataclass
 from typing import Any
 
@@ -128,16 +129,19 @@ class SessionStore:
     async def create_once(
         self, session: dict[str, Any], members: dict[str, int]
     ) -> tuple[dict[str, Any], bool]:
-        """Creates the session with its members unless it exists; says whether it created it."""
+        """Creates the session with its members unless it exists; says whether it created it.
+
+        The members are stored first: whoever finds the session stored (a concurrent call,
+        the shard loading it for its first message) finds them too. Adding a member is an
+        upsert, so calls at once add each once; a session that exists gets none back."""
+        if (existing := await self.get(session["_id"])) is not None:
+            return existing, False
+        await asyncio.gather(*(self.add_member(session["_id"], u, t) for u, t in members.items()))
         fields = {**{k: v for k, v in session.items() if k != "_id"}, **NEW_SESSION_COUNTERS}
         result = await self.sessions.update_one(
             {"_id": session["_id"]}, {"$setOnInsert": fields}, upsert=True
         )
-        created = result.upserted_id is not None
-        if created:
-            for user_id, user_type in members.items():
-                await self.add_member(session["_id"], user_id, user_type)
-        return await self.get(session["_id"]) or session, created
+        return await self.get(session["_id"]) or session, result.upserted_id is not None
 
     async def add_member(self, session_id: str, user_id: str, user_type: int) -> None:
         self._memberships.drop(membership_id(session_id, user_id))

@@ -1,6 +1,7 @@
 """Chat against real edges, a real local Ray cluster, the MongoDB-wire server and Redis."""
 
 import asyncio
+import uuid
 
 import pytest
 import ray
@@ -8,7 +9,13 @@ import socketio
 from pymongo import AsyncMongoClient
 
 from agora.core.chat import NOT_IN_THIS_CHAT, session_room, user_room
-from agora.core.constants import SESSION_BUFFER_MESSAGES, USER_TYPE_BLOCKED, USER_TYPE_MEMBER
+from agora.core.constants import (
+    SESSION_BUFFER_MESSAGES,
+    SESSION_KIND_ITEM_CHAT,
+    USER_TYPE_ADMIN,
+    USER_TYPE_BLOCKED,
+    USER_TYPE_MEMBER,
+)
 from agora.core.shard_map import shard_of
 from agora.http.realtime import SOCKET_SERVER
 from agora.realtime.emitter import RealtimeEmitter
@@ -67,6 +74,32 @@ async def test_an_item_chat_starts_as_a_dummy_and_becomes_real_with_the_first_me
         "Yes, come by tomorrow",
     ]
     assert set(page["refs"]["users"]) == {owner.id, asker.id}
+
+
+async def test_a_chat_being_stored_is_never_seen_without_its_members(another_edge):
+    """A chat's first messages sent at once each make it real (`SessionStore.create_once`).
+    One that found it stored before its members (another one's doing) took it to its shard,
+    which loaded it without them and refused every message of it (e2e: an asker's two first
+    messages both answered "This chat does not exist"). Whoever reads the chat reads its
+    members as they were when it was stored."""
+    sessions = SessionStore(another_edge)
+    members = {"owner": USER_TYPE_ADMIN, "asker": USER_TYPE_MEMBER}
+    for n in range(10):
+        session_id = f"r_created{n}_{uuid.uuid4().hex}"
+        chat = {"_id": session_id, "kind": SESSION_KIND_ITEM_CHAT}
+        seen, *created = await asyncio.gather(
+            _members_once_stored(sessions, session_id),
+            *(sessions.create_once(chat, members) for _ in range(2)),
+        )
+        assert seen == members
+        assert sorted(made for _, made in created) == [False, True]
+
+
+async def _members_once_stored(sessions: SessionStore, session_id: str) -> dict[str, int]:
+    """The chat's members as read right after the chat is first seen stored."""
+    while await sessions.get(session_id) is None:
+        pass
+    return await sessions.member_types(session_id)
 
 
 async def test_unseen_counts_rise_and_opening_chats_resets_the_red_dot(chat_client, smtp_sink):
