@@ -1,10 +1,12 @@
 """Chat sessions (item chats and groups alike) and their members, as chat needs them."""
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from pymongo import ReturnDocument, UpdateOne
+from pymongo.asynchronous.cursor import AsyncCursor
 from pymongo.asynchronous.database import AsyncDatabase
 
 from agora.core.chat import SENT_SEQ, is_reader
@@ -345,13 +347,13 @@ class SessionStore:
     async def furthest_marks(self, session_id: str) -> list[dict[str, Any]]:
         """The marks that decide every message's tick: the two furthest of each kind (the
         furthest may be the sender's own, which does not count for their messages)."""
-        found: dict[str, dict[str, Any]] = {}
-        for field in RECEIPT_SEQ_FIELDS.values():
-            query = {"session_id": session_id, field: {"$gt": 0}}
-            furthest = self.members.find(query, MARK_FIELDS).sort(field, -1).limit(2)
-            for mark in await furthest.to_list():
-                found[mark["_id"]] = mark
-        return list(found.values())
+        return await self._marks_of_each_kind(
+            lambda field: (
+                self.members.find({"session_id": session_id, field: {"$gt": 0}}, MARK_FIELDS)
+                .sort(field, -1)
+                .limit(2)
+            )
+        )
 
     async def furthest_marks_lately(self, session_id: str) -> list[dict[str, Any]]:
         """`furthest_marks` as this process read them lately: behind the stored marks by
@@ -368,12 +370,19 @@ class SessionStore:
         One query per mark rather than an `$or` of both: nx-27017 answers an `$or` by reading
         every membership of every chat (1.5 s among 100,000, holding up every other command
         meanwhile), and each mark alone from its index."""
-        found: dict[str, dict[str, Any]] = {}
-        for field in RECEIPT_SEQ_FIELDS.values():
-            query = {"session_id": session_id, field: {"$gte": seq}}
-            for mark in await self.members.find(query, MARK_FIELDS).to_list():
-                found[mark["_id"]] = mark
-        return list(found.values())
+        return await self._marks_of_each_kind(
+            lambda field: self.members.find(
+                {"session_id": session_id, field: {"$gte": seq}}, MARK_FIELDS
+            )
+        )
+
+    async def _marks_of_each_kind(self, find: Callable[[str], AsyncCursor]) -> list[dict[str, Any]]:
+        """The memberships `find` finds for each kind of mark, each once; the kinds' queries
+        at once (each in a row waits its turn at the store)."""
+        found = await asyncio.gather(
+            *(find(field).to_list() for field in RECEIPT_SEQ_FIELDS.values())
+        )
+        return list({mark["_id"]: mark for marks in found for mark in marks}.values())
 
     async def start_reading(self, session_id: str, user_id: str) -> None:
         """A new reader starts at the session's latest message: its history is not unseen."""
