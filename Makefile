@@ -12,7 +12,7 @@ WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) web/index.ht
 # Headless Chromium in this sandbox: no GPU, no sandboxing as root, no calls home.
 export AGORA_E2E_CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: help run cluster serve test lint-and-web check test-python-fast test-python test-cluster test-web test-e2e lint format bench deps lock clean
+.PHONY: help run cluster serve test lint-and-web check test-python-fast test-python test-cluster test-web test-e2e screenshots lint format bench deps lock clean
 
 run: deps $(STAMPS)/web-build ## Serve everything on http://127.0.0.1:8080 (Ctrl-C stops it)
 	$(PY) -m agora run
@@ -71,6 +71,9 @@ E2E_FILES_AT_ONCE ?= 2
 
 test-e2e: deps $(STAMPS)/web-build $(STAMPS)/e2e-deps $(STAMPS)/chromium
 	$(PY) -m tests.e2e.harness node --test --test-concurrency=$(E2E_FILES_AT_ONCE) tests/e2e/
+
+screenshots: ## The browser suite, saving each screen it passes at 390 and 1280 px in tests/e2e/screenshots/
+	AGORA_E2E_SCREENSHOTS=1 $(MAKE) test-e2e
 
 lint: deps $(STAMPS)/web-deps ## ruff (lint and format), Python import contracts, the TypeScript compiler, the web app's layers and import cycles
 	$(VENV)/bin/ruff check .

@@ -17,6 +17,9 @@ export const VIEWPORTS = {
 };
 
 const SCREENSHOT_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'screenshots');
+// Pictures for people to look at, which no test compares: taken by `make screenshots`, not by
+// `make test` (rendered in software, they took about a tenth of the browser suite's time).
+const SCREENSHOTS = process.env.AGORA_E2E_SCREENSHOTS === '1';
 
 export function launch() {
   return chromium.launch({
@@ -55,8 +58,9 @@ export async function newPage(browser, viewport = VIEWPORTS.desktop) {
   return page;
 }
 
-/** Saves screenshots/<name>-<width>.png; the whole page unless `fullPage` is false. */
+/** Saves screenshots/<name>-<width>.png (with AGORA_E2E_SCREENSHOTS=1); the whole page unless `fullPage` is false. */
 export async function screenshot(page, name, { fullPage = true } = {}) {
+  if (!SCREENSHOTS) return;
   await mkdir(SCREENSHOT_DIR, { recursive: true });
   const { width } = page.viewportSize();
   // Let transitions (menu, dialogs) settle so the picture shows the resting state.
@@ -66,6 +70,7 @@ export async function screenshot(page, name, { fullPage = true } = {}) {
 
 /** Screenshots at both widths (desktop first), back at the page's own size afterwards. */
 export async function screenshotBoth(page, name, options) {
+  if (!SCREENSHOTS) return;
   const original = page.viewportSize();
   for (const viewport of [VIEWPORTS.desktop, VIEWPORTS.phone]) {
     await page.setViewportSize(viewport);
