@@ -49,6 +49,29 @@ const page = (messages: InboxMessage[], hasMore = false) => ({
   body: { inbox_messages: messages, refs: { users: {} }, has_more: hasMore, next_less_than_timestamp: null },
 });
 
+/**
+ * The server's message pages: the newest holds one message shown at `shownAt`; `newer` answers
+ * the pages after a time. Returns the requests for pages after a time, as they come.
+ */
+function serveMessages(newer: (after: number) => ReturnType<typeof page>) {
+  const calls = mockFetch((call) => {
+    if (call.url.pathname === '/user/me') return { body: { user: me, guest_user: { _id: 'g', name: 'Guest', is_guest: true } } };
+    if (call.url.pathname !== '/session/messages') return { body: {} };
+    const after = (call.body as { greater_than_timestamp?: number }).greater_than_timestamp;
+    return after === undefined ? page([message('m1', shownAt, 'Shown before')]) : newer(after);
+  });
+  return () => calls.filter((call) => (call.body as { greater_than_timestamp?: number })?.greater_than_timestamp !== undefined);
+}
+
+/** The group's window open on its newest page, its socket in the chat's room. */
+async function openAndJoin() {
+  await renderChatWindow({ title: 'Neighbours', sessions: [group] });
+  await screen.findByText('Shown before');
+  await waitFor(() => expect(fakeSocket.waiting('join').length).toBeGreaterThan(0));
+  // The first join fetches nothing more: the window's first page covers it.
+  act(() => fakeSocket.answer('join', { ok: true }));
+}
+
 describe('a chat whose socket reconnects', () => {
   beforeEach(() => {
     vi.resetModules();
@@ -58,21 +81,9 @@ describe('a chat whose socket reconnects', () => {
   it('fetches what was stored while it was away once the server answers its join again', async () => {
     // Stored while the socket was down, after the last poll: the room will not repeat them.
     const away = [message('m2', shownAt + 1, 'Stored while away'), message('m3', shownAt + 2, 'And this')];
-    const calls = mockFetch((call) => {
-      if (call.url.pathname === '/user/me') return { body: { user: me, guest_user: { _id: 'g', name: 'Guest', is_guest: true } } };
-      if (call.url.pathname !== '/session/messages') return { body: {} };
-      const after = (call.body as { greater_than_timestamp?: number }).greater_than_timestamp;
-      if (after === undefined) return page([message('m1', shownAt, 'Shown before')]);
-      // Two pages: the catch-up follows has_more.
-      return after === shownAt ? page(away.slice(0, 1), true) : page(away.slice(1));
-    });
-    const newerAsked = () => calls.filter((call) => (call.body as { greater_than_timestamp?: number })?.greater_than_timestamp !== undefined);
-
-    await renderChatWindow({ title: 'Neighbours', sessions: [group] });
-    await screen.findByText('Shown before');
-    await waitFor(() => expect(fakeSocket.waiting('join').length).toBeGreaterThan(0));
-    // The first join fetches nothing more: the window's first page covers it.
-    act(() => fakeSocket.answer('join', { ok: true }));
+    // Two pages: the catch-up follows has_more.
+    const newerAsked = serveMessages((after) => (after === shownAt ? page(away.slice(0, 1), true) : page(away.slice(1))));
+    await openAndJoin();
 
     act(() => fakeSocket.setConnected(false));
     act(() => fakeSocket.setConnected(true));
@@ -98,18 +109,8 @@ describe('a chat whose socket reconnects', () => {
     // The server puts the socket in its rooms before it answers the connect: the room's next
     // message can come first, newer than what was stored while the socket was away.
     const away = message('m2', shownAt + 1, 'Stored while away');
-    const calls = mockFetch((call) => {
-      if (call.url.pathname === '/user/me') return { body: { user: me, guest_user: { _id: 'g', name: 'Guest', is_guest: true } } };
-      if (call.url.pathname !== '/session/messages') return { body: {} };
-      const after = (call.body as { greater_than_timestamp?: number }).greater_than_timestamp;
-      return after === undefined ? page([message('m1', shownAt, 'Shown before')]) : page(after === shownAt ? [away] : []);
-    });
-    const newerAsked = () => calls.filter((call) => (call.body as { greater_than_timestamp?: number })?.greater_than_timestamp !== undefined);
-
-    await renderChatWindow({ title: 'Neighbours', sessions: [group] });
-    await screen.findByText('Shown before');
-    await waitFor(() => expect(fakeSocket.waiting('join').length).toBeGreaterThan(0));
-    act(() => fakeSocket.answer('join', { ok: true }));
+    const newerAsked = serveMessages((after) => page(after === shownAt ? [away] : []));
+    await openAndJoin();
 
     act(() => fakeSocket.setConnected(false));
     act(() => fakeSocket.setConnected(true, [['message', message('m3', shownAt + 2, 'Heard before the connect')]]));
