@@ -2,6 +2,8 @@
 
 import asyncio
 import logging
+import time
+from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
@@ -19,32 +21,53 @@ FIND_IN_AT_ONCE = 8
 # 20 ms (the counters of a big group's pushed members' chats), 100 about 2.5 ms.
 IDS_PER_QUERY = 100
 slow_log = logging.getLogger("agora.mongo.slow")
+census_log = logging.getLogger("agora.mongo.census")
+CENSUS_SHAPES = 15
 
 
 def connect_mongo(settings: Settings) -> AsyncMongoClient:
     slow_ms = settings.mongo_slow_command_ms
+    census_seconds = settings.mongo_command_census_seconds
+    watching = slow_ms or census_seconds
     return AsyncMongoClient(
         settings.mongo_url,
         tz_aware=True,
         serverSelectionTimeoutMS=settings.mongo_server_selection_timeout_ms,
         connectTimeoutMS=settings.mongo_connect_timeout_ms,
         uuidRepresentation="standard",
-        event_listeners=[SlowCommands(slow_ms)] if slow_ms else [],
+        event_listeners=[CommandWatch(slow_ms, census_seconds)] if watching else [],
     )
 
 
-class SlowCommands(monitoring.CommandListener):
-    """Logs each command slower than `slow_ms` as seen from this client (the wait for a
-    connection and the server's queue included): which command on which collection, and the
-    fields it filtered and sorted on, never their values."""
+class CommandWatch(monitoring.CommandListener):
+    """What this client asks of the store, by shape (which command on which collection, and
+    the fields it filtered and sorted on, never their values): each command slower than
+    `slow_ms` as seen from here (the wait for a connection and the server's queue included)
+    is logged, and every `census_seconds` the commands of the last period are counted."""
 
-    def __init__(self, slow_ms: int) -> None:
-        self.slow_us = slow_ms * 1000
+    def __init__(self, slow_ms: int, census_seconds: int = 0) -> None:
+        self.slow_us = slow_ms * 1000 if slow_ms else None
+        self.census_seconds = census_seconds
         self._shapes: dict[tuple[int, int], str] = {}
+        self._census: Counter[str] = Counter()
+        self._census_since = time.monotonic()
 
     def started(self, event: monitoring.CommandStartedEvent) -> None:
-        self._shapes[(event.connection_id, event.request_id)] = _shape(
-            event.command_name, event.command
+        shape = _shape(event.command_name, event.command)
+        self._shapes[(event.connection_id, event.request_id)] = shape
+        if self.census_seconds:
+            self._count(shape)
+
+    def _count(self, shape: str) -> None:
+        self._census[shape] += 1
+        now = time.monotonic()
+        if now - self._census_since < self.census_seconds:
+            return
+        seconds, self._census_since = now - self._census_since, now
+        counted, self._census = self._census, Counter()
+        top = " | ".join(f"{n / seconds:.1f}/s {s}" for s, n in counted.most_common(CENSUS_SHAPES))
+        census_log.info(
+            "store commands over %.0f s: %.1f/s; %s", seconds, counted.total() / seconds, top
         )
 
     def succeeded(self, event: monitoring.CommandSucceededEvent) -> None:
@@ -55,7 +78,7 @@ class SlowCommands(monitoring.CommandListener):
 
     def _ended(self, event) -> None:
         shape = self._shapes.pop((event.connection_id, event.request_id), event.command_name)
-        if event.duration_micros >= self.slow_us:
+        if self.slow_us is not None and event.duration_micros >= self.slow_us:
             slow_log.warning("slow command %d ms: %s", event.duration_micros // 1000, shape)
 
 

@@ -1,11 +1,12 @@
 """Store queries spelled for nx-27017 give what MongoDB's own spelling would."""
 
+import logging
 import uuid
 
 import pytest
 from pymongo import AsyncMongoClient, monitoring
 
-from agora.store.mongo import find_in
+from agora.store.mongo import CommandWatch, find_in
 
 
 class Commands(monitoring.CommandListener):
@@ -69,3 +70,38 @@ async def test_many_ids_are_asked_a_hundred_at_a_time(watched):
     asked = [f["_id"]["$in"] for f in commands.finds]
     assert sorted(map(len, asked)) == [51, 100, 100]
     assert sorted(i for ids in asked for i in ids) == sorted(wanted)
+
+
+async def test_the_command_census_counts_each_shape_and_the_slow_log_names_it(mongo_url, caplog):
+    """What an operator reads to see what the store is asked (AGORA_MONGO_COMMAND_CENSUS_SECONDS,
+    AGORA_MONGO_SLOW_COMMAND_MS): shapes with their fields, never the values."""
+    watch = CommandWatch(slow_ms=0, census_seconds=3600)
+    client = AsyncMongoClient(mongo_url, event_listeners=[watch])
+    collection = client["agora_test"][f"census_{uuid.uuid4().hex[:8]}"]
+    try:
+        await collection.insert_one({"_id": "secret-id", "n": 1})
+        for _ in range(3):
+            await collection.find_one({"_id": "secret-id"})
+        watch.census_seconds = 1e-9  # the next command ends the period
+        with caplog.at_level(logging.INFO, logger="agora.mongo.census"):
+            await collection.find_one({"n": 1})
+        (line,) = [r.getMessage() for r in caplog.records if r.name == "agora.mongo.census"]
+        assert f"find {collection.name} filter ['_id']" in line
+        assert f"insert {collection.name}" in line
+        assert "secret-id" not in line
+        counted = {
+            part.split("/s ")[1]: float(part.split("/s ")[0])
+            for part in line.split("; ")[1].split(" | ")
+        }
+        by_id = counted[f"find {collection.name} filter ['_id']"]
+        assert by_id == pytest.approx(3 * counted[f"insert {collection.name}"])
+        # Nothing slower than 0 ms is looked for when the slow log is off.
+        assert not [r for r in caplog.records if r.name == "agora.mongo.slow"]
+        caplog.clear()
+        watch.slow_us = 0
+        with caplog.at_level(logging.WARNING, logger="agora.mongo.slow"):
+            await collection.find_one({"n": 1})
+        assert any(f"find {collection.name} filter ['n']" in r.getMessage() for r in caplog.records)
+    finally:
+        await collection.drop()
+        await client.close()
