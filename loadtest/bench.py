@@ -110,6 +110,12 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         default=ceiling.HOLD_SECONDS,
         help="ceiling: seconds each step is held (default %(default)s)",
     )
+    parser.add_argument(
+        "--no-floor",
+        dest="floor",
+        action="store_false",
+        help="ceiling: skip the floor (the naive server's ramp after Agora's)",
+    )
     args = parser.parse_args(argv)
     unknown = [name for name in args.scenarios if name not in SCENARIOS]
     if unknown:
@@ -173,7 +179,11 @@ def main(argv: list[str] | None = None) -> int:
     say(_machine_line())
     for name in args.scenarios:
         try:
-            options = {"steps": args.steps, "hold": args.hold} if name == "ceiling" else {}
+            options = (
+                {"steps": args.steps, "hold": args.hold, "floor": args.floor}
+                if name == "ceiling"
+                else {}
+            )
             run_scenario(name, args.keep, args.profile, **options)
         except Exception:
             traceback.print_exc()

@@ -18,9 +18,10 @@ import subprocess
 import sys
 import uuid
 from collections import ChainMap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.error import HTTPError
@@ -112,6 +113,9 @@ class Stack:
     cluster: agora.cluster.Cluster | None = None
     # A cluster's Ray nodes' metrics, the head's (metrics_url) first.
     node_metrics_urls: tuple[str, ...] = ()
+    # Stops the edge and its Ray, leaving the store and Redis running (the ceiling's floor
+    # runs on the same store); a no-op for a cluster, which stops as a whole.
+    stop_serving: Callable[[], None] = lambda: None
 
     mongo_db = MONGO_DB
 
@@ -182,14 +186,14 @@ def running_stack(
             stdout=log_file,
             stderr=subprocess.STDOUT,
         )
+        stop_serving = partial(_stop_make_run if as_make_run else _stop, started)
+        stack.callback(stop_serving)
         if as_make_run:
-            stack.callback(_stop_make_run, started)
             wait_for_edge(base_url, started, edge_log, MAKE_RUN_START_SECONDS)
             edge_pid, ray_pid = supervised_pids(_children(started.pid))
             dashboard = f"http://127.0.0.1:{ray_ports['AGORA_RAY_DASHBOARD_PORT']}"
             metrics = f"http://127.0.0.1:{ray_ports['AGORA_RAY_METRICS_PORT']}/metrics"
         else:
-            stack.callback(_stop, started)
             wait_for_edge(base_url, started, edge_log)
             edge_pid = ray_pid = started.pid
             dashboard = metrics = ""
@@ -205,6 +209,7 @@ def running_stack(
             services.mail,
             dashboard,
             metrics,
+            stop_serving=stop_serving,
         )
 
 
@@ -337,7 +342,10 @@ def _forget_keys(redis_url: str, prefix: str) -> None:
 
 def _stop_make_run(run: subprocess.Popen) -> None:
     """`agora run` stops what it started when terminated; whatever of it is still there
-    after a while (its Ray head keeps a process group of its own) is killed by pid."""
+    after a while (its Ray head keeps a process group of its own) is killed by pid. Once it
+    has been reaped, its pid may name another program's process: nothing more is done."""
+    if run.poll() is not None:
+        return
     started: list[psutil.Process] = []
     with suppress(psutil.Error):
         started = psutil.Process(run.pid).children(recursive=True)

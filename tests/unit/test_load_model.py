@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from loadtest.ceiling import floor_steps
 from loadtest.people_model import ACTIONS, HTTP, SOCKET, Model, RateError, parse_rates
 from loadtest.ramp import ActionFigures, StepFigures, last_held, misses
 
@@ -81,3 +82,9 @@ def test_the_crowds_receipts_wait_as_the_web_apps_do():
     crowd = (root / "loadtest/node/behave.mjs").read_text()
     assert _number(crowd, "RECEIPT_WINDOW_MS") == _number(app, "DELIVERED_RECEIPT_MS")
     assert _number(crowd, "RECEIPT_SPREAD_MS") == _number(app, "DELIVERED_RECEIPT_SPREAD_MS")
+
+
+def test_the_floors_ramp_starts_where_agoras_held_last():
+    steps = (100, 200, 500, 1000)
+    assert floor_steps(steps, step(200, ("chat: send", 500, 0, 80.0))) == (200, 500, 1000)
+    assert floor_steps(steps, None) == steps

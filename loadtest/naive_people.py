@@ -1,0 +1,208 @@
+"""The floor the `ceiling` scenario measures Agora against: a naive server for the people of
+docs/load-model.md.
+
+    python -m loadtest.naive_people MONGO_URL DATABASE PORT
+
+It answers every call loadtest/people.py and the Node crowd make, in the shapes they read,
+from the store Agora's seeding filled (the same nx-27017): aiohttp and python-socketio on
+one port, as Agora's edge. It does the least a server could for each call and nothing else:
+- one store command for each HTTP call (the read or the write the call is about), none for
+  the socket's events but the connect (the person's chats, to enter their rooms);
+- auth keys from one read of them all at its start, kept in memory (never a command);
+- rooms in the process (python-socketio's own manager: no Redis, no other edge);
+- a message stored is sent to its chat's room; typing to the chat's room.
+No permissions, counters, unseen counts, marks, pushes, Ray, order or dedupe. What holds it
+is the frameworks' own cost per call and per frame, the store's per command, and the load
+generator beside it on the same cores: no server on this stack holds more people on this
+machine doing less for them.
+"""
+
+import json
+import sys
+import time
+import uuid
+from functools import partial
+from typing import Any
+
+import socketio
+from aiohttp import web
+from pymongo import AsyncMongoClient
+
+from agora.core.constants import SEND_REPLY_OK
+from agora.core.signing import hash_secret
+
+PAGE = 20
+UPLOAD_PATH = "/naive-upload"
+# Stored documents hold dates and binary data; their text is enough here.
+_dumps = partial(json.dumps, default=str)
+
+
+class Naive:
+    def __init__(self, mongo_url: str, database: str) -> None:
+        self.client: AsyncMongoClient = AsyncMongoClient(mongo_url)
+        self.db = self.client[database]
+        self.users: dict[str, str] = {}  # auth key hash -> user id
+
+    async def load_keys(self, _: web.Application) -> None:
+        async for key in self.db["auth_keys"].find({}, {"user_id": 1}):
+            self.users[key["_id"]] = key["user_id"]
+
+    async def close(self, _: web.Application) -> None:
+        await self.client.close()
+
+    def user_of(self, request: web.Request) -> str:
+        key = request.headers.get("Authorization", "").removeprefix("Bearer ")
+        user_id = self.users.get(hash_secret(key))
+        if user_id is None:
+            raise web.HTTPUnauthorized()
+        return user_id
+
+    async def feed(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        query: dict[str, Any] = {"group_id": body.get("group_id")}
+        if body.get("cursor"):
+            query["feed_key"] = {"$lt": body["cursor"]}
+        if body.get("search_text"):
+            query["$text"] = {"$search": body["search_text"]}
+        projection = {"title": 1, "route_id": 1, "feed_key": 1}
+        items = await (
+            self.db["items"].find(query, projection).sort("feed_key", -1).limit(PAGE).to_list()
+        )
+        cursor = items[-1]["feed_key"] if len(items) == PAGE else None
+        return web.json_response({"items": items, "next_cursor": cursor})
+
+    async def chats(self, request: web.Request) -> web.Response:
+        user_id = self.user_of(request)
+        chats = await (
+            self.db["session_users"]
+            .find({"user_id": user_id}, {"session_id": 1})
+            .sort("updated_at", -1)
+            .limit(PAGE)
+            .to_list()
+        )
+        return web.json_response({"chats": chats})
+
+    async def messages(self, request: web.Request) -> web.Response:
+        self.user_of(request)
+        body = await request.json()
+        found = await (
+            self.db["messages"]
+            .find({"dest_session_id": body.get("session_id")}, {"payload": 1, "created_at": 1})
+            .sort("created_at", -1)
+            .limit(PAGE)
+            .to_list()
+        )
+        return web.json_response({"messages": found})
+
+    async def send(self, request: web.Request) -> web.Response:
+        user_id = self.user_of(request)
+        body = await request.json()
+        message = {
+            "_id": uuid.uuid4().hex[:24],
+            "dest_session_id": body["dest_session_id"],
+            "src_id": user_id,
+            "local_id": body.get("local_id"),
+            "created_at": int(time.time() * 1000),
+            "payload": body.get("payload", ""),
+        }
+        await self.db["naive_messages"].insert_one(message)
+        await self.sio.emit("message", message, room=message["dest_session_id"])
+        return web.json_response({"type": SEND_REPLY_OK, "inbox_message": message})
+
+    async def route(self, request: web.Request) -> web.Response:
+        user_id = self.user_of(request)
+        route_id = request.match_info["route_id"]
+        if request.query.get("action") == "share":
+            shared = {"_id": uuid.uuid4().hex[:24], "parent": route_id, "user_id": user_id}
+            await self.db["naive_routes"].insert_one(shared)
+            return web.json_response({"route": shared})
+        return web.json_response({"route": await self.db["routes"].find_one({"_id": route_id})})
+
+    async def post(self, request: web.Request) -> web.Response:
+        user_id = self.user_of(request)
+        body = await request.json()
+        item = {"_id": uuid.uuid4().hex[:24], "user_id": user_id, **body}
+        await self.db["naive_items"].insert_one(item)
+        return web.json_response({"item": item})
+
+    async def upload_url(self, request: web.Request) -> web.Response:
+        user_id = self.user_of(request)
+        upload = {"_id": uuid.uuid4().hex[:24], "user_id": user_id, **await request.json()}
+        await self.db["naive_uploads"].insert_one(upload)
+        return web.json_response({"upload_data": {"url": f"{UPLOAD_PATH}/{upload['_id']}"}})
+
+    async def upload(self, request: web.Request) -> web.Response:
+        self.user_of(request)
+        data = await request.read()
+        uploads = self.db["naive_uploads"]
+        await uploads.update_one({"_id": request.match_info["upload_id"]}, {"$set": {"data": data}})
+        return web.json_response({})
+
+    async def profile(self, request: web.Request) -> web.Response:
+        user_id = self.user_of(request)
+        wallets = await self.db["wallets"].find({"user_id": user_id}).to_list()
+        for wallet in wallets:
+            wallet.pop("updated_at", None)
+        return web.json_response({"user_wallets": wallets}, dumps=_dumps)
+
+    async def ledger(self, request: web.Request) -> web.Response:
+        self.user_of(request)
+        query = {"user_id": request.query.get("wallet_user_id")}
+        entries = await self.db["ledger_entries"].find(query, {"diff": 1}).limit(PAGE).to_list()
+        return web.json_response({"ledger": entries}, dumps=_dumps)
+
+    def attach(self, app: web.Application) -> None:
+        sio = socketio.AsyncServer(async_mode="aiohttp", cors_allowed_origins="*")
+        self.sio = sio
+
+        @sio.event
+        async def connect(sid: str, environ: dict, auth: Any) -> None:
+            key = auth.get("auth_key", "") if isinstance(auth, dict) else ""
+            user_id = self.users.get(hash_secret(key))
+            if user_id is None:
+                raise socketio.exceptions.ConnectionRefusedError("unknown key")
+            chats = self.db["session_users"].find({"user_id": user_id}, {"session_id": 1})
+            for chat in await chats.to_list():
+                await sio.enter_room(sid, chat["session_id"])
+
+        def ok(*_: Any) -> dict[str, Any]:
+            return {"ok": True}
+
+        @sio.on("typing")
+        async def typing(sid: str, data: dict) -> dict[str, Any]:
+            session_id = data.get("session_id")
+            await sio.emit("typing", {"session_id": session_id}, room=session_id, skip_sid=sid)
+            return ok()
+
+        for event in ("join", "viewing", "delivered", "read", "leave"):
+            sio.on(event, ok)
+        sio.on("unseen", lambda *_: {"unseen": {}})
+        sio.attach(app)
+
+
+def build(mongo_url: str, database: str) -> web.Application:
+    naive = Naive(mongo_url, database)
+    app = web.Application()
+    app.router.add_post("/api/feed", naive.feed)
+    app.router.add_post("/user/chats", naive.chats)
+    app.router.add_post("/session/messages", naive.messages)
+    app.router.add_post("/session/send", naive.send)
+    app.router.add_get("/api/r/{route_id}", naive.route)
+    app.router.add_post("/api/item", naive.post)
+    app.router.add_post("/get_upload_url", naive.upload_url)
+    app.router.add_put(f"{UPLOAD_PATH}/{{upload_id}}", naive.upload)
+    app.router.add_get("/api/user/profile", naive.profile)
+    app.router.add_get("/api/wallet/ledger", naive.ledger)
+    app.on_startup.append(naive.load_keys)
+    app.on_cleanup.append(naive.close)
+    naive.attach(app)
+    return app
+
+
+def main() -> None:
+    mongo_url, database, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    web.run_app(build(mongo_url, database), host="127.0.0.1", port=port, print=None)
+
+
+if __name__ == "__main__":
+    main()
