@@ -1,5 +1,6 @@
 """Chat rules: who reads and sends where, moderation, message shape and ordering."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -45,6 +46,19 @@ def visitor_room(session_id: str) -> str:
     """Where the sockets of a chat's visitors (who read it without following it: the chat is
     open to them) are marked, besides its room: all of them leave at once when it closes."""
     return f"v:{session_id}"
+
+
+def viewer_room(session_id: str) -> str:
+    """Where the sockets of the tabs showing a chat are (the `viewing` event), besides its
+    room: typing goes there only, as no other screen shows it (a city group's typing reached
+    every member's socket, most of them on other screens)."""
+    return f"w:{session_id}"
+
+
+def heard_rooms(session_ids: Iterable[str]) -> list[str]:
+    """The rooms through which a socket hears these chats: a socket that may no longer read
+    one leaves them all."""
+    return [room for s in session_ids for room in (session_room(s), viewer_room(s))]
 
 
 def user_room(user_id: str) -> str:

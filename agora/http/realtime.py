@@ -16,7 +16,7 @@ from typing import Any
 from aiohttp import web
 from pydantic import Field, ValidationError
 
-from agora.core.chat import session_room, user_room
+from agora.core.chat import session_room, user_room, viewer_room
 from agora.core.constants import SEND_REPLY_REFUSED
 from agora.core.errors import AgoraError, InvalidInput, NeedLogin
 from agora.http.accounts import GUEST_COOKIE
@@ -30,7 +30,7 @@ from agora.realtime.transport import (
     CheckedSocketServer,
     ConnectionRefused,
     EdgePacket,
-    SocketManager,
+    RoomChannelManager,
     SocketServer,
 )
 from agora.services.accounts import AccountService, Caller
@@ -86,7 +86,7 @@ def routes() -> list[Route]:
 
 
 def create_socket_server(
-    settings: Settings, client_manager: SocketManager | None = None
+    settings: Settings, client_manager: RoomChannelManager | None = None
 ) -> SocketServer:
     return CheckedSocketServer(
         async_mode="aiohttp",
@@ -204,6 +204,9 @@ def attach(
         if not rooms:
             return {"errors": "You cannot read this chat"}
         await sio.manager.enter_rooms(sid, "/", rooms)
+        # A tab may say it shows the chat before its window's join lets it hear it.
+        if (await sio.get_session(sid)).get("viewing") == session_id:
+            await sio.enter_room(sid, viewer_room(session_id))
         return {"ok": True}
 
     @sio.on("leave")
@@ -223,9 +226,21 @@ def attach(
     @answering()
     async def viewing(sid: str, data: Any) -> dict[str, Any]:
         """The chat this socket's tab shows while visible (null: none, or hidden): its user
-        gets no push for that chat meanwhile."""
-        await push.socket_viewing(sid, ViewingBody.model_validate(data).session_id)
+        gets no push for that chat meanwhile, and the socket hears who types in it."""
+        shown = ViewingBody.model_validate(data).session_id
+        await push.socket_viewing(sid, shown)
+        await show(sid, shown)
         return {"ok": True}
+
+    async def show(sid: str, shown: str | None) -> None:
+        """The socket is in the viewers' room of the chat its tab shows, if it hears that chat
+        (its room admitted it: a member's connect, a visitor's join), and of no other."""
+        async with sio.session(sid) as session:
+            before, session["viewing"] = session.get("viewing"), shown
+        if before is not None and before != shown:
+            await sio.leave_room(sid, viewer_room(before))
+        if shown is not None and sio.manager.in_room(sid, session_room(shown)):
+            await sio.enter_room(sid, viewer_room(shown))
 
     @sio.on("unseen")
     @answering()

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from agora.core.chat import session_room, user_room, visitor_room
+from agora.core.chat import heard_rooms, session_room, user_room, viewer_room, visitor_room
 from agora.realtime.transport import RoomChannelManager
 from agora.settings import Settings
 
@@ -36,6 +36,10 @@ class RealtimeEmitter:
     async def to_session(self, session_id: str, event: str, data: Any) -> None:
         await self.manager.emit(event, data, room=session_room(session_id))
 
+    async def to_viewers(self, session_id: str, event: str, data: Any) -> None:
+        """To the sockets whose tabs show the chat."""
+        await self.manager.emit(event, data, room=viewer_room(session_id))
+
     async def to_user(self, user_id: str, event: str, data: Any) -> None:
         await self.manager.emit(event, data, room=user_room(user_id))
 
@@ -49,17 +53,17 @@ class RealtimeEmitter:
         )
 
     async def unfollow(self, user_id: str, session_ids: list[str]) -> None:
-        await self.manager.move_sockets(user_room(user_id), leave=map(session_room, session_ids))
+        await self.manager.move_sockets(user_room(user_id), leave=heard_rooms(session_ids))
 
     async def send_visitors_away(self, session_ids: list[str]) -> None:
         """Sockets that read these sessions without following them leave their rooms, on
         every edge (the sessions closed to them)."""
         for session_id in session_ids:
-            rooms = [session_room(session_id), visitor_room(session_id)]
+            rooms = [*heard_rooms([session_id]), visitor_room(session_id)]
             await self.manager.move_sockets(visitor_room(session_id), leave=rooms)
 
     async def end_visits(self, user_id: str, session_ids: list[str]) -> None:
         """The user's sockets stop visiting these sessions (which the user does not follow)."""
-        rooms = [room for s in session_ids for room in (session_room(s), visitor_room(s))]
+        rooms = [room for s in session_ids for room in (*heard_rooms([s]), visitor_room(s))]
         if rooms:
             await self.manager.move_sockets(user_room(user_id), leave=rooms)

@@ -49,25 +49,32 @@ export class Behaviour {
     const socket = this.worker.sockets.get(position);
     const chats = this.worker.members[position].joins;
     if (!socket?.connected || !chats.length) return;
-    if (name === "typing") this.emit(name, socket, "typing", { session_id: pick(chats) });
-    else if (name === "viewing") {
+    if (name === "typing") {
+      // One types in the chat the tab shows; from another screen, one opens a chat first.
+      if (!this.viewing.get(position)) this.show(socket, position, pick(chats));
+      this.emit(name, socket, "typing", { session_id: this.viewing.get(position) });
+    } else if (name === "viewing") {
       // Half the time a chat shows, half the time the feed (or another screen) does.
-      const shown = Math.random() < 0.5 ? pick(chats) : null;
-      this.viewing.set(position, shown);
-      this.emit(name, socket, "viewing", { session_id: shown });
+      this.show(socket, position, Math.random() < 0.5 ? pick(chats) : null);
     } else if (name === "tab: reconnect") this.reconnect(socket, position);
+  }
+
+  show(socket, position, shown) {
+    this.viewing.set(position, shown);
+    this.emit("viewing", socket, "viewing", { session_id: shown });
   }
 
   reconnect(socket, position) {
     socket.disconnect();
-    this.viewing.delete(position);
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       if (this.stopped) return;
       const started = performance.now();
       socket.once("connect", () => {
-        // The web app asks for the unseen summary on every (re)connect (useUnseenSync.ts).
+        // The web app asks for the unseen summary on every (re)connect (useUnseenSync.ts),
+        // and says again which chat the tab shows (useViewingReport.ts).
         this.emit("tab: reconnect", socket, "unseen", {}, started);
+        this.show(socket, position, this.viewing.get(position) ?? null);
       });
       socket.connect();
     }, AWAY_MS);

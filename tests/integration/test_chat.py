@@ -351,6 +351,63 @@ async def test_a_rejected_request_to_join_leaves_the_member_count(chat_client, s
     assert await num_members() == before - 1
 
 
+async def _heard_typing(heard: dict[str, list], *sockets) -> list[tuple[str, str]]:
+    """Who of `sockets` heard typing so far: on one edge a socket's frames go out in the order
+    they were sent, so a round trip on each socket comes back after any typing sent to it."""
+    for sio in sockets:
+        await sio.call("unseen", {})
+    return [(name, data["user_id"]) for name, data in heard["typing"]]
+
+
+async def test_typing_reaches_only_the_tabs_showing_the_chat_while_they_may_read_it(
+    chat_client, smtp_sink
+):
+    """Only a tab showing a chat shows who types in it, yet a city group's typing went to every
+    member's socket. A tab showing the chat hears it; one showing another chat, or none, does
+    not; nor one that may no longer read the chat."""
+    admin, people, group_id = await _group_with_members(chat_client, smtp_sink)
+    reader, typist = people["Member"], people["Moderator"]
+    heard: dict[str, list] = {"typing": []}
+    showing = await _socket(chat_client, reader, heard, "showing")
+    elsewhere = await _socket(chat_client, reader, heard, "elsewhere")
+    hidden = await _socket(chat_client, reader, heard, "hidden")
+    assert await showing.call("viewing", {"session_id": group_id}) == {"ok": True}
+    await elsewhere.call("viewing", {"session_id": f"r_elsewhere_{reader.id}"})
+    await hidden.call("viewing", {"session_id": group_id})
+    await hidden.call("viewing", {"session_id": None})
+    typing = await _socket(chat_client, typist)
+    assert await typing.call("typing", {"session_id": group_id}) == {"ok": True}
+    readers = (showing, elsewhere, hidden)
+    assert await _heard_typing(heard, *readers) == [("showing", typist.id)]
+
+    # Blocked, the reader's tab no longer hears the chat, though it still shows it.
+    body = {"session_id": group_id, "for_user_id": reader.id, "action": "block"}
+    await admin.call("/session/user/update", body)
+    admin_socket = await _socket(chat_client, admin)
+    assert await admin_socket.call("typing", {"session_id": group_id}) == {"ok": True}
+    assert await _heard_typing(heard, *readers) == [("showing", typist.id)]
+
+
+async def test_a_visitors_tab_hears_typing_from_its_join_until_it_leaves(chat_client, smtp_sink):
+    """The tab may say it shows the chat before its window's join lets it read the chat."""
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    await _send(asker, session_id, "hi")
+    await owner.call("/session/update", {"session_id": session_id, "is_read_allowed": True})
+    visitor = await member(chat_client, smtp_sink, "Visitor")
+    heard: dict[str, list] = {"typing": []}
+    tab = await _socket(chat_client, visitor, heard, "visitor")
+    await tab.call("viewing", {"session_id": session_id})
+    asker_socket = await _socket(chat_client, asker)
+    owner_socket = await _socket(chat_client, owner)
+    assert await tab.call("join", {"session_id": session_id}) == {"ok": True}
+    await asker_socket.call("typing", {"session_id": session_id})
+    assert await _heard_typing(heard, tab) == [("visitor", asker.id)]
+    assert await tab.call("leave", {"session_id": session_id}) == {"ok": True}
+    await owner_socket.call("typing", {"session_id": session_id})
+    assert await _heard_typing(heard, tab) == [("visitor", asker.id)]
+
+
 async def test_mute_and_make_public_rules(chat_client, smtp_sink):
     owner, asker, item = await _item_chat(chat_client, smtp_sink)
     session_id = f"r_{item['_id']}_{asker.id}"
@@ -402,6 +459,8 @@ async def test_sockets_get_messages_typing_and_delivery_ticks(chat_client, smtp_
     me = await owner.get("/user/me")
     assert me["user"]["data"]["notifications_unseen_count"] == 2
 
+    # Typing reaches the tabs showing the chat.
+    assert await sockets["owner"].call("viewing", {"session_id": session_id}) == {"ok": True}
     await sockets["asker"].emit("typing", {"session_id": session_id})
     assert await sockets["owner"].call(
         "delivered", {"session_id": session_id, "created_at": created_at}

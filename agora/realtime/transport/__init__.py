@@ -41,7 +41,6 @@ from agora.realtime.transport.websockets import edge_transports
 
 # The library's public names the rest of `agora/` uses, so that only this package imports it.
 SocketServer = socketio.AsyncServer
-SocketManager = socketio.AsyncManager
 ConnectionRefused = socketio.exceptions.ConnectionRefusedError
 
 __all__ = [
@@ -50,7 +49,6 @@ __all__ = [
     "ConnectionRefused",
     "EdgePacket",
     "RoomChannelManager",
-    "SocketManager",
     "SocketServer",
     "edge_transports",
 ]

@@ -216,6 +216,11 @@ class RoomChannelManager(socketio.AsyncRedisManager):
         await super().enter_room(sid, namespace, room, eio_sid=eio_sid)
         await self.settled()
 
+    def in_room(self, sid: str, room: str, namespace: str = "/") -> bool:
+        """Whether this edge's socket is in the room (the library's `get_rooms` walks every
+        room of the namespace to tell)."""
+        return sid in self.rooms.get(namespace, {}).get(room, ())
+
     async def enter_rooms(self, sid: str, namespace: str, rooms: list[str]) -> None:
         """Several rooms with one wait for Redis's confirmations."""
         for room in rooms:

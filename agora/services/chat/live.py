@@ -7,7 +7,7 @@ window opens it, as a visitor (`core.chat.visitor_room`); when the chat stops le
 it, their sockets are sent away, so that no message reaches a socket the read rule would refuse.
 """
 
-from agora.core.chat import is_reader, session_room, visitor_room
+from agora.core.chat import heard_rooms, is_reader, session_room, visitor_room
 from agora.core.constants import TYPING_INTERVAL_SECONDS
 from agora.core.errors import AgoraError
 from agora.realtime.emitter import RealtimeEmitter
@@ -28,7 +28,7 @@ class Typing:
         user_id = caller.user["_id"]
         await self.access.require_following(session_id, user_id)
         if await self.hints.allow_typing(session_id, user_id, TYPING_INTERVAL_SECONDS):
-            await self.emitter.to_session(
+            await self.emitter.to_viewers(
                 session_id,
                 "typing",
                 {"session_id": session_id, "user_id": user_id, "name": caller.user["name"]},
@@ -61,7 +61,7 @@ class ChatRooms:
         follows the chat (the badges come from its room)."""
         if await self.access.follows(caller, session_id):
             return []
-        return [session_room(session_id), visitor_room(session_id)]
+        return [*heard_rooms([session_id]), visitor_room(session_id)]
 
 
 class Visitors:
