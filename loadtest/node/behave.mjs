@@ -1,8 +1,9 @@
 // What a signed-in person's open tab does on its socket (docs/load-model.md), for the
 // crowd's `behave` command: typing and viewing at rates per person-minute, the tab closed
 // and opened again now and then, and the receipts the web app sends for what arrives
-// (web/src/features/chat/receipts.ts and useChatSession.ts). Each event asks for its ack,
-// and the ack's time is kept per event name for locust's statistics.
+// (web/src/features/chat/receipts.ts and useChatSession.ts). As the web app, it asks for no
+// ack of typing, viewing and receipts but for one in ACK_SAMPLE of them, whose ack's time is
+// kept per event name for locust's statistics; `unseen` (a reconnect) always asks for one.
 
 // The web app's DELIVERED_RECEIPT_MS and DELIVERED_RECEIPT_SPREAD_MS: one receipt per chat
 // for the newest of a short window, each screen's window a random part of the spread longer.
@@ -11,6 +12,10 @@ const RECEIPT_SPREAD_MS = 1000;
 // A closed tab opened again after this long.
 const AWAY_MS = 2_000;
 const ACK_TIMEOUT_MS = 30_000;
+// The web app asks for no ack of these: an ack for each would cost the server a frame the
+// product never sends. One in this many asks for one, to time the server's answer.
+const ACK_SAMPLE = 5;
+const UNACKED = new Set(["typing", "viewing", "delivered", "read"]);
 
 const expo = (perMinute) => (-Math.log(1 - Math.random()) * 60_000) / perMinute;
 const pick = (list) => list[Math.floor(Math.random() * list.length)];
@@ -105,6 +110,10 @@ export class Behaviour {
   }
 
   async emit(name, socket, event, body, started = performance.now()) {
+    if (UNACKED.has(event) && Math.random() * ACK_SAMPLE >= 1) {
+      socket.emit(event, body);
+      return;
+    }
     const stat = (this.stats[name] ??= { times: [], errors: {} });
     try {
       const reply = await socket.timeout(ACK_TIMEOUT_MS).emitWithAck(event, body);
