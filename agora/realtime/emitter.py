@@ -40,6 +40,15 @@ class RealtimeEmitter:
         """To the sockets whose tabs show the chat."""
         await self.manager.emit(event, data, room=viewer_room(session_id))
 
+    async def to_viewers_and_user(
+        self, session_id: str, user_id: str | None, event: str, data: Any
+    ) -> None:
+        """To the sockets whose tabs show the chat, and to the user's (one event each: a
+        socket in both gets it twice)."""
+        await self.to_viewers(session_id, event, data)
+        if user_id is not None:
+            await self.to_user(user_id, event, data)
+
     async def to_user(self, user_id: str, event: str, data: Any) -> None:
         await self.manager.emit(event, data, room=user_room(user_id))
 

@@ -42,7 +42,7 @@ OPTIONAL_FIELDS = (
 
 # A message's place in its chat never changes: its copy is kept ten minutes (its receipts
 # come within seconds), or until the table of copies is full.
-PLACE_FIELDS = {"_id": 0, "dest_session_id": 1, "created_at": 1, "seq": 1}
+PLACE_FIELDS = {"_id": 0, "dest_session_id": 1, "created_at": 1, "seq": 1, "src_id": 1}
 PLACE_COPY_SECONDS = 600.0
 
 

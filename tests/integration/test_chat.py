@@ -388,6 +388,29 @@ async def test_typing_reaches_only_the_tabs_showing_the_chat_while_they_may_read
     assert await _heard_typing(heard, *readers) == [("showing", typist.id)]
 
 
+async def test_a_tick_that_moves_reaches_the_tabs_showing_the_chat_and_its_sender(
+    chat_client, smtp_sink
+):
+    """Only an open chat shows ticks: an announcement reaches the tabs showing the chat and
+    the sender of the message it names, wherever they are, not every member's socket."""
+    admin, people, group_id = await _group_with_members(chat_client, smtp_sink)
+    sender, reader = people["Member"], people["Moderator"]
+    heard: dict[str, list] = {"message_status": []}
+    on_the_feed = await _socket(chat_client, sender, heard, "sender")
+    showing = await _socket(chat_client, admin, heard, "showing")
+    elsewhere = await _socket(chat_client, admin, heard, "elsewhere")
+    assert await showing.call("viewing", {"session_id": group_id}) == {"ok": True}
+    reading = await _socket(chat_client, reader)
+    sent = await _send(sender, group_id, "who is coming?")
+    receipt = {"session_id": group_id, "created_at": sent["inbox_message"]["created_at"]}
+    assert await reading.call("delivered", receipt) == {"ok": True}
+    await _until(lambda: len(heard["message_status"]) >= 2)
+    for sio in (on_the_feed, showing, elsewhere):
+        await sio.call("unseen", {})
+    assert sorted(n for n, _ in heard["message_status"]) == ["sender", "showing"]
+    assert {d["user_id"] for _, d in heard["message_status"]} == {reader.id}
+
+
 async def test_a_visitors_tab_hears_typing_from_its_join_until_it_leaves(chat_client, smtp_sink):
     """The tab may say it shows the chat before its window's join lets it read the chat."""
     owner, asker, item = await _item_chat(chat_client, smtp_sink)

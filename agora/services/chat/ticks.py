@@ -53,8 +53,7 @@ class Ticks:
         self, membership: dict[str, Any], status: str, seq: int, last: dict[str, Any]
     ) -> None:
         """Moves the member's mark (`membership` as just read); when that may move a tick, the
-        senders' screens hear of it (one event to the chat's room, covering every message up
-        to `last`)."""
+        senders' screens hear of it (one event covering every message up to `last`)."""
         receipt = Receipt.of(membership, status, seq, last)
         await self.receipts([receipt], {receipt.member: membership})
 
@@ -87,10 +86,10 @@ class Ticks:
         self, receipts: list[Receipt], found: dict[tuple[str, str], dict[str, Any]]
     ) -> None:
         """`receipt` for many, their memberships read already (`SessionStore.memberships`):
-        one write for the lot. Only the receipts that may move a tick are announced: each
-        announcement reaches every socket in the chat's room, so a message to a group of
-        500 brought 500 receipts x 500 sockets; and they go at once (they share the
-        emitter's publishes; one by one, each waited for a publish of its own)."""
+        one write for the lot. Only the receipts that may move a tick are announced (to the
+        chat's room, a message to a group of 500 brought 500 receipts x 500 sockets); and they
+        go at once (they share the emitter's publishes; one by one, each waited for a publish
+        of its own)."""
         marks = [r.mark for r in receipts]
         # Read before the write, and only for chats where a mark is behind its receipt (a
         # page read again, the common case, moves nothing and asks nothing more).
@@ -121,13 +120,16 @@ class Ticks:
     async def _announce(
         self, session_id: str, user_id: str, status: str, last: dict[str, Any]
     ) -> None:
-        await self.emitter.to_session(
-            session_id,
-            "message_status",
-            {
-                "session_id": session_id,
-                "created_at": last["created_at"],
-                "status": status,
-                "user_id": user_id,
-            },
+        """To the tabs showing the chat, and wherever the last message's sender is: only an
+        open chat shows ticks, and to the chat's room each announcement reached every member's
+        socket (two per message to a city group: twice its deliveries). A sender of an earlier
+        message covered, whose chat is not shown, sees its tick when it next reads the chat."""
+        status_report = {
+            "session_id": session_id,
+            "created_at": last["created_at"],
+            "status": status,
+            "user_id": user_id,
+        }
+        await self.emitter.to_viewers_and_user(
+            session_id, last.get("src_id"), "message_status", status_report
         )
