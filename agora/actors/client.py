@@ -300,8 +300,8 @@ class SessionShards:
         raise RayAway()
 
     async def buffered(self, session_id: str, after: int | None, limit: int) -> list | None:
-        """The shard's newest messages after `after`; None when it cannot tell, or Ray does
-        not answer (the page is then read from MongoDB)."""
+        """The shard's first `limit` messages after `after` (None: its newest `limit`); None
+        when it cannot tell, or Ray does not answer (the page is then read from MongoDB)."""
         with contextlib.suppress(RayAway):
             shard, shard_map = await self.for_session(session_id)
             call = shard.buffered.remote(session_id, after, limit, shard_map)

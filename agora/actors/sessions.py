@@ -428,11 +428,16 @@ class SessionShardLogic:
         return {**reply, "stored_now": True} if stored_now else reply
 
     async def buffered(self, session_id: str, after: int | None, limit: int) -> list | None:
-        """Messages after `after` from memory when the buffer surely holds all of them."""
+        """The first `limit` messages after `after`, or with None the newest `limit`, from
+        memory when the buffer surely holds all of them: it holds the session's newest
+        messages (all of them while they are fewer than it keeps), as every message of the
+        session is stored through its shard."""
         state = self.states.get(session_id)
         if state is None or not state.buffer:
             return None
-        if after is None or after < state.buffer[0]["created_at"]:
+        if after is None:
+            return list(state.buffer)[-limit:]
+        if after < state.buffer[0]["created_at"]:
             return None
         return [m for m in state.buffer if m["created_at"] > after][:limit]
 

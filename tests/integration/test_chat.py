@@ -10,13 +10,14 @@ from pymongo import AsyncMongoClient
 
 from agora.core.chat import NOT_IN_THIS_CHAT, session_room, user_room
 from agora.core.constants import (
+    MESSAGES_PAGE,
     SESSION_BUFFER_MESSAGES,
     SESSION_KIND_ITEM_CHAT,
     USER_TYPE_ADMIN,
     USER_TYPE_BLOCKED,
     USER_TYPE_MEMBER,
 )
-from agora.core.shard_map import shard_of
+from agora.core.shard_map import FIRST_VERSION, ShardMap, shard_of
 from agora.http.realtime import SOCKET_SERVER
 from agora.realtime.emitter import RealtimeEmitter
 from agora.services.chat.access import NOT_IN_CHAT
@@ -630,6 +631,33 @@ async def test_lookups_by_id_hide_what_the_caller_cannot_read(chat_client, smtp_
     assert "email_id" not in str(mine)
     bad = await asker.client.post("/get_by_ids", json={"user_ids": "x"}, headers=bearer(asker.key))
     assert bad.status == 400
+
+
+async def test_a_chats_newest_page_comes_from_its_shards_memory_as_mongodb_has_it(
+    chat_client, smtp_sink, chat_prefix, mongo_url
+):
+    """A chat opened reads its newest page from the shard that stores its messages, when that
+    holds the chat: the same messages, in the same order, as MongoDB has them."""
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    for n in range(MESSAGES_PAGE + 5):
+        await _send(owner if n % 3 else asker, session_id, f"line {n}")
+    namespace = f"agora-agora_test-{chat_prefix}"
+    shard = ray.get_actor(f"session-shard-{shard_of(session_id, 2)}", namespace=namespace)
+    held = await shard.buffered.remote(
+        session_id, None, MESSAGES_PAGE + 1, ShardMap(2, FIRST_VERSION)
+    )
+    client = AsyncMongoClient(mongo_url)
+    try:
+        stored = await MessageStore(client["agora_test"]).page(session_id, limit=MESSAGES_PAGE + 1)
+    finally:
+        await client.close()
+    assert [m["_id"] for m in held] == [m["_id"] for m in stored]
+    page = await asker.call("/session/messages", {"session_id": session_id})
+    assert [m["payload"] for m in page["inbox_messages"]] == [
+        f"line {n}" for n in range(5, MESSAGES_PAGE + 5)
+    ]
+    assert page["has_more"] is True
 
 
 async def test_killing_a_shard_mid_burst_loses_and_doubles_nothing(

@@ -69,7 +69,9 @@ class MessagePages:
     async def _found(
         self, chat: dict[str, Any], session_id: str, after: int | None, before: int | None
     ) -> list[dict[str, Any]]:
-        if after is not None and self.kinds.kept_as_stored(chat):
+        # The newest page (a chat opened) and new messages (a poll) from the shard's memory
+        # when it holds them: each page read from MongoDB waited its turn at the store.
+        if (after is not None or before is None) and self.kinds.kept_as_stored(chat):
             found = await self.shards.buffered(session_id, after, MESSAGES_PAGE + 1)
             if found is not None:
                 return found
