@@ -18,7 +18,7 @@ from agora.core.chat import SENT_SEQ, item_chat_members, item_chat_session
 from agora.core.clock import now_ms
 from agora.core.constants import NOTIFICATION_UNMUTED, USER_TYPE_MEMBER
 from agora.core.signing import hash_secret
-from agora.store.groups import membership_id
+from agora.store.groups import NEW_SESSION_COUNTERS, membership_id
 from agora.store.mongo import new_id
 from loadtest.feed import SeedError, check_shape
 from loadtest.stack import Stack
@@ -27,7 +27,7 @@ INSERT_BATCH = 1_000
 SEED_THREADS = 8
 # Fields a chat gains from its messages (the chat's message number, how far each sender
 # read), absent while it has none.
-MESSAGE_COUNTS = ("message_seq", "announced_seq", SENT_SEQ)
+MESSAGE_COUNTS = ("message_seq", SENT_SEQ)
 
 
 class Target(Protocol):
@@ -139,7 +139,10 @@ class Seeder:
         Checked against `reference_id`, a chat that such a first message made through the API.
         """
         at = now_ms()
-        chats = [item_chat_session(item, asker, item["route_id"], at) for item, asker in pairs]
+        chats = [
+            {**item_chat_session(item, asker, item["route_id"], at), **NEW_SESSION_COUNTERS}
+            for item, asker in pairs
+        ]
         members = [
             _membership(chat["_id"], user_id, user_type, at)
             for (item, asker), chat in zip(pairs, chats, strict=True)

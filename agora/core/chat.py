@@ -220,6 +220,13 @@ def is_open(session: ChatSession) -> bool:
 SENT_SEQ = "sent_seq"
 
 
+def has_no_messages(session: ChatSession) -> bool:
+    """Whether the session surely has no message: stored since sessions are counted (they
+    start with `announced_seq`) and none counted yet. A chat list row then reads none (most
+    of a seller's chats are asked about and never written in)."""
+    return not session.get("message_seq") and "announced_seq" in session
+
+
 def keeps_senders_marks(session: ChatSession) -> bool:
     """Chats keep their senders' marks themselves; a group, whose senders may number in the
     thousands, moves each sender's membership instead (`read_seq`)."""

@@ -4,7 +4,7 @@ import pytest
 
 from agora.app import chat_kinds
 from agora.core import chat
-from agora.core.chat import BANNER_ADMINS_ONLY, CANNOT_SEND, NO_SUCH_CHAT
+from agora.core.chat import BANNER_ADMINS_ONLY, CANNOT_SEND, NO_SUCH_CHAT, has_no_messages
 from agora.core.constants import MESSAGE_TYPE_BANNER, MESSAGE_TYPE_CHAT, MESSAGE_TYPE_SYSTEM
 from agora.core.whatsapp.kinds import BUSINESS_ONLY, WHATSAPP_ONLY
 
@@ -89,3 +89,10 @@ def test_business_chats_take_whatsapp_replies_from_agents_only(
     session, user_type, message_type, refusal
 ):
     assert posting_refusal(session, user_type, message_type) == refusal
+
+
+def test_a_session_tells_it_has_no_message_only_when_counted_and_empty():
+    assert has_no_messages({"_id": "s", "announced_seq": 0})
+    assert not has_no_messages({"_id": "s", "announced_seq": 0, "message_seq": 3})
+    # Stored before sessions were counted: it cannot tell (its messages are read).
+    assert not has_no_messages({"_id": "s"})

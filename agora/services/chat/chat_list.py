@@ -8,6 +8,7 @@ from typing import Any
 
 from agora.actors.client import SessionShards
 from agora.core.chat import (
+    has_no_messages,
     is_muted,
     marks_with_senders,
     message_view_for,
@@ -116,9 +117,13 @@ class ChatList:
         held = await self.shards.newest([c["_id"] for c in chats if self.kinds.kept_as_stored(c)])
 
         async def newest(chat: dict[str, Any]) -> dict[str, Any] | None:
-            message = held.get(chat["_id"]) or next(
-                iter(await self.messages.newest(chat["_id"], 1)), None
-            )
+            message = held.get(chat["_id"])
+            # A shard that does not hold the chat has no send of it under way, so its count
+            # tells that it has no message (counts come after the acknowledgement: a chat
+            # just written in is held).
+            asked_of_shards = self.kinds.kept_as_stored(chat)
+            if message is None and not (asked_of_shards and has_no_messages(chat)):
+                message = next(iter(await self.messages.newest(chat["_id"], 1)), None)
             if message is None:
                 return None
             if message["src_id"] != user_id:
