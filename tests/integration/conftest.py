@@ -1,12 +1,15 @@
 """Fixtures of the integration tests that need a local Ray cluster."""
 
 import os
+import secrets
 import uuid
+from typing import Any
 
 import pytest
 import ray
 
 from tests import shared_ray
+from tests.integration.helpers import PUSH_COALESCE_SECONDS
 from tests.services import RAY_START_ATTEMPTS
 
 
@@ -42,3 +45,20 @@ def chat_prefix() -> str:
 @pytest.fixture
 async def chat_client(client_for, chat_prefix):
     return await client_for(session_shards=2, redis_prefix=chat_prefix)
+
+
+@pytest.fixture(scope="session")
+def push_deployment() -> dict[str, Any]:
+    """The settings of one deployment with web push on, for every test that pushes (the push
+    tests, the read rule's push path): its session and user shards are two processes for all
+    of them. Every edge of it takes all of these: its shards keep the settings of the edge
+    that started them, and sign delivery receipts with its secret."""
+    return {
+        "redis_prefix": f"test:push:{uuid.uuid4().hex[:8]}:",
+        "secret_key": secrets.token_urlsafe(32),
+        "session_shards": 1,
+        "user_shards": 1,
+        "push_enabled": True,
+        "push_allow_loopback_endpoints": True,
+        "push_coalesce_seconds": PUSH_COALESCE_SECONDS,
+    }

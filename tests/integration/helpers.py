@@ -8,6 +8,10 @@ from aiohttp.test_utils import TestClient
 from tests.mail import SmtpSink
 
 RESEND_PAUSE_SECONDS = 0.2
+# The push deployment's coalescing window (conftest.py): long enough for a burst of sends
+# (sent at once) to fall in one window on a busy machine, short because every test that shows
+# no further push comes waits one out (it was 10 s).
+PUSH_COALESCE_SECONDS = 4.0
 
 
 def new_email() -> str:

@@ -182,7 +182,6 @@ async def test_the_same_local_id_over_http_and_socket_at_once_makes_one_message(
     assert [m["payload"] for m in page["inbox_messages"]] == ["first", "only once"]
 
 
-@pytest.mark.slow  # 10-30 s each: run by make test, left out of make check
 async def test_sockets_on_websocket_and_on_polling_get_each_acknowledgement_for_their_send(
     chat_client, smtp_sink
 ):

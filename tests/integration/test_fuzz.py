@@ -61,8 +61,12 @@ def fuzzed_edge(ray_cluster, mongo_url, redis_url, smtp_sink, chat_prefix, tmp_p
             mongo_url=mongo_url,
             mongo_db="agora_test",
             redis_url=redis_url,
-            # The chat tests' prefix: the fuzz sends through the same shard actors.
+            # The chat tests' deployment: the fuzz sends through the same shard actors, so it
+            # takes their pool's size (the first edge to ask writes it). Web push stays on (the
+            # default), decided by one user shard: each is a process of its own.
             redis_prefix=chat_prefix,
+            session_shards=2,
+            user_shards=1,
             smtp_url=smtp_sink.url,
             web_dist=dist,
             var_dir=tmp_path_factory.mktemp("var"),

@@ -1,12 +1,22 @@
 import asyncio
 import io
 
+import pytest
 from bson import ObjectId
 from PIL import Image
 
 from tests.integration.helpers import bearer, member, new_group, visitor_call
 
 AMSTERDAM = [52.370216, 4.895168]
+
+
+@pytest.fixture
+def client(chat_client):
+    """An edge of the chat tests' deployment. Joins post notices, and edits have the group's
+    shard read it again: on a worker where the Ray tests have started Ray, an edge of a
+    deployment of its own started a shard process for that. Nothing here counts what other
+    tests do under the shared Redis prefix; the tests of limits have edges of their own."""
+    return chat_client
 
 
 TAGS = ["Help", "For sale", "Jobs"]

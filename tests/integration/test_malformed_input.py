@@ -11,6 +11,7 @@ import aiohttp
 import pytest
 import socketio
 
+from agora.http.realtime import SOCKET_SERVER
 from tests.integration.helpers import bearer, member, new_group
 
 ANY_POSTS = ["/user/chats", "/get_by_ids", "/session/send", "/api/giveoffer", "/api/feed"]
@@ -404,7 +405,6 @@ async def test_polled_payloads_outside_engine_io_are_refused_cleanly(client, cap
     _no_failure_logged(caplog)
 
 
-@pytest.mark.slow  # 10-30 s each: run by make test, left out of make check
 @pytest.mark.parametrize("transports", [["polling"], ["polling", "websocket"], ["websocket"]])
 async def test_clients_on_every_transport_still_get_through(ada, caplog, transports):
     """What a real client sends passes the checks: polls, the upgrade's probe, messages."""
@@ -418,3 +418,17 @@ async def test_clients_on_every_transport_still_get_through(ada, caplog, transpo
     assert sio.transport() == transports[-1]
     await sio.disconnect()
     _no_failure_logged(caplog)
+
+
+async def test_a_polling_clients_close_answers_its_waiting_poll_and_ends_the_session(ada):
+    """A polling client sends its close by POST while its GET waits for packets, and
+    python-socketio's client waits for that GET in `disconnect()`. The edge answers it at
+    once, as socket.io's own server does; engine.io held it for its ping interval and timeout
+    (45 s, the client giving up after 30)."""
+    sio = socketio.AsyncClient(reconnection=False)
+    await sio.connect(
+        str(ada.client.make_url("/")), auth={"auth_key": ada.key}, transports=["polling"]
+    )
+    session = sio.eio.sid
+    await asyncio.wait_for(sio.disconnect(), ACK_GUARD_SECONDS)
+    assert session not in ada.client.server.app[SOCKET_SERVER].eio.sockets

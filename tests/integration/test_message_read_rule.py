@@ -32,22 +32,10 @@ VIEWERS = ("member", "waiting", "blocked", "banned", "former", "stranger")
 PUSH_GRACE_SECONDS = 1.0
 
 
-@pytest.fixture(scope="module")
-def read_rule_prefix() -> str:
-    """One set of shard actors for the module (each is a process)."""
-    return f"test:readrule:{uuid.uuid4().hex[:8]}:"
-
-
 @pytest.fixture
-async def edge(client_for, read_rule_prefix, tmp_path):
-    return await client_for(
-        redis_prefix=read_rule_prefix,
-        session_shards=1,
-        user_shards=1,
-        push_enabled=True,
-        push_allow_loopback_endpoints=True,
-        var_dir=tmp_path / "var",
-    )
+async def edge(client_for, push_deployment, tmp_path):
+    """On the push tests' deployment: web push is one of the paths walked."""
+    return await client_for(**push_deployment, var_dir=tmp_path / "var")
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ that checks the VAPID signature and decrypts each push as the subscribed browser
 
 import asyncio
 import json
-import secrets
 import uuid
 
 import pytest
@@ -16,43 +15,26 @@ from agora.core.constants import PUSH_SUBSCRIPTIONS_PER_ACCOUNT
 from agora.integrations.web_push import generate_vapid_keys
 from agora.store.push_subscriptions import PushSubscriptionStore
 from agora.store.vapid_keys import VapidKeyStore
-from tests.integration.helpers import bearer, eventually, login, member, new_group
+from tests.integration.helpers import (
+    PUSH_COALESCE_SECONDS,
+    bearer,
+    eventually,
+    login,
+    member,
+    new_group,
+)
 from tests.push_standin import PushServiceStandin
 
 pytestmark = [pytest.mark.usefixtures("ray_cluster"), pytest.mark.slow]
 
-# Long enough for a burst of sends (sent at once) to fall in one window on a busy machine,
-# short because every test that shows no further push comes waits one out (it was 10 s).
-COALESCE_SECONDS = 4.0
 # Long enough for a push that would come to have come: past the coalescing window.
-QUIET_SECONDS = COALESCE_SECONDS + 1.5
-
-
-@pytest.fixture(scope="session")
-def push_prefix() -> str:
-    """One set of shard actors for all push tests (each is a process)."""
-    return f"test:push:{uuid.uuid4().hex[:8]}:"
-
-
-@pytest.fixture(scope="session")
-def push_secret() -> str:
-    """The deployment's secret, which its shards sign delivery receipts with: one, as the
-    shards are one set for all push tests."""
-    return secrets.token_urlsafe(32)
+QUIET_SECONDS = PUSH_COALESCE_SECONDS + 1.5
 
 
 @pytest.fixture
-async def push_edge(client_for, push_prefix, push_secret):
+async def push_edge(client_for, push_deployment):
     async def start():
-        return await client_for(
-            redis_prefix=push_prefix,
-            secret_key=push_secret,
-            session_shards=1,
-            user_shards=1,
-            push_enabled=True,
-            push_allow_loopback_endpoints=True,
-            push_coalesce_seconds=COALESCE_SECONDS,
-        )
+        return await client_for(**push_deployment)
 
     return start
 

@@ -9,7 +9,10 @@ from pymongo import AsyncMongoClient
 
 from agora.core.sealing import SecretBox, Unsealable
 from tests.integration.helpers import bearer, member, new_group
-from tests.whatsapp_standin import WhatsAppStandin
+
+# The WhatsApp tests' edge, of the chat tests' deployment: a join posts a notice, which on a
+# worker whose Ray runs started a shard process for a deployment of the test's own.
+from tests.integration.whatsapp_setup import business_edge as business_edge
 
 
 def connect_body(number, **changes) -> dict:
@@ -27,11 +30,6 @@ def assert_no_secret(reply: dict, *secrets: str) -> None:
     text = json.dumps(reply)
     for secret in secrets:
         assert secret not in text
-
-
-@pytest.fixture
-async def edge(client_for, whatsapp_standin: WhatsAppStandin):
-    return await client_for(whatsapp_graph_url=whatsapp_standin.base_url)
 
 
 async def test_an_admin_connects_updates_and_switches_the_channel(

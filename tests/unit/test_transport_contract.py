@@ -25,9 +25,10 @@ from engineio import packet as eio_packet
 from engineio.async_drivers import aiohttp as engineio_aiohttp
 from socketio import async_manager, async_pubsub_manager, packet
 
-from agora.realtime.transport import client_packets, packets, room_channels, websockets
+from agora.realtime.transport import client_packets, packets, polling, room_channels, websockets
 from agora.realtime.transport.client_packets import UNDECODABLE, CheckedSocketServer
 from agora.realtime.transport.packets import EdgePacket
+from agora.realtime.transport.polling import AnsweredPollServer
 from agora.realtime.transport.room_channels import WRITER_PASSES, RoomChannelManager
 from agora.realtime.transport.websockets import (
     DirectSocketServer,
@@ -36,7 +37,7 @@ from agora.realtime.transport.websockets import (
 )
 
 LIBRARIES = ("socketio", "engineio")
-TRANSPORT_MODULES = (room_channels, websockets, client_packets, packets)
+TRANSPORT_MODULES = (room_channels, websockets, polling, client_packets, packets)
 REDIS_URL = "redis://localhost:1/0"  # never connected to: building a client does not connect
 
 
@@ -66,6 +67,7 @@ OVERRIDES: dict[str, tuple[type, type]] = {
     "UncompressedWebSocket.wait": (UncompressedWebSocket, engineio_aiohttp.WebSocket),
     "UncompressedWebSocket.send": (UncompressedWebSocket, engineio_aiohttp.WebSocket),
     "DirectSocketServer._send_packet": (DirectSocketServer, socketio.AsyncServer),
+    "AnsweredPollServer._handle_eio_disconnect": (AnsweredPollServer, socketio.AsyncServer),
     "CheckedSocketServer._handle_eio_message": (CheckedSocketServer, socketio.AsyncServer),
     "EdgePacket.json": (EdgePacket, packet.Packet),
     "EdgePacket.data_is_binary": (EdgePacket, packet.Packet),
@@ -409,6 +411,44 @@ async def check_handlers_and_acks(server_class: type) -> None:
     )
 
 
+class _PolledBody:
+    def __init__(self, body: bytes) -> None:
+        self.body = body
+
+    async def read(self, size: int = -1) -> bytes:
+        return self.body
+
+
+async def check_client_close_answers_waiting_poll(server_class: type) -> None:
+    """engine.io hands a polling client's close packet to the server's `disconnect` handler
+    (the library registers `_handle_eio_disconnect`) while the session is in its table and not
+    yet closed, and a poll waiting meanwhile answers what was then put on the socket's queue."""
+
+    class Server(AnsweredPollServer, server_class):
+        pass
+
+    server = Server(async_mode="aiohttp")
+    socket = async_socket.AsyncSocket(server.eio, "sid-1")
+    socket.connected = True
+    server.eio.sockets["sid-1"] = socket
+    poll = asyncio.ensure_future(socket.handle_get_request({}))
+    for _ in range(10):  # the poll waits on the queue
+        await asyncio.sleep(0)
+    close = eio_packet.Packet(eio_packet.CLOSE).encode().encode()
+    await socket.handle_post_request(
+        {"CONTENT_LENGTH": str(len(close)), "wsgi.input": _PolledBody(close)}
+    )
+    done, _ = await asyncio.wait([poll], timeout=1)
+    poll.cancel()
+    answer = [p.packet_type for p in poll.result()] if done else "no answer"
+    expect(
+        answer == [eio_packet.NOOP] and socket.closed,
+        "AnsweredPollServer._handle_eio_disconnect",
+        f"a client's close calling `_handle_eio_disconnect(eio_sid, reason.CLIENT_DISCONNECT)` "
+        f"before the session is closed, and the waiting poll answering its queue (got {answer})",
+    )
+
+
 def check_driver_table(server_class: type) -> None:
     """engine.io's server reads its transports from `_async`, the driver module's own table."""
     server = server_class(async_mode="aiohttp")
@@ -535,6 +575,7 @@ CHECKS: list[tuple[Callable[[Any], Any], Any]] = [
     (check_message_frame_encoding, eio_packet),
     (check_message_handler_registered, socketio.AsyncServer),
     (check_handlers_and_acks, socketio.AsyncServer),
+    (check_client_close_answers_waiting_poll, socketio.AsyncServer),
     (check_driver_table, engineio.AsyncServer),
     (check_request_translated_per_request, engineio.AsyncServer),
     (check_websocket_built_per_socket, async_socket.AsyncSocket),
@@ -656,6 +697,20 @@ async def test_checks_fail_on_altered_libraries():
 
     await _expect_failure(
         "DirectSocketServer._send_packet", check_handlers_and_acks, SendsItsOwnWay
+    )
+
+    class DisconnectHandledElsewhere(socketio.AsyncServer):
+        def __init__(self, **options):
+            super().__init__(**options)
+            self.eio.on("disconnect", self._namespaces_gone)
+
+        async def _namespaces_gone(self, eio_sid, reason):
+            pass
+
+    await _expect_failure(
+        "AnsweredPollServer._handle_eio_disconnect",
+        check_client_close_answers_waiting_poll,
+        DisconnectHandledElsewhere,
     )
 
     class SlowerWriter(async_socket.AsyncSocket):

@@ -25,7 +25,10 @@ added here without a check fails that test too. What each one replaces, and why:
 (`AsyncServer._async`): our websocket class, and polled bodies checked like frames.
 `websockets.DirectSocketServer` (a `socketio.AsyncServer`):
 - `_send_packet`: a text packet for one socket (every ack) written straight to an idle socket.
-`client_packets.CheckedSocketServer`:
+`polling.AnsweredPollServer` (a `socketio.AsyncServer`):
+- `_handle_eio_disconnect`: a poll waiting when its client closes the session is answered with
+  a noop at once (engine.io answered it 45 s later).
+`client_packets.CheckedSocketServer` (the edge's server, with the two above):
 - `_handle_eio_message`: the library's dispatch, for the packets a client sends only.
 `packets.EdgePacket` (a `socketio.packet.Packet`, the server's `serializer`):
 - `json`: packet JSON read depth-capped, unreadable data becomes the `malformed` event.

@@ -13,6 +13,7 @@ from typing import Any
 
 from socketio import packet
 
+from agora.realtime.transport.polling import AnsweredPollServer
 from agora.realtime.transport.websockets import DirectSocketServer
 
 log = logging.getLogger("agora.realtime")
@@ -27,7 +28,7 @@ NO_SUCH_EVENT = "No such event"
 UNDECODABLE = (ValueError, TypeError, IndexError)
 
 
-class CheckedSocketServer(DirectSocketServer):
+class CheckedSocketServer(DirectSocketServer, AnsweredPollServer):
     async def _handle_eio_message(self, eio_sid: str, data: Any) -> None:
         """Overrides AsyncServer._handle_eio_message, which the library's constructor
         registers as engine.io's `message` handler: the library's dispatch of a client's
