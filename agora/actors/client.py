@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,7 @@ from agora.actors.ownership import deployment_namespace, shard_name
 from agora.actors.runtime import SHARD_START_SECONDS, RayAway, RayLink
 from agora.actors.sessions import SESSION_POOL, SessionShard, unavailable
 from agora.background import BackgroundTasks
+from agora.core.constants import SEND_REPLY_OK
 from agora.core.shard_map import ShardMap
 from agora.settings import Settings
 from agora.store.shard_maps import ShardMapStore
@@ -44,6 +46,8 @@ ABANDONED_AFTER_SECONDS = 60
 # A send whose shard let go of its session is sent again under the map read anew; a pool
 # grows once in a long while, so more moves than this mean the store's map is not settling.
 MOVES = 3
+# As many as a shard holds (`SESSIONS_PER_SHARD`) for a few shards.
+HELD_SESSIONS_KNOWN = 100_000
 
 
 class ShardHandles:
@@ -150,6 +154,17 @@ class SessionShards:
         self._in_flight: dict[int, int] = {}
         self._starting: set[int] = set()
         self._flushes = BackgroundTasks()
+        # Sessions this edge's sends (or a read's answer) showed a shard holding, newest use
+        # last: only those are asked of the shards for messages. A Ray call costs its edge and
+        # its shard about as much CPU as MongoDB's page read, so a question to a shard that
+        # does not hold the session (it loads one on its first send) only cost more.
+        self._held: OrderedDict[str, None] = OrderedDict()
+
+    def _hold(self, session_id: str) -> None:
+        self._held[session_id] = None
+        self._held.move_to_end(session_id)
+        while len(self._held) > HELD_SESSIONS_KNOWN:
+            self._held.popitem(last=False)
 
     async def shard_map(self) -> ShardMap:
         if self.map is None:
@@ -245,7 +260,10 @@ class SessionShards:
         for queued, reply in zip(batch, replies, strict=True):
             if reply.get("moved"):
                 moved.append(queued)
-            elif not queued.future.done():
+                continue
+            if reply.get("type") == SEND_REPLY_OK:
+                self._hold(queued.request["session_id"])
+            if not queued.future.done():
                 queued.future.set_result(reply)
         if moved:
             await self._send_again(moved, shard_map)
@@ -302,25 +320,41 @@ class SessionShards:
     async def buffered(self, session_id: str, after: int | None, limit: int) -> list | None:
         """The shard's first `limit` messages after `after` (None: its newest `limit`); None
         when it cannot tell, or Ray does not answer (the page is then read from MongoDB)."""
+        if session_id not in self._held:
+            return None
         with contextlib.suppress(RayAway):
             shard, shard_map = await self.for_session(session_id)
             call = shard.buffered.remote(session_id, after, limit, shard_map)
-            return await self.link.answer(call)
+            found = await self.link.answer(call)
+            if found is None:
+                self._held.pop(session_id, None)
+            else:
+                self._hold(session_id)
+            return found
         return None
 
     async def newest(self, session_ids: list[str]) -> dict[str, dict[str, Any]]:
         """Each session's newest message from its shard's memory, by session id: one call per
         shard. Sessions a shard does not hold, or all while Ray does not answer, are left out
         (they are read from MongoDB)."""
+        asked = [s for s in session_ids if s in self._held]
+        if not asked:
+            return {}
         with contextlib.suppress(RayAway):
             shard_map = await self.shard_map()
             by_shard: dict[int, list[str]] = {}
-            for session_id in session_ids:
+            for session_id in asked:
                 by_shard.setdefault(shard_map.owner(session_id), []).append(session_id)
             found = await asyncio.gather(
                 *(self._newest_held(i, ids, shard_map) for i, ids in by_shard.items())
             )
-            return {s: message for held in found for s, message in held.items()}
+            newest = {s: message for held in found for s, message in held.items()}
+            for session_id in asked:
+                if session_id in newest:
+                    self._hold(session_id)
+                else:
+                    self._held.pop(session_id, None)
+            return newest
         return {}
 
     async def _newest_held(

@@ -118,9 +118,9 @@ class ChatList:
 
         async def newest(chat: dict[str, Any]) -> dict[str, Any] | None:
             message = held.get(chat["_id"])
-            # A shard that does not hold the chat has no send of it under way, so its count
-            # tells that it has no message (counts come after the acknowledgement: a chat
-            # just written in is held).
+            # A chat written in through this edge is known held (`SessionShards`) and its
+            # newest comes from its shard at once; for another, no send of it is under way
+            # here, so its count tells that it has none (counts follow acknowledgements).
             asked_of_shards = self.kinds.kept_as_stored(chat)
             if message is None and not (asked_of_shards and has_no_messages(chat)):
                 message = next(iter(await self.messages.newest(chat["_id"], 1)), None)
