@@ -23,7 +23,7 @@ let browser;
 const walk = {};
 
 before(async () => {
-  browser = await launch();
+  browser = await launch({ notifications: true });
 });
 after(async () => {
   await browser?.close();
