@@ -406,7 +406,8 @@ async function chooseReply(page, bubble) {
     const box = await bubble.boundingBox();
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.down();
-    await page.waitForTimeout(1200);
+    // Held as a finger is, until the menu opens (LONG_PRESS_MS in).
+    await page.getByRole('menuitem', { name: 'Reply' }).waitFor();
     await page.mouse.up();
   } else {
     await bubble.hover();

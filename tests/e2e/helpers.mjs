@@ -21,9 +21,16 @@ const SCREENSHOT_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '
 // `make test` (rendered in software, they took about a tenth of the browser suite's time).
 const SCREENSHOTS = process.env.AGORA_E2E_SCREENSHOTS === '1';
 
-export function launch() {
+// Chromium's headless shell (its automation build: the same Blink and V8, without the desktop
+// browser around them) drives the pages for about half the CPU of `chromium --headless`
+// (chat-ux.test.mjs: 30-37 core-seconds against 63-87, docs/decisions.md). It has no
+// notification platform, though: `registration.getNotifications()` never settles in it, so
+// files that check a notification shown launch the whole browser (`notifications: true`).
+export function launch({ notifications = false } = {}) {
   return chromium.launch({
-    executablePath: process.env.AGORA_E2E_CHROMIUM ?? '/usr/bin/chromium',
+    executablePath: notifications
+      ? (process.env.AGORA_E2E_CHROMIUM ?? '/usr/bin/chromium')
+      : (process.env.AGORA_E2E_HEADLESS_SHELL ?? '/usr/lib/chromium/chromium-headless-shell'),
     args: [
       '--headless',
       '--no-sandbox',
@@ -179,7 +186,8 @@ export async function seriousViolations(page) {
     ),
   );
   // Evaluated through the DevTools protocol: the page's own CSP allows no injected script tag.
-  await page.evaluate(AXE_SOURCE);
+  // Once a document (about 0.1 s of the renderer each): the app moves between its screens in it.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   const results = await page.evaluate(() =>
     window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } }),
   );

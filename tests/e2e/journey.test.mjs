@@ -19,14 +19,16 @@ const SECOND_SHARER = 'Sid Second';
 const HELPER = 'Hugo Helper';
 
 let browser;
+// The helper's: the whole browser, which shows the push's notification (helpers.mjs, launch).
+let helperBrowser;
 // What the steps hand on to the next ones.
 const walk = {};
 
 before(async () => {
-  browser = await launch();
+  [browser, helperBrowser] = await Promise.all([launch(), launch({ notifications: true })]);
 });
 after(async () => {
-  await browser?.close();
+  await Promise.all([browser?.close(), helperBrowser?.close()]);
 });
 
 /** The screen as it is: no serious axe finding, and a screenshot to look at. */
@@ -36,8 +38,8 @@ async function look(page, name, options) {
 }
 
 /** A person at `viewport` opening `url` in a browser of their own (clipboard allowed, for the Share button). */
-async function personAt(viewport, url) {
-  const page = await newPage(browser, viewport);
+async function personAt(viewport, url, inBrowser = browser) {
+  const page = await newPage(inBrowser, viewport);
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE_URL });
   await page.goto(url);
   return page;
@@ -118,7 +120,7 @@ describe('the whole walk of a new user, in order', () => {
     assert.notEqual(secondLink, firstLink);
     await look(second, '02-second-share');
 
-    const helper = await personAt(VIEWPORTS.phone, secondLink);
+    const helper = await personAt(VIEWPORTS.phone, secondLink, helperBrowser);
     await helper.getByRole('navigation', { name: 'Owner chain' }).getByText(`${POSTER} → ${FIRST_SHARER} → ${SECOND_SHARER}`).waitFor();
     await helper.getByTestId('finder-fee-badge').waitFor();
     await look(helper, '02-helper-opens-link');

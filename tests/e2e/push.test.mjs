@@ -8,7 +8,7 @@ import { BASE_URL, VIEWPORTS, apiLogin, launch, newPage, screenshot, seriousViol
 
 let browser;
 before(async () => {
-  browser = await launch();
+  browser = await launch({ notifications: true });
 });
 after(async () => {
   await browser?.close();
