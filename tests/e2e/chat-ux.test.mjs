@@ -36,6 +36,9 @@ test('ticks: delivered while the other is online elsewhere, read once they open 
   await owner.getByRole('button', { name: 'View Chats' }).click();
   await chatWindow(owner).getByText('Is it the front tyre?').waitFor();
   await tick(reloaded, 'Read').waitFor();
+  // Typing reaches the window showing the chat (the server sends it to such tabs only).
+  await chatWindow(asker).getByRole('textbox', { name: 'Message' }).fill('Or is it the back one');
+  await chatWindow(owner).getByText('Bram Asker is typing…').waitFor();
   await reopen(asker);
   await tick(chatWindow(asker).getByTestId('chat-message').filter({ hasText: 'Is it the front tyre?' }), 'Read').waitFor();
   await screenshot(asker, 'chat-ticks-after-reload', { fullPage: false });
