@@ -140,9 +140,10 @@ class PaymentService:
     async def recharge(
         self, caller: Caller, amount: float | int | str | None, currency: str | None
     ) -> dict[str, Any]:
-        stripe = self._stripe()
+        # The caller's mistakes are 400s, whether or not card payments are on.
         cents = recharge_cents(amount)
         currency = card_currency(currency, "currency")
+        stripe = self._stripe()
         user = caller.user
         metadata = {
             "kind": RECHARGE_KIND,

@@ -411,6 +411,28 @@ async def test_a_tick_that_moves_reaches_the_tabs_showing_the_chat_and_its_sende
     assert {d["user_id"] for _, d in heard["message_status"]} == {reader.id}
 
 
+async def test_a_sender_blocked_since_hears_no_ticks_of_the_chat(chat_client, smtp_sink):
+    """Ticks went to the sockets of the last message's sender whatever the sender's standing:
+    one blocked after writing still heard who read the chat, and when."""
+    admin, people, group_id = await _group_with_members(chat_client, smtp_sink)
+    sender, reader = people["Member"], people["Moderator"]
+    heard: dict[str, list] = {"message_status": []}
+    sent = await _send(sender, group_id, "who is coming?")
+    body = {"session_id": group_id, "for_user_id": sender.id, "action": "block"}
+    await admin.call("/session/user/update", body)
+    blocked = await _socket(chat_client, sender, heard, "blocked sender")
+    await blocked.call("viewing", {"session_id": group_id})
+    showing = await _socket(chat_client, admin, heard, "showing")
+    assert await showing.call("viewing", {"session_id": group_id}) == {"ok": True}
+    reading = await _socket(chat_client, reader)
+    receipt = {"session_id": group_id, "created_at": sent["inbox_message"]["created_at"]}
+    assert await reading.call("read", receipt) == {"ok": True}
+    await _until(lambda: len(heard["message_status"]) >= 1)
+    for sio in (blocked, showing):
+        await sio.call("unseen", {})
+    assert [n for n, _ in heard["message_status"]] == ["showing"]
+
+
 async def test_a_visitors_tab_hears_typing_from_its_join_until_it_leaves(chat_client, smtp_sink):
     """The tab may say it shows the chat before its window's join lets it read the chat."""
     owner, asker, item = await _item_chat(chat_client, smtp_sink)

@@ -573,6 +573,11 @@ async def test_without_a_stripe_key_card_calls_say_so_and_the_rest_works(
 ):
     ada = await member(client, smtp_sink)
     assert (await recharge(ada, status=503))["errors"] == UNAVAILABLE
+    # A bad amount or currency is the caller's mistake whatever the server lacks: a 400.
+    refused = await recharge(ada, amount=-10, currency="USD", status=400)
+    assert set(refused["errors"]) == {"amount"}
+    refused = await recharge(ada, amount=10, currency="XXX", status=400)
+    assert set(refused["errors"]) == {"currency"}
     assert (await withdraw(ada, status=503))["errors"] == UNAVAILABLE
     assert (await withdraw(ada, "POINTS", status=400))["errors"] == "You cannot withdraw points"
     group_id = await new_group(ada)

@@ -6,7 +6,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Self
 
-from agora.core.chat import is_behind, mark_of, moves_a_tick
+from agora.core.chat import is_behind, is_reader, mark_of, moves_a_tick
 from agora.core.clock import now_ms
 from agora.group_commit import GroupCommit, Pending, succeed_all
 from agora.realtime.emitter import RealtimeEmitter
@@ -110,26 +110,53 @@ class Ticks:
                 ticking.append(receipt)
                 # The process's copy of the chat's furthest marks: later receipts see it.
                 known.append(mark_of(mark.user_id, mark.status, mark.seq))
+        following = await self._following_senders(ticking)
+
+        def sender(r: Receipt) -> str | None:
+            src = r.last.get("src_id")
+            return src if (r.mark.session_id, src) in following else None
+
         await asyncio.gather(
             *(
-                self._announce(r.mark.session_id, r.mark.user_id, r.mark.status, r.last)
+                self._announce(
+                    r.mark.session_id, r.mark.user_id, r.mark.status, r.last, sender=sender(r)
+                )
                 for r in ticking
             )
         )
 
+    async def _following_senders(self, ticking: list[Receipt]) -> set[tuple[str, str]]:
+        """The (session, sender) pairs of these receipts' last messages whose sender still
+        follows the chat, read from the store: a sender blocked or removed since (or waiting
+        again) may no longer read the chat, so its ticks are not theirs to hear."""
+        pairs = {
+            (r.mark.session_id, src)
+            for r in ticking
+            if isinstance(src := r.last.get("src_id"), str)
+        }
+        if not pairs:
+            return set()
+        found = await self.sessions.memberships(list(pairs))
+        return {pair for pair, m in found.items() if is_reader(m.get("session_user_type"))}
+
     async def _announce(
-        self, session_id: str, user_id: str, status: str, last: dict[str, Any]
+        self,
+        session_id: str,
+        user_id: str,
+        status: str,
+        last: dict[str, Any],
+        *,
+        sender: str | None,
     ) -> None:
         """To the tabs showing the chat, and wherever the last message's sender is: only an
         open chat shows ticks, and to the chat's room each announcement reached every member's
         socket (two per message to a city group: twice its deliveries). A sender of an earlier
-        message covered, whose chat is not shown, sees its tick when it next reads the chat."""
+        message covered, whose chat is not shown, sees its tick when it next reads the chat.
+        `sender` is None when the last message's sender no longer follows the chat."""
         status_report = {
             "session_id": session_id,
             "created_at": last["created_at"],
             "status": status,
             "user_id": user_id,
         }
-        await self.emitter.to_viewers_and_user(
-            session_id, last.get("src_id"), "message_status", status_report
-        )
+        await self.emitter.to_viewers_and_user(session_id, sender, "message_status", status_report)
