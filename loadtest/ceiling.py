@@ -62,8 +62,8 @@ PROFILED_ROLES = ("edge", "nx-27017")
 SERVER_ROLES = ("edge", "session shards", "user shards", "rest of Ray", "nx-27017", "redis")
 FLOOR = "floor (naive server)"
 FLOOR_ABOUT = (
-    "the same people against loadtest/naive_people.py on the same store, Agora stopped: one "
-    "store command per HTTP call, rooms in its own process, nothing else"
+    "the same people against loadtest/naive_people.py on the same store, Agora stopped: "
+    "Agora's frameworks and transport, one store command per HTTP call, nothing else"
 )
 
 
@@ -203,10 +203,12 @@ def _floor(stack: Stack, roles: dict[str, Finder], work: Path, exits: ExitStack)
     """The naive server on the same store, Agora's edge and Ray stopped."""
     stack.stop_serving()
     command = [sys.executable, "-m", "loadtest.naive_people", stack.mongo_url, stack.mongo_db]
+    command += [stack.redis_url, stack.redis_prefix]
     naive, base_url = start_baseline(command, "naive-people", work, exits)
     floor_roles = {
         "naive server": process(naive.pid),
         "nx-27017": roles["nx-27017"],
+        "redis": roles["redis"],
     }
     return Served(FLOOR, base_url, floor_roles, tuple(floor_roles), {})
 
