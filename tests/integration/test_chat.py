@@ -470,9 +470,24 @@ async def test_mute_and_make_public_rules(chat_client, smtp_sink):
     assert readable.status == 200
 
 
+# Sockets `_socket` opened, closed after each test: an edge being stopped waits for an open
+# client (45 s: ping interval and timeout), the test's teardown with it.
+_OPENED: list[socketio.AsyncClient] = []
+
+
+@pytest.fixture(autouse=True)
+async def _opened_sockets_closed():
+    yield
+    while _OPENED:
+        sio = _OPENED.pop()
+        if sio.connected:
+            await sio.disconnect()
+
+
 async def _socket(client, person, events: dict[str, list] | None = None, name: str = ""):
     """A python-socketio client of `person`, recording `events` as (name, data) pairs."""
     sio = socketio.AsyncClient(reconnection=False)
+    _OPENED.append(sio)
     for event in events or {}:
         sio.on(event, lambda data, e=event: events[e].append((name, data)))
     await sio.connect(
