@@ -11,6 +11,7 @@ import time
 
 import uvloop
 from aiohttp import web
+from pydantic import ValidationError
 
 from agora import cluster, embedded, events_table, supervision, web_constants
 from agora.actors import growth
@@ -65,14 +66,22 @@ def run_embedded(settings: Settings) -> int:
     """
     services: list[subprocess.Popen] = []
     children: list[supervision.Restarting] = []
+    local_head = not settings.ray_address
+    ray_address = settings.ray_address or f"127.0.0.1:{settings.ray_port}"
+    head_running = local_head and embedded.port_open("127.0.0.1", settings.ray_port)
+    if head_running and not embedded.answers_as_ray("127.0.0.1", settings.ray_port):
+        print(
+            f"agora: not starting: {ray_address} is taken by a program that does not answer as "
+            "a Ray cluster; set AGORA_RAY_PORT to a free port",
+            file=sys.stderr,
+        )
+        return os.EX_CONFIG
     supervision.stop_on_sigterm()
     try:
         services += embedded.start_stores(settings)
-        ray_address = settings.ray_address
-        if not ray_address:
-            ray_address = f"127.0.0.1:{settings.ray_port}"
+        if local_head:
             embedded.use_ray_token(settings)
-            if embedded.port_open("127.0.0.1", settings.ray_port):
+            if head_running:
                 log.info("a Ray cluster already listens on %s; joining it", ray_address)
             else:
                 children.append(supervision.ray_head(settings))
@@ -92,6 +101,15 @@ def run_embedded(settings: Settings) -> int:
         embedded.stop(services)
 
 
+def _setting_errors(bad: ValidationError) -> str:
+    """Each error named by its environment variable, without pydantic's links."""
+    return "; ".join(
+        (f"AGORA_{'_'.join(map(str, e['loc'])).upper()}: " if e["loc"] else "")
+        + e["msg"].removeprefix("Value error, ")
+        for e in bad.errors()
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="agora")
     parser.add_argument(
@@ -107,7 +125,11 @@ def main() -> None:
     parser.add_argument("--users", type=int, help="shards: the user shards' new count")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    settings = Settings()
+    try:
+        settings = Settings()
+    except ValidationError as bad:
+        print(f"agora: not starting: {_setting_errors(bad)}", file=sys.stderr)
+        sys.exit(os.EX_CONFIG)
     if args.command == "openapi":
         sys.stdout.write(render(api_document(settings)))
     elif args.command == "constants":

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import grpc
+
 from agora.settings import Settings
 
 log = logging.getLogger("agora.embedded")
@@ -26,6 +28,9 @@ RAY_START_ATTEMPTS = 3
 # What Ray logs when a new node missed its fixed registration deadline.
 RAY_START_MISSED = "timed out during startup"
 RAY_STOP_SECONDS = 15
+# What holds the Ray port has this long to answer as a Ray head's GCS does (a running one
+# answers in milliseconds).
+RAY_ANSWER_SECONDS = 2.0
 # The modules of the shards' actor classes, imported by each of a node's worker processes as
 # it starts, before it is given an actor (Ray's `preload_python_modules`): a shard restarted
 # after its node died then starts on an idle worker that has them. Imported at the restart,
@@ -53,6 +58,20 @@ def port_open(host: str, port: int) -> bool:
     with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=0.5):
         return True
     return False
+
+
+def answers_as_ray(host: str, port: int) -> bool:
+    """Whether what listens at host:port completes gRPC's handshake, as a Ray head's GCS
+    does. Another program on Ray's port (a second Redis, a database) never does, and an edge
+    sent to join it would wait for a GCS for ever."""
+    channel = grpc.insecure_channel(f"{host}:{port}")
+    try:
+        grpc.channel_ready_future(channel).result(timeout=RAY_ANSWER_SECONDS)
+    except grpc.FutureTimeoutError:
+        return False
+    finally:
+        channel.close()
+    return True
 
 
 def wait_for_port(host: str, port: int, seconds: float, process: subprocess.Popen | None) -> None:

@@ -2,9 +2,9 @@
 
 from decimal import Decimal
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Self
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from agora.core.constants import (
@@ -15,6 +15,9 @@ from agora.core.constants import (
 )
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+# The ports `ray start` gives its worker processes (its --min-worker-port and
+# --max-worker-port defaults): a head told to serve on one of them refuses to start.
+RAY_WORKER_PORTS = range(10_002, 20_000)
 
 
 class Settings(BaseSettings):
@@ -195,6 +198,29 @@ class Settings(BaseSettings):
     @property
     def socketio_channel(self) -> str:
         return f"{self.redis_prefix}socketio"
+
+    @model_validator(mode="after")
+    def _ray_ports_outside_its_workers(self) -> Self:
+        if self.ray_address:
+            return self  # a cluster started elsewhere: these ports are not used
+        fixed = {
+            "ray_port": self.ray_port,
+            "ray_dashboard_port": self.ray_dashboard_port,
+            "ray_client_port": self.ray_client_port,
+            "ray_dashboard_agent_port": self.ray_dashboard_agent_port,
+            "ray_metrics_port": self.ray_metrics_port,
+        }
+        inside = [
+            f"AGORA_{name.upper()}={port}"
+            for name, port in fixed.items()
+            if port in RAY_WORKER_PORTS
+        ]
+        if inside:
+            raise ValueError(
+                f"{', '.join(inside)}: Ray gives ports {RAY_WORKER_PORTS.start}-"
+                f"{RAY_WORKER_PORTS.stop - 1} to its worker processes; pick ports outside them"
+            )
+        return self
 
     @property
     def local_uploads_dir(self) -> Path:

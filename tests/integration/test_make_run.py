@@ -9,6 +9,7 @@ import os
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -285,3 +286,22 @@ pytestmark = [
     pytest.mark.xdist_group("own-processes"),
     pytest.mark.slow,
 ]
+
+
+# Nothing is started (the check comes first), so it stays in the Python lane. It exits within
+# seconds; the guard is for a run that joins and waits for a GCS for ever, as it did.
+async def test_make_run_refuses_a_ray_port_another_program_holds_before_starting_anything(
+    run_env, tmp_path
+):
+    with socket.create_server(("127.0.0.1", 0)) as not_ray:
+        env = {**run_env, "AGORA_RAY_PORT": str(not_ray.getsockname()[1])}
+        log_path = tmp_path / "run.log"
+        run = agora_process("run", env, log_path)
+        try:
+            code = await asyncio.to_thread(run.wait, GUARD_SECONDS)
+        finally:
+            kill_session(run.pid)
+    said = log_path.read_text()
+    assert code == os.EX_CONFIG, said
+    assert f"127.0.0.1:{env['AGORA_RAY_PORT']} is taken by a program that does not answer" in said
+    assert "set AGORA_RAY_PORT to a free port" in said
