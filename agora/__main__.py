@@ -76,7 +76,7 @@ def run_embedded(settings: Settings) -> int:
             file=sys.stderr,
         )
         return os.EX_CONFIG
-    supervision.stop_on_sigterm()
+    supervision.stop_on_signals()
     try:
         services += embedded.start_stores(settings)
         if local_head:

@@ -112,7 +112,7 @@ def started(settings: Settings, env: Mapping[str, str]) -> Iterator[Cluster]:
 
 def run(settings: Settings) -> int:
     """The command: starts the cluster and keeps it running until Ctrl-C or SIGTERM."""
-    supervision.stop_on_sigterm()
+    supervision.stop_on_signals()
     try:
         with started(settings, os.environ) as cluster:
             log.info(

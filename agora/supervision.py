@@ -71,9 +71,12 @@ def _interrupt(*_) -> None:
     raise KeyboardInterrupt
 
 
-def stop_on_sigterm() -> None:
-    """SIGTERM stops the supervisor as Ctrl-C does: through its `finally` blocks."""
-    signal.signal(signal.SIGTERM, _interrupt)
+def stop_on_signals() -> None:
+    """SIGTERM and SIGINT stop the supervisor as Ctrl-C does: through its `finally` blocks.
+    SIGINT explicitly: a shell starts a background job (`make run &`) with SIGINT ignored,
+    and Python then leaves it ignored, so `kill -INT` did nothing."""
+    for stop in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(stop, _interrupt)
 
 
 def supervise(children: list[Restarting]) -> int:

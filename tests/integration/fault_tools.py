@@ -116,12 +116,16 @@ def edges_env(
     }
 
 
-def agora_process(command: str, env: dict[str, str], log_path: Path) -> subprocess.Popen:
+def agora_process(
+    command: str, env: dict[str, str], log_path: Path, *, as_background_job: bool = False
+) -> subprocess.Popen:
     """`python -m agora <command>` in a session (process group) of its own, logging to
-    `log_path`: a kill of its group takes nothing else with it."""
+    `log_path`: a kill of its group takes nothing else with it. As a background job, it starts
+    with SIGINT ignored, as a shell starts `command &`."""
+    ignoring = ["bash", "-c", "trap '' INT; exec \"$@\"", "bash"] if as_background_job else []
     with log_path.open("w") as log:
         return subprocess.Popen(
-            [sys.executable, "-m", "agora", command],
+            [*ignoring, sys.executable, "-m", "agora", command],
             cwd=REPO_ROOT,
             env=env,
             stdout=log,

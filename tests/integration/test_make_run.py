@@ -155,8 +155,9 @@ def run_env(mongo_url, redis_url, smtp_sink, web_dist, tmp_path) -> dict[str, st
 
 @contextlib.asynccontextmanager
 async def agora_run(env: dict[str, str], log_path: Path):
-    """`python -m agora run` in a session of its own, serving; yields its process."""
-    run = agora_process("run", env, log_path)
+    """`python -m agora run` in a session of its own, serving; yields its process. Started as
+    a shell's background job (SIGINT ignored): the test's Ctrl-C must stop it all the same."""
+    run = agora_process("run", env, log_path, as_background_job=True)
     try:
         # A run starts its Ray head first, which Ray may have to start again on a busy machine.
         await asyncio.to_thread(
