@@ -61,6 +61,13 @@ def heard_rooms(session_ids: Iterable[str]) -> list[str]:
     return [room for s in session_ids for room in (session_room(s), viewer_room(s))]
 
 
+def visited_rooms(session_ids: Iterable[str]) -> list[str]:
+    """The rooms a visitor's socket leaves when its visit of these chats ends: those it heard
+    them through, and their visitors' rooms."""
+    ids = list(session_ids)
+    return [*heard_rooms(ids), *map(visitor_room, ids)]
+
+
 def user_room(user_id: str) -> str:
     return f"user:{user_id}"
 

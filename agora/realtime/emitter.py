@@ -2,7 +2,14 @@
 
 from typing import Any
 
-from agora.core.chat import heard_rooms, session_room, user_room, viewer_room, visitor_room
+from agora.core.chat import (
+    heard_rooms,
+    session_room,
+    user_room,
+    viewer_room,
+    visited_rooms,
+    visitor_room,
+)
 from agora.realtime.transport import RoomChannelManager
 from agora.settings import Settings
 
@@ -68,11 +75,11 @@ class RealtimeEmitter:
         """Sockets that read these sessions without following them leave their rooms, on
         every edge (the sessions closed to them)."""
         for session_id in session_ids:
-            rooms = [*heard_rooms([session_id]), visitor_room(session_id)]
+            rooms = visited_rooms([session_id])
             await self.manager.move_sockets(visitor_room(session_id), leave=rooms)
 
     async def end_visits(self, user_id: str, session_ids: list[str]) -> None:
         """The user's sockets stop visiting these sessions (which the user does not follow)."""
-        rooms = [room for s in session_ids for room in (*heard_rooms([s]), visitor_room(s))]
+        rooms = visited_rooms(session_ids)
         if rooms:
             await self.manager.move_sockets(user_room(user_id), leave=rooms)

@@ -351,11 +351,16 @@ async def test_a_rejected_request_to_join_leaves_the_member_count(chat_client, s
     assert await num_members() == before - 1
 
 
-async def _heard_typing(heard: dict[str, list], *sockets) -> list[tuple[str, str]]:
-    """Who of `sockets` heard typing so far: on one edge a socket's frames go out in the order
-    they were sent, so a round trip on each socket comes back after any typing sent to it."""
+async def _frames_sent_so_far_arrived(*sockets) -> None:
+    """On one edge a socket's frames go out in the order they were sent, so a round trip on
+    each socket comes back after whatever was sent to it before."""
     for sio in sockets:
         await sio.call("unseen", {})
+
+
+async def _heard_typing(heard: dict[str, list], *sockets) -> list[tuple[str, str]]:
+    """Who of `sockets` heard typing so far."""
+    await _frames_sent_so_far_arrived(*sockets)
     return [(name, data["user_id"]) for name, data in heard["typing"]]
 
 
@@ -405,8 +410,7 @@ async def test_a_tick_that_moves_reaches_the_tabs_showing_the_chat_and_its_sende
     receipt = {"session_id": group_id, "created_at": sent["inbox_message"]["created_at"]}
     assert await reading.call("delivered", receipt) == {"ok": True}
     await _until(lambda: len(heard["message_status"]) >= 2)
-    for sio in (on_the_feed, showing, elsewhere):
-        await sio.call("unseen", {})
+    await _frames_sent_so_far_arrived(on_the_feed, showing, elsewhere)
     assert sorted(n for n, _ in heard["message_status"]) == ["sender", "showing"]
     assert {d["user_id"] for _, d in heard["message_status"]} == {reader.id}
 
@@ -428,8 +432,7 @@ async def test_a_sender_blocked_since_hears_no_ticks_of_the_chat(chat_client, sm
     receipt = {"session_id": group_id, "created_at": sent["inbox_message"]["created_at"]}
     assert await reading.call("read", receipt) == {"ok": True}
     await _until(lambda: len(heard["message_status"]) >= 1)
-    for sio in (blocked, showing):
-        await sio.call("unseen", {})
+    await _frames_sent_so_far_arrived(blocked, showing)
     assert [n for n, _ in heard["message_status"]] == ["showing"]
 
 

@@ -7,7 +7,7 @@ window opens it, as a visitor (`core.chat.visitor_room`); when the chat stops le
 it, their sockets are sent away, so that no message reaches a socket the read rule would refuse.
 """
 
-from agora.core.chat import heard_rooms, is_reader, session_room, visitor_room
+from agora.core.chat import is_reader, session_room, visited_rooms, visitor_room
 from agora.core.constants import TYPING_INTERVAL_SECONDS
 from agora.core.errors import AgoraError
 from agora.realtime.emitter import RealtimeEmitter
@@ -61,7 +61,7 @@ class ChatRooms:
         follows the chat (the badges come from its room)."""
         if await self.access.follows(caller, session_id):
             return []
-        return [*heard_rooms([session_id]), visitor_room(session_id)]
+        return visited_rooms([session_id])
 
 
 class Visitors:
