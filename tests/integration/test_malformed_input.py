@@ -432,3 +432,76 @@ async def test_a_polling_clients_close_answers_its_waiting_poll_and_ends_the_ses
     session = sio.eio.sid
     await asyncio.wait_for(sio.disconnect(), ACK_GUARD_SECONDS)
     assert session not in ada.client.server.app[SOCKET_SERVER].eio.sockets
+
+
+# A chat event's valid data, for a socket that closes as soon as it has sent it.
+CLOSING_EVENTS = {
+    "join": lambda chat: {"session_id": chat},
+    "leave": lambda chat: {"session_id": chat},
+    "viewing": lambda chat: {"session_id": chat},
+    "typing": lambda chat: {"session_id": chat},
+    "unseen": lambda chat: {},
+    "read": lambda chat: {"session_id": chat, "created_at": 1},
+    "delivered": lambda chat: {"session_id": chat, "created_at": 1},
+}
+
+
+async def test_a_socket_closed_while_its_event_is_handled_ends_quietly(ada, caplog, monkeypatch):
+    """The event's handler runs on after the socket closed (a `join` reads the chat, a
+    `viewing` waits for the user's shard), and finds its session and rooms gone: nothing to
+    answer, nothing failed (it logged `KeyError: 'Session not found'` with a traceback)."""
+    group_id = await new_group(ada, is_public=True)
+    server = ada.client.server.app[SOCKET_SERVER]
+    handlers: list[asyncio.Task] = []
+    start = server.start_background_task
+
+    def recorded(target, *args, **kwargs):
+        task = start(target, *args, **kwargs)
+        if getattr(target, "__self__", None) is server:  # an event's, not the rooms' sweeper
+            handlers.append(task)
+        return task
+
+    monkeypatch.setattr(server, "start_background_task", recorded)
+    for event, data in CLOSING_EVENTS.items():
+        for ack_id in range(5):
+            async with _raw_socket(ada.client, {"auth_key": ada.key}) as socket:
+                await socket.send_str(f"42{ack_id}" + json.dumps([event, data(group_id)]))
+    await asyncio.wait_for(asyncio.gather(*handlers), ACK_GUARD_SECONDS)
+    _no_failure_logged(caplog)
+
+
+@pytest.mark.parametrize("event", ["join", "leave", "typing", "viewing"])
+async def test_a_chat_id_that_is_no_text_is_refused(ada, caplog, event):
+    """A lone surrogate reads from JSON as a string, but is no text: it failed in the
+    store's encoding ("Something went wrong on our side", a traceback logged)."""
+    async with _raw_socket(ada.client, {"auth_key": ada.key}) as socket:
+        [answer] = await _answer(socket, f'421["{event}",{{"session_id":"\\ud800"}}]', 1)
+        assert answer == {"errors": {"session_id": "Must be text"}}
+        assert "errors" not in await _still_answers(socket)
+    reply = await ada.client.post(
+        "/session/messages",
+        data='{"session_id": "\\udc00"}',
+        headers={**bearer(ada.key), "Content-Type": "application/json"},
+    )
+    assert await _refused(reply, "session_id") == {"session_id": "Must be text"}
+    _no_failure_logged(caplog)
+
+
+@pytest.mark.parametrize(
+    "request_head",
+    [
+        b"GET /" + b"a" * 9_000 + b" HTTP/1.1\r\nHost: edge\r\n\r\n",
+        b"GET / HTTP/1.1\r\nHost: edge\r\nX-Long: " + b"b" * 9_000 + b"\r\n\r\n",
+        b"GET / HTTP/1.1\r\nHost: edge\r\nNot a header: x\r\n\r\n",
+    ],
+)
+async def test_a_request_that_is_not_http_gets_its_400_without_a_logged_failure(
+    client, caplog, request_head
+):
+    reader, writer = await asyncio.open_connection("127.0.0.1", client.port)
+    writer.write(request_head)
+    await writer.drain()
+    answer = await asyncio.wait_for(reader.read(), ACK_GUARD_SECONDS)
+    writer.close()
+    assert answer.startswith(b"HTTP/1.0 400 "), answer[:100]
+    _no_failure_logged(caplog)
