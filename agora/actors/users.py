@@ -111,6 +111,16 @@ class UserShardLogic:
         # The one wait: a failure leaves every message undecided, for the edge to send again.
         notified = [u for event in batch if event["op"] == "notify" for u in event["user_ids"]]
         known = await self._subscriptions(list(dict.fromkeys(notified)))
+        pushes = self._apply(batch, known)
+        # Sent after the answer: the edge's next events are not held up by push services.
+        self._spawn(self._deliver(pushes, known))
+        return True
+
+    def _apply(
+        self, batch: list[dict[str, Any]], known: dict[str, list[Subscription]]
+    ) -> list[tuple[str, Notification]]:
+        """The batch's presence changes and decisions, in its order, all at once (nothing
+        else runs between them); returns the pushes to send now."""
         now = time.monotonic()
         pushes: list[tuple[str, Notification]] = []
         # Windows opened by the same messages end together: released as one batch.
@@ -125,9 +135,7 @@ class UserShardLogic:
                 self._socket(op, (event["edge"], event["sid"]), event["user_id"], event)
         for release_at, keys in held.items():
             self._spawn(self._release_later(keys, release_at - now))
-        # Sent after the answer: the edge's next events are not held up by push services.
-        self._spawn(self._deliver(pushes, known))
-        return True
+        return pushes
 
     def _socket(self, op: str, key: SocketKey, user_id: str, event: dict[str, Any]) -> None:
         self.edges_heard[key[0]] = time.monotonic()
