@@ -105,6 +105,7 @@ from agora.store.push_subscriptions import PushSubscriptionStore
 from agora.store.rate_limits import RateLimiter
 from agora.store.redis import Keys, connect_redis
 from agora.store.reviews import ReviewStore
+from agora.store.session_copies import SessionCopies, session_copies
 from agora.store.sessions import SessionStore
 from agora.store.uploads import UploadStore
 from agora.store.users import UserStore
@@ -135,7 +136,8 @@ class Built:
     events: Events
     users: UserStore  # for seeding
     indexed: list  # stores whose indexes must exist
-    copied: list[UserStore | ItemStore]  # stores whose edge copies need `changes` heard
+    # what keeps edge copies whose `changes` must be heard
+    copied: list[UserStore | ItemStore | SessionCopies]
     ray_link: RayLink  # the edge's connection to Ray, which the shard clients share
     session_shards: SessionShards  # started with the edge, and again when Ray's head returns
 
@@ -160,15 +162,17 @@ def build_services(
     users = UserStore(db, redis, keys)
     auth_keys = AuthKeyStore(db, redis, keys)
     limits = RateLimiter(redis, keys)
-    group_store = GroupStore(db)
+    # Groups and memberships, as the group and chat stores keep them on this edge.
+    copies = session_copies(redis, keys)
+    group_store = GroupStore(db, copies)
     item_store = ItemStore(db, redis, keys)
     upload_store = UploadStore(db)
     feed_cache = FeedCache(redis, keys)
-    sessions = SessionStore(db)
+    sessions = SessionStore(db, copies)
     messages = MessageStore(db)
     wallet_store = WalletStore(db)
     emitter = RealtimeEmitter(settings, sockets)
-    payment_store = PaymentStore(db, users)
+    payment_store = PaymentStore(db, users, group_store)
     # Wallets show whether their owner can be paid out, which only payments' store knows.
     wallets = WalletService(
         wallet_store, emitter, events, PayoutsStatus(payment_store).charge_enabled
@@ -352,7 +356,8 @@ def build_services(
     indexed += [review_store]
     indexed += [payment_store, push_subscriptions, *whatsapp_stores]
     indexed += [whatsapp_templates, whatsapp_flags]
-    return Built(services, events, users, indexed, [users, item_store], ray_link, session_shards)
+    copied = [users, item_store, copies]
+    return Built(services, events, users, indexed, copied, ray_link, session_shards)
 
 
 def chat_parts(
@@ -424,7 +429,6 @@ def chat_parts(
         ),
         moderation=Moderation(
             sessions=sessions,
-            shards=shards,
             events=events,
             emitter=emitter,
             kinds=kinds,
@@ -581,7 +585,7 @@ async def finish_stalled_moves(wallets: WalletService, payments: PaymentService)
     await payments.resume_stalled_payouts()
 
 
-async def hear_changes(store: UserStore | ItemStore, stop: asyncio.Event) -> None:
+async def hear_changes(store: UserStore | ItemStore | SessionCopies, stop: asyncio.Event) -> None:
     """While the edge serves, it hears of documents changed on any edge: only then may the
     store serve its copies of them (the auth keys' revocations are heard by the sockets)."""
     async for _ in store.changes(stop):
