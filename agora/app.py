@@ -128,6 +128,8 @@ WHATSAPP = web.AppKey("whatsapp", WhatsApp)
 ITEMS = web.AppKey("items", ItemService)
 # The agents' side of business chats, for tests that drive its sweep.
 WHATSAPP_REPLIES = web.AppKey("whatsapp_replies", WhatsAppReplies)
+# The edge's copies of groups and memberships, for tests that wait until they are served.
+SESSION_COPIES = web.AppKey("session_copies", SessionCopies)
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,7 @@ class Built:
     indexed: list  # stores whose indexes must exist
     # what keeps edge copies whose `changes` must be heard
     copied: list[UserStore | ItemStore | SessionCopies]
+    session_copies: SessionCopies  # groups and memberships
     ray_link: RayLink  # the edge's connection to Ray, which the shard clients share
     session_shards: SessionShards  # started with the edge, and again when Ray's head returns
 
@@ -357,7 +360,7 @@ def build_services(
     indexed += [payment_store, push_subscriptions, *whatsapp_stores]
     indexed += [whatsapp_templates, whatsapp_flags]
     copied = [users, item_store, copies]
-    return Built(services, events, users, indexed, copied, ray_link, session_shards)
+    return Built(services, events, users, indexed, copied, copies, ray_link, session_shards)
 
 
 def chat_parts(
@@ -611,6 +614,7 @@ def build_app(
     app[WHATSAPP] = services.whatsapp
     app[ITEMS] = services.items
     app[WHATSAPP_REPLIES] = services.whatsapp_replies
+    app[SESSION_COPIES] = built.session_copies
 
     async def lifecycle(app: web.Application):
         for store in built.indexed:
