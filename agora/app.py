@@ -464,7 +464,8 @@ def subscribe(
     events.subscribe(PostAdded, lambda e: feed.post_added(e.group_id))
     # A post's cards show its share count: the group's cached pages are read again.
     events.subscribe(PostShared, lambda e: feed.post_changed(e.group_id))
-    # A group's new member reads its chat from now on, and their sockets follow its room.
+    # A group's new member: its chat's shard takes their messages by their type (told before
+    # the join answers), they read its chat from now on, and their sockets follow its room.
     events.subscribe(
         MemberJoined, lambda e: memberships.member_joined(e.session_id, e.user_id, e.user_type)
     )

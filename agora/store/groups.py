@@ -107,13 +107,15 @@ class GroupStore:
         """Inserts the group unless one with its id exists; returns the stored one."""
         fields = {k: v for k, v in group.items() if k != "_id"}
         # update_one, not find_one_and_update: nx-27017 drops $setOnInsert in the latter.
-        await self.sessions.update_one(
+        result = await self.sessions.update_one(
             {"_id": group["_id"]},
             {"$setOnInsert": {**fields, **NEW_SESSION_COUNTERS, "kind": SESSION_KIND_GROUP}},
             upsert=True,
         )
-        await self._copies.announce(group["_id"])
-        stored = await self._read_group(group["_id"])
+        if result.upserted_id is not None:
+            # An edge may have found no group under a city's id before it was created.
+            await self._copies.announce(group["_id"])
+        stored = await self._copies.reload(group["_id"], lambda: self._read_group(group["_id"]))
         return stored or {**group, "kind": SESSION_KIND_GROUP}
 
     async def update(self, group_id: str, fields: dict[str, Any]) -> ChatSession | None:
