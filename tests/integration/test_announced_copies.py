@@ -10,6 +10,7 @@ from agora.core.accounts import Identifier
 from agora.store.auth_keys import AuthKeyStore
 from agora.store.mongo import connect_mongo, database
 from agora.store.redis import Keys, connect_redis
+from agora.store.session_copies import session_copies
 from agora.store.users import UserStore
 from tests.integration.helpers import Member, member, new_group
 
@@ -159,3 +160,63 @@ async def test_a_post_edited_or_deleted_on_one_edge_shows_on_another_at_once(cli
             break
         await asyncio.sleep(0.05)
     assert reply.status == 404
+
+
+@pytest.fixture
+async def session_edges(settings_for):
+    """Two edges' copies of groups and memberships on one Redis prefix."""
+    settings = settings_for()
+    redis = connect_redis(settings)
+    keys = Keys(settings.redis_prefix)
+    yield session_copies(redis, keys), session_copies(redis, keys)
+    await redis.aclose()
+
+
+def _stored(value: dict) -> Callable[[], Awaitable[dict]]:
+    async def load() -> dict:
+        return value
+
+    return load
+
+
+async def test_a_membership_read_or_written_while_a_change_was_heard_is_not_kept(session_edges):
+    """What a read or a receipt's write brings back is kept only if no change came meanwhile:
+    it may be from before the change, and would stay until the age bound."""
+    edge, other = session_edges
+    stop, heard = asyncio.Event(), asyncio.Queue()
+
+    async def listen() -> None:
+        async for key in edge.changes(stop):
+            heard.put_nowait(key)
+
+    listener = asyncio.create_task(listen())
+    try:
+        await _listening(other.announce, heard)
+        # A read under way when another edge blocks the member.
+        gate = asyncio.Event()
+
+        async def slow_read() -> dict:
+            await gate.wait()
+            return {"session_user_type": 20}
+
+        reading = asyncio.create_task(edge.reload("g:reader", slow_read))
+        await other.announce("g:reader")
+        await _heard(heard, "g:reader")
+        gate.set()
+        assert await reading == {"session_user_type": 20}
+        blocked = await edge.get("g:reader", _stored({"session_user_type": 29}))
+        assert blocked == {"session_user_type": 29}
+
+        # A receipt decided on the copy, written after a block dropped it.
+        kept = await edge.get("g:marked", _stored({"session_user_type": 20}))
+        await other.announce("g:marked")
+        await _heard(heard, "g:marked")
+        edge.replace("g:marked", kept, {**kept, "read_seq": 3})
+        now = await edge.get("g:marked", _stored({"session_user_type": 29}))
+        assert now == {"session_user_type": 29}
+        # With nothing heard meanwhile, the written membership is the copy.
+        edge.replace("g:marked", now, {**now, "read_seq": 4})
+        assert await edge.get("g:marked", _stored({})) == {"session_user_type": 29, "read_seq": 4}
+    finally:
+        stop.set()
+        await listener

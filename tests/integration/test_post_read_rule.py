@@ -1,7 +1,6 @@
 """One read rule for posts: every path that shows a post or opens a chat about it refuses a
 post of a private group that hides its posts to everyone but the group's members."""
 
-
 import pytest
 import socketio
 
