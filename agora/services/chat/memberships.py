@@ -41,16 +41,16 @@ class Memberships:
     async def moderated(
         self, session_id: str, user_id: str, old_type: int, new_type: int | None
     ) -> None:
-        """The chat's shard takes the member's next message by their new type (told before
-        the moderation answers); an approved or unblocked member starts following the chat,
-        a blocked or removed one stops (their sockets leave its room)."""
-        await self._tell_shard(session_id, user_id)
+        """An approved or unblocked member starts following the chat, a blocked or removed one
+        stops (their sockets leave its room); the chat's shard takes the member's next message
+        by their new type (told before the moderation answers)."""
         was, now = is_reader(old_type), is_reader(new_type)
         if now and not was:
             await self._start_following(session_id, user_id)
         elif was and not now:
             await self.emitter.unfollow(user_id, [session_id])
             await self._stopped_reading(session_id, user_id)
+        await self._tell_shard(session_id, user_id)
 
     async def _start_following(self, session_id: str, user_id: str) -> None:
         await self.sessions.start_reading(session_id, user_id)
