@@ -4,11 +4,19 @@ import asyncio
 import contextlib
 import json
 import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 
 import aiohttp
 from aiohttp.test_utils import TestClient
+from pymongo.asynchronous.database import AsyncDatabase
 
 from agora.http.realtime import SOCKET_SERVER
+from agora.settings import Settings
+from agora.store.mongo import connect_mongo, database
+from agora.store.redis import Keys, connect_redis
+from agora.store.session_copies import session_copies
+from agora.store.sessions import SessionStore
 from tests.mail import SmtpSink
 
 RESEND_PAUSE_SECONDS = 0.2
@@ -17,6 +25,28 @@ RESEND_PAUSE_SECONDS = 0.2
 # no further push comes waits one out (it was 10 s).
 PUSH_COALESCE_SECONDS = 4.0
 SOCKET_URL = "/socket.io/?EIO=4&transport=websocket"
+
+
+@dataclass(frozen=True)
+class DeploymentStores:
+    db: AsyncDatabase
+    sessions: SessionStore
+
+
+@contextlib.asynccontextmanager
+async def deployment_stores(settings: Settings) -> AsyncIterator[DeploymentStores]:
+    """The database and the chat store as one more edge of the deployment `settings` name
+    holds them: what the store writes is announced to every edge of it, as an operator's
+    change made through the stores would be."""
+    mongo, redis = connect_mongo(settings), connect_redis(settings)
+    try:
+        db = database(mongo, settings)
+        yield DeploymentStores(
+            db, SessionStore(db, session_copies(redis, Keys(settings.redis_prefix)))
+        )
+    finally:
+        await redis.aclose()
+        await mongo.close()
 
 
 def new_email() -> str:
