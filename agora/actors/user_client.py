@@ -47,7 +47,7 @@ log = logging.getLogger("agora.actors.user_client")
 
 # What a shard hears of sockets: the edge's whole presence stands for all of them.
 PRESENCE_OPS = frozenset({"connect", "viewing", "disconnect", "edge"})
-# Messages a shard's stream holds at most (while the shard is away): more are not pushed.
+# Events a shard's stream holds (while the shard is away) past which messages are not pushed.
 STREAM_LIMIT = 10_000
 
 
@@ -73,9 +73,6 @@ class _Stream:
     ) -> None:
         self.events[:0] = events
         self.handled[:0] = handled
-
-    def messages(self) -> int:
-        return sum(1 for _, event in self.events if event["op"] == "notify")
 
 
 class UserShards:
@@ -195,9 +192,9 @@ class UserShards:
         if not ray.is_initialized() or self.link.away:
             return None
         stream = self._streams.setdefault(index, _Stream())
-        if event["op"] == "notify" and stream.messages() >= STREAM_LIMIT:
+        if event["op"] == "notify" and len(stream.events) >= STREAM_LIMIT:
             log.warning(
-                "user shard %d is away with %d messages queued: one more is not pushed",
+                "user shard %d is away with %d events queued: a message is not pushed",
                 index,
                 STREAM_LIMIT,
             )
