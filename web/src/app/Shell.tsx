@@ -95,7 +95,8 @@ function Header({ pinned, menuOpen, onToggle }: { pinned: boolean; menuOpen: boo
   const { user, status } = useCurrentUser();
   const unseen = useUnseenCount();
   return (
-    <header className="sticky top-0 z-30 flex h-16 items-center gap-2 border-b border-slate-200/80 bg-white/85 px-3 backdrop-blur sm:px-5">
+    // Sticks below the offline notice when it shows (features/push/OfflineNotice), not under it.
+    <header className="sticky top-[var(--offline-notice-height,0px)] z-30 flex h-16 items-center gap-2 border-b border-slate-200/80 bg-white/85 px-3 backdrop-blur sm:px-5">
       {!pinned && (
         // The badge sits over the button, not in it: the button's name stays "Menu", the
         // count is its description.
