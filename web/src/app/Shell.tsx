@@ -68,7 +68,8 @@ export function Shell() {
           inert={!open}
           style={{ width: SIDE_PANEL_WIDTH_PX, ...transition }}
           className={`fixed bottom-0 left-0 overflow-y-auto border-r border-slate-200 bg-white transition-transform ${
-            pinned ? 'top-16 z-20' : 'top-0 z-50'
+            // Pinned, below the header (and the offline notice above it, when it shows).
+            pinned ? 'top-[calc(4rem+var(--offline-notice-height,0px))] z-20' : 'top-0 z-50'
           } ${open ? 'translate-x-0' : '-translate-x-full'} ${drawerOpen && !pinned ? 'shadow-2xl' : ''}`}
         >
           {!pinned && (

@@ -55,7 +55,7 @@ describe('feed page', () => {
     const router = createMemoryRouter([{ path: '/:groupId', element: <FeedPage /> }], { initialEntries: ['/g1'] });
     render(<RouterProvider router={router} />);
     const reason = await screen.findByTestId('cannot-post');
-    expect(reason.textContent).toBe('You cannot post in this group. A moderator of this group blocked you, so you cannot post or write here.');
+    expect(reason.textContent).toBe('You cannot post in this group. A moderator of this group blocked you.');
     expect(screen.queryByRole('button', { name: 'New post' })).toBeNull();
     expect(screen.queryByRole('link', { name: 'Create a new post' })).toBeNull();
     localStorage.clear();

@@ -127,7 +127,7 @@ describe('post form: who may post (issue 42)', () => {
 
   it('tells a blocked member why before they fill anything in, with no fields to fill', async () => {
     await openForm('/create/item/g1', () => undefined, { ...group, session_user_type: 40, can_write: false });
-    expect(screen.getByText('A moderator of this group blocked you, so you cannot post or write here.')).toBeTruthy();
+    expect(screen.getByText('A moderator of this group blocked you.')).toBeTruthy();
     expect(screen.queryByPlaceholderText('What do you need to get done today ?')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Post' })).toBeNull();
     expect(screen.getByRole('link', { name: 'Back to the posts' }).getAttribute('href')).toBe('/g1');

@@ -9,7 +9,7 @@ describe('whyCannotPost', () => {
   });
 
   it('tells a blocked member they were blocked, whether the block can be undone or not', () => {
-    for (const type of [29, 40, 50]) expect(whyCannotPost(group({ session_user_type: type }))).toBe('A moderator of this group blocked you, so you cannot post or write here.');
+    for (const type of [29, 40, 50]) expect(whyCannotPost(group({ session_user_type: type }))).toBe('A moderator of this group blocked you.');
   });
 
   it('tells one who asked to join that the request waits', () => {

@@ -43,7 +43,7 @@ export function whyCannotPost(group: Pick<Group, 'can_write' | 'session_user_typ
   if (group.can_write) return null;
   const type = group.session_user_type;
   if (type === MEMBER_TYPES.awaitingApproval) return 'Your request to join is awaiting approval: you can post once a moderator approves it.';
-  if (type !== null && type > MEMBER_TYPES.member) return 'A moderator of this group blocked you, so you cannot post or write here.';
+  if (type !== null && type > MEMBER_TYPES.member) return 'A moderator of this group blocked you.';
   if (type === null && !group.is_public) return 'Only its members post here: ask to join on the group’s page.';
   return group.write_permission <= MEMBER_TYPES.admin ? 'Only the group’s admins post here.' : 'Only the group’s admins and moderators post here.';
 }
