@@ -283,6 +283,10 @@ def wallet_view(wallet: Wallet, *, charge_enabled: bool = False) -> dict[str, An
     }
 
 
-def wallets_in_order(wallets: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def currency_order(currency: str) -> tuple[bool, str]:
     """Points first, then currencies alphabetically: the order the profile lists them."""
-    return sorted(wallets, key=lambda w: (w["currency"] != CURRENCY_POINTS, w["currency"]))
+    return currency != CURRENCY_POINTS, currency
+
+
+def wallets_in_order(wallets: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return sorted(wallets, key=lambda w: currency_order(w["currency"]))

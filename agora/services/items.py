@@ -96,12 +96,8 @@ class PostReader:
         """Those of the posts the viewer may read; the others are left out. Groups and
         memberships come from this edge's copies unless `fresh`."""
         found = await self.items.by_ids(item_ids)
-        groups: dict[str, tuple[dict[str, Any] | None, dict[str, Any] | None]] = {}
-        for group_id in {item["group_id"] for item in found}:
-            try:
-                groups[group_id] = await self.groups.found(group_id, caller, fresh=fresh)
-            except NotFound:
-                groups[group_id] = (None, None)
+        group_ids = [item["group_id"] for item in found]
+        groups = await self.groups.found_many(group_ids, caller, fresh=fresh)
         return [item for item in found if can_read_post(item, *groups[item["group_id"]])]
 
     async def check_route(self, item: Item, route_id: str) -> None:

@@ -171,9 +171,9 @@ class ItemStore:
         return found
 
     async def reward_ledgers(self, user_id: str) -> list[dict[str, Any]]:
-        """The hold copies of every post of the user, hidden ones included."""
+        """The hold copies of every post of the user, hidden ones included, with their group."""
         query = {"user_id": user_id, "reward_ledger": {"$exists": True}}
-        return await self.items.find(query, {"reward_ledger": 1}).to_list()
+        return await self.items.find(query, {"reward_ledger": 1, "group_id": 1}).to_list()
 
     async def update(self, item_id: str, owner_id: str, fields: dict[str, Any]) -> Item | None:
         """Changes a visible post of this owner; None when there is no such post."""

@@ -10,7 +10,15 @@ from pymongo import AsyncMongoClient
 
 from agora.app import ITEMS
 from agora.core.constants import DAY_MS, POST_EXPIRY_DAYS_DEFAULT
-from tests.integration.helpers import Member, eventually, member, new_group, send_text
+from tests.integration.helpers import (
+    Member,
+    bearer,
+    eventually,
+    member,
+    new_group,
+    send_text,
+    visitor_call,
+)
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 
@@ -356,3 +364,84 @@ async def test_each_side_reviews_the_other_once_and_moderators_hide_a_reported_r
     assert (await poster.call("/api/reviews/offer", {"move_id": move_id}))["their_review"] is None
     await stranger.call("/api/reviews/offer", {"move_id": move_id}, status=404)
     await stranger.get(f"/api/users/{uuid.uuid4().hex[:24]}/profile", status=404)
+
+
+async def test_a_private_groups_rewards_and_reviews_show_in_full_only_to_who_may_read_it(
+    chat_client, smtp_sink
+):
+    """Issue 41, items 2 and 3: what anyone may read of a person (their profile, their
+    reviews) counts a private group's rewards only for those who may read the group, and
+    names its posts and tells its reviews' text only to them."""
+    admin, poster, helper, stranger = [
+        await member(chat_client, smtp_sink, n) for n in ("Admin", "Poster", "Helper", "Sam")
+    ]
+    private = await new_group(admin)
+    for person in (poster, helper):
+        await person.call("/api/group?action=join", {"group_id": private})
+        approve = {"session_id": private, "for_user_id": person.id, "action": "approve"}
+        await admin.call("/session/user/update", approve)
+        await _until_member(person, private)
+    secret = await poster.post_item(
+        private, "Boiler", offer_amount=7, offer_currency="POINTS", finder_fee_percent=20
+    )
+    chat_id = await chat_with(helper, secret)
+    move_id = (await poster.call("/api/giveoffer", {"cs_id": chat_id, "offer_amount": 3}))[
+        "move_id"
+    ]
+    text = "Fixed the boiler in the co-op's cellar"
+    await helper.call("/api/review?action=create", {"move_id": move_id, "rating": 4, "text": text})
+    public = await new_group(admin, is_public=True)
+    await poster.post_item(public, "Shelf", offer_amount=5, offer_currency="POINTS")
+
+    everything = {
+        "held": [{"currency": "POINTS", "amount": 10.9}],  # 8.4 - 3 + 5.5
+        "paid": [{"currency": "POINTS", "amount": 3, "count": 1}],
+    }
+    public_only = {"held": [{"currency": "POINTS", "amount": 5.5}], "paid": []}
+    assert (await poster.get("/api/user/profile"))["rewards"] == everything
+
+    async def profile(viewer: Member | None) -> dict:
+        path = f"/api/users/{poster.id}/profile"
+        if viewer is None:
+            return (await (await chat_client.get(path)).json())["rewards"]
+        return (await viewer.get(path))["rewards"]
+
+    async def reviews(viewer: Member | None) -> dict:
+        body = {"user_id": poster.id}
+        if viewer is None:
+            return await visitor_call(chat_client, "/api/reviews", body)
+        return await viewer.call("/api/reviews", body)
+
+    for viewer in (None, stranger):
+        assert await profile(viewer) == public_only
+        listed = await reviews(viewer)
+        assert (listed["count"], listed["average"]) == (1, 4.0)
+        [shown] = listed["reviews"]
+        assert {k: shown[k] for k in ("item_id", "group_id", "text", "private", "rating")} == {
+            "item_id": None,
+            "group_id": None,
+            "text": None,
+            "private": True,
+            "rating": 4,
+        }
+        assert shown["author"]["name"] == "Helper"
+    # The group's members (the helper, the admin), and the person reviewed, read it all.
+    in_full = (secret["_id"], private, text, False)
+    for viewer in (helper, admin, poster):
+
+        async def first_review(viewer: Member = viewer) -> tuple:
+            shown = (await reviews(viewer))["reviews"][0]
+            return shown["item_id"], shown["group_id"], shown["text"], shown["private"]
+
+        assert await eventually(lambda v=viewer: profile(v), everything) == everything
+        assert await eventually(first_review, in_full) == in_full
+
+
+async def _until_member(person: Member, group_id: str) -> None:
+    """Edges keep memberships for up to a second: until the approved member reads the group."""
+
+    async def reads() -> int:
+        body = {"group_id": group_id}
+        return (await person.client.post("/api/feed", json=body, headers=bearer(person.key))).status
+
+    assert await eventually(reads, 200) == 200
