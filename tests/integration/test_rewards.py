@@ -445,3 +445,57 @@ async def _until_member(person: Member, group_id: str) -> None:
         return (await person.client.post("/api/feed", json=body, headers=bearer(person.key))).status
 
     assert await eventually(reads, 200) == 200
+
+
+async def test_a_review_is_hidden_by_another_moderator_never_by_one_of_its_sides(
+    chat_client, smtp_sink, mongo_url
+):
+    """Issue 41, item 4: a group's admin reviewed with one star hid that review and their
+    rating rose. Neither the person reviewed nor the author moderates a review; another of
+    the group's moderators does, and who hid it and when is kept."""
+    admin, helper, moderator = [
+        await member(chat_client, smtp_sink, n) for n in ("Admin", "Helper", "Mo")
+    ]
+    group_id = await new_group(admin, is_public=True)
+    # The helper who writes the review moderates the group too.
+    for person in (moderator, helper):
+        await person.call("/api/group?action=join", {"group_id": group_id})
+        promote = {"session_id": group_id, "for_user_id": person.id, "action": "make_moderator"}
+        await admin.call("/session/user/update", promote)
+    kept = await admin.post_item(
+        group_id, "Paint the hall", offer_amount=8, offer_currency="POINTS"
+    )
+    move_id = (await admin.call("/api/giveoffer", {"cs_id": await chat_with(helper, kept)}))[
+        "move_id"
+    ]
+    body = {"move_id": move_id, "rating": 1, "text": "Paid a week late"}
+    review = (await helper.call("/api/review?action=create", body))["review"]
+    await moderator.call("/api/review?action=report", {"review_id": review["_id"]})
+
+    for side in (admin, helper):
+        hide = {"review_id": review["_id"], "hidden": True}
+        refused = await side.call("/api/review?action=hide", hide, status=403)
+        assert refused["errors"] == {
+            "review_id": "Another of the group's moderators decides on a review by or about you"
+        }
+    summary = (await visitor_call(chat_client, "/api/reviews", {"user_id": admin.id}))["count"]
+    assert summary == 1
+
+    hidden = await moderator.call(
+        "/api/review?action=hide", {"review_id": review["_id"], "hidden": True}
+    )
+    assert hidden["review"]["hidden"] is True
+    assert hidden["review"]["hidden_by"] == {"_id": moderator.id, "name": "Mo", "image": ""}
+    mongo = AsyncMongoClient(mongo_url)
+    stored = await mongo["agora_test"]["reviews"].find_one({"_id": review["_id"]})
+    await mongo.close()
+    assert (stored["hidden_by"], stored["hidden_at"]) == (
+        moderator.id,
+        hidden["review"]["hidden_at"],
+    )
+    reported = await admin.call("/api/reviews/reported", {"group_id": group_id})
+    assert reported["reviews"][0]["hidden_by"]["_id"] == moderator.id
+    # Shown again by its side? No: only another moderator decides either way.
+    show = {"review_id": review["_id"], "hidden": False}
+    await admin.call("/api/review?action=hide", show, status=403)
+    assert (await moderator.call("/api/review?action=hide", show))["review"]["hidden"] is False
