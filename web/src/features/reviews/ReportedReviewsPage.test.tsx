@@ -16,7 +16,10 @@ const reported = {
   created_at: Date.now(),
   updated_at: Date.now(),
   editable_until: Date.now(),
+  private: false,
   hidden: false,
+  hidden_by: null,
+  hidden_at: null,
   reports_count: 2,
   reports: [
     { user_id: 'u4', reason: 'Not about the offer', at: 1 },
@@ -44,7 +47,7 @@ describe('reported reviews', () => {
     const calls = await openPage((call) => {
       if (call.url.pathname === '/api/reviews/reported') return { body: { reviews: [reported], has_more: false, cursor: null } };
       const { hidden } = call.body as { hidden: boolean };
-      return { body: { review: { ...reported, hidden } } };
+      return { body: { review: { ...reported, hidden, hidden_by: { _id: 'u1', name: 'Pia', image: '' }, hidden_at: Date.now() } } };
     });
     const row = await screen.findByTestId('reported-review');
     expect(row.textContent).toContain('Rude.');
@@ -52,6 +55,7 @@ describe('reported reviews', () => {
     fireEvent.click(within(row).getByRole('button', { name: 'Hide review' }));
     await screen.findByText('Review hidden');
     expect(within(row).getByText('Hidden')).toBeTruthy();
+    expect(within(row).getByTestId('hidden-by').textContent).toMatch(/^Hidden by Pia/);
     fireEvent.click(within(row).getByRole('button', { name: 'Show again' }));
     await screen.findByText('Review shown again');
     expect(within(row).queryByText('Hidden')).toBeNull();
@@ -59,6 +63,19 @@ describe('reported reviews', () => {
       ['hide', { review_id: 'rv1', hidden: true }],
       ['hide', { review_id: 'rv1', hidden: false }],
     ]);
+  });
+
+  it('leaves a review of the moderator, or by them, to the other moderators (issue 41)', async () => {
+    const aboutPia = { ...reported, _id: 'rv2', subject_id: 'u1' };
+    const byPia = { ...reported, _id: 'rv3', author: { _id: 'u1', name: 'Pia', image: '' }, hidden: true, hidden_by: { _id: 'u6', name: 'Mo', image: '' }, hidden_at: Date.now() };
+    await openPage(() => ({ body: { reviews: [aboutPia, byPia, reported], has_more: false, cursor: null } }));
+    const [about, by, other] = (await screen.findAllByTestId('reported-review')) as [HTMLElement, HTMLElement, HTMLElement];
+    expect(within(about).queryByRole('button')).toBeNull();
+    expect(about.textContent).toContain('About you: another moderator decides.');
+    expect(within(by).queryByRole('button')).toBeNull();
+    expect(by.textContent).toContain('Yours: another moderator decides.');
+    expect(within(by).getByTestId('hidden-by').textContent).toMatch(/^Hidden by Mo/);
+    expect(within(other).getByRole('button', { name: 'Hide review' })).toBeTruthy();
   });
 
   it('tells anyone but a moderator that the list is theirs only', async () => {
