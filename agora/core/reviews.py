@@ -28,7 +28,7 @@ EDIT_WINDOW_OVER = f"A review can be changed for {REVIEW_EDIT_DAYS} days after i
 OWN_REVIEW = "You cannot report your own review"
 ONLY_MODERATORS_HIDE = "Only the group's moderators can hide a review"
 ONLY_MODERATORS_SEE = "Only the group's moderators can see reported reviews"
-NOT_ONE_OF_ITS_SIDES = "Another of the group's moderators decides on a review by or about you"
+NOT_OF_ONESELF = "Another of the group's moderators decides on a review of you"
 
 
 def offer_sides(move: dict[str, Any] | None) -> tuple[str, str] | None:
@@ -71,8 +71,7 @@ def clean_report_reason(raw: str) -> str:
 
 
 def is_side(review: dict[str, Any], user_id: str) -> bool:
-    """Whether the user wrote the review or is the one it is about: they never moderate it
-    (a review of oneself hidden by oneself raised one's rating)."""
+    """Whether the user wrote the review or is the one it is about."""
     return user_id in (review["author_id"], review["subject_id"])
 
 

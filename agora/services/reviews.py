@@ -18,7 +18,7 @@ from agora.core.reviews import (
     EDIT_WINDOW_OVER,
     NO_SUCH_OFFER,
     NO_SUCH_REVIEW,
-    NOT_ONE_OF_ITS_SIDES,
+    NOT_OF_ONESELF,
     ONLY_AUTHOR,
     ONLY_MODERATORS_HIDE,
     ONLY_MODERATORS_SEE,
@@ -131,8 +131,10 @@ class ReviewService:
         review = await self._review(review_id)
         if not await self._moderates(caller, review.get("group_id")):
             raise Forbidden({"review_id": ONLY_MODERATORS_HIDE})
-        if is_side(review, caller.user["_id"]):
-            raise Forbidden({"review_id": NOT_ONE_OF_ITS_SIDES})
+        if review["subject_id"] == caller.user["_id"]:
+            # Nobody moderates a review of themselves (issue 41: an admin hid a one-star
+            # review of them, and their rating rose).
+            raise Forbidden({"review_id": NOT_OF_ONESELF})
         changed = await self.reviews.set_hidden(review_id, hidden, caller.user["_id"], now_ms())
         if changed is None:
             raise NotFound({"review_id": NO_SUCH_REVIEW})

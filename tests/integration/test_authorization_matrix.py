@@ -462,7 +462,7 @@ ROWS = [
     ),
     # Reviews after the paid offer: its two sides write them, anyone reads them (what names
     # the private group's post, or tells the text, only its readers and the two sides), any
-    # other signed-in person reports one, the group's moderators but the two sides hide it.
+    # other signed-in person reports one, the group's moderators but the one it is about hide it.
     Row(
         "review of a paid offer",
         post(

@@ -56,7 +56,7 @@ function Reported({ groupId, viewerId }: { groupId: string; viewerId: string }) 
   );
 }
 
-/** One reported review; a moderator who wrote it or is the one it is about leaves it to the others. */
+/** One reported review; a moderator it is about leaves it to the others. */
 function ReportedRow({ review, viewerId, onChanged }: { review: ReportedReview; viewerId: string; onChanged: (review: ReportedReview) => void }) {
   const ui = useUi();
   const toggle = useAsyncAction(async () => {
@@ -84,8 +84,8 @@ function ReportedRow({ review, viewerId, onChanged }: { review: ReportedReview; 
         </p>
       )}
       <div className="mt-3 flex justify-end">
-        {viewerId === review.subject_id || viewerId === review.author._id ? (
-          <p className="text-sm text-slate-600">{viewerId === review.subject_id ? 'About you' : 'Yours'}: another moderator decides.</p>
+        {viewerId === review.subject_id ? (
+          <p className="text-sm text-slate-600">About you: another moderator decides.</p>
         ) : (
           <Button size="sm" variant={review.hidden ? 'secondary' : 'danger'} busy={toggle.busy} onClick={() => void toggle.run()}>
             {review.hidden ? 'Show again' : 'Hide review'}
