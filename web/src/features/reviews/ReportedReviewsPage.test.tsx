@@ -2,22 +2,11 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, type FakeReply, type FetchCall } from '../../test/fetchMock';
+import { aReview } from '../../test/review';
 
 const moderator = { _id: 'u1', name: 'Pia', image: '', phone_number: null, email_id: 'p@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
 const reported = {
-  _id: 'rv1',
-  move_id: 'm1',
-  item_id: 'i1',
-  group_id: 'g1',
-  author: { _id: 'u2', name: 'Aki Asker', image: '' },
-  subject_id: 'u3',
-  rating: 1,
-  text: 'Rude.',
-  created_at: Date.now(),
-  updated_at: Date.now(),
-  editable_until: Date.now(),
-  private: false,
-  hidden: false,
+  ...aReview({ author: { _id: 'u2', name: 'Aki Asker', image: '' }, subject_id: 'u3', rating: 1, text: 'Rude.' }),
   hidden_by: null,
   hidden_at: null,
   reports_count: 2,

@@ -1,24 +1,11 @@
 import { render, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../../test/fetchMock';
+import { aReview } from '../../test/review';
 
-const review = {
-  _id: 'rv1',
-  move_id: 'm1',
-  item_id: 'i1',
-  group_id: 'g1',
-  author: { _id: 'u2', name: 'Bram Asker', image: '' },
-  subject_id: 'u1',
-  rating: 4,
-  text: 'Paid at once.',
-  private: false,
-  created_at: Date.now(),
-  updated_at: Date.now(),
-  editable_until: Date.now(),
-  hidden: false,
-};
+const review = aReview();
 /** A review after an offer in a group the viewer may not read (issue 41): no post, group or text. */
-const withheld = { ...review, _id: 'rv2', author: { _id: 'u3', name: 'Cleo', image: '' }, rating: 2, item_id: null, group_id: null, text: null, private: true };
+const withheld = aReview({ _id: 'rv2', author: { _id: 'u3', name: 'Cleo', image: '' }, rating: 2, item_id: null, group_id: null, text: null, private: true });
 
 describe("a person's reviews", () => {
   beforeEach(() => vi.resetModules());
