@@ -46,6 +46,12 @@ def edge_places(settings: Settings) -> list[EdgePlace]:
     return [EdgePlace(f"edge{n + 1}", first + n) for n in range(settings.cluster_edges)]
 
 
+# How HAProxy writes X-Forwarded-For: as the outermost proxy, the address it was reached from
+# alone (every line the client sent is dropped); behind trusted proxies, appended to theirs.
+FORWARDED_FOR_OUTERMOST = "http-request set-header X-Forwarded-For %[src]"
+FORWARDED_FOR_APPENDED = "option forwardfor"
+
+
 def haproxy_config(settings: Settings, edges: list[EdgePlace]) -> str:
     servers = "\n".join(
         f"    server {edge.name} {EDGE_HOST}:{edge.port} check cookie {edge.name}" for edge in edges
@@ -53,6 +59,9 @@ def haproxy_config(settings: Settings, edges: list[EdgePlace]) -> str:
     return Template(HAPROXY_TEMPLATE.read_text()).substitute(
         bind=f"{settings.host}:{settings.port}",
         stats=f"{settings.host}:{settings.cluster_stats_port}",
+        forwarded_for=(
+            FORWARDED_FOR_APPENDED if settings.trusted_proxy_hops else FORWARDED_FOR_OUTERMOST
+        ),
         servers=servers,
     )
 
@@ -176,7 +185,7 @@ def _edge_env(
         "AGORA_RAY_ADDRESS": ray_address,
         # Signed links and guest cookies made by one edge are checked by another.
         "AGORA_SECRET_KEY": embedded.secret_key(settings),
-        # HAProxy appends the caller's address to X-Forwarded-For.
+        # HAProxy writes the address it was reached from last in X-Forwarded-For.
         "AGORA_TRUSTED_PROXY_HOPS": str(settings.trusted_proxy_hops + 1),
         # One edge seeds the demo city, so no two write it at once.
         "AGORA_SEED_DEMO": str(seeds).lower(),
