@@ -20,14 +20,6 @@ from agora.settings import Settings
 from tests.services import free_port
 from tests.shared_ray import HEAD_PORTS
 
-# The GCS takes a node for dead after this many failed health checks, this far apart (Ray's
-# defaults, 5 x 3 s, leave a dead node's shards unrestarted for 15 s or more).
-FAST_NODE_DEATH = {
-    "RAY_health_check_initial_delay_ms": "1000",
-    "RAY_health_check_period_ms": "500",
-    "RAY_health_check_timeout_ms": "1000",
-    "RAY_health_check_failure_threshold": "3",
-}
 JOIN_SECONDS = 60
 
 
@@ -38,23 +30,13 @@ class TwoNodes:
     worker: subprocess.Popen
 
     def nodes(self) -> list[dict]:
-        return [
-            n.__dict__
-            for n in state.list_nodes(address=self.dashboard, raise_on_missing_output=False)
-        ]
+        return nodes(self.dashboard)
 
     def worker_node_id(self) -> str:
         return next(n["node_id"] for n in self.nodes() if not n["is_head_node"])
 
     def actors(self, class_name: str) -> list[dict]:
-        """The live actors of a class: name, node_id, pid (the dashboard's Actors view)."""
-        found = state.list_actors(
-            address=self.dashboard,
-            filters=[("class_name", "=", class_name), ("state", "=", "ALIVE")],
-            detail=True,
-            raise_on_missing_output=False,
-        )
-        return [a.__dict__ for a in found]
+        return live_actors(self.dashboard, class_name)
 
     def kill_worker(self) -> None:
         """The second node dies at once: its raylet and every process it started."""
@@ -67,10 +49,27 @@ class TwoNodes:
         self.worker.wait()
 
 
+def nodes(dashboard: str) -> list[dict]:
+    """The cluster's nodes: node_id, is_head_node, state (the dashboard's Cluster view)."""
+    return [n.__dict__ for n in state.list_nodes(address=dashboard, raise_on_missing_output=False)]
+
+
+def live_actors(dashboard: str, class_name: str) -> list[dict]:
+    """The live actors of a class: name, node_id, pid (the dashboard's Actors view)."""
+    found = state.list_actors(
+        address=dashboard,
+        filters=[("class_name", "=", class_name), ("state", "=", "ALIVE")],
+        detail=True,
+        raise_on_missing_output=False,
+    )
+    return [a.__dict__ for a in found]
+
+
 @contextlib.contextmanager
 def two_nodes(log_dir: Path) -> Iterator[TwoNodes]:
-    """Needs FAST_NODE_DEATH and RAY_AUTH_MODE=disabled in the environment (the head, the
-    second node and the edges read them)."""
+    """Needs RAY_AUTH_MODE=disabled in the environment (the head, the second node and the
+    edges read it). The nodes start with the deployment's environment
+    (`embedded.ray_node_env`: its health checks, its preloaded modules)."""
     settings = Settings(**{name: free_port() for name in HEAD_PORTS})
     head = embedded.start_ray_head(settings, log_dir / "ray-head.log")
     worker = None
