@@ -103,15 +103,15 @@ def started(settings: Settings, env: Mapping[str, str]) -> Iterator[Cluster]:
         for place in places:
             _wait_for_health(place.url, edges[place.name])
             log.info("%s serves on %s", place.name, place.url)
-        haproxy = _haproxy(settings, places)
-        children.append(haproxy)
+        started_haproxy = haproxy(settings, places)
+        children.append(started_haproxy)
         yield Cluster(
             settings.public_base_url,
             ray_address,
             edges,
             {place.name: place for place in places},
             ray_nodes,
-            haproxy,
+            started_haproxy,
             children,
         )
     finally:
@@ -203,12 +203,13 @@ def _wait_for_health(url: str, edge: supervision.Restarting) -> None:
     raise embedded.ServiceError(f"{edge.name} did not answer within {EDGE_START_SECONDS} s")
 
 
-def _haproxy(settings: Settings, places: list[EdgePlace]) -> supervision.Restarting:
+def haproxy(settings: Settings, places: list[EdgePlace]) -> supervision.Restarting:
+    """HAProxy in front of the edges at `places`, configured and logging under var/."""
     binary = embedded.haproxy_executable()
     config = settings.var_dir / "haproxy.cfg"
-    config.parent.mkdir(parents=True, exist_ok=True)
-    config.write_text(haproxy_config(settings, places))
     log_file = settings.var_dir / "log" / "haproxy.log"
+    log_file.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(haproxy_config(settings, places))
 
     def start() -> subprocess.Popen:
         if embedded.port_open(settings.host, settings.port):

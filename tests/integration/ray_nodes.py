@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
-from ray.util import state
+from ray.util.state.api import StateApiClient
+from ray.util.state.common import ListApiOptions, StateResource
 
 from agora import embedded
 from agora.settings import Settings
@@ -49,20 +50,31 @@ class TwoNodes:
         self.worker.wait()
 
 
-def nodes(dashboard: str) -> list[dict]:
+def nodes(dashboard: str, token: str | None = None) -> list[dict]:
     """The cluster's nodes: node_id, is_head_node, state (the dashboard's Cluster view)."""
-    return [n.__dict__ for n in state.list_nodes(address=dashboard, raise_on_missing_output=False)]
+    return _listed(dashboard, token, StateResource.NODES, ListApiOptions())
 
 
-def live_actors(dashboard: str, class_name: str) -> list[dict]:
+def live_actors(dashboard: str, class_name: str, token: str | None = None) -> list[dict]:
     """The live actors of a class: name, node_id, pid (the dashboard's Actors view)."""
-    found = state.list_actors(
-        address=dashboard,
-        filters=[("class_name", "=", class_name), ("state", "=", "ALIVE")],
-        detail=True,
-        raise_on_missing_output=False,
+    alive = [("class_name", "=", class_name), ("state", "=", "ALIVE")]
+    return _listed(
+        dashboard, token, StateResource.ACTORS, ListApiOptions(filters=alive, detail=True)
     )
-    return [a.__dict__ for a in found]
+
+
+def _listed(
+    dashboard: str, token: str | None, resource: StateResource, options: ListApiOptions
+) -> list[dict]:
+    """The dashboard's list of a resource; `token` for a cluster with Ray's token
+    authentication (this process's Ray read its mode when it was imported)."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    client = StateApiClient(address=dashboard, headers=headers)
+    return [
+        found.__dict__ for found in client.list(resource, options, raise_on_missing_output=False)
+    ]
 
 
 @contextlib.contextmanager
