@@ -161,8 +161,9 @@ def routes(feed: FeedService, items: ItemService) -> list[Route]:
             body=ItemBody,
             query=ItemQuery,
             reply=ItemReply,
-            # A reward held on create or edit: 402 when the wallet's available is short.
-            errors=(402,),
+            # A reward held on create or edit: 402 when the wallet's available is short; an
+            # edit overtaken by a later edit of the same post: 409.
+            errors=(402, 409),
         ),
         Route(
             "POST",

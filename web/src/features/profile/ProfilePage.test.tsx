@@ -2,6 +2,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, type FetchCall, type FakeReply } from '../../test/fetchMock';
+import { aReview } from '../../test/review';
 import type { Wallet } from '../../shared/entities/wallet';
 import type { LedgerEntry } from '../wallet';
 
@@ -271,20 +272,7 @@ describe('profile wallets', () => {
 
   it('shows held apart from available, the held part of ledger entries, the rewards paid and held, and reviews with a report', async () => {
     const held = { ...wallet('POINTS', 56), held_amount: 44 };
-    const review = {
-      _id: 'rv1',
-      move_id: 'm1',
-      item_id: 'i1',
-      group_id: 'g1',
-      author: { _id: 'u2', name: 'Bram Asker', image: '' },
-      subject_id: 'u1',
-      rating: 4,
-      text: 'Paid at once.',
-      created_at: Date.now(),
-      updated_at: Date.now(),
-      editable_until: Date.now(),
-      hidden: false,
-    };
+    const review = aReview();
     const calls = await openProfile((call) => {
       const { pathname } = call.url;
       if (pathname === '/api/user/profile') {

@@ -24,6 +24,7 @@ const review = (author: typeof olga, rating: number, text: string): Review => ({
   subject_id: author._id === 'u1' ? 'u2' : 'u1',
   rating,
   text,
+  private: false,
   created_at: Date.now(),
   updated_at: Date.now(),
   editable_until: Date.now() + 7 * 86_400_000,

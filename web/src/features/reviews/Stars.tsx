@@ -36,7 +36,7 @@ export function StarPicker({ value, onChange, invalid }: { value: number; onChan
   );
 }
 
-/** A review as lists show it: who wrote it, the stars, when, and the text; `children` add to the headline. */
+/** A review as lists show it: who wrote it, the stars, when, and the text (withheld after an offer in a private group); `children` add to the headline. */
 export function ReviewBody({ review, children }: { review: Review; children?: ReactNode }) {
   return (
     <>
@@ -48,7 +48,11 @@ export function ReviewBody({ review, children }: { review: Review; children?: Re
         </time>
         {children}
       </p>
-      {review.text && <p className="mt-1 text-sm break-words whitespace-pre-line text-slate-700">{review.text}</p>}
+      {review.private ? (
+        <p className="mt-1 text-sm text-slate-500 italic">Written after an offer in a private group: only its members can read it.</p>
+      ) : (
+        review.text && <p className="mt-1 text-sm break-words whitespace-pre-line text-slate-700">{review.text}</p>
+      )}
     </>
   );
 }
