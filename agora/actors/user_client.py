@@ -62,6 +62,9 @@ class _Stream:
     # The future of the events queued since the last batch left.
     open: asyncio.Future | None = None
     sending: bool = False
+    # Whether the shard has this edge's whole presence: until it has (a first batch, or one
+    # after a failure), a batch begins with it and its presence changes are left out.
+    told: bool = False
 
     def take(self) -> tuple[list[tuple[float, dict[str, Any]]], list[asyncio.Future]]:
         taken = self.events, self.handled
@@ -214,11 +217,10 @@ class UserShards:
         """Sends the stream's events, batch after batch, until none is left."""
         await asyncio.sleep(BATCH_WINDOW_SECONDS)
         backoff = Backoff()
-        presence_first = False
         while stream.events:
             queued, handled = stream.take()
             batch = [event for _, event in queued]
-            if presence_first:
+            if not stream.told:
                 sockets = self._sockets_by_shard().get(index, [])
                 batch = [
                     self._presence(sockets),
@@ -235,15 +237,14 @@ class UserShards:
                     backoff.next,
                 )
                 stream.put_back(_still_wanted(queued, index), handled)
-                presence_first = True
+                stream.told = False
                 await backoff.wait()
                 continue
+            stream.told = taken
             if not taken:
                 # The shard does not know this edge's sockets (it restarted): they go first.
                 stream.put_back(queued, handled)
-                presence_first = True
                 continue
-            presence_first = False
             backoff.reset()
             _settle(handled)
         _settle(stream.handled)

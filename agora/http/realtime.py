@@ -229,11 +229,12 @@ def attach(
     @sio.on("viewing")
     @answering(sio)
     async def viewing(sid: str, data: Any) -> dict[str, Any]:
-        """The chat this socket's tab shows while visible (null: none, or hidden): its user
-        gets no push for that chat meanwhile, and the socket hears who types in it."""
+        """The chat this socket's tab shows while visible (null: none, or hidden): the socket
+        hears who types in it at once, and its user gets no push for that chat meanwhile once
+        the user's shard knows (the answer waits for that, as long as the answer bound)."""
         shown = ViewingBody.model_validate(data).session_id
-        await push.socket_viewing(sid, shown)
         await show(sid, shown)
+        await push.socket_viewing(sid, shown)
         return {"ok": True}
 
     async def show(sid: str, shown: str | None) -> None:
