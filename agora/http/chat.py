@@ -21,7 +21,7 @@ from agora.services.chat.chat_list import ChatList
 from agora.services.chat.lookups import ItemChats, Lookups
 from agora.services.chat.moderation import ChatSettings, MemberList, Moderation
 from agora.services.chat.reading import MessageInfo, MessagePages
-from agora.services.chat.sending import Sending, SendInput
+from agora.services.chat.sending import Sending, SendMessage
 from agora.services.link_previews import LinkPreviewService
 
 ID = Field(max_length=200)
@@ -78,8 +78,8 @@ class SendBody(Body):
     local_id: str = Field(max_length=LOCAL_ID_MAX_LENGTH)
     data: MessageDataBody | None = None
 
-    def send_input(self) -> SendInput:
-        return SendInput(
+    def send_message(self) -> SendMessage:
+        return SendMessage(
             dest_session_id=self.dest_session_id,
             payload=self.payload,
             payload1=tuple(self.payload1),
@@ -229,7 +229,7 @@ def routes(
     async def send(request: web.Request) -> web.Response:
         caller = require_caller(request)
         body = await read_body(request, SendBody)
-        return ok(await sending.send(caller, body.send_input()))
+        return ok(await sending.send(caller, body.send_message()))
 
     async def messages(request: web.Request) -> web.Response:
         body = await read_body(request, MessagesBody)

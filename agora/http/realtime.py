@@ -280,7 +280,7 @@ def attach(
     @answering(sio, type=SEND_REPLY_REFUSED)
     async def send(sid: str, data: Any) -> dict[str, Any]:
         caller = signed_in(await socket_caller(sid), "You need Login to chat.")
-        return await sending.send(caller, SendBody.model_validate(data).send_input())
+        return await sending.send(caller, SendBody.model_validate(data).send_message())
 
     async def disconnect_revoked(stop: asyncio.Event) -> None:
         """A logout anywhere closes the sockets that used that key on this edge."""
