@@ -343,9 +343,10 @@ class SessionShardLogic:
                 outcomes[i] = _not_stored(inserted.failed[pos])
                 continue
             if pos in inserted.resent:
-                message = found.get(resend_key(message))
-                if message is None:
+                stored = found.get(resend_key(message))
+                if stored is None:
                     continue
+                message = stored
                 stored_before.append(message)
                 # Older than the buffer's messages: appended, it would be the chat's newest.
                 state.recognise(message)
