@@ -9,9 +9,9 @@ from typing import Any
 from agora.actors.client import SessionShards
 from agora.actors.protocol import Stored, Unavailable
 from agora.core.chat import message_view
-from agora.core.constants import MESSAGE_TYPE_WA_INBOUND, WHATSAPP_MEDIA_MAX_BYTES
 from agora.core.errors import InvalidInput, PayloadTooLarge
 from agora.core.message_kinds import ChatKinds
+from agora.core.whatsapp.constants import MESSAGE_TYPE_WA_INBOUND, WHATSAPP_MEDIA_MAX_BYTES
 from agora.core.whatsapp.inbound import customer_src_id
 from agora.integrations.whatsapp.client import GraphApi, GraphError
 from agora.integrations.whatsapp.webhooks import Change, InboundMessage, MediaRef, Reaction
