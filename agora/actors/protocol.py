@@ -167,25 +167,26 @@ NewestOutcome = Newest | Moved
 # The user shards ------------------------------------------------------------------------
 
 
-class Connected(msgspec.Struct, frozen=True, tag="connect"):
-    edge: str
-    sid: str
-    user_id: str
-
-
-class Viewing(msgspec.Struct, frozen=True, tag="viewing"):
-    """The chat a socket's tab shows while visible (None: none, or hidden)."""
+class Socket(msgspec.Struct, frozen=True):
+    """One of a user's sockets on an edge."""
 
     edge: str
     sid: str
     user_id: str
+
+
+class Connected(Socket, frozen=True, tag="connect"):
+    pass
+
+
+class Viewing(Socket, frozen=True, tag="viewing"):
+    """The chat the socket's tab shows while visible (None: none, or hidden)."""
+
     session_id: str | None
 
 
-class Disconnected(msgspec.Struct, frozen=True, tag="disconnect"):
-    edge: str
-    sid: str
-    user_id: str
+class Disconnected(Socket, frozen=True, tag="disconnect"):
+    pass
 
 
 class EdgePresence(msgspec.Struct, frozen=True, tag="edge"):
