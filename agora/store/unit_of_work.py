@@ -21,10 +21,9 @@ the tests that prove the units.
 """
 
 import asyncio
-import contextlib
 import copy
 import inspect
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from enum import Enum
 from typing import Any, Generic, Self, TypeVar
 
@@ -32,6 +31,7 @@ from pymongo import AsyncMongoClient
 from pymongo.asynchronous.client_session import AsyncClientSession
 from pymongo.asynchronous.collection import AsyncCollection
 
+from agora.background import Turns
 from agora.settings import MongoTransactions
 
 T = TypeVar("T")
@@ -109,33 +109,6 @@ class SessionWrites:
         await self.collection.update_one(query, change, session=self.session)
 
 
-class Turns:
-    """Turns taken in this process by key (a wallet): holders of one key go one at a time.
-    Racing them would only make all but one fail (a unique id taken, a write conflict) and
-    pay another round to try again."""
-
-    def __init__(self) -> None:
-        self._locks: dict[str, asyncio.Lock] = {}
-
-    @contextlib.asynccontextmanager
-    async def taken(self, keys: Iterable[str]) -> AsyncIterator[None]:
-        async with contextlib.AsyncExitStack() as held:
-            # In one order for everyone: two holders never wait for each other's next key.
-            for key in sorted(set(keys)):
-                await held.enter_async_context(self._one(key))
-            yield
-
-    @contextlib.asynccontextmanager
-    async def _one(self, key: str) -> AsyncIterator[None]:
-        lock = self._locks.setdefault(key, asyncio.Lock())
-        try:
-            async with lock:
-                yield
-        finally:
-            if not lock.locked() and self._locks.get(key) is lock:
-                del self._locks[key]
-
-
 class Mode(Enum):
     ALONE = "each write alone"
     TRANSACTIONS = "transactions"
@@ -179,7 +152,7 @@ class UnitOfWork(Generic[S]):
             turns, keys = _ONE_AT_A_TIME, [EVERY_UNIT]
         else:
             turns, keys = self._turns, list(contended)
-        async with turns.taken(keys):
+        async with turns.take(keys):
             return await self._in_transaction(work)
 
     async def _in_transaction(self, work: Callable[[S], Awaitable[T]]) -> T:

@@ -23,13 +23,14 @@ from pymongo import ReturnDocument
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import DuplicateKeyError
 
+from agora.background import Turns
 from agora.core.constants import LEDGER_REF_OFFER
 from agora.core.documents import LedgerEntry, Wallet
 from agora.core.money import DONE, ItemHold, Posting, next_hold
 from agora.core.money import PENDING as MOVE_PENDING
 from agora.store.batched_writes import BatchedWrites
 from agora.store.mongo import ensure_index, find_in, new_id
-from agora.store.unit_of_work import InUnit, SessionWrites, Turns, Unit
+from agora.store.unit_of_work import InUnit, SessionWrites, Unit
 
 # Heads this edge has seen; a stale one costs one failed append, never a wrong balance.
 KNOWN_HEADS_MAX = 50_000
@@ -171,7 +172,7 @@ class WalletStore(InUnit):
         """
         if self.session is not None:
             return await self._append_in_transaction(posting, ref_type, ref_id, now, maybe_applied)
-        async with self._turns.taken([posting.wallet_id]):
+        async with self._turns.take([posting.wallet_id]):
             return await self._append(posting, ref_type, ref_id, now, maybe_applied)
 
     async def _append_in_transaction(

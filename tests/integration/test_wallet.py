@@ -283,11 +283,11 @@ def _offer_legs(
     item: dict, owner: str, asker: str, sharers: list[str], title: str
 ) -> list[Posting]:
     """The postings of an offer of 10 points on `item` to `asker`, with a fee to each sharer;
-    `title` names its debit."""
+    `title` (the asker's name) tells its debit from others'."""
     terms = OfferTerms(
         item=item,
-        owner={"_id": owner, "name": title},
-        participant={"_id": asker, "name": "asker"},
+        owner={"_id": owner, "name": "owner"},
+        participant={"_id": asker, "name": title},
         cents=OFFER_CENTS,
         currency="POINTS",
         fees=[FeePart(sharer, FEE_CENTS) for sharer in sharers],
