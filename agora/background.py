@@ -7,9 +7,13 @@ here, and wait for it on a clean stop.
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Hashable, Iterable
+from typing import TypeVar
 
 log = logging.getLogger("agora.background")
+
+Result = TypeVar("Result")
 
 
 class BackgroundTasks:
@@ -36,6 +40,40 @@ async def sweep_forever(seconds: float, sweep: Callable[[], Awaitable[object]], 
             await sweep()
         except Exception:
             log.warning("the sweep of %s failed", what, exc_info=True)
+
+
+class Backoff:
+    """The waits between attempts at something that failed: `first`, then twice as long each
+    time, at most `longest`."""
+
+    def __init__(self, first: float = 0.1, longest: float = 2.0) -> None:
+        self.first = first
+        self.longest = longest
+        self.next = first
+
+    async def wait(self) -> None:
+        await asyncio.sleep(self.next)
+        self.next = min(2 * self.next, self.longest)
+
+    def reset(self) -> None:
+        self.next = self.first
+
+
+async def retried(
+    attempt: Callable[[], Awaitable[Result]], what: str, give_up_after: float
+) -> Result:
+    """What `attempt()` gives, called again after each failure (logged as "{what} failed"),
+    with a Backoff's waits; a failure past `give_up_after` seconds is raised."""
+    deadline = time.monotonic() + give_up_after
+    backoff = Backoff()
+    while True:
+        try:
+            return await attempt()
+        except Exception as error:
+            if time.monotonic() + backoff.next > deadline:
+                raise
+            log.warning("%s failed (%r); trying again in %.1f s", what, error, backoff.next)
+            await backoff.wait()
 
 
 class Turns:

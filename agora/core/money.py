@@ -111,13 +111,21 @@ def recharge_amount(cents: int) -> int | float:
     return math.ceil(cents / CENTS_PER_UNIT)
 
 
+# Said wherever someone is short of points: no card recharges them (the spec's 'Need
+# Recharge' link is for card currencies), so the message says where they come from.
+HOW_POINTS_COME = (
+    "Points cannot be bought: they come from offers and finder's fees paid to you, "
+    "and 1 for each day you open Agora."
+)
+
+
 def recharge_errors(available: int, needed: int, currency: str, purpose: str) -> dict[str, Any]:
     """What a client needs to send someone short of `needed` to recharge (spec section 8):
     for points, a message; for a card currency, the amount to recharge, a whole unit at least
-    RECHARGE_MIN_AMOUNT. `purpose` ends the message: 'give this offer'."""
+    RECHARGE_MIN_AMOUNT. `purpose` says what the points are for: 'give this offer'."""
     if currency == CURRENCY_POINTS:
         missing = format_number(needed - available)
-        return {"need_recharge": f"You need {missing} more points to {purpose}"}
+        return {"need_recharge": f"You need {missing} more points to {purpose}. {HOW_POINTS_COME}"}
     shortfall = shortfall_cents(available, needed, RECHARGE_MIN_AMOUNT * CENTS_PER_UNIT)
     return {"need_stripe_recharge": {"amount": recharge_amount(shortfall), "currency": currency}}
 

@@ -40,6 +40,8 @@ _MESSAGES = {
     "extra_forbidden": "Unknown field",
     "missing": "This field is required",
     "string_type": "Must be text",
+    # A lone surrogate ("\ud800" in JSON) reads as a string but is no text.
+    "string_unicode": "Must be text",
     "int_type": "Must be a whole number",
     "bool_type": "Must be true or false",
     "list_type": "Must be a list",

@@ -13,6 +13,7 @@ from agora.core.constants import (
 )
 from agora.core.documents import ChatSession, Item, Route
 from agora.core.errors import Conflict, Forbidden, InvalidInput, NotFound, PaymentRequired
+from agora.core.finder_fees import share_earnings
 from agora.core.groups import NOT_VIEWABLE, can_write, group_view, joining_type
 from agora.core.items import (
     build_draft,
@@ -321,7 +322,19 @@ class ItemService:
             "item": self._view(item, route, logged_in=caller is not None),
             "group": group_view(group, membership),
             "route_users": [user_card(people.get(uid)) for uid in chain(route)],
+            "share_earnings": await self._share_earnings(caller, item, route),
         }
+
+    async def _share_earnings(
+        self, caller: Caller | None, item: Item, route: Route
+    ) -> dict[str, Any] | None:
+        """What the viewer's own link of the post earns them (`share` gives them that link:
+        theirs if they have one, else one continuing the route they came by)."""
+        if caller is None:
+            return None
+        viewer = caller.user["_id"]
+        own = await self.items.route_of(item["_id"], viewer)
+        return share_earnings(item, chain(own) if own else [*chain(route), viewer])
 
     async def share(self, caller: Caller, route_id: str) -> dict[str, Any]:
         """The sharer's own link: the same one every time, extending the chain they came by."""

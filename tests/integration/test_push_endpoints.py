@@ -170,16 +170,19 @@ async def test_a_user_shard_pushes_to_the_loopback_stand_in_only_where_the_setti
     settings = settings_for(push_enabled=True, **overrides)
     logic = UserShardLogic(settings, StoreFactory(settings, chat_kinds()).user_shard_stores())
     try:
-        logic.handle(
+        # From an edge with no sockets: its (empty) presence comes first.
+        assert await logic.handle(
+            "edge",
             [
+                {"op": "edge", "edge": "edge", "sockets": []},
                 {
                     "op": "notify",
                     "user_ids": [user_id],
                     "ref": "message-1",
                     "notification": NOTIFICATION,
                     "coalesce": False,
-                }
-            ]
+                },
+            ],
         )
         while logic.tasks:
             await asyncio.gather(*list(logic.tasks))

@@ -10,6 +10,7 @@ from pymongo import AsyncMongoClient
 
 from agora.app import ITEMS
 from agora.core.constants import DAY_MS, POST_EXPIRY_DAYS_DEFAULT
+from agora.core.money import HOW_POINTS_COME
 from tests.integration.helpers import (
     Member,
     eventually,
@@ -108,14 +109,14 @@ async def test_a_reward_above_what_is_available_is_refused_and_nothing_is_stored
         "change": 110,
         "available": STARTER,
         "enough": False,
-        "need_recharge": "You need 9 more points to hold this reward",
+        "need_recharge": f"You need 9 more points to hold this reward. {HOW_POINTS_COME}",
     }
     refused = await poster.call(
         "/api/item?action=create", {"group_id": group_id, "title": "Cat", **body}, status=402
     )
     assert refused["errors"] == {
         "offer_amount": "Holding this reward needs 🪙 110 and your wallet has 🪙 101 available",
-        "need_recharge": "You need 9 more points to hold this reward",
+        "need_recharge": f"You need 9 more points to hold this reward. {HOW_POINTS_COME}",
     }
     assert (await poster.call("/api/user/items"))["items"] == []
     assert [e["ref_type"] for e in await ledger(poster)] == ["daily", "welcome"]
@@ -234,6 +235,16 @@ async def test_closing_gives_back_what_is_left_once_and_tells_the_poster(chat_cl
     # Chats go on: an offer on a closed post comes from what is available.
     late = await poster.call("/api/giveoffer", {"cs_id": chat_id, "offer_amount": 1})
     assert (late["paid_from_held"], late["paid_from_available"]) == (0, 1)
+    # More than is available: the refusal says why the hold paid nothing (issue 42, it only
+    # said 'You need 9 more points', as if they could be bought).
+    short = await poster.call(
+        "/api/giveoffer", {"cs_id": chat_id, "offer_amount": STARTER + 4}, status=402
+    )
+    assert short["errors"] == {
+        "need_recharge": "This post is closed, so nothing is held for its reward any more: "
+        "offers on it come from your available points. You need 10 more points to give this "
+        f"offer. {HOW_POINTS_COME}"
+    }
 
 
 async def _first(found: list):

@@ -225,6 +225,21 @@ describe('profile wallets', () => {
     await waitFor(() => expect(leaveAppFor).toHaveBeenCalledWith('https://connect.example/onboard'));
   });
 
+  it('back from the payout set-up, goes on with the withdrawal asked for: its confirmation opens, the amount not typed again (issue 42)', async () => {
+    const calls = await openProfile(
+      (call) => (call.url.pathname === '/api/wallet/withdraw' ? { body: { success: true, wallet: wallet('USD', 7.5) } } : undefined),
+      '/profile?can_withdraw=1&withdraw_currency=USD&withdraw_amount=5',
+    );
+    expect(await screen.findByText('You can withdraw your money now')).toBeTruthy();
+    const confirm = await screen.findByRole('dialog', { name: 'Withdraw $5 to your payout account?' });
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Withdraw $5' }));
+    await screen.findByText('Withdrawal successful');
+    expect(calls.filter((call) => call.url.pathname === '/api/wallet/withdraw').map((call) => call.body)).toEqual([
+      expect.objectContaining({ wallet_currency: 'USD', amount: 5 }),
+    ]);
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
   it('an emptied wallet offers no Withdraw, and the banner no longer says there is money to withdraw', async () => {
     await openProfile(
       (call) => (call.url.pathname === '/api/wallet/withdraw' ? { body: { success: true, wallet: wallet('USD', 0) } } : undefined),

@@ -1,4 +1,5 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../../test/fetchMock';
 import { aReview } from '../../test/review';
@@ -15,14 +16,17 @@ describe("a person's reviews", () => {
     const { ReviewsSection } = await import('./ReviewsSection');
     const { UiProvider } = await import('../../shared/ui/UiProvider');
     render(
-      <UiProvider>
-        <ReviewsSection userId="u1" viewerId={null} />
-      </UiProvider>,
+      <MemoryRouter>
+        <UiProvider>
+          <ReviewsSection userId="u1" viewerId={null} />
+        </UiProvider>
+      </MemoryRouter>,
     );
     const [open, closed] = (await screen.findAllByTestId('review')) as [HTMLElement, HTMLElement];
     expect(open.textContent).toContain('Paid at once.');
     expect(open.textContent).not.toContain('private group');
-    expect(closed.textContent).toContain('Cleo');
+    // The author's name leads to their profile (issue 42), a private group's review's too.
+    expect(within(closed).getByRole('link', { name: 'Cleo' }).getAttribute('href')).toBe('/u/u3');
     expect(closed.querySelector('[role="img"]')?.getAttribute('aria-label')).toBe('2 out of 5 stars');
     expect(closed.textContent).toContain('Written after an offer in a private group: only its members can read it.');
   });

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { REVIEW_RATING_MAX } from '../../shared/constants';
 import { relativeTime } from '../../shared/relativeTime';
+import { ProfileLink } from '../../shared/ui/ProfileLink';
 import { starsLabel } from './reviews';
 import type { Review } from './reviewsApi';
 
@@ -41,7 +42,7 @@ export function ReviewBody({ review, children }: { review: Review; children?: Re
   return (
     <>
       <p className="flex flex-wrap items-baseline gap-x-2 text-sm">
-        <span className="font-semibold text-slate-900">{review.author.name}</span>
+        <ProfileLink userId={review.author._id}>{review.author.name}</ProfileLink>
         <Stars rating={review.rating} />
         <time dateTime={new Date(review.created_at).toISOString()} className="text-xs text-slate-500">
           {relativeTime(review.created_at)}
