@@ -68,7 +68,8 @@ class Moved:
 
     move: dict[str, Any]
     entries: Entries = field(default_factory=dict)
-    holds: list[PostHoldMoved] = field(default_factory=list)
+    # The entries whose posts' copies of their holds the move wrote.
+    copied: list[LedgerEntry] = field(default_factory=list)
 
 
 async def _payouts_unknown(_user_id: str) -> bool:
@@ -212,7 +213,7 @@ class WalletService:
     ) -> Moved:
         """A move whose key an earlier request took: its result, driven on if unfinished."""
         move = await self.store.move_with_key(requested["key"])
-        # (Never None: a key, once taken, stays; moves are never deleted.)
+        # (Not None: moves are never deleted, so a key once taken stays taken.)
         if move is None or not same_terms(move, requested):
             # A retry must ask for what the first request did; anything else is a client
             # reusing an id, told so rather than handed the earlier move as if it were this.
@@ -426,46 +427,43 @@ class WalletService:
         }
         # What the move writes besides the ledger comes before it counts as finished: where
         # each write stands alone, a move an edge died in is driven again by the sweep.
-        holds = await self._copy_holds(money, entries.values())
+        copied = await self._copy_holds(money, entries.values())
         if along is not None:
             await along(money)
         # Every posting is in the ledger, so the move is finished whoever records it: the
         # state change needs no answer (alone, it travels with other moves' in one command).
         await money.wallets.finish_move(move["_id"], (PENDING, REFUSED), fields)
-        return Moved({**move, **fields}, entries, holds)
+        return Moved({**move, **fields}, entries, copied)
 
     async def _copy_holds(
         self, money: MoneyStores, entries: Iterable[LedgerEntry]
-    ) -> list[PostHoldMoved]:
+    ) -> list[LedgerEntry]:
         """Posts keep a copy of their holds for their readers: each entry that moved one
-        writes it (unless a newer entry's is there); what to tell of the copies written."""
-        written = []
+        writes it (unless a newer entry's is there). Returns the entries copied."""
+        copied = []
         for entry in entries:
             if "item_hold" not in entry:
                 continue
             hold = ItemHold.of(entry["item_hold"])
+            holding = hold.held > 0 and not hold.ended
             if await money.holds.set(
-                entry["item_id"],
-                entry["currency"],
-                entry["seq"],
-                hold.fields(),
-                holding=hold.held > 0 and not hold.ended,
+                entry["item_id"], entry["currency"], entry["seq"], hold.fields(), holding
             ):
-                written.append(
-                    PostHoldMoved(
-                        item_id=entry["item_id"],
-                        user_id=entry["user_id"],
-                        currency=entry["currency"],
-                        seq=entry["seq"],
-                        hold=hold,
-                    )
-                )
-        return written
+                copied.append(entry)
+        return copied
 
     async def _tell(self, moved: Moved) -> None:
         """Once the move is stored: posts' holds and new balances to the owners' tabs."""
-        for copied in moved.holds:
-            await self.events.publish(copied)
+        for entry in moved.copied:
+            await self.events.publish(
+                PostHoldMoved(
+                    item_id=entry["item_id"],
+                    user_id=entry["user_id"],
+                    currency=entry["currency"],
+                    seq=entry["seq"],
+                    hold=ItemHold.of(entry["item_hold"]),
+                )
+            )
         await self._announce(moved.entries)
 
     async def move(self, move_id: str) -> dict[str, Any] | None:

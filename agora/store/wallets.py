@@ -5,14 +5,14 @@ so entries form a chain per wallet. Appending claims the next `_id`, and the uni
 makes that claim atomic by itself, so the chain holds where a move's writes each stand alone
 (nx-27017, a standalone MongoDB). In a unit of work with a transaction (`unit_of_work.py`: a
 replica set) a move's entries, heads and record are stored together or not at all, and two
-units claiming one `_id` conflict: the later runs again. A second unique index on (wallet_id,
-ref_id) lets a move touch a wallet at most once, however often it is retried or by however
-many edges. Entries also
-carry what the wallet holds for its owner's posts (`held_to`, issue 32), and one that moves a
-post's hold carries that post's hold after it (`item_id`, `item_hold`), computed from the
-head it is appended after: exact, since only one entry can follow a head. The wallet
-document only caches the head of the chain: it is written every HEAD_EVERY entries (and may
-lag further after a crash), and readers roll it forward by ids, HEAD_EVERY entries a query.
+units claiming one `_id` conflict: one of them runs again. A second unique index on
+(wallet_id, ref_id) lets a move touch a wallet at most once, however often it is retried or by
+however many edges. Entries also carry what the wallet holds for its owner's posts (`held_to`,
+issue 32), and one that moves a post's hold carries that post's hold after it (`item_id`,
+`item_hold`), computed from the head it is appended after: exact, since only one entry can
+follow a head. The wallet document only caches the head of the chain: it is written every
+HEAD_EVERY entries (and may lag further after a crash), and readers roll it forward by ids,
+HEAD_EVERY entries a query.
 """
 
 from collections import OrderedDict
