@@ -99,6 +99,23 @@ class Turns:
             if self._last.get(key) is mine:
                 del self._last[key]
 
+    def _end_after(
+        self, keys: set[Hashable], mine: asyncio.Future, before: set[asyncio.Future]
+    ) -> None:
+        """A turn given up while it waited ends when the turns before it end: those after it
+        wait for it alone, and must not start beside one still running."""
+        waiting = {turn for turn in before if not turn.done()}
+
+        def one_ended(turn: asyncio.Future) -> None:
+            waiting.discard(turn)
+            if not waiting:
+                self._end(keys, mine)
+
+        for turn in waiting:
+            turn.add_done_callback(one_ended)
+        if not waiting:
+            self._end(keys, mine)
+
 
 class Turn:
     def __init__(
@@ -112,11 +129,10 @@ class Turn:
     async def __aenter__(self) -> None:
         try:
             if self._before:
-                # wait() leaves the futures as they are when this task is cancelled: the
-                # turns after this one go on.
+                # wait() leaves the futures as they are when this task is cancelled.
                 await asyncio.wait(self._before)
         except BaseException:
-            self._turns._end(self._keys, self._mine)
+            self._turns._end_after(self._keys, self._mine, self._before)
             raise
 
     async def __aexit__(self, *exc_info: object) -> None:
