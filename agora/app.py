@@ -397,6 +397,7 @@ def chat_parts(
     access = ChatAccess(sessions=sessions, posts=posts)
     ticks = Ticks(sessions=sessions, emitter=emitter)
     return ChatParts(
+        kinds=kinds,
         sending=Sending(
             shards=shards,
             shard_sends=shard_sends,

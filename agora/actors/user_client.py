@@ -29,6 +29,17 @@ from typing import Any
 import ray
 
 from agora.actors.client import ABANDONED_AFTER_SECONDS, BATCH_WINDOW_SECONDS, ShardHandles
+from agora.actors.protocol import (
+    Connected,
+    Disconnected,
+    EdgePresence,
+    Notify,
+    SocketEvent,
+    SubscriptionsChanged,
+    UserEvent,
+    UserEvents,
+    Viewing,
+)
 from agora.actors.runtime import RayAway, RayLink
 from agora.actors.users import (
     PRESENCE_REFRESH_SECONDS,
@@ -46,7 +57,7 @@ from agora.wiring import StoreFactory
 log = logging.getLogger("agora.actors.user_client")
 
 # What a shard hears of sockets: the edge's whole presence stands for all of them.
-PRESENCE_OPS = frozenset({"connect", "viewing", "disconnect", "edge"})
+Presence = SocketEvent | EdgePresence
 # Events a shard's stream holds (while the shard is away) past which messages are not pushed.
 STREAM_LIMIT = 10_000
 
@@ -56,7 +67,7 @@ class _Stream:
     """This edge's events for one user shard, in the order it saw them."""
 
     # (when queued, event)
-    events: list[tuple[float, dict[str, Any]]] = field(default_factory=list)
+    events: list[tuple[float, UserEvent]] = field(default_factory=list)
     # Done once the shard has handled `events` (or they were given up).
     handled: list[asyncio.Future] = field(default_factory=list)
     # The future of the events queued since the last batch left.
@@ -66,16 +77,27 @@ class _Stream:
     # after a failure), a batch begins with it and its presence changes are left out.
     told: bool = False
 
-    def take(self) -> tuple[list[tuple[float, dict[str, Any]]], list[asyncio.Future]]:
+    def take(self) -> tuple[list[tuple[float, UserEvent]], list[asyncio.Future]]:
         taken = self.events, self.handled
         self.events, self.handled, self.open = [], [], None
         return taken
 
     def put_back(
-        self, events: list[tuple[float, dict[str, Any]]], handled: list[asyncio.Future]
+        self, events: list[tuple[float, UserEvent]], handled: list[asyncio.Future]
     ) -> None:
         self.events[:0] = events
         self.handled[:0] = handled
+
+
+class UserShardCalls:
+    """A user shard's Ray handle with its remote method's types (`UserShard`'s own:
+    tests/unit/test_shard_protocol.py holds them equal)."""
+
+    def __init__(self, actor: Any) -> None:
+        self.actor = actor
+
+    async def handle(self, edge: str, events: UserEvents) -> bool:
+        return await self.actor.handle.remote(edge, events)
 
 
 class UserShards:
@@ -101,7 +123,7 @@ class UserShards:
 
     def connected(self, sid: str, user_id: str) -> None:
         self.local[sid] = (user_id, None)
-        self._queue(user_id, {"op": "connect", "edge": self.edge, "sid": sid, "user_id": user_id})
+        self._queue(user_id, Connected(self.edge, sid, user_id))
 
     async def viewing(self, sid: str, session_id: str | None) -> None:
         """Returns once the user's shard knows (a socket's tab changes seldom): a message
@@ -115,14 +137,13 @@ class UserShards:
         # send's does), then for the event, so that the acknowledgement holds.
         with contextlib.suppress(RayAway):
             await self._actors.started(index)
-        event = {"op": "viewing", "edge": self.edge, "sid": sid, "user_id": known[0]}
-        await self._handled_in_time(self._queue_on(index, {**event, "session_id": session_id}))
+        event = Viewing(self.edge, sid, known[0], session_id)
+        await self._handled_in_time(self._queue_on(index, event))
 
     def disconnected(self, sid: str) -> None:
         known = self.local.pop(sid, None)
         if known is not None:
-            event = {"op": "disconnect", "edge": self.edge, "sid": sid, "user_id": known[0]}
-            self._queue(known[0], event)
+            self._queue(known[0], Disconnected(self.edge, sid, known[0]))
 
     async def keep_reporting(self, stop: asyncio.Event) -> None:
         """Repeats this edge's whole presence now and then (see `actors/users.py`), placed
@@ -135,17 +156,17 @@ class UserShards:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), PRESENCE_REFRESH_SECONDS)
 
-    def _sockets_by_shard(self) -> dict[int, list[list[Any]]]:
-        by_shard: dict[int, list[list[Any]]] = {}
+    def _sockets_by_shard(self) -> dict[int, list[tuple[str, str, str | None]]]:
+        by_shard: dict[int, list[tuple[str, str, str | None]]] = {}
         for sid, (user_id, session_id) in self.local.items():
             by_shard.setdefault(shard_of(user_id, self.count), []).append(
-                [sid, user_id, session_id]
+                (sid, user_id, session_id)
             )
         return by_shard
 
-    def _presence(self, sockets: list[list[Any]]) -> dict[str, Any]:
+    def _presence(self, sockets: list[tuple[str, str, str | None]]) -> EdgePresence:
         """This edge's whole presence on one shard: it replaces what the shard knew of it."""
-        return {"op": "edge", "edge": self.edge, "sockets": sockets}
+        return EdgePresence(self.edge, sockets)
 
     async def _read_count(self) -> None:
         try:
@@ -156,10 +177,7 @@ class UserShards:
     async def subscriptions_changed(self, user_ids: list[str]) -> None:
         """Returns once the users' shards forgot the subscriptions they knew of them: the
         next message is pushed to a new one and never to a deleted one."""
-        handled = [
-            self._queue(user_id, {"op": "subscriptions", "user_id": user_id})
-            for user_id in user_ids
-        ]
+        handled = [self._queue(user_id, SubscriptionsChanged(user_id)) for user_id in user_ids]
         await asyncio.gather(*map(self._handled_in_time, handled))
 
     async def _handled_in_time(self, handled: asyncio.Future | None) -> None:
@@ -182,22 +200,21 @@ class UserShards:
         for user_id in user_ids:
             by_shard.setdefault(shard_of(user_id, self.count), []).append(user_id)
         for index, users in by_shard.items():
-            event = {"op": "notify", "user_ids": users, "ref": ref, "coalesce": coalesce}
-            self._queue_on(index, {**event, "notification": notification})
+            self._queue_on(index, Notify(users, ref, coalesce, notification))
 
     # Batching -------------------------------------------------------------------------
 
-    def _queue(self, user_id: str, event: dict[str, Any]) -> asyncio.Future | None:
+    def _queue(self, user_id: str, event: UserEvent) -> asyncio.Future | None:
         return self._queue_on(shard_of(user_id, self.count), event)
 
-    def _queue_on(self, index: int, event: dict[str, Any]) -> asyncio.Future | None:
+    def _queue_on(self, index: int, event: UserEvent) -> asyncio.Future | None:
         """Queues the event; the future is done once its shard has handled it (or it was
         given up). None on an edge without Ray (some tests, tools), or while Ray is away: no
         shards to tell (each edge's presence is told again every PRESENCE_REFRESH_SECONDS)."""
         if not ray.is_initialized() or self.link.away:
             return None
         stream = self._streams.setdefault(index, _Stream())
-        if event["op"] == "notify" and len(stream.events) >= STREAM_LIMIT:
+        if isinstance(event, Notify) and len(stream.events) >= STREAM_LIMIT:
             log.warning(
                 "user shard %d is away with %d events queued: a message is not pushed",
                 index,
@@ -222,10 +239,8 @@ class UserShards:
             batch = [event for _, event in queued]
             if not stream.told:
                 sockets = self._sockets_by_shard().get(index, [])
-                batch = [
-                    self._presence(sockets),
-                    *(e for e in batch if e["op"] not in PRESENCE_OPS),
-                ]
+                changes = (e for e in batch if not isinstance(e, Presence))
+                batch = [self._presence(sockets), *changes]
             try:
                 taken = await self._handled_by(index, batch)
             except Exception as error:
@@ -251,19 +266,19 @@ class UserShards:
         stream.handled.clear()
         stream.sending = False
 
-    async def _handled_by(self, index: int, batch: list[dict[str, Any]]) -> bool:
-        shard = await self._actors.get(index)
+    async def _handled_by(self, index: int, batch: list[UserEvent]) -> bool:
+        shard = UserShardCalls(await self._actors.get(index))
         return await asyncio.wait_for(
-            shard.handle.remote(self.edge, batch), ABANDONED_AFTER_SECONDS
+            shard.handle(self.edge, UserEvents(batch)), ABANDONED_AFTER_SECONDS
         )
 
 
 def _still_wanted(
-    queued: list[tuple[float, dict[str, Any]]], index: int
-) -> list[tuple[float, dict[str, Any]]]:
+    queued: list[tuple[float, UserEvent]], index: int
+) -> list[tuple[float, UserEvent]]:
     """All but the messages queued longer than UNDECIDED_PUSH_SECONDS ago."""
     oldest = time.monotonic() - UNDECIDED_PUSH_SECONDS
-    kept = [(at, event) for at, event in queued if at >= oldest or event["op"] != "notify"]
+    kept = [(at, event) for at, event in queued if at >= oldest or not isinstance(event, Notify)]
     if len(kept) < len(queued):
         log.error(
             "user shard %d was away for %.0f s: %d messages are not pushed",

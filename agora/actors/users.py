@@ -21,10 +21,19 @@ import logging
 import time
 from collections import OrderedDict
 from dataclasses import replace
-from typing import Any
 
 import ray
 
+from agora.actors.protocol import (
+    Disconnected,
+    EdgePresence,
+    Notify,
+    SocketEvent,
+    SubscriptionsChanged,
+    UserEvent,
+    UserEvents,
+    Viewing,
+)
 from agora.background import retried
 from agora.core.chat import red_dot_count
 from agora.core.constants import PUSH_SUBSCRIPTIONS_PER_ACCOUNT
@@ -95,21 +104,21 @@ class UserShardLogic:
 
     # Presence ------------------------------------------------------------------
 
-    async def handle(self, edge: str, batch: list[dict[str, Any]]) -> bool:
+    async def handle(self, edge: str, batch: list[UserEvent]) -> bool:
         """Presence changes, subscription changes and stored messages from one edge, in the
         order the edge saw them; returns once each message is decided. False, with nothing
         done, when this shard does not know the edge's sockets and the batch does not begin
         with them: the edge sends it again after its whole presence."""
         self._forget_silent_edges()
-        if edge not in self.edges_heard and batch[0]["op"] != "edge":
+        if edge not in self.edges_heard and not isinstance(batch[0], EdgePresence):
             return False
         self._forget_idle_windows()
         # Early is as good as in order: a subscription forgotten is only read again.
         for event in batch:
-            if event["op"] == "subscriptions":
-                self._forget_subscriptions(event["user_id"])
+            if isinstance(event, SubscriptionsChanged):
+                self._forget_subscriptions(event.user_id)
         # The one wait: a failure leaves every message undecided, for the edge to send again.
-        notified = [u for event in batch if event["op"] == "notify" for u in event["user_ids"]]
+        notified = [u for event in batch if isinstance(event, Notify) for u in event.user_ids]
         known = await self._subscriptions(list(dict.fromkeys(notified)))
         pushes = self._apply(batch, known)
         # Sent after the answer: the edge's next events are not held up by push services.
@@ -117,7 +126,7 @@ class UserShardLogic:
         return True
 
     def _apply(
-        self, batch: list[dict[str, Any]], known: dict[str, list[Subscription]]
+        self, batch: list[UserEvent], known: dict[str, list[Subscription]]
     ) -> list[tuple[str, Notification]]:
         """The batch's presence changes and decisions, in its order, all at once (nothing
         else runs between them); returns the pushes to send now."""
@@ -126,28 +135,28 @@ class UserShardLogic:
         # Windows opened by the same messages end together: released as one batch.
         held: dict[float, list[tuple[str, str]]] = {}
         for event in batch:
-            op = event["op"]
-            if op == "notify":
+            if isinstance(event, Notify):
                 pushes += self._decide(event, known, now, held)
-            elif op == "edge":
-                self._edge_sockets(event["edge"], event["sockets"])
-            elif op != "subscriptions":
-                self._socket(op, (event["edge"], event["sid"]), event["user_id"], event)
+            elif isinstance(event, EdgePresence):
+                self._edge_sockets(event.edge, event.sockets)
+            elif not isinstance(event, SubscriptionsChanged):
+                self._socket(event)
         for release_at, keys in held.items():
             self._spawn(self._release_later(keys, release_at - now))
         return pushes
 
-    def _socket(self, op: str, key: SocketKey, user_id: str, event: dict[str, Any]) -> None:
-        self.edges_heard[key[0]] = time.monotonic()
-        sockets = self.sockets.setdefault(user_id, {})
-        if op == "disconnect":
+    def _socket(self, event: SocketEvent) -> None:
+        self.edges_heard[event.edge] = time.monotonic()
+        key = (event.edge, event.sid)
+        sockets = self.sockets.setdefault(event.user_id, {})
+        if isinstance(event, Disconnected):
             sockets.pop(key, None)
             if not sockets:
-                del self.sockets[user_id]
+                del self.sockets[event.user_id]
         else:
-            sockets[key] = event.get("session_id")
+            sockets[key] = event.session_id if isinstance(event, Viewing) else None
 
-    def _edge_sockets(self, edge: str, listed: list[list[Any]]) -> None:
+    def _edge_sockets(self, edge: str, listed: list[tuple[str, str, str | None]]) -> None:
         """Everything the edge has open for this shard's users, replacing what was known."""
         self.edges_heard[edge] = time.monotonic()
         self._drop_edge(edge)
@@ -175,7 +184,7 @@ class UserShardLogic:
 
     def _decide(
         self,
-        event: dict[str, Any],
+        event: Notify,
         known: dict[str, list[Subscription]],
         now: float,
         held: dict[float, list[tuple[str, str]]],
@@ -184,13 +193,13 @@ class UserShardLogic:
         looking at its chat, unless the chat's window holds it (then `held` gets its key).
         Only subscribers cost anything beyond a lookup: in a big group most members have
         none."""
-        notification: Notification = event["notification"]
+        notification = event.notification
         session_id = notification.session_id
         send = []
-        for user_id in (u for u in event["user_ids"] if known[u]):
-            if self.viewing(user_id, session_id) or self._seen(user_id, event["ref"]):
+        for user_id in (u for u in event.user_ids if known[u]):
+            if self.viewing(user_id, session_id) or self._seen(user_id, event.ref):
                 continue
-            if not event["coalesce"]:
+            if not event.coalesce:
                 send.append((user_id, notification))
                 continue
             key = (user_id, session_id)
@@ -348,5 +357,5 @@ class UserShard:
             self.collector = start_collecting(self.stores.settings.gc_full_every_seconds)
         return self.logic
 
-    async def handle(self, edge: str, batch: list[dict[str, Any]]) -> bool:
-        return await self._logic().handle(edge, batch)
+    async def handle(self, edge: str, events: UserEvents) -> bool:
+        return await self._logic().handle(edge, events.events)

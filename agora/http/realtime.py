@@ -20,7 +20,7 @@ from agora.core.chat import session_room, user_room, viewer_room
 from agora.core.constants import SEND_REPLY_REFUSED
 from agora.core.errors import AgoraError, InvalidInput, NeedLogin
 from agora.http.accounts import GUEST_COOKIE
-from agora.http.chat import DeliveryBody, SendBody
+from agora.http.chat import DeliveryBody, SendBodies
 from agora.http.replies import UNAVAILABLE_MESSAGE, UNEXPECTED_FAILURE, ok
 from agora.http.requests import Body, field_errors, optional_caller
 from agora.http.routes import Reply, Route
@@ -168,6 +168,7 @@ def attach(
     accounts: AccountService,
     push: PushService,
     *,
+    sends: SendBodies,
     sending: Sending,
     receipts: Receipts,
     chat_rooms: ChatRooms,
@@ -280,7 +281,7 @@ def attach(
     @answering(sio, type=SEND_REPLY_REFUSED)
     async def send(sid: str, data: Any) -> dict[str, Any]:
         caller = signed_in(await socket_caller(sid), "You need Login to chat.")
-        return await sending.send(caller, SendBody.model_validate(data).send_input())
+        return await sending.send(caller, sends.command(data))
 
     async def disconnect_revoked(stop: asyncio.Event) -> None:
         """A logout anywhere closes the sockets that used that key on this edge."""

@@ -50,6 +50,7 @@ def create_app(
     app[ACCOUNTS] = services.accounts
     app[TRUSTED_PROXY_HOPS] = settings.trusted_proxy_hops
     secure = settings.public_base_url.startswith("https://")
+    sends = chat.SendBodies(services.chat.kinds)
     declared = [
         *accounts.routes(
             services.accounts,
@@ -64,6 +65,7 @@ def create_app(
         *reviews.routes(services.reviews),
         *uploads.routes(services.uploads),
         *chat.routes(
+            sends=sends,
             sending=services.chat.sending,
             pages=services.chat.pages,
             message_info=services.chat.message_info,
@@ -95,6 +97,7 @@ def create_app(
         sio,
         services.accounts,
         services.push,
+        sends=sends,
         sending=services.chat.sending,
         receipts=services.chat.receipts,
         chat_rooms=services.chat.rooms,
