@@ -8,6 +8,7 @@ and serves its copies (its subscription to the announcements is confirmed); noth
 between the change and the calls that follow it.
 """
 
+import logging
 import uuid
 
 import pytest
@@ -195,3 +196,20 @@ async def test_a_join_reaches_the_chat_shard_before_it_answers(deployment, smtp_
     joined = await newcomer.call("/api/group?action=join", {"group_id": deployment.group_id})
     assert joined["group_membership"]["session_user_type"] == USER_TYPE_AWAITING_APPROVAL
     assert (await send_text(newcomer, deployment.group_id, "hello"))["errors"] == CANNOT_SEND
+
+
+async def test_a_join_is_answered_when_the_chat_shard_does_not_answer_in_time(
+    client_for, smtp_sink, caplog
+):
+    """Every call to a shard waits less than Ray takes to answer one: the joins (the owner's,
+    as the group is made, then another person's) are stored and answered, and the shard that
+    was not told in time is a warning, not a failure of the join's subscribers."""
+    client = await client_for(send_answer_seconds=0.000_1)
+    owner = await member(client, smtp_sink, name="Owner")
+    person = await member(client, smtp_sink, name="Person")
+    group_id = await new_group(owner, is_public=True)
+    joined = await person.call("/api/group?action=join", {"group_id": group_id})
+    assert joined["group_membership"]["session_user_type"] == USER_TYPE_MEMBER
+    failures = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert failures == []
+    assert any("was not told in time" in r.getMessage() for r in caplog.records)

@@ -4,6 +4,7 @@ or leave it (and the visits its posts' chats allowed), and the notices that say 
 import logging
 
 from agora.actors.client import SessionShards
+from agora.actors.runtime import RayAway
 from agora.core.chat import is_open, is_reader, member_notice
 from agora.core.constants import LOCAL_ID_MAX_LENGTH, SESSION_KIND_GROUP
 from agora.realtime.emitter import RealtimeEmitter
@@ -36,7 +37,13 @@ class Memberships:
         every edge."""
         if is_reader(user_type):
             await self._start_following(session_id, user_id)
-        await self._tell_shard(session_id, user_id)
+        try:
+            await self._tell_shard(session_id, user_id)
+        except RayAway:
+            # The join is stored and answered. A shard Ray took the call for still hears it;
+            # one that never did refuses the newcomer until it reads the chat's members again:
+            # refusing too much, never letting in.
+            log.warning("the shard of %s was not told in time that %s joined", session_id, user_id)
 
     async def moderated(
         self, session_id: str, user_id: str, old_type: int, new_type: int | None
