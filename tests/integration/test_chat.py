@@ -571,6 +571,26 @@ async def test_a_screen_gets_exact_counts_and_muted_chats_when_it_connects(chat_
         await socket.disconnect()
 
 
+async def test_a_mute_reaches_every_screen_of_its_member_and_no_one_else(chat_client, smtp_sink):
+    """A chat muted in one tab shows muted in the member's other tabs and lists at once."""
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    await _send(asker, session_id, "hi")
+    heard: dict[str, list] = {"session": []}
+    tabs = [await _socket(chat_client, owner, heard, f"owner {n}") for n in (1, 2)]
+    other = await _socket(chat_client, asker, heard, "asker")
+    for flag, stored in ((31, 30), (5, 20)):
+        heard["session"].clear()
+        update = {"session_id": session_id, "notification_flag": flag}
+        await owner.call("/session/user/update", update)
+        await _frames_sent_so_far_arrived(*tabs, other)
+        told = {"_id": session_id, "notification_flag": stored}
+        assert sorted(heard["session"], key=lambda pair: pair[0]) == [
+            ("owner 1", told),
+            ("owner 2", told),
+        ]
+
+
 async def test_a_closed_window_keeps_following_the_chat(chat_client, smtp_sink):
     owner, asker, item = await _item_chat(chat_client, smtp_sink)
     session_id = f"r_{item['_id']}_{asker.id}"
