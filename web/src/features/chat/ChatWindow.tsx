@@ -137,7 +137,7 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
         {session && (conversation?.mayBePublic ?? true) && <LockButton session={session} onSession={replaceSession} />}
         {session && session.session_user_type !== null && (
           <>
-            <MuteButton session={session} onSession={replaceSession} />
+            <MuteButton session={session} />
             <button
               type="button"
               aria-label="Chat settings"
