@@ -1,5 +1,6 @@
 """Groups (stored as sessions) and memberships."""
 
+import secrets
 from typing import Any
 
 from pymongo import ReturnDocument
@@ -11,7 +12,7 @@ from agora.core.clock import now_ms
 from agora.core.constants import NOTIFICATION_UNMUTED, SESSION_KIND_GROUP, USER_TYPE_MEMBER
 from agora.core.documents import ChatSession, Membership
 from agora.store.local_copies import LocalCopies
-from agora.store.mongo import ensure_index, new_id
+from agora.store.mongo import ensure_index
 
 # A session stored from now on records how far its messages were announced (`announced_seq`):
 # one without the field predates it, and counts as announced up to its last message.
@@ -20,6 +21,14 @@ NEW_SESSION_COUNTERS = {"announced_seq": 0}
 COPY_SECONDS = 1.0
 # Steadily read copies are reloaded in the background from this age on, so no read waits.
 COPY_REFRESH_SECONDS = 0.5
+
+
+def new_group_id() -> str:
+    """A new group's id: 96 random bits, as long as an ObjectId's text. A group's link is its
+    invitation (it shows the group's title and picture to whoever holds it, who may ask to
+    join), so nothing in it may be guessed from another group's, as an ObjectId's time,
+    process and counter could."""
+    return secrets.token_hex(12)
 
 
 def membership_id(session_id: str, user_id: str) -> str:
@@ -100,7 +109,7 @@ class GroupStore:
         if "city" in extra:
             data["city"] = extra.pop("city")
         group = {
-            "_id": group_id or new_id(),
+            "_id": group_id or new_group_id(),
             "title": title,
             "description": description,
             "image": image,
