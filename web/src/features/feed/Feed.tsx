@@ -54,7 +54,16 @@ export function Feed({ groupId, title }: FeedProps) {
   }, [group]);
 
   if (feed.invalidGroup) {
-    return <EmptyState icon="🔒" title={INVALID_GROUP_TEXT} />;
+    // A private group's link may have been sent to invite: its page offers to ask to join.
+    return (
+      <EmptyState icon="🔒" title={INVALID_GROUP_TEXT}>
+        {title === undefined && (
+          <Link to={groupPath(groupId)} className={buttonClass('secondary')}>
+            Invited? Ask to join
+          </Link>
+        )}
+      </EmptyState>
+    );
   }
 
   return (
