@@ -1,0 +1,89 @@
+import { appEvents } from '../../shared/events';
+import { readStored, removeStored, writeStored } from '../../shared/storage';
+import type { ChatWindowRequest } from '../../shared/chat/chatContext';
+
+/**
+ * What a tab's chat keeps across a reload, as chat apps do: the open window (which chats, the
+ * one shown, minimized or not) and each chat's unsent text. Kept in sessionStorage: this tab
+ * only, gone when it closes, and forgotten when the account changes, so nothing one person
+ * wrote waits in the browser for the next.
+ */
+const WINDOW_KEY = 'agora.chat.window';
+const DRAFTS_KEY = 'agora.chat.drafts';
+
+export interface RememberedWindow {
+  title: string;
+  image?: string;
+  sessionIds: string[];
+  activeId: string | null;
+  itemId?: string;
+  minimized: boolean;
+}
+
+appEvents.on('auth_changed', () => {
+  removeStored(WINDOW_KEY, 'session');
+  removeStored(DRAFTS_KEY, 'session');
+});
+
+function readJson(key: string): unknown {
+  try {
+    return JSON.parse(readStored(key, 'session') ?? 'null');
+  } catch {
+    // A value of another shape is as good as none.
+    return null;
+  }
+}
+
+function isRememberedWindow(value: unknown): value is RememberedWindow {
+  const entry = value as RememberedWindow | null;
+  return typeof entry?.title === 'string' && Array.isArray(entry.sessionIds) && entry.sessionIds.every((id) => typeof id === 'string');
+}
+
+/** The window as it was when the tab was last left (null when it was closed). */
+export function rememberedWindow(): RememberedWindow | null {
+  const value = readJson(WINDOW_KEY);
+  return isRememberedWindow(value) ? value : null;
+}
+
+/** The window just opened on `request`, or changed (`changes`: minimized, the chat shown). */
+export function rememberWindow(request: ChatWindowRequest, changes: Partial<Pick<RememberedWindow, 'activeId' | 'minimized'>> = {}): void {
+  const entry: RememberedWindow = {
+    title: request.title,
+    image: request.image,
+    sessionIds: request.sessions.map((session) => session._id),
+    activeId: request.activeId ?? null,
+    itemId: request.itemId,
+    minimized: false,
+    ...changes,
+  };
+  writeStored(WINDOW_KEY, JSON.stringify(entry), 'session');
+}
+
+/** The open window changed: which chat it shows, or whether it is minimized. */
+export function rememberWindowChange(changes: Partial<Pick<RememberedWindow, 'activeId' | 'minimized'>>): void {
+  const current = rememberedWindow();
+  if (current) writeStored(WINDOW_KEY, JSON.stringify({ ...current, ...changes }), 'session');
+}
+
+export function forgetWindow(): void {
+  removeStored(WINDOW_KEY, 'session');
+}
+
+function drafts(): Record<string, string> {
+  const value = readJson(DRAFTS_KEY);
+  return typeof value === 'object' && value !== null ? (value as Record<string, string>) : {};
+}
+
+/** What was typed in the chat and not sent yet. */
+export function readDraft(sessionId: string): string {
+  const text = drafts()[sessionId];
+  return typeof text === 'string' ? text : '';
+}
+
+/** Keeps what is typed in the chat; an empty box (a message sent) leaves nothing. */
+export function writeDraft(sessionId: string, text: string): void {
+  const { [sessionId]: _previous, ...others } = drafts();
+  const next = text ? { ...others, [sessionId]: text } : others;
+  if (Object.keys(next).length === 0) removeStored(DRAFTS_KEY, 'session');
+  else writeStored(DRAFTS_KEY, JSON.stringify(next), 'session');
+}
