@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   CREATE_POST_TEXT,
   FEED_EMPTY_TEXT,
@@ -25,6 +25,8 @@ import { ItemCard } from '../../shared/ui/ItemCard';
 import { rememberGroup } from '../../shared/rememberedGroup';
 import { useFeed } from './useFeed';
 
+const SEARCH_PARAM = 'q';
+
 interface FeedProps {
   groupId: string;
   /** Replaces the group's name, on the group's own page (which needs no link to itself). */
@@ -33,9 +35,8 @@ interface FeedProps {
 
 /** A group's posts with search, tag filter and infinite scroll. */
 export function Feed({ groupId, title }: FeedProps) {
-  const [searchText, setSearchText] = useState('');
+  const { text: searchText, setText: setSearchText, search } = useSearchInUrl();
   const [tags, setTags] = useState<string[]>([]);
-  const search = useDebounced(searchText.trim(), FEED_SEARCH_DEBOUNCE_MS);
   const feed = useFeed({ group_id: groupId, search_text: search || undefined, tags: tags.length > 0 ? tags : undefined });
   // While searching, the group's count and its empty state would speak of other posts than those listed.
   const filtered = search !== '' || tags.length > 0;
@@ -130,6 +131,32 @@ export function Feed({ groupId, title }: FeedProps) {
       {feed.loadingMore && <Loading />}
     </section>
   );
+}
+
+/**
+ * The search box's text, kept in the page's address as `?q=` (replacing the entry, not adding
+ * one per keystroke): Back from a post opened from the results finds them again, and a search
+ * can be shared by its link.
+ */
+function useSearchInUrl() {
+  const [params, setParams] = useSearchParams();
+  const [text, setText] = useState(() => params.get(SEARCH_PARAM) ?? '');
+  // The search run: the box's text once typing paused.
+  const search = useDebounced(text.trim(), FEED_SEARCH_DEBOUNCE_MS);
+  const inUrl = params.get(SEARCH_PARAM) ?? '';
+  useEffect(() => {
+    if (inUrl === search) return;
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (search) next.set(SEARCH_PARAM, search);
+        else next.delete(SEARCH_PARAM);
+        return next;
+      },
+      { replace: true },
+    );
+  }, [inUrl, search, setParams]);
+  return { text, setText, search };
 }
 
 function postCount(count: number): string {
