@@ -17,8 +17,7 @@ import { Button, buttonClass } from '../../shared/ui/Button';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { Loading } from '../../shared/ui/Loading';
 import { inputClass } from '../../shared/ui/TextField';
-import { openLogin } from '../../shared/session/login';
-import { useResumeAfterLogin } from '../../shared/session/useResumeAfterLogin';
+import { useSignedInAction } from '../../shared/session/useResumeAfterLogin';
 import { useCurrentUser } from '../../shared/session/currentUser';
 import type { Group } from '../../shared/entities/group';
 import { ItemCard } from '../../shared/ui/ItemCard';
@@ -174,14 +173,13 @@ function filterText(search: string, tags: readonly string[], match: 'match' | 'm
 function CreateButton({ groupId, group }: { groupId: string; group: Group | null }) {
   const navigate = useNavigate();
   const { user } = useCurrentUser();
-  const resumeName = `create:${groupId}`;
-  useResumeAfterLogin(resumeName, Boolean(user), () => navigate(createItemPath(groupId)));
+  const press = useSignedInAction(`create:${groupId}`, () => navigate(createItemPath(groupId)));
   if (user && !group?.can_write) return null;
   return (
     <button
       type="button"
       aria-label="New post"
-      onClick={() => (user ? navigate(createItemPath(groupId)) : openLogin(resumeName))}
+      onClick={press}
       className="flex size-12 shrink-0 items-center justify-center rounded-full bg-brand-600 text-3xl leading-none font-light text-white shadow-md hover:bg-brand-700"
     >
       +
