@@ -76,7 +76,9 @@ function useRestoredWindow(restore: (request: ChatWindowRequest, minimized: bool
   useEffect(() => {
     if (!known || !remembered) return undefined;
     let live = true;
-    void Promise.all(remembered.sessionIds.map(lookupSession)).then((found) => {
+    // As the server has them now; a chat not begun yet as it was (the server has none).
+    const current = (shown: Session) => lookupSession(shown._id).then((found) => found ?? (shown.is_dummy ? shown : null));
+    void Promise.all(remembered.sessions.map(current)).then((found) => {
       const sessions = found.filter((session): session is Session => session !== null);
       if (!live) return;
       if (sessions.length === 0) {

@@ -30,6 +30,8 @@ const chat = (id: string, askerId: string): Session => ({
   updated_at: 0,
 });
 const chats: Record<string, Session> = { a: chat('a', 'u3'), b: chat('b', 'u4') };
+/** A chat about someone else's post that Bea has not written in yet: the server has none. */
+const notBegun: Session = { ...chat('r_i9_u2', me._id), title: 'A lamp', is_dummy: true, session_user_type: null, data: { item_id: 'i9', owner_id: 'u9', user_id: me._id } };
 const askers: Record<string, { _id: string; name: string; image: string }> = { u3: { _id: 'u3', name: 'Cleo', image: '' }, u4: { _id: 'u4', name: 'Dan', image: '' } };
 
 /** The app as a tab shows it after a (re)load: the chat provider, and a page that may open a chat. */
@@ -52,9 +54,14 @@ async function loadTab({ signedIn = true } = {}) {
   function Page() {
     const { openChat } = useChatWindow();
     return (
-      <button type="button" onClick={() => openChat({ title: 'Two chats', sessions: [chats.a!, chats.b!] })}>
-        Open chats
-      </button>
+      <>
+        <button type="button" onClick={() => openChat({ title: 'Two chats', sessions: [chats.a!, chats.b!] })}>
+          Open chats
+        </button>
+        <button type="button" onClick={() => openChat({ title: 'A lamp', sessions: [notBegun] })}>
+          Ask about a post
+        </button>
+      </>
     );
   }
   render(
@@ -93,6 +100,15 @@ describe('a chat across reloads', () => {
     // Each chat keeps its own.
     fireEvent.click(within(window).getByRole('tab', { name: 'Cleo' }));
     await waitFor(async () => expect(((await messageBox()) as HTMLTextAreaElement).value).toBe(''));
+  });
+
+  it('opens again a chat not begun yet, with its first message as typed', async () => {
+    await loadTab();
+    fireEvent.click(await screen.findByRole('button', { name: 'Ask about a post' }));
+    fireEvent.change(await messageBox(), { target: { value: 'Is the lamp still there?' } });
+    await reload();
+    expect(((await messageBox()) as HTMLTextAreaElement).value).toBe('Is the lamp still there?');
+    expect(within(await chatWindow()).getByRole('heading', { name: 'A lamp' })).toBeTruthy();
   });
 
   it('forgets the draft once it is sent, and the window once it is closed', async () => {

@@ -1,6 +1,7 @@
 import { appEvents } from '../../shared/events';
 import { readStored, removeStored, writeStored } from '../../shared/storage';
 import type { ChatWindowRequest } from '../../shared/chat/chatContext';
+import type { Session } from '../../shared/chat/types';
 
 /**
  * What a tab's chat keeps across a reload, as chat apps do: the open window (which chats, the
@@ -14,7 +15,8 @@ const DRAFTS_KEY = 'agora.chat.drafts';
 export interface RememberedWindow {
   title: string;
   image?: string;
-  sessionIds: string[];
+  /** As they were shown: read again on the way back, but a chat not begun yet (a dummy) exists only here. */
+  sessions: Session[];
   activeId: string | null;
   itemId?: string;
   minimized: boolean;
@@ -36,7 +38,7 @@ function readJson(key: string): unknown {
 
 function isRememberedWindow(value: unknown): value is RememberedWindow {
   const entry = value as RememberedWindow | null;
-  return typeof entry?.title === 'string' && Array.isArray(entry.sessionIds) && entry.sessionIds.every((id) => typeof id === 'string');
+  return typeof entry?.title === 'string' && Array.isArray(entry.sessions) && entry.sessions.every((session) => typeof session?._id === 'string');
 }
 
 /** The window as it was when the tab was last left (null when it was closed). */
@@ -50,7 +52,7 @@ export function rememberWindow(request: ChatWindowRequest, changes: Partial<Pick
   const entry: RememberedWindow = {
     title: request.title,
     image: request.image,
-    sessionIds: request.sessions.map((session) => session._id),
+    sessions: request.sessions,
     activeId: request.activeId ?? null,
     itemId: request.itemId,
     minimized: false,
