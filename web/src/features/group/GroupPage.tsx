@@ -37,7 +37,7 @@ export function GroupPage() {
   if (group.status === 'error' && isApiError(group.error) && isInvalidGroupError(group.error.errors)) {
     // Nothing of a group the viewer may not read: its posts and members stay its own.
     return (
-      <div className="mx-auto max-w-5xl px-4 py-6 sm:py-10">
+      <div className="mx-auto max-w-xl px-4 py-6 sm:py-10">
         <GroupInvitation groupId={groupId} onReadable={group.reload} />
       </div>
     );
