@@ -1,5 +1,5 @@
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../../test/fetchMock';
 import type { Session } from '../../shared/chat/types';
 
@@ -74,10 +74,11 @@ async function loadTab({ signedIn = true } = {}) {
   return calls;
 }
 
-/** A reload: the page goes, and the app starts again with only what the tab kept. */
-async function reload(options?: { signedIn?: boolean }) {
+/** A reload (or, `as: 'navigate'`, a link followed to the app): the page goes, and the app starts again with only what the tab kept. */
+async function reload(options?: { signedIn?: boolean; as?: NavigationTimingType }) {
   cleanup();
   vi.resetModules();
+  vi.spyOn(performance, 'getEntriesByType').mockReturnValue([{ type: options?.as ?? 'reload' } as PerformanceNavigationTiming]);
   return loadTab(options);
 }
 
@@ -86,6 +87,7 @@ const messageBox = async () => within(await chatWindow()).findByRole('textbox', 
 
 describe('a chat across reloads', () => {
   beforeEach(() => vi.resetModules());
+  afterEach(() => vi.restoreAllMocks());
 
   it('opens again on the chat that was shown, with what was typed and not sent', async () => {
     await loadTab();
@@ -128,6 +130,18 @@ describe('a chat across reloads', () => {
     expect(screen.queryByTestId('chat-window')).toBeNull();
   });
 
+  it('leaves a page reached by a link as it is, the draft waiting in its chat', async () => {
+    await loadTab();
+    fireEvent.click(await screen.findByRole('button', { name: 'Open chats' }));
+    fireEvent.change(await messageBox(), { target: { value: 'See you at six' } });
+    const calls = await reload({ as: 'navigate' });
+    await waitFor(() => expect(calls.some((call) => call.url.pathname === '/user/me')).toBe(true));
+    await act(async () => undefined);
+    expect(screen.queryByTestId('chat-window')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Open chats' }));
+    expect(((await messageBox()) as HTMLTextAreaElement).value).toBe('See you at six');
+  });
+
   it('keeps a minimized window minimized', async () => {
     await loadTab();
     fireEvent.click(await screen.findByRole('button', { name: 'Open chats' }));
@@ -142,8 +156,11 @@ describe('a chat across reloads', () => {
     fireEvent.change(await messageBox(), { target: { value: 'Private words' } });
     const { clearAuthKey } = await import('../../shared/session/authKey');
     clearAuthKey();
-    const { readDraft, rememberedWindow } = await import('./chatMemory');
+    const { readDraft } = await import('./chatMemory');
     expect(readDraft('a')).toBe('');
-    expect(rememberedWindow()).toBeNull();
+    const calls = await reload();
+    await waitFor(() => expect(calls.some((call) => call.url.pathname === '/user/me')).toBe(true));
+    await act(async () => undefined);
+    expect(screen.queryByTestId('chat-window')).toBeNull();
   });
 });

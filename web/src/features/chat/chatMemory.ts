@@ -41,8 +41,22 @@ function isRememberedWindow(value: unknown): value is RememberedWindow {
   return typeof entry?.title === 'string' && Array.isArray(entry.sessions) && entry.sessions.every((session) => typeof session?._id === 'string');
 }
 
-/** The window as it was when the tab was last left (null when it was closed). */
+/** Whether this page load reloaded the tab's page, rather than followed a link or an address typed. */
+function reloaded(): boolean {
+  const [entry] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+  return entry?.type === 'reload';
+}
+
+/**
+ * The window as it was when the tab was last left (null when it was closed), after a reload
+ * only: a page reached by a link or an address typed opens as itself, not under a chat (which
+ * covers a phone's whole screen); the chats' drafts stay for when they are opened.
+ */
 export function rememberedWindow(): RememberedWindow | null {
+  return reloaded() ? storedWindow() : null;
+}
+
+function storedWindow(): RememberedWindow | null {
   const value = readJson(WINDOW_KEY);
   return isRememberedWindow(value) ? value : null;
 }
@@ -63,7 +77,7 @@ export function rememberWindow(request: ChatWindowRequest, changes: Partial<Pick
 
 /** The open window changed: which chat it shows, or whether it is minimized. */
 export function rememberWindowChange(changes: Partial<Pick<RememberedWindow, 'activeId' | 'minimized'>>): void {
-  const current = rememberedWindow();
+  const current = storedWindow();
   if (current) writeStored(WINDOW_KEY, JSON.stringify({ ...current, ...changes }), 'session');
 }
 
