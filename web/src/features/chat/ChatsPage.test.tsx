@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../../test/fetchMock';
+import { chatSession } from '../../test/session';
 import type { InboxMessage, Session } from '../../shared/chat/types';
 
 const me = { _id: 'u1', name: 'Ada', image: '', phone_number: null, email_id: 'a@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
@@ -20,27 +21,7 @@ const message = (sessionId: string, payload: string): InboxMessage => ({
   data: {},
 });
 
-const session = (id: string, fields: Partial<Session> = {}): Session =>
-  ({
-    _id: id,
-    title: `Chat ${id}`,
-    description: `Post about ${id}`,
-    image: '',
-    files: [],
-    is_public: false,
-    is_read_allowed: false,
-    write_permission: 20,
-    created_at: 0,
-    is_inactive: false,
-    is_dummy: false,
-    session_user_type: 20,
-    can_send: true,
-    notification_flag: 20,
-    data: {},
-    unseen_count: 0,
-    updated_at: 1000,
-    ...fields,
-  }) as Session;
+const session = (id: string, fields: Partial<Session> = {}): Session => chatSession({ _id: id, description: `Post about ${id}`, updated_at: 1000, ...fields });
 
 /** A WhatsApp business chat titled with the customer's number; its last message a photo. */
 const businessChat = session('wa_c1_316', {

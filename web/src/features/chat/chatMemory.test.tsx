@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../../test/fetchMock';
+import { chatSession } from '../../test/session';
 import type { Session } from '../../shared/chat/types';
 
 /** A socket that never connects, so the window falls back to polling. */
@@ -10,25 +11,7 @@ vi.mock('../../shared/socket', () => ({ getSocket: () => Promise.resolve(fakeSoc
 const me = { _id: 'u2', name: 'Bea', image: '', phone_number: null, email_id: 'b@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
 
 /** Bea's post's chat with one who asked about it: the window shows such chats as tabs named after them. */
-const chat = (id: string, askerId: string): Session => ({
-  _id: id,
-  title: 'Bea’s bike',
-  description: '',
-  image: '',
-  files: [],
-  is_public: false,
-  is_read_allowed: false,
-  write_permission: 20,
-  created_at: 0,
-  is_inactive: false,
-  is_dummy: false,
-  session_user_type: 20,
-  can_send: true,
-  notification_flag: 20,
-  data: { item_id: 'i1', owner_id: me._id, user_id: askerId },
-  unseen_count: 0,
-  updated_at: 0,
-});
+const chat = (id: string, askerId: string): Session => chatSession({ _id: id, title: 'Bea’s bike', data: { item_id: 'i1', owner_id: me._id, user_id: askerId } });
 const chats: Record<string, Session> = { a: chat('a', 'u3'), b: chat('b', 'u4') };
 /** A chat about someone else's post that Bea has not written in yet: the server has none. */
 const notBegun: Session = { ...chat('r_i9_u2', me._id), title: 'A lamp', is_dummy: true, session_user_type: null, data: { item_id: 'i9', owner_id: 'u9', user_id: me._id } };
