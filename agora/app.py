@@ -105,6 +105,7 @@ from agora.store.push_subscriptions import PushSubscriptionStore
 from agora.store.rate_limits import RateLimiter
 from agora.store.redis import Keys, connect_redis
 from agora.store.reviews import ReviewStore
+from agora.store.session_copies import SessionCopies, session_copies
 from agora.store.sessions import SessionStore
 from agora.store.uploads import UploadStore
 from agora.store.users import UserStore
@@ -127,6 +128,8 @@ WHATSAPP = web.AppKey("whatsapp", WhatsApp)
 ITEMS = web.AppKey("items", ItemService)
 # The agents' side of business chats, for tests that drive its sweep.
 WHATSAPP_REPLIES = web.AppKey("whatsapp_replies", WhatsAppReplies)
+# The edge's copies of groups and memberships, for tests that wait until they are served.
+SESSION_COPIES = web.AppKey("session_copies", SessionCopies)
 
 
 @dataclass(frozen=True)
@@ -135,7 +138,9 @@ class Built:
     events: Events
     users: UserStore  # for seeding
     indexed: list  # stores whose indexes must exist
-    copied: list[UserStore | ItemStore]  # stores whose edge copies need `changes` heard
+    # what keeps edge copies whose `changes` must be heard
+    copied: list[UserStore | ItemStore | SessionCopies]
+    session_copies: SessionCopies  # groups and memberships
     ray_link: RayLink  # the edge's connection to Ray, which the shard clients share
     session_shards: SessionShards  # started with the edge, and again when Ray's head returns
 
@@ -160,15 +165,17 @@ def build_services(
     users = UserStore(db, redis, keys)
     auth_keys = AuthKeyStore(db, redis, keys)
     limits = RateLimiter(redis, keys)
-    group_store = GroupStore(db)
+    # Groups and memberships, as the group and chat stores keep them on this edge.
+    copies = session_copies(redis, keys)
+    group_store = GroupStore(db, copies)
     item_store = ItemStore(db, redis, keys)
     upload_store = UploadStore(db)
     feed_cache = FeedCache(redis, keys)
-    sessions = SessionStore(db)
+    sessions = SessionStore(db, copies)
     messages = MessageStore(db)
     wallet_store = WalletStore(db)
     emitter = RealtimeEmitter(settings, sockets)
-    payment_store = PaymentStore(db, users)
+    payment_store = PaymentStore(db, users, group_store)
     # Wallets show whether their owner can be paid out, which only payments' store knows.
     wallets = WalletService(
         wallet_store, emitter, events, PayoutsStatus(payment_store).charge_enabled
@@ -352,7 +359,8 @@ def build_services(
     indexed += [review_store]
     indexed += [payment_store, push_subscriptions, *whatsapp_stores]
     indexed += [whatsapp_templates, whatsapp_flags]
-    return Built(services, events, users, indexed, [users, item_store], ray_link, session_shards)
+    copied = [users, item_store, copies]
+    return Built(services, events, users, indexed, copied, copies, ray_link, session_shards)
 
 
 def chat_parts(
@@ -424,7 +432,6 @@ def chat_parts(
         ),
         moderation=Moderation(
             sessions=sessions,
-            shards=shards,
             events=events,
             emitter=emitter,
             kinds=kinds,
@@ -457,7 +464,8 @@ def subscribe(
     events.subscribe(PostAdded, lambda e: feed.post_added(e.group_id))
     # A post's cards show its share count: the group's cached pages are read again.
     events.subscribe(PostShared, lambda e: feed.post_changed(e.group_id))
-    # A group's new member reads its chat from now on, and their sockets follow its room.
+    # A group's new member: its chat's shard takes their messages by their type (told before
+    # the join answers), they read its chat from now on, and their sockets follow its room.
     events.subscribe(
         MemberJoined, lambda e: memberships.member_joined(e.session_id, e.user_id, e.user_type)
     )
@@ -581,7 +589,7 @@ async def finish_stalled_moves(wallets: WalletService, payments: PaymentService)
     await payments.resume_stalled_payouts()
 
 
-async def hear_changes(store: UserStore | ItemStore, stop: asyncio.Event) -> None:
+async def hear_changes(store: UserStore | ItemStore | SessionCopies, stop: asyncio.Event) -> None:
     """While the edge serves, it hears of documents changed on any edge: only then may the
     store serve its copies of them (the auth keys' revocations are heard by the sockets)."""
     async for _ in store.changes(stop):
@@ -607,6 +615,7 @@ def build_app(
     app[WHATSAPP] = services.whatsapp
     app[ITEMS] = services.items
     app[WHATSAPP_REPLIES] = services.whatsapp_replies
+    app[SESSION_COPIES] = built.session_copies
 
     async def lifecycle(app: web.Application):
         for store in built.indexed:

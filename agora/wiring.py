@@ -17,6 +17,8 @@ from agora.settings import Settings
 from agora.store.messages import MessageStore
 from agora.store.mongo import connect_mongo, database
 from agora.store.push_subscriptions import PushSubscriptionStore
+from agora.store.redis import Keys, connect_redis
+from agora.store.session_copies import session_copies
 from agora.store.sessions import SessionStore
 from agora.store.shard_maps import ShardMapStore
 from agora.store.vapid_keys import VapidKeyStore
@@ -53,12 +55,18 @@ class StoreFactory:
         db = database(mongo, self.settings)
         return ChatShardStores(
             mongo,
-            SessionStore(db),
+            self.sessions(db),
             MessageStore(db),
             RealtimeEmitter(self.settings),
             self.chat_kinds,
             self.shard_maps(db),
         )
+
+    def sessions(self, db: AsyncDatabase) -> SessionStore:
+        """The chat store as the edge builds it. A shard hears no announcements, so it reads
+        every membership from MongoDB; its copies' Redis connects only if it ever writes one."""
+        copies = session_copies(connect_redis(self.settings), Keys(self.settings.redis_prefix))
+        return SessionStore(db, copies)
 
     def shard_maps(self, db: AsyncDatabase) -> ShardMapStore:
         """The deployment's shard maps (named by its Redis prefix, as its Ray namespace)."""
@@ -68,5 +76,5 @@ class StoreFactory:
         mongo = connect_mongo(self.settings)
         db = database(mongo, self.settings)
         return UserShardStores(
-            mongo, SessionStore(db), PushSubscriptionStore(db), VapidKeyStore(db)
+            mongo, self.sessions(db), PushSubscriptionStore(db), VapidKeyStore(db)
         )

@@ -17,6 +17,7 @@ import contextlib
 import logging
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -308,11 +309,25 @@ class SessionShards:
         return ray.is_initialized()
 
     async def forget(self, session_id: str) -> None:
-        """The session's shard reads it again from MongoDB on next use; told again under the
-        map read anew when it has moved."""
+        """The session's shard reads it again from MongoDB on next use."""
+        await self._tell(
+            session_id, lambda shard, shard_map: shard.forget.remote(session_id, shard_map)
+        )
+
+    async def member_changed(self, session_id: str, user_id: str) -> None:
+        """The session's shard, if it holds the session, reads the member's type again before
+        this returns: their next message is taken or refused by it."""
+        await self._tell(
+            session_id,
+            lambda shard, shard_map: shard.member_changed.remote(session_id, user_id, shard_map),
+        )
+
+    async def _tell(self, session_id: str, call: Callable[[Any, ShardMap], Any]) -> None:
+        """`call` to the session's shard, which answers whether the edge's map is current;
+        told again under the map read anew when the session has moved."""
         for _ in range(MOVES):
             shard, shard_map = await self.for_session(session_id)
-            if await self.link.answer(shard.forget.remote(session_id, shard_map)):
+            if await self.link.answer(call(shard, shard_map)):
                 return
             await self.read_map(shard_map)
         raise RayAway()

@@ -165,6 +165,23 @@ class SessionShardLogic:
         if state is not None:
             await self._settle(state)
 
+    async def member_changed(self, session_id: str, user_id: str) -> None:
+        """A member joined, left or changed type: a session this shard holds takes their next
+        message by their type as stored now. Read under the session's lock, so that of two
+        changes told at once the one read last, the newest, is kept; a load under way may
+        have read the members before the change, so it is waited for."""
+        if (loading := self.loading.get(session_id)) is not None:
+            await asyncio.wait([loading])
+        state = self.states.get(session_id)
+        if state is None:
+            return
+        async with state.lock:
+            membership = await self.sessions.membership(session_id, user_id)
+            if membership is None:
+                state.members.pop(user_id, None)
+            else:
+                state.members[user_id] = membership["session_user_type"]
+
     async def _settle(self, state: SessionState) -> None:
         """A dropped session's announcements finish and are recorded."""
         if state.announced is not None:
@@ -557,6 +574,12 @@ class SessionShard:
         tells). Without a map (tests, tools) the session is forgotten here whatever the map."""
         current = shard_map is None or await self.ownership.serving(shard_map)
         await self._logic().forget(session_id)
+        return current
+
+    async def member_changed(self, session_id: str, user_id: str, shard_map: ShardMap) -> bool:
+        """As `forget`, for one member's type."""
+        current = await self.ownership.serving(shard_map)
+        await self._logic().member_changed(session_id, user_id)
         return current
 
     async def buffered(

@@ -42,8 +42,6 @@ from agora.store.groups import GroupStore
 
 CITY_TAGS = ["Jobs", "For sale", "Services", "Housing", "Lost & found", "Events", "Help"]
 
-# (group id, user id, membership type): told of every new member.
-
 
 @dataclass(frozen=True)
 class GroupChanges:
@@ -101,19 +99,20 @@ class GroupService:
         self, group_id: str, caller: Caller | None, *, fresh: bool = False
     ) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """The group and the viewer's membership, whether or not they may read it; from this
-        edge's copies (up to a second old) unless `fresh`."""
+        edge's copies unless `fresh` (which are exact but for the counters that move with each
+        message: how far the group's messages and the member's reading went)."""
         group = await self.groups.get(group_id, fresh=fresh) or await self._city_group(group_id)
         if group is None:
             raise NotFound({"invalid_group": NOT_VIEWABLE})
         return group, await self._membership(group_id, caller, fresh=fresh)
 
     async def readable(
-        self, group_id: str, caller: Caller | None
+        self, group_id: str, caller: Caller | None, *, fresh: bool = False
     ) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """The group and the viewer's membership, or the spec's not-viewable error: as for an
         unknown id (404) to whoever holds no membership, so ids cannot be probed for private
         groups; a 403 to a member who may not read (awaiting approval, blocked)."""
-        group, membership = await self.found(group_id, caller)
+        group, membership = await self.found(group_id, caller, fresh=fresh)
         if not may_read(group, membership):
             refusal = NotFound if membership is None else Forbidden
             raise refusal({"invalid_group": NOT_VIEWABLE})
@@ -132,7 +131,8 @@ class GroupService:
         return await self.groups.membership(group_id, caller.user["_id"], fresh=fresh)
 
     async def view(self, group_id: str, caller: Caller | None) -> dict[str, Any]:
-        group, membership = await self.readable(group_id, caller)
+        """The group's screen, read as stored: it shows the member's unseen count."""
+        group, membership = await self.readable(group_id, caller, fresh=True)
         return {
             "group": group_view(group, membership),
             "group_membership": membership_view(membership, group),

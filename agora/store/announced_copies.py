@@ -4,8 +4,9 @@ An edge keeps the documents it read lately (the auth key and the user behind eac
 call) so that a hot lookup costs no MongoDB round trip. That is safe only while the edge hears
 the announcements: copies are served while a subscription to the channel is confirmed, a
 change drops the copy on every edge as its message arrives (the changing edge drops its own
-first), and losing the subscription forgets every copy. Writes made behind the stores' back
-(a migration, a hand edit) show once the copy's age bound passes.
+first), and losing the subscription forgets every copy. A document read or written while a
+change was heard is not kept: it may be from before the change. Writes made behind the stores'
+back (a migration, a hand edit) show once the copy's age bound passes.
 """
 
 import asyncio
@@ -38,12 +39,17 @@ class AnnouncedCopies(Generic[Value]):
         fresh_for: float,
         refresh_after: float,
         keep_missing: bool,
+        max_copies: int = 10_000,
     ) -> None:
         self.what = what
         self.redis = redis
         self.channel = channel
         self._copies: LocalCopies[Value] = LocalCopies(
-            what, fresh_for=fresh_for, refresh_after=refresh_after, keep_missing=keep_missing
+            what,
+            fresh_for=fresh_for,
+            refresh_after=refresh_after,
+            keep_missing=keep_missing,
+            max_copies=max_copies,
         )
         self._subscriptions = 0  # confirmed subscriptions to the channel
         self._changes = 0  # changes heard or made here, so that a load can tell it raced one
@@ -54,26 +60,56 @@ class AnnouncedCopies(Generic[Value]):
             return await load()
         return await self._copies.get(key, load)
 
+    @property
+    def listening(self) -> bool:
+        """Whether copies are served: a subscription to the channel is confirmed."""
+        return self._subscriptions > 0
+
+    async def reload(self, key: str, load: Callable[[], Awaitable[Value | None]]) -> Value | None:
+        """The document as stored now, for a decision no copy may make; it becomes the copy
+        unless a change was heard while it was read."""
+        changes_before = self._changes
+        value = await load()
+        self._keep({key: value}, changes_before)
+        return value
+
     async def get_many(
         self,
         keys: Iterable[str],
         load: Callable[[list[str]], Awaitable[dict[str, Value]]],
+        *,
+        fresh: bool = False,
     ) -> dict[str, Value]:
-        """`get` for many keys: those without a fresh copy in one `load` (which gives the
-        documents it found, by key). Its answers are kept unless a change was heard while
-        it read: one of them may be from before it."""
+        """`get` for many keys: those without a copy (all of them if `fresh`) in one `load`
+        (which gives the documents it found, by key). What it read becomes the copies, a
+        key it did not find included, unless a change was heard while it read: one of them
+        may be from before it."""
         wanted = list(dict.fromkeys(keys))
         if not self._subscriptions:
             return await load(wanted) if wanted else {}
-        found, missing = self._copies.peek_many(wanted)
+        found, missing = ({}, wanted) if fresh else self._copies.peek_many(wanted)
         if missing:
             changes_before = self._changes
             loaded = await load(missing)
-            if self._changes == changes_before:
-                for key, value in loaded.items():
-                    self._copies.put(key, value)
+            self._keep({key: loaded.get(key) for key in missing}, changes_before)
             found.update(loaded)
         return found
+
+    def replace(self, key: str, before: Value, after: Value) -> None:
+        """A write decided on the copy `before` made it `after` (a field no announcement
+        covers, such as a read mark): kept only while the copy is still `before`, so that a
+        change heard since (which dropped it) is not undone."""
+        if self._copies.peek(key) is before:
+            self._copies.put(key, after)
+
+    def _keep(self, values: dict[str, Value | None], changes_before: int) -> None:
+        if not self._subscriptions or self._changes != changes_before:
+            return
+        for key, value in values.items():
+            if value is not None or self._copies.keep_missing:
+                self._copies.put(key, value)
+            else:
+                self._copies.drop(key)
 
     async def announce(self, key: str) -> None:
         """The document changed (call after writing it): every edge's copy goes."""

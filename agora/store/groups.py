@@ -11,16 +11,12 @@ from pymongo.results import UpdateResult
 from agora.core.clock import now_ms
 from agora.core.constants import NOTIFICATION_UNMUTED, SESSION_KIND_GROUP, USER_TYPE_MEMBER
 from agora.core.documents import ChatSession, Membership
-from agora.store.local_copies import LocalCopies
 from agora.store.mongo import ensure_index
+from agora.store.session_copies import SessionCopies
 
 # A session stored from now on records how far its messages were announced (`announced_seq`):
 # one without the field predates it, and counts as announced up to its last message.
 NEW_SESSION_COUNTERS = {"announced_seq": 0}
-# Another edge's change to a group or a membership shows here within this bound.
-COPY_SECONDS = 1.0
-# Steadily read copies are reloaded in the background from this age on, so no read waits.
-COPY_REFRESH_SECONDS = 0.5
 
 
 def new_group_id() -> str:
@@ -61,18 +57,12 @@ async def add_membership(
 
 
 class GroupStore:
-    def __init__(self, db: AsyncDatabase) -> None:
+    def __init__(self, db: AsyncDatabase, copies: SessionCopies) -> None:
         self.sessions = db["sessions"]
         self.members = db["session_users"]
-        # Every feed read needs its group and the reader's membership; second-old copies spare
-        # MongoDB nearly all of those reads. Changes made through this edge replace the copy at
-        # once, other edges' (and chat moderation's) show within COPY_SECONDS.
-        self._groups: LocalCopies[dict[str, Any]] = LocalCopies(
-            "group", fresh_for=COPY_SECONDS, refresh_after=COPY_REFRESH_SECONDS
-        )
-        self._memberships: LocalCopies[dict[str, Any]] = LocalCopies(
-            "membership", fresh_for=COPY_SECONDS, refresh_after=COPY_REFRESH_SECONDS
-        )
+        # Every feed read needs its group and the reader's membership: the edge's copies,
+        # which every change made through a store drops on every edge (`store/session_copies.py`).
+        self._copies = copies
 
     async def ensure_indexes(self) -> None:
         await ensure_index(self.members, [("session_id", 1), ("session_user_type", 1)])
@@ -81,7 +71,7 @@ class GroupStore:
 
     async def get(self, group_id: str, *, fresh: bool = False) -> ChatSession | None:
         """The group, from this edge's copy unless `fresh`."""
-        copies = self._groups.reload if fresh else self._groups.get
+        copies = self._copies.reload if fresh else self._copies.get
         return await copies(group_id, lambda: self._read_group(group_id))
 
     async def _read_group(self, group_id: str) -> ChatSession | None:
@@ -126,13 +116,15 @@ class GroupStore:
         """Inserts the group unless one with its id exists; returns the stored one."""
         fields = {k: v for k, v in group.items() if k != "_id"}
         # update_one, not find_one_and_update: nx-27017 drops $setOnInsert in the latter.
-        await self.sessions.update_one(
+        result = await self.sessions.update_one(
             {"_id": group["_id"]},
             {"$setOnInsert": {**fields, **NEW_SESSION_COUNTERS, "kind": SESSION_KIND_GROUP}},
             upsert=True,
         )
-        stored = await self._read_group(group["_id"])
-        self._groups.put(group["_id"], stored)
+        if result.upserted_id is not None:
+            # An edge may have found no group under a city's id before it was created.
+            await self._copies.announce(group["_id"])
+        stored = await self._copies.reload(group["_id"], lambda: self._read_group(group["_id"]))
         return stored or {**group, "kind": SESSION_KIND_GROUP}
 
     async def update(self, group_id: str, fields: dict[str, Any]) -> ChatSession | None:
@@ -150,14 +142,18 @@ class GroupStore:
         await self._changed(group_id, {"$inc": {"data.num_posts": change}})
 
     async def _changed(self, group_id: str, change: dict[str, Any]) -> ChatSession | None:
-        """Applies `change`; the group as it is after it becomes this edge's copy."""
+        """Applies `change`, announced to every edge; the group as it is after."""
         group = await self.sessions.find_one_and_update(
             {"_id": group_id, "kind": SESSION_KIND_GROUP},
             change,
             return_document=ReturnDocument.AFTER,
         )
-        self._groups.put(group_id, group)
+        await self._copies.announce(group_id)
         return group
+
+    async def changed(self, group_id: str) -> None:
+        """Called after a write to the group made by another store: every edge's copy goes."""
+        await self._copies.announce(group_id)
 
     async def latest(self, limit: int) -> list[ChatSession]:
         cursor = (
@@ -170,7 +166,7 @@ class GroupStore:
     ) -> Membership | None:
         """The membership, from this edge's copy unless `fresh`."""
         key = membership_id(group_id, user_id)
-        copies = self._memberships.reload if fresh else self._memberships.get
+        copies = self._copies.reload if fresh else self._copies.get
         return await copies(key, lambda: self._read_membership(key))
 
     async def _read_membership(self, key: str) -> Membership | None:
@@ -179,9 +175,8 @@ class GroupStore:
     async def join(self, group_id: str, user_id: str, user_type: int) -> Membership:
         """Adds the user with `user_type` unless already a member; returns the membership."""
         result = await add_membership(self.members, group_id, user_id, user_type)
-        if result.upserted_id is not None:
-            await self.count_members(group_id, 1)
         key = membership_id(group_id, user_id)
-        membership = await self._read_membership(key)
-        self._memberships.put(key, membership)
-        return membership or {}
+        if result.upserted_id is not None:
+            await self._copies.announce(key)
+            await self.count_members(group_id, 1)
+        return await self._copies.reload(key, lambda: self._read_membership(key)) or {}

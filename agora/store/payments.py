@@ -15,6 +15,7 @@ from pymongo.asynchronous.database import AsyncDatabase
 from agora.core.clock import now_ms
 from agora.core.constants import SESSION_KIND_GROUP, SUBSCRIPTION_ACTIVE
 from agora.core.payments import RECHARGE_CREDITED, RECHARGE_OPEN
+from agora.store.groups import GroupStore
 from agora.store.mongo import ensure_index
 from agora.store.users import UserStore
 
@@ -24,13 +25,14 @@ ACCOUNT = "data.stripe_account"
 
 
 class PaymentStore:
-    def __init__(self, db: AsyncDatabase, user_store: UserStore) -> None:
+    def __init__(self, db: AsyncDatabase, user_store: UserStore, group_store: GroupStore) -> None:
         self.recharges = db["recharges"]
         self.events = db["stripe_events"]
         # Connected accounts live on the user, subscriptions on the group (a session).
         self.users = db["users"]
-        # Edges keep copies of users: a change to one is announced through the user store.
+        # Edges keep copies of users and groups: a change to one is announced through its store.
         self.user_store = user_store
+        self.group_store = group_store
         self.groups = db["sessions"]
 
     async def ensure_indexes(self) -> None:
@@ -169,6 +171,7 @@ class PaymentStore:
                 }
             },
         )
+        await self.group_store.changed(group_id)
 
     async def apply_subscription_state(
         self, group_id: str, *, subscription_id: str, customer: str, status: int, marker: int
@@ -184,6 +187,8 @@ class PaymentStore:
                 }
             },
         )
+        if result.modified_count:
+            await self.group_store.changed(group_id)
         return result.modified_count > 0
 
 

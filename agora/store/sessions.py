@@ -10,12 +10,13 @@ from pymongo.asynchronous.cursor import AsyncCursor
 from pymongo.asynchronous.database import AsyncDatabase
 
 from agora.core.chat import SENT_SEQ, is_reader
-from agora.core.constants import RECEIPT_MARKS_KEPT, SESSION_KIND_ITEM_CHAT
+from agora.core.constants import RECEIPT_MARKS_KEPT, SESSION_KIND_GROUP, SESSION_KIND_ITEM_CHAT
 from agora.core.documents import ChatSession, Membership
 from agora.store.batched_writes import BatchedWrites
 from agora.store.groups import NEW_SESSION_COUNTERS, add_membership, membership_id
 from agora.store.local_copies import LocalCopies
 from agora.store.mongo import count_matching, ensure_index, find_in
+from agora.store.session_copies import SessionCopies
 
 # Per receipt status, the membership's mark: how far its member's screens got.
 RECEIPT_SEQ_FIELDS = {"delivered": "delivered_seq", "read": "read_seq"}
@@ -26,8 +27,6 @@ MARK_FIELDS = {
     "read_marks": 1,
     "delivered_marks": 1,
 }
-# What deciding and writing a receipt needs of a membership.
-RECEIPT_FIELDS = {**MARK_FIELDS, "session_id": 1, "session_user_type": 1}
 
 
 # How long this process decides ticks from the furthest marks it read (and those it wrote
@@ -35,13 +34,6 @@ RECEIPT_FIELDS = {**MARK_FIELDS, "session_id": 1, "session_user_type": 1}
 # receipt that moves nothing, never misses one that moves a tick.
 FURTHEST_MARKS_COPY_SECONDS = 30.0
 FURTHEST_MARKS_REFRESH_SECONDS = 10.0
-
-# How long this process decides receipts from its copies of memberships (their type and
-# marks). A copy behind the stored membership costs nothing wrong: marks are written by
-# compare-and-set (a copy behind makes the write miss, and the membership is read again),
-# and a member a copy says does not follow is read again before being refused.
-MEMBERSHIP_COPY_SECONDS = 120.0
-MEMBERSHIP_COPIES = 50_000
 
 # A receipt racing others for the same membership tries again this often, then gives way
 # (a later receipt moves the mark on).
@@ -93,7 +85,7 @@ def _written(found: dict[str, Any], write: _Write) -> dict[str, Any]:
 
 
 class SessionStore:
-    def __init__(self, db: AsyncDatabase) -> None:
+    def __init__(self, db: AsyncDatabase, copies: SessionCopies) -> None:
         self.sessions = db["sessions"]
         self.members = db["session_users"]
         # Message counts and read marks of all sessions a shard serves share commands.
@@ -104,13 +96,10 @@ class SessionStore:
             fresh_for=FURTHEST_MARKS_COPY_SECONDS,
             refresh_after=FURTHEST_MARKS_REFRESH_SECONDS,
         )
-        self._memberships: LocalCopies[dict[str, Any]] = LocalCopies(
-            "membership",
-            fresh_for=MEMBERSHIP_COPY_SECONDS,
-            refresh_after=MEMBERSHIP_COPY_SECONDS,
-            max_copies=MEMBERSHIP_COPIES,
-            keep_missing=False,
-        )
+        # The edge's copies of memberships (and groups), which every membership write here
+        # drops on every edge (`store/session_copies.py`): receipts and typing are checked
+        # on them. A shard never hears the announcements, so it is never served a copy.
+        self._copies = copies
 
     async def ensure_indexes(self) -> None:
         # The group store creates the membership indexes chat lists rely on.
@@ -146,8 +135,8 @@ class SessionStore:
         return await self.get(session["_id"]) or session, result.upserted_id is not None
 
     async def add_member(self, session_id: str, user_id: str, user_type: int) -> None:
-        self._memberships.drop(membership_id(session_id, user_id))
-        await add_membership(self.members, session_id, user_id, user_type)
+        if (await add_membership(self.members, session_id, user_id, user_type)).upserted_id:
+            await self._copies.announce(membership_id(session_id, user_id))
 
     async def item_chats(self, item_id: str) -> list[ChatSession]:
         query = {"kind": SESSION_KIND_ITEM_CHAT, "data.item_id": item_id}
@@ -193,24 +182,33 @@ class SessionStore:
         return await self.members.find_one({"_id": membership_id(session_id, user_id)})
 
     async def update(self, session_id: str, fields: dict[str, Any]) -> dict[str, Any] | None:
-        return await self.sessions.find_one_and_update(
+        """Sets the session's fields; the session after. A group's change is announced (edges
+        keep copies of groups)."""
+        updated = await self.sessions.find_one_and_update(
             {"_id": session_id}, {"$set": fields}, return_document=ReturnDocument.AFTER
         )
+        if updated is not None and updated.get("kind") == SESSION_KIND_GROUP:
+            await self._copies.announce(session_id)
+        return updated
 
     async def set_member(
         self, session_id: str, user_id: str, fields: dict[str, Any]
     ) -> dict[str, Any] | None:
+        """Sets the membership's fields (its type, its notification flag), announced to every
+        edge; the membership after."""
         key = membership_id(session_id, user_id)
-        self._memberships.drop(key)
-        return await self.members.find_one_and_update(
+        updated = await self.members.find_one_and_update(
             {"_id": key}, {"$set": fields}, return_document=ReturnDocument.AFTER
         )
+        await self._copies.announce(key)
+        return updated
 
     async def remove_member(self, session_id: str, user_id: str) -> bool:
-        """Whether this call removed the membership (a concurrent one may have)."""
+        """Whether this call removed the membership (a concurrent one may have); announced to
+        every edge either way."""
         key = membership_id(session_id, user_id)
-        self._memberships.drop(key)
         removed = await self.members.delete_one({"_id": key})
+        await self._copies.announce(key)
         return removed.deleted_count == 1
 
     async def count_messages(
@@ -258,13 +256,12 @@ class SessionStore:
         mark = ReceiptMark(session_id, user_id, status, seq)
         key = membership_id(session_id, user_id)
         for _ in range(RECEIPT_ATTEMPTS):
-            found = await self.members.find_one({"_id": key}, RECEIPT_FIELDS)
-            self._keep(found, key)
+            found = await self._copies.reload(key, lambda: self.members.find_one({"_id": key}))
             write = _receipt_write(found, mark, at)
             if write is None:
                 return False
             if (await self.members.update_one(write.filter, write.change)).modified_count:
-                self._keep(_written(found, write), key)
+                self._copies.replace(key, found, _written(found, write))
                 return True
         return False
 
@@ -298,7 +295,7 @@ class SessionStore:
             )
             if result.modified_count == len(writes):
                 for key, _, write in writes:
-                    self._keep(_written(found[key], write))
+                    self._copies.replace(found[key]["_id"], found[key], _written(found[key], write))
                 break
             # Which missed is not told: those written find their mark there and stop.
             unwritten = {key: index for key, index, _ in writes}
@@ -315,34 +312,28 @@ class SessionStore:
     async def memberships(
         self, pairs: list[tuple[str, str]]
     ) -> dict[tuple[str, str], dict[str, Any]]:
-        """The memberships of these (session, user) pairs that exist, by pair, with their
-        type and marks."""
-        ids = [membership_id(session_id, user_id) for session_id, user_id in pairs]
-        found = await find_in(self.members, "_id", ids, RECEIPT_FIELDS)
-        for key in ids:
-            self._memberships.drop(key)
-        for membership in found:
-            self._keep(membership)
-        return {(m["session_id"], m["user_id"]): m for m in found}
+        """The memberships of these (session, user) pairs that exist, by pair, as stored."""
+        return await self._memberships(pairs, fresh=True)
 
     async def memberships_lately(
         self, pairs: list[tuple[str, str]]
     ) -> dict[tuple[str, str], dict[str, Any]]:
-        """`memberships`, from this process's copies where it has them: a message to a big
-        group brings every present member's receipt, each of which read the membership. A
-        copy may be behind the stored membership (a mark moved or its type changed by
-        another process): receipts are written by compare-and-set, which such a copy
-        makes miss, and a member refused on a copy must be read again (`memberships`)."""
-        by_id = {membership_id(*pair): pair for pair in pairs}
-        copies, missing = self._memberships.peek_many(by_id)
-        found = {by_id[key]: copy for key, copy in copies.items()}
-        return found | (await self.memberships([by_id[key] for key in missing]) if missing else {})
+        """`memberships`, from this edge's copies where it has them: a message to a big group
+        brings every present member's receipt, each of which reads the membership. A copy's
+        type is the stored one (every change to it is announced); its marks may be behind
+        the stored ones (another edge or a shard moved them), which makes a receipt's
+        compare-and-set miss and read the membership again."""
+        return await self._memberships(pairs, fresh=False)
 
-    def _keep(self, membership: dict[str, Any] | None, key: str | None = None) -> None:
-        if membership is not None:
-            self._memberships.put(membership["_id"], membership)
-        elif key is not None:
-            self._memberships.drop(key)
+    async def _memberships(
+        self, pairs: list[tuple[str, str]], *, fresh: bool
+    ) -> dict[tuple[str, str], dict[str, Any]]:
+        by_id = {membership_id(*pair): pair for pair in pairs}
+        found = await self._copies.get_many(by_id, self._read_memberships, fresh=fresh)
+        return {by_id[key]: membership for key, membership in found.items()}
+
+    async def _read_memberships(self, ids: list[str]) -> dict[str, dict[str, Any]]:
+        return {m["_id"]: m for m in await find_in(self.members, "_id", ids)}
 
     async def furthest_marks(self, session_id: str) -> list[dict[str, Any]]:
         """The marks that decide every message's tick: the two furthest of each kind (the

@@ -1,10 +1,19 @@
 """Steps the integration tests share."""
 
 import asyncio
+import contextlib
 import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 
 from aiohttp.test_utils import TestClient
+from pymongo.asynchronous.database import AsyncDatabase
 
+from agora.settings import Settings
+from agora.store.mongo import connect_mongo, database
+from agora.store.redis import Keys, connect_redis
+from agora.store.session_copies import session_copies
+from agora.store.sessions import SessionStore
 from tests.mail import SmtpSink
 
 RESEND_PAUSE_SECONDS = 0.2
@@ -12,6 +21,28 @@ RESEND_PAUSE_SECONDS = 0.2
 # (sent at once) to fall in one window on a busy machine, short because every test that shows
 # no further push comes waits one out (it was 10 s).
 PUSH_COALESCE_SECONDS = 4.0
+
+
+@dataclass(frozen=True)
+class DeploymentStores:
+    db: AsyncDatabase
+    sessions: SessionStore
+
+
+@contextlib.asynccontextmanager
+async def deployment_stores(settings: Settings) -> AsyncIterator[DeploymentStores]:
+    """The database and the chat store as one more edge of the deployment `settings` name
+    holds them: what the store writes is announced to every edge of it, as an operator's
+    change made through the stores would be."""
+    mongo, redis = connect_mongo(settings), connect_redis(settings)
+    try:
+        db = database(mongo, settings)
+        yield DeploymentStores(
+            db, SessionStore(db, session_copies(redis, Keys(settings.redis_prefix)))
+        )
+    finally:
+        await redis.aclose()
+        await mongo.close()
 
 
 def new_email() -> str:

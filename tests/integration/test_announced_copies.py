@@ -1,8 +1,10 @@
-"""An edge's copies of auth keys and users: used only while it hears changes, dropped by them."""
+"""An edge's copies of auth keys, users, groups and memberships: used only while it hears
+changes, dropped by them."""
 
 import asyncio
+import contextlib
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 
@@ -10,6 +12,7 @@ from agora.core.accounts import Identifier
 from agora.store.auth_keys import AuthKeyStore
 from agora.store.mongo import connect_mongo, database
 from agora.store.redis import Keys, connect_redis
+from agora.store.session_copies import session_copies
 from agora.store.users import UserStore
 from tests.integration.helpers import Member, member, new_group
 
@@ -32,6 +35,28 @@ async def _heard(heard: asyncio.Queue, key_hash: str) -> None:
         pass
 
 
+@contextlib.asynccontextmanager
+async def _hearing(
+    changes: Callable[[asyncio.Event], AsyncIterator[str]],
+    announce: Callable[[str], Awaitable[None]],
+) -> AsyncIterator[asyncio.Queue]:
+    """The keys an edge hears announced (`changes`), once it hears them (probed with
+    `announce`), until the block ends (and with it the edge's subscription)."""
+    stop, heard = asyncio.Event(), asyncio.Queue()
+
+    async def listen() -> None:
+        async for key in changes(stop):
+            heard.put_nowait(key)
+
+    listener = asyncio.create_task(listen())
+    try:
+        await _listening(announce, heard)
+        yield heard
+    finally:
+        stop.set()
+        await listener
+
+
 async def _listening(announce: Callable[[str], Awaitable[None]], heard: asyncio.Queue) -> None:
     """Returns once the edge hears announcements: a probe sent before its subscription is lost."""
     for attempt in range(100):
@@ -52,15 +77,7 @@ async def test_keys_are_kept_only_while_revocations_are_heard_and_a_revocation_d
     # Nobody listens for revocations yet, so nothing was kept.
     assert await edge.user_id_for("hash-1") is None
 
-    stop, heard = asyncio.Event(), asyncio.Queue()
-
-    async def listen() -> None:
-        async for key_hash in edge.revocations(stop):
-            heard.put_nowait(key_hash)
-
-    listener = asyncio.create_task(listen())
-    try:
-        await _listening(other.revoke, heard)
+    async with _hearing(edge.revocations, other.revoke) as heard:
         await edge.add("hash-2", "user-2")
         assert await edge.user_id_for("hash-2") == "user-2"
         await db.auth_keys.delete_one({"_id": "hash-2"})
@@ -68,9 +85,6 @@ async def test_keys_are_kept_only_while_revocations_are_heard_and_a_revocation_d
         await other.revoke("hash-2")  # a logout on another edge
         await _heard(heard, "hash-2")
         assert await edge.user_id_for("hash-2") is None
-    finally:
-        stop.set()
-        await listener
 
     await edge.add("hash-3", "user-3")
     assert await edge.user_id_for("hash-3") == "user-3"
@@ -105,15 +119,7 @@ async def test_users_are_kept_only_while_changes_are_heard_and_a_change_drops_th
 
     assert await names() == ["Behind"]
 
-    stop, heard = asyncio.Event(), asyncio.Queue()
-
-    async def listen() -> None:
-        async for user_id in edge.changes(stop):
-            heard.put_nowait(user_id)
-
-    listener = asyncio.create_task(listen())
-    try:
-        await _listening(other.changed, heard)
+    async with _hearing(edge.changes, other.changed) as heard:
         assert (await edge.get(user["_id"]))["name"] == "Behind"
         await edge.users.update_one({"_id": user["_id"]}, {"$set": {"name": "Unannounced"}})
         assert (await edge.get(user["_id"]))["name"] == "Behind"  # the edge's copy
@@ -122,9 +128,6 @@ async def test_users_are_kept_only_while_changes_are_heard_and_a_change_drops_th
         await _heard(heard, user["_id"])
         assert await names() == ["After"]
         assert (await edge.get(user["_id"]))["name"] == "After"
-    finally:
-        stop.set()
-        await listener
 
     await edge.users.update_one({"_id": user["_id"]}, {"$set": {"name": "Later"}})
     # The subscription ended, and with it every copy.
@@ -159,3 +162,52 @@ async def test_a_post_edited_or_deleted_on_one_edge_shows_on_another_at_once(cli
             break
         await asyncio.sleep(0.05)
     assert reply.status == 404
+
+
+@pytest.fixture
+async def session_edges(settings_for):
+    """Two edges' copies of groups and memberships on one Redis prefix."""
+    settings = settings_for()
+    redis = connect_redis(settings)
+    keys = Keys(settings.redis_prefix)
+    yield session_copies(redis, keys), session_copies(redis, keys)
+    await redis.aclose()
+
+
+def _stored(value: dict) -> Callable[[], Awaitable[dict]]:
+    async def load() -> dict:
+        return value
+
+    return load
+
+
+async def test_a_membership_read_or_written_while_a_change_was_heard_is_not_kept(session_edges):
+    """What a read or a receipt's write brings back is kept only if no change came meanwhile:
+    it may be from before the change, and would stay until the age bound."""
+    edge, other = session_edges
+    async with _hearing(edge.changes, other.announce) as heard:
+        # A read under way when another edge blocks the member.
+        gate = asyncio.Event()
+
+        async def slow_read() -> dict:
+            await gate.wait()
+            return {"session_user_type": 20}
+
+        reading = asyncio.create_task(edge.reload("g:reader", slow_read))
+        await other.announce("g:reader")
+        await _heard(heard, "g:reader")
+        gate.set()
+        assert await reading == {"session_user_type": 20}
+        blocked = await edge.get("g:reader", _stored({"session_user_type": 29}))
+        assert blocked == {"session_user_type": 29}
+
+        # A receipt decided on the copy, written after a block dropped it.
+        kept = await edge.get("g:marked", _stored({"session_user_type": 20}))
+        await other.announce("g:marked")
+        await _heard(heard, "g:marked")
+        edge.replace("g:marked", kept, {**kept, "read_seq": 3})
+        now = await edge.get("g:marked", _stored({"session_user_type": 29}))
+        assert now == {"session_user_type": 29}
+        # With nothing heard meanwhile, the written membership is the copy.
+        edge.replace("g:marked", now, {**now, "read_seq": 4})
+        assert await edge.get("g:marked", _stored({})) == {"session_user_type": 29, "read_seq": 4}

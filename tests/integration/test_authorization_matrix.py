@@ -18,7 +18,7 @@ been delivered and read aside).
 
 import asyncio
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -30,7 +30,14 @@ from pymongo import AsyncMongoClient
 
 from agora.core.constants import MESSAGE_TYPE_WA_TEXT
 from agora.core.shard_map import shard_of
-from tests.integration.helpers import Member, bearer, member, new_group
+from tests.integration.helpers import (
+    DeploymentStores,
+    Member,
+    bearer,
+    deployment_stores,
+    member,
+    new_group,
+)
 from tests.integration.test_payments import PAYMENT_SETTINGS
 
 # The session-wide Stripe stand-in fixture, shared with the payment tests.
@@ -571,7 +578,9 @@ ROWS = [
 ]
 
 
-async def _world(client, sink, mongo_url, chat_prefix, whatsapp: WhatsAppStandin) -> World:
+async def _world(
+    client, sink, stores: DeploymentStores, mongo_url, chat_prefix, whatsapp: WhatsAppStandin
+) -> World:
     # What does not depend on each other is done at once: the matrix builds many worlds.
     signed_up = ("owner", "member", "stranger", "blocked", "banned", "waiting")
     signed = await asyncio.gather(*(member(client, sink, role.title()) for role in signed_up))
@@ -596,20 +605,15 @@ async def _world(client, sink, mongo_url, chat_prefix, whatsapp: WhatsAppStandin
         "/session/user/update",
         {"session_id": group_id, "for_user_id": people["blocked"].id, "action": "block"},
     )
-    # Type 40 has no action of its own in the API: set as an operator would.
-    mongo = AsyncMongoClient(mongo_url)
-    await mongo["agora_test"]["session_users"].update_one(
-        {"session_id": group_id, "user_id": people["banned"].id},
-        {"$set": {"session_user_type": 40}},
-    )
-    await mongo.close()
+    # Type 40 has no action of its own in the API: set as an operator would, through the
+    # store (every edge hears of it), and the shard that holds the group told.
+    await stores.sessions.set_member(group_id, people["banned"].id, {"session_user_type": 40})
     namespace = f"agora-agora_test-{chat_prefix}"
     await ray.get_actor(
         f"session-shard-{shard_of(group_id, 2)}", namespace=namespace
     ).forget.remote(group_id)
     item = await owner.post_item(group_id, "Secret plans", offer_amount=5, offer_currency="POINTS")
     world = World(client, people, group_id, item, "", 0, 0, "", mongo_url)
-    await _until_memberships_show(world)
     chat_id = f"r_{item['_id']}_{people['member'].id}"
     asked = await people["member"].call(
         "/session/send", {"dest_session_id": chat_id, "payload": "still there?", "local_id": "q"}
@@ -644,18 +648,6 @@ async def _world(client, sink, mongo_url, chat_prefix, whatsapp: WhatsAppStandin
     applicant = await member(client, sink, "Applicant")
     await applicant.call("/api/group?action=join", {"group_id": group_id})
     return world
-
-
-async def _until_memberships_show(world: World) -> None:
-    """Edges keep memberships for up to a second: wait until every type shows."""
-    for _ in range(100):
-        seen = [
-            (await http(world, role, "POST", "/api/feed", {"group_id": world.group_id}))[0]
-            for role in ("member", "blocked", "banned", "waiting")
-        ]
-        if seen == [True, False, False, False]:
-            return
-        await asyncio.sleep(0.05)
 
 
 # How far a session's messages were announced moves after the fact, by itself; how far a
@@ -710,8 +702,8 @@ def shared() -> Shared:
 
 @pytest.fixture
 async def world_for(
-    client_for, standin, whatsapp_standin, smtp_sink, mongo_url, chat_prefix, shared
-) -> Callable[[Row], Awaitable[World]]:
+    client_for, settings_for, standin, whatsapp_standin, smtp_sink, mongo_url, chat_prefix, shared
+) -> AsyncIterator[Callable[[Row], Awaitable[World]]]:
     """The row's world, reached through an edge of the row's own (of the same deployment)."""
 
     async def world(row: Row) -> World:
@@ -723,13 +715,18 @@ async def world_for(
             **PAYMENT_SETTINGS,
         )
         if row.own_world:
-            return await _world(client, smtp_sink, mongo_url, chat_prefix, whatsapp_standin)
+            return await build(client)
         if shared.world is None:
-            shared.world = await _world(client, smtp_sink, mongo_url, chat_prefix, whatsapp_standin)
+            shared.world = await build(client)
             shared.stored = await _stored(shared.world, MOVING + READ)
         return replace(shared.world, client=client)
 
-    return world
+    async with deployment_stores(settings_for(redis_prefix=chat_prefix)) as stores:
+
+        async def build(client) -> World:
+            return await _world(client, smtp_sink, stores, mongo_url, chat_prefix, whatsapp_standin)
+
+        yield world
 
 
 # Those who hold no membership in the world's private group: to them, what they may not see

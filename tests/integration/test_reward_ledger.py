@@ -32,7 +32,8 @@ from agora.services.accounts import Caller
 from agora.services.groups import GroupChanges
 from agora.services.items import ItemInput
 from agora.store.mongo import connect_mongo, database
-from agora.store.redis import connect_redis
+from agora.store.redis import Keys, connect_redis
+from agora.store.session_copies import session_copies
 from agora.store.sessions import SessionStore
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
@@ -95,7 +96,8 @@ async def edges(settings_for, chat_prefix):
         built.append(build_services(config, database(mongo, config), redis))
     for store in built[0].indexed:
         await store.ensure_indexes()
-    sessions = SessionStore(database(clients[0][0], config))
+    db = database(clients[0][0], config)
+    sessions = SessionStore(db, session_copies(clients[0][1], Keys(config.redis_prefix)))
     yield built, sessions
     for mongo, redis in clients:
         await mongo.close()

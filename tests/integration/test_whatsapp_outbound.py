@@ -10,7 +10,6 @@ from urllib.parse import urlsplit
 
 import pytest
 import socketio
-from pymongo import AsyncMongoClient
 
 from agora.app import EVENTS, WHATSAPP_REPLIES
 from agora.core.constants import (
@@ -26,9 +25,14 @@ from agora.core.constants import (
 from agora.core.money import wallet_id
 from agora.core.whatsapp.outbound import WINDOW_CLOSED
 from agora.services.events import WhatsAppStatusReceived
-from agora.store.sessions import SessionStore
 from tests import whatsapp_signing as signed
-from tests.integration.helpers import all_messages, member, new_group, send_text
+from tests.integration.helpers import (
+    all_messages,
+    deployment_stores,
+    member,
+    new_group,
+    send_text,
+)
 from tests.integration.test_uploads import png_bytes, put, upload_link
 from tests.integration.whatsapp_setup import connected_business
 
@@ -43,10 +47,9 @@ TEMPLATE = {
 
 
 @pytest.fixture
-async def mongo(mongo_url):
-    client = AsyncMongoClient(mongo_url)
-    yield client["agora_test"]
-    await client.close()
+async def stores(settings_for, chat_prefix):
+    async with deployment_stores(settings_for(redis_prefix=chat_prefix)) as stores:
+        yield stores
 
 
 @pytest.fixture
@@ -76,7 +79,7 @@ class Shop:
         self.wa_id = wa_id
 
 
-async def open_shop(edge, smtp_sink, standin, mongo, *, inbound_ago_ms: int = HOUR_MS) -> Shop:
+async def open_shop(edge, smtp_sink, standin, stores, *, inbound_ago_ms: int = HOUR_MS) -> Shop:
     admin = await member(edge, smtp_sink, "Admin")
     moderator = await member(edge, smtp_sink, "Moderator")
     group_id = await new_group(admin)
@@ -115,7 +118,7 @@ async def open_shop(edge, smtp_sink, standin, mongo, *, inbound_ago_ms: int = HO
         },
     }
     agents = {admin.id: USER_TYPE_ADMIN, moderator.id: USER_TYPE_MODERATOR}
-    await SessionStore(mongo).create_once(session, agents)
+    await stores.sessions.create_once(session, agents)
     return Shop(edge, admin, moderator, group_id, channel, number, chat_id, wa_id)
 
 
@@ -134,10 +137,10 @@ async def message_until(agent, chat_id: str, created_at: int, condition) -> dict
     raise AssertionError(f"the message never got there: {found}")
 
 
-async def balance(mongo, wallet: str) -> int:
+async def balance(db, wallet: str) -> int:
     """The balance after the wallet's latest ledger entry (the ledger is the record)."""
     [latest] = (
-        await mongo["ledger_entries"].find({"wallet_id": wallet}).sort("seq", -1).limit(1).to_list()
+        await db["ledger_entries"].find({"wallet_id": wallet}).sort("seq", -1).limit(1).to_list()
     )
     return latest["change_to"]
 
@@ -156,10 +159,10 @@ async def sent_message(shop: Shop, message_type: int, payload: str = "", **extra
 
 
 async def test_each_kind_reaches_whatsapp_in_metas_shape(
-    edge_with, smtp_sink, whatsapp_standin, mongo
+    edge_with, smtp_sink, whatsapp_standin, stores
 ):
     edge = await edge_with()
-    shop = await open_shop(edge, smtp_sink, whatsapp_standin, mongo)
+    shop = await open_shop(edge, smtp_sink, whatsapp_standin, stores)
     text = await sent_message(shop, MESSAGE_TYPE_WA_TEXT, "Hello, see https://agora.example")
     assert text["data"]["wa"]["wamid"].startswith("wamid.")
     answer = await sent_message(
@@ -218,9 +221,9 @@ async def test_each_kind_reaches_whatsapp_in_metas_shape(
 
 
 async def test_a_refusal_of_whatsapp_gives_wa_f_with_its_errors(
-    edge_with, smtp_sink, whatsapp_standin, mongo
+    edge_with, smtp_sink, whatsapp_standin, stores
 ):
-    shop = await open_shop(await edge_with(), smtp_sink, whatsapp_standin, mongo)
+    shop = await open_shop(await edge_with(), smtp_sink, whatsapp_standin, stores)
     whatsapp_standin.fail_next(status=400, code=131026, only="messages")
     sent = accepted(await reply(shop.admin, shop.chat_id, MESSAGE_TYPE_WA_TEXT, "hi"))
     failed = await message_until(
@@ -239,10 +242,10 @@ async def test_a_refusal_of_whatsapp_gives_wa_f_with_its_errors(
 
 
 async def test_statuses_out_of_order_give_the_right_final_flags(
-    edge_with, smtp_sink, whatsapp_standin, mongo
+    edge_with, smtp_sink, whatsapp_standin, stores
 ):
     edge = await edge_with()
-    shop = await open_shop(edge, smtp_sink, whatsapp_standin, mongo)
+    shop = await open_shop(edge, smtp_sink, whatsapp_standin, stores)
     events: list[dict] = []
     sio = socketio.AsyncClient(reconnection=False)
     sio.on("wa_status", events.append)
@@ -295,10 +298,10 @@ async def test_statuses_out_of_order_give_the_right_final_flags(
 
 
 async def test_free_form_outside_the_window_is_refused_and_a_template_allowed(
-    edge_with, smtp_sink, whatsapp_standin, mongo
+    edge_with, smtp_sink, whatsapp_standin, stores
 ):
     edge = await edge_with()
-    shop = await open_shop(edge, smtp_sink, whatsapp_standin, mongo, inbound_ago_ms=25 * HOUR_MS)
+    shop = await open_shop(edge, smtp_sink, whatsapp_standin, stores, inbound_ago_ms=25 * HOUR_MS)
     refused = await reply(shop.admin, shop.chat_id, MESSAGE_TYPE_WA_TEXT, "too late")
     assert refused == {"type": -1, "errors": {"_type": WINDOW_CLOSED}}
     location = {"wa_kind": "location", "location": {"latitude": 1, "longitude": 2}}
@@ -319,20 +322,20 @@ async def test_free_form_outside_the_window_is_refused_and_a_template_allowed(
 
 
 async def test_the_template_price_is_charged_once_and_wa_ns_when_unpaid(
-    edge_with, smtp_sink, whatsapp_standin, mongo
+    edge_with, smtp_sink, whatsapp_standin, stores
 ):
     edge = await edge_with(whatsapp_template_price=Decimal("2.5"))
-    shop = await open_shop(edge, smtp_sink, whatsapp_standin, mongo)
+    shop = await open_shop(edge, smtp_sink, whatsapp_standin, stores)
     await shop.admin.call(f"/api/groups/{shop.group_id}/whatsapp/templates/sync")
     wallet = wallet_id(shop.admin.id, "POINTS")
-    before = await balance(mongo, wallet)
+    before = await balance(stores.db, wallet)
     body = {"data": {"template": TEMPLATE}, "local_id": "tpl-1"}
     await sent_message(shop, MESSAGE_TYPE_WA_TEMPLATE, **body)
     # The same send again is the same message: neither sent nor charged again.
     again = accepted(await reply(shop.admin, shop.chat_id, MESSAGE_TYPE_WA_TEMPLATE, **body))
-    assert await balance(mongo, wallet) == before - 250
+    assert await balance(stores.db, wallet) == before - 250
     charges = (
-        await mongo["ledger_entries"]
+        await stores.db["ledger_entries"]
         .find({"wallet_id": wallet, "ref_type": "whatsapp_template"})
         .to_list()
     )
@@ -349,12 +352,12 @@ async def test_the_template_price_is_charged_once_and_wa_ns_when_unpaid(
         shop.admin, shop.chat_id, unpaid["created_at"], lambda m: "wa_ns" in m["info"]
     )
     assert "s1" not in flagged["info"] and again["id"] != unpaid["id"]
-    assert await balance(mongo, wallet) == before - 250
+    assert await balance(stores.db, wallet) == before - 250
     assert len(whatsapp_standin.sent_to(shop.wa_id)) == 1
 
 
-async def test_a_disabled_channel_sends_nothing(edge_with, smtp_sink, whatsapp_standin, mongo):
-    shop = await open_shop(await edge_with(), smtp_sink, whatsapp_standin, mongo)
+async def test_a_disabled_channel_sends_nothing(edge_with, smtp_sink, whatsapp_standin, stores):
+    shop = await open_shop(await edge_with(), smtp_sink, whatsapp_standin, stores)
     await shop.admin.call(f"/api/groups/{shop.group_id}/whatsapp/disable")
     sent = accepted(await reply(shop.admin, shop.chat_id, MESSAGE_TYPE_WA_TEXT, "hello?"))
     await message_until(
@@ -364,10 +367,10 @@ async def test_a_disabled_channel_sends_nothing(edge_with, smtp_sink, whatsapp_s
 
 
 async def test_a_template_link_click_is_counted_and_redirected(
-    edge_with, smtp_sink, whatsapp_standin, mongo
+    edge_with, smtp_sink, whatsapp_standin, stores
 ):
     edge = await edge_with()
-    shop = await open_shop(edge, smtp_sink, whatsapp_standin, mongo)
+    shop = await open_shop(edge, smtp_sink, whatsapp_standin, stores)
     await shop.admin.call(f"/api/groups/{shop.group_id}/whatsapp/templates/sync")
     template = await sent_message(shop, MESSAGE_TYPE_WA_TEMPLATE, data={"template": TEMPLATE})
     tracked, quick = template["data"]["template"]["buttons"]
@@ -389,10 +392,10 @@ async def test_a_template_link_click_is_counted_and_redirected(
 
 
 async def test_only_the_chats_agents_send_and_only_whatsapp_messages(
-    edge_with, smtp_sink, whatsapp_standin, mongo
+    edge_with, smtp_sink, whatsapp_standin, stores
 ):
     edge = await edge_with()
-    shop = await open_shop(edge, smtp_sink, whatsapp_standin, mongo)
+    shop = await open_shop(edge, smtp_sink, whatsapp_standin, stores)
     stranger = await member(edge, smtp_sink, "Other shop")
     other_group = await new_group(stranger)
     refused = await reply(stranger, shop.chat_id, MESSAGE_TYPE_WA_TEXT, "I am not an agent")
@@ -464,13 +467,13 @@ async def test_a_customer_writes_an_agent_answers_and_status_webhooks_move_the_f
 
 
 async def test_a_reply_an_edge_stored_but_never_sent_is_sent_by_the_sweep(
-    edge_with, smtp_sink, whatsapp_standin, mongo
+    edge_with, smtp_sink, whatsapp_standin, stores
 ):
     edge = await edge_with()
-    shop = await open_shop(edge, smtp_sink, whatsapp_standin, mongo)
+    shop = await open_shop(edge, smtp_sink, whatsapp_standin, stores)
     sent = await sent_message(shop, MESSAGE_TYPE_WA_TEXT, "first")
     assert "wa_q" not in sent["info"]  # off the queue once it has an outcome
-    stored = await mongo["messages"].find_one({"_id": sent["id"]})
+    stored = await stores.db["messages"].find_one({"_id": sent["id"]})
     long_ago = stored["created_at"] - 10 * 60_000
     # As an edge leaves them when it dies: one stored and never sent, one cut off mid-send.
     unsent, cut_off = (
@@ -485,16 +488,16 @@ async def test_a_reply_an_edge_stored_but_never_sent_is_sent_by_the_sweep(
         }
         for n, claim in ((1, {}), (2, {"wa_claim": long_ago}))
     )
-    await mongo["messages"].insert_many([unsent, cut_off])
+    await stores.db["messages"].insert_many([unsent, cut_off])
 
     await edge.app[WHATSAPP_REPLIES].outbound.sweep()
     await edge.app[WHATSAPP_REPLIES].outbound.sweep()  # a second sweep sends nothing again
-    resent = await mongo["messages"].find_one({"_id": unsent["_id"]})
+    resent = await stores.db["messages"].find_one({"_id": unsent["_id"]})
     assert "s1" in resent["info"] and "wa_q" not in resent["info"]
     assert [m.payload["text"]["body"] for m in whatsapp_standin.sent_to(shop.wa_id)] == [
         "first",
         "left 1",
     ]
-    interrupted = await mongo["messages"].find_one({"_id": cut_off["_id"]})
+    interrupted = await stores.db["messages"].find_one({"_id": cut_off["_id"]})
     assert interrupted["info"]["wa_errors"][0]["title"] == "Interrupted"
     assert "wa_q" not in interrupted["info"]

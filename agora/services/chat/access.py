@@ -80,10 +80,10 @@ class ChatAccess:
         self, pairs: list[tuple[str, str]]
     ) -> dict[tuple[str, str], dict[str, Any]]:
         """The memberships of those (session, user) pairs whose member follows the chat, for
-        what members send all the time (typing, receipts), from the edge's copies: a copy
-        may be older than a block given on another edge (for at most
-        `MEMBERSHIP_COPY_SECONDS`; a receipt's write then still refuses it), and whoever a
-        copy says does not follow is read again (the copy may be older than an approval)."""
+        what members send all the time (typing, receipts), from the edge's copies, which every
+        block or approval drops on every edge as it is given. Whoever a copy says does not
+        follow is read again before being refused: an approval on another edge may have been
+        given while its announcement was on its way here."""
         found = await self.sessions.memberships_lately(pairs)
         refused = [pair for pair in pairs if not follows(found.get(pair))]
         if refused:

@@ -31,23 +31,35 @@ class Memberships:
         self.shard_sends = shard_sends
 
     async def member_joined(self, session_id: str, user_id: str, user_type: int) -> None:
-        """Someone became a member of a group or chat: its history is not unseen for them,
-        and their sockets join its room on every edge."""
+        """Someone became a member of a group or chat: its shard takes their messages by
+        their type, its history is not unseen for them, and their sockets join its room on
+        every edge."""
         if is_reader(user_type):
-            await self.sessions.start_reading(session_id, user_id)
-            await self.emitter.follow(user_id, [session_id])
+            await self._start_following(session_id, user_id)
+        await self._tell_shard(session_id, user_id)
 
     async def moderated(
         self, session_id: str, user_id: str, old_type: int, new_type: int | None
     ) -> None:
-        """An approved or unblocked member starts following the chat; a blocked or removed
-        one stops (their sockets leave its room)."""
+        """An approved or unblocked member starts following the chat, a blocked or removed one
+        stops (their sockets leave its room); the chat's shard takes the member's next message
+        by their new type (told before the moderation answers)."""
         was, now = is_reader(old_type), is_reader(new_type)
         if now and not was:
-            await self.member_joined(session_id, user_id, new_type)
+            await self._start_following(session_id, user_id)
         elif was and not now:
             await self.emitter.unfollow(user_id, [session_id])
             await self._stopped_reading(session_id, user_id)
+        await self._tell_shard(session_id, user_id)
+
+    async def _start_following(self, session_id: str, user_id: str) -> None:
+        await self.sessions.start_reading(session_id, user_id)
+        await self.emitter.follow(user_id, [session_id])
+
+    async def _tell_shard(self, session_id: str, user_id: str) -> None:
+        """Edges started without Ray (scripts) have no shard to tell."""
+        if self.shards.running():
+            await self.shards.member_changed(session_id, user_id)
 
     async def _stopped_reading(self, session_id: str, user_id: str) -> None:
         """A member of a group that is not open stopped reading it (blocked): they no longer

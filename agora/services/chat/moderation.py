@@ -119,14 +119,12 @@ class Moderation:
         self,
         *,
         sessions: SessionStore,
-        shards: SessionShards,
         events: Events,
         emitter: RealtimeEmitter,
         kinds: ChatKinds,
         memberships: Memberships,
     ) -> None:
         self.sessions = sessions
-        self.shards = shards
         self.events = events
         self.emitter = emitter
         self.kinds = kinds
@@ -179,7 +177,6 @@ class Moderation:
             await self.events.publish(
                 MemberTypeChanged(session_id, for_user_id, old_type, new_type)
             )
-        await self.shards.forget(session_id)
         await self.memberships.moderated(
             session_id, for_user_id, target["session_user_type"], new_type
         )

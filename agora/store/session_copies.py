@@ -1,0 +1,42 @@
+"""This edge's copies of groups and memberships: what nearly every request checks (may the
+caller read this group, post in it, follow this chat) without a MongoDB round trip.
+
+They are exact, not merely recent: every store write that changes a group or a membership
+announces its id on one channel (`<prefix>sessions-changed`: a group by its id, a membership
+by `membership_id`, session and user), the writing edge drops its own copy before the write
+returns, and every other edge drops it as the announcement arrives
+(`store/announced_copies.py`). Copies are served only while the edge's subscription is
+confirmed. The counters that move with every message (a session's `message_seq`, a member's
+read and delivery marks) are not announced: what a copy shows of them may be behind, and
+nothing checks them from a copy but the receipts, which write by compare-and-set.
+
+The age bound is a safety net for writes made behind the stores' back (a migration, an
+operator's hand edit), which nothing announces: they show once it passes.
+"""
+
+from typing import Any
+
+from redis.asyncio import Redis
+
+from agora.store.announced_copies import AnnouncedCopies
+from agora.store.redis import Keys
+
+SESSION_COPY_SECONDS = 300.0
+# An edge's readers' memberships, the members of the chats whose receipts it decides, and
+# their groups.
+SESSION_COPIES = 50_000
+
+SessionCopies = AnnouncedCopies[dict[str, Any]]
+
+
+def session_copies(redis: Redis, keys: Keys) -> SessionCopies:
+    return AnnouncedCopies(
+        "group or membership",
+        redis,
+        keys("sessions-changed"),
+        fresh_for=SESSION_COPY_SECONDS,
+        refresh_after=SESSION_COPY_SECONDS,
+        # A stranger's membership is no membership, read by every page they open.
+        keep_missing=True,
+        max_copies=SESSION_COPIES,
+    )
