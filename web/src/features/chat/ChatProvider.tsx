@@ -20,34 +20,24 @@ export function ChatProvider({ kinds, children }: { kinds: ChatKinds; children: 
 
   // Set once a page opened a chat: the window of before a reload, restored later, gives way.
   const pageOpened = useRef(false);
-  // What the window shows, for the callbacks below (which live as long as the provider).
-  const shown = useRef<ChatWindowRequest | null>(null);
-  const minimize = useCallback((value: boolean) => {
-    setMinimized(value);
-    rememberWindowChange({ minimized: value });
-  }, []);
   // One function for the provider's life: pages open chats from effects that depend on it.
-  const openChat = useCallback(
-    (request: ChatWindowRequest) => {
-      pageOpened.current = true;
-      minimize(false);
-      // The chats shown already (opened again, or brought back by a reload) stay as they are.
-      if (shown.current && sameChats(shown.current, request)) return;
-      shown.current = request;
-      // A new generation remounts the window, so its tabs and state start from the request.
-      setOpened((current) => ({ request, generation: (current?.generation ?? 0) + 1 }));
-      rememberWindow(request);
-    },
-    [minimize],
-  );
+  const openChat = useCallback((request: ChatWindowRequest) => {
+    pageOpened.current = true;
+    // A new generation remounts the window, so its tabs and state start from the request.
+    setOpened((current) => ({ request, generation: (current?.generation ?? 0) + 1 }));
+    setMinimized(false);
+    rememberWindow(request);
+  }, []);
   const restore = useCallback((request: ChatWindowRequest, wasMinimized: boolean) => {
     if (pageOpened.current) return;
-    shown.current = request;
     setOpened({ request, generation: 0 });
     setMinimized(wasMinimized);
   }, []);
+  const minimize = (value: boolean) => {
+    setMinimized(value);
+    rememberWindowChange({ minimized: value });
+  };
   const close = () => {
-    shown.current = null;
     setOpened(null);
     forgetWindow();
   };
@@ -72,10 +62,6 @@ export function ChatProvider({ kinds, children }: { kinds: ChatKinds; children: 
       </ChatContext.Provider>
     </ChatKindsContext.Provider>
   );
-}
-
-function sameChats(one: ChatWindowRequest, other: ChatWindowRequest): boolean {
-  return one.sessions.length === other.sessions.length && one.sessions.every((session, index) => session._id === other.sessions[index]?._id);
 }
 
 /**
