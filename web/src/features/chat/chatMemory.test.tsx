@@ -121,6 +121,8 @@ describe('a chat across reloads', () => {
     await waitFor(() => expect(calls.some((call) => call.url.pathname === '/user/me')).toBe(true));
     await act(async () => undefined);
     expect(screen.queryByTestId('chat-window')).toBeNull();
+    // Nor does a reload of that page, which never showed one.
+    expect(window.sessionStorage.getItem('agora.chat.window')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Open chats' }));
     expect(((await messageBox()) as HTMLTextAreaElement).value).toBe('See you at six');
   });

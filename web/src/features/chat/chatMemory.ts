@@ -50,10 +50,13 @@ function reloaded(): boolean {
 /**
  * The window as it was when the tab was last left (null when it was closed), after a reload
  * only: a page reached by a link or an address typed opens as itself, not under a chat (which
- * covers a phone's whole screen); the chats' drafts stay for when they are opened.
+ * covers a phone's whole screen), and the window is forgotten there (a later reload of that
+ * page finds none); the chats' drafts stay for when they are opened.
  */
 export function rememberedWindow(): RememberedWindow | null {
-  return reloaded() ? storedWindow() : null;
+  if (reloaded()) return storedWindow();
+  forgetWindow();
+  return null;
 }
 
 function storedWindow(): RememberedWindow | null {
