@@ -242,7 +242,7 @@ def build_services(
     )
     feed = FeedService(groups, item_store, feed_cache)
     reviews = ReviewService(review_store, wallets, item_store, groups, users, emitter)
-    standing = Standing(wallets, item_store, reviews)
+    standing = Standing(item_store, groups, reviews)
     whatsapp, whatsapp_stores = build_whatsapp(
         settings,
         db,

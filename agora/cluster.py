@@ -46,6 +46,12 @@ def edge_places(settings: Settings) -> list[EdgePlace]:
     return [EdgePlace(f"edge{n + 1}", first + n) for n in range(settings.cluster_edges)]
 
 
+# How HAProxy writes X-Forwarded-For: as the outermost proxy, the address it was reached from
+# alone (every line the client sent is dropped); behind trusted proxies, appended to theirs.
+FORWARDED_FOR_OUTERMOST = "http-request set-header X-Forwarded-For %[src]"
+FORWARDED_FOR_APPENDED = "option forwardfor"
+
+
 def haproxy_config(settings: Settings, edges: list[EdgePlace]) -> str:
     servers = "\n".join(
         f"    server {edge.name} {EDGE_HOST}:{edge.port} check cookie {edge.name}" for edge in edges
@@ -53,6 +59,9 @@ def haproxy_config(settings: Settings, edges: list[EdgePlace]) -> str:
     return Template(HAPROXY_TEMPLATE.read_text()).substitute(
         bind=f"{settings.host}:{settings.port}",
         stats=f"{settings.host}:{settings.cluster_stats_port}",
+        forwarded_for=(
+            FORWARDED_FOR_APPENDED if settings.trusted_proxy_hops else FORWARDED_FOR_OUTERMOST
+        ),
         servers=servers,
     )
 
@@ -94,15 +103,15 @@ def started(settings: Settings, env: Mapping[str, str]) -> Iterator[Cluster]:
         for place in places:
             _wait_for_health(place.url, edges[place.name])
             log.info("%s serves on %s", place.name, place.url)
-        haproxy = _haproxy(settings, places)
-        children.append(haproxy)
+        started_haproxy = haproxy(settings, places)
+        children.append(started_haproxy)
         yield Cluster(
             settings.public_base_url,
             ray_address,
             edges,
             {place.name: place for place in places},
             ray_nodes,
-            haproxy,
+            started_haproxy,
             children,
         )
     finally:
@@ -176,7 +185,7 @@ def _edge_env(
         "AGORA_RAY_ADDRESS": ray_address,
         # Signed links and guest cookies made by one edge are checked by another.
         "AGORA_SECRET_KEY": embedded.secret_key(settings),
-        # HAProxy appends the caller's address to X-Forwarded-For.
+        # HAProxy writes the address it was reached from last in X-Forwarded-For.
         "AGORA_TRUSTED_PROXY_HOPS": str(settings.trusted_proxy_hops + 1),
         # One edge seeds the demo city, so no two write it at once.
         "AGORA_SEED_DEMO": str(seeds).lower(),
@@ -194,12 +203,13 @@ def _wait_for_health(url: str, edge: supervision.Restarting) -> None:
     raise embedded.ServiceError(f"{edge.name} did not answer within {EDGE_START_SECONDS} s")
 
 
-def _haproxy(settings: Settings, places: list[EdgePlace]) -> supervision.Restarting:
+def haproxy(settings: Settings, places: list[EdgePlace]) -> supervision.Restarting:
+    """HAProxy in front of the edges at `places`, configured and logging under var/."""
     binary = embedded.haproxy_executable()
     config = settings.var_dir / "haproxy.cfg"
-    config.parent.mkdir(parents=True, exist_ok=True)
-    config.write_text(haproxy_config(settings, places))
     log_file = settings.var_dir / "log" / "haproxy.log"
+    log_file.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(haproxy_config(settings, places))
 
     def start() -> subprocess.Popen:
         if embedded.port_open(settings.host, settings.port):

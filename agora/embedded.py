@@ -37,11 +37,25 @@ RAY_ANSWER_SECONDS = 2.0
 # they took 1 s of a core each, and four shards at once 2.5-3 s of the 5 s a lost node's
 # sends may wait (docs/operations.md).
 SHARD_MODULES = ("agora.actors.sessions", "agora.actors.users")
+# How Ray's GCS (on the head) tells a node dead: a health check every half second, each given a
+# second, three failed in a row. A node whose raylet died refuses the checks at once: dead in
+# about 1.5 s, and its shards start again on a node that lives. Ray's defaults (every 3 s, 10 s
+# each, 5 failures) left a lost node's shards, and every send to them, waiting 15 s or more
+# (issue 41). A raylet that answers nothing for about 4.5 s (a machine gone, a network cut) is
+# dead too; one busy that long on a loaded machine would be taken for dead and its shards
+# restarted, a pause of its chats but no loss (docs/operations.md, "A node lost"). An
+# operator's own RAY_health_check_* settings win.
+NODE_HEALTH_CHECKS = {
+    "RAY_health_check_period_ms": "500",
+    "RAY_health_check_timeout_ms": "1000",
+    "RAY_health_check_failure_threshold": "3",
+}
 
 
 def ray_node_env() -> dict[str, str]:
     """The environment a Ray node of the deployment starts with."""
     return {
+        **NODE_HEALTH_CHECKS,
         **os.environ,
         # Stopped, a node stops its processes at once: its detached shard actors would hold
         # up the drain Ray otherwise grants a node's work (30 s).

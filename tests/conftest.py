@@ -14,7 +14,7 @@ from agora.settings import Settings
 from tests import shared_ray
 from tests.mail import SmtpSink
 from tests.s3_standin import S3Standin, s3_standin
-from tests.services import mongo_wire_server, redis_server
+from tests.services import mongo_wire_server, redis_server, web_dist_stand_in
 from tests.whatsapp_standin import WhatsAppStandin
 
 # Property tests check what is computed, not how fast: no per-example deadline and no
@@ -87,11 +87,7 @@ def s3() -> S3Standin:
 
 @pytest.fixture
 def web_dist(tmp_path: Path) -> Path:
-    dist = tmp_path / "dist"
-    (dist / "assets").mkdir(parents=True)
-    (dist / "index.html").write_text("<!doctype html><title>Agora</title><div id=root></div>")
-    (dist / "assets" / "app-1234.js").write_text("console.log('agora')")
-    return dist
+    return web_dist_stand_in(tmp_path / "dist")
 
 
 @pytest.fixture

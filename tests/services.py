@@ -70,3 +70,11 @@ def redis_server(redis_url: str, log_file: Path):
     finally:
         if process is not None:
             embedded.stop([process])
+
+
+def web_dist_stand_in(dist: Path) -> Path:
+    """A stand-in for the built web app (`web/dist`) the edges serve, written to `dist`."""
+    (dist / "assets").mkdir(parents=True)
+    (dist / "index.html").write_text("<!doctype html><title>Agora</title><div id=root></div>")
+    (dist / "assets" / "app-1234.js").write_text("console.log('agora')")
+    return dist

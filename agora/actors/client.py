@@ -24,6 +24,7 @@ from typing import Any
 import ray
 
 from agora import metrics
+from agora.actors import placement
 from agora.actors.ownership import deployment_namespace, shard_name
 from agora.actors.runtime import SHARD_START_SECONDS, RayAway, RayLink
 from agora.actors.sessions import SESSION_POOL, SessionShard, unavailable
@@ -54,14 +55,18 @@ HELD_SESSIONS_KNOWN = 100_000
 class ShardHandles:
     """The handles of one pool's shards, each made on first use. Shard `index` is shared by
     every edge of one deployment (database and Redis prefix): the first edge to ask starts
-    it, the others find it by name. Handles are made anew once the edge has joined Ray anew
-    (a new cluster: the old handles lead nowhere)."""
+    it, on the node of slot `first_slot + index` (`placement.py`), the others find it by
+    name. Handles are made anew once the edge has joined Ray anew (a new cluster: the old
+    handles lead nowhere)."""
 
-    def __init__(self, link: RayLink, actor_class: Any, kind: str, stores: StoreFactory) -> None:
+    def __init__(
+        self, link: RayLink, actor_class: Any, kind: str, stores: StoreFactory, first_slot: int
+    ) -> None:
         self.link = link
         self.actor_class = actor_class
         self.kind = kind
         self.stores = stores
+        self.first_slot = first_slot
         self._handles: dict[int, asyncio.Future] = {}
         self._started: dict[int, asyncio.Future] = {}
         self._generation = link.generation
@@ -93,10 +98,10 @@ class ShardHandles:
             namespace=deployment_namespace(self.stores.settings),
             get_if_exists=True,
             lifetime="detached",
-            num_cpus=0,
-            # Ray spreads the pool over the cluster's nodes, and places a shard whose node
-            # died on one that lives (docs/decisions.md, "Shards across Ray nodes").
-            scheduling_strategy="SPREAD",
+            num_cpus=placement.SHARD_CPUS,
+            # The nodes take the pools' shards in turn; a shard whose node died starts again
+            # on one that lives (docs/decisions.md, "Shards placed by node").
+            scheduling_strategy=placement.node_for(self.first_slot + index),
         ).remote(self.stores)
 
     async def started(self, index: int) -> None:
@@ -144,7 +149,7 @@ class SessionShards:
         self.link = link
         # How long a caller waits for a shard's answer (the shard may still answer later).
         self.answer_seconds = link.answer_seconds
-        self._actors = ShardHandles(link, SessionShard, SESSION_POOL, stores)
+        self._actors = ShardHandles(link, SessionShard, SESSION_POOL, stores, first_slot=0)
         # The shard map sessions are placed by, read from the store on first use and again
         # when a shard answers that the pool has grown.
         self.map: ShardMap | None = None

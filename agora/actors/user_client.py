@@ -44,7 +44,9 @@ class UserShards:
         self.maps = maps
         self.link = link
         self.edge = uuid.uuid4().hex
-        self._actors = ShardHandles(link, UserShard, USER_POOL, stores)
+        # The user shards start a node further than the session shards: on two nodes with
+        # one session shard and two user shards (the defaults), each node holds a shard.
+        self._actors = ShardHandles(link, UserShard, USER_POOL, stores, first_slot=1)
         self._pending: dict[int, list[dict[str, Any]]] = {}
         self._calls = BackgroundTasks()
         self._handled: dict[int, asyncio.Future] = {}

@@ -6,11 +6,13 @@ asker are paid, each once, at most the FINDER_FEE_MAX_SHARERS nearest to the ask
 nearest gets half of the pool, the next half of the rest, and so on; the farthest counted
 sharer gets all that is left, so the parts add up to the pool exactly.
 
-`worked_example` runs this rule on a sample reward; the web app's copy of it is generated
+`own_link_part` runs it for one reader's own link (what the post page promises them), and
+`worked_example` runs it on a sample reward; the web app's copy of it is generated
 (agora/web_constants.py), so the landing page and the offer dialog show what is paid.
 """
 
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from agora.core.constants import (
@@ -20,7 +22,8 @@ from agora.core.constants import (
     FINDER_FEE_PERCENT_DEFAULT,
     FINDER_FEE_PERCENT_MAX,
 )
-from agora.core.money import CENTS_PER_UNIT, cents_number
+from agora.core.documents import Item
+from agora.core.money import CENTS_PER_UNIT, cents_number, to_cents
 from agora.core.numbers import bounded_int
 
 # The worked example: a reward of 100 points at the default percent, passed on by one, two
@@ -74,6 +77,40 @@ def split(
         parts.append(FeePart(user_id, part * unit))
     parts.append(FeePart(sharers[-1], left * unit))
     return [part for part in parts if part.cents > 0]
+
+
+# Stands for the helper of a promise: someone not yet on the chain (no user id is empty).
+NEW_HELPER = ""
+
+
+def own_link_part(offer_cents: int, percent: int, currency: str, chain: list[str]) -> int:
+    """What the last person on `chain` (the sharer whose link it is) is paid when someone new
+    comes through that link and is paid `offer_cents`, as `split` pays it; the chain runs
+    from the poster, who is never paid a fee."""
+    sharer = chain[-1]
+    if sharer == chain[0]:
+        return 0
+    parts = split(offer_cents, percent, currency, chain, chain[0], NEW_HELPER)
+    return next((part.cents for part in parts if part.user_id == sharer), 0)
+
+
+def share_earnings(item: Item, chain: list[str]) -> dict[str, Any] | None:
+    """What the post page tells a reader their link of the post earns (`own_link_part` of
+    the post's reward; `chain` is their link's, ending with them), or None when it earns
+    nothing: a reward in words, no fee, a closed post (no helper comes any more), the
+    poster's own link."""
+    amount, currency = item.get("offer_amount"), item.get("offer_currency")
+    if amount is None or not currency or item.get("closed_at"):
+        return None
+    offer_cents = to_cents(Decimal(amount))
+    cents = own_link_part(offer_cents, item.get("finder_fee_percent", 0), currency, chain)
+    if cents <= 0:
+        return None
+    return {
+        "amount": cents_number(cents),
+        "currency": currency,
+        "offer_amount": cents_number(offer_cents),
+    }
 
 
 def worked_example() -> dict[str, Any]:

@@ -111,13 +111,21 @@ def recharge_amount(cents: int) -> int | float:
     return math.ceil(cents / CENTS_PER_UNIT)
 
 
+# Said wherever someone is short of points: no card recharges them (the spec's 'Need
+# Recharge' link is for card currencies), so the message says where they come from.
+HOW_POINTS_COME = (
+    "Points cannot be bought: they come from offers and finder's fees paid to you, "
+    "and 1 for each day you open Agora."
+)
+
+
 def recharge_errors(available: int, needed: int, currency: str, purpose: str) -> dict[str, Any]:
     """What a client needs to send someone short of `needed` to recharge (spec section 8):
     for points, a message; for a card currency, the amount to recharge, a whole unit at least
-    RECHARGE_MIN_AMOUNT. `purpose` ends the message: 'give this offer'."""
+    RECHARGE_MIN_AMOUNT. `purpose` says what the points are for: 'give this offer'."""
     if currency == CURRENCY_POINTS:
         missing = format_number(needed - available)
-        return {"need_recharge": f"You need {missing} more points to {purpose}"}
+        return {"need_recharge": f"You need {missing} more points to {purpose}. {HOW_POINTS_COME}"}
     shortfall = shortfall_cents(available, needed, RECHARGE_MIN_AMOUNT * CENTS_PER_UNIT)
     return {"need_stripe_recharge": {"amount": recharge_amount(shortfall), "currency": currency}}
 
@@ -133,6 +141,12 @@ def recharge_errors(available: int, needed: int, currency: str, purpose: str) ->
 # `cents` held (create, edit: the difference is held or given back); RELEASE, all that is
 # held is given back and the hold ends (close, delete, expiry); DRAW, an offer's debit comes
 # from the hold first (`cents` is the offer paid, fees not counted).
+#
+# A TARGET carries the revision of the post's reward it was asked for (`rev`: 0 when posted,
+# then one more for each edit, claimed on the post itself): one of an older revision than the
+# hold's moves nothing. Edits racing each other (issue 41) then leave each wallet as the
+# latest of them asked, whatever order their entries land in, across the wallets of several
+# currencies.
 TARGET, RELEASE, DRAW = "target", "release", "draw"
 
 
@@ -141,6 +155,7 @@ class HoldChange:
     item_id: str
     kind: str
     cents: int = 0
+    rev: int = 0
 
 
 @dataclass(frozen=True)
@@ -148,13 +163,15 @@ class ItemHold:
     """One post's hold in one wallet, as an entry left it. `target` is what the post asks to
     be held (reward + largest fee pool); `held` what is held now (less once offers drew on
     it); `paid` the offers paid on the post (fees not counted) and how many; `ended` once
-    released for good (a later edit holds nothing)."""
+    released for good (a later edit holds nothing); `rev` the reward's revision of the
+    latest TARGET."""
 
     target: int = 0
     held: int = 0
     paid: int = 0
     paid_count: int = 0
     ended: bool = False
+    rev: int = 0
 
     def fields(self) -> dict[str, Any]:
         return asdict(self)
@@ -188,11 +205,16 @@ class Posting:
 def next_hold(before: ItemHold, change: HoldChange, diff_cents: int) -> tuple[int, ItemHold]:
     """The change of the wallet's held money and the post's hold after an entry whose total
     change is `diff_cents`. Never holds less than nothing: a lowered reward gives back at most
-    what offers left, an offer draws at most what is held."""
+    what offers left, an offer draws at most what is held; a TARGET of an older revision
+    than the hold's moves nothing."""
     if change.kind == TARGET:
+        if change.rev < before.rev:
+            return 0, before
         wanted = 0 if before.ended else change.cents - before.target
         held_diff = max(wanted, -before.held)
-        return held_diff, replace(before, target=change.cents, held=before.held + held_diff)
+        return held_diff, replace(
+            before, target=change.cents, held=before.held + held_diff, rev=change.rev
+        )
     if change.kind == RELEASE:
         return -before.held, replace(before, held=0, ended=True)
     if change.kind == DRAW:
@@ -283,6 +305,10 @@ def wallet_view(wallet: Wallet, *, charge_enabled: bool = False) -> dict[str, An
     }
 
 
-def wallets_in_order(wallets: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def currency_order(currency: str) -> tuple[bool, str]:
     """Points first, then currencies alphabetically: the order the profile lists them."""
-    return sorted(wallets, key=lambda w: (w["currency"] != CURRENCY_POINTS, w["currency"]))
+    return currency != CURRENCY_POINTS, currency
+
+
+def wallets_in_order(wallets: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return sorted(wallets, key=lambda w: currency_order(w["currency"]))

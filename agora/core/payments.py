@@ -76,6 +76,13 @@ def withdrawal_cents(raw: float | int | str | None) -> int | None:
     return None if amount is None else to_cents(amount)
 
 
+def withdrawal_query(currency: str, cents: int | None) -> str:
+    """`withdraw_currency=EUR&withdraw_amount=5`: the withdrawal a payout set-up interrupted,
+    as /profile takes it back (no amount: the whole balance was asked for)."""
+    query = f"withdraw_currency={currency}"
+    return query if cents is None else f"{query}&withdraw_amount={cents_number(cents)}"
+
+
 def recharge_query(cents: int, currency: str) -> str:
     """`amount=10&currency=USD`: the recharge page's query, as the spec's links write it."""
     return f"amount={cents_number(cents)}&currency={currency}"

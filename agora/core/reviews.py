@@ -2,6 +2,7 @@
 (no I/O). Each side of a paid offer, the poster who paid and the helper who was paid, may
 review the other once per offer; sharers paid a finder's fee are no side."""
 
+from collections.abc import Mapping
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
@@ -27,6 +28,7 @@ EDIT_WINDOW_OVER = f"A review can be changed for {REVIEW_EDIT_DAYS} days after i
 OWN_REVIEW = "You cannot report your own review"
 ONLY_MODERATORS_HIDE = "Only the group's moderators can hide a review"
 ONLY_MODERATORS_SEE = "Only the group's moderators can see reported reviews"
+NOT_OF_ONESELF = "Another of the group's moderators decides on a review of you"
 
 
 def offer_sides(move: dict[str, Any] | None) -> tuple[str, str] | None:
@@ -68,23 +70,39 @@ def clean_report_reason(raw: str) -> str:
     return clean_text(raw, "reason", REVIEW_REPORT_REASON_MAX)
 
 
+def is_side(review: dict[str, Any], user_id: str) -> bool:
+    """Whether the user wrote the review or is the one it is about."""
+    return user_id in (review["author_id"], review["subject_id"])
+
+
 def editable_until(review: dict[str, Any]) -> int:
     return review["created_at"] + REVIEW_EDIT_MS
 
 
 def review_view(
-    review: dict[str, Any], author: dict[str, Any] | None, *, for_moderators: bool = False
+    review: dict[str, Any],
+    people: Mapping[str, dict[str, Any] | None],
+    *,
+    readable: bool = True,
+    for_moderators: bool = False,
 ) -> dict[str, Any]:
-    """A review as profiles and chats show it; moderators also see who reported it and why."""
+    """A review as profiles and chats show it, its author's card from `people` (cards by id).
+
+    Not `readable` (the viewer may not read the group of the post the offer was about, and is
+    neither side of it): the review names no group or post and its text is withheld
+    (`private`), as it may tell of what only the group's members read; its stars count in the
+    person's summary. Moderators also see who reported it and why, and who hid it (or showed it
+    again) last, and when."""
     view = {
         "_id": review["_id"],
         "move_id": review["move_id"],
-        "item_id": review["item_id"],
-        "group_id": review["group_id"],
-        "author": author,
+        "item_id": review["item_id"] if readable else None,
+        "group_id": review["group_id"] if readable else None,
+        "author": people.get(review["author_id"]),
         "subject_id": review["subject_id"],
         "rating": review["rating"],
-        "text": review["text"],
+        "text": review["text"] if readable else None,
+        "private": not readable,
         "created_at": review["created_at"],
         "updated_at": review["updated_at"],
         "editable_until": editable_until(review),
@@ -97,7 +115,15 @@ def review_view(
             ({"user_id": user_id, **report} for user_id, report in reports.items()),
             key=lambda report: report["at"],
         )
+        view["hidden_by"] = people.get(review["hidden_by"]) if review.get("hidden_by") else None
+        view["hidden_at"] = review.get("hidden_at")
     return view
+
+
+def people_in(reviews: list[dict[str, Any]]) -> list[str]:
+    """The ids whose cards the reviews' views show: authors, and who hid each last."""
+    hiders = [r["hidden_by"] for r in reviews if r.get("hidden_by")]
+    return [r["author_id"] for r in reviews] + hiders
 
 
 def summary(ratings: list[int]) -> dict[str, Any]:

@@ -117,7 +117,8 @@ def routes(
         return ok(await with_live_count(updated))
 
     async def public_profile(request: web.Request) -> web.Response:
-        return ok(await accounts.public_profile(request.match_info["user_id"]))
+        user_id = request.match_info["user_id"]
+        return ok(await accounts.public_profile(user_id, optional_caller(request)))
 
     async def logout(request: web.Request) -> web.Response:
         await accounts.logout(require_caller(request))
@@ -156,7 +157,8 @@ def routes(
             "GET",
             r"/api/users/{user_id:[A-Za-z0-9_-]{1,64}}/profile",
             public_profile,
-            "What anyone may see of a person: name, picture, rewards and reviews",
+            "What anyone may see of a person: name, picture, rewards (of posts in groups the"
+            " caller may read) and reviews",
             reply=PublicProfileReply,
         ),
         Route(

@@ -92,13 +92,24 @@ class ItemsReply(Reply):
     items: list[dict[str, Any]]
 
 
+class ShareEarnings(BaseModel):
+    """What the viewer's own link of the post earns them when someone new comes through it
+    and is paid the post's reward (`offer_amount`): the finder's fee the paying rule gives."""
+
+    amount: int | float
+    currency: str
+    offer_amount: int | float
+
+
 class RouteReply(Reply):
-    """A shared post (`item`, `group`, `route_users`), or with action=share the caller's own
+    """A shared post (`item`, `group`, `route_users`, `share_earnings`: null for visitors,
+    the poster and posts whose link earns nothing), or with action=share the caller's own
     link (`url`, `route_id`)."""
 
     item: dict[str, Any] | None = None
     group: dict[str, Any] | None = None
     route_users: list[dict[str, Any]] | None = None
+    share_earnings: ShareEarnings | None = None
     url: str | None = None
     route_id: str | None = None
 
@@ -161,8 +172,9 @@ def routes(feed: FeedService, items: ItemService) -> list[Route]:
             body=ItemBody,
             query=ItemQuery,
             reply=ItemReply,
-            # A reward held on create or edit: 402 when the wallet's available is short.
-            errors=(402,),
+            # A reward held on create or edit: 402 when the wallet's available is short; an
+            # edit overtaken by a later edit of the same post: 409.
+            errors=(402, 409),
         ),
         Route(
             "POST",

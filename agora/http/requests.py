@@ -122,13 +122,22 @@ async def read_body(
         raise InvalidInput(field_errors(exc)) from exc
 
 
+def _forwarded_chain(request: web.Request) -> list[str]:
+    """Every X-Forwarded-For value in the order written: all of the header's lines, each split
+    on commas (a proxy may append a line of its own or a value to the last line)."""
+    lines = request.headers.getall("X-Forwarded-For", ())
+    return [value.strip() for line in lines for value in line.split(",")]
+
+
 def client_ip(request: web.Request) -> str:
-    """The caller's address; X-Forwarded-For is believed only for configured proxy hops."""
+    """The caller's address. Behind `hops` trusted proxies, each appending the address it was
+    reached from, it is the hops-th value from the end: the one the outermost of them wrote.
+    What comes before it the client wrote, and is never believed. A chain shorter than that
+    came past fewer proxies, all of them trusted: its first value is what the first saw."""
     hops = request.app[TRUSTED_PROXY_HOPS]
-    if hops:
-        forwarded = [part.strip() for part in request.headers.get("X-Forwarded-For", "").split(",")]
-        if len(forwarded) >= hops and forwarded[-hops]:
-            return forwarded[-hops]
+    chain = _forwarded_chain(request) if hops else []
+    if chain and (address := chain[-min(hops, len(chain))]):
+        return address
     return request.remote or "unknown"
 
 

@@ -8,7 +8,7 @@ from pydantic import Field
 from agora.core.constants import REVIEW_REPORT_REASON_MAX, REVIEW_TEXT_MAX
 from agora.core.errors import InvalidInput
 from agora.http.replies import ok
-from agora.http.requests import Body, read_body, require_caller
+from agora.http.requests import Body, optional_caller, read_body, require_caller
 from agora.http.routes import Auth, Query, Reply, Route
 from agora.services.reviews import ReviewService
 
@@ -116,7 +116,7 @@ def routes(reviews: ReviewService) -> list[Route]:
 
     async def of_user(request: web.Request) -> web.Response:
         body = await read_body(request, UserReviewsBody)
-        return ok(await reviews.of_user(body.user_id, body.cursor))
+        return ok(await reviews.of_user(optional_caller(request), body.user_id, body.cursor))
 
     async def for_offer(request: web.Request) -> web.Response:
         caller = require_caller(request)
@@ -149,7 +149,9 @@ def routes(reviews: ReviewService) -> list[Route]:
             "POST",
             "/api/reviews",
             of_user,
-            "A person's reviews (not hidden), newest first, with their count and average",
+            "A person's reviews (not hidden), newest first, with their count and average; those of"
+            " offers in groups the caller may not read name no group or post, and withhold their"
+            " text",
             body=UserReviewsBody,
             reply=UserReviewsReply,
         ),

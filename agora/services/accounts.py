@@ -37,8 +37,8 @@ from agora.store.users import UserStore
 
 log = logging.getLogger("agora.accounts")
 
-# A person's rewards and reviews, by user id, for their profile.
-StandingOf = Callable[[str], Awaitable[dict[str, Any]]]
+# A person's rewards and reviews, by user id, for their profile as a viewer may read it.
+StandingOf = Callable[[str, "Caller | None"], Awaitable[dict[str, Any]]]
 
 LOGIN_PURPOSE = "login"
 GUEST_PREFIX = "guest_"
@@ -226,16 +226,18 @@ class AccountService:
 
     async def profile(self, caller: Caller) -> dict[str, Any]:
         wallets, standing = await asyncio.gather(
-            self.wallets.member_wallets(caller.user["_id"]), self.standing(caller.user["_id"])
+            self.wallets.member_wallets(caller.user["_id"]),
+            self.standing(caller.user["_id"], caller),
         )
         return {"user": user_view(caller.user), "user_wallets": wallets, **standing}
 
-    async def public_profile(self, user_id: str) -> dict[str, Any]:
-        """What anyone may see of a person: name, picture, rewards and reviews."""
+    async def public_profile(self, user_id: str, viewer: Caller | None) -> dict[str, Any]:
+        """What anyone may see of a person: name, picture, rewards and reviews (rewards of
+        posts in groups the viewer may read)."""
         user = await self.users.get(user_id)
         if user is None:
             raise NotFound({"user_id": "This person does not exist"})
-        return {"user": user_card(user), **await self.standing(user_id)}
+        return {"user": user_card(user), **await self.standing(user_id, viewer)}
 
     async def welcome_back(self, caller: Caller) -> None:
         """A member opening the app gets today's point (once a day, however often)."""

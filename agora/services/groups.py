@@ -1,6 +1,7 @@
 """City groups and other groups: viewing, choosing by location, joining, editing, members."""
 
 import asyncio
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,6 +106,28 @@ class GroupService:
         if group is None:
             raise NotFound({"invalid_group": NOT_VIEWABLE})
         return group, await self._membership(group_id, caller, fresh=fresh)
+
+    async def found_many(
+        self, group_ids: Iterable[str], caller: Caller | None, *, fresh: bool = False
+    ) -> dict[str, tuple[dict[str, Any] | None, dict[str, Any] | None]]:
+        """`found` of each group (a missing one: `(None, None)`), by id."""
+        groups: dict[str, tuple[dict[str, Any] | None, dict[str, Any] | None]] = {}
+        for group_id in set(group_ids):
+            try:
+                groups[group_id] = await self.found(group_id, caller, fresh=fresh)
+            except NotFound:
+                groups[group_id] = (None, None)
+        return groups
+
+    async def readable_ids(self, caller: Caller | None, group_ids: Iterable[str]) -> set[str]:
+        """Those of the groups the viewer may read (`core.chat.may_read`: open ones, and those
+        they are a reading member of), from this edge's copies."""
+        found = await self.found_many(group_ids, caller)
+        return {
+            group_id
+            for group_id, (group, membership) in found.items()
+            if group is not None and may_read(group, membership)
+        }
 
     async def readable(
         self, group_id: str, caller: Caller | None, *, fresh: bool = False

@@ -12,7 +12,8 @@ from agora.core.constants import (
     POST_EXPIRED,
 )
 from agora.core.documents import ChatSession, Item, Route
-from agora.core.errors import Forbidden, InvalidInput, NotFound, PaymentRequired
+from agora.core.errors import Conflict, Forbidden, InvalidInput, NotFound, PaymentRequired
+from agora.core.finder_fees import share_earnings
 from agora.core.groups import NOT_VIEWABLE, can_write, group_view, joining_type
 from agora.core.items import (
     build_draft,
@@ -36,6 +37,7 @@ ITEM_NOT_FOUND = "This post does not exist or was deleted"
 NOT_THIS_POSTS_LINK = "This link is not one of this post's"
 MY_ITEMS_LIMIT = 100
 POST_IS_CLOSED = "This post is closed"
+CHANGED_MEANWHILE = "This post was changed meanwhile: open it again to edit it"
 # Posts the expiry sweep closes at a time; the next round takes the rest.
 EXPIRY_BATCH = 100
 # A closed post still holding this long after it closed: the edge closing it died (or an
@@ -96,12 +98,8 @@ class PostReader:
         """Those of the posts the viewer may read; the others are left out. Groups and
         memberships come from this edge's copies unless `fresh`."""
         found = await self.items.by_ids(item_ids)
-        groups: dict[str, tuple[dict[str, Any] | None, dict[str, Any] | None]] = {}
-        for group_id in {item["group_id"] for item in found}:
-            try:
-                groups[group_id] = await self.groups.found(group_id, caller, fresh=fresh)
-            except NotFound:
-                groups[group_id] = (None, None)
+        group_ids = [item["group_id"] for item in found]
+        groups = await self.groups.found_many(group_ids, caller, fresh=fresh)
         return [item for item in found if can_read_post(item, *groups[item["group_id"]])]
 
     async def check_route(self, item: Item, route_id: str) -> None:
@@ -210,18 +208,40 @@ class ItemService:
             raise InvalidInput({"item_id": POST_IS_CLOSED})
         group, _ = await self.groups.found(item["group_id"], caller)
         fields = {**await self._draft(caller, group, data), "updated_at": now_ms()}
-        await self.rewards.hold(item, fields, first=False)
-        updated = await self.items.update(item_id, caller.user["_id"], fields)
+        # The edit claims the next revision of the post's reward (issue 41: edits at once,
+        # each holding in another currency, held in all of them): it holds by the post as
+        # stored with that claim, and writes the post only while no later edit claimed one.
+        claimed = await self.items.claim_reward_revision(item_id, caller.user["_id"])
+        if claimed is None:
+            raise await self._not_editable(item_id)
+        rev = claimed["reward_rev"]
+        moved = await self.rewards.hold(claimed, fields, first=False, rev=rev)
+        updated = await self.items.update(item_id, caller.user["_id"], fields, reward_rev=rev)
         # Closed (or deleted) meanwhile? A close writes `closed_at` before it gives the hold
         # back, so either that release came after this edit's hold, or this edit sees the
         # post closed here and gives back what it held itself.
-        current = updated or next(iter(await self.items.by_ids([item_id])), None)
+        current = updated or await self._fresh(item_id)
         if current is not None and current.get("closed_at"):
             await self.rewards.release(current, current.get("closed_reason") or POST_CLOSED)
         if updated is None:
-            raise NotFound({"item_id": ITEM_NOT_FOUND})
+            if current is None or not is_visible(current):
+                raise NotFound({"item_id": ITEM_NOT_FOUND})
+            # A later edit claimed a revision: it stands, and what this one moved goes back
+            # to what the post as written asks.
+            await self.rewards.restore(current, moved, rev)
+            raise Conflict({"item_id": CHANGED_MEANWHILE})
         await self.feed_cache.changed(item["group_id"])
         return {"item": self._view(await self.items.get(item_id) or updated)}
+
+    async def _fresh(self, item_id: str) -> Item | None:
+        return next(iter(await self.items.by_ids([item_id])), None)
+
+    async def _not_editable(self, item_id: str) -> InvalidInput | NotFound:
+        """Why an edit found no open post to claim a revision of: closed or gone."""
+        current = await self._fresh(item_id)
+        if current is not None and is_visible(current) and current.get("closed_at"):
+            return InvalidInput({"item_id": POST_IS_CLOSED})
+        return NotFound({"item_id": ITEM_NOT_FOUND})
 
     async def delete(self, caller: Caller, item_id: str) -> dict[str, Any]:
         item = await self._owned(caller, item_id)
@@ -302,7 +322,19 @@ class ItemService:
             "item": self._view(item, route, logged_in=caller is not None),
             "group": group_view(group, membership),
             "route_users": [user_card(people.get(uid)) for uid in chain(route)],
+            "share_earnings": await self._share_earnings(caller, item, route),
         }
+
+    async def _share_earnings(
+        self, caller: Caller | None, item: Item, route: Route
+    ) -> dict[str, Any] | None:
+        """What the viewer's own link of the post earns them (`share` gives them that link:
+        theirs if they have one, else one continuing the route they came by)."""
+        if caller is None:
+            return None
+        viewer = caller.user["_id"]
+        own = await self.items.route_of(item["_id"], viewer)
+        return share_earnings(item, chain(own) if own else [*chain(route), viewer])
 
     async def share(self, caller: Caller, route_id: str) -> dict[str, Any]:
         """The sharer's own link: the same one every time, extending the chain they came by."""

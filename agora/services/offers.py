@@ -36,6 +36,11 @@ from agora.store.users import UserStore
 
 log = logging.getLogger("agora.offers")
 
+CLOSED_POST_OFFER = (
+    "This post is closed, so nothing is held for its reward any more: "
+    "offers on it come from your available points."
+)
+
 
 @dataclass(frozen=True)
 class OfferTerms:
@@ -145,6 +150,9 @@ class OfferService:
                 terms.currency,
                 "give this offer",
             )
+            if item.get("closed_at") and "need_recharge" in short:
+                # Its held reward went back when it closed: say why the wallet pays it all.
+                short["need_recharge"] = f"{CLOSED_POST_OFFER} {short['need_recharge']}"
             raise PaymentRequired(short)
         given = {
             "move_id": move["_id"],

@@ -61,6 +61,7 @@ from agora.core.payments import (
     subscription_status,
     withdrawal_cents,
     withdrawal_currency,
+    withdrawal_query,
 )
 from agora.integrations.stripe_gateway import GatewayError, InvalidSignature, StripeGateway
 from agora.services.accounts import Caller
@@ -226,7 +227,8 @@ class PaymentService:
         user = caller.user
         account = await self._connected_account(user)
         if not payouts_ready(account):
-            return {"redirect": await self._onboarding_url(account["id"])}
+            resume = withdrawal_query(currency, amount_cents)
+            return {"redirect": await self._onboarding_url(account["id"], resume)}
         started_before = now_ms() - MOVE_RECOVERY_AFTER_MS
         await self._resume_payouts(user["_id"], currency, account["id"], started_before)
         key = request_key(f"withdraw:{user['_id']}:{currency}", request_id)
@@ -256,12 +258,14 @@ class PaymentService:
         await self._store_account_state(fresh, fetched_marker(int(time.time())))
         return await self.store.connect_account(user["_id"]) or account
 
-    async def _onboarding_url(self, account_id: str) -> str:
+    async def _onboarding_url(self, account_id: str, resume: str) -> str:
+        """The provider's set-up page, which comes back to /profile with the withdrawal
+        asked for (`resume`), so it goes on from there without being typed again."""
         link = await self._provider(
             self._stripe().onboarding_link(
                 account=account_id,
-                refresh_url=f"{self.base_url}{PROFILE_RETRY_WITHDRAW_PATH}",
-                return_url=f"{self.base_url}{PROFILE_CAN_WITHDRAW_PATH}",
+                refresh_url=f"{self.base_url}{PROFILE_RETRY_WITHDRAW_PATH}&{resume}",
+                return_url=f"{self.base_url}{PROFILE_CAN_WITHDRAW_PATH}&{resume}",
             )
         )
         return link["url"]

@@ -18,6 +18,7 @@ from agora.core.reviews import (
     EDIT_WINDOW_OVER,
     NO_SUCH_OFFER,
     NO_SUCH_REVIEW,
+    NOT_OF_ONESELF,
     ONLY_AUTHOR,
     ONLY_MODERATORS_HIDE,
     ONLY_MODERATORS_SEE,
@@ -26,9 +27,11 @@ from agora.core.reviews import (
     check_rating,
     clean_report_reason,
     clean_review_text,
+    is_side,
     offer_sides,
     offer_view,
     other_side,
+    people_in,
     review_view,
     summary,
 )
@@ -107,7 +110,7 @@ class ReviewService:
         return {"review": await self._written(changed, caller)}
 
     async def _written(self, review: dict[str, Any], caller: Caller) -> dict[str, Any]:
-        view = review_view(review, user_card(caller.user))
+        view = review_view(review, {caller.user["_id"]: user_card(caller.user)})
         try:
             await self.emitter.to_user(review["subject_id"], "review", {"review": view})
         except Exception:
@@ -128,6 +131,10 @@ class ReviewService:
         review = await self._review(review_id)
         if not await self._moderates(caller, review.get("group_id")):
             raise Forbidden({"review_id": ONLY_MODERATORS_HIDE})
+        if review["subject_id"] == caller.user["_id"]:
+            # Nobody moderates a review of themselves (issue 41: an admin hid a one-star
+            # review of them, and their rating rose).
+            raise Forbidden({"review_id": NOT_OF_ONESELF})
         changed = await self.reviews.set_hidden(review_id, hidden, caller.user["_id"], now_ms())
         if changed is None:
             raise NotFound({"review_id": NO_SUCH_REVIEW})
@@ -135,13 +142,16 @@ class ReviewService:
 
     # Reading ------------------------------------------------------------------
 
-    async def of_user(self, user_id: str, cursor: str | None) -> dict[str, Any]:
+    async def of_user(
+        self, viewer: Caller | None, user_id: str, cursor: str | None
+    ) -> dict[str, Any]:
+        """The person's reviews as the viewer may read them (`core.reviews.review_view`)."""
         if cursor is not None and not _REVIEW_ID.fullmatch(cursor):
             raise InvalidInput({"cursor": "This list position is not valid"})
         found = await self.reviews.of_subject(user_id, cursor, REVIEWS_PAGE + 1)
         page, has_more = found[:REVIEWS_PAGE], len(found) > REVIEWS_PAGE
         return {
-            "reviews": await self._views(page),
+            "reviews": await self._views(page, withheld=await self._withheld(viewer, page)),
             **summary(await self.reviews.ratings_of(user_id)),
             "has_more": has_more,
             "cursor": page[-1]["_id"] if has_more else None,
@@ -230,11 +240,25 @@ class ReviewService:
         kind = member_type(membership)
         return kind is not None and kind <= USER_TYPE_MODERATOR
 
+    async def _withheld(self, viewer: Caller | None, reviews: list[dict[str, Any]]) -> set[str]:
+        """The reviews the viewer may not read in full: of offers in groups they may not read
+        (the group's own rule, `GroupService.readable_ids`), unless they are a side of it."""
+        viewer_id = viewer.user["_id"] if viewer else None
+        others = [r for r in reviews if viewer_id is None or not is_side(r, viewer_id)]
+        group_ids = {r["group_id"] for r in others if r["group_id"]}
+        readable = await self.groups.readable_ids(viewer, group_ids)
+        return {r["_id"] for r in others if r["group_id"] not in readable}
+
     async def _views(
-        self, reviews: list[dict[str, Any]], *, for_moderators: bool = False
+        self,
+        reviews: list[dict[str, Any]],
+        *,
+        withheld: set[str] | frozenset[str] = frozenset(),
+        for_moderators: bool = False,
     ) -> list[dict[str, Any]]:
-        authors = {u["_id"]: u for u in await self.users.by_ids([r["author_id"] for r in reviews])}
+        """The reviews' views; those in `withheld` without their group, post and text."""
+        people = {u["_id"]: user_card(u) for u in await self.users.by_ids(people_in(reviews))}
         return [
-            review_view(r, user_card(authors.get(r["author_id"])), for_moderators=for_moderators)
+            review_view(r, people, readable=r["_id"] not in withheld, for_moderators=for_moderators)
             for r in reviews
         ]

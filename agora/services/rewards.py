@@ -24,6 +24,7 @@ from agora.core.money import (
     RELEASE,
     TARGET,
     HoldChange,
+    ItemHold,
     Posting,
     cents_number,
     format_amount,
@@ -54,6 +55,11 @@ def post_target(item: dict[str, Any]) -> int:
     return hold_target(
         offer_cents(item), item.get("finder_fee_percent", 0), item.get("offer_currency")
     )
+
+
+def _currency(item: dict[str, Any]) -> str | None:
+    """The currency the post's reward (stored, or as its form asks) holds in; None: none."""
+    return item.get("offer_currency") if item.get("offer_amount") else None
 
 
 def _same_reward(item: dict[str, Any], fields: dict[str, Any]) -> bool:
@@ -87,26 +93,66 @@ class RewardHolds:
             if available < target:
                 raise self._short(available, target, currency)
 
-    async def hold(self, item: dict[str, Any], fields: dict[str, Any], *, first: bool) -> None:
-        """Moves the post's hold to what `fields` (its reward as now written) asks for, in
-        the currency they name: the difference is taken from available (402 when short) or
-        given back. A words-only reward gives back what the post's currency held. `first`:
-        the post was just stored; an edit of a post from before holds that leaves its reward
-        as it was holds nothing (fixing a typo must not ask for money)."""
-        old_currency = item.get("offer_currency") if item.get("offer_amount") else None
-        currency = fields.get("offer_currency") if fields.get("offer_amount") else None
-        if currency is None:
-            if old_currency is None or await self._hold_of(item, old_currency) is None:
-                return
-            currency = old_currency
-        elif old_currency not in (None, currency):
+    async def hold(
+        self, item: dict[str, Any], fields: dict[str, Any], *, first: bool, rev: int = 0
+    ) -> set[str]:
+        """Moves the post's hold to what `fields` (its reward as now written, revision `rev`)
+        asks for, in the currency they name: the difference is taken from available (402 when
+        short) or given back. What the post held in the currency it had before (`item`'s) is
+        given back, a words-only reward's too. `first`: the post was just stored; an edit of a
+        post from before holds that leaves its reward as it was holds nothing (fixing a typo
+        must not ask for money). Returns the currencies it moved a hold in."""
+        old_currency = _currency(item)
+        currency = _currency(fields)
+        earlier = None
+        if old_currency not in (None, currency):
             earlier = await self._hold_of(item, old_currency)
-            if earlier is not None and (earlier.held or earlier.paid):
+            if currency is not None and earlier is not None and (earlier.held or earlier.paid):
                 raise InvalidInput({"offer_currency": KEEPS_CURRENCY})
-        target = post_target(fields)
-        before = await self._hold_of(item, currency)
-        if before is None and not first and _same_reward(item, fields):
-            return
+        moved: set[str] = set()
+        if currency is not None:
+            before = await self._hold_of(item, currency)
+            if before is not None or first or not _same_reward(item, fields):
+                target = post_target(fields)
+                move = await self._move_to(
+                    item, fields["title"], currency, target, rev, before, first=first
+                )
+                if move["state"] == REFUSED:
+                    needed = move.get("short_needed", target)
+                    raise self._short(move["short_balance"], needed, currency)
+                moved.add(currency)
+        # Given back after the new currency held, so a refusal leaves the old hold as it was.
+        if old_currency is not None and earlier is not None:
+            await self._move_to(item, fields["title"], old_currency, 0, rev, earlier)
+            moved.add(old_currency)
+        return moved
+
+    async def restore(self, item: dict[str, Any], currencies: set[str], rev: int) -> None:
+        """An edit of revision `rev` that a later edit overtook (its post was not written):
+        puts each currency it moved back to what the post as now written holds there. Where
+        the later edit moved that currency too, the later revision stands, whichever entry
+        lands first (`core.money.next_hold`)."""
+        for currency in sorted(currencies):
+            target = post_target(item) if _currency(item) == currency else 0
+            before = await self._hold_of(item, currency)
+            move = await self._move_to(item, item["title"], currency, target, rev, before)
+            if move["state"] == REFUSED:
+                # Spent meanwhile: the post holds less than its reward until its next edit.
+                log.warning("could not hold post %s's reward again", item["_id"])
+
+    async def _move_to(
+        self,
+        item: dict[str, Any],
+        title: str,
+        currency: str,
+        target: int,
+        rev: int,
+        before: ItemHold | None,
+        *,
+        first: bool = False,
+    ) -> dict[str, Any]:
+        """The money move setting the post's hold in `currency` (`before`, as last read) to
+        `target`, for revision `rev` of its reward."""
         raising = before is None or target >= before.target
         verb = "Reward held for" if raising else "Reward lowered for"
         posting = Posting(
@@ -114,21 +160,18 @@ class RewardHolds:
             item["user_id"],
             currency,
             0,
-            f"{verb} '{fields['title']}'",
-            HoldChange(item["_id"], TARGET, target),
+            f"{verb} '{title}'",
+            HoldChange(item["_id"], TARGET, target, rev),
         )
         # A post's first hold happens once; an edit sets the post's target, so doing it twice
         # moves nothing more and each edit is a move of its own.
         key = f"reward-hold:{item['_id']}:create" if first else None
-        move = await self.wallets.transfer(
+        return await self.wallets.transfer(
             key=key or request_key(f"reward:{item['_id']}", None),
             ref_type=LEDGER_REF_REWARD_HOLD,
             postings=[posting],
             details={"item_id": item["_id"]},
         )
-        if move["state"] == REFUSED:
-            needed = move.get("short_needed", target)
-            raise self._short(move["short_balance"], needed, currency)
 
     async def release(self, item: dict[str, Any], reason: str) -> None:
         """Gives back all that the post holds, in each currency it held in, once (the hold

@@ -93,11 +93,6 @@ class WalletService:
         wallet = await self.store.get(wallet_id(user_id, currency))
         return wallet["balance"] - wallet.get("held", 0) if wallet else 0
 
-    async def held_cents(self, user_id: str) -> dict[str, int]:
-        """What each of the user's wallets holds for their posts, by currency (none: left out)."""
-        wallets = await self.store.of_user(user_id)
-        return {w["currency"]: w["held"] for w in wallets_in_order(wallets) if w.get("held")}
-
     async def item_hold(self, user_id: str, currency: str, item_id: str) -> ItemHold | None:
         """A post's hold in its poster's wallet now; None when that wallet never held for it."""
         return await self.store.item_hold(wallet_id(user_id, currency), item_id)

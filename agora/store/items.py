@@ -171,14 +171,30 @@ class ItemStore:
         return found
 
     async def reward_ledgers(self, user_id: str) -> list[dict[str, Any]]:
-        """The hold copies of every post of the user, hidden ones included."""
+        """The hold copies of every post of the user, hidden ones included, with their group."""
         query = {"user_id": user_id, "reward_ledger": {"$exists": True}}
-        return await self.items.find(query, {"reward_ledger": 1}).to_list()
+        return await self.items.find(query, {"reward_ledger": 1, "group_id": 1}).to_list()
 
-    async def update(self, item_id: str, owner_id: str, fields: dict[str, Any]) -> Item | None:
-        """Changes a visible post of this owner; None when there is no such post."""
+    async def claim_reward_revision(self, item_id: str, owner_id: str) -> Item | None:
+        """The next revision of the reward of an open, visible post of this owner, claimed for
+        one edit (`reward_rev`, 0 when posted); the post as it is with it, or None when there
+        is no such post. No two edits claim the same revision, on any edge."""
+        return await self.items.find_one_and_update(
+            _visible({"_id": item_id, "user_id": owner_id, "closed_at": None}),
+            {"$inc": {"reward_rev": 1}},
+            return_document=ReturnDocument.AFTER,
+        )
+
+    async def update(
+        self, item_id: str, owner_id: str, fields: dict[str, Any], *, reward_rev: int | None = None
+    ) -> Item | None:
+        """Changes a visible post of this owner (if `reward_rev` is given, only while that is
+        still the latest revision claimed of its reward); None when there is no such post."""
+        conditions: dict[str, Any] = {"_id": item_id, "user_id": owner_id}
+        if reward_rev is not None:
+            conditions["reward_rev"] = reward_rev
         updated = await self.items.find_one_and_update(
-            _visible({"_id": item_id, "user_id": owner_id}),
+            _visible(conditions),
             {"$set": fields},
             return_document=ReturnDocument.AFTER,
         )

@@ -65,6 +65,7 @@ test('blocking is live: the blocked member\'s composer gives way at once and com
   await row.waitFor();
 
   await settings.getByRole('button', { name: 'Block', exact: true }).click();
+  await owner.getByRole('dialog', { name: 'Are you sure you want to block Bram Asker ?' }).getByRole('button', { name: 'Confirm' }).click();
   const askerWindow = chatWindow(asker);
   await askerWindow.getByText('You cannot send messages here.').waitFor();
   await row.click();

@@ -48,9 +48,9 @@ test("a sharer's link opened in another browser carries its route into the chat,
   const { chats } = await apiCall(askerKey, `/api/chats/${item._id}`, {});
   assert.equal(chats[0].session.data.route_id, annRoute, "the stored chat's route is the sharer's");
 
-  // Signed in, the reader is told what sharing can earn.
+  // Signed in, the reader is told what sharing can earn: through Ann's link, half the 🪙 4 (Ann keeps her part).
   await asker.goto(`${BASE_URL}/r/${annRoute}`);
-  await asker.getByTestId('share-earnings').filter({ hasText: 'Share your link: if the deal comes through it, you earn up to 🪙 4' }).waitFor();
+  await asker.getByTestId('share-earnings').filter({ hasText: 'Share your link: if the helper comes through it and is paid the 🪙 16 reward, you earn 🪙 2.' }).waitFor();
   await screenshotBoth(asker, 'finder-fee-post');
 
   // The post form says what the fee means in money, and refuses what is not 0-50.

@@ -5,7 +5,8 @@ HTTP view of its mailbox and the Stripe stand-in (its hosted pages pay, and repo
 edge's webhook), starts the edge as `python -m agora serve`, then runs the command with
 AGORA_E2E_BASE_URL, AGORA_E2E_MAIL_URL, AGORA_E2E_STRIPE_URL and AGORA_E2E_WHATSAPP_URL (the
 WhatsApp Graph API stand-in's control API) set, and stops everything afterwards: when the
-command ends, and as well when the harness is interrupted (Ctrl-C) or terminated (SIGTERM).
+command ends, and as well when the harness is interrupted (Ctrl-C, SIGINT) or terminated
+(SIGTERM): each stop waits for its process, so none is left a zombie.
 """
 
 import asyncio
@@ -162,38 +163,41 @@ class _Poll:
         return self.process.returncode
 
 
-class _Terminated(BaseException):
-    """SIGTERM ends the harness as the end of its command does: through its clean-up. Inside
-    the event loop the running task is cancelled; outside it this is raised. Only the first
-    SIGTERM counts: another must not cut the clean-up short."""
+class _Stopped(BaseException):
+    """SIGTERM or SIGINT ends the harness as the end of its command does: through its clean-up.
+    Inside the event loop the running task is cancelled; outside it this is raised. Only the
+    first signal counts: another must not cut the clean-up short. SIGINT explicitly, as `make
+    run` does (agora/supervision.py): a shell starts a background job (`nohup ... &`) with
+    SIGINT ignored, and Python leaves it so; `kill -INT` then stopped the MongoDB-wire server
+    (it handles SIGINT itself) and not the harness, which left it a zombie."""
 
-    EXIT_CODE = 128 + signal.SIGTERM
+    exit_code = 0
     task: asyncio.Task | None = None
-    stopping = False
 
     @classmethod
-    def on_sigterm(cls, *_) -> None:
-        if cls.stopping:
+    def on_signal(cls, signum: int, _frame) -> None:
+        if cls.exit_code:
             return
-        cls.stopping = True
+        cls.exit_code = 128 + signum
         if cls.task is None:
             raise cls
         cls.task.get_loop().call_soon_threadsafe(cls.task.cancel)
 
 
-async def _cancelled_on_sigterm(coroutine):
-    _Terminated.task = asyncio.current_task()
+async def _cancelled_on_signals(coroutine):
+    _Stopped.task = asyncio.current_task()
     try:
         return await coroutine
     finally:
-        _Terminated.task = None
+        _Stopped.task = None
 
 
 def main() -> None:
     command = sys.argv[1:]
     if not command:
         raise SystemExit("usage: python -m tests.e2e.harness COMMAND...")
-    signal.signal(signal.SIGTERM, _Terminated.on_sigterm)
+    for stop in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(stop, _Stopped.on_signal)
     redis_url = os.environ.get("AGORA_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
     try:
         with tempfile.TemporaryDirectory(prefix="agora-e2e-") as tmp:
@@ -202,9 +206,9 @@ def main() -> None:
                 mongo_wire_server(work / "mongo") as mongo_url,
                 redis_server(redis_url, work / "redis.log") as live_redis,
             ):
-                code = asyncio.run(_cancelled_on_sigterm(run(command, work, mongo_url, live_redis)))
-    except (_Terminated, asyncio.CancelledError):
-        code = _Terminated.EXIT_CODE
+                code = asyncio.run(_cancelled_on_signals(run(command, work, mongo_url, live_redis)))
+    except (_Stopped, asyncio.CancelledError):
+        code = _Stopped.exit_code
     sys.exit(code)
 
 

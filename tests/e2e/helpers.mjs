@@ -175,6 +175,19 @@ const FAILING_IMPACTS = new Set(['serious', 'critical']);
 
 /** Serious and critical axe findings on the page as it is now, one line each. */
 export async function seriousViolations(page) {
+  const violations = await axeRun(page, { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] });
+  return findingLines(violations.filter((violation) => FAILING_IMPACTS.has(violation.impact)));
+}
+
+/** The page's findings of the named axe rules, whatever their impact (moderate ones too: heading order, landmarks), one line each. */
+export async function ruleViolations(page, ruleIds) {
+  return findingLines(await axeRun(page, { type: 'rule', values: ruleIds }));
+}
+
+const findingLines = (violations) =>
+  violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id} (${violation.impact}): ${node.target.join(' ')} — ${node.failureSummary.split('\n')[1]?.trim() ?? ''}`));
+
+async function axeRun(page, runOnly) {
   // A dialog still fading in has blended colours that fail contrast: wait for such finite
   // transitions (spinners and other endless animations are left running).
   await page.evaluate(() =>
@@ -188,12 +201,8 @@ export async function seriousViolations(page) {
   // Evaluated through the DevTools protocol: the page's own CSP allows no injected script tag.
   // Once a document (about 0.1 s of the renderer each): the app moves between its screens in it.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const results = await page.evaluate(() =>
-    window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } }),
-  );
-  return results.violations
-    .filter((violation) => FAILING_IMPACTS.has(violation.impact))
-    .flatMap((violation) => violation.nodes.map((node) => `${violation.id} (${violation.impact}): ${node.target.join(' ')} — ${node.failureSummary.split('\n')[1]?.trim() ?? ''}`));
+  const results = await page.evaluate((only) => window.axe.run(document, { runOnly: only }), runOnly);
+  return results.violations;
 }
 
 // Until no section of the page shows its loading status; several may load at once (the

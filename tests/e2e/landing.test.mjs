@@ -16,7 +16,11 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     await page.goto(`${BASE_URL}/landing`);
     await page.getByRole('heading', { level: 1, name: 'Find customers in your city' }).waitFor();
     await page.getByText('Post, share and chat instantly').waitFor();
-    await page.getByText('New members get starter coins, and 1 coin a day from 2024-01-01', { exact: false }).waitFor();
+    // Issue 42: said plainly, as the server grants them (100 on joining, then 1 each day of a visit).
+    await page.getByText('New members get 🪙 100 in starter coins, plus 1 coin for every day they open Agora (since 1 January 2024).', { exact: false }).waitFor();
+    // Groups have moderators now: the page no longer says none sits between you and your city.
+    await page.getByText('No approval queue: your post appears the moment you publish it. Group moderators step in only against spam and abuse.').waitFor();
+    assert.equal(await page.getByText('No moderator sits between you', { exact: false }).count(), 0);
     const menu = page.getByRole('navigation', { name: 'Landing menu' });
     assert.equal(await menu.getByRole('link', { name: 'Feed' }).getAttribute('href'), '/select/city');
     assert.equal(await menu.getByRole('link', { name: 'Change Location' }).getAttribute('href'), '/select/city');

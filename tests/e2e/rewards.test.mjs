@@ -216,3 +216,54 @@ test('a held reward: posted, shared, paid with fees from the hold, reviewed both
   assert.deepEqual(found, []);
   for (const page of [poster, asker, ann]) assert.deepEqual(page.errors, []);
 });
+
+test("a private group's review: others see its stars only, and the admin it is about leaves it to another moderator", async () => {
+  const found = [];
+  const [piaKey, akiKey, moKey, samKey] = await Promise.all(
+    ['Pia Admin', 'Aki Helper', 'Mo Moderator', 'Sam Stranger'].map((name) => apiLogin(name, uniqueEmail(name.split(' ')[0].toLowerCase()))),
+  );
+  const [pia, aki, mo] = await Promise.all([piaKey, akiKey, moKey].map(async (key) => (await apiGet(key, '/user/me')).user));
+  const { group } = await apiCall(piaKey, '/api/group?action=create', { title: 'Co-op cellar', description: '', is_public: false });
+  for (const [key, person] of [
+    [akiKey, aki],
+    [moKey, mo],
+  ]) {
+    await apiCall(key, '/api/group?action=join', { group_id: group._id });
+    await apiCall(piaKey, '/session/user/update', { session_id: group._id, for_user_id: person._id, action: 'approve' });
+  }
+  await apiCall(piaKey, '/session/user/update', { session_id: group._id, for_user_id: mo._id, action: 'make_moderator' });
+  const { item } = await apiCall(piaKey, '/api/item?action=create', { group_id: group._id, title: 'Fix the boiler', offer_amount: 7, offer_currency: 'POINTS' });
+  const chatId = `r_${item._id}_${aki._id}`;
+  await apiCall(akiKey, '/session/send', { dest_session_id: chatId, payload: 'On my way', local_id: 'e2e-1' });
+  const { move_id: moveId } = await apiCall(piaKey, '/api/giveoffer', { cs_id: chatId, request_id: 'e2e-private' });
+  await apiCall(akiKey, '/api/review?action=create', { move_id: moveId, rating: 1, text: 'Paid a week late for the cellar boiler' });
+
+  // Someone outside the group sees the stars and who wrote them, not the words.
+  const sam = await pageAs(browser, samKey, VIEWPORTS.phone);
+  await sam.goto(`${BASE_URL}/u/${pia._id}`);
+  const review = sam.getByTestId('review');
+  await review.getByText('Written after an offer in a private group: only its members can read it.').waitFor();
+  assert.equal(await review.getByText(/boiler/).count(), 0);
+  await look(sam, 'review-private', found);
+  await review.getByRole('button', { name: 'Report the review by Aki Helper' }).click();
+  await sam.getByRole('dialog', { name: 'Report this review?' }).getByRole('button', { name: 'Report' }).click();
+  await toast(sam, "Reported. The group's moderators will take a look.").waitFor();
+
+  // Pia, the admin it is about, may not hide it; Mo, another moderator, does.
+  const admin = await pageAs(browser, piaKey);
+  await admin.goto(`${BASE_URL}/group/${group._id}/reviews`);
+  const aboutPia = admin.getByTestId('reported-review');
+  await aboutPia.getByText('About you: another moderator decides.').waitFor();
+  assert.equal(await aboutPia.getByRole('button').count(), 0);
+  await look(admin, 'reported-review-about-you', found);
+  const moderator = await pageAs(browser, moKey);
+  await moderator.goto(`${BASE_URL}/group/${group._id}/reviews`);
+  const reported = moderator.getByTestId('reported-review');
+  await reported.getByRole('button', { name: 'Hide review' }).click();
+  await toast(moderator, 'Review hidden').waitFor();
+  await reported.getByTestId('hidden-by').filter({ hasText: /^Hidden by Mo Moderator/ }).waitFor();
+  await look(moderator, 'reported-review-hidden-by', found);
+
+  assert.deepEqual(found, []);
+  for (const page of [sam, admin, moderator]) assert.deepEqual(page.errors, []);
+});

@@ -59,7 +59,7 @@ test('on a phone a long post title wraps to two lines in the feed and shows whol
   const { ownerKey, groupId, item } = await postWithChat(title, { offer_amount: 15, offer_currency: 'POINTS' });
   const page = await pageAs(browser, ownerKey, VIEWPORTS.phone);
   await page.goto(`${BASE_URL}/${groupId}`);
-  const heading = page.getByRole('heading', { level: 3, name: title });
+  const heading = page.getByRole('heading', { level: 2, name: title });
   await heading.waitFor();
   // Not cut to one line after a few characters: it wraps, at most two lines.
   const box = await heading.evaluate((element) => {

@@ -116,13 +116,17 @@ def edges_env(
     }
 
 
+# Runs the command that follows as a shell runs `command &` from a script: with SIGINT ignored.
+AS_BACKGROUND_JOB = ["bash", "-c", "trap '' INT; exec \"$@\"", "bash"]
+
+
 def agora_process(
     command: str, env: dict[str, str], log_path: Path, *, as_background_job: bool = False
 ) -> subprocess.Popen:
     """`python -m agora <command>` in a session (process group) of its own, logging to
     `log_path`: a kill of its group takes nothing else with it. As a background job, it starts
     with SIGINT ignored, as a shell starts `command &`."""
-    ignoring = ["bash", "-c", "trap '' INT; exec \"$@\"", "bash"] if as_background_job else []
+    ignoring = AS_BACKGROUND_JOB if as_background_job else []
     with log_path.open("w") as log:
         return subprocess.Popen(
             [*ignoring, sys.executable, "-m", "agora", command],

@@ -13,21 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
-from ray.util import state
+from ray.util.state.api import StateApiClient
+from ray.util.state.common import ListApiOptions, StateResource
 
 from agora import embedded
 from agora.settings import Settings
 from tests.services import free_port
 from tests.shared_ray import HEAD_PORTS
 
-# The GCS takes a node for dead after this many failed health checks, this far apart (Ray's
-# defaults, 5 x 3 s, leave a dead node's shards unrestarted for 15 s or more).
-FAST_NODE_DEATH = {
-    "RAY_health_check_initial_delay_ms": "1000",
-    "RAY_health_check_period_ms": "500",
-    "RAY_health_check_timeout_ms": "1000",
-    "RAY_health_check_failure_threshold": "3",
-}
 JOIN_SECONDS = 60
 
 
@@ -38,23 +31,13 @@ class TwoNodes:
     worker: subprocess.Popen
 
     def nodes(self) -> list[dict]:
-        return [
-            n.__dict__
-            for n in state.list_nodes(address=self.dashboard, raise_on_missing_output=False)
-        ]
+        return nodes(self.dashboard)
 
     def worker_node_id(self) -> str:
         return next(n["node_id"] for n in self.nodes() if not n["is_head_node"])
 
     def actors(self, class_name: str) -> list[dict]:
-        """The live actors of a class: name, node_id, pid (the dashboard's Actors view)."""
-        found = state.list_actors(
-            address=self.dashboard,
-            filters=[("class_name", "=", class_name), ("state", "=", "ALIVE")],
-            detail=True,
-            raise_on_missing_output=False,
-        )
-        return [a.__dict__ for a in found]
+        return live_actors(self.dashboard, class_name)
 
     def kill_worker(self) -> None:
         """The second node dies at once: its raylet and every process it started."""
@@ -67,10 +50,38 @@ class TwoNodes:
         self.worker.wait()
 
 
+def nodes(dashboard: str, token: str | None = None) -> list[dict]:
+    """The cluster's nodes: node_id, is_head_node, state (the dashboard's Cluster view)."""
+    return _listed(dashboard, token, StateResource.NODES, ListApiOptions())
+
+
+def live_actors(dashboard: str, class_name: str, token: str | None = None) -> list[dict]:
+    """The live actors of a class: name, node_id, pid (the dashboard's Actors view)."""
+    alive = [("class_name", "=", class_name), ("state", "=", "ALIVE")]
+    return _listed(
+        dashboard, token, StateResource.ACTORS, ListApiOptions(filters=alive, detail=True)
+    )
+
+
+def _listed(
+    dashboard: str, token: str | None, resource: StateResource, options: ListApiOptions
+) -> list[dict]:
+    """The dashboard's list of a resource; `token` for a cluster with Ray's token
+    authentication (this process's Ray read its mode when it was imported)."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    client = StateApiClient(address=dashboard, headers=headers)
+    return [
+        found.__dict__ for found in client.list(resource, options, raise_on_missing_output=False)
+    ]
+
+
 @contextlib.contextmanager
 def two_nodes(log_dir: Path) -> Iterator[TwoNodes]:
-    """Needs FAST_NODE_DEATH and RAY_AUTH_MODE=disabled in the environment (the head, the
-    second node and the edges read them)."""
+    """Needs RAY_AUTH_MODE=disabled in the environment (the head, the second node and the
+    edges read it). The nodes start with the deployment's environment
+    (`embedded.ray_node_env`: its health checks, its preloaded modules)."""
     settings = Settings(**{name: free_port() for name in HEAD_PORTS})
     head = embedded.start_ray_head(settings, log_dir / "ray-head.log")
     worker = None

@@ -3,11 +3,13 @@ session, post, share route, user, wallet, payment, member) called as each kind o
 
 The world: a private group that hides its posts, owned by `owner`, with a `member`, a member
 awaiting approval (`waiting`, type 30), a blocked member (`blocked`, 29), a banned one
-(`banned`, 40); a signed-in `stranger` and a `guest`. The owner posted in it; the member
-opened a chat about the post and wrote in the group; last, someone asked to join. Each row
-names the callers allowed; everyone else is refused, and a refused call changes nothing
-stored. For the summaries of messages every signed-in caller gets an answer: "allowed" there
-means the answer shows something of the chat's messages.
+(`banned`, 40); a signed-in `stranger` and a `guest`; and a `moderator` (15), called only by
+the rows about reviews. The owner posted in it with a reward; the member opened a chat about
+the post and wrote in the group, was paid an offer and reviewed the owner; last, someone asked
+to join. Each row names the callers allowed; everyone else is refused, and a refused call
+changes nothing stored. For the summaries of messages, and what anyone may read of a person
+(their profile, their reviews), every caller gets an answer: "allowed" there means the answer
+shows something of what only the group's readers may read.
 
 A row whose allowed callers change the world, or that counts what others' reads move (the red
 dots count unseen messages, and reading a chat's newest page marks it read), builds a world of
@@ -53,6 +55,8 @@ ROLES = ("owner", "member", "stranger", "guest", "blocked", "banned", "waiting")
 OWNER = {"owner"}
 PARTICIPANTS = {"owner", "member"}
 SIGNED_IN = set(ROLES) - {"guest"}
+# Another of the group's moderators: called by the rows that name it in `also`.
+MODERATOR = frozenset({"moderator"})
 MEMBERSHIPS = {"owner", "member", "blocked", "banned", "waiting"}
 
 
@@ -158,6 +162,29 @@ def lookup(field: str, shown: str, wanted: Callable[[World], str]) -> Call:
     return call
 
 
+def showing(call: Call, shows: Callable[[Any], bool]) -> Call:
+    """A call everyone gets an answer to; allowed when the answer `shows` something of what
+    only the group's readers may read."""
+
+    async def shown(world: World, role: str) -> Outcome:
+        ok, (status, reply) = await call(world, role)
+        assert ok, (status, reply)
+        return shows(reply), (status, reply)
+
+    return shown
+
+
+def names_the_post(reply: dict) -> bool:
+    """A person's reviews (`/api/reviews`) naming the world's review's post, group or text."""
+    [review] = reply["reviews"]
+    return any(review[field] is not None for field in ("item_id", "group_id", "text"))
+
+
+def counts_the_reward(reply: dict) -> bool:
+    """A person's profile counting the reward of the world's post (held, paid)."""
+    return bool(reply["rewards"]["held"] or reply["rewards"]["paid"])
+
+
 def in_chat_list(session: Callable[[World], str]) -> Call:
     """/user/chats answers every signed-in caller; a chat's row shows its messages (the newest,
     an unseen count) only to those who may read it: someone who asked to join or was blocked
@@ -212,6 +239,8 @@ class Row:
     # what other rows' reads move (how far each member has seen and read: the red dot). The
     # other rows share one world.
     own_world: bool = False
+    # Callers beyond ROLES this row is called as.
+    also: frozenset[str] = frozenset()
 
 
 def socket_rows(
@@ -445,8 +474,9 @@ ROWS = [
         OWNER,
         own_world=True,
     ),
-    # Reviews after the paid offer: its two sides write them, anyone reads them, any other
-    # signed-in person reports one, the group's moderators hide it.
+    # Reviews after the paid offer: its two sides write them, anyone reads them (what names
+    # the private group's post, or tells the text, only its readers and the two sides), any
+    # other signed-in person reports one, the group's moderators but the one it is about hide it.
     Row(
         "review of a paid offer",
         post(
@@ -484,20 +514,28 @@ ROWS = [
     Row(
         "review hide",
         post("/api/review?action=hide", lambda w, r: {"review_id": w.review_id}),
-        OWNER,
+        set(MODERATOR),  # the review is of the owner, by the member
         own_world=True,
+        also=MODERATOR,
     ),
     Row(
         "reported reviews",
         post("/api/reviews/reported", lambda w, r: {"group_id": w.group_id}),
-        OWNER,
+        OWNER | MODERATOR,
+        also=MODERATOR,
     ),
     Row(
         "person's reviews",
-        post("/api/reviews", lambda w, r: {"user_id": w.id_of("owner")}),
-        set(ROLES),
+        showing(post("/api/reviews", lambda w, r: {"user_id": w.id_of("owner")}), names_the_post),
+        PARTICIPANTS | MODERATOR,
+        also=MODERATOR,
     ),
-    Row("person's profile", get(lambda w, r: f"/api/users/{w.id_of('owner')}/profile"), set(ROLES)),
+    Row(
+        "person's profile",
+        showing(get(lambda w, r: f"/api/users/{w.id_of('owner')}/profile"), counts_the_reward),
+        PARTICIPANTS | MODERATOR,
+        also=MODERATOR,
+    ),
     # A person's wallet and payments.
     Row(
         "wallet ledger",
@@ -582,13 +620,13 @@ async def _world(
     client, sink, stores: DeploymentStores, mongo_url, chat_prefix, whatsapp: WhatsAppStandin
 ) -> World:
     # What does not depend on each other is done at once: the matrix builds many worlds.
-    signed_up = ("owner", "member", "stranger", "blocked", "banned", "waiting")
+    signed_up = ("owner", "member", "stranger", "blocked", "banned", "waiting", "moderator")
     signed = await asyncio.gather(*(member(client, sink, role.title()) for role in signed_up))
     people: dict[str, Member | None] = dict(zip(signed_up, signed, strict=True))
     people["guest"] = None
     owner = people["owner"]
     group_id = await new_group(owner)
-    joining = ("member", "blocked", "banned", "waiting")
+    joining = ("member", "blocked", "banned", "waiting", "moderator")
     await asyncio.gather(
         *(people[r].call("/api/group?action=join", {"group_id": group_id}) for r in joining)
     )
@@ -598,8 +636,12 @@ async def _world(
                 "/session/user/update",
                 {"session_id": group_id, "for_user_id": people[role].id, "action": "approve"},
             )
-            for role in ("member", "blocked", "banned")
+            for role in ("member", "blocked", "banned", "moderator")
         )
+    )
+    await owner.call(
+        "/session/user/update",
+        {"session_id": group_id, "for_user_id": people["moderator"].id, "action": "make_moderator"},
     )
     await owner.call(
         "/session/user/update",
@@ -751,7 +793,8 @@ def _missing(world: World) -> World:
 async def test_authorization_matrix(world_for, shared: Shared, row: Row):
     world = await world_for(row)
     # Refused callers first: the allowed ones may change what the others would see.
-    for role in sorted(set(ROLES) - row.allowed) + sorted(row.unchanged & row.allowed):
+    roles = set(ROLES) | row.also
+    for role in sorted(roles - row.allowed) + sorted(row.unchanged & row.allowed):
         before = await _stored(world)
         allowed, reply = await row.call(world, role)
         assert allowed is (role in row.allowed), (row.name, role, reply)

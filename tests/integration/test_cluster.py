@@ -1,6 +1,8 @@
-"""`python -m agora cluster`'s edges behind HAProxy, started by the command's own code
-(`agora.cluster.started`) against the test session's nx-27017, Redis and Ray (one Ray node is
-enough here: an edge is lost, not a node).
+"""`python -m agora cluster` (what `make cluster` runs), started by the command's own code
+(`agora.cluster.started`) against the test session's nx-27017 and Redis: a Ray head and a
+second Ray node, two edges and HAProxy in front of them, one cluster for the module.
+
+Its shards are spread over both Ray nodes from the start (issue 41, item 6).
 
 A message sent through HAProxy to one edge reaches a socket that came through HAProxy to the
 other, each client pinned by HAProxy's cookie as a browser is.
@@ -9,7 +11,10 @@ other edge, the sends go on, and every acknowledged message reaches every member
 drop repeats by id, as the web app does: its screen polls the chat from its newest message
 while the socket is down, and when the socket is back and has joined the chat's room again,
 fetches what was stored after the newest message it had then (the messages stored between
-the last poll and the socket entering its rooms again on the new edge)."""
+the last poll and the socket entering its rooms again on the new edge).
+
+Last, a per-address limit counts the address HAProxy was reached from, whatever a client
+writes in X-Forwarded-For (issue 41, item 1)."""
 
 import asyncio
 import contextlib
@@ -22,14 +27,28 @@ from dataclasses import dataclass, field
 import aiohttp
 import pytest
 import socketio
+from multidict import CIMultiDict
 from yarl import URL
 
-from agora import cluster
+from agora import cluster, embedded
+from agora.actors.ownership import shard_name
+from agora.actors.sessions import SESSION_POOL
+from agora.actors.users import USER_POOL
 from agora.core.constants import SEND_REPLY_OK
+from agora.core.shard_map import shard_of
 from agora.settings import Settings
 from tests import shared_ray
-from tests.integration.helpers import Member, all_messages, bearer, member, new_group, until
-from tests.services import free_port, free_ports_in_a_row
+from tests.integration.helpers import (
+    Member,
+    all_messages,
+    bearer,
+    eventually,
+    member,
+    new_group,
+    until,
+)
+from tests.integration.ray_nodes import live_actors, nodes
+from tests.services import free_port, free_ports_in_a_row, web_dist_stand_in
 
 MEMBERS = 20
 # Sends over HTTP by the group's owner, and over their sockets by two members; the edge is
@@ -48,11 +67,26 @@ HEARD_ALL_SECONDS = 60
 RETRYABLE = {502, 503, 504}
 RETRY_PAUSE_SECONDS = 0.2
 COOKIE = "SERVERID"
+# Every login of the module comes from 127.0.0.1, through HAProxy: room for the members' (two
+# calls each); the address test, last, uses up the rest.
+LOGIN_ATTEMPTS_PER_IP = 100
+# The deployment's defaults: one session shard, two user shards.
+USER_SHARDS = Settings.model_fields["user_shards"].default
+# What clients write in X-Forwarded-For to pass for someone else: made-up single values,
+# chains, several header lines, and nothing at all.
+CLIENT_WRITTEN = [
+    [("X-Forwarded-For", "203.0.113.7")],
+    [("X-Forwarded-For", "203.0.113.8")],
+    [("X-Forwarded-For", "203.0.113.9, 198.51.100.4")],
+    [("X-Forwarded-For", "198.51.100.5"), ("X-Forwarded-For", "198.51.100.6, 203.0.113.10")],
+    [],
+]
 
 
-@pytest.fixture
-def cluster_plan(mongo_url, redis_url, smtp_sink, web_dist, tmp_path) -> tuple[Settings, dict]:
+@pytest.fixture(scope="module")
+def cluster_plan(mongo_url, redis_url, smtp_sink, tmp_path_factory) -> tuple[Settings, dict]:
     """The cluster's settings, and the same as the environment its edges start with."""
+    place = tmp_path_factory.mktemp("cluster")
     port = free_port()
     values = {
         "host": "127.0.0.1",
@@ -61,35 +95,37 @@ def cluster_plan(mongo_url, redis_url, smtp_sink, web_dist, tmp_path) -> tuple[S
         "cluster_edges": 2,
         "cluster_first_edge_port": free_ports_in_a_row(2),
         "cluster_stats_port": free_port(),
-        # A Ray of the cluster's own when the run shares none (no pytest workers).
-        "ray_address": shared_ray.address() or "",
-        "cluster_ray_worker_nodes": 0,
+        # A Ray of the cluster's own, a head and a second node, as `make cluster` starts.
+        "ray_address": "",
+        "cluster_ray_worker_nodes": 1,
         **{name: free_port() for name in shared_ray.HEAD_PORTS},
         "mongo_url": mongo_url,
         "mongo_db": "agora_cluster_test",
         "redis_url": redis_url,
         "redis_prefix": f"test:cluster:{uuid.uuid4().hex[:8]}:",
         "smtp_url": smtp_sink.url,
-        "web_dist": web_dist,
-        "var_dir": tmp_path / "var",
+        "web_dist": web_dist_stand_in(place / "dist"),
+        "var_dir": place / "var",
         "secret_key": uuid.uuid4().hex * 2,
-        "login_attempts_per_ip": 100_000,
+        "login_attempts_per_ip": LOGIN_ATTEMPTS_PER_IP,
         "otp_sends_per_ip": 100_000,
-        "push_enabled": False,
     }
     env = {k: v for k, v in os.environ.items() if not k.startswith("AGORA_")}
     env.update({f"AGORA_{name.upper()}": str(value) for name, value in values.items()})
     return Settings(**values), env
 
 
-@contextlib.asynccontextmanager
-async def running(settings: Settings, env: dict):
+@pytest.fixture(scope="module")
+async def running_cluster(cluster_plan) -> cluster.Cluster:
+    settings, env = cluster_plan
     started = cluster.started(settings, env)
-    running_cluster = await asyncio.to_thread(started.__enter__)
+    running = await asyncio.to_thread(started.__enter__)
     try:
-        yield running_cluster
+        yield running
     finally:
         await asyncio.to_thread(started.__exit__, None, None, None)
+    # Stopped: every process the cluster started has exited.
+    assert all(child.child.poll() is not None for child in running.children)
 
 
 @dataclass
@@ -220,12 +256,56 @@ def edge_of(http: aiohttp.ClientSession, base_url: str) -> str | None:
     return cookies[COOKIE].value if COOKIE in cookies else None
 
 
-async def test_edges_behind_haproxy_share_rooms_and_an_edge_lost_loses_no_message(
-    cluster_plan, smtp_sink, record_property
-):
-    settings, env = cluster_plan
+async def test_the_shards_are_spread_over_the_ray_nodes(cluster_plan, running_cluster, smtp_sink):
+    """A fresh cluster: the session shard and the two user shards (the defaults) spread over
+    both Ray nodes (Ray's SPREAD had left all three on one). The user shards start as people
+    connect."""
+    settings, _ = cluster_plan
+    dashboard = f"http://127.0.0.1:{settings.ray_dashboard_port}"
+    token = embedded.ray_token_env(settings)["RAY_AUTH_TOKEN"]
+    base_url = running_cluster.base_url
+    expected = {shard_name(SESSION_POOL, 0), shard_name(USER_POOL, 0), shard_name(USER_POOL, 1)}
     async with contextlib.AsyncExitStack() as stack:
-        running_cluster = await stack.enter_async_context(running(settings, env))
+        # People connect until each user shard has one of them.
+        placed: set[int] = set()
+        for _ in range(MEMBERS):
+            http = await stack.enter_async_context(new_http(base_url))
+            person = await member(http, smtp_sink, "Placed")
+            sio = socketio.AsyncClient(http_session=http)
+            await sio.connect(base_url, auth={"auth_key": person.key}, transports=["websocket"])
+            stack.push_async_callback(sio.disconnect)
+            placed.add(shard_of(person.id, USER_SHARDS))
+            if len(placed) == USER_SHARDS:
+                break
+
+        def shards() -> dict[str, str]:
+            """Each running shard's node."""
+            return {
+                actor["name"]: actor["node_id"]
+                for kind in ("SessionShard", "UserShard")
+                for actor in live_actors(dashboard, kind, token)
+            }
+
+        async def running() -> set[str]:
+            return set(await asyncio.to_thread(shards))
+
+        assert await eventually(running, expected, ANSWER_SECONDS) == expected
+        placed_on = await asyncio.to_thread(shards)
+    # The nodes take the shards in turn, the head first, the user shards from the second.
+    alive = [n for n in await asyncio.to_thread(nodes, dashboard, token) if n["state"] == "ALIVE"]
+    (head,) = [n["node_id"] for n in alive if n["is_head_node"]]
+    (worker,) = [n["node_id"] for n in alive if not n["is_head_node"]]
+    assert placed_on == {
+        shard_name(SESSION_POOL, 0): head,
+        shard_name(USER_POOL, 0): worker,
+        shard_name(USER_POOL, 1): head,
+    }
+
+
+async def test_edges_behind_haproxy_share_rooms_and_an_edge_lost_loses_no_message(
+    running_cluster, smtp_sink, record_property
+):
+    async with contextlib.AsyncExitStack() as stack:
         base_url = running_cluster.base_url
         edge_a, edge_b = running_cluster.places.values()
         sessions = [await stack.enter_async_context(new_http(base_url)) for _ in range(MEMBERS + 1)]
@@ -337,8 +417,48 @@ async def test_edges_behind_haproxy_share_rooms_and_an_edge_lost_loses_no_messag
         record_property("sockets_moved", len(on_a))
         print(f"{len(acked)} acknowledged, {len(on_a)} sockets moved, {repeats} repeats heard")
 
-    # Stopped: every process the cluster started has exited.
-    assert all(child.child.poll() is not None for child in running_cluster.children)
+
+async def test_a_per_address_limit_counts_the_address_haproxy_was_reached_from(
+    cluster_plan, running_cluster, tmp_path
+):
+    """Logins through HAProxy until 127.0.0.1 is over its limit: then every login is refused,
+    whatever the client wrote in X-Forwarded-For. Through HAProxy as `make cluster` writes it
+    (the outermost proxy: it replaces the header), and as it writes it behind a trusted proxy
+    (`AGORA_TRUSTED_PROXY_HOPS=1`: it appends its own line to what came, which the edges must
+    find after every line the client wrote). Last in the module: it uses up the logins."""
+    settings, _ = cluster_plan
+    behind_a_proxy = settings.model_copy(
+        update={
+            "trusted_proxy_hops": 1,
+            "port": free_port(),
+            "cluster_stats_port": free_port(),
+            "var_dir": tmp_path / "var",
+        }
+    )
+    appending = await asyncio.to_thread(
+        cluster.haproxy, behind_a_proxy, list(running_cluster.places.values())
+    )
+    try:
+        async with new_http(running_cluster.base_url) as http:
+            for _ in range(LOGIN_ATTEMPTS_PER_IP + 1):
+                if await login_status(http, []) == 429:
+                    break
+            else:
+                pytest.fail("127.0.0.1 never reached its login limit")
+            for headers in CLIENT_WRITTEN:
+                assert await login_status(http, headers) == 429, headers
+        async with new_http(f"http://127.0.0.1:{behind_a_proxy.port}") as http:
+            for headers in CLIENT_WRITTEN:
+                assert await login_status(http, headers) == 429, headers
+    finally:
+        await asyncio.to_thread(appending.stop)
+
+
+async def login_status(http: aiohttp.ClientSession, headers: list[tuple[str, str]]) -> int:
+    """The first login step's status, without an identifier (counted, then refused)."""
+    async with asyncio.timeout(ANSWER_SECONDS):
+        reply = await http.post("/api/user/login", json={}, headers=CIMultiDict(headers))
+        return reply.status
 
 
 # Edges of its own, started as programs (as the make-run tests start theirs).

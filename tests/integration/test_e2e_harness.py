@@ -1,7 +1,8 @@
 """The browser suite's harness (tests/e2e/harness.py) stopped with SIGTERM, as a CI runner or a
-developer's `kill` stops it: it stops everything it started, as when its command ends: the
-command (in a process group of its own), the edge and the Ray processes in the edge's session,
-and the MongoDB-wire server."""
+developer's `kill` stops it, or with SIGINT to its process group when a script started it as a
+background job (`nohup ... &`: SIGINT ignored, issue 41): it stops everything it started, as
+when its command ends: the command (in a process group of its own), the edge and the Ray
+processes in the edge's session, and the MongoDB-wire server."""
 
 import contextlib
 import os
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from agora.settings import REPO_ROOT
+from tests.integration.fault_tools import AS_BACKGROUND_JOB
 from tests.processes import in_session, kill_session, process_sessions
 
 GUARD_SECONDS = 180  # a hang guard for an edge starting its Ray on two busy cores
@@ -41,11 +43,35 @@ def alive(pids) -> dict[int, str]:
     return {pid: running[pid][2] for pid in pids if pid in running}
 
 
-def test_sigterm_stops_the_command_the_edge_its_ray_and_the_store(tmp_path):
+def sigterm(harness: subprocess.Popen) -> None:
+    harness.send_signal(signal.SIGTERM)
+
+
+def sigint_to_its_group(harness: subprocess.Popen) -> None:
+    """As `kill -INT -- -<group>`: the MongoDB-wire server in it stops at once (it handles
+    SIGINT itself)."""
+    os.killpg(harness.pid, signal.SIGINT)
+
+
+@pytest.mark.parametrize(
+    ("started_as", "stop", "exit_code"),
+    [
+        ([], sigterm, 128 + signal.SIGTERM),
+        (AS_BACKGROUND_JOB, sigint_to_its_group, 128 + signal.SIGINT),
+    ],
+    ids=["sigterm", "sigint-to-a-background-job"],
+)
+def test_a_stop_signal_stops_the_command_the_edge_its_ray_and_the_store(
+    tmp_path, started_as, stop, exit_code
+):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("AGORA_", "RAY_"))}
     told = tmp_path / "command.txt"
     harness = subprocess.Popen(
-        [sys.executable, "-m", "tests.e2e.harness", sys.executable, "-c", COMMAND, str(told)],
+        [
+            *started_as,
+            *(sys.executable, "-m", "tests.e2e.harness", sys.executable, "-c", COMMAND),
+            str(told),
+        ],
         cwd=REPO_ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -71,11 +97,11 @@ def test_sigterm_stops_the_command_the_edge_its_ray_and_the_store(tmp_path):
         assert any("nx-27017" in cmd for cmd in started.values()), started
         assert any("raylet" in cmd for cmd in in_session(edge).values()), in_session(edge)
 
-        harness.send_signal(signal.SIGTERM)
+        stop(harness)
         code = harness.wait(timeout=GUARD_SECONDS)
 
-        assert alive(started) == {}, f"left running after SIGTERM ({base_url})"
-        assert code == 128 + signal.SIGTERM
+        assert alive(started) == {}, f"left running after {stop.__name__} ({base_url})"
+        assert code == exit_code
     finally:
         if harness.poll() is None:
             harness.kill()

@@ -5,6 +5,7 @@ import uuid
 
 import pytest
 
+from agora.core.money import HOW_POINTS_COME
 from tests.integration.helpers import Member, member, new_group
 from tests.integration.test_payments import (  # noqa: F401 (fixture)
     PAYMENT_SETTINGS,
@@ -101,6 +102,35 @@ async def test_an_offer_pays_the_asker_and_both_sharers_exactly(chat_client, smt
     )
 
 
+async def test_each_reader_is_told_what_their_own_link_earns_and_the_offer_pays_it(
+    chat_client, smtp_sink
+):
+    # Issue 42: Ben, who came by Ann's link, was promised the whole pool (4); by the rule
+    # that pays, his link earns him half of it, as Ann before him keeps her part.
+    poster, ann, ben, asker, item, chat_id, ben_route = await chain_to_asker(
+        chat_client, smtp_sink, offer_amount=16
+    )
+
+    async def promised(reader: Member, route_id: str) -> dict | None:
+        return (await reader.get(f"/api/r/{route_id}"))["share_earnings"]
+
+    pool = {"amount": 4, "currency": "POINTS", "offer_amount": 16}
+    half = {**pool, "amount": 2}
+    ann_route = (await ann.get(f"/api/r/{item['route_id']}?action=share"))["route_id"]
+    assert await promised(ann, item["route_id"]) == pool  # her own link: the first after the poster
+    assert await promised(ann, ben_route) == pool  # a later link: she still shares her own
+    assert await promised(ben, ann_route) == half
+    assert await promised(asker, ben_route) == half  # were the asker to share it on
+    assert await promised(poster, ben_route) is None
+    assert (await chat_client.get(f"/api/r/{ben_route}")).status == 200
+    assert (await (await chat_client.get(f"/api/r/{ben_route}")).json())["share_earnings"] is None
+
+    given = await poster.call("/api/giveoffer", {"cs_id": chat_id, "request_id": "promise"})
+    assert [(f["name"], f["amount"]) for f in given["finder_fees"]] == [("Ben", 2), ("Ann", 2)]
+    await poster.call("/api/item?action=close", {"item_id": item["_id"]})
+    assert await promised(ben, ann_route) is None  # closed: no helper comes through it any more
+
+
 async def test_the_same_request_retried_concurrently_pays_once(chat_client, smtp_sink):
     poster, ann, ben, asker, _, chat_id, _ = await chain_to_asker(
         chat_client, smtp_sink, offer_amount=16
@@ -129,7 +159,9 @@ async def test_thirty_offers_against_a_balance_for_ten_with_fees(chat_client, sm
     assert sorted(r.status for r in replies) == [200] * 10 + [402] * 20
     refused = [await r.json() for r in replies if r.status == 402]
     # The message counts the fees: 1 point left, 10 needed.
-    assert refused[0]["errors"] == {"need_recharge": "You need 9 more points to give this offer"}
+    assert refused[0]["errors"] == {
+        "need_recharge": f"You need 9 more points to give this offer. {HOW_POINTS_COME}"
+    }
     assert [await balance(u, "POINTS") for u in (poster, asker, ann, ben)] == [1, 181, 111, 111]
     await ledger_sums_match([poster, asker, ann, ben], "POINTS")
 

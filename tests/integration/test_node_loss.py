@@ -2,14 +2,15 @@
 members whose sockets are spread over both edges, a burst of sends over HTTP and sockets, and
 the node holding the group's shard killed. Nothing acknowledged is lost or stored twice,
 every member hears every acknowledged message (dropping copies by id, as the web app does,
-and filling a gap from the message pages, as the web app does after a reconnect), sends
-succeed again within the recovery bound, and every answer meanwhile is a clear "try again"
-within the answer bound."""
+and filling a gap from the message pages, as the web app does after a reconnect), no
+acknowledgement waits longer than the stall bound (issue 41, item 5: the head's health checks
+are the deployment's own, `embedded.NODE_HEALTH_CHECKS`), and every answer meanwhile is a
+clear "try again" within the answer bound. The shards are spread over both nodes as they
+start (issue 41, item 6)."""
 
 import asyncio
 import contextlib
-import os
-import signal
+import itertools
 import time
 from collections import Counter
 
@@ -26,26 +27,24 @@ from tests.integration.fault_tools import (
     socket_sender,
 )
 from tests.integration.helpers import Member, all_messages, member, new_group, until
-from tests.integration.ray_nodes import FAST_NODE_DEATH, two_nodes
+from tests.integration.ray_nodes import two_nodes
 
 MEMBERS = 50
-# SPREAD is Ray's best effort: a node busy starting processes (the head, while the edges
-# start) may be passed over; with four shards, quiet runs here always had one on each node.
-SESSION_SHARDS = 4
-# Head shards killed at most, one at a time, for Ray to place one on the second node.
-RESPREADS = 6
+# One on each node (`actors/placement.py`): the group is put on the second node's. Four (two
+# a node, a workaround for SPREAD's misses) made the head start a worker process for the
+# second shard it took over: 2-6 s more on this shared machine (docs/operations.md).
+SESSION_SHARDS = 2
 SENDERS_PER_WAY = 3
-# Sends succeed again this soon after the node is killed (issue 31): the GCS's health checks
-# (ray_nodes.FAST_NODE_DEATH), the shard's restart on the other node and its reload from
-# MongoDB. A bound the docs promise (docs/operations.md), not a speed measurement.
-RECOVERY_SECONDS = 5
+# No acknowledgement waits longer after the node is killed (issue 41): the GCS's health checks
+# (about 1.5 s), the shard's restart on the other node and its reload from MongoDB. A bound the
+# docs promise (docs/operations.md), not a speed measurement: Ray's own checks made it 15 s.
+STALL_SECONDS = 3
 
 
 async def test_a_killed_ray_node_loses_and_doubles_nothing_and_sends_resume(
     mongo_url, redis_url, smtp_sink, tmp_path, monkeypatch
 ):
-    for name, value in {**FAST_NODE_DEATH, "RAY_AUTH_MODE": "disabled"}.items():
-        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
     with two_nodes(tmp_path) as cluster:
         env = edges_env(
             mongo_url,
@@ -74,8 +73,11 @@ async def test_a_killed_ray_node_loses_and_doubles_nothing_and_sends_resume(
 
 
 async def _measured_node_loss(cluster, edges, urls, smtp_sink) -> None:
-    on_worker, placed = await _spread(cluster)
-    print(f"\nplacement: {sorted(on_worker)} of {sorted(placed)} on the second node")
+    placed = await _placed(cluster)
+    worker_node = cluster.worker_node_id()
+    on_worker = sorted(name for name, a in placed.items() if a["node_id"] == worker_node)
+    print(f"\nplacement: {on_worker} of {sorted(placed)} on the second node")
+    assert len(on_worker) == SESSION_SHARDS // 2, placed
     busiest = int(on_worker[0].rsplit("-", 1)[1])
 
     # The group's chat lives on the shard the second node holds.
@@ -143,48 +145,25 @@ async def _measured_node_loss(cluster, edges, urls, smtp_sink) -> None:
     for sio in sockets:
         await sio.disconnect()
 
-    recovery = min(
-        answered - killed_at
-        for s in senders
-        for sent_at, answered, status in s.answers
-        if status == 200 and sent_at >= killed_at
-    )
+    stall, stalled_from = longest_stall(senders)
     refused = sum(len(s.refused) for s in senders)
     duplicates = sum(count - 1 for counter in heard for count in counter.values() if count > 1)
     print(
         f"\nnode loss: {len(acknowledged)} sends acknowledged ({refused} first answered 503 or"
-        f" a socket error, each within the bound); first send acknowledged {recovery:.2f} s"
-        f" after the kill; {duplicates} duplicates heard (dropped by id) over {len(people)}"
-        f" members; {sum(1 for c in caught_up if c)} members filled a gap from the pages"
-        f" ({sum(caught_up)} messages)"
+        f" a socket error, each within the bound); no acknowledgement for {stall:.2f} s from"
+        f" {stalled_from - killed_at:+.2f} s after the kill; {duplicates} duplicates heard"
+        f" (dropped by id) over {len(people)} members; {sum(1 for c in caught_up if c)} members"
+        f" filled a gap from the pages ({sum(caught_up)} messages)"
     )
-    assert recovery < RECOVERY_SECONDS
+    assert stall < STALL_SECONDS
 
 
-async def _spread(cluster) -> tuple[list[str], dict[str, dict]]:
-    """The shards on the second node, and every shard's placement. SPREAD is Ray's best
-    effort: on a loaded machine it put all four shards on the head while the second node had
-    just joined (CI). A shard killed there is placed again by SPREAD, as after any crash, so
-    the test kills head shards until Ray has put one on the second node."""
-    worker_node = cluster.worker_node_id()
-    for _ in range(RESPREADS):
-        placed = await _placed(cluster)
-        on_worker = [name for name, a in placed.items() if a["node_id"] == worker_node]
-        if on_worker:
-            return on_worker, placed
-        victim = min(placed)
-        os.kill(placed[victim]["pid"], signal.SIGKILL)
-        await _restarted(cluster, victim, placed[victim]["num_restarts"])
-    pytest.fail(f"Ray placed no shard on the second node: {placed}")
-
-
-async def _restarted(cluster, name: str, restarts: int) -> None:
-    for _ in range(2 * GUARD_SECONDS):
-        found = {a["name"]: a for a in await asyncio.to_thread(cluster.actors, "SessionShard")}
-        if name in found and found[name]["num_restarts"] > restarts:
-            return
-        await asyncio.sleep(0.5)
-    pytest.fail(f"{name} was not restarted")
+def longest_stall(senders) -> tuple[float, float]:
+    """The longest time without an acknowledgement to any sender, and when it began."""
+    acknowledged = sorted(
+        answered for s in senders for _, answered, status in s.answers if status == 200
+    )
+    return max((later - earlier, earlier) for earlier, later in itertools.pairwise(acknowledged))
 
 
 async def _placed(cluster) -> dict[str, dict]:

@@ -306,11 +306,17 @@ async def test_onboarding_then_the_whole_balance_is_transferred_once(
     links = [link for link in standin.account_links if link["url"] == first["redirect"]]
     assert again["redirect"] == first["redirect"] == links[-1]["url"]
     assert {link["account"] for link in links} == {links[0]["account"]}  # one account
-    assert links[-1]["return_url"] == f"{BASE}/profile?can_withdraw=1"
-    assert links[-1]["refresh_url"] == f"{BASE}/profile?retry_withdraw=1"
+    # Asked for the whole balance: the set-up comes back to withdrawing it from that wallet.
+    assert links[-1]["return_url"] == f"{BASE}/profile?can_withdraw=1&withdraw_currency=USD"
+    assert links[-1]["refresh_url"] == f"{BASE}/profile?retry_withdraw=1&withdraw_currency=USD"
     assert links[-1]["type"] == "account_onboarding"
     usd = await wallet(ada, "USD")
     assert usd["data"]["stripe_connected_account_charge_enabled"] is False
+
+    # Asked for an amount: the way back carries it, not to be typed again (issue 42).
+    await withdraw(ada, amount="12.5")
+    back = "/profile?can_withdraw=1&withdraw_currency=USD&withdraw_amount=12.5"
+    assert standin.account_links[-1]["return_url"] == f"{BASE}{back}"
 
     account_id = links[0]["account"]
     enabled = standin.complete_onboarding(account_id)

@@ -25,7 +25,7 @@ from agora.app import build_services
 from agora.core.accounts import EMAIL_FIELD, Identifier
 from agora.core.chat import item_chat_members, item_chat_session
 from agora.core.clock import now_ms
-from agora.core.errors import InvalidInput, NotFound, PaymentRequired
+from agora.core.errors import Conflict, InvalidInput, NotFound, PaymentRequired
 from agora.core.items import item_view
 from agora.core.money import to_cents, wallet_id
 from agora.services.accounts import Caller
@@ -41,8 +41,9 @@ pytestmark = pytest.mark.usefixtures("ray_cluster")
 PEOPLE = 4
 CURRENCIES = ("POINTS", "EUR")
 EUROS_EACH = 40
-# The refusals an operation may meet: money short, a post closed, or deleted.
-EXPECTED_REFUSALS = (PaymentRequired, InvalidInput, NotFound)
+# The refusals an operation may meet: money short, a post closed, or deleted, or (an edit)
+# overtaken by a later edit of the same post.
+EXPECTED_REFUSALS = (PaymentRequired, InvalidInput, NotFound, Conflict)
 
 amount = st.one_of(st.none(), st.integers(1, 60))
 percent = st.sampled_from((0, 10, 25, 50))
@@ -224,3 +225,69 @@ async def test_every_step_keeps_the_sums(edges, steps):
             if isinstance(outcome, BaseException) and not isinstance(outcome, EXPECTED_REFUSALS):
                 raise outcome
         await _check(market)
+
+
+# Edits at once of a post whose reward is in words only, each into another currency (issue
+# 41, item 10): rounds of them, with the post back to words only in between.
+RACED_CURRENCIES = ("POINTS", "EUR", "USD")
+RACE_ROUNDS = 4
+
+
+async def test_edits_at_once_into_other_currencies_hold_in_one_currency_at_a_time(edges):
+    built, sessions = edges
+    market = await _market(built, sessions)
+    services, poster = market.edges[0], market.caller(0)
+    poster_id = market.people[0]["_id"]
+    await services.wallets.credit_external(
+        key=f"test-dollars:{poster_id}",
+        user_id=poster_id,
+        currency="USD",
+        amount_cents=EUROS_EACH * 100,
+        ref_type="recharge",
+        ref_id=poster_id,
+        title="Recharge",
+    )
+    wallets = [wallet_id(poster_id, currency) for currency in RACED_CURRENCIES]
+    money = {wid: (await services.wallets.store.get(wid))["balance"] for wid in wallets}
+    words = ItemInput(title="Garden", offer_description="Lunch and thanks")
+    item_id = (await services.items.create(poster, market.group_id, words))["item"]["_id"]
+
+    async def edits_at_once(rewards: list[ItemInput]) -> None:
+        outcomes = await asyncio.gather(
+            *(
+                market.edges[n % 2].items.update(poster, item_id, data)
+                for n, data in enumerate(rewards)
+            ),
+            return_exceptions=True,
+        )
+        for outcome in outcomes:
+            if isinstance(outcome, BaseException) and not isinstance(outcome, EXPECTED_REFUSALS):
+                raise outcome
+
+    async def held_by_currency() -> dict[str, int]:
+        holds = {
+            c: await services.wallets.item_hold(poster_id, c, item_id) for c in RACED_CURRENCIES
+        }
+        return {c: hold.held for c, hold in holds.items() if hold is not None and hold.held}
+
+    for round_number in range(RACE_ROUNDS):
+        turn = RACED_CURRENCIES[round_number:] + RACED_CURRENCIES[:round_number]
+        await edits_at_once(
+            [
+                ItemInput(title="Garden", offer_amount=10 + n, offer_currency=currency)
+                for n, currency in enumerate(turn)
+            ]
+        )
+        item = await services.items.items.items.find_one({"_id": item_id})
+        shown = item_view(item, logged_in=True)
+        # At most one currency holds: the one the post shows, as much as it shows.
+        assert await held_by_currency() == (
+            {shown["offer_currency"]: to_cents_of(shown["reward_hold"])}
+            if shown["offer_amount"]
+            else {}
+        ), (round_number, shown)
+        await edits_at_once([words, words])
+        assert await held_by_currency() == {}, round_number
+        assert await services.wallets.audit(wallets) == []
+        stored = {wid: (await services.wallets.store.get(wid))["balance"] for wid in wallets}
+        assert stored == money

@@ -10,7 +10,15 @@ from pymongo import AsyncMongoClient
 
 from agora.app import ITEMS
 from agora.core.constants import DAY_MS, POST_EXPIRY_DAYS_DEFAULT
-from tests.integration.helpers import Member, eventually, member, new_group, send_text
+from agora.core.money import HOW_POINTS_COME
+from tests.integration.helpers import (
+    Member,
+    eventually,
+    member,
+    new_group,
+    send_text,
+    visitor_call,
+)
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 
@@ -101,14 +109,14 @@ async def test_a_reward_above_what_is_available_is_refused_and_nothing_is_stored
         "change": 110,
         "available": STARTER,
         "enough": False,
-        "need_recharge": "You need 9 more points to hold this reward",
+        "need_recharge": f"You need 9 more points to hold this reward. {HOW_POINTS_COME}",
     }
     refused = await poster.call(
         "/api/item?action=create", {"group_id": group_id, "title": "Cat", **body}, status=402
     )
     assert refused["errors"] == {
         "offer_amount": "Holding this reward needs 🪙 110 and your wallet has 🪙 101 available",
-        "need_recharge": "You need 9 more points to hold this reward",
+        "need_recharge": f"You need 9 more points to hold this reward. {HOW_POINTS_COME}",
     }
     assert (await poster.call("/api/user/items"))["items"] == []
     assert [e["ref_type"] for e in await ledger(poster)] == ["daily", "welcome"]
@@ -227,6 +235,16 @@ async def test_closing_gives_back_what_is_left_once_and_tells_the_poster(chat_cl
     # Chats go on: an offer on a closed post comes from what is available.
     late = await poster.call("/api/giveoffer", {"cs_id": chat_id, "offer_amount": 1})
     assert (late["paid_from_held"], late["paid_from_available"]) == (0, 1)
+    # More than is available: the refusal says why the hold paid nothing (issue 42, it only
+    # said 'You need 9 more points', as if they could be bought).
+    short = await poster.call(
+        "/api/giveoffer", {"cs_id": chat_id, "offer_amount": STARTER + 4}, status=402
+    )
+    assert short["errors"] == {
+        "need_recharge": "This post is closed, so nothing is held for its reward any more: "
+        "offers on it come from your available points. You need 10 more points to give this "
+        f"offer. {HOW_POINTS_COME}"
+    }
 
 
 async def _first(found: list):
@@ -356,3 +374,119 @@ async def test_each_side_reviews_the_other_once_and_moderators_hide_a_reported_r
     assert (await poster.call("/api/reviews/offer", {"move_id": move_id}))["their_review"] is None
     await stranger.call("/api/reviews/offer", {"move_id": move_id}, status=404)
     await stranger.get(f"/api/users/{uuid.uuid4().hex[:24]}/profile", status=404)
+
+
+async def test_a_private_groups_rewards_and_reviews_show_in_full_only_to_who_may_read_it(
+    chat_client, smtp_sink
+):
+    """Issue 41, items 2 and 3: what anyone may read of a person (their profile, their
+    reviews) counts a private group's rewards only for those who may read the group, and
+    names its posts and tells its reviews' text only to them."""
+    admin, poster, helper, stranger = [
+        await member(chat_client, smtp_sink, n) for n in ("Admin", "Poster", "Helper", "Sam")
+    ]
+    private = await new_group(admin)
+    for person in (poster, helper):
+        await person.call("/api/group?action=join", {"group_id": private})
+        approve = {"session_id": private, "for_user_id": person.id, "action": "approve"}
+        await admin.call("/session/user/update", approve)
+    secret = await poster.post_item(
+        private, "Boiler", offer_amount=7, offer_currency="POINTS", finder_fee_percent=20
+    )
+    chat_id = await chat_with(helper, secret)
+    move_id = (await poster.call("/api/giveoffer", {"cs_id": chat_id, "offer_amount": 3}))[
+        "move_id"
+    ]
+    text = "Fixed the boiler in the co-op's cellar"
+    await helper.call("/api/review?action=create", {"move_id": move_id, "rating": 4, "text": text})
+    public = await new_group(admin, is_public=True)
+    await poster.post_item(public, "Shelf", offer_amount=5, offer_currency="POINTS")
+
+    everything = {
+        "held": [{"currency": "POINTS", "amount": 10.9}],  # 8.4 - 3 + 5.5
+        "paid": [{"currency": "POINTS", "amount": 3, "count": 1}],
+    }
+    public_only = {"held": [{"currency": "POINTS", "amount": 5.5}], "paid": []}
+    assert (await poster.get("/api/user/profile"))["rewards"] == everything
+
+    async def profile(viewer: Member | None) -> dict:
+        path = f"/api/users/{poster.id}/profile"
+        if viewer is None:
+            return (await (await chat_client.get(path)).json())["rewards"]
+        return (await viewer.get(path))["rewards"]
+
+    async def reviews(viewer: Member | None) -> dict:
+        body = {"user_id": poster.id}
+        if viewer is None:
+            return await visitor_call(chat_client, "/api/reviews", body)
+        return await viewer.call("/api/reviews", body)
+
+    for viewer in (None, stranger):
+        assert await profile(viewer) == public_only
+        listed = await reviews(viewer)
+        assert (listed["count"], listed["average"]) == (1, 4.0)
+        [shown] = listed["reviews"]
+        assert {k: shown[k] for k in ("item_id", "group_id", "text", "private", "rating")} == {
+            "item_id": None,
+            "group_id": None,
+            "text": None,
+            "private": True,
+            "rating": 4,
+        }
+        assert shown["author"]["name"] == "Helper"
+    # The group's members (the helper, the admin), and the person reviewed, read it all.
+    for viewer in (helper, admin, poster):
+        assert await profile(viewer) == everything
+        shown = (await reviews(viewer))["reviews"][0]
+        assert (shown["item_id"], shown["group_id"], shown["text"], shown["private"]) == (
+            secret["_id"],
+            private,
+            text,
+            False,
+        )
+
+
+async def test_a_review_is_hidden_by_another_moderator_never_by_the_one_it_is_about(
+    chat_client, smtp_sink, mongo_url
+):
+    """Issue 41, item 4: a group's admin reviewed with one star hid that review and their
+    rating rose. Nobody moderates a review of themselves; another of the group's moderators
+    does, and who hid it (or showed it again) last, and when, is kept."""
+    admin, helper, moderator = [
+        await member(chat_client, smtp_sink, n) for n in ("Admin", "Helper", "Mo")
+    ]
+    group_id = await new_group(admin, is_public=True)
+    await moderator.call("/api/group?action=join", {"group_id": group_id})
+    promote = {"session_id": group_id, "for_user_id": moderator.id, "action": "make_moderator"}
+    await admin.call("/session/user/update", promote)
+    kept = await admin.post_item(
+        group_id, "Paint the hall", offer_amount=8, offer_currency="POINTS"
+    )
+    move_id = (await admin.call("/api/giveoffer", {"cs_id": await chat_with(helper, kept)}))[
+        "move_id"
+    ]
+    body = {"move_id": move_id, "rating": 1, "text": "Paid a week late"}
+    review = (await helper.call("/api/review?action=create", body))["review"]
+    await moderator.call("/api/review?action=report", {"review_id": review["_id"]})
+
+    hide = {"review_id": review["_id"], "hidden": True}
+    refused = await admin.call("/api/review?action=hide", hide, status=403)
+    assert refused["errors"] == {
+        "review_id": "Another of the group's moderators decides on a review of you"
+    }
+    listed = await visitor_call(chat_client, "/api/reviews", {"user_id": admin.id})
+    assert (listed["count"], listed["average"]) == (1, 1.0)
+
+    hidden = (await moderator.call("/api/review?action=hide", hide))["review"]
+    assert hidden["hidden"] is True
+    assert hidden["hidden_by"] == {"_id": moderator.id, "name": "Mo", "image": ""}
+    mongo = AsyncMongoClient(mongo_url)
+    stored = await mongo["agora_test"]["reviews"].find_one({"_id": review["_id"]})
+    await mongo.close()
+    assert (stored["hidden_by"], stored["hidden_at"]) == (moderator.id, hidden["hidden_at"])
+    reported = await admin.call("/api/reviews/reported", {"group_id": group_id})
+    assert reported["reviews"][0]["hidden_by"]["_id"] == moderator.id
+    # Nor does the one it is about show it again.
+    show = {"review_id": review["_id"], "hidden": False}
+    await admin.call("/api/review?action=hide", show, status=403)
+    assert (await moderator.call("/api/review?action=hide", show))["review"]["hidden"] is False

@@ -7,7 +7,7 @@ import pytest
 
 from agora.core.clock import now_ms
 from agora.core.constants import MOVE_RECOVERY_AFTER_MS
-from agora.core.money import Posting, move_terms, wallet_id
+from agora.core.money import HOW_POINTS_COME, Posting, move_terms, wallet_id
 from agora.realtime.emitter import RealtimeEmitter
 from agora.services.events import Events
 from agora.services.wallet import WalletService
@@ -167,7 +167,9 @@ async def test_a_short_balance_in_a_card_currency_asks_for_a_recharge(chat_clien
     owner, _, chat_id = await _item_chat(chat_client, smtp_sink)
     # The post describes its reward: an offer in its currency (points) needs no hold.
     reply = await _offer(owner, chat_id, status=402, offer_amount=500)
-    assert reply["errors"] == {"need_recharge": "You need 399 more points to give this offer"}
+    assert reply["errors"] == {
+        "need_recharge": f"You need 399 more points to give this offer. {HOW_POINTS_COME}"
+    }
     group_id = await new_group(owner, is_public=True)
     # A reward in dollars is held from a wallet that has none: 25.50 and 2.55 of fee pool.
     reply = await owner.call(

@@ -2,7 +2,15 @@ import pytest
 
 from agora.core.constants import CURRENCY_MINOR_UNIT_CENTS
 from agora.core.errors import InvalidInput
-from agora.core.finder_fees import FeePart, fee_percent, pool_cents, split, worked_example
+from agora.core.finder_fees import (
+    FeePart,
+    fee_percent,
+    own_link_part,
+    pool_cents,
+    share_earnings,
+    split,
+    worked_example,
+)
 
 
 def chain_of(sharers: int) -> list[str]:
@@ -96,3 +104,44 @@ def test_the_worked_example_the_web_shows_is_what_split_pays():
         "pool": 10,
         "chains": [[10], [5, 5], [2.5, 2.5, 5]],
     }
+
+
+def test_own_link_part_is_what_split_pays_the_link_owner_when_someone_new_comes_through_it():
+    # Issue 42: through a second-level link a reader's own link earns half the pool, not all.
+    assert own_link_part(5000, 10, "POINTS", ["poster", "ann", "sara"]) == 250
+    assert own_link_part(5000, 10, "POINTS", ["poster", "sara"]) == 500
+    for sharers in range(1, 9):
+        chain = chain_of(sharers)
+        paid = dict(parts(5000, 10, chain, currency="POINTS", asker="newcomer"))
+        assert own_link_part(5000, 10, "POINTS", chain) == paid[chain[-1]]
+
+
+def test_the_posters_own_link_earns_no_fee():
+    assert own_link_part(5000, 10, "POINTS", ["poster"]) == 0
+
+
+def test_share_earnings_names_the_fee_the_reward_and_the_currency():
+    item = {"offer_amount": "50", "offer_currency": "POINTS", "finder_fee_percent": 10}
+    assert share_earnings(item, ["poster", "ann", "sara"]) == {
+        "amount": 2.5,
+        "currency": "POINTS",
+        "offer_amount": 50,
+    }
+
+
+@pytest.mark.parametrize(
+    "item",
+    [
+        {"offer_description": "A cake", "finder_fee_percent": 0},
+        {"offer_amount": "50", "offer_currency": "POINTS", "finder_fee_percent": 0},
+        {
+            "offer_amount": "50",
+            "offer_currency": "POINTS",
+            "finder_fee_percent": 10,
+            "closed_at": 1,
+        },
+        {"offer_amount": "0.01", "offer_currency": "USD", "finder_fee_percent": 10},
+    ],
+)
+def test_share_earnings_is_none_when_the_link_earns_nothing(item):
+    assert share_earnings(item, ["poster", "sara"]) is None

@@ -14,6 +14,7 @@ from agora.core.payments import (
     recharge_query,
     subscription_status,
     withdrawal_currency,
+    withdrawal_query,
 )
 from tests.stripe_standin import decode_form, sign
 
@@ -38,6 +39,8 @@ def test_card_currencies_and_withdrawals():
     with pytest.raises(InvalidInput):
         withdrawal_currency("group", "USD")
     assert recharge_query(1050, "EUR") == "amount=10.5&currency=EUR"
+    assert withdrawal_query("EUR", 500) == "withdraw_currency=EUR&withdraw_amount=5"
+    assert withdrawal_query("USD", None) == "withdraw_currency=USD"
 
 
 def test_a_checkout_must_match_its_recharge():

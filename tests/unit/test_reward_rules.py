@@ -38,6 +38,19 @@ def test_an_offer_draws_at_most_what_is_held_and_a_release_ends_the_hold():
     assert apply(released, TARGET, 500) == (0, ItemHold(target=500, held=0, ended=True))
 
 
+def test_a_target_of_an_older_revision_of_the_reward_moves_nothing():
+    """Edits at once (issue 41): whatever order their entries land in, the latest revision
+    of the post's reward is what the wallet holds."""
+    _, latest = next_hold(ItemHold(), HoldChange(ITEM, TARGET, 200, rev=3), 0)
+    assert latest == ItemHold(target=200, held=200, rev=3)
+    assert next_hold(latest, HoldChange(ITEM, TARGET, 0, rev=2), 0) == (0, latest)
+    # The same revision again (an overtaken edit putting back what it moved) does apply.
+    assert next_hold(latest, HoldChange(ITEM, TARGET, 50, rev=3), 0)[0] == -150
+    # A draw or a release keeps the revision.
+    _, drawn = apply(latest, DRAW, 20, diff=-20)
+    assert drawn.rev == 3 and apply(drawn, RELEASE)[1].rev == 3
+
+
 @given(
     st.lists(
         st.tuples(st.sampled_from((TARGET, DRAW, RELEASE)), st.integers(0, 10_000)), max_size=30

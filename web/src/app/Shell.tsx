@@ -68,7 +68,8 @@ export function Shell() {
           inert={!open}
           style={{ width: SIDE_PANEL_WIDTH_PX, ...transition }}
           className={`fixed bottom-0 left-0 overflow-y-auto border-r border-slate-200 bg-white transition-transform ${
-            pinned ? 'top-16 z-20' : 'top-0 z-50'
+            // Pinned, below the header (and the offline notice above it, when it shows).
+            pinned ? 'top-[calc(4rem+var(--offline-notice-height,0px))] z-20' : 'top-0 z-50'
           } ${open ? 'translate-x-0' : '-translate-x-full'} ${drawerOpen && !pinned ? 'shadow-2xl' : ''}`}
         >
           {!pinned && (
@@ -95,7 +96,8 @@ function Header({ pinned, menuOpen, onToggle }: { pinned: boolean; menuOpen: boo
   const { user, status } = useCurrentUser();
   const unseen = useUnseenCount();
   return (
-    <header className="sticky top-0 z-30 flex h-16 items-center gap-2 border-b border-slate-200/80 bg-white/85 px-3 backdrop-blur sm:px-5">
+    // Sticks below the offline notice when it shows (features/push/OfflineNotice), not under it.
+    <header className="sticky top-[var(--offline-notice-height,0px)] z-30 flex h-16 items-center gap-2 border-b border-slate-200/80 bg-white/85 px-3 backdrop-blur sm:px-5">
       {!pinned && (
         // The badge sits over the button, not in it: the button's name stays "Menu", the
         // count is its description.

@@ -25,7 +25,10 @@ export const LOGIN_TITLE = 'Login to continue';
 // --- Landing ---
 export const HERO_TITLE = 'Find customers in your city';
 export const HERO_SUBTITLE = 'Post, share and chat instantly';
-export const STARTER_COINS_TEXT = `New members get starter coins, and 1 coin a day from ${server.DAILY_POINTS_SINCE}.`;
+/** The spec's "starter coins, and 1 coin a day from 2024-01-01", as the server grants them (agora/core/constants.py). */
+export const STARTER_COINS_TEXT = `New members get 🪙 ${server.STARTER_POINTS} in starter coins, plus ${server.DAILY_POINTS} coin for every day they open Agora (since ${new Date(
+  `${server.DAILY_POINTS_SINCE}T00:00:00Z`,
+).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })}).`;
 
 // --- Realtime ---
 export const SOCKET_PATH = '/socket.io';
@@ -250,6 +253,8 @@ export const OFFER_CONFIRM_TEXT = 'Confirm Again to proceed with offer.';
 export const OFFER_GIVEN_TEXT = 'Offer Successfully given';
 export const GIVE_OFFER_TEXT = 'Give offer';
 export const NEED_RECHARGE_TEXT = 'Need Recharge';
+/** The title over the server's need_recharge message: points are not recharged (bought), so not 'Need Recharge'. */
+export const NOT_ENOUGH_POINTS_TEXT = 'Not enough points';
 
 // --- Reviews after a paid offer (issue 32) ---
 export const REVIEW_RATING_MIN = server.REVIEW_RATING_MIN;
@@ -377,6 +382,7 @@ export const MODERATION_LABELS: Readonly<Record<(typeof MODERATION_ACTIONS)[numb
 
 /** Worded like the spec's other confirmations, ' ?' included. */
 export const makeModeratorConfirm = (name: string) => `Are you sure you want to make ${name} a moderator ?`;
+export const blockMemberConfirm = (name: string) => `Are you sure you want to block ${name} ?`;
 
 /** The picker's 100 common emoji. */
 export const COMMON_EMOJI = [

@@ -1,5 +1,6 @@
 import { render } from '@testing-library/react';
 import { useEffect, type ComponentProps, type ReactElement } from 'react';
+import { MemoryRouter } from 'react-router';
 import { chatPlugins } from '../app/chatPlugins';
 import { MessageBubble } from '../features/chat/MessageBubble';
 import { MessageInfoDialog } from '../features/chat/MessageInfoDialog';
@@ -22,17 +23,24 @@ export async function renderChatWindow(request: ChatWindowRequest) {
     return null;
   }
   render(
-    <UiProvider>
-      <ChatProvider kinds={plugins}>
-        <Opener />
-      </ChatProvider>
-    </UiProvider>,
+    <MemoryRouter>
+      <UiProvider>
+        <ChatProvider kinds={plugins}>
+          <Opener />
+        </ChatProvider>
+      </UiProvider>
+    </MemoryRouter>,
   );
 }
 
 /** `ui` as the app's chat draws it: with its plug-ins' message kinds. */
 function renderInAppChat(ui: ReactElement) {
-  return render(<ChatKindsContext.Provider value={chatPlugins}>{ui}</ChatKindsContext.Provider>);
+  // In a router: people's names in a chat lead to their profiles.
+  return render(
+    <MemoryRouter>
+      <ChatKindsContext.Provider value={chatPlugins}>{ui}</ChatKindsContext.Provider>
+    </MemoryRouter>,
+  );
 }
 
 /** One chat bubble, for tests of a plug-in's message kinds. */

@@ -5,7 +5,7 @@ import { ChatKindsContext, type ChatKinds } from '../../shared/chat/kinds';
 import { lookupSession } from '../../shared/chat/lookups';
 import type { Session } from '../../shared/chat/types';
 import { forgetWindow, rememberWindow, rememberWindowChange, rememberedWindow } from './chatMemory';
-import { ChatWindow } from './ChatWindow';
+import { CHAT_WINDOW_ATTRIBUTE, ChatWindow } from './ChatWindow';
 import { useUnseenSync } from './useUnseenSync';
 
 /**
@@ -18,16 +18,22 @@ export function ChatProvider({ kinds, children }: { kinds: ChatKinds; children: 
   const [opened, setOpened] = useState<{ request: ChatWindowRequest; generation: number } | null>(null);
   const [minimized, setMinimized] = useState(false);
 
+  const opener = useOpener();
   // Set once a page opened a chat: the window of before a reload, restored later, gives way.
   const pageOpened = useRef(false);
+
   // One function for the provider's life: pages open chats from effects that depend on it.
-  const openChat = useCallback((request: ChatWindowRequest) => {
-    pageOpened.current = true;
-    // A new generation remounts the window, so its tabs and state start from the request.
-    setOpened((current) => ({ request, generation: (current?.generation ?? 0) + 1 }));
-    setMinimized(false);
-    rememberWindow(request);
-  }, []);
+  const openChat = useCallback(
+    (request: ChatWindowRequest) => {
+      pageOpened.current = true;
+      opener.remember();
+      // A new generation remounts the window, so its tabs and state start from the request.
+      setOpened((current) => ({ request, generation: (current?.generation ?? 0) + 1 }));
+      setMinimized(false);
+      rememberWindow(request);
+    },
+    [opener],
+  );
   const restore = useCallback((request: ChatWindowRequest, wasMinimized: boolean) => {
     if (pageOpened.current) return;
     setOpened({ request, generation: 0 });
@@ -40,6 +46,7 @@ export function ChatProvider({ kinds, children }: { kinds: ChatKinds; children: 
   const close = () => {
     setOpened(null);
     forgetWindow();
+    opener.refocus();
   };
   useRestoredWindow(restore);
   const windowShown = opened !== null && !minimized;
@@ -61,6 +68,38 @@ export function ChatProvider({ kinds, children }: { kinds: ChatKinds; children: 
         )}
       </ChatContext.Provider>
     </ChatKindsContext.Provider>
+  );
+}
+
+/**
+ * What opened the chat window, to give focus back to when it closes (Escape left it on the
+ * page's <body>): the control focused when the window was asked for, or, when a request
+ * took a moment and its busy button gave focus up meanwhile, the last one focused before.
+ */
+function useOpener() {
+  const lastFocused = useRef<HTMLElement | null>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    const onFocusIn = (event: FocusEvent) => {
+      if (event.target instanceof HTMLElement && !event.target.closest(`[${CHAT_WINDOW_ATTRIBUTE}]`)) lastFocused.current = event.target;
+    };
+    document.addEventListener('focusin', onFocusIn);
+    return () => document.removeEventListener('focusin', onFocusIn);
+  }, []);
+  return useMemo(
+    () => ({
+      remember() {
+        const active = document.activeElement;
+        const outside = active instanceof HTMLElement && active !== document.body && !active.closest(`[${CHAT_WINDOW_ATTRIBUTE}]`);
+        opener.current = outside ? active : lastFocused.current;
+      },
+      refocus() {
+        const back = opener.current;
+        opener.current = null;
+        if (back?.isConnected) back.focus();
+      },
+    }),
+    [],
   );
 }
 

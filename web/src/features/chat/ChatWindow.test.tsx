@@ -219,4 +219,19 @@ describe('replies', () => {
     const bubble = await screen.findByTestId('chat-message');
     expect(within(bubble.parentElement!).queryByRole('button', { name: 'Message menu' })).toBeNull();
   });
+
+  it('gives focus back to what opened it when Escape closes it (issue 42: it fell to the page body)', async () => {
+    const opener = document.body.appendChild(document.createElement('button'));
+    opener.textContent = 'Chat';
+    opener.focus();
+    await openWindow({ title: 'Fix my bike', sessions: [session()] }, () => ({
+      body: { inbox_messages: [], refs: { users: {} }, has_more: false, next_less_than_timestamp: null },
+    }));
+    const box = await screen.findByRole('textbox', { name: 'Message' });
+    box.focus();
+    fireEvent.keyDown(box, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('chat-window')).toBeNull());
+    expect(document.activeElement).toBe(opener);
+    opener.remove();
+  });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type Dispatch, type SetStateAction, type KeyboardEvent, type TouchEvent } from 'react';
+import { useEffect, useRef, useState, type Dispatch, type SetStateAction, type KeyboardEvent, type MouseEvent, type TouchEvent } from 'react';
 import {
   CHAT_FULL_SCREEN_BELOW_PX,
   CHAT_WINDOW_MAX_HEIGHT_PX,
@@ -34,6 +34,9 @@ import { chatterId } from './tabTitle';
 import { useSessionUpdates } from './sessionUpdates';
 import { useChatSession } from './useChatSession';
 import { useLiveBadges } from './useUnseenSync';
+
+/** Marks the chat window: focus inside it is not what opened it (ChatProvider). */
+export const CHAT_WINDOW_ATTRIBUTE = 'data-chat-window';
 
 const WIDE_QUERY = `(min-width: ${CHAT_FULL_SCREEN_BELOW_PX}px)`;
 const headerButton = 'rounded-full p-2 text-slate-500 hover:bg-slate-100 hover:text-slate-800';
@@ -91,6 +94,12 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
     onClose();
   };
 
+  // A person's name leads to their profile, which opens behind the window: on a phone the
+  // window covers the page, so it gets out of the way (minimized, the chat a tap away).
+  const onClick = (event: MouseEvent) => {
+    if (!wide && event.target instanceof Element && event.target.closest('[data-profile-link]')) onMinimize();
+  };
+
   const onTouchEnd = (event: TouchEvent) => {
     const start = swipeStart.current;
     const touch = event.changedTouches[0];
@@ -124,13 +133,17 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
       role="dialog"
       aria-label={`Chat: ${title}`}
       data-testid="chat-window"
+      {...{ [CHAT_WINDOW_ATTRIBUTE]: '' }}
       onKeyDown={onKeyDown}
+      onClick={onClick}
       style={wide ? { width: CHAT_WINDOW_WIDTH_PX, height: `min(${CHAT_WINDOW_MAX_HEIGHT_PX}px, calc(100dvh - 5rem))` } : undefined}
       className={`fixed z-40 animate-fade-in flex-col overflow-hidden bg-white shadow-2xl ${minimized ? 'hidden' : 'flex'} ${
-        wide ? 'right-4 bottom-0 rounded-t-2xl ring-1 ring-slate-200' : 'inset-0'
+        // On a phone the whole screen, below the offline notice when it shows (features/push/OfflineNotice).
+        wide ? 'right-4 bottom-0 rounded-t-2xl ring-1 ring-slate-200' : 'inset-x-0 top-[var(--offline-notice-height,0px)] bottom-0'
       }`}
     >
-      <header className="flex items-center gap-2 border-b border-slate-200 px-3 py-2">
+      {/* Not a <header>: that is the page's banner landmark, and the page has one already. */}
+      <div className="flex items-center gap-2 border-b border-slate-200 px-3 py-2">
         <Avatar name={title} image={image} size={36} />
         <h2 className="flex min-w-0 flex-1 items-center gap-1.5 text-base font-semibold">
           <span className="line-clamp-2 min-w-0 leading-snug break-words">{title}</span>
@@ -158,7 +171,7 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
         <button type="button" aria-label="Close chat" onClick={onClose} className={headerButton}>
           <CloseIcon />
         </button>
-      </header>
+      </div>
 
       {showTabs && (
         <div role="tablist" aria-label="Chats" className="flex gap-1 overflow-x-auto border-b border-slate-100 px-2 py-1.5">

@@ -5,6 +5,7 @@ import { mediaKind } from '../../shared/media';
 import { relativeTime } from '../../shared/relativeTime';
 import { MoreIcon } from '../../shared/ui/icons';
 import { PopupMenu } from '../../shared/ui/PopupMenu';
+import { ProfileLink } from '../../shared/ui/ProfileLink';
 import { Carousel } from '../../shared/ui/ImageViewer';
 import type { ItemFile } from '../../shared/entities/item';
 import { SharedPlace } from '../../shared/location/SharedPlace';
@@ -127,7 +128,12 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = 
         data-message-type={message.type}
         className={`max-w-[80%] rounded-2xl px-3 py-2 shadow-xs select-text ${tone} ${outbound ? 'rounded-br-md' : 'rounded-bl-md'}`}
       >
-        {!own && sender && <p className="mb-0.5 text-xs font-semibold text-brand-700">{sender.name}</p>}
+        {!own && sender && (
+          <p className="mb-0.5 text-xs font-semibold text-brand-700">
+            {/* A user's name leads to their profile (reviews, what they paid); a WhatsApp customer has none. */}
+            {kind?.senderIsUser === false ? sender.name : <ProfileLink userId={message.src_id}>{sender.name}</ProfileLink>}
+          </p>
+        )}
         {kind ? <kind.Content message={message} quoted={quoted} /> : <ChatContent message={message} quoted={quoted} />}
         {link && <LinkPreview url={link} />}
         <p className={`mt-1 flex items-center justify-end gap-1 text-[11px] ${banner ? 'text-white' : 'text-slate-600'}`}>

@@ -19,7 +19,7 @@ import { Loading } from '../../shared/ui/Loading';
 import { inputClass } from '../../shared/ui/TextField';
 import { useSignedInAction } from '../../shared/session/useResumeAfterLogin';
 import { useCurrentUser } from '../../shared/session/currentUser';
-import type { Group } from '../../shared/entities/group';
+import { CANNOT_POST_TEXT, whyCannotPost, type Group } from '../../shared/entities/group';
 import { ItemCard } from '../../shared/ui/ItemCard';
 import { rememberGroup } from '../../shared/rememberedGroup';
 import { useFeed } from './useFeed';
@@ -49,6 +49,9 @@ export function Feed({ groupId, title }: FeedProps) {
   useLoadMoreOnScroll(feed.hasMore && !feed.loading, feed.loadMore);
 
   const group = feed.group?._id === groupId ? feed.group : null;
+  const { user } = useCurrentUser();
+  // A signed-in reader who may not post is told why, in place of the '+' (which visitors see, to log in).
+  const cannotPost = user && group ? whyCannotPost(group) : null;
   useEffect(() => {
     if (group) rememberGroup(group);
   }, [group]);
@@ -84,6 +87,11 @@ export function Feed({ groupId, title }: FeedProps) {
               </Link>
             </p>
           )}
+          {cannotPost && (
+            <p data-testid="cannot-post" className="mt-2 text-sm text-slate-600">
+              {CANNOT_POST_TEXT}. {cannotPost}
+            </p>
+          )}
         </div>
         <CreateButton groupId={groupId} group={group} />
       </div>
@@ -114,15 +122,17 @@ export function Feed({ groupId, title }: FeedProps) {
         </EmptyState>
       ) : feed.items.length === 0 ? (
         <EmptyState icon="📝" title={FEED_EMPTY_TEXT}>
-          <Link to={createItemPath(groupId)} className={buttonClass('secondary')}>
-            {CREATE_POST_TEXT}
-          </Link>
+          {!cannotPost && (
+            <Link to={createItemPath(groupId)} className={buttonClass('secondary')}>
+              {CREATE_POST_TEXT}
+            </Link>
+          )}
         </EmptyState>
       ) : (
         <ul className="space-y-3">
           {feed.items.map((item) => (
             <li key={item._id}>
-              <ItemCard item={item} />
+              <ItemCard item={item} headingLevel={2} />
             </li>
           ))}
         </ul>

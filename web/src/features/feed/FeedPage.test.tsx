@@ -72,4 +72,20 @@ describe('feed page', () => {
     const lastSearch = () => calls.filter((call) => call.url.pathname === '/api/feed').map((call) => (call.body as { search_text?: string }).search_text).at(-1);
     await waitFor(() => expect(lastSearch()).toBe('red bike'));
   });
+
+  it('tells a blocked member why they cannot post, with no way into a form the server would refuse (issue 42)', async () => {
+    localStorage.setItem('agora.auth_key', 'key-of-ada');
+    mockFetch((call) => {
+      if (call.url.pathname === '/user/me') return { body: { user: ada, guest_user: {} } };
+      return { body: { items: [], group: { ...group(true), session_user_type: 29, can_write: false }, has_more: false, next_cursor: null } };
+    });
+    const { FeedPage } = await import('./FeedPage');
+    const router = createMemoryRouter([{ path: '/:groupId', element: <FeedPage /> }], { initialEntries: ['/g1'] });
+    render(<RouterProvider router={router} />);
+    const reason = await screen.findByTestId('cannot-post');
+    expect(reason.textContent).toBe('You cannot post in this group. A moderator of this group blocked you.');
+    expect(screen.queryByRole('button', { name: 'New post' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Create a new post' })).toBeNull();
+    localStorage.clear();
+  });
 });

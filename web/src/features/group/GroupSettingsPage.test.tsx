@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, type FetchCall } from '../../test/fetchMock';
-import { ADMINS_ONLY_SETTINGS_TEXT, MAKE_GROUP_PUBLIC_CONFIRM, PUBLIC_GROUP_LABEL, makeModeratorConfirm } from '../../shared/constants';
+import { ADMINS_ONLY_SETTINGS_TEXT, MAKE_GROUP_PUBLIC_CONFIRM, PUBLIC_GROUP_LABEL, blockMemberConfirm, makeModeratorConfirm } from '../../shared/constants';
 import type { Group } from '../../shared/entities/group';
 
 const admin = { _id: 'u1', name: 'Ada', image: '', phone_number: null, email_id: 'ada@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
@@ -96,6 +96,18 @@ describe('group settings', () => {
     await userEvent.click(within(await question(makeModeratorConfirm('Milo'))).getByRole('button', { name: 'Confirm' }));
     await within(row).findByText('Moderator');
     expect(calls.find((call) => call.url.pathname === '/session/user/update')?.body).toEqual({ session_id: 'g1', for_user_id: 'u2', action: 'make_moderator' });
+  });
+
+  it('asks before blocking a member, in the same dialog as making a moderator (issue 42)', async () => {
+    const calls = await openSettings();
+    const row = (await screen.findByText('Milo')).closest('li')!;
+    await userEvent.click(within(row).getByRole('button', { name: 'Block' }));
+    await userEvent.click(within(await question(blockMemberConfirm('Milo'))).getByRole('button', { name: 'Cancel' }));
+    expect(calls.filter((call) => call.url.pathname === '/session/user/update')).toHaveLength(0);
+
+    await userEvent.click(within(row).getByRole('button', { name: 'Block' }));
+    await userEvent.click(within(await question(blockMemberConfirm('Milo'))).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(calls.find((call) => call.url.pathname === '/session/user/update')?.body).toEqual({ session_id: 'g1', for_user_id: 'u2', action: 'block' }));
   });
 
   it('tells a member who is not its admin that only admins change it', async () => {

@@ -27,7 +27,7 @@ import { useSignedInAction } from '../../shared/session/useResumeAfterLogin';
 import { feedPath } from '../../shared/rememberedGroup';
 import type { Item } from '../../shared/entities/item';
 import { useChatWindow } from '../../shared/chat/chatContext';
-import { postFinderFee } from '../../shared/entities/finderFee';
+import { shareEarningsText, type ShareEarnings } from '../../shared/entities/finderFee';
 import { Offer, RewardBadges, ShareBadges, TagList } from '../../shared/ui/Offer';
 import { isClosed, lifetimeText, postLifetime } from '../../shared/entities/reward';
 import { useSocketEvent } from '../../shared/hooks/useSocketEvent';
@@ -95,7 +95,7 @@ function PostNotShown({ error, onRetry }: { error: unknown; onRetry: () => void 
   );
 }
 
-function Post({ reply: { item: loaded, group, route_users } }: { reply: RouteReply }) {
+function Post({ reply: { item: loaded, group, route_users, share_earnings } }: { reply: RouteReply }) {
   const { user } = useCurrentUser();
   const viewerId = user?._id ?? null;
   // The post as the server last told it: its reply to Close, or the `item` event it sends the
@@ -146,7 +146,7 @@ function Post({ reply: { item: loaded, group, route_users } }: { reply: RouteRep
           <HeldExplained item={item} />
           <ShareBadges item={item} />
           <TagList tags={item.tags ?? []} />
-          <ShareEarnings item={item} viewerId={viewerId} />
+          <ShareEarningsNote earnings={share_earnings} />
         </>
       )}
       <Link to={groupFeedPath(group._id)} className="block text-sm font-medium text-brand-700 hover:underline">
@@ -172,6 +172,7 @@ function ActionBar({ item, onChanged }: { item: Item; onChanged: (item: Item) =>
     }
   });
 
+  const share = <ShareButton routeId={arrivedRoute(item._id, item.route?._id ?? item.route_id)} />;
   if (user && user._id === item.user_id) {
     return (
       <div className="flex flex-wrap gap-3 border-t border-slate-100 pt-5">
@@ -187,16 +188,18 @@ function ActionBar({ item, onChanged }: { item: Item; onChanged: (item: Item) =>
         <Button variant="danger" busy={remove.busy} onClick={() => void remove.run()}>
           Delete
         </Button>
-        <ChatButton item={item} className="ml-auto">
-          View Chats
-        </ChatButton>
+        <div className="ml-auto flex gap-3">
+          {/* The poster passes their post on too: their link is the post's own (the server answers it). */}
+          {share}
+          <ChatButton item={item}>View Chats</ChatButton>
+        </div>
       </div>
     );
   }
   return (
     <div className="flex flex-wrap gap-3 border-t border-slate-100 pt-5">
       <ChatButton item={item}>Chat</ChatButton>
-      <ShareButton routeId={arrivedRoute(item._id, item.route?._id ?? item.route_id)} />
+      {share}
     </div>
   );
 }
@@ -279,13 +282,12 @@ function ShareButton({ routeId }: { routeId: string }) {
   );
 }
 
-/** For a signed-in reader other than the poster: what sharing this post can earn them. */
-function ShareEarnings({ item, viewerId }: { item: Item; viewerId: string | null }) {
-  const fee = postFinderFee(item);
-  if (viewerId === null || viewerId === item.user_id || fee === null || !item.offer_currency) return null;
+/** What sharing this post earns the reader (the server's figure; none for visitors and the poster). */
+function ShareEarningsNote({ earnings }: { earnings: ShareEarnings | null | undefined }) {
+  if (!earnings) return null;
   return (
     <p data-testid="share-earnings" className="rounded-xl bg-amber-50 px-3 py-2 text-sm text-amber-900">
-      Share your link: if the deal comes through it, you earn up to {formatMoney(fee, item.offer_currency)}
+      {shareEarningsText(earnings)}
     </p>
   );
 }

@@ -9,17 +9,17 @@ import { heldPostPoster as poster, heldRewardPost } from '../../test/heldPost';
 const fakeSocket = new FakeSocket();
 vi.mock('../../shared/socket', () => ({ getSocket: () => Promise.resolve(fakeSocket) }));
 
-const group = { _id: 'g1', title: 'Amsterdam', data: { tags: [], num_posts: 0, num_members: 1 } };
+const group = { _id: 'g1', title: 'Amsterdam', is_public: true, write_permission: 20, session_user_type: 20, can_write: true, data: { tags: [], num_posts: 0, num_members: 1 } };
 const heldItem = heldRewardPost();
 
 type Answer = (call: FetchCall) => FakeReply | undefined;
 
-async function openForm(path: string, answer: Answer) {
+async function openForm(path: string, answer: Answer, shown: typeof group = group) {
   localStorage.setItem('agora.auth_key', 'key');
   const calls = mockFetch((call) => {
     const { pathname } = call.url;
     if (pathname === '/user/me') return { body: { user: poster, guest_user: {} } };
-    if (pathname === '/api/group') return { body: { group } };
+    if (pathname === '/api/group') return { body: { group: shown } };
     if (pathname === '/api/item' && !call.url.searchParams.get('action')) return { body: { item: heldItem, group } };
     return answer(call) ?? { status: 404, body: { errors: 'unexpected call' } };
   });
@@ -38,7 +38,7 @@ async function openForm(path: string, answer: Answer) {
       <RouterProvider router={router} />
     </UiProvider>,
   );
-  await screen.findByPlaceholderText('What do you need to get done today ?');
+  await screen.findByText(shown.can_write ? 'in Amsterdam' : 'You cannot post in this group');
   return calls;
 }
 
@@ -114,5 +114,22 @@ describe('post form: the held reward', () => {
     await waitFor(() => expect(note().textContent).toBe('🪙 11 goes back to your wallet (🪙 33 stays held).'));
     fireEvent.click(screen.getByRole('radio', { name: 'describe' }));
     expect(note().textContent).toBe('Not held: a reward in words is between you and the helper. What is held now (🪙 44) goes back to your wallet.');
+  });
+});
+
+describe('post form: who may post (issue 42)', () => {
+  beforeEach(() => vi.resetModules());
+
+  it('opens a new post with the cursor in its title', async () => {
+    await openForm('/create/item/g1', () => undefined);
+    expect(document.activeElement).toBe(screen.getByPlaceholderText('What do you need to get done today ?'));
+  });
+
+  it('tells a blocked member why before they fill anything in, with no fields to fill', async () => {
+    await openForm('/create/item/g1', () => undefined, { ...group, session_user_type: 40, can_write: false });
+    expect(screen.getByText('A moderator of this group blocked you.')).toBeTruthy();
+    expect(screen.queryByPlaceholderText('What do you need to get done today ?')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Post' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Back to the posts' }).getAttribute('href')).toBe('/g1');
   });
 });

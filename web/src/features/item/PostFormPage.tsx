@@ -13,6 +13,8 @@ import {
   POST_DESCRIPTION_PLACEHOLDER,
   POST_FORM_INVALID_GROUP_TEXT,
   POST_TITLE_PLACEHOLDER,
+  groupFeedPath,
+  groupPath,
   routePath,
 } from '../../shared/constants';
 import { formatMoney } from '../../shared/currency';
@@ -25,7 +27,7 @@ import { TagChips } from '../../shared/ui/TagChips';
 import { Field, TextField, inputClass } from '../../shared/ui/TextField';
 import { useUi } from '../../shared/ui/uiContext';
 import { RequireUser } from '../../shared/session/RequireUser';
-import { fetchGroup, type Group } from '../../shared/entities/group';
+import { CANNOT_POST_TEXT, fetchGroup, whyCannotPost, type Group } from '../../shared/entities/group';
 import { fetchItem, type Item } from '../../shared/entities/item';
 import { FilePicker } from './FilePicker';
 import { refusedNote, type HoldNote as Note } from './hold';
@@ -59,6 +61,16 @@ function PostFormLoader({ groupId, itemId, userId }: { groupId: string; itemId?:
           <EmptyState icon="🔒" title={NOT_ITEM_OWNER_TEXT}>
             <Link to={routePath(loaded.data.item.route_id)} className={buttonClass('secondary')}>
               View the post
+            </Link>
+          </EmptyState>
+        ) : !loaded.data.item && whyCannotPost(loaded.data.group) ? (
+          // Told before a word is typed, not by the server's refusal of the whole form.
+          <EmptyState icon="🚫" title={CANNOT_POST_TEXT} description={whyCannotPost(loaded.data.group)}>
+            <Link to={groupFeedPath(groupId)} className={buttonClass('secondary')}>
+              Back to the posts
+            </Link>
+            <Link to={groupPath(groupId)} className={buttonClass('secondary')}>
+              About this group
             </Link>
           </EmptyState>
         ) : (
@@ -110,6 +122,8 @@ function PostForm({ group, item }: { group: Group; item: Item | null }) {
         id="post-title"
         label="Title"
         placeholder={POST_TITLE_PLACEHOLDER}
+        // A new post starts with its title: the cursor is there, as the form opens.
+        autoFocus={!item}
         value={form.title}
         onChange={(event) => edit('title', event.target.value)}
       />

@@ -2,6 +2,7 @@ import { api } from '../../shared/api';
 import type { Session } from '../../shared/chat/types';
 import type { Group } from '../../shared/entities/group';
 import type { Item } from '../../shared/entities/item';
+import type { ShareEarnings } from '../../shared/entities/finderFee';
 
 export interface ItemFields {
   title: string;
@@ -28,6 +29,8 @@ export interface RouteReply {
   group: Group;
   /** The chain of owners, poster first. */
   route_users: RouteUser[];
+  /** What the viewer's own link earns, by the server's paying rule; null when nothing. */
+  share_earnings?: ShareEarnings | null;
 }
 
 export function createItem(groupId: string, fields: ItemFields): Promise<{ item: Item }> {

@@ -24,7 +24,7 @@ const STEPS = [
 ] as const;
 
 const DIFFERENCES = [
-  'No moderator sits between you and your city: posts appear the moment you publish them.',
+  'No approval queue: your post appears the moment you publish it. Group moderators step in only against spam and abuse.',
   'No feed algorithm deciding who gets seen. Your city’s feed is simply what people post.',
   'People who connect buyers and sellers are rewarded, instead of a platform taking the cut.',
 ] as const;

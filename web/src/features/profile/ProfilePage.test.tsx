@@ -2,6 +2,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, type FetchCall, type FakeReply } from '../../test/fetchMock';
+import { aReview } from '../../test/review';
 import type { Wallet } from '../../shared/entities/wallet';
 import type { LedgerEntry } from '../wallet';
 
@@ -224,6 +225,21 @@ describe('profile wallets', () => {
     await waitFor(() => expect(leaveAppFor).toHaveBeenCalledWith('https://connect.example/onboard'));
   });
 
+  it('back from the payout set-up, goes on with the withdrawal asked for: its confirmation opens, the amount not typed again (issue 42)', async () => {
+    const calls = await openProfile(
+      (call) => (call.url.pathname === '/api/wallet/withdraw' ? { body: { success: true, wallet: wallet('USD', 7.5) } } : undefined),
+      '/profile?can_withdraw=1&withdraw_currency=USD&withdraw_amount=5',
+    );
+    expect(await screen.findByText('You can withdraw your money now')).toBeTruthy();
+    const confirm = await screen.findByRole('dialog', { name: 'Withdraw $5 to your payout account?' });
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Withdraw $5' }));
+    await screen.findByText('Withdrawal successful');
+    expect(calls.filter((call) => call.url.pathname === '/api/wallet/withdraw').map((call) => call.body)).toEqual([
+      expect.objectContaining({ wallet_currency: 'USD', amount: 5 }),
+    ]);
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
   it('an emptied wallet offers no Withdraw, and the banner no longer says there is money to withdraw', async () => {
     await openProfile(
       (call) => (call.url.pathname === '/api/wallet/withdraw' ? { body: { success: true, wallet: wallet('USD', 0) } } : undefined),
@@ -271,20 +287,7 @@ describe('profile wallets', () => {
 
   it('shows held apart from available, the held part of ledger entries, the rewards paid and held, and reviews with a report', async () => {
     const held = { ...wallet('POINTS', 56), held_amount: 44 };
-    const review = {
-      _id: 'rv1',
-      move_id: 'm1',
-      item_id: 'i1',
-      group_id: 'g1',
-      author: { _id: 'u2', name: 'Bram Asker', image: '' },
-      subject_id: 'u1',
-      rating: 4,
-      text: 'Paid at once.',
-      created_at: Date.now(),
-      updated_at: Date.now(),
-      editable_until: Date.now(),
-      hidden: false,
-    };
+    const review = aReview();
     const calls = await openProfile((call) => {
       const { pathname } = call.url;
       if (pathname === '/api/user/profile') {

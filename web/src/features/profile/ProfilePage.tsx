@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { PATHS } from '../../shared/constants';
 import { isApiError } from '../../shared/errors';
@@ -18,7 +18,7 @@ import { feedPath } from '../../shared/rememberedGroup';
 import { MailIcon, PhoneIcon } from '../../shared/ui/icons';
 import { NotificationsControl } from '../push';
 import { ReviewsSection, ReviewsSummaryLine, type ReviewsSummary } from '../reviews';
-import { EarnedFromSharing, profileHint, useLiveWallets, WalletList } from '../wallet';
+import { EarnedFromSharing, profileHint, RESUMED_WITHDRAWAL_PARAMS, resumedWithdrawal, useLiveWallets, WalletList } from '../wallet';
 import { fetchProfile, fetchUserItems, logout } from './profileApi';
 import { RewardsSummary } from './RewardsSummary';
 
@@ -29,10 +29,24 @@ export function ProfilePage() {
 }
 
 function Profile({ user }: { user: User }) {
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const profile = useAsyncData(user._id, fetchProfile);
   const live = useLiveWallets(profile.status === 'success' ? profile.data.user_wallets : null);
   const hint = profileHint(params, live.wallets);
+  // Back from the payout set-up with the withdrawal asked for: handed to its wallet once its
+  // wallets are read (its Withdraw opens at the confirmation), and dropped from the address, so
+  // a reload does not ask again.
+  const [pending, setPending] = useState<URLSearchParams | null>(() => new URLSearchParams(params));
+  const resumed = profile.status === 'success' && pending ? resumedWithdrawal(pending, live.wallets) : null;
+  useEffect(() => {
+    if (resumed) setPending(null);
+  }, [resumed]);
+  useEffect(() => {
+    if (!RESUMED_WITHDRAWAL_PARAMS.some((name) => params.has(name))) return;
+    const next = new URLSearchParams(params);
+    RESUMED_WITHDRAWAL_PARAMS.forEach((name) => next.delete(name));
+    setParams(next, { replace: true });
+  }, [params, setParams]);
 
   const freshUser = profile.status === 'success' ? profile.data.user : null;
   useEffect(() => {
@@ -62,7 +76,7 @@ function Profile({ user }: { user: User }) {
           Wallets
         </h2>
         {profile.status === 'loading' && <Loading height={96} />}
-        {profile.status === 'success' && <WalletList wallets={live.wallets} onWallet={live.apply} />}
+        {profile.status === 'success' && <WalletList wallets={live.wallets} onWallet={live.apply} resume={resumed} />}
         {profile.status === 'error' && (
           <EmptyState
             icon="⚠️"

@@ -2,21 +2,13 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, type FakeReply, type FetchCall } from '../../test/fetchMock';
+import { aReview } from '../../test/review';
 
 const moderator = { _id: 'u1', name: 'Pia', image: '', phone_number: null, email_id: 'p@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
 const reported = {
-  _id: 'rv1',
-  move_id: 'm1',
-  item_id: 'i1',
-  group_id: 'g1',
-  author: { _id: 'u2', name: 'Aki Asker', image: '' },
-  subject_id: 'u3',
-  rating: 1,
-  text: 'Rude.',
-  created_at: Date.now(),
-  updated_at: Date.now(),
-  editable_until: Date.now(),
-  hidden: false,
+  ...aReview({ author: { _id: 'u2', name: 'Aki Asker', image: '' }, subject_id: 'u3', rating: 1, text: 'Rude.' }),
+  hidden_by: null,
+  hidden_at: null,
   reports_count: 2,
   reports: [
     { user_id: 'u4', reason: 'Not about the offer', at: 1 },
@@ -44,7 +36,7 @@ describe('reported reviews', () => {
     const calls = await openPage((call) => {
       if (call.url.pathname === '/api/reviews/reported') return { body: { reviews: [reported], has_more: false, cursor: null } };
       const { hidden } = call.body as { hidden: boolean };
-      return { body: { review: { ...reported, hidden } } };
+      return { body: { review: { ...reported, hidden, hidden_by: { _id: 'u1', name: 'Pia', image: '' }, hidden_at: Date.now() } } };
     });
     const row = await screen.findByTestId('reported-review');
     expect(row.textContent).toContain('Rude.');
@@ -52,6 +44,7 @@ describe('reported reviews', () => {
     fireEvent.click(within(row).getByRole('button', { name: 'Hide review' }));
     await screen.findByText('Review hidden');
     expect(within(row).getByText('Hidden')).toBeTruthy();
+    expect(within(row).getByTestId('hidden-by').textContent).toMatch(/^Hidden by Pia/);
     fireEvent.click(within(row).getByRole('button', { name: 'Show again' }));
     await screen.findByText('Review shown again');
     expect(within(row).queryByText('Hidden')).toBeNull();
@@ -59,6 +52,19 @@ describe('reported reviews', () => {
       ['hide', { review_id: 'rv1', hidden: true }],
       ['hide', { review_id: 'rv1', hidden: false }],
     ]);
+  });
+
+  it('leaves a review of the moderator to the other moderators, and says who hid one (issue 41)', async () => {
+    const aboutPia = { ...reported, _id: 'rv2', subject_id: 'u1' };
+    const byPia = { ...reported, _id: 'rv3', author: { _id: 'u1', name: 'Pia', image: '' }, hidden: true, hidden_by: { _id: 'u6', name: 'Mo', image: '' }, hidden_at: Date.now() };
+    await openPage(() => ({ body: { reviews: [aboutPia, byPia, reported], has_more: false, cursor: null } }));
+    const [about, by, other] = (await screen.findAllByTestId('reported-review')) as [HTMLElement, HTMLElement, HTMLElement];
+    expect(within(about).queryByRole('button')).toBeNull();
+    expect(about.textContent).toContain('About you: another moderator decides.');
+    // One they wrote is theirs to moderate as any other.
+    expect(within(by).getByRole('button', { name: 'Show again' })).toBeTruthy();
+    expect(within(by).getByTestId('hidden-by').textContent).toMatch(/^Hidden by Mo/);
+    expect(within(other).getByRole('button', { name: 'Hide review' })).toBeTruthy();
   });
 
   it('tells anyone but a moderator that the list is theirs only', async () => {

@@ -4,6 +4,7 @@ import { groupPath } from '../../shared/constants';
 import { isApiError } from '../../shared/errors';
 import { appendNewById, useCursorPages } from '../../shared/hooks/useCursorPages';
 import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
+import { relativeTime } from '../../shared/relativeTime';
 import { RequireUser } from '../../shared/session/RequireUser';
 import { Button } from '../../shared/ui/Button';
 import { EmptyState } from '../../shared/ui/EmptyState';
@@ -23,19 +24,19 @@ export function ReportedReviewsPage() {
         </Link>
         <h1 className="mt-1 text-2xl font-bold tracking-tight">Reported reviews</h1>
       </div>
-      <RequireUser>{(user) => <Reported key={`${groupId}/${user._id}`} groupId={groupId} />}</RequireUser>
+      <RequireUser>{(user) => <Reported key={`${groupId}/${user._id}`} groupId={groupId} viewerId={user._id} />}</RequireUser>
     </div>
   );
 }
 
-function Reported({ groupId }: { groupId: string }) {
+function Reported({ groupId, viewerId }: { groupId: string; viewerId: string }) {
   const fetchPage = useCallback(
     (cursor?: string) => fetchReportedReviews(groupId, cursor).then((page) => ({ items: page.reviews, cursor: page.cursor, hasMore: page.has_more })),
     [groupId],
   );
   const reported = useCursorPages(groupId, fetchPage, appendNewById);
   const replace = (changed: ReportedReview) =>
-    reported.setItems((items) => items.map((item) => (item._id === changed._id ? { ...item, hidden: changed.hidden } : item)));
+    reported.setItems((items) => items.map((item) => (item._id === changed._id ? changed : item)));
 
   if (reported.error !== null && isApiError(reported.error) && reported.error.status === 403) {
     return <EmptyState icon="🔒" title="Only the group's moderators can see reported reviews" />;
@@ -47,7 +48,7 @@ function Reported({ groupId }: { groupId: string }) {
       )}
       <ul className="space-y-3">
         {reported.items.map((review) => (
-          <ReportedRow key={review._id} review={review} onChanged={replace} />
+          <ReportedRow key={review._id} review={review} viewerId={viewerId} onChanged={replace} />
         ))}
       </ul>
       <ListFooter pages={reported} moreLabel="More" />
@@ -55,12 +56,13 @@ function Reported({ groupId }: { groupId: string }) {
   );
 }
 
-function ReportedRow({ review, onChanged }: { review: ReportedReview; onChanged: (review: ReportedReview) => void }) {
+/** One reported review; a moderator it is about leaves it to the others. */
+function ReportedRow({ review, viewerId, onChanged }: { review: ReportedReview; viewerId: string; onChanged: (review: ReportedReview) => void }) {
   const ui = useUi();
   const toggle = useAsyncAction(async () => {
     try {
       const { review: changed } = await hideReview(review._id, !review.hidden);
-      onChanged({ ...review, hidden: changed.hidden });
+      onChanged({ ...review, hidden: changed.hidden, hidden_by: changed.hidden_by, hidden_at: changed.hidden_at });
       ui.toast(changed.hidden ? 'Review hidden' : 'Review shown again');
     } catch (error) {
       ui.showError(error);
@@ -76,10 +78,19 @@ function ReportedRow({ review, onChanged }: { review: ReportedReview; onChanged:
         Reported {review.reports_count === 1 ? 'once' : `${review.reports_count} times`}
         {reasons.length > 0 && `: ${reasons.map((reason) => `“${reason}”`).join(', ')}`}
       </p>
+      {review.hidden_by && review.hidden_at !== null && (
+        <p data-testid="hidden-by" className="mt-1 text-xs text-slate-600">
+          {review.hidden ? 'Hidden' : 'Shown again'} by {review.hidden_by.name} {relativeTime(review.hidden_at)}
+        </p>
+      )}
       <div className="mt-3 flex justify-end">
-        <Button size="sm" variant={review.hidden ? 'secondary' : 'danger'} busy={toggle.busy} onClick={() => void toggle.run()}>
-          {review.hidden ? 'Show again' : 'Hide review'}
-        </Button>
+        {viewerId === review.subject_id ? (
+          <p className="text-sm text-slate-600">About you: another moderator decides.</p>
+        ) : (
+          <Button size="sm" variant={review.hidden ? 'secondary' : 'danger'} busy={toggle.busy} onClick={() => void toggle.run()}>
+            {review.hidden ? 'Show again' : 'Hide review'}
+          </Button>
+        )}
       </div>
     </li>
   );

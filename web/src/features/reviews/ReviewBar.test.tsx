@@ -1,4 +1,5 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeSocket } from '../../test/fakeSocket';
 import { mockFetch, type FetchCall } from '../../test/fetchMock';
@@ -24,6 +25,7 @@ const review = (author: typeof olga, rating: number, text: string): Review => ({
   subject_id: author._id === 'u1' ? 'u2' : 'u1',
   rating,
   text,
+  private: false,
   created_at: Date.now(),
   updated_at: Date.now(),
   editable_until: Date.now() + 7 * 86_400_000,
@@ -45,12 +47,18 @@ async function renderBar(meId: string, chatOffers = [paid('m1', false)]) {
   const { ReviewBar } = await import('./ReviewBar');
   const { UiProvider } = await import('../../shared/ui/UiProvider');
   render(
-    <UiProvider>
-      <ReviewBar session={chat} meId={meId} />
-    </UiProvider>,
+    <MemoryRouter>
+      <UiProvider>
+        <ReviewBar session={chat} meId={meId} />
+      </UiProvider>
+    </MemoryRouter>,
   );
   return calls;
 }
+
+/** The paragraph whose whole text (a name link inside included) is `text`. */
+const paragraph = (text: string | RegExp) => (_: string, element: Element | null) =>
+  element?.tagName === 'P' && (typeof text === 'string' ? element.textContent === text : text.test(element.textContent ?? ''));
 
 const saves = (calls: FetchCall[]) => calls.filter((call) => call.url.pathname === '/api/review');
 
@@ -62,7 +70,9 @@ describe('review bar', () => {
 
   it('lets a side of the paid offer review the other once, with stars and a few words, and shows their review as it comes', async () => {
     const calls = await renderBar('u1');
-    expect(await screen.findByText('Paid. How was it with Bram?')).toBeTruthy();
+    expect(await screen.findByText(paragraph('Paid. How was it with Bram?'))).toBeTruthy();
+    // The name leads to Bram's profile: the reviews others wrote of him (issue 42).
+    expect(screen.getByRole('link', { name: 'Bram' }).getAttribute('href')).toBe(`/u/${bram._id}`);
     fireEvent.click(screen.getByRole('button', { name: 'Review Bram' }));
     const dialog = await screen.findByRole('dialog', { name: 'Review Bram Asker' });
 
@@ -80,7 +90,7 @@ describe('review bar', () => {
       ['create', { move_id: 'm1', rating: 4, text: 'Quick and careful.' }],
     ]);
     expect(screen.queryByRole('dialog')).toBeNull();
-    expect(screen.getByText(/Your review of Bram/).querySelector('[role="img"]')?.getAttribute('aria-label')).toBe('4 out of 5 stars');
+    expect(screen.getByText(paragraph(/^Your review of Bram/)).querySelector('[role="img"]')?.getAttribute('aria-label')).toBe('4 out of 5 stars');
 
     // Changing it is an update of the same review.
     fireEvent.click(screen.getByRole('button', { name: 'Change review' }));
@@ -107,7 +117,7 @@ describe('review bar', () => {
     await screen.findByText('Review saved');
     expect(saves(calls).map((call) => call.body)).toEqual([{ move_id: 'm0', rating: 3, text: '' }]);
     expect(screen.queryByTestId('earlier-offers')).toBeNull();
-    expect(screen.getByText('Paid. How was it with Bram?')).toBeTruthy();
+    expect(screen.getByText(paragraph('Paid. How was it with Bram?'))).toBeTruthy();
   });
 
   it('shows nothing to anyone but the two sides', async () => {

@@ -3,6 +3,7 @@ import type { SessionBarProps } from '../../shared/chat/kinds';
 import { useAsyncData } from '../../shared/hooks/useAsyncData';
 import { useSocketEvent } from '../../shared/hooks/useSocketEvent';
 import { Button } from '../../shared/ui/Button';
+import { ProfileLink } from '../../shared/ui/ProfileLink';
 import { formatMoney } from '../../shared/currency';
 import { relativeTime } from '../../shared/relativeTime';
 import { earlierToReview, reviewableOffer, isEditable } from './reviews';
@@ -32,15 +33,17 @@ function OfferReviewBar({ csId, moveId }: { csId: string; moveId: string }) {
   const theirs = heard ?? loaded.data.their_review;
   const mine = saved ?? loaded.data.review;
   const firstName = subject.name.split(' ')[0] || subject.name;
+  // Their name leads to their profile: the reviews others wrote of them.
+  const them = <ProfileLink userId={subject._id}>{firstName}</ProfileLink>;
 
   return (
     <div data-testid="review-bar" className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-slate-100 bg-violet-50/60 px-3 py-2 text-sm">
       {mine ? (
         <p className="text-slate-700">
-          Your review of {firstName}: <Stars rating={mine.rating} />
+          Your review of {them}: <Stars rating={mine.rating} />
         </p>
       ) : (
-        <p className="text-slate-700">Paid. How was it with {firstName}?</p>
+        <p className="text-slate-700">Paid. How was it with {them}?</p>
       )}
       {(!mine || isEditable(mine)) && (
         <Button size="sm" variant={mine ? 'secondary' : 'primary'} onClick={() => setWriting(true)}>

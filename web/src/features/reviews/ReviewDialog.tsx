@@ -79,7 +79,7 @@ export function ReviewDialog({ subjectName, moveId, review, onSaved, onClose }: 
             className={`${inputClass} h-auto py-2`}
           />
         </Field>
-        <p className="text-xs text-slate-500">You can change it for {REVIEW_EDIT_DAYS} days. It shows on their profile.</p>
+        <p className="text-xs text-slate-500">You can change it for {REVIEW_EDIT_DAYS} days. It shows on their profile; after an offer in a private group, its words only to the group's members.</p>
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <Button type="button" variant="secondary" onClick={onClose}>
             Cancel

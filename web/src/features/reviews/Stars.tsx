@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { REVIEW_RATING_MAX } from '../../shared/constants';
 import { relativeTime } from '../../shared/relativeTime';
+import { ProfileLink } from '../../shared/ui/ProfileLink';
 import { starsLabel } from './reviews';
 import type { Review } from './reviewsApi';
 
@@ -36,19 +37,23 @@ export function StarPicker({ value, onChange, invalid }: { value: number; onChan
   );
 }
 
-/** A review as lists show it: who wrote it, the stars, when, and the text; `children` add to the headline. */
+/** A review as lists show it: who wrote it, the stars, when, and the text (withheld after an offer in a private group); `children` add to the headline. */
 export function ReviewBody({ review, children }: { review: Review; children?: ReactNode }) {
   return (
     <>
       <p className="flex flex-wrap items-baseline gap-x-2 text-sm">
-        <span className="font-semibold text-slate-900">{review.author.name}</span>
+        <ProfileLink userId={review.author._id}>{review.author.name}</ProfileLink>
         <Stars rating={review.rating} />
         <time dateTime={new Date(review.created_at).toISOString()} className="text-xs text-slate-500">
           {relativeTime(review.created_at)}
         </time>
         {children}
       </p>
-      {review.text && <p className="mt-1 text-sm break-words whitespace-pre-line text-slate-700">{review.text}</p>}
+      {review.private ? (
+        <p className="mt-1 text-sm text-slate-500 italic">Written after an offer in a private group: only its members can read it.</p>
+      ) : (
+        review.text && <p className="mt-1 text-sm break-words whitespace-pre-line text-slate-700">{review.text}</p>
+      )}
     </>
   );
 }

@@ -6,17 +6,21 @@ export interface ReviewAuthor {
   image: string;
 }
 
-/** One side's review of the other after a paid offer (per offer, `move_id`). */
+/**
+ * One side's review of the other after a paid offer (per offer, `move_id`). `private`: the offer was about a post in a
+ * group the viewer may not read, so the review names no post or group and its text is withheld (null).
+ */
 export interface Review {
   _id: string;
   move_id: string;
-  item_id: string;
-  group_id: string;
+  item_id: string | null;
+  group_id: string | null;
   author: ReviewAuthor;
   subject_id: string;
   /** 1 to 5 stars. */
   rating: number;
-  text: string;
+  text: string | null;
+  private: boolean;
   created_at: number;
   updated_at: number;
   /** Its author may change it until then. */
@@ -48,8 +52,9 @@ export function reportReview(reviewId: string, reason: string): Promise<{ succes
   return api.post<{ success: boolean }>('/api/review', { review_id: reviewId, reason }, { query: { action: 'report' } });
 }
 
-export function hideReview(reviewId: string, hidden: boolean): Promise<{ review: Review }> {
-  return api.post<{ review: Review }>('/api/review', { review_id: reviewId, hidden }, { query: { action: 'hide' } });
+/** Hides a review, or shows it again: for the group's moderators but the review's two sides; answered as moderators see it. */
+export function hideReview(reviewId: string, hidden: boolean): Promise<{ review: ReportedReview }> {
+  return api.post<{ review: ReportedReview }>('/api/review', { review_id: reviewId, hidden }, { query: { action: 'hide' } });
 }
 
 export interface ReviewsPage extends ReviewsSummary {
@@ -101,6 +106,9 @@ export interface ReviewReport {
 export interface ReportedReview extends Review {
   reports_count: number;
   reports: ReviewReport[];
+  /** The moderator who hid it, or showed it again, last (null: nobody yet), and when. */
+  hidden_by: ReviewAuthor | null;
+  hidden_at: number | null;
 }
 
 export interface ReportedPage {

@@ -1,4 +1,5 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, type FakeReply, type FetchCall } from '../../test/fetchMock';
 import type { ItemChatFacts } from './offer';
@@ -29,9 +30,11 @@ async function renderBar(offer: Parameters<typeof item>[0], answerOffer: (call: 
   const { GiveOfferBar } = await import('./GiveOfferBar');
   const { UiProvider } = await import('../../shared/ui/UiProvider');
   render(
-    <UiProvider>
-      <GiveOfferBar session={session} meId={meId} />
-    </UiProvider>,
+    <MemoryRouter>
+      <UiProvider>
+        <GiveOfferBar session={session} meId={meId} />
+      </UiProvider>
+    </MemoryRouter>,
   );
   return calls;
 }
@@ -46,6 +49,8 @@ describe('Give offer', () => {
     let answer: (reply: FakeReply) => void = () => undefined;
     const calls = await renderBar({ offer_amount: 2.5, offer_currency: 'USD' }, () => new Promise((resolve) => (answer = resolve)));
     const button = await screen.findByRole('button', { name: 'Give offer $2.50' });
+    // Whom it pays, with the way to their profile (issue 42).
+    expect((await screen.findByRole('link', { name: 'Bram' })).getAttribute('href')).toBe('/u/u2');
     fireEvent.click(button);
     const dialog = await confirmDialog();
     expect(dialog.textContent).toContain('$2.50');
@@ -130,14 +135,14 @@ describe('Give offer', () => {
     expect(link.className).toContain('text-red-700');
   });
 
-  it("shows a short points balance as the server's message in a dialog", async () => {
+  it("shows a short points balance as the server's message in a dialog, not titled as a recharge (points are not bought)", async () => {
     await renderBar({ offer_amount: 500, offer_currency: 'POINTS' }, () => ({
       status: 402,
       body: { errors: { need_recharge: 'Not enough points: you have 101.' } },
     }));
     fireEvent.click(await screen.findByRole('button', { name: 'Give offer 🪙 500' }));
     fireEvent.click(within(await confirmDialog()).getByRole('button', { name: 'Confirm' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Need Recharge' });
+    const dialog = await screen.findByRole('dialog', { name: 'Not enough points' });
     expect(dialog.textContent).toContain('Not enough points: you have 101.');
     expect(screen.queryByRole('link', { name: 'Need Recharge' })).toBeNull();
   });

@@ -14,6 +14,7 @@ import { ConfirmDialog } from '../../shared/ui/ConfirmDialog';
 import { useUserName } from '../../shared/chat/UserName';
 import { fetchItem } from '../../shared/entities/item';
 import { FinderFeeRule } from '../../shared/ui/FinderFeeRule';
+import { ProfileLink } from '../../shared/ui/ProfileLink';
 import { AmountPrompt } from './AmountPrompt';
 import { NeedRechargeLink } from '../../shared/ui/NeedRechargeLink';
 import { fetchOfferSplit, type GivenOffer, type OfferSplit } from './walletApi';
@@ -47,7 +48,8 @@ function GiveOffer({ csId, itemId, recipientId, storedOffer }: GiveOfferProps) {
   // Read here rather than passed in: the chat window is also opened from the chat list, without the post.
   const item = useAsyncData(itemId, (signal) => fetchItem(itemId, undefined, signal));
   const offer = useGiveOffer(csId);
-  const recipientName = useUserName(recipientId) ?? 'them';
+  const knownName = useUserName(recipientId);
+  const recipientName = knownName ?? 'them';
   const [confirmingAnother, setConfirmingAnother] = useState(false);
   if (item.status !== 'success') return null;
 
@@ -73,6 +75,12 @@ function GiveOffer({ csId, itemId, recipientId, storedOffer }: GiveOfferProps) {
       >
         {label}
       </Button>
+      {knownName && (
+        // Whom the offer pays, and the way to their profile: their reviews and the offers they were paid.
+        <p data-testid="offer-recipient" className="text-sm text-slate-700">
+          to <ProfileLink userId={recipientId}>{knownName}</ProfileLink>
+        </p>
+      )}
       {lastOffer && (
         <p data-testid="offer-given" className="text-sm text-slate-700">
           Offer given: <span className="font-semibold text-slate-900">{formatMoney(lastOffer.amount, lastOffer.currency)}</span>{' '}

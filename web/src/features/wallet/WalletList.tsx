@@ -17,16 +17,19 @@ import { heldOf } from './holds';
 import { LedgerDialog } from './LedgerDialog';
 import { rechargePath } from '../../shared/entities/wallet';
 import { canRecharge, canWithdraw, hasMoneyToWithdraw, isPointsWallet, walletKey } from './wallets';
+import type { resumedWithdrawal } from './withdraw';
 import { WithdrawButton } from './WithdrawButton';
 
 interface WalletListProps {
   wallets: readonly Wallet[];
   /** A wallet the server changed (a withdrawal's reply). */
   onWallet: (wallet: Wallet) => void;
+  /** A withdrawal the payout set-up interrupted (`resumedWithdrawal`), to go on with. */
+  resume?: ReturnType<typeof resumedWithdrawal>;
 }
 
 /** The profile's wallets; each opens its Transaction History, money can be withdrawn and card currencies recharged. */
-export function WalletList({ wallets, onWallet }: WalletListProps) {
+export function WalletList({ wallets, onWallet, resume }: WalletListProps) {
   const [ledgerKey, setLedgerKey] = useState<string | null>(null);
   // Looked up on every render so the open ledger follows live balance changes.
   const ledgerWallet = wallets.find((wallet) => walletKey(wallet) === ledgerKey);
@@ -77,7 +80,7 @@ export function WalletList({ wallets, onWallet }: WalletListProps) {
                 </span>
                 <span className="ml-auto shrink-0 text-xs font-medium text-slate-600">History</span>
               </button>
-              <WalletActions wallet={wallet} onWallet={onWallet} />
+              <WalletActions wallet={wallet} onWallet={onWallet} resume={resume?.currency === wallet.wallet_currency ? resume : undefined} />
             </li>
           );
         })}
@@ -126,12 +129,12 @@ function RechargeLink({ currency }: { currency: string }) {
 }
 
 /** Withdraw and Recharge under a wallet; a wallet that cannot be withdrawn from says why. */
-function WalletActions({ wallet, onWallet }: { wallet: Wallet; onWallet: WalletListProps['onWallet'] }) {
+function WalletActions({ wallet, onWallet, resume }: { wallet: Wallet; onWallet: WalletListProps['onWallet']; resume?: WalletListProps['resume'] }) {
   const rechargeable = canRecharge(wallet);
   const why = !canWithdraw(wallet) ? CANNOT_WITHDRAW_POINTS_TEXT : !hasMoneyToWithdraw(wallet) ? NOTHING_TO_WITHDRAW_TEXT : null;
   return (
     <div className="flex flex-wrap items-center justify-end gap-2 border-t border-slate-100 px-2 pt-2 pb-1">
-      {why ? <p className="mr-auto text-sm text-slate-600">{why}</p> : <WithdrawButton wallet={wallet} onWallet={onWallet} />}
+      {why ? <p className="mr-auto text-sm text-slate-600">{why}</p> : <WithdrawButton wallet={wallet} onWallet={onWallet} resume={resume ?? undefined} />}
       {rechargeable && <RechargeLink currency={wallet.wallet_currency} />}
     </div>
   );

@@ -14,14 +14,22 @@ import { outcomeUnknown } from './wallets';
 
 type Step = { step: 'idle' } | { step: 'asking' } | { step: 'confirming'; amount: number };
 
+interface WithdrawButtonProps {
+  wallet: Wallet;
+  onWallet: (wallet: Wallet) => void;
+  /** A withdrawal the payout set-up interrupted: it opens at once, at its confirmation (or the amount, when none came back). */
+  resume?: { amount: number | null };
+}
+
 /**
  * Withdraw: asks how much (all the wallet holds unless changed), asks to confirm, then pays
  * it out. Without a connected payout account the server answers with the provider's
- * onboarding page instead, which the browser goes to (nothing moves).
+ * onboarding page instead, which the browser goes to (nothing moves); it comes back with the
+ * amount, which is asked to confirm again (`resume`), not to be typed again.
  */
-export function WithdrawButton({ wallet, onWallet }: { wallet: Wallet; onWallet: (wallet: Wallet) => void }) {
+export function WithdrawButton({ wallet, onWallet, resume }: WithdrawButtonProps) {
   const ui = useUi();
-  const [state, setState] = useState<Step>({ step: 'idle' });
+  const [state, setState] = useState<Step>(() => (resume ? (resume.amount === null ? { step: 'asking' } : { step: 'confirming', amount: resume.amount }) : { step: 'idle' }));
   // Kept while a withdrawal's outcome is unknown, so sending the same amount again cannot pay out twice.
   const unsettled = useRef<{ requestId: string; amount: number } | null>(null);
   const money = (amount: number) => formatMoney(amount, wallet.wallet_currency);
@@ -76,7 +84,7 @@ export function WithdrawButton({ wallet, onWallet }: { wallet: Wallet; onWallet:
             Stripe pays it to the bank account you gave them; {money(leftAfter(wallet, state.amount))} stays in your{' '}
             {currencyName(wallet.wallet_currency)} wallet.
           </p>
-          {!payoutsReady && <p className="mt-2">If Stripe does not know where to pay you yet, you set that up first (once), then withdraw again.</p>}
+          {!payoutsReady && <p className="mt-2">If Stripe does not know where to pay you yet, you set that up with them first (once), then come back here to confirm this withdrawal.</p>}
         </ConfirmDialog>
       )}
     </>

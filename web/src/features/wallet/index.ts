@@ -4,6 +4,7 @@ import { GiveOfferBar } from './GiveOfferBar';
 
 export { EarnedFromSharing } from './EarnedFromSharing';
 export { profileHint } from './profileHint';
+export { RESUMED_WITHDRAWAL_PARAMS, resumedWithdrawal } from './withdraw';
 export { RewardReleasedNotices } from './RewardReleasedNotices';
 export { useLiveWallets } from './useLiveWallets';
 export type { LedgerEntry } from './walletApi';

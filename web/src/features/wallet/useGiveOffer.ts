@@ -1,14 +1,14 @@
 import { useCallback, useRef, useState } from 'react';
-import { NEED_RECHARGE_TEXT, OFFER_GIVEN_TEXT } from '../../shared/constants';
+import { NOT_ENOUGH_POINTS_TEXT, OFFER_GIVEN_TEXT } from '../../shared/constants';
 import { useUi } from '../../shared/ui/uiContext';
 import { initialOfferState, offerReducer, type OfferEvent, type OfferState } from './offer';
 import { type GivenOffer, giveOffer, newRequestId } from './walletApi';
 
 /**
  * Runs the Give offer flow of one chat (`csId`) with offerReducer and sends the confirmed
- * offer. A short balance in points opens a dialog with the server's message; other
- * failures show in the error popup; a card currency's shortfall is left in
- * `state.failure` for the 'Need Recharge' link.
+ * offer. A short balance in points opens a dialog with the server's message (which says how
+ * points come: they are not bought); other failures show in the error popup; a card
+ * currency's shortfall is left in `state.failure` for the 'Need Recharge' link.
  */
 export function useGiveOffer(csId: string) {
   const ui = useUi();
@@ -42,7 +42,7 @@ export function useGiveOffer(csId: string) {
       },
       (error: unknown) => {
         const { failure } = dispatch({ type: 'failed', error });
-        if (failure?.kind === 'need_recharge') ui.showError(failure.message, NEED_RECHARGE_TEXT);
+        if (failure?.kind === 'need_recharge') ui.showError(failure.message, NOT_ENOUGH_POINTS_TEXT);
         else if (failure?.kind === 'error') ui.showError(failure.error);
       },
     );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { profileHint } from './profileHint';
-import { leftAfter, wholeBalanceText, withdrawalRefusal } from './withdraw';
+import { leftAfter, resumedWithdrawal, wholeBalanceText, withdrawalRefusal } from './withdraw';
 import { hasMoneyToWithdraw } from './wallets';
 
 const euros = (amount: number) => ({ user_id: 'u1', wallet_for: 'user', wallet_currency: 'EUR', wallet_amount: amount });
@@ -31,5 +31,27 @@ describe('after a withdrawal', () => {
     expect(profileHint(new URLSearchParams('can_withdraw=1'), [euros(0)])).toBeNull();
     expect(profileHint(new URLSearchParams('retry_withdraw=1'), [euros(0)])).toBeNull();
     expect(profileHint(new URLSearchParams('can_withdraw=1'), [euros(3)])).toBe('You can withdraw your money now');
+  });
+});
+
+describe('a withdrawal resumed after the payout set-up', () => {
+  const back = (query: string) => new URLSearchParams(query);
+  const wallets = [{ ...euros(12.5) }, { ...euros(100), wallet_currency: 'POINTS' }];
+
+  it('is the amount asked for, from the wallet of its currency', () => {
+    expect(resumedWithdrawal(back('can_withdraw=1&withdraw_currency=EUR&withdraw_amount=5'), wallets)).toEqual({ currency: 'EUR', amount: 5 });
+  });
+
+  it('asks for the amount again when none came back, or it is more than the wallet now holds, or not a number', () => {
+    for (const amount of ['', '&withdraw_amount=13', '&withdraw_amount=abc', '&withdraw_amount=-1']) {
+      expect(resumedWithdrawal(back(`withdraw_currency=EUR${amount}`), wallets)).toEqual({ currency: 'EUR', amount: null });
+    }
+  });
+
+  it('is nothing without a wallet of that currency holding money, or without a withdrawal asked for', () => {
+    expect(resumedWithdrawal(back('withdraw_currency=USD&withdraw_amount=5'), wallets)).toBeNull();
+    expect(resumedWithdrawal(back('withdraw_currency=POINTS&withdraw_amount=5'), wallets)).toBeNull();
+    expect(resumedWithdrawal(back('withdraw_currency=EUR&withdraw_amount=5'), [euros(0)])).toBeNull();
+    expect(resumedWithdrawal(back('can_withdraw=1'), wallets)).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { MODERATION_LABELS, makeModeratorConfirm } from '../constants';
+import { MODERATION_LABELS, blockMemberConfirm, makeModeratorConfirm } from '../constants';
 import { useCursorPages } from '../hooks/useCursorPages';
 import { Avatar } from '../ui/Avatar';
 import { Button } from '../ui/Button';
@@ -19,9 +19,15 @@ interface MembersListProps {
   boxClass?: string;
 }
 
+/** The moderation steps that ask first: each hard to take back, and one the member feels at once. */
+const CONFIRMED_ACTIONS: Partial<Record<ModerationAction, (name: string) => string>> = {
+  make_moderator: makeModeratorConfirm,
+  block: blockMemberConfirm,
+};
+
 /**
  * A group's or chat's members with their roles, loading the next page when scrolled near its
- * end; for moderators, the actions they may take on each (making a moderator asks first) and
+ * end; for moderators, the actions they may take on each (making a moderator and blocking ask first) and
  * what each member's app reported.
  */
 export function MembersList({ sessionId, viewerType, headingLevel = 2, boxClass = 'max-h-80' }: MembersListProps) {
@@ -38,7 +44,8 @@ export function MembersList({ sessionId, viewerType, headingLevel = 2, boxClass 
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
 
   const act = async (member: SessionUser, action: ModerationAction) => {
-    if (action === 'make_moderator' && !(await ui.confirm(makeModeratorConfirm(member.user.name)))) return;
+    const question = CONFIRMED_ACTIONS[action]?.(member.user.name);
+    if (question && !(await ui.confirm(question))) return;
     try {
       const reply = await moderate(sessionId, member.user_id, action);
       members.setItems((current) =>

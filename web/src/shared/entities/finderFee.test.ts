@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { finderFeeExample, finderFeePool, FINDER_FEE_RULE_TEXT } from './finderFee';
+import { finderFeeExample, finderFeePool, FINDER_FEE_RULE_TEXT, shareEarningsText } from './finderFee';
 
 describe('finderFeeExample', () => {
   it("tells the server's worked example: with two sharers the first takes what the nearest leaves, the same half", () => {
@@ -27,5 +27,16 @@ describe('finderFeeExample', () => {
 describe('finderFeePool', () => {
   it('rounds down to the cent', () => {
     expect(finderFeePool(9.99, 10)).toBe(0.99);
+  });
+});
+
+describe('shareEarningsText', () => {
+  it("promises the server's figure for the reader's own link, with the reward it is a part of", () => {
+    expect(shareEarningsText({ amount: 2.5, currency: 'POINTS', offer_amount: 50 })).toBe(
+      'Share your link: if the helper comes through it and is paid the 🪙 50 reward, you earn 🪙 2.50.',
+    );
+    expect(shareEarningsText({ amount: 1, currency: 'EUR', offer_amount: 20 })).toBe(
+      'Share your link: if the helper comes through it and is paid the €20 reward, you earn €1.',
+    );
   });
 });

@@ -14,6 +14,22 @@ export function postFinderFee(item: { offer_amount?: number | null; finder_fee_p
   return pool > 0 ? pool : null;
 }
 
+/**
+ * What a reader's own link of a post earns them when someone new comes through it and is paid
+ * the post's reward (`offer_amount`): computed by the server with the rule that pays
+ * (/api/r/{route_id}'s share_earnings), never here, so the promise is what is paid.
+ */
+export interface ShareEarnings {
+  amount: number;
+  currency: string;
+  offer_amount: number;
+}
+
+/** The post page's promise to a reader who may share it. */
+export function shareEarningsText({ amount, currency, offer_amount: reward }: ShareEarnings): string {
+  return `Share your link: if the helper comes through it and is paid the ${formatMoney(reward, currency)} reward, you earn ${formatMoney(amount, currency)}.`;
+}
+
 /** Stand-ins for the people of the worked example, in the order they shared. */
 const EXAMPLE_NAMES = ['Ann', 'Ben', 'Cleo', 'Dev', 'Eva'] as const;
 

@@ -1,4 +1,5 @@
 import { api } from '../api';
+import { MEMBER_TYPES } from '../constants';
 
 export interface Group {
   _id: string;
@@ -38,4 +39,21 @@ export function groupNear(latLong: readonly [number, number]): Promise<GroupRepl
 
 export function fetchGroup(groupId: string, signal?: AbortSignal): Promise<GroupReply> {
   return api.post<GroupReply>('/api/group', { group_id: groupId }, { signal });
+}
+
+/** The server's refusal of a post (http: 403), and the post form's title for whoever it would refuse. */
+export const CANNOT_POST_TEXT = 'You cannot post in this group';
+
+/**
+ * Why the viewer may not post in the group, from what the server said of them (`can_write`,
+ * their membership type, the group's write permission); null when they may. Told before the
+ * post form is filled, not after it is sent.
+ */
+export function whyCannotPost(group: Pick<Group, 'can_write' | 'session_user_type' | 'write_permission' | 'is_public'>): string | null {
+  if (group.can_write) return null;
+  const type = group.session_user_type;
+  if (type === MEMBER_TYPES.awaitingApproval) return 'Your request to join is awaiting approval: you can post once a moderator approves it.';
+  if (type !== null && type > MEMBER_TYPES.member) return 'A moderator of this group blocked you.';
+  if (type === null && !group.is_public) return 'Only its members post here: ask to join on the group’s page.';
+  return group.write_permission <= MEMBER_TYPES.admin ? 'Only the group’s admins post here.' : 'Only the group’s admins and moderators post here.';
 }

@@ -9,8 +9,12 @@ import { Offer, RewardBadges, ShareBadges, TagList } from './Offer';
 
 const cardClass = 'block overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200';
 
-/** A post in a list; visitors see a blurred stand-in for posts that need a user. */
-export function ItemCard({ item }: { item: Item }) {
+/**
+ * A post in a list; visitors see a blurred stand-in for posts that need a user. Its title is a
+ * heading one level below the list's own (2 in the feed, under its h1; 3 under a section's h2).
+ */
+export function ItemCard({ item, headingLevel = 3 }: { item: Item; headingLevel?: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
   if (item.title === undefined && item.need_user_to_view) {
     return (
       <button type="button" onClick={() => openLogin()} className={`${cardClass} relative w-full p-4 text-left`}>
@@ -28,14 +32,14 @@ export function ItemCard({ item }: { item: Item }) {
   return (
     <Link to={routePath(item.route_id)} className={`${cardClass} flex gap-4 p-4 transition-shadow hover:shadow-md`}>
       <div className="min-w-0 flex-1 space-y-1.5">
-        <h3 className="line-clamp-2 font-semibold break-words text-slate-900">
+        <Heading className="line-clamp-2 font-semibold break-words text-slate-900">
           {mark && (
             <span data-testid="card-closed" className="mr-2 inline-block rounded-full bg-slate-700 px-2 py-0.5 align-middle text-xs font-medium text-white">
               {mark}
             </span>
           )}
           {item.title}
-        </h3>
+        </Heading>
         {item.description && <p className="line-clamp-2 text-sm text-slate-600">{item.description}</p>}
         <TagList tags={item.tags ?? []} />
         <RewardBadges item={item} />
