@@ -228,8 +228,10 @@ def attach(
         """The chat this socket's tab shows while visible (null: none, or hidden): its user
         gets no push for that chat meanwhile, and the socket hears who types in it."""
         shown = ViewingBody.model_validate(data).session_id
-        await push.socket_viewing(sid, shown)
+        # The viewers' room first: telling the user's shard may take seconds on a busy
+        # cluster, and typing meanwhile would reach no one.
         await show(sid, shown)
+        await push.socket_viewing(sid, shown)
         return {"ok": True}
 
     async def show(sid: str, shown: str | None) -> None:

@@ -21,6 +21,7 @@ from agora.core.shard_map import FIRST_VERSION, ShardMap, shard_of
 from agora.http.realtime import SOCKET_SERVER
 from agora.realtime.emitter import RealtimeEmitter
 from agora.services.chat.access import NOT_IN_CHAT
+from agora.services.push import PushService
 from agora.store.messages import MessageStore
 from agora.store.sessions import SessionStore
 from tests.integration.helpers import all_messages as _all_messages
@@ -461,6 +462,34 @@ async def test_a_visitors_tab_hears_typing_from_its_join_until_it_leaves(chat_cl
     assert await tab.call("leave", {"session_id": session_id}) == {"ok": True}
     await owner_socket.call("typing", {"session_id": session_id})
     assert await _heard_typing(heard, tab) == [("visitor", asker.id)]
+
+
+async def test_a_tab_hears_typing_while_its_users_shard_hears_of_its_view(
+    chat_client, smtp_sink, monkeypatch
+):
+    """A tab that says it shows a chat hears typing in it at once, however long the user's
+    shard (a Ray actor, which decides on pushes) takes to hear that the chat is on screen."""
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    await _send(asker, session_id, "hi")
+    told, release = asyncio.Event(), asyncio.Event()
+    telling = PushService.socket_viewing
+
+    async def slow_shard(self, sid, shown):
+        told.set()
+        await release.wait()
+        await telling(self, sid, shown)
+
+    monkeypatch.setattr(PushService, "socket_viewing", slow_shard)
+    heard: dict[str, list] = {"typing": []}
+    tab = await _socket(chat_client, owner, heard, "owner")
+    viewing = asyncio.create_task(tab.call("viewing", {"session_id": session_id}))
+    await told.wait()
+    typist = await _socket(chat_client, asker)
+    assert await typist.call("typing", {"session_id": session_id}) == {"ok": True}
+    assert await _heard_typing(heard, tab) == [("owner", asker.id)]
+    release.set()
+    assert await viewing == {"ok": True}
 
 
 async def test_mute_and_make_public_rules(chat_client, smtp_sink):
