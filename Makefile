@@ -78,10 +78,11 @@ test-e2e: deps $(STAMPS)/web-build $(STAMPS)/e2e-deps $(STAMPS)/browsers
 screenshots: ## The browser suite, saving each screen it passes at 390 and 1280 px in tests/e2e/screenshots/
 	AGORA_E2E_SCREENSHOTS=1 $(MAKE) test-e2e
 
-lint: deps $(STAMPS)/web-deps ## ruff (lint and format), Python import contracts, the TypeScript compiler, the web app's layers and import cycles
+lint: deps $(STAMPS)/web-deps ## ruff (lint and format), Python import contracts, the chat pipeline's types (mypy), the TypeScript compiler, the web app's layers and import cycles
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports --no-cache
+	$(VENV)/bin/mypy
 	cd web && npm run typecheck
 	cd web && npm run lint
 

@@ -98,9 +98,10 @@ from agora.store.groups import GroupStore
 from agora.store.items import ItemStore
 from agora.store.link_previews import LinkPreviewCache
 from agora.store.messages import MessageStore
+from agora.store.money import money_unit_of_work
 from agora.store.mongo import connect_mongo, database
 from agora.store.otp import OtpStore
-from agora.store.payments import PaymentStore
+from agora.store.payments import PaymentStore, Recharges
 from agora.store.push_subscriptions import PushSubscriptionStore
 from agora.store.rate_limits import RateLimiter
 from agora.store.redis import Keys, connect_redis
@@ -176,9 +177,19 @@ def build_services(
     wallet_store = WalletStore(db)
     emitter = RealtimeEmitter(settings, sockets)
     payment_store = PaymentStore(db, users, group_store)
+    recharges = Recharges(db)
+    # A money move writes its ledger entries, its record, the posts' copies of the holds it
+    # moves and a card recharge's record in one unit of work.
+    money = money_unit_of_work(
+        db,
+        settings.mongo_transactions,
+        wallets=wallet_store,
+        holds=item_store.holds,
+        recharges=recharges,
+    )
     # Wallets show whether their owner can be paid out, which only payments' store knows.
     wallets = WalletService(
-        wallet_store, emitter, events, PayoutsStatus(payment_store).charge_enabled
+        wallet_store, money, emitter, events, PayoutsStatus(payment_store).charge_enabled
     )
     rewards = RewardHolds(wallets, item_store, emitter, events)
     review_store = ReviewStore(db)
@@ -199,7 +210,9 @@ def build_services(
             GROUPS_LIMITED,
         ),
     )
-    payments = PaymentService(settings, stripe_gateway(settings), payment_store, wallets, groups)
+    payments = PaymentService(
+        settings, stripe_gateway(settings), payment_store, recharges, wallets, groups
+    )
     posts = PostReader(item_store, groups)
     push_subscriptions = PushSubscriptionStore(db)
     kinds = chat_kinds()
@@ -357,7 +370,7 @@ def build_services(
     )
     indexed = [users, auth_keys, group_store, item_store, sessions, messages, wallet_store]
     indexed += [review_store]
-    indexed += [payment_store, push_subscriptions, *whatsapp_stores]
+    indexed += [payment_store, recharges, push_subscriptions, *whatsapp_stores]
     indexed += [whatsapp_templates, whatsapp_flags]
     copied = [users, item_store, copies]
     return Built(services, events, users, indexed, copied, copies, ray_link, session_shards)
@@ -384,6 +397,7 @@ def chat_parts(
     access = ChatAccess(sessions=sessions, posts=posts)
     ticks = Ticks(sessions=sessions, emitter=emitter)
     return ChatParts(
+        kinds=kinds,
         sending=Sending(
             shards=shards,
             shard_sends=shard_sends,
@@ -492,7 +506,7 @@ def subscribe(
     events.subscribe(OfferPaid, push.offer_paid)
     # A post's cards show what it paid and still holds: the group's cached pages are read again.
     events.subscribe(OfferPaid, lambda e: feed.post_changed(e.group_id))
-    # A post keeps a copy of its held reward for its readers; the poster's tabs get the post.
+    # The poster's tabs get the post with its hold as the money move left it.
     events.subscribe(PostHoldMoved, rewards.hold_moved)
     # The poster's open tabs hear what a closed, deleted or expired post gave back.
     events.subscribe(RewardReleased, rewards.tell_released)
@@ -583,8 +597,8 @@ def stripe_gateway(settings: Settings) -> StripeGateway | None:
 
 
 async def finish_stalled_moves(wallets: WalletService, payments: PaymentService) -> None:
-    """A move an edge died in the middle of is finished by another, and a withdrawal
-    debited but never paid out is paid."""
+    """A withdrawal debited but never paid out is paid; where a move's writes each stand
+    alone (no transactions), a move an edge died in the middle of is finished by another."""
     await wallets.recover()
     await payments.resume_stalled_payouts()
 

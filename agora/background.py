@@ -7,9 +7,13 @@ here, and wait for it on a clean stop.
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Hashable, Iterable
+from typing import TypeVar
 
 log = logging.getLogger("agora.background")
+
+Result = TypeVar("Result")
 
 
 class BackgroundTasks:
@@ -38,6 +42,40 @@ async def sweep_forever(seconds: float, sweep: Callable[[], Awaitable[object]], 
             log.warning("the sweep of %s failed", what, exc_info=True)
 
 
+class Backoff:
+    """The waits between attempts at something that failed: `first`, then twice as long each
+    time, at most `longest`."""
+
+    def __init__(self, first: float = 0.1, longest: float = 2.0) -> None:
+        self.first = first
+        self.longest = longest
+        self.next = first
+
+    async def wait(self) -> None:
+        await asyncio.sleep(self.next)
+        self.next = min(2 * self.next, self.longest)
+
+    def reset(self) -> None:
+        self.next = self.first
+
+
+async def retried(
+    attempt: Callable[[], Awaitable[Result]], what: str, give_up_after: float
+) -> Result:
+    """What `attempt()` gives, called again after each failure (logged as "{what} failed"),
+    with a Backoff's waits; a failure past `give_up_after` seconds is raised."""
+    deadline = time.monotonic() + give_up_after
+    backoff = Backoff()
+    while True:
+        try:
+            return await attempt()
+        except Exception as error:
+            if time.monotonic() + backoff.next > deadline:
+                raise
+            log.warning("%s failed (%r); trying again in %.1f s", what, error, backoff.next)
+            await backoff.wait()
+
+
 class Turns:
     """Turns per key, in the order they were taken: work that must keep the order it arrived
     in takes its turn where it arrives (no await in between) and waits for it later, so the
@@ -61,6 +99,23 @@ class Turns:
             if self._last.get(key) is mine:
                 del self._last[key]
 
+    def _end_after(
+        self, keys: set[Hashable], mine: asyncio.Future, before: set[asyncio.Future]
+    ) -> None:
+        """A turn given up while it waited ends when the turns before it end: those after it
+        wait for it alone, and must not start beside one still running."""
+        waiting = {turn for turn in before if not turn.done()}
+
+        def one_ended(turn: asyncio.Future) -> None:
+            waiting.discard(turn)
+            if not waiting:
+                self._end(keys, mine)
+
+        for turn in waiting:
+            turn.add_done_callback(one_ended)
+        if not waiting:
+            self._end(keys, mine)
+
 
 class Turn:
     def __init__(
@@ -74,11 +129,10 @@ class Turn:
     async def __aenter__(self) -> None:
         try:
             if self._before:
-                # wait() leaves the futures as they are when this task is cancelled: the
-                # turns after this one go on.
+                # wait() leaves the futures as they are when this task is cancelled.
                 await asyncio.wait(self._before)
         except BaseException:
-            self._turns._end(self._keys, self._mine)
+            self._turns._end_after(self._keys, self._mine, self._before)
             raise
 
     async def __aexit__(self, *exc_info: object) -> None:

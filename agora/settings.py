@@ -18,6 +18,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 # The ports `ray start` gives its worker processes (its --min-worker-port and
 # --max-worker-port defaults): a head told to serve on one of them refuses to start.
 RAY_WORKER_PORTS = range(10_002, 20_000)
+MongoTransactions = Literal["auto", "on", "off"]
 
 
 class Settings(BaseSettings):
@@ -38,6 +39,11 @@ class Settings(BaseSettings):
 
     mongo_url: str = "mongodb://127.0.0.1:27017/?directConnection=true"
     mongo_db: str = "agora"
+    # Money moves in transactions (`store/unit_of_work.py`): auto, where the server is a replica
+    # set member or mongos; off, never (each write alone, the sweep finishes what an edge left);
+    # on, always: on nx-27017 one at a time from this process, right only while it is the only
+    # writer (the tests that prove the transactions).
+    mongo_transactions: MongoTransactions = "auto"
     # How long a call waits for an unreachable MongoDB before it answers 503 (PyMongo's own
     # default is 30 s, a hung request as far as a person is concerned).
     mongo_server_selection_timeout_ms: int = Field(default=5000, ge=100)

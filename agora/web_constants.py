@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from agora.core import constants, finder_fees, money
+from agora.core.whatsapp import constants as whatsapp_constants
 
 # Only what the web app uses: the rest of the spec's constants are the server's business.
 SHARED = (
@@ -23,17 +24,6 @@ SHARED = (
     "MESSAGE_TYPE_CHAT",
     "MESSAGE_TYPE_SYSTEM",
     "MESSAGE_TYPE_BANNER",
-    "MESSAGE_TYPE_WA_TEXT",
-    "MESSAGE_TYPE_WA_RICH",
-    "MESSAGE_TYPE_WA_INBOUND",
-    "MESSAGE_TYPE_WA_TEMPLATE",
-    "MESSAGE_TYPE_WA_STATUS",
-    "SESSION_KIND_BUSINESS",
-    "WHATSAPP_REPLY_BUTTONS_MAX",
-    "WHATSAPP_BUTTON_TITLE_MAX",
-    "WHATSAPP_LIST_ROWS_MAX",
-    "WHATSAPP_CONTACTS_MAX",
-    "WHATSAPP_MEDIA_TYPES",
     "SEND_REPLY_OK",
     "SEND_REPLY_REFUSED",
     "MODERATION_ACTIONS",
@@ -83,6 +73,21 @@ SHARED = (
     "REVIEW_EDIT_DAYS",
 )
 
+# WhatsApp's, from its own module (`core/whatsapp/constants.py`).
+WHATSAPP_SHARED = (
+    "MESSAGE_TYPE_WA_TEXT",
+    "MESSAGE_TYPE_WA_RICH",
+    "MESSAGE_TYPE_WA_INBOUND",
+    "MESSAGE_TYPE_WA_TEMPLATE",
+    "MESSAGE_TYPE_WA_STATUS",
+    "SESSION_KIND_BUSINESS",
+    "WHATSAPP_REPLY_BUTTONS_MAX",
+    "WHATSAPP_BUTTON_TITLE_MAX",
+    "WHATSAPP_LIST_ROWS_MAX",
+    "WHATSAPP_CONTACTS_MAX",
+    "WHATSAPP_MEDIA_TYPES",
+)
+
 # Computed by the server's own functions, so the web app's texts cannot tell another story.
 DERIVED = {
     # The landing page and the offer dialog explain finder's fees with it.
@@ -109,6 +114,7 @@ def typescript_value(value: Any) -> str:
 
 def render() -> str:
     values = [(name, getattr(constants, name)) for name in SHARED]
+    values += [(name, getattr(whatsapp_constants, name)) for name in WHATSAPP_SHARED]
     values += [(name, compute()) for name, compute in DERIVED.items()]
     lines = [f"export const {name} = {typescript_value(value)};" for name, value in values]
     return HEADER + "\n" + "\n".join(lines) + "\n"

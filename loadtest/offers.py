@@ -35,6 +35,7 @@ from agora.core.constants import (
     CURRENCY_POINTS,
     LEDGER_REF_DAILY,
     LEDGER_REF_OFFER,
+    LEDGER_REF_REWARD_HOLD,
     LEDGER_REF_WELCOME,
 )
 from agora.core.finder_fees import split
@@ -326,7 +327,8 @@ def _terms(offer: Offer) -> OfferTerms:
     owner, asker = chat.owner.user_id, chat.asker.user_id
     fees = split(offer.cents, FEE_PERCENT, CURRENCY_POINTS, list(chat.chain), owner, asker)
     return OfferTerms(
-        item={"title": POST["title"]},
+        # The post's id too: an offer's debit draws on the post's hold (issue 32).
+        item={"_id": chat.item_id, "title": POST["title"]},
         owner={"_id": owner, "name": "owner"},
         participant={"_id": asker, "name": "asker"},
         cents=offer.cents,
@@ -581,14 +583,12 @@ def _check_entries(entries: list[dict], market: Market, check: Check) -> None:
     credited = sum(
         e["diff"] for e in entries if e["ref_type"] in (LEDGER_REF_WELCOME, LEDGER_REF_DAILY)
     )
-    strangers = Counter(
-        e["ref_type"]
-        for e in entries
-        if e["ref_type"] not in (LEDGER_REF_WELCOME, LEDGER_REF_DAILY, LEDGER_REF_OFFER)
-    )
+    # The post seeded through the API holds its reward (issue 32): money kept, none moved.
+    known = (LEDGER_REF_WELCOME, LEDGER_REF_DAILY, LEDGER_REF_OFFER, LEDGER_REF_REWARD_HOLD)
+    strangers = Counter(e["ref_type"] for e in entries if e["ref_type"] not in known)
     check.add(
         f"starter and daily points in the ledger {_points(credited)}; entries of other kinds "
-        f"than those and offers: {dict(strangers) or 0}",
+        f"than those, offers and reward holds: {dict(strangers) or 0}",
         int(credited != market.money_in_cents) + sum(strangers.values()),
     )
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import aiohttp
 import socketio
 
-from agora.core.constants import MESSAGE_TYPE_WA_INBOUND
+from agora.core.whatsapp.constants import MESSAGE_TYPE_WA_INBOUND
 from loadtest.chat_seed import Seeder
 from loadtest.fanout import agora_roles, percentile
 from loadtest.measure import CpuMeter, Window

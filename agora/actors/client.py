@@ -17,7 +17,7 @@ import contextlib
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,10 +26,25 @@ import ray
 from agora import metrics
 from agora.actors import placement
 from agora.actors.ownership import deployment_namespace, shard_name
+from agora.actors.protocol import (
+    Moved,
+    Newest,
+    NewestOf,
+    NewestOutcome,
+    Page,
+    PageOutcome,
+    ReadPage,
+    SendBatch,
+    SendOutcome,
+    SendOutcomes,
+    Stored,
+    StoredMessage,
+    StoreMessage,
+    Unavailable,
+)
 from agora.actors.runtime import SHARD_START_SECONDS, RayAway, RayLink
-from agora.actors.sessions import SESSION_POOL, SessionShard, unavailable
+from agora.actors.sessions import SESSION_POOL, SessionShard
 from agora.background import BackgroundTasks
-from agora.core.constants import SEND_REPLY_OK
 from agora.core.shard_map import ShardMap
 from agora.settings import Settings
 from agora.store.shard_maps import ShardMapStore
@@ -139,6 +154,30 @@ async def _settled(future: asyncio.Future, seconds: float, shard: str) -> Any:
         raise RayAway() from error
 
 
+class SessionShardCalls:
+    """A session shard's Ray handle with its remote methods' types (`SessionShard`'s own:
+    tests/unit/test_shard_protocol.py holds them equal), so that what the edge sends and
+    reads is checked as the protocol's commands and outcomes (`make lint` runs mypy)."""
+
+    def __init__(self, actor: Any) -> None:
+        self.actor = actor
+
+    async def send_batch(self, batch: SendBatch, shard_map: ShardMap) -> SendOutcomes:
+        return await self.actor.send_batch.remote(batch, shard_map)
+
+    async def read_page(self, command: ReadPage, shard_map: ShardMap) -> PageOutcome:
+        return await self.actor.read_page.remote(command, shard_map)
+
+    async def newest(self, command: NewestOf, shard_map: ShardMap) -> NewestOutcome:
+        return await self.actor.newest.remote(command, shard_map)
+
+    async def forget(self, session_id: str, shard_map: ShardMap | None = None) -> bool:
+        return await self.actor.forget.remote(session_id, shard_map)
+
+    async def member_changed(self, session_id: str, user_id: str, shard_map: ShardMap) -> bool:
+        return await self.actor.member_changed.remote(session_id, user_id, shard_map)
+
+
 class SessionShards:
     def __init__(
         self, settings: Settings, stores: StoreFactory, link: RayLink, maps: ShardMapStore
@@ -173,15 +212,13 @@ class SessionShards:
             self._held.popitem(last=False)
 
     async def shard_map(self) -> ShardMap:
-        if self.map is None:
-            await self.read_map(None)
-        return self.map
+        return self.map if self.map is not None else await self.read_map(None)
 
-    async def read_map(self, stale: ShardMap | None) -> None:
+    async def read_map(self, stale: ShardMap | None) -> ShardMap:
         """Reads the map from the store unless one newer than `stale` was read meanwhile;
-        callers who find a read under way wait for it."""
+        callers who find a read under way wait for it. Returns the newest map known."""
         if self.map is not None and stale is not None and self.map.newer_than(stale):
-            return
+            return self.map
         if self._reading is None or self._reading.done():
             self._reading = asyncio.ensure_future(
                 self.maps.current(SESSION_POOL, self.initial_count)
@@ -189,9 +226,10 @@ class SessionShards:
         read = await asyncio.shield(self._reading)
         if self.map is None or read.newer_than(self.map):
             self.map = read
+        return self.map
 
-    async def actor(self, index: int):
-        return await self._actors.get(index)
+    async def actor(self, index: int) -> SessionShardCalls:
+        return SessionShardCalls(await self._actors.get(index))
 
     async def started(self, session_id: str) -> None:
         """Returns once the session's shard has started: a send's answer bound counts from
@@ -200,36 +238,37 @@ class SessionShards:
         await self._actors.started(shard_map.owner(session_id))
 
     async def start_all(self) -> None:
-        await self.read_map(self.map)
-        await self._actors.start_all(self.map.count)
+        shard_map = await self.read_map(self.map)
+        await self._actors.start_all(shard_map.count)
 
-    async def for_session(self, session_id: str) -> tuple[Any, ShardMap]:
+    async def for_session(self, session_id: str) -> tuple[SessionShardCalls, ShardMap]:
         shard_map = await self.shard_map()
         return await self.actor(shard_map.owner(session_id)), shard_map
 
-    def send(self, request: dict[str, Any]) -> asyncio.Future:
-        """The shard's reply to come. A caller that stops waiting for it leaves it be: the
-        send goes to its shard all the same, and its reply settles the future. Refused at
-        once (RayAway) while Ray is away."""
+    def send(self, message: StoreMessage) -> "asyncio.Future[SendOutcome]":
+        """The shard's outcome to come (never `Moved`: the send goes to the session's shard
+        under the map read anew). A caller that stops waiting for it leaves it be: the send
+        goes to its shard all the same, and its outcome settles the future. Refused at once
+        (RayAway) while Ray is away."""
         self.link.require()
-        future = asyncio.get_running_loop().create_future()
-        queued = Queued(request, future)
+        future: asyncio.Future[SendOutcome] = asyncio.get_running_loop().create_future()
+        queued = Queued(message, future)
         if self.map is None:
             self._flushes.start(self._queue_once_mapped(queued))
         else:
-            self._queue(queued)
+            self._queue(queued, self.map)
         return future
 
     async def _queue_once_mapped(self, queued: "Queued") -> None:
         try:
-            await self.shard_map()
+            shard_map = await self.shard_map()
         except Exception as error:
             queued.future.set_exception(error)
             return
-        self._queue(queued)
+        self._queue(queued, shard_map)
 
-    def _queue(self, queued: "Queued") -> None:
-        index = self.map.owner(queued.request["session_id"])
+    def _queue(self, queued: "Queued", shard_map: ShardMap) -> None:
+        index = shard_map.owner(queued.message.session_id)
         pending = self._pending.setdefault(index, [])
         if not pending:
             self._first_queued[index] = time.monotonic()
@@ -253,9 +292,9 @@ class SessionShards:
         batch, self._pending[index] = pending[:BATCH_MAX], pending[BATCH_MAX:]
         first_queued = self._first_queued[index]
         self._first_queued[index] = time.monotonic()
-        shard_map = self.map
+        shard_map = await self.shard_map()
         try:
-            replies = await self._answers(index, [q.request for q in batch], shard_map)
+            answered = await self._answers(index, SendBatch([q.message for q in batch]), shard_map)
         except Exception as error:
             for queued in batch:
                 if not queued.future.done():
@@ -263,21 +302,21 @@ class SessionShards:
             return
         metrics.acknowledged(first_queued)
         moved = []
-        for queued, reply in zip(batch, replies, strict=True):
-            if reply.get("moved"):
+        for queued, outcome in zip(batch, answered.outcomes, strict=True):
+            if isinstance(outcome, Moved):
                 moved.append(queued)
                 continue
-            if reply.get("type") == SEND_REPLY_OK:
-                self._hold(queued.request["session_id"])
+            if isinstance(outcome, Stored):
+                self._hold(queued.message.session_id)
             if not queued.future.done():
-                queued.future.set_result(reply)
+                queued.future.set_result(outcome)
         if moved:
             await self._send_again(moved, shard_map)
 
     async def _send_again(self, moved: list["Queued"], stale: ShardMap) -> None:
         """Sends a shard no longer serves go to their shard under the map read anew."""
         try:
-            await self.read_map(stale)
+            shard_map = await self.read_map(stale)
         except Exception as error:
             for queued in moved:
                 queued.future.set_exception(error)
@@ -285,19 +324,17 @@ class SessionShards:
         for queued in moved:
             queued.moves += 1
             if queued.moves <= MOVES:
-                self._queue(queued)
+                self._queue(queued, shard_map)
             else:
-                queued.future.set_result(unavailable())
+                queued.future.set_result(Unavailable())
 
-    async def _answers(
-        self, index: int, requests: list[dict[str, Any]], shard_map: ShardMap
-    ) -> list[dict[str, Any]]:
-        """The shard's replies to a batch. Past the answer bound its senders have had an
+    async def _answers(self, index: int, batch: SendBatch, shard_map: ShardMap) -> SendOutcomes:
+        """The shard's outcomes of a batch. Past the answer bound its senders have had an
         answer: the next batch goes out beside this one, which still settles them if its
         shard answers."""
         try:
             shard = await self.actor(index)
-            call = asyncio.ensure_future(shard.send_batch.remote(requests, shard_map))
+            call = asyncio.ensure_future(shard.send_batch(batch, shard_map))
             answered, _ = await asyncio.wait([call], timeout=self.answer_seconds)
         finally:
             # What gathered while this batch was out goes next.
@@ -315,19 +352,19 @@ class SessionShards:
 
     async def forget(self, session_id: str) -> None:
         """The session's shard reads it again from MongoDB on next use."""
-        await self._tell(
-            session_id, lambda shard, shard_map: shard.forget.remote(session_id, shard_map)
-        )
+        await self._tell(session_id, lambda shard, shard_map: shard.forget(session_id, shard_map))
 
     async def member_changed(self, session_id: str, user_id: str) -> None:
         """The session's shard, if it holds the session, reads the member's type again before
         this returns: their next message is taken or refused by it."""
         await self._tell(
             session_id,
-            lambda shard, shard_map: shard.member_changed.remote(session_id, user_id, shard_map),
+            lambda shard, shard_map: shard.member_changed(session_id, user_id, shard_map),
         )
 
-    async def _tell(self, session_id: str, call: Callable[[Any, ShardMap], Any]) -> None:
+    async def _tell(
+        self, session_id: str, call: Callable[[SessionShardCalls, ShardMap], Awaitable[bool]]
+    ) -> None:
         """`call` to the session's shard, which answers whether the edge's map is current;
         told again under the map read anew when the session has moved."""
         for _ in range(MOVES):
@@ -337,23 +374,22 @@ class SessionShards:
             await self.read_map(shard_map)
         raise RayAway()
 
-    async def buffered(self, session_id: str, after: int | None, limit: int) -> list | None:
-        """The shard's first `limit` messages after `after` (None: its newest `limit`); None
-        when it cannot tell, or Ray does not answer (the page is then read from MongoDB)."""
-        if session_id not in self._held:
+    async def read_page(self, command: ReadPage) -> list[StoredMessage] | None:
+        """The page from the session's shard's memory; None when it cannot tell (it does not
+        hold the session, or the page; the session moved), or Ray does not answer: the page
+        is then read from MongoDB."""
+        if command.session_id not in self._held:
             return None
         with contextlib.suppress(RayAway):
-            shard, shard_map = await self.for_session(session_id)
-            call = shard.buffered.remote(session_id, after, limit, shard_map)
-            found = await self.link.answer(call)
-            if found is None:
-                self._held.pop(session_id, None)
-            else:
-                self._hold(session_id)
-            return found
+            shard, shard_map = await self.for_session(command.session_id)
+            found = await self.link.answer(shard.read_page(command, shard_map))
+            if isinstance(found, Page):
+                self._hold(command.session_id)
+                return found.messages
+            self._held.pop(command.session_id, None)
         return None
 
-    async def newest(self, session_ids: list[str]) -> dict[str, dict[str, Any]]:
+    async def newest(self, session_ids: list[str]) -> dict[str, StoredMessage]:
         """Each session's newest message from its shard's memory, by session id: one call per
         shard. Sessions a shard does not hold, or all while Ray does not answer, are left out
         (they are read from MongoDB)."""
@@ -379,9 +415,10 @@ class SessionShards:
 
     async def _newest_held(
         self, index: int, session_ids: list[str], shard_map: ShardMap
-    ) -> dict[str, dict[str, Any]]:
+    ) -> dict[str, StoredMessage]:
         shard = await self.actor(index)
-        return await self.link.answer(shard.newest.remote(session_ids, shard_map))
+        found = await self.link.answer(shard.newest(NewestOf(session_ids), shard_map))
+        return found.messages if isinstance(found, Newest) else {}
 
 
 @dataclass
@@ -389,6 +426,6 @@ class Queued:
     """A send waiting for its shard, and how often it was sent to one that had let go of
     its session."""
 
-    request: dict[str, Any]
-    future: asyncio.Future
+    message: StoreMessage
+    future: "asyncio.Future[SendOutcome]"
     moves: int = 0

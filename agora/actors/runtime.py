@@ -6,7 +6,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TypeVar
 
 import ray
 from ray._private.worker import global_worker
@@ -15,6 +15,9 @@ from agora.core.errors import BrieflyUnavailable
 from agora.settings import Settings
 
 log = logging.getLogger("agora.ray")
+
+# What a Ray call answers (`RayLink.answer`).
+Answer = TypeVar("Answer")
 
 # How often the link asks Ray's GCS whether this edge's node is alive, and how long it waits.
 PROBE_EVERY_SECONDS = 1.0
@@ -118,7 +121,7 @@ class RayLink:
         if self.away:
             raise RayAway()
 
-    async def answer(self, call: Awaitable[Any]) -> Any:
+    async def answer(self, call: Awaitable[Answer]) -> Answer:
         """A Ray call's result, or RayAway when the call is not answered in time (Ray retries
         a call to a shard being restarted, or to a cluster that is gone; the client will
         try again)."""

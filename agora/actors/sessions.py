@@ -20,6 +20,24 @@ import ray
 
 from agora import metrics
 from agora.actors.ownership import Ownership, shard_name
+from agora.actors.protocol import (
+    Moved,
+    Newest,
+    NewestOf,
+    NewestOutcome,
+    NoSuchChat,
+    NotHeld,
+    Page,
+    PageOutcome,
+    ReadPage,
+    Refused,
+    SendBatch,
+    SendOutcome,
+    SendOutcomes,
+    Stored,
+    StoreMessage,
+    Unavailable,
+)
 from agora.background import BackgroundTasks
 from agora.core.chat import (
     NO_SUCH_CHAT,
@@ -28,11 +46,9 @@ from agora.core.chat import (
     message_view,
     next_created_at,
     posting_refusal,
-    send_accepted,
-    send_refused,
 )
 from agora.core.clock import now_ms
-from agora.core.constants import SEND_REPLY_OK, SESSION_BUFFER_MESSAGES
+from agora.core.constants import SESSION_BUFFER_MESSAGES
 from agora.core.shard_map import ShardMap
 from agora.garbage import start_collecting
 from agora.store.batched_writes import UNENCODABLE
@@ -45,10 +61,7 @@ log = logging.getLogger("agora.actors.sessions")
 SESSION_POOL = "session-shard"
 
 SESSIONS_PER_SHARD = 20_000
-STORE_UNAVAILABLE = "Could not send the message now, please try again"
 CANNOT_STORE = "This message cannot be stored"
-# Never shown: the edge reads the shard map again and sends the message to its new shard.
-MOVED = "This chat has moved to another shard"
 # Resends recognised in memory, per session; older ones are recognised by MongoDB's unique
 # index (a slower path, rarely taken). 2,000 per session filled each shard with tens of
 # thousands of remembered messages under load, and runs that followed such load answered
@@ -58,6 +71,8 @@ RECENT_LOCAL_IDS = 200
 # when none came: a shard that dies meanwhile announces those messages again on reload, and
 # screens drop what they already have by id.
 RECORD_ANNOUNCED_SECONDS = 1.0
+# The outcomes of a batch's sends as they are decided (None: not yet).
+Outcomes = list[SendOutcome | None]
 
 
 @dataclass
@@ -205,27 +220,27 @@ class SessionShardLogic:
                 del self.states[session_id]
         await self._settle(state)
 
-    async def send_batch(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """One reply per request, in order. Each session's messages are handled on their
-        own: whatever fails in one session, or for one message, leaves the others' replies."""
-        replies: list[dict[str, Any] | None] = [None] * len(requests)
+    async def send_batch(self, sends: list[StoreMessage]) -> list[SendOutcome]:
+        """One outcome per send, in order. Each session's messages are handled on their
+        own: whatever fails in one session, or for one message, leaves the others' outcomes."""
+        outcomes: Outcomes = [None] * len(sends)
         by_session: dict[str, list[int]] = {}
-        for index, request in enumerate(requests):
-            by_session.setdefault(request["session_id"], []).append(index)
+        for index, send in enumerate(sends):
+            by_session.setdefault(send.session_id, []).append(index)
         await asyncio.gather(
-            *(self._send_isolated(sid, idx, requests, replies) for sid, idx in by_session.items())
+            *(self._send_isolated(sid, idx, sends, outcomes) for sid, idx in by_session.items())
         )
-        return [reply or unavailable() for reply in replies]
+        return [outcome or Unavailable() for outcome in outcomes]
 
     async def _send_isolated(
         self,
         session_id: str,
         indexes: list[int],
-        requests: list[dict[str, Any]],
-        replies: list[dict[str, Any] | None],
+        sends: list[StoreMessage],
+        outcomes: Outcomes,
     ) -> None:
         try:
-            await self._send_session(session_id, indexes, requests, replies)
+            await self._send_session(session_id, indexes, sends, outcomes)
         except Exception:
             log.exception("sending %d messages to %s failed", len(indexes), session_id)
             # Numbers may have been handed out: the session is read again from MongoDB.
@@ -236,56 +251,54 @@ class SessionShardLogic:
         self,
         session_id: str,
         indexes: list[int],
-        requests: list[dict[str, Any]],
-        replies: list[dict[str, Any] | None],
+        sends: list[StoreMessage],
+        outcomes: Outcomes,
     ) -> None:
         if not self.owns(session_id):
-            return _moved(indexes, replies)
+            return _all(indexes, outcomes, Moved())
         state = await self._state(session_id)
         if state is None:
-            for i in indexes:
-                replies[i] = _refused(NO_SUCH_CHAT)
-            return
+            return _all(indexes, outcomes, NoSuchChat())
         async with state.lock:
             # The pool may have grown while the session loaded or waited for its turn.
             if not self.owns(session_id):
                 self._records.start(self._let_go(session_id, state))
-                return _moved(indexes, replies)
+                return _all(indexes, outcomes, Moved())
             fresh: list[tuple[int, dict[str, Any]]] = []
             resent: list[dict[str, Any]] = []
             # Copies of one message in this batch (a client resending over HTTP and the socket
-            # at once) by its key: the first is handled, the others get its reply. Numbered
+            # at once) by its key: the first is handled, the others get its outcome. Numbered
             # apart, a copy took a number of its own and was announced ahead of messages
             # numbered before it.
             firsts: dict[tuple[str, str], int] = {}
             copies: list[tuple[int, int]] = []
             for i in indexes:
-                request = requests[i]
-                key = (request["src_id"], request["local_id"])
+                send = sends[i]
+                key = (send.src_id, send.local_id)
                 known = state.sent.get(key)
                 if known is not None:
-                    replies[i] = self._accepted(known)
+                    outcomes[i] = self._stored(known, stored_now=False)
                     resent.append(known)
                 elif key in firsts:
                     copies.append((i, firsts[key]))
                 elif refusal := posting_refusal(
-                    self.kinds, state.session, state.members.get(request["src_id"]), request["type"]
+                    self.kinds, state.session, state.members.get(send.src_id), send.type
                 ):
-                    replies[i] = _refused(refusal)
+                    outcomes[i] = NoSuchChat() if refusal == NO_SUCH_CHAT else Refused(refusal)
                 else:
                     firsts[key] = i
                     state.last_created_at = next_created_at(now_ms(), state.last_created_at)
                     state.last_seq += 1
-                    fresh.append((i, new_message(request, state.last_created_at, state.last_seq)))
+                    fresh.append((i, new_message(send, state.last_created_at, state.last_seq)))
             new: list[dict[str, Any]] = []
             if fresh:
-                new, stored_before = await self._store(state, fresh, replies)
+                new, stored_before = await self._store(state, fresh, outcomes)
                 resent += stored_before
                 if new:
                     # Counted before the acknowledgement, so the sender's next read sees them.
                     await self._count(state, new)
             for i, first in copies:
-                replies[i] = _as_copy(replies[first])
+                outcomes[i] = _as_copy(outcomes[first])
             # A resend of a message whose announcement is not known to have happened (stored
             # by the shard before a restart, which died first) is announced now: clients drop
             # a message they already have by its id.
@@ -310,7 +323,7 @@ class SessionShardLogic:
         self,
         state: SessionState,
         fresh: list[tuple[int, dict[str, Any]]],
-        replies: list[dict[str, Any] | None],
+        outcomes: Outcomes,
     ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         """Stores the batch's new messages and answers each: accepted, accepted as the message
         stored before (a resend only MongoDB recognised), or refused when it alone could not
@@ -327,18 +340,19 @@ class SessionShardLogic:
         stored_before = []
         for pos, (i, message) in enumerate(fresh):
             if pos in inserted.failed:
-                replies[i] = _not_stored(inserted.failed[pos])
+                outcomes[i] = _not_stored(inserted.failed[pos])
                 continue
             if pos in inserted.resent:
-                message = found.get(resend_key(message))
-                if message is None:
+                stored = found.get(resend_key(message))
+                if stored is None:
                     continue
+                message = stored
                 stored_before.append(message)
                 # Older than the buffer's messages: appended, it would be the chat's newest.
                 state.recognise(message)
             else:
                 state.remember(message)
-            replies[i] = self._accepted(message, stored_now=pos not in inserted.resent)
+            outcomes[i] = self._stored(message, stored_now=pos not in inserted.resent)
         return new, stored_before
 
     async def _close_gaps(
@@ -438,76 +452,59 @@ class SessionShardLogic:
         else:
             await self.emitter.to_session(state.session["_id"], "messages", views)
 
-    def _accepted(self, message: dict[str, Any], *, stored_now: bool = False) -> dict[str, Any]:
-        """`stored_now` tells the sending edge that this call stored the message (not a
-        resend of one stored before): the edge publishes `MessageStored` for it, once."""
-        reply = send_accepted(message_view(message, self.kinds))
-        return {**reply, "stored_now": True} if stored_now else reply
+    def _stored(self, message: dict[str, Any], *, stored_now: bool) -> Stored:
+        return Stored(message_view(message, self.kinds), stored_now=stored_now)
 
-    async def buffered(self, session_id: str, after: int | None, limit: int) -> list | None:
-        """The first `limit` messages after `after`, or with None the newest `limit`, from
-        memory when the buffer surely holds all of them: it holds the session's newest
-        messages (all of them while they are fewer than it keeps), as every message of the
-        session is stored through its shard."""
-        state = self.states.get(session_id)
+    def read_page(self, command: ReadPage) -> Page | NotHeld:
+        """The page from memory when the buffer surely holds all of it: it holds the
+        session's newest messages (all of them while they are fewer than it keeps), as every
+        message of the session is stored through its shard."""
+        state = self.states.get(command.session_id)
         if state is None or not state.buffer:
-            return None
-        if after is None:
-            return list(state.buffer)[-limit:]
-        if after < state.buffer[0]["created_at"]:
-            return None
-        return [m for m in state.buffer if m["created_at"] > after][:limit]
+            return NotHeld()
+        if command.after is None:
+            return Page(list(state.buffer)[-command.limit :])
+        if command.after < state.buffer[0]["created_at"]:
+            return NotHeld()
+        after = command.after
+        return Page([m for m in state.buffer if m["created_at"] > after][: command.limit])
 
-    def newest(self, session_ids: list[str]) -> dict[str, dict[str, Any]]:
+    def newest(self, command: NewestOf) -> Newest:
         """Each session's newest message, for the sessions held here with one: a session's
         messages are all stored through its shard, so the buffer's last is the newest."""
-        states = ((s, self.states.get(s)) for s in session_ids)
-        return {s: state.buffer[-1] for s, state in states if state is not None and state.buffer}
+        states = ((s, self.states.get(s)) for s in command.session_ids)
+        held = {s: state.buffer[-1] for s, state in states if state is not None and state.buffer}
+        return Newest(held)
 
 
-def _moved(indexes: list[int], replies: list[dict[str, Any] | None]) -> None:
+def _all(indexes: list[int], outcomes: Outcomes, outcome: SendOutcome) -> None:
     for i in indexes:
-        replies[i] = moved()
+        outcomes[i] = outcome
 
 
-def moved() -> dict[str, Any]:
-    """The reply to a send this shard does not serve under the newest map: sent again."""
-    return {**send_refused(MOVED), "moved": True}
+def _as_copy(outcome: SendOutcome | None) -> SendOutcome | None:
+    """The first copy's outcome, as a resend: `MessageStored` is told once."""
+    if isinstance(outcome, Stored):
+        return Stored(outcome.message, stored_now=False)
+    return outcome
 
 
-def _as_copy(reply: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The first copy's reply, without its mark for `MessageStored` (published once)."""
-    if reply is None:
-        return None
-    return {k: v for k, v in reply.items() if k != "stored_now"}
-
-
-def _refused(refusal: str) -> dict[str, Any]:
-    """A chat that does not exist, or is hidden from the sender, is marked for the edge: the
-    first message of an item chat makes it real, and anything else is answered as a send to
-    a missing chat, alike for both."""
-    reply = send_refused(refusal)
-    return {**reply, "no_such_chat": True} if refusal == NO_SUCH_CHAT else reply
-
-
-def unavailable() -> dict[str, Any]:
-    """The store failed: the edge answers 503, and the sender may send again."""
-    return {**send_refused(STORE_UNAVAILABLE), "unavailable": True}
-
-
-def _not_stored(error: Exception) -> dict[str, Any]:
+def _not_stored(error: Exception) -> Refused | Unavailable:
     if isinstance(error, UNENCODABLE):
-        return send_refused(CANNOT_STORE)
-    return unavailable()
+        return Refused(CANNOT_STORE)
+    return Unavailable()
 
 
-def _count(replies: list[dict[str, Any]]) -> None:
-    outcomes = Counter(
-        "stored" if r.get("stored_now") else "resent" if r["type"] == SEND_REPLY_OK else "refused"
-        for r in replies
-    )
-    for outcome, count in outcomes.items():
+def _count(outcomes: list[SendOutcome]) -> None:
+    counted = Counter(_counted_as(outcome) for outcome in outcomes)
+    for outcome, count in counted.items():
         metrics.messages(outcome, count)
+
+
+def _counted_as(outcome: SendOutcome) -> str:
+    if isinstance(outcome, Stored):
+        return "stored" if outcome.stored_now else "resent"
+    return "refused"
 
 
 @ray.remote(max_restarts=-1, max_task_retries=-1)
@@ -547,19 +544,18 @@ class SessionShard:
         if peer is not None:
             await peer.adopt.remote(newer)
 
-    async def send_batch(
-        self, requests: list[dict[str, Any]], shard_map: ShardMap
-    ) -> list[dict[str, Any]]:
+    async def send_batch(self, batch: SendBatch, shard_map: ShardMap) -> SendOutcomes:
+        sends = batch.sends
         if not await self.ownership.serving(shard_map):
-            return [moved() for _ in requests]
-        metrics.batch_received(len(requests))
-        self._queue(len(requests))
+            return SendOutcomes([Moved() for _ in sends])
+        metrics.batch_received(len(sends))
+        self._queue(len(sends))
         try:
-            replies = await self._logic().send_batch(requests)
+            outcomes = await self._logic().send_batch(sends)
         finally:
-            self._queue(-len(requests))
-        _count(replies)
-        return replies
+            self._queue(-len(sends))
+        _count(outcomes)
+        return SendOutcomes(outcomes)
 
     def _queue(self, change: int) -> None:
         self.queued += change
@@ -582,19 +578,15 @@ class SessionShard:
         await self._logic().member_changed(session_id, user_id)
         return current
 
-    async def buffered(
-        self, session_id: str, after: int | None, limit: int, shard_map: ShardMap
-    ) -> list | None:
+    async def read_page(self, command: ReadPage, shard_map: ShardMap) -> PageOutcome:
         if not await self.ownership.serving(shard_map):
-            return None
-        return await self._logic().buffered(session_id, after, limit)
+            return Moved()
+        return self._logic().read_page(command)
 
-    async def newest(
-        self, session_ids: list[str], shard_map: ShardMap
-    ) -> dict[str, dict[str, Any]]:
+    async def newest(self, command: NewestOf, shard_map: ShardMap) -> NewestOutcome:
         if not await self.ownership.serving(shard_map):
-            return {}
-        return self._logic().newest(session_ids)
+            return Moved()
+        return self._logic().newest(command)
 
     async def pid(self) -> int:
         return os.getpid()

@@ -2,7 +2,13 @@
 
 Nothing here waits for a shard: socket events and stored messages are queued, and each
 shard gets its queue in one call a few milliseconds later (presence before the messages
-that follow it, in the order the edge saw them).
+that follow it, in the order the edge saw them), one call at a time. A call that fails (the
+shard's process or node died, it is restarting, or its store did not answer) is made again
+after a wait, growing to 2 s: the presence changes in it replaced by this edge's whole
+presence (the shard may have lost it), its messages until UNDECIDED_PUSH_SECONDS after they
+were queued. The shard answers once the messages are decided, and decides a message once
+(`UserShardLogic.recent`): a call whose answer was lost and that is made again pushes
+nothing twice.
 
 Users are placed by the pool's shard map in the store (`core/shard_map.py`), read again with
 each presence report. A user shard's state is soft (presence, repeated by every edge; push
@@ -15,15 +21,33 @@ reach someone looking at the chat). No handover as the session shards make is ne
 import asyncio
 import contextlib
 import logging
+import time
 import uuid
+from dataclasses import dataclass, field
 from typing import Any
 
 import ray
 
 from agora.actors.client import ABANDONED_AFTER_SECONDS, BATCH_WINDOW_SECONDS, ShardHandles
+from agora.actors.protocol import (
+    Connected,
+    Disconnected,
+    EdgePresence,
+    Notify,
+    SocketEvent,
+    SubscriptionsChanged,
+    UserEvent,
+    UserEvents,
+    Viewing,
+)
 from agora.actors.runtime import RayAway, RayLink
-from agora.actors.users import PRESENCE_REFRESH_SECONDS, USER_POOL, UserShard
-from agora.background import BackgroundTasks
+from agora.actors.users import (
+    PRESENCE_REFRESH_SECONDS,
+    UNDECIDED_PUSH_SECONDS,
+    USER_POOL,
+    UserShard,
+)
+from agora.background import BackgroundTasks, Backoff
 from agora.core.push import Notification
 from agora.core.shard_map import shard_of
 from agora.settings import Settings
@@ -31,6 +55,49 @@ from agora.store.shard_maps import ShardMapStore
 from agora.wiring import StoreFactory
 
 log = logging.getLogger("agora.actors.user_client")
+
+# What a shard hears of sockets: the edge's whole presence stands for all of them.
+Presence = SocketEvent | EdgePresence
+# Events a shard's stream holds (while the shard is away) past which messages are not pushed.
+STREAM_LIMIT = 10_000
+
+
+@dataclass
+class _Stream:
+    """This edge's events for one user shard, in the order it saw them."""
+
+    # (when queued, event)
+    events: list[tuple[float, UserEvent]] = field(default_factory=list)
+    # Done once the shard has handled `events` (or they were given up).
+    handled: list[asyncio.Future] = field(default_factory=list)
+    # The future of the events queued since the last batch left.
+    open: asyncio.Future | None = None
+    sending: bool = False
+    # Whether the shard has this edge's whole presence: until it has (a first batch, or one
+    # after a failure), a batch begins with it and its presence changes are left out.
+    told: bool = False
+
+    def take(self) -> tuple[list[tuple[float, UserEvent]], list[asyncio.Future]]:
+        taken = self.events, self.handled
+        self.events, self.handled, self.open = [], [], None
+        return taken
+
+    def put_back(
+        self, events: list[tuple[float, UserEvent]], handled: list[asyncio.Future]
+    ) -> None:
+        self.events[:0] = events
+        self.handled[:0] = handled
+
+
+class UserShardCalls:
+    """A user shard's Ray handle with its remote method's types (`UserShard`'s own:
+    tests/unit/test_shard_protocol.py holds them equal)."""
+
+    def __init__(self, actor: Any) -> None:
+        self.actor = actor
+
+    async def handle(self, edge: str, events: UserEvents) -> bool:
+        return await self.actor.handle.remote(edge, events)
 
 
 class UserShards:
@@ -47,9 +114,8 @@ class UserShards:
         # The user shards start a node further than the session shards: on two nodes with
         # one session shard and two user shards (the defaults), each node holds a shard.
         self._actors = ShardHandles(link, UserShard, USER_POOL, stores, first_slot=1)
-        self._pending: dict[int, list[dict[str, Any]]] = {}
+        self._streams: dict[int, _Stream] = {}
         self._calls = BackgroundTasks()
-        self._handled: dict[int, asyncio.Future] = {}
         # This edge's signed-in sockets: sid -> (user id, chat shown in a visible tab)
         self.local: dict[str, tuple[str, str | None]] = {}
 
@@ -57,7 +123,7 @@ class UserShards:
 
     def connected(self, sid: str, user_id: str) -> None:
         self.local[sid] = (user_id, None)
-        self._queue(user_id, {"op": "connect", "edge": self.edge, "sid": sid, "user_id": user_id})
+        self._queue(user_id, Connected(self.edge, sid, user_id))
 
     async def viewing(self, sid: str, session_id: str | None) -> None:
         """Returns once the user's shard knows (a socket's tab changes seldom): a message
@@ -71,31 +137,36 @@ class UserShards:
         # send's does), then for the event, so that the acknowledgement holds.
         with contextlib.suppress(RayAway):
             await self._actors.started(index)
-        event = {"op": "viewing", "edge": self.edge, "sid": sid, "user_id": known[0]}
-        await self._handled_in_time(self._queue_on(index, {**event, "session_id": session_id}))
+        event = Viewing(self.edge, sid, known[0], session_id)
+        await self._handled_in_time(self._queue_on(index, event))
 
     def disconnected(self, sid: str) -> None:
         known = self.local.pop(sid, None)
         if known is not None:
-            event = {"op": "disconnect", "edge": self.edge, "sid": sid, "user_id": known[0]}
-            self._queue(known[0], event)
+            self._queue(known[0], Disconnected(self.edge, sid, known[0]))
 
     async def keep_reporting(self, stop: asyncio.Event) -> None:
         """Repeats this edge's whole presence now and then (see `actors/users.py`), placed
         by the pool's map as the store has it now."""
         while not stop.is_set():
             await self._read_count()
-            by_shard: dict[int, list[list[Any]]] = {}
-            for sid, (user_id, session_id) in self.local.items():
-                by_shard.setdefault(shard_of(user_id, self.count), []).append(
-                    [sid, user_id, session_id]
-                )
             # Shards this edge has no sockets on hear nothing: they forget it once it is silent.
-            for index, sockets in by_shard.items():
-                if sockets:
-                    self._queue_on(index, {"op": "edge", "edge": self.edge, "sockets": sockets})
+            for index, sockets in self._sockets_by_shard().items():
+                self._queue_on(index, self._presence(sockets))
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), PRESENCE_REFRESH_SECONDS)
+
+    def _sockets_by_shard(self) -> dict[int, list[tuple[str, str, str | None]]]:
+        by_shard: dict[int, list[tuple[str, str, str | None]]] = {}
+        for sid, (user_id, session_id) in self.local.items():
+            by_shard.setdefault(shard_of(user_id, self.count), []).append(
+                (sid, user_id, session_id)
+            )
+        return by_shard
+
+    def _presence(self, sockets: list[tuple[str, str, str | None]]) -> EdgePresence:
+        """This edge's whole presence on one shard: it replaces what the shard knew of it."""
+        return EdgePresence(self.edge, sockets)
 
     async def _read_count(self) -> None:
         try:
@@ -106,10 +177,7 @@ class UserShards:
     async def subscriptions_changed(self, user_ids: list[str]) -> None:
         """Returns once the users' shards forgot the subscriptions they knew of them: the
         next message is pushed to a new one and never to a deleted one."""
-        handled = [
-            self._queue(user_id, {"op": "subscriptions", "user_id": user_id})
-            for user_id in user_ids
-        ]
+        handled = [self._queue(user_id, SubscriptionsChanged(user_id)) for user_id in user_ids]
         await asyncio.gather(*map(self._handled_in_time, handled))
 
     async def _handled_in_time(self, handled: asyncio.Future | None) -> None:
@@ -132,38 +200,96 @@ class UserShards:
         for user_id in user_ids:
             by_shard.setdefault(shard_of(user_id, self.count), []).append(user_id)
         for index, users in by_shard.items():
-            event = {"op": "notify", "user_ids": users, "ref": ref, "coalesce": coalesce}
-            self._queue_on(index, {**event, "notification": notification})
+            self._queue_on(index, Notify(users, ref, coalesce, notification))
 
     # Batching -------------------------------------------------------------------------
 
-    def _queue(self, user_id: str, event: dict[str, Any]) -> asyncio.Future | None:
+    def _queue(self, user_id: str, event: UserEvent) -> asyncio.Future | None:
         return self._queue_on(shard_of(user_id, self.count), event)
 
-    def _queue_on(self, index: int, event: dict[str, Any]) -> asyncio.Future | None:
-        """Queues the event; the future is done once its shard has handled it (or failed
-        to). None on an edge without Ray (some tests, tools), or while Ray is away: no
+    def _queue_on(self, index: int, event: UserEvent) -> asyncio.Future | None:
+        """Queues the event; the future is done once its shard has handled it (or it was
+        given up). None on an edge without Ray (some tests, tools), or while Ray is away: no
         shards to tell (each edge's presence is told again every PRESENCE_REFRESH_SECONDS)."""
         if not ray.is_initialized() or self.link.away:
             return None
-        pending = self._pending.setdefault(index, [])
-        pending.append(event)
-        if len(pending) == 1:
-            self._handled[index] = asyncio.get_running_loop().create_future()
-            asyncio.get_running_loop().call_later(BATCH_WINDOW_SECONDS, self._flush, index)
-        return self._handled[index]
+        stream = self._streams.setdefault(index, _Stream())
+        if isinstance(event, Notify) and len(stream.events) >= STREAM_LIMIT:
+            log.warning(
+                "user shard %d is away with %d events queued: a message is not pushed",
+                index,
+                STREAM_LIMIT,
+            )
+            return None
+        stream.events.append((time.monotonic(), event))
+        if stream.open is None:
+            stream.open = asyncio.get_running_loop().create_future()
+            stream.handled.append(stream.open)
+        if not stream.sending:
+            stream.sending = True
+            self._calls.start(self._send(index, stream))
+        return stream.open
 
-    def _flush(self, index: int) -> None:
-        batch = self._pending.pop(index, [])
-        handled = self._handled.pop(index)
-        self._calls.start(self._call(index, batch, handled))
+    async def _send(self, index: int, stream: _Stream) -> None:
+        """Sends the stream's events, batch after batch, until none is left."""
+        await asyncio.sleep(BATCH_WINDOW_SECONDS)
+        backoff = Backoff()
+        while stream.events:
+            queued, handled = stream.take()
+            batch = [event for _, event in queued]
+            if not stream.told:
+                sockets = self._sockets_by_shard().get(index, [])
+                changes = (e for e in batch if not isinstance(e, Presence))
+                batch = [self._presence(sockets), *changes]
+            try:
+                taken = await self._handled_by(index, batch)
+            except Exception as error:
+                log.warning(
+                    "user shard %d did not take %d events (%r); sending them again in %.1f s",
+                    index,
+                    len(batch),
+                    error,
+                    backoff.next,
+                )
+                stream.put_back(_still_wanted(queued, index), handled)
+                stream.told = False
+                await backoff.wait()
+                continue
+            stream.told = taken
+            if not taken:
+                # The shard does not know this edge's sockets (it restarted): they go first.
+                stream.put_back(queued, handled)
+                continue
+            backoff.reset()
+            _settle(handled)
+        _settle(stream.handled)
+        stream.handled.clear()
+        stream.sending = False
 
-    async def _call(self, index: int, batch: list[dict[str, Any]], handled: asyncio.Future) -> None:
-        try:
-            shard = await self._actors.get(index)
-            await asyncio.wait_for(shard.handle.remote(batch), ABANDONED_AFTER_SECONDS)
-        except RayAway:
-            log.warning("a user shard lost %d events: Ray is away", len(batch))
-        except Exception:
-            log.warning("a user shard lost %d events", len(batch), exc_info=True)
-        handled.set_result(None)
+    async def _handled_by(self, index: int, batch: list[UserEvent]) -> bool:
+        shard = UserShardCalls(await self._actors.get(index))
+        return await asyncio.wait_for(
+            shard.handle(self.edge, UserEvents(batch)), ABANDONED_AFTER_SECONDS
+        )
+
+
+def _still_wanted(
+    queued: list[tuple[float, UserEvent]], index: int
+) -> list[tuple[float, UserEvent]]:
+    """All but the messages queued longer than UNDECIDED_PUSH_SECONDS ago."""
+    oldest = time.monotonic() - UNDECIDED_PUSH_SECONDS
+    kept = [(at, event) for at, event in queued if at >= oldest or not isinstance(event, Notify)]
+    if len(kept) < len(queued):
+        log.error(
+            "user shard %d was away for %.0f s: %d messages are not pushed",
+            index,
+            UNDECIDED_PUSH_SECONDS,
+            len(queued) - len(kept),
+        )
+    return kept
+
+
+def _settle(handled: list[asyncio.Future]) -> None:
+    for future in handled:
+        if not future.done():
+            future.set_result(None)

@@ -7,7 +7,13 @@ then sends the pushes itself, off every acknowledgement path.
 
 Presence is reported by the edges as it changes, and each edge repeats the whole of it
 now and then: a shard that restarted, or an edge that died without a word, is set right
-within `PRESENCE_STALE_SECONDS`.
+within `PRESENCE_STALE_SECONDS`. An edge this shard does not know (it restarted, or the edge
+was silent) reports its whole presence before anything it sends is decided.
+
+Each edge's events arrive in batches, one at a time, and a batch is answered once each of its
+messages is decided: pushed now (the push sent right after), or held in its chat's window. A
+batch that fails (the shard died, or its store did not answer) is sent again by the edge
+(`actors/user_client.py`); a message decided once is not pushed again (`recent`).
 """
 
 import asyncio
@@ -15,10 +21,20 @@ import logging
 import time
 from collections import OrderedDict
 from dataclasses import replace
-from typing import Any
 
 import ray
 
+from agora.actors.protocol import (
+    Disconnected,
+    EdgePresence,
+    Notify,
+    SocketEvent,
+    SubscriptionsChanged,
+    UserEvent,
+    UserEvents,
+    Viewing,
+)
+from agora.background import retried
 from agora.core.chat import red_dot_count
 from agora.core.constants import PUSH_SUBSCRIPTIONS_PER_ACCOUNT
 from agora.core.push import (
@@ -38,6 +54,9 @@ log = logging.getLogger("agora.actors.users")
 
 PRESENCE_REFRESH_SECONDS = 20.0
 PRESENCE_STALE_SECONDS = 3 * PRESENCE_REFRESH_SECONDS
+# A message not decided on this long after it was stored (a user shard or the store away) is
+# given up: its push would come too late to tell anything. The edges try until then.
+UNDECIDED_PUSH_SECONDS = 120.0
 # Message ids pushed lately: a resent message (same id) is not pushed again.
 RECENT_MESSAGES = 10_000
 CONCURRENT_DELIVERIES = 64
@@ -82,38 +101,62 @@ class UserShardLogic:
         self.known: OrderedDict[str, list[Subscription]] = OrderedDict()
         # Bumped by every change: a read that started before one is not kept.
         self.changes = 0
-        # Messages are decided one after another, in the order the edge sent them.
-        self.deciding = asyncio.Lock()
 
     # Presence ------------------------------------------------------------------
 
-    def handle(self, batch: list[dict[str, Any]]) -> None:
-        """Presence changes, subscription changes and stored messages, in the order the
-        edge saw them; messages are decided right after (see `_notify`)."""
+    async def handle(self, edge: str, batch: list[UserEvent]) -> bool:
+        """Presence changes, subscription changes and stored messages from one edge, in the
+        order the edge saw them; returns once each message is decided. False, with nothing
+        done, when this shard does not know the edge's sockets and the batch does not begin
+        with them: the edge sends it again after its whole presence."""
         self._forget_silent_edges()
+        if edge not in self.edges_heard and not isinstance(batch[0], EdgePresence):
+            return False
         self._forget_idle_windows()
+        # Early is as good as in order: a subscription forgotten is only read again.
         for event in batch:
-            op = event["op"]
-            if op == "notify":
-                self._spawn(self._notify(event))
-            elif op == "subscriptions":
-                self._forget_subscriptions(event["user_id"])
-            elif op == "edge":
-                self._edge_sockets(event["edge"], event["sockets"])
-            else:
-                self._socket(op, (event["edge"], event["sid"]), event["user_id"], event)
+            if isinstance(event, SubscriptionsChanged):
+                self._forget_subscriptions(event.user_id)
+        # The one wait: a failure leaves every message undecided, for the edge to send again.
+        notified = [u for event in batch if isinstance(event, Notify) for u in event.user_ids]
+        known = await self._subscriptions(list(dict.fromkeys(notified)))
+        pushes = self._apply(batch, known)
+        # Sent after the answer: the edge's next events are not held up by push services.
+        self._spawn(self._deliver(pushes, known))
+        return True
 
-    def _socket(self, op: str, key: SocketKey, user_id: str, event: dict[str, Any]) -> None:
-        self.edges_heard[key[0]] = time.monotonic()
-        sockets = self.sockets.setdefault(user_id, {})
-        if op == "disconnect":
+    def _apply(
+        self, batch: list[UserEvent], known: dict[str, list[Subscription]]
+    ) -> list[tuple[str, Notification]]:
+        """The batch's presence changes and decisions, in its order, all at once (nothing
+        else runs between them); returns the pushes to send now."""
+        now = time.monotonic()
+        pushes: list[tuple[str, Notification]] = []
+        # Windows opened by the same messages end together: released as one batch.
+        held: dict[float, list[tuple[str, str]]] = {}
+        for event in batch:
+            if isinstance(event, Notify):
+                pushes += self._decide(event, known, now, held)
+            elif isinstance(event, EdgePresence):
+                self._edge_sockets(event.edge, event.sockets)
+            elif not isinstance(event, SubscriptionsChanged):
+                self._socket(event)
+        for release_at, keys in held.items():
+            self._spawn(self._release_later(keys, release_at - now))
+        return pushes
+
+    def _socket(self, event: SocketEvent) -> None:
+        self.edges_heard[event.edge] = time.monotonic()
+        key = (event.edge, event.sid)
+        sockets = self.sockets.setdefault(event.user_id, {})
+        if isinstance(event, Disconnected):
             sockets.pop(key, None)
             if not sockets:
-                del self.sockets[user_id]
+                del self.sockets[event.user_id]
         else:
-            sockets[key] = event.get("session_id")
+            sockets[key] = event.session_id if isinstance(event, Viewing) else None
 
-    def _edge_sockets(self, edge: str, listed: list[list[Any]]) -> None:
+    def _edge_sockets(self, edge: str, listed: list[tuple[str, str, str | None]]) -> None:
         """Everything the edge has open for this shard's users, replacing what was known."""
         self.edges_heard[edge] = time.monotonic()
         self._drop_edge(edge)
@@ -139,34 +182,33 @@ class UserShardLogic:
 
     # Push decisions -------------------------------------------------------------
 
-    async def _notify(self, event: dict[str, Any]) -> None:
-        """Pushes to each of the event's users who has a subscription and is not looking at
-        its chat, or holds it in the chat's window. Only subscribers cost anything beyond a
-        lookup: in a big group most members have none."""
-        async with self.deciding:
-            known = await self._subscriptions(event["user_ids"])
-            notification: Notification = event["notification"]
-            now = time.monotonic()
-            send = []
-            # Windows opened by the same message end together: released as one batch.
-            held: dict[float, list[tuple[str, str]]] = {}
-            for user_id in (u for u in event["user_ids"] if known[u]):
-                session_id = notification.session_id
-                if self.viewing(user_id, session_id) or self._seen(user_id, event["ref"]):
-                    continue
-                if not event["coalesce"]:
-                    send.append((user_id, notification))
-                    continue
-                key = (user_id, session_id)
-                decision = self.windows.arrive(key, notification, now)
-                if decision == "send":
-                    send.append((user_id, notification))
-                elif decision == "hold":
-                    held.setdefault(self.windows.release_at(key), []).append(key)
-            for release_at, keys in held.items():
-                self._spawn(self._release_later(keys, release_at - now))
-        # The next message is decided while these are sent.
-        await self._deliver(send, known)
+    def _decide(
+        self,
+        event: Notify,
+        known: dict[str, list[Subscription]],
+        now: float,
+        held: dict[float, list[tuple[str, str]]],
+    ) -> list[tuple[str, Notification]]:
+        """Whom of the event's users to push to now: each who has a subscription and is not
+        looking at its chat, unless the chat's window holds it (then `held` gets its key).
+        Only subscribers cost anything beyond a lookup: in a big group most members have
+        none."""
+        notification = event.notification
+        session_id = notification.session_id
+        send = []
+        for user_id in (u for u in event.user_ids if known[u]):
+            if self.viewing(user_id, session_id) or self._seen(user_id, event.ref):
+                continue
+            if not event.coalesce:
+                send.append((user_id, notification))
+                continue
+            key = (user_id, session_id)
+            decision = self.windows.arrive(key, notification, now)
+            if decision == "send":
+                send.append((user_id, notification))
+            elif decision == "hold":
+                held.setdefault(self.windows.release_at(key), []).append(key)
+        return send
 
     def _forget_idle_windows(self) -> None:
         """Now and then, not per message: a message to a big group reaches many windows."""
@@ -200,8 +242,8 @@ class UserShardLogic:
     def _finished(self, task: asyncio.Task) -> None:
         self.tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
-            # Reading subscriptions or red dots failed: those pushes are lost, not retried.
-            log.error("deciding on or sending pushes failed", exc_info=task.exception())
+            # The store did not answer for UNDECIDED_PUSH_SECONDS: those pushes are lost.
+            log.error("sending pushes failed", exc_info=task.exception())
 
     # Subscriptions -----------------------------------------------------------------
 
@@ -238,8 +280,13 @@ class UserShardLogic:
         the recipient's delivery receipt."""
         if not pushes:
             return
-        followed = await self.sessions.followed_by(list({u for u, _ in pushes}))
-        sender = await self._sender()
+        # The store away: tried again (the pushes are decided, only their red dots are missing).
+        followed = await retried(
+            lambda: self.sessions.followed_by(list({u for u, _ in pushes})),
+            f"reading the red dots of {len(pushes)} pushes",
+            UNDECIDED_PUSH_SECONDS,
+        )
+        sender = await retried(self._sender, "reading the VAPID keys", UNDECIDED_PUSH_SECONDS)
         await asyncio.gather(
             *(
                 self._one(
@@ -292,8 +339,10 @@ class UserShardLogic:
 
 @ray.remote(max_restarts=-1, max_task_retries=0)
 class UserShard:
-    """Ray host of UserShardLogic. A restart loses presence until the edges next repeat it
-    (pushes meanwhile may reach someone who is looking) and the windows of busy chats."""
+    """Ray host of UserShardLogic. A restart loses the windows of busy chats (and what they
+    held), the pushes being sent, and presence until each edge reports it again: an edge does
+    before its next events are decided, the others within PRESENCE_REFRESH_SECONDS (pushes
+    meanwhile may reach someone who is looking)."""
 
     def __init__(self, stores: StoreFactory) -> None:
         # From the edge's composition root: the shard builds its stores as the edge does.
@@ -308,5 +357,5 @@ class UserShard:
             self.collector = start_collecting(self.stores.settings.gc_full_every_seconds)
         return self.logic
 
-    async def handle(self, batch: list[dict[str, Any]]) -> None:
-        self._logic().handle(batch)
+    async def handle(self, edge: str, events: UserEvents) -> bool:
+        return await self._logic().handle(edge, events.events)

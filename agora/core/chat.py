@@ -2,7 +2,9 @@
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Annotated, Any, NoReturn
+
+from pydantic import WithJsonSchema
 
 from agora.core.constants import (
     CHAT_ATTACHMENTS_MAX,
@@ -29,7 +31,7 @@ from agora.core.constants import (
 from agora.core.documents import ChatSession, Item, Membership, Message
 from agora.core.errors import Forbidden, InvalidInput
 from agora.core.geo import COORDINATE_LIMITS, check_coordinate
-from agora.core.message_kinds import ChatKinds, MessageKind
+from agora.core.message_kinds import ChatKinds, KindData, MessageKind
 from agora.core.text import CONTROL_CHARACTERS, without_format_characters
 
 CANNOT_SEND = "You cannot send messages here."
@@ -380,13 +382,63 @@ def reply_to_of(data: dict[str, Any] | None) -> int | None:
     return ((data or {}).get("context") or {}).get("reply_to")
 
 
+# What a reply's `data.context` is (`check_reply_context`), for the API document.
+ReplyContext = Annotated[
+    Any,
+    WithJsonSchema(
+        {
+            "type": "object",
+            "properties": {
+                "reply_to": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "description": "The created_at of the message of the same chat it answers",
+                }
+            },
+            "required": ["reply_to"],
+            "additionalProperties": False,
+        }
+    ),
+]
+# A shared place (`check_location`).
+Location = Annotated[
+    Any,
+    WithJsonSchema(
+        {
+            "type": "object",
+            "properties": {
+                "address": {"type": "string", "maxLength": LOCATION_ADDRESS_MAX_LENGTH},
+                **{
+                    name: {"type": "number", "minimum": -limit, "maximum": limit}
+                    for name, limit in COORDINATE_LIMITS.items()
+                },
+            },
+            "required": ["address", *COORDINATE_LIMITS],
+            "additionalProperties": False,
+        }
+    ),
+]
+
+
+class ChatMessageData(KindData):
+    """A chat message (1003) carries a shared place (its text is optional then), and a reply
+    the message it answers."""
+
+    location: Location = None
+    context: ReplyContext = None
+
+
+class BannerData(KindData):
+    """A banner (1100, a group's admins') carries, as a reply, the message it answers."""
+
+    context: ReplyContext = None
+
+
 def check_member_extras(
     message_type: int, text: str, attachments: list[str], location: Any, data: Any
 ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """A chat or banner message's checked location, and the message it answers (`data.context`,
-    as its `data`); it carries nothing else in `data`."""
-    if not isinstance(data or {}, dict) or set(data or {}) - {"location", "context"}:
-        raise InvalidInput({"data": "Only WhatsApp messages carry these fields"})
+    as its `data`); its kind's shape (`ChatMessageData`, `BannerData`) let nothing else in."""
     if location is not None:
         if message_type != MESSAGE_TYPE_CHAT:
             raise InvalidInput({"location": "Only chat messages carry a location"})
@@ -407,8 +459,10 @@ def refuse_unsendable(
 
 # The chat's own kinds; features bring theirs (`core.message_kinds`).
 CHAT_MESSAGE_KINDS = (
-    MessageKind(MESSAGE_TYPE_CHAT, check=check_member_extras),
-    MessageKind(MESSAGE_TYPE_BANNER, check=check_member_extras, refusal=banner_refusal),
+    MessageKind(MESSAGE_TYPE_CHAT, data=ChatMessageData, check=check_member_extras),
+    MessageKind(
+        MESSAGE_TYPE_BANNER, data=BannerData, check=check_member_extras, refusal=banner_refusal
+    ),
     # Notices (joins, offers) are not pushed: offers have a push of their own.
     MessageKind(MESSAGE_TYPE_SYSTEM, by_service=True, pushed=False),
 )

@@ -1,7 +1,10 @@
 """The stored shapes of the main entities, as the store hands them to the services.
 
 They name what crosses the store boundary; the store adds and reads these fields, and a
-document may carry more (older fields, a feature's own) than is listed here.
+document may carry more (older fields, a feature's own) than is listed here. The chat's
+documents (sessions, memberships, messages, posts) are plain dicts by name, their fields
+listed beside them: the stores hand them out as such, and mypy (`make lint`) would refuse
+each of the chat's hundreds of reads of a field a TypedDict does not list.
 """
 
 from typing import Any, NotRequired, TypedDict
@@ -17,55 +20,20 @@ class User(TypedDict):
     phone_number: NotRequired[str]
 
 
-class ChatSession(TypedDict):
-    """A group or an item chat: both are sessions whose members exchange messages."""
+# A group or an item chat: both are sessions whose members exchange messages.
+# _id, kind, created_at; title, data, message_seq, announced_seq, sent_seq when stored.
+ChatSession = dict[str, Any]
 
-    _id: str
-    kind: str
-    created_at: int
-    title: NotRequired[str]
-    data: NotRequired[dict[str, Any]]
+# _id, session_id, user_id, session_user_type, notification_flag, read_seq, created_at,
+# updated_at.
+Membership = dict[str, Any]
 
+# _id, dest_session_id, src_id, local_id, created_at, seq, type, payload; client_created_at,
+# payload1, data and info only when the send had them (`store.messages`).
+Message = dict[str, Any]
 
-class Membership(TypedDict):
-    _id: str
-    session_id: str
-    user_id: str
-    session_user_type: int
-    notification_flag: int
-    read_seq: int
-    created_at: int
-    updated_at: int
-
-
-class Message(TypedDict):
-    """The optional fields are stored only when the send had them (`store.messages`)."""
-
-    _id: str
-    dest_session_id: str
-    src_id: str
-    local_id: str
-    created_at: int
-    seq: int
-    type: int
-    payload: str
-    client_created_at: NotRequired[int]
-    payload1: NotRequired[list[dict[str, Any]]]
-    data: NotRequired[dict[str, Any]]
-    info: NotRequired[dict[str, Any]]
-
-
-class Item(TypedDict):
-    _id: str
-    title: str
-    user_id: str
-    group_id: str
-    route_id: str
-    tags: list[str]
-    created_at: int
-    updated_at: int
-    sort_order: int
-    feed_key: str
+# _id, title, user_id, group_id, route_id, tags, created_at, updated_at, sort_order, feed_key.
+Item = dict[str, Any]
 
 
 class Route(TypedDict):

@@ -1,7 +1,9 @@
 """Message kinds as plug-ins: generic chat knows a message type, and a kind of conversation,
 only through what is registered for it here, never by naming a feature.
 
-A `MessageKind` says how a message of its type is checked when a member sends it, who may
+A `MessageKind` says what a member sends in its `data` (`KindData`: the fields, each
+described for the API document; any other is refused), how a message of its type is checked
+when a member sends it (the values of those fields among the rest), who may
 post it where, what its view adds to the chat's (in the chat, the chat list and the socket
 events), what the message info view adds, and whether the chat's away members are told of
 it by web push. A `ConversationKind` says what a kind of session (`session.kind`) takes and
@@ -17,6 +19,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict
+
 # (message type, text, attachments, location, data as sent) -> (location, data) as stored;
 # InvalidInput when the message cannot be sent as it is.
 Check = Callable[
@@ -28,9 +32,24 @@ Refusal = Callable[[dict[str, Any], int | None], str | None]
 ViewExtras = Callable[[dict[str, Any]], dict[str, Any]]
 
 
+class KindData(BaseModel):
+    """The `data` a member sends with a message of a kind: the fields it may carry (any other
+    is refused as an unknown field), their values its kind's to check (`MessageKind.check`),
+    so that a refused one is answered as a refused message (type -1) with the kind's words.
+    Each field's `WithJsonSchema` describes its value for the API document."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class NoData(KindData):
+    """Nothing: a kind members never send."""
+
+
 @dataclass(frozen=True)
 class MessageKind:
     type: int
+    # What a member sends in `data` with it (the HTTP body and the socket's `send` take it so).
+    data: type[KindData] = NoData
     # Posted by services only (a system notice, a WhatsApp customer's message): its sender
     # is no member, so it is not bound by a membership, and clients may not send it.
     by_service: bool = False
@@ -88,6 +107,10 @@ class ChatKinds:
     def message(self, message_type: int) -> MessageKind:
         """The kind of this type; a type no one registered is one members may not send."""
         return self._messages.get(message_type) or MessageKind(message_type)
+
+    def sent_by_members(self) -> list[MessageKind]:
+        """The kinds members send, by type."""
+        return sorted((k for k in self._messages.values() if k.check), key=lambda k: k.type)
 
     def conversation(self, session: dict[str, Any]) -> ConversationKind | None:
         """The kind a feature brought for this session; None for the chat's own (groups and

@@ -1,10 +1,10 @@
 """Chat over HTTP: item chats, send, messages, chat list, lookups, settings, moderation."""
 
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal, Union
 
 from aiohttp import web
-from pydantic import BeforeValidator, Field
+from pydantic import BeforeValidator, Field, RootModel, create_model
 
 from agora.core.constants import (
     CLIENT_CREATED_AT_MAX,
@@ -13,15 +13,24 @@ from agora.core.constants import (
     MESSAGE_TYPE_CHAT,
     MESSAGE_TYPE_MAX,
 )
+from agora.core.message_kinds import ChatKinds, KindData, MessageKind, NoData
 from agora.core.numbers import bounded_int
 from agora.http.replies import ok
-from agora.http.requests import Body, Timestamp, optional_caller, read_body, require_caller
+from agora.http.requests import (
+    Body,
+    Timestamp,
+    optional_caller,
+    read_body,
+    read_object,
+    require_caller,
+    validated,
+)
 from agora.http.routes import Auth, Query, Reply, Route
 from agora.services.chat.chat_list import ChatList
 from agora.services.chat.lookups import ItemChats, Lookups
 from agora.services.chat.moderation import ChatSettings, MemberList, Moderation
 from agora.services.chat.reading import MessageInfo, MessagePages
-from agora.services.chat.sending import Sending, SendInput
+from agora.services.chat.sending import Sending, SendMessage
 from agora.services.link_previews import LinkPreviewService
 
 ID = Field(max_length=200)
@@ -30,19 +39,6 @@ IDS = Field(default_factory=list, max_length=200)
 
 class ItemChatsBody(Body):
     route_id: str | None = Field(default=None, max_length=64)
-
-
-class MessageDataBody(Body):
-    """`data` of a sent message: a location, or the fields of an agent's WhatsApp message;
-    other keys are refused like any unknown field. The values are the chat rules' to check
-    (a refused send)."""
-
-    location: Any = None
-    wa_kind: Any = None
-    contacts: Any = None
-    interactive: Any = None
-    template: Any = None
-    context: Any = None
 
 
 FILE_LIST_TEXT_MAX_LENGTH = 4_000
@@ -66,7 +62,9 @@ def _json_list_text(value: Any) -> Any:
 FileList = Annotated[list[str], BeforeValidator(_json_list_text)]
 
 
-class SendBody(Body):
+class SendFields(Body):
+    """What every send carries; `data` is as its kind says (`SendBodies`)."""
+
     dest_session_id: str = ID
     payload: str = ""
     payload1: FileList = Field(default_factory=list, max_length=10)
@@ -76,10 +74,11 @@ class SendBody(Body):
     # The sender's clock (ms), kept as the message's `client_created_at`: see the constants.
     created_at: int | None = Field(default=None, ge=CLIENT_CREATED_AT_MIN, le=CLIENT_CREATED_AT_MAX)
     local_id: str = Field(max_length=LOCAL_ID_MAX_LENGTH)
-    data: MessageDataBody | None = None
+    data: KindData | None = None
 
-    def send_input(self) -> SendInput:
-        return SendInput(
+    def send_message(self) -> SendMessage:
+        data = self.data.model_dump(exclude_none=True) if self.data else {}
+        return SendMessage(
             dest_session_id=self.dest_session_id,
             payload=self.payload,
             payload1=tuple(self.payload1),
@@ -87,9 +86,59 @@ class SendBody(Body):
             is_dummy_session=self.is_dummy_session,
             created_at=self.created_at,
             local_id=self.local_id,
-            location=self.data.location if self.data else None,
-            data=self.data.model_dump(exclude_none=True) if self.data else {},
+            location=data.get("location"),
+            data=data,
         )
+
+
+class UnsendableKindBody(SendFields):
+    """A send of a type members may not send (no kind, or one services post): it carries no
+    `data`, and is refused (type -1) once its other fields are checked."""
+
+    data: NoData | None = None
+
+
+class SendBodies:
+    """The body of a send, over HTTP and the socket's `send` alike, as its kind takes it: `_type`
+    chooses the kind (1003 when it is left out), whose shape `data` has (`MessageKind.data`);
+    the API document describes one body per kind."""
+
+    def __init__(self, kinds: ChatKinds) -> None:
+        self.by_type = {kind.type: _kind_body(kind) for kind in kinds.sent_by_members()}
+
+    def command(self, raw: Any) -> SendMessage:
+        """The send these fields make; ValidationError when one is not as its kind says."""
+        return self._model(raw).model_validate(raw).send_message()
+
+    def checked(self, raw: dict[str, Any]) -> SendMessage:
+        """As `command`, refused as a bad request (400) when a field is not as it should be."""
+        return validated(self._model(raw), raw).send_message()
+
+    def _model(self, raw: Any) -> type[SendFields]:
+        chosen = raw.get("_type", MESSAGE_TYPE_CHAT) if isinstance(raw, dict) else None
+        if isinstance(chosen, bool) or not isinstance(chosen, int):
+            # Not a type: the generic body says what is wrong.
+            return UnsendableKindBody
+        return self.by_type.get(chosen, UnsendableKindBody)
+
+    def document(self) -> type[RootModel]:
+        """The body as the API document describes it: one per kind, told apart by `_type`."""
+        bodies = tuple(self.by_type.values())
+        described = Annotated[Union[bodies], Field(discriminator="message_type")]  # noqa: UP007
+        return type("SendBody", (RootModel[described],), {"__doc__": SendBodies.__doc__})
+
+
+def _kind_body(kind: MessageKind) -> type[SendFields]:
+    """The body of a send of this kind: its `_type`, and `data` as the kind says."""
+    # Only a chat message may leave `_type` out (the spec's default).
+    default = MESSAGE_TYPE_CHAT if kind.type == MESSAGE_TYPE_CHAT else ...
+    return create_model(
+        f"Send{kind.data.__name__.removesuffix('Data')}Body",
+        __base__=SendFields,
+        __doc__=kind.data.__doc__,
+        message_type=(Literal[kind.type], Field(default, alias="_type")),
+        data=(kind.data | None, None),
+    )
 
 
 class MessagesBody(Body):
@@ -209,6 +258,7 @@ class UrlPreviewReply(Reply):
 
 def routes(
     *,
+    sends: SendBodies,
     sending: Sending,
     pages: MessagePages,
     message_info: MessageInfo,
@@ -228,8 +278,8 @@ def routes(
 
     async def send(request: web.Request) -> web.Response:
         caller = require_caller(request)
-        body = await read_body(request, SendBody)
-        return ok(await sending.send(caller, body.send_input()))
+        command = sends.checked(await read_object(request))
+        return ok(await sending.send(caller, command))
 
     async def messages(request: web.Request) -> web.Response:
         body = await read_body(request, MessagesBody)
@@ -315,7 +365,7 @@ def routes(
             send,
             "Sends a message",
             auth=Auth.REQUIRED,
-            body=SendBody,
+            body=sends.document(),
             reply=SendReply,
         ),
         Route(

@@ -20,7 +20,7 @@ from agora.core.chat import session_room, user_room, viewer_room
 from agora.core.constants import SEND_REPLY_REFUSED
 from agora.core.errors import AgoraError, InvalidInput, NeedLogin
 from agora.http.accounts import GUEST_COOKIE
-from agora.http.chat import DeliveryBody, SendBody
+from agora.http.chat import DeliveryBody, SendBodies
 from agora.http.replies import UNAVAILABLE_MESSAGE, UNEXPECTED_FAILURE, ok
 from agora.http.requests import Body, field_errors, optional_caller
 from agora.http.routes import Reply, Route
@@ -46,12 +46,19 @@ log = logging.getLogger("agora.realtime")
 
 SOCKET_PATH = "/socket.io"
 RETRY_MS = 5000
-VIEWING_ID_MAX_CHARS = 200
+SESSION_ID_MAX_CHARS = 200
 SOCKET_SERVER = web.AppKey("socket_server", SocketServer)
 
 
+class ChatEventBody(Body):
+    """What `join`, `leave` and `typing` name: a chat, as text (a lone surrogate is no text:
+    refused here, it failed in the store's encoding)."""
+
+    session_id: str = Field(max_length=SESSION_ID_MAX_CHARS)
+
+
 class ViewingBody(Body):
-    session_id: str | None = Field(max_length=VIEWING_ID_MAX_CHARS)
+    session_id: str | None = Field(max_length=SESSION_ID_MAX_CHARS)
 
 
 class ConnectInfoReply(Reply):
@@ -115,21 +122,19 @@ def signed_in(caller: Caller | None, refusal: str = "Please login to continue") 
     return caller
 
 
-def required_session_id(data: Any) -> str:
-    session_id = data.get("session_id") if isinstance(data, dict) else None
-    if not isinstance(session_id, str):
-        raise InvalidInput({"session_id": "This field is required"})
-    return session_id
-
-
+# The answer to an event of a socket that closed meanwhile: written nowhere.
+SOCKET_CLOSED = "The socket closed"
 SocketHandler = Callable[[str, Any], Awaitable[dict[str, Any]]]
 
 
-def answering(**refusal: Any) -> Callable[[SocketHandler], Callable[..., Awaitable[dict]]]:
+def answering(
+    sio: SocketServer, **refusal: Any
+) -> Callable[[SocketHandler], Callable[..., Awaitable[dict]]]:
     """Every client event goes through here, so each one asked for an acknowledgement gives
     one: bad, missing or extra arguments and every failure answer `{errors}` (with
     `refusal`'s fields), as an HTTP call would, instead of leaving the client waiting for an
-    answer that never comes."""
+    answer that never comes. A socket that closed while its event was handled has nobody to
+    answer: what failed for that (its session, its rooms are gone) ends quietly."""
 
     def wrap(handler: SocketHandler) -> Callable[..., Awaitable[dict]]:
         @functools.wraps(handler)
@@ -145,7 +150,10 @@ def answering(**refusal: Any) -> Callable[[SocketHandler], Callable[..., Awaitab
             except UNREACHABLE as exc:
                 log.warning("a backing service is unreachable on a socket event: %r", exc)
                 return {**refusal, "errors": UNAVAILABLE_MESSAGE}
-            except Exception:
+            except Exception as exc:
+                if not sio.manager.is_connected(sid, "/"):
+                    log.info("socket %s closed during its %s: %r", sid, handler.__name__, exc)
+                    return {**refusal, "errors": SOCKET_CLOSED}
                 log.exception("socket event %s failed", handler.__name__)
                 return {**refusal, "errors": UNEXPECTED_FAILURE}
 
@@ -160,6 +168,7 @@ def attach(
     accounts: AccountService,
     push: PushService,
     *,
+    sends: SendBodies,
     sending: Sending,
     receipts: Receipts,
     chat_rooms: ChatRooms,
@@ -188,19 +197,15 @@ def attach(
         return (await sio.get_session(sid)).get("caller")
 
     @sio.on(MALFORMED_EVENT)
-    @answering()
+    @answering(sio)
     async def malformed(sid: str, data: Any) -> dict[str, Any]:
         raise InvalidInput("The event's data is not valid JSON or nests too deeply")
 
     @sio.on("join")
-    @answering()
+    @answering(sio)
     async def join(sid: str, data: Any) -> dict[str, Any]:
-        session_id = data.get("session_id") if isinstance(data, dict) else None
-        rooms = (
-            await chat_rooms.rooms_to_hear(await socket_caller(sid), session_id)
-            if isinstance(session_id, str)
-            else []
-        )
+        session_id = ChatEventBody.model_validate(data).session_id
+        rooms = await chat_rooms.rooms_to_hear(await socket_caller(sid), session_id)
         if not rooms:
             return {"errors": "You cannot read this chat"}
         await sio.manager.enter_rooms(sid, "/", rooms)
@@ -210,10 +215,10 @@ def attach(
         return {"ok": True}
 
     @sio.on("leave")
-    @answering()
+    @answering(sio)
     async def leave(sid: str, data: Any) -> dict[str, Any]:
         """A closed chat window; the socket stays in the rooms of chats its user follows."""
-        session_id = required_session_id(data)
+        session_id = ChatEventBody.model_validate(data).session_id
         for room in await chat_rooms.rooms_to_leave(await socket_caller(sid), session_id):
             await sio.leave_room(sid, room)
         return {"ok": True}
@@ -223,13 +228,12 @@ def attach(
         push.socket_closed(sid)
 
     @sio.on("viewing")
-    @answering()
+    @answering(sio)
     async def viewing(sid: str, data: Any) -> dict[str, Any]:
-        """The chat this socket's tab shows while visible (null: none, or hidden): its user
-        gets no push for that chat meanwhile, and the socket hears who types in it."""
+        """The chat this socket's tab shows while visible (null: none, or hidden): the socket
+        hears who types in it at once, and its user gets no push for that chat meanwhile once
+        the user's shard knows (the answer waits for that, as long as the answer bound)."""
         shown = ViewingBody.model_validate(data).session_id
-        # The viewers' room first: telling the user's shard may take seconds on a busy
-        # cluster, and typing meanwhile would reach no one.
         await show(sid, shown)
         await push.socket_viewing(sid, shown)
         return {"ok": True}
@@ -245,16 +249,16 @@ def attach(
             await sio.enter_room(sid, viewer_room(shown))
 
     @sio.on("unseen")
-    @answering()
+    @answering(sio)
     async def unseen(sid: str, data: Any) -> dict[str, Any]:
         """Exact counts for a screen that (re)connected: the red dot and the muted chats."""
         return await unseen_counts.unseen_summary(signed_in(await socket_caller(sid)).user["_id"])
 
     @sio.on("typing")
-    @answering()
+    @answering(sio)
     async def typing(sid: str, data: Any) -> dict[str, Any]:
         caller = signed_in(await socket_caller(sid))
-        await typing_signals.typing(caller, required_session_id(data))
+        await typing_signals.typing(caller, ChatEventBody.model_validate(data).session_id)
         return {"ok": True}
 
     async def mark(sid: str, data: Any, status: str) -> dict[str, Any]:
@@ -264,20 +268,20 @@ def attach(
         return {"ok": True}
 
     @sio.on("delivered")
-    @answering()
+    @answering(sio)
     async def delivered(sid: str, data: Any) -> dict[str, Any]:
         return await mark(sid, data, "delivered")
 
     @sio.on("read")
-    @answering()
+    @answering(sio)
     async def read(sid: str, data: Any) -> dict[str, Any]:
         return await mark(sid, data, "read")
 
     @sio.on("send")
-    @answering(type=SEND_REPLY_REFUSED)
+    @answering(sio, type=SEND_REPLY_REFUSED)
     async def send(sid: str, data: Any) -> dict[str, Any]:
         caller = signed_in(await socket_caller(sid), "You need Login to chat.")
-        return await sending.send(caller, SendBody.model_validate(data).send_input())
+        return await sending.send(caller, sends.command(data))
 
     async def disconnect_revoked(stop: asyncio.Event) -> None:
         """A logout anywhere closes the sockets that used that key on this edge."""

@@ -40,6 +40,8 @@ _MESSAGES = {
     "extra_forbidden": "Unknown field",
     "missing": "This field is required",
     "string_type": "Must be text",
+    # A lone surrogate ("\ud800" in JSON) reads as a string but is no text.
+    "string_unicode": "Must be text",
     "int_type": "Must be a whole number",
     "bool_type": "Must be true or false",
     "list_type": "Must be a list",
@@ -108,6 +110,11 @@ async def read_body(
     request: web.Request, model: type[Model], max_bytes: int | None = None
 ) -> Model:
     """The body as `model`; `max_bytes` tightens the edge-wide body limit for one call."""
+    return validated(model, await read_object(request, max_bytes))
+
+
+async def read_object(request: web.Request, max_bytes: int | None = None) -> dict[str, Any]:
+    """The body's JSON object, not yet validated (for a body whose model depends on it)."""
     raw = await read_bytes(request, max_bytes)
     data: Any = {}
     if raw.strip():
@@ -116,6 +123,10 @@ async def read_body(
         data = parse_json(raw)
     if not isinstance(data, dict):
         raise InvalidInput("The request body must be a JSON object")
+    return data
+
+
+def validated(model: type[Model], data: dict[str, Any]) -> Model:
     try:
         return model.model_validate(data)
     except ValidationError as exc:

@@ -20,6 +20,7 @@ from agora.http import (
     wallet,
     web_app,
 )
+from agora.http.access_log import server_log
 from agora.http.auth import ACCOUNTS, auth_middleware
 from agora.http.replies import errors_middleware
 from agora.http.requests import TRUSTED_PROXY_HOPS
@@ -42,12 +43,14 @@ def create_app(
         client_max_size=settings.max_body_bytes,
         # Compressed bodies are inflated by `requests.read_bytes`: aiohttp's own decoding
         # answers a body that is not what its header says with a 500 and a closed connection.
-        handler_args={"auto_decompress": False},
+        # A request that does not parse is answered 400 by aiohttp: logged without a traceback.
+        handler_args={"auto_decompress": False, "logger": server_log()},
     )
     app.on_response_prepare.append(security_headers(settings.public_base_url))
     app[ACCOUNTS] = services.accounts
     app[TRUSTED_PROXY_HOPS] = settings.trusted_proxy_hops
     secure = settings.public_base_url.startswith("https://")
+    sends = chat.SendBodies(services.chat.kinds)
     declared = [
         *accounts.routes(
             services.accounts,
@@ -62,6 +65,7 @@ def create_app(
         *reviews.routes(services.reviews),
         *uploads.routes(services.uploads),
         *chat.routes(
+            sends=sends,
             sending=services.chat.sending,
             pages=services.chat.pages,
             message_info=services.chat.message_info,
@@ -93,6 +97,7 @@ def create_app(
         sio,
         services.accounts,
         services.push,
+        sends=sends,
         sending=services.chat.sending,
         receipts=services.chat.receipts,
         chat_rooms=services.chat.rooms,

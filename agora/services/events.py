@@ -180,9 +180,10 @@ class OfferPaid:
 @dataclass(frozen=True)
 class PostHoldMoved:
     """A ledger entry moved a post's held reward (held, raised, lowered, drawn on by an
-    offer, released) in its poster's wallet of `currency`; `hold` is the post's hold after
-    entry `seq` of that wallet. Published by whoever appended it, a sweep finishing a
-    stalled move included, once per entry appended; hearers keep the newest `seq`."""
+    offer, released) in its poster's wallet of `currency`, and the post's copy of its hold
+    now says so; `hold` is the post's hold after entry `seq` of that wallet. Published once
+    the money move that wrote both is stored, by whoever drove it (a sweep finishing a
+    stalled move included)."""
 
     item_id: str
     user_id: str

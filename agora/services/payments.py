@@ -68,7 +68,7 @@ from agora.services.accounts import Caller
 from agora.services.groups import GroupService
 from agora.services.wallet import PAYING, REVERSED, WalletService
 from agora.settings import Settings
-from agora.store.payments import PaymentStore
+from agora.store.payments import PaymentStore, Recharges
 
 log = logging.getLogger("agora.payments")
 
@@ -104,6 +104,7 @@ class PaymentService:
         settings: Settings,
         gateway: StripeGateway | None,
         store: PaymentStore,
+        recharges: Recharges,
         wallets: WalletService,
         groups: GroupService,
     ) -> None:
@@ -111,6 +112,7 @@ class PaymentService:
         self.base_url = settings.public_base_url.rstrip("/")
         self.gateway = gateway
         self.store = store
+        self.recharges = recharges
         self.wallets = wallets
         self.groups = groups
         self._handlers: dict[str, Callable[[dict[str, Any], Event], Awaitable[None]]] = {
@@ -164,12 +166,12 @@ class PaymentService:
                 customer_email=user.get("email_id"),
             )
         )
-        await self.store.add_recharge(checkout["id"], user["_id"], cents, currency)
+        await self.recharges.add(checkout["id"], user["_id"], cents, currency)
         return {"stripe_checkout_data": {"id": checkout["id"], "url": checkout["url"]}}
 
     async def recharge_status(self, caller: Caller, checkout_id: str) -> dict[str, Any]:
         """What /afterpayment/stripe shows: pending (keep asking), paid, or failed."""
-        recharge = await self.store.recharge(checkout_id)
+        recharge = await self.recharges.get(checkout_id)
         if recharge is None or recharge["user_id"] != caller.user["_id"]:
             raise NotFound({"session_id": "No such payment"})
         message = None
@@ -183,8 +185,8 @@ class PaymentService:
         """Asks Stripe about a recharge its webhook has not settled yet (it never credits)."""
         checkout = await self._provider(self._stripe().checkout(recharge["_id"]))
         if checkout.get("status") == "expired":
-            await self.store.close_recharge(recharge["_id"], RECHARGE_EXPIRED, "expired")
-            return await self.store.recharge(recharge["_id"]) or recharge, None
+            await self.recharges.close(recharge["_id"], RECHARGE_EXPIRED, "expired")
+            return await self.recharges.get(recharge["_id"]) or recharge, None
         intent = checkout.get("payment_intent")
         error = (intent or {}).get("last_payment_error") if isinstance(intent, dict) else None
         # A declined card leaves the checkout open for another try; its message is shown.
@@ -417,16 +419,16 @@ class PaymentService:
     async def _payment_failed(self, checkout: dict[str, Any], event: Event) -> None:
         if _metadata(checkout).get("kind") == RECHARGE_KIND:
             reason = "The payment did not go through"
-            await self.store.close_recharge(checkout["id"], RECHARGE_FAILED, reason)
+            await self.recharges.close(checkout["id"], RECHARGE_FAILED, reason)
 
     async def _checkout_expired(self, checkout: dict[str, Any], event: Event) -> None:
         if _metadata(checkout).get("kind") == RECHARGE_KIND:
-            await self.store.close_recharge(checkout["id"], RECHARGE_EXPIRED, "expired")
+            await self.recharges.close(checkout["id"], RECHARGE_EXPIRED, "expired")
 
     async def _credit_recharge(self, checkout: dict[str, Any]) -> None:
         if _metadata(checkout).get("kind") != RECHARGE_KIND:
             return
-        recharge = await self.store.recharge(checkout["id"])
+        recharge = await self.recharges.get(checkout["id"])
         if recharge is None:
             # Written right after the checkout was made; 409 makes Stripe deliver again.
             log.error("paid checkout %s has no recharge record", checkout["id"])
@@ -434,7 +436,7 @@ class PaymentService:
         mismatch = checkout_mismatch(recharge, checkout)
         if mismatch is not None:
             log.error("refused to credit checkout %s: %s", checkout["id"], mismatch)
-            await self.store.close_recharge(checkout["id"], RECHARGE_REFUSED, mismatch)
+            await self.recharges.close(checkout["id"], RECHARGE_REFUSED, mismatch)
             return
         await self.wallets.credit_external(
             key=f"stripe-checkout:{checkout['id']}",
@@ -444,8 +446,9 @@ class PaymentService:
             ref_type=LEDGER_REF_RECHARGE,
             ref_id=checkout["id"],
             title="Card recharge",
+            # The recharge shows as credited in the same unit of work as the money.
+            along=lambda money: money.recharges.credited(checkout["id"]),
         )
-        await self.store.recharge_credited(checkout["id"])
 
     async def _subscription_checkout_completed(self, checkout: dict[str, Any]) -> None:
         group_id = _metadata(checkout).get("group_id")

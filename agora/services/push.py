@@ -2,15 +2,20 @@
 stored message's members is told by push (the user shards decide and send).
 
 Everything that follows a stored message runs from a queue on this edge, never on the
-path that acknowledges the message.
+path that acknowledges the message. Deciding reads the chats' memberships: with the store
+away, a batch is tried again (with growing waits) until it is decided, or given up after
+UNDECIDED_PUSH_SECONDS; what was queued meanwhile waits behind it. Trying again tells a
+shard of a message twice at most, which pushes it once.
 """
 
 import asyncio
+import functools
 import logging
 from typing import Any
 
 from agora.actors.user_client import UserShards
-from agora.actors.users import vapid_pair
+from agora.actors.users import UNDECIDED_PUSH_SECONDS, vapid_pair
+from agora.background import retried
 from agora.core.constants import (
     PROFILE_PATH,
     PUSH_OS_TYPE_WEB,
@@ -207,9 +212,13 @@ class PushService:
             while len(batch) < GATHER_MAX and not self._queue.empty():
                 batch.append(self._queue.get_nowait())
             try:
-                await self._decide(batch)
+                await retried(
+                    functools.partial(self._decide, batch),
+                    f"deciding on {len(batch)} queued pushes",
+                    UNDECIDED_PUSH_SECONDS,
+                )
             except Exception:
-                log.exception("deciding on %d queued pushes failed", len(batch))
+                log.exception("gave up deciding on %d queued pushes", len(batch))
 
     async def _decide(self, batch: list[dict[str, Any]]) -> None:
         # Kinds that are not pushed (notices: offers have a push of their own) are dropped.

@@ -249,20 +249,14 @@ class RewardHolds:
     # Copies and notices -------------------------------------------------------
 
     async def hold_moved(self, moved: PostHoldMoved) -> None:
-        """The post keeps a copy of its hold for its readers (the newest entry's), and the
-        poster's open tabs are sent the post as it now is."""
-        hold = moved.hold
-        updated = await self.items.set_hold(
-            moved.item_id,
-            moved.currency,
-            moved.seq,
-            hold.fields(),
-            holding=hold.held > 0 and not hold.ended,
-        )
-        if updated is not None:
+        """The poster's open tabs are sent the post as it now is, with its hold (whose copy
+        the money move wrote)."""
+        post = await self.items.get(moved.item_id)
+        if post is not None:
             try:
-                view = item_view(updated, logged_in=True)
-                await self.emitter.to_user(moved.user_id, "item", {"item": view})
+                await self.emitter.to_user(
+                    moved.user_id, "item", {"item": item_view(post, logged_in=True)}
+                )
             except Exception:
                 log.warning("could not announce post %s", moved.item_id, exc_info=True)
 

@@ -1,14 +1,16 @@
 """Wallets: member points, ledger pages and money moves that are atomic and idempotent.
 
-A move is recorded first under its idempotency key, then its postings are appended to the
-ledger one by one (each at most once per wallet, see agora/store/wallets.py), then it is
-marked done. Whoever finds a move unfinished (a retry, or the recovery sweep after an edge
-died) drives it on with the same steps, so it ends exactly once.
+A move is recorded under its idempotency key, its postings are appended to the ledger (each
+at most once per wallet, see agora/store/wallets.py), the posts' copies of the holds they move
+are written, then it is marked done: all in one unit of work (`store/unit_of_work.py`), so on
+a replica set the move is stored whole or not at all. Where each write stands alone (nx-27017,
+a standalone MongoDB), whoever finds a move unfinished (a retry, or the recovery sweep after an
+edge died) drives it on with the same steps, so it ends exactly once.
 """
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from agora.core.clock import now_ms
@@ -46,7 +48,8 @@ from agora.core.money import (
 )
 from agora.realtime.emitter import RealtimeEmitter
 from agora.services.events import Events, PostHoldMoved
-from agora.store.wallets import Appended, Short, WalletStore
+from agora.store.money import MoneyStores, MoneyUnitOfWork
+from agora.store.wallets import Appended, MoveKeyTaken, Short, WalletStore
 
 log = logging.getLogger("agora.wallet")
 
@@ -54,6 +57,19 @@ RECOVERY_BATCH = 100
 
 # Whether a user's card payouts are enabled (`payments.PayoutsStatus`, when configured).
 ChargeEnabled = Callable[[str], Awaitable[bool]]
+# Writes that go with a money move once it is through, in its unit of work (a recharge's record).
+Along = Callable[[MoneyStores], Awaitable[None]]
+Entries = dict[str, LedgerEntry]  # by wallet: the entry a move appended to it
+
+
+@dataclass(frozen=True)
+class Moved:
+    """A money move as its unit of work stored it, and what to tell once it is stored."""
+
+    move: dict[str, Any]
+    entries: Entries = field(default_factory=dict)
+    # The entries whose posts' copies of their holds the move wrote.
+    copied: list[LedgerEntry] = field(default_factory=list)
 
 
 async def _payouts_unknown(_user_id: str) -> bool:
@@ -64,13 +80,16 @@ class WalletService:
     def __init__(
         self,
         store: WalletStore,
+        money: MoneyUnitOfWork,
         emitter: RealtimeEmitter,
         events: Events,
         charge_enabled: ChargeEnabled = _payouts_unknown,
     ) -> None:
+        # Reads; every write goes in a unit of work of `money`, one per move.
         self.store = store
+        self.money = money
         self.emitter = emitter
-        # Posts show their held reward: told of every entry that moved one (`PostHoldMoved`).
+        # Posts' copies of their holds were written: told of each (`PostHoldMoved`).
         self.events = events
         self.charge_enabled = charge_enabled
 
@@ -132,62 +151,90 @@ class WalletService:
         now = now_ms()
         wallet = await self._open(user_id, CURRENCY_POINTS)
         day = points_day(now)
-        owed_daily = day is not None and wallet.get("daily") != day
-        if wallet.get("welcomed") and not owed_daily:
-            return
+        owed: list[tuple[int, str, str, str]] = []  # units, ref type, ref id, title
         if not wallet.get("welcomed"):
-            await self._credit(
-                wallet,
-                STARTER_POINTS,
-                LEDGER_REF_WELCOME,
-                LEDGER_REF_WELCOME,
-                "Welcome points",
-                now,
+            owed.append((STARTER_POINTS, LEDGER_REF_WELCOME, LEDGER_REF_WELCOME, "Welcome points"))
+        if day is not None and wallet.get("daily") != day:
+            owed.append(
+                (DAILY_POINTS, LEDGER_REF_DAILY, f"{LEDGER_REF_DAILY}:{day}", "Daily point")
             )
-        if owed_daily:
-            await self._credit(
-                wallet,
-                DAILY_POINTS,
-                LEDGER_REF_DAILY,
-                f"{LEDGER_REF_DAILY}:{day}",
-                "Daily point",
-                now,
-            )
-        await self.store.mark_granted(wallet["_id"], day)
+        if not owed:
+            return
 
-    async def _credit(
-        self, wallet: dict, units: int, ref_type: str, ref_id: str, title: str, now: int
-    ) -> None:
-        posting = Posting(
-            wallet["_id"], wallet["user_id"], wallet["currency"], units * CENTS_PER_UNIT, title
-        )
-        appended = await self.store.append(
-            posting, ref_type=ref_type, ref_id=ref_id, now=now, maybe_applied=True
-        )
-        if isinstance(appended, Appended):
-            await self._announce({posting.wallet_id: appended.entry})
+        async def grant(money: MoneyStores) -> Entries:
+            entries: Entries = {}
+            for units, ref_type, ref_id, title in owed:
+                posting = Posting(
+                    wallet["_id"], user_id, CURRENCY_POINTS, units * CENTS_PER_UNIT, title
+                )
+                appended = await money.wallets.append(
+                    posting, ref_type=ref_type, ref_id=ref_id, now=now, maybe_applied=True
+                )
+                if isinstance(appended, Appended):
+                    entries[posting.wallet_id] = appended.entry
+            await money.wallets.mark_granted(wallet["_id"], day)
+            return entries
+
+        await self._announce(await self.money.run(grant, contended=[wallet["_id"]]))
 
     # Moves --------------------------------------------------------------------
 
     async def transfer(
-        self, *, key: str, ref_type: str, postings: list[Posting], details: dict[str, Any]
+        self,
+        *,
+        key: str,
+        ref_type: str,
+        postings: list[Posting],
+        details: dict[str, Any],
+        along: Along | None = None,
     ) -> dict[str, Any]:
         """Runs the postings as one move, once per key: the first posting is the debit.
+        `along`: writes that go with the move, in its unit of work, once it is through.
 
         Returns the move: state 'done', or 'refused' with `short_balance` when the payer is
         short (a refused move appended nothing, so a later retry with the key may succeed).
         """
         requested = move_terms(key, ref_type, postings, details)
-        move, created = await self.store.start_move(requested, now_ms())
-        if not created and not same_terms(move, requested):
+        contended = [p.wallet_id for p in postings]
+
+        async def first_attempt(money: MoneyStores) -> Moved:
+            move = await money.wallets.start_move(requested, now_ms())
+            return await self._drive(money, move, along, maybe_applied=False)
+
+        try:
+            moved = await self.money.run(first_attempt, contended=contended)
+        except MoveKeyTaken:
+            moved = await self._asked_again(requested, along, contended)
+        await self._tell(moved)
+        return moved.move
+
+    async def _asked_again(
+        self, requested: dict[str, Any], along: Along | None, contended: list[str]
+    ) -> Moved:
+        """A move whose key an earlier request took: its result, driven on if unfinished."""
+        move = await self.store.move_with_key(requested["key"])
+        # (Not None: moves are never deleted, so a key once taken stays taken.)
+        if move is None or not same_terms(move, requested):
             # A retry must ask for what the first request did; anything else is a client
             # reusing an id, told so rather than handed the earlier move as if it were this.
             raise Conflict(
                 {"request_id": "This request_id was already used for a different request"}
             )
-        if move["state"] in (PENDING, REFUSED):
-            move = await self._drive(move, maybe_applied=not created)
-        return move
+        if move["state"] not in (PENDING, REFUSED):
+            if along is not None:
+                # Written again (they are idempotent): a sweep that finished the move left
+                # them out where each write stands alone.
+                await self.money.run(along)
+            return Moved(move)
+
+        async def drive_on(money: MoneyStores) -> Moved:
+            # Read again in the unit: another retry may have finished it meanwhile.
+            current = await money.wallets.get_move(move["_id"]) or move
+            if current["state"] not in (PENDING, REFUSED):
+                return Moved(current)
+            return await self._drive(money, current, along, maybe_applied=True)
+
+        return await self.money.run(drive_on, contended=contended)
 
     async def credit_external(
         self,
@@ -199,11 +246,17 @@ class WalletService:
         ref_type: str,
         ref_id: str,
         title: str,
+        along: Along | None = None,
     ) -> dict[str, Any]:
-        """Money arriving from outside (a card payment): credited once per key."""
+        """Money arriving from outside (a card payment): credited once per key, with
+        `along`'s writes (the payment's record) in the same unit of work."""
         posting = Posting(wallet_id(user_id, currency), user_id, currency, amount_cents, title)
         await self.transfer(
-            key=key, ref_type=ref_type, postings=[posting], details={"external_ref": ref_id}
+            key=key,
+            ref_type=ref_type,
+            postings=[posting],
+            details={"external_ref": ref_id},
+            along=along,
         )
         return await self.wallet_view(user_id, currency)
 
@@ -267,24 +320,32 @@ class WalletService:
             move["amount_cents"],
             "Withdrawal returned",
         )
-        appended = await self.store.append(
-            posting,
-            ref_type=LEDGER_REF_REVERSAL,
-            ref_id=f"{move_id}:{LEDGER_REF_REVERSAL}",
-            now=now_ms(),
-            maybe_applied=True,
-        )
-        await self.store.set_move_state(move_id, (PAYING,), REVERSED, {"reason": reason[:500]})
-        if isinstance(appended, Appended):
-            await self._announce({posting.wallet_id: appended.entry})
+
+        async def give_back(money: MoneyStores) -> Entries:
+            appended = await money.wallets.append(
+                posting,
+                ref_type=LEDGER_REF_REVERSAL,
+                ref_id=f"{move_id}:{LEDGER_REF_REVERSAL}",
+                now=now_ms(),
+                maybe_applied=True,
+            )
+            await money.wallets.set_move_state(
+                move_id, (PAYING,), REVERSED, {"reason": reason[:500]}
+            )
+            return {posting.wallet_id: appended.entry} if isinstance(appended, Appended) else {}
+
+        await self._announce(await self.money.run(give_back, contended=[posting.wallet_id]))
         return await self.wallet_view(move["user_id"], move["currency"])
 
     async def recover(self) -> int:
-        """Drives moves an edge left half-done; returns how many it looked at.
+        """Drives moves an edge left half-done; returns how many it looked at. None are
+        where a move's writes are stored together (a transaction): there is nothing to do.
 
         A refused move is driven on only if its debit went through after all (a retry
         that raced the refusal and then stopped), never just because money arrived since.
         """
+        if await self.money.all_or_nothing():
+            return 0
         now = now_ms()
         stalled = await self.store.stalled_moves(
             PENDING, now - MOVE_RECOVERY_AFTER_MS, RECOVERY_BATCH
@@ -297,7 +358,10 @@ class WalletService:
             if await self.store.has_entry(debit["wallet_id"], move["_id"]):
                 stalled.append(move)
         for move in stalled:
-            await self._drive(move, maybe_applied=True)
+            moved = await self.money.run(
+                lambda money, move=move: self._drive(money, move, None, maybe_applied=True)
+            )
+            await self._tell(moved)
         await self.store.mark_rechecked([m["_id"] for m in refused])
         return len(stalled)
 
@@ -306,15 +370,22 @@ class WalletService:
 
     # Internals ----------------------------------------------------------------
 
-    async def _drive(self, move: dict[str, Any], *, maybe_applied: bool) -> dict[str, Any]:
+    async def _drive(
+        self,
+        money: MoneyStores,
+        move: dict[str, Any],
+        along: Along | None,
+        *,
+        maybe_applied: bool,
+    ) -> Moved:
         debit, *credits = [Posting.of(p) for p in move["postings"]]
         now = now_ms()
 
         async def apply(posting: Posting) -> Appended | Short:
-            await self.store.ensure(
+            await money.wallets.ensure(
                 posting.wallet_id, posting.user_id, posting.currency, WALLET_FOR_USER, now
             )
-            return await self.store.append(
+            return await money.wallets.append(
                 posting,
                 ref_type=move["ref_type"],
                 ref_id=move["_id"],
@@ -325,7 +396,7 @@ class WalletService:
         first = await apply(debit)
         if isinstance(first, Short):
             # Only the first posting debits, so nothing was appended before it.
-            refused = await self.store.set_move_state(
+            refused = await money.wallets.set_move_state(
                 move["_id"],
                 (PENDING, REFUSED),
                 REFUSED,
@@ -336,17 +407,16 @@ class WalletService:
                     "rechecked": False,
                 },
             )
-            return refused or await self._move(move["_id"])
-        # Credits cannot be refused and touch other wallets: they go together, so a move
-        # of many legs (an offer with finder's fees) waits about as long as one of two.
-        appended = [first, *await asyncio.gather(*(apply(p) for p in credits))]
+            return Moved(refused or await money.wallets.get_move(move["_id"]) or move)
+        # Credits cannot be refused and touch other wallets: where each write stands alone
+        # they go together, so a move of many legs (an offer with finder's fees) waits about
+        # as long as one of two.
+        appended = [first, *await money.unit.each(apply(p) for p in credits)]
         entries = {
             entry.entry["wallet_id"]: entry.entry
             for entry in appended
             if isinstance(entry, Appended)
         }
-        # Every posting is in the ledger, so the move is finished whoever records it: the
-        # state change needs no answer and travels with other moves' in one command.
         fields = {
             "state": move.get("final_state", DONE),
             "balances_after": [e["change_to"] for e in entries.values()],
@@ -355,25 +425,46 @@ class WalletService:
             "held_after": [e.get("held_to", 0) for e in entries.values()],
             "held_diffs": [e.get("held_diff", 0) for e in entries.values()],
         }
-        # Posts' copies of their holds follow before the move counts as finished: a move an
-        # edge died in is driven again by the sweep, which tells them then.
-        await self._tell_holds(entries.values())
-        await self.store.finish_move(move["_id"], (PENDING, REFUSED), fields)
-        await self._announce(entries)
-        return {**move, **fields}
+        # What the move writes besides the ledger comes before it counts as finished: where
+        # each write stands alone, a move an edge died in is driven again by the sweep.
+        copied = await self._copy_holds(money, entries.values())
+        if along is not None:
+            await along(money)
+        # Every posting is in the ledger, so the move is finished whoever records it: the
+        # state change needs no answer (alone, it travels with other moves' in one command).
+        await money.wallets.finish_move(move["_id"], (PENDING, REFUSED), fields)
+        return Moved({**move, **fields}, entries, copied)
 
-    async def _tell_holds(self, entries: Iterable[dict[str, Any]]) -> None:
+    async def _copy_holds(
+        self, money: MoneyStores, entries: Iterable[LedgerEntry]
+    ) -> list[LedgerEntry]:
+        """Posts keep a copy of their holds for their readers: each entry that moved one
+        writes it (unless a newer entry's is there). Returns the entries copied."""
+        copied = []
         for entry in entries:
-            if "item_hold" in entry:
-                await self.events.publish(
-                    PostHoldMoved(
-                        item_id=entry["item_id"],
-                        user_id=entry["user_id"],
-                        currency=entry["currency"],
-                        seq=entry["seq"],
-                        hold=ItemHold.of(entry["item_hold"]),
-                    )
+            if "item_hold" not in entry:
+                continue
+            hold = ItemHold.of(entry["item_hold"])
+            holding = hold.held > 0 and not hold.ended
+            if await money.holds.set(
+                entry["item_id"], entry["currency"], entry["seq"], hold.fields(), holding
+            ):
+                copied.append(entry)
+        return copied
+
+    async def _tell(self, moved: Moved) -> None:
+        """Once the move is stored: posts' holds and new balances to the owners' tabs."""
+        for entry in moved.copied:
+            await self.events.publish(
+                PostHoldMoved(
+                    item_id=entry["item_id"],
+                    user_id=entry["user_id"],
+                    currency=entry["currency"],
+                    seq=entry["seq"],
+                    hold=ItemHold.of(entry["item_hold"]),
                 )
+            )
+        await self._announce(moved.entries)
 
     async def move(self, move_id: str) -> dict[str, Any] | None:
         return await self.store.get_move(move_id)
@@ -418,7 +509,7 @@ class WalletService:
         )
         return wallet_view(wallet, charge_enabled=enabled)
 
-    async def _announce(self, entries: dict[str, dict[str, Any]]) -> None:
+    async def _announce(self, entries: Entries) -> None:
         """Pushes new balances to the owners' open tabs; a lost push is not lost money."""
         for entry in entries.values():
             try:

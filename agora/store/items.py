@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from pymongo import ReturnDocument
+from pymongo.asynchronous.collection import AsyncCollection
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import DuplicateKeyError
 from redis.asyncio import Redis
@@ -18,6 +19,7 @@ from agora.core.routes import chain
 from agora.store.announced_copies import AnnouncedCopies
 from agora.store.mongo import ensure_index, find_in, new_id
 from agora.store.redis import Keys
+from agora.store.unit_of_work import InUnit
 
 ITEM_COPY_SECONDS = 60.0
 ITEM_COPY_REFRESH_SECONDS = 45.0
@@ -75,6 +77,34 @@ def _visible(conditions: dict[str, Any]) -> dict[str, Any]:
     return {**conditions, "sort_order": {"$ne": ITEM_HIDDEN_SORT_ORDER}}
 
 
+class HoldCopies(InUnit):
+    """Posts' copies of their held rewards, written in the unit of work of the money move
+    whose ledger entry they copy (`store/money.py`)."""
+
+    def __init__(self, items: AsyncCollection, copies: AnnouncedCopies[dict[str, Any]]) -> None:
+        self.items = items
+        self._copies = copies
+
+    async def set(
+        self, item_id: str, currency: str, seq: int, hold: dict[str, Any], holding: bool
+    ) -> bool:
+        """The post's copy of its hold in its poster's wallet of `currency`, as entry `seq`
+        of that wallet left it: never replaced by an older one. False when it was newer."""
+        field = f"reward_ledger.{currency}"
+        # `$and`, not `_id` beside `$or`: nx-27017 then writes to the first document the `$or`
+        # matches, whatever its `_id` (reads are right; docs/decisions.md).
+        newer = {"$or": [{f"{field}.seq": {"$lt": seq}}, {field: None}]}
+        written = await self.items.update_one(
+            {"$and": [{"_id": item_id}, newer]},
+            {"$set": {field: {"seq": seq, "hold": hold}, "holding": holding}},
+            session=self.session,
+        )
+        if not written.matched_count:
+            return False
+        await self.unit.after_commit(lambda: self._copies.announce(item_id))
+        return True
+
+
 class ItemStore:
     def __init__(self, db: AsyncDatabase, redis: Redis, keys: Keys) -> None:
         self.items = db["items"]
@@ -87,6 +117,7 @@ class ItemStore:
             refresh_after=ITEM_COPY_REFRESH_SECONDS,
             keep_missing=False,
         )
+        self.holds = HoldCopies(self.items, self._copies)
 
     async def ensure_indexes(self) -> None:
         await ensure_index(self.items, [("group_id", 1), ("feed_key", -1)])
@@ -137,24 +168,6 @@ class ItemStore:
         if closed is not None:
             await self._copies.announce(item_id)
         return closed
-
-    async def set_hold(
-        self, item_id: str, currency: str, seq: int, hold: dict[str, Any], holding: bool
-    ) -> Item | None:
-        """The post's copy of its hold in its poster's wallet of `currency`, as entry `seq`
-        of that wallet left it: never replaced by an older one. None when it was newer."""
-        field = f"reward_ledger.{currency}"
-        # `$and`, not `_id` beside `$or`: nx-27017 then writes to the first document the `$or`
-        # matches, whatever its `_id` (reads are right; docs/decisions.md).
-        newer = {"$or": [{f"{field}.seq": {"$lt": seq}}, {field: None}]}
-        written = await self.items.update_one(
-            {"$and": [{"_id": item_id}, newer]},
-            {"$set": {field: {"seq": seq, "hold": hold}, "holding": holding}},
-        )
-        if not written.matched_count:
-            return None
-        await self._copies.announce(item_id)
-        return await self.items.find_one({"_id": item_id})
 
     async def due_to_close(self, now: int, closed_before: int, limit: int) -> list[Item]:
         """Open posts past their expiry, and closed ones still holding a reward since before

@@ -3,7 +3,7 @@ no-op; the same local id in another chat is another message."""
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import DuplicateKeyError
@@ -46,19 +46,44 @@ PLACE_FIELDS = {"_id": 0, "dest_session_id": 1, "created_at": 1, "seq": 1, "src_
 PLACE_COPY_SECONDS = 600.0
 
 
-def new_message(request: dict[str, Any], created_at: int, seq: int) -> dict[str, Any]:
+class MessageToStore(Protocol):
+    """What a shard stores of a send (`actors.protocol.StoreMessage`)."""
+
+    @property
+    def session_id(self) -> str: ...
+    @property
+    def src_id(self) -> str: ...
+    @property
+    def local_id(self) -> str: ...
+    @property
+    def type(self) -> int: ...
+    @property
+    def payload(self) -> str: ...
+    @property
+    def payload1(self) -> list[dict[str, Any]]: ...
+    @property
+    def client_created_at(self) -> int | None: ...
+    @property
+    def data(self) -> dict[str, Any] | None: ...
+    @property
+    def info(self) -> dict[str, Any] | None: ...
+
+
+def new_message(send: MessageToStore, created_at: int, seq: int) -> dict[str, Any]:
     """The document of a message the shard numbered (`created_at`, `seq`), with its id."""
     message = {
         "_id": new_id(),
-        "dest_session_id": request["session_id"],
-        "src_id": request["src_id"],
-        "local_id": request["local_id"],
+        "dest_session_id": send.session_id,
+        "src_id": send.src_id,
+        "local_id": send.local_id,
         "created_at": created_at,
         "seq": seq,
-        "type": request["type"],
-        "payload": request["payload"],
+        "type": send.type,
+        "payload": send.payload,
     }
-    message.update((name, request[name]) for name in OPTIONAL_FIELDS if request.get(name))
+    for name in OPTIONAL_FIELDS:
+        if value := getattr(send, name):
+            message[name] = value
     return message
 
 

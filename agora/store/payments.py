@@ -1,10 +1,10 @@
 """Card payment bookkeeping: recharges, processed Stripe events, connected accounts
 and group subscriptions.
 
-Every write is one conditional single-document update (no transactions: nx-27017 cannot run
-concurrent ones). State that Stripe reports through events carries a marker (see
-`core.payments.event_marker`) and is only replaced by a higher one, so events delivered late
-or twice never undo newer state.
+Every write is one conditional single-document update; a recharge's credit is written in the
+unit of work of the money move that credits it (`Recharges.credited`). State that Stripe
+reports through events carries a marker (see `core.payments.event_marker`) and is only
+replaced by a higher one, so events delivered late or twice never undo newer state.
 """
 
 from datetime import UTC, datetime
@@ -17,6 +17,7 @@ from agora.core.constants import SESSION_KIND_GROUP, SUBSCRIPTION_ACTIVE
 from agora.core.payments import RECHARGE_CREDITED, RECHARGE_OPEN
 from agora.store.groups import GroupStore
 from agora.store.mongo import ensure_index
+from agora.store.unit_of_work import InUnit
 from agora.store.users import UserStore
 
 # Stripe redelivers an event for at most 3 days; a month of ids covers any redelivery.
@@ -24,31 +25,17 @@ EVENT_MEMORY_SECONDS = 30 * 24 * 3600
 ACCOUNT = "data.stripe_account"
 
 
-class PaymentStore:
-    def __init__(self, db: AsyncDatabase, user_store: UserStore, group_store: GroupStore) -> None:
+class Recharges(InUnit):
+    """Card recharges, known by the provider's checkout id, open until the provider reports."""
+
+    def __init__(self, db: AsyncDatabase) -> None:
         self.recharges = db["recharges"]
-        self.events = db["stripe_events"]
-        # Connected accounts live on the user, subscriptions on the group (a session).
-        self.users = db["users"]
-        # Edges keep copies of users and groups: a change to one is announced through its store.
-        self.user_store = user_store
-        self.group_store = group_store
-        self.groups = db["sessions"]
 
     async def ensure_indexes(self) -> None:
         await ensure_index(self.recharges, [("user_id", 1), ("created_at", -1)])
-        await ensure_index(self.users, [(f"{ACCOUNT}.id", 1)])
-        await ensure_index(self.groups, [("data.subscription_id", 1)])
-        await ensure_index(
-            self.events, [("processed_at", 1)], expireAfterSeconds=EVENT_MEMORY_SECONDS
-        )
 
-    # Recharges ------------------------------------------------------------------
-
-    async def add_recharge(
-        self, checkout_id: str, user_id: str, amount_cents: int, currency: str
-    ) -> None:
-        """An open recharge, known by the provider's checkout id, until the provider reports."""
+    async def add(self, checkout_id: str, user_id: str, amount_cents: int, currency: str) -> None:
+        """An open recharge, until the provider reports."""
         now = now_ms()
         await self.recharges.insert_one(
             {
@@ -62,21 +49,40 @@ class PaymentStore:
             }
         )
 
-    async def recharge(self, checkout_id: str) -> dict[str, Any] | None:
+    async def get(self, checkout_id: str) -> dict[str, Any] | None:
         return await self.recharges.find_one({"_id": checkout_id})
 
-    async def recharge_credited(self, checkout_id: str) -> None:
+    async def credited(self, checkout_id: str) -> None:
         """Unconditional: the wallet holds the money, whatever the record said before."""
         await self.recharges.update_one(
             {"_id": checkout_id},
             {"$set": {"state": RECHARGE_CREDITED, "updated_at": now_ms()}},
+            session=self.session,
         )
 
-    async def close_recharge(self, checkout_id: str, state: str, reason: str) -> None:
+    async def close(self, checkout_id: str, state: str, reason: str) -> None:
         """Ends an open recharge without money (failed, expired, refused); never a credited one."""
         await self.recharges.update_one(
             {"_id": checkout_id, "state": RECHARGE_OPEN},
             {"$set": {"state": state, "reason": reason[:500], "updated_at": now_ms()}},
+        )
+
+
+class PaymentStore:
+    def __init__(self, db: AsyncDatabase, user_store: UserStore, group_store: GroupStore) -> None:
+        self.events = db["stripe_events"]
+        # Connected accounts live on the user, subscriptions on the group (a session).
+        self.users = db["users"]
+        # Edges keep copies of users and groups: a change to one is announced through its store.
+        self.user_store = user_store
+        self.group_store = group_store
+        self.groups = db["sessions"]
+
+    async def ensure_indexes(self) -> None:
+        await ensure_index(self.users, [(f"{ACCOUNT}.id", 1)])
+        await ensure_index(self.groups, [("data.subscription_id", 1)])
+        await ensure_index(
+            self.events, [("processed_at", 1)], expireAfterSeconds=EVENT_MEMORY_SECONDS
         )
 
     # Processed events ----------------------------------------------------------------

@@ -2,19 +2,20 @@
 
 The ledger is the truth: entry `{wallet}:{seq}` holds the balance after it (`change_to`),
 so entries form a chain per wallet. Appending claims the next `_id`, and the unique `_id`
-makes that claim atomic without transactions (nx-27017 cannot run concurrent ones, and a
-standalone MongoDB has none). A second unique index on (wallet_id, ref_id) lets a move touch
-a wallet at most once, however often it is retried or by however many edges. Entries also
-carry what the wallet holds for its owner's posts (`held_to`, issue 32), and one that moves a
-post's hold carries that post's hold after it (`item_id`, `item_hold`), computed from the
-head it is appended after: exact, since only one entry can follow a head. The wallet
-document only caches the head of the chain: it is written every HEAD_EVERY entries (and may
-lag further after a crash), and readers roll it forward by ids, HEAD_EVERY entries a query.
+makes that claim atomic by itself, so the chain holds where a move's writes each stand alone
+(nx-27017, a standalone MongoDB). In a unit of work with a transaction (`unit_of_work.py`: a
+replica set) a move's entries, heads and record are stored together or not at all, and two
+units claiming one `_id` conflict: one of them runs again. A second unique index on
+(wallet_id, ref_id) lets a move touch a wallet at most once, however often it is retried or by
+however many edges. Entries also carry what the wallet holds for its owner's posts (`held_to`,
+issue 32), and one that moves a post's hold carries that post's hold after it (`item_id`,
+`item_hold`), computed from the head it is appended after: exact, since only one entry can
+follow a head. The wallet document only caches the head of the chain: it is written every
+HEAD_EVERY entries (and may lag further after a crash), and readers roll it forward by ids,
+HEAD_EVERY entries a query.
 """
 
-import asyncio
 from collections import OrderedDict
-from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,12 +23,14 @@ from pymongo import ReturnDocument
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import DuplicateKeyError
 
+from agora.background import Turns
 from agora.core.constants import LEDGER_REF_OFFER
 from agora.core.documents import LedgerEntry, Wallet
 from agora.core.money import DONE, ItemHold, Posting, next_hold
 from agora.core.money import PENDING as MOVE_PENDING
 from agora.store.batched_writes import BatchedWrites
 from agora.store.mongo import ensure_index, find_in, new_id
+from agora.store.unit_of_work import InUnit, SessionWrites, Unit
 
 # Heads this edge has seen; a stale one costs one failed append, never a wrong balance.
 KNOWN_HEADS_MAX = 50_000
@@ -66,7 +69,11 @@ class Short:
     needed: int
 
 
-class WalletStore:
+class MoveKeyTaken(Exception):
+    """A money move was recorded under this idempotency key before (`start_move`)."""
+
+
+class WalletStore(InUnit):
     def __init__(self, db: AsyncDatabase) -> None:
         self.wallets = db["wallets"]
         self.ledger = db["ledger_entries"]
@@ -76,8 +83,17 @@ class WalletStore:
         self._move_writes = BatchedWrites(self.moves)
         self._heads: OrderedDict[str, Head] = OrderedDict()
         # Appends to one wallet from this edge take turns: racing them would make all but
-        # one fail on the unique id and pay a lookup and another round to try again.
-        self._turns: dict[str, asyncio.Lock] = {}
+        # one fail on the unique id and pay a lookup and another round to try again. (A unit
+        # in a transaction takes its wallets' turns for all of its length instead.)
+        self._turns = Turns()
+
+    def bound(self, unit: Unit) -> "WalletStore":
+        bound = super().bound(unit)
+        if unit.session is not None:
+            bound._entry_writes = SessionWrites(self.ledger, unit.session)
+            bound._head_writes = SessionWrites(self.wallets, unit.session)
+            bound._move_writes = SessionWrites(self.moves, unit.session)
+        return bound
 
     async def ensure_indexes(self) -> None:
         await ensure_index(self.ledger, [("wallet_id", 1), ("ref_id", 1)], unique=True)
@@ -98,7 +114,7 @@ class WalletStore:
         self, wallet_id: str, user_id: str, currency: str, wallet_for: str, now: int
     ) -> dict[str, Any]:
         """The wallet, created empty on first use."""
-        found = await self.wallets.find_one({"_id": wallet_id})
+        found = await self.wallets.find_one({"_id": wallet_id}, session=self.session)
         if found is not None:
             return found
         doc = {
@@ -112,9 +128,9 @@ class WalletStore:
             "created_at": now,
         }
         try:
-            await self.wallets.insert_one(doc)
+            await self.wallets.insert_one(doc, session=self.session)
         except DuplicateKeyError:
-            return await self.wallets.find_one({"_id": wallet_id}) or doc
+            return await self.wallets.find_one({"_id": wallet_id}, session=self.session) or doc
         return doc
 
     async def ensure(
@@ -123,23 +139,25 @@ class WalletStore:
         """Creates the wallet unless this edge knows it exists (wallets are never deleted)."""
         if wallet_id not in self._heads:
             wallet = await self.open(wallet_id, user_id, currency, wallet_for, now)
-            self._remember(wallet_id, Head.of(wallet))
+            await self._learned(wallet_id, Head.of(wallet))
 
     async def get(self, wallet_id: str) -> Wallet | None:
         """The wallet with its balance rolled forward to the head of its ledger."""
-        wallet = await self.wallets.find_one({"_id": wallet_id})
+        wallet = await self.wallets.find_one({"_id": wallet_id}, session=self.session)
         if wallet is None:
             return None
         head = await self._follow(wallet_id, Head.of(wallet))
         return {**wallet, "seq": head.seq, "balance": head.balance, "held": head.held}
 
     async def of_user(self, user_id: str) -> list[Wallet]:
-        found = await self.wallets.find({"user_id": user_id}).to_list()
+        found = await self.wallets.find({"user_id": user_id}, session=self.session).to_list()
         return [await self.get(w["_id"]) or w for w in found]
 
     async def mark_granted(self, wallet_id: str, day: str | None) -> None:
         await self.wallets.update_one(
-            {"_id": wallet_id}, {"$set": {"welcomed": True, **({"daily": day} if day else {})}}
+            {"_id": wallet_id},
+            {"$set": {"welcomed": True, **({"daily": day} if day else {})}},
+            session=self.session,
         )
 
     # Ledger -------------------------------------------------------------------
@@ -152,24 +170,40 @@ class WalletStore:
         `maybe_applied` says an earlier attempt of this move may have appended it already
         (a retry, a sweep); a first attempt skips looking for that, which costs a query.
         """
-        async with self._turn(posting.wallet_id):
+        if self.session is not None:
+            return await self._append_in_transaction(posting, ref_type, ref_id, now, maybe_applied)
+        async with self._turns.take([posting.wallet_id]):
             return await self._append(posting, ref_type, ref_id, now, maybe_applied)
 
-    @asynccontextmanager
-    async def _turn(self, wallet_id: str):
-        lock = self._turns.setdefault(wallet_id, asyncio.Lock())
-        try:
-            async with lock:
-                yield
-        finally:
-            if not lock.locked() and self._turns.get(wallet_id) is lock:
-                del self._turns[wallet_id]
-
-    async def _append(
+    async def _append_in_transaction(
         self, posting: Posting, ref_type: str, ref_id: str, now: int, maybe_applied: bool
     ) -> Appended | Short:
-        head = self._heads.get(posting.wallet_id) or await self._fresh_head(posting.wallet_id)
-        checked_fresh = False
+        """In a transaction the chain is read as the unit's snapshot has it, to its end, and
+        an entry appended after that end conflicts with no stored one: a concurrent unit that
+        claims the same id makes one of the two run again (a write conflict), never a
+        duplicate to recover from here (an error aborts the transaction anyway)."""
+        if maybe_applied and (done := await self._entry_for(posting.wallet_id, ref_id)):
+            return Appended(done)
+        known = self._heads.get(posting.wallet_id)
+        head = await (
+            self._follow(posting.wallet_id, known) if known else self._fresh_head(posting.wallet_id)
+        )
+        return await self._append(posting, ref_type, ref_id, now, False, head)
+
+    async def _append(
+        self,
+        posting: Posting,
+        ref_type: str,
+        ref_id: str,
+        now: int,
+        maybe_applied: bool,
+        fresh: Head | None = None,
+    ) -> Appended | Short:
+        """`fresh`: the head as stored, already read (in a transaction)."""
+        head = (
+            fresh or self._heads.get(posting.wallet_id) or await self._fresh_head(posting.wallet_id)
+        )
+        checked_fresh = fresh is not None
         while True:
             held_diff, item_hold = 0, None
             if posting.hold is not None:
@@ -196,6 +230,8 @@ class WalletStore:
             try:
                 await self._entry_writes.insert(entry)
             except DuplicateKeyError:
+                if self.session is not None:
+                    raise
                 moved, walked = await self._walk(posting.wallet_id, head)
                 mine = next((e for e in walked if e["ref_id"] == ref_id), None)
                 if mine is not None:
@@ -207,7 +243,7 @@ class WalletStore:
                         return Appended(done)
                 head = moved
                 continue
-            self._remember(posting.wallet_id, Head(entry["seq"], balance, held))
+            await self._learned(posting.wallet_id, Head(entry["seq"], balance, held))
             if entry["seq"] % HEAD_EVERY == 0:
                 await self._head_writes.update(
                     {"_id": posting.wallet_id, "seq": {"$lt": entry["seq"]}},
@@ -220,13 +256,14 @@ class WalletStore:
         last = await self.ledger.find_one(
             {"wallet_id": wallet_id, "item_id": item_id, "seq": {"$lte": at_seq}},
             sort=[("seq", -1)],
+            session=self.session,
         )
         return ItemHold.of(last["item_hold"] if last else None)
 
     async def item_hold(self, wallet_id: str, item_id: str) -> ItemHold | None:
         """The post's hold now (None: the wallet never held for it)."""
         last = await self.ledger.find_one(
-            {"wallet_id": wallet_id, "item_id": item_id}, sort=[("seq", -1)]
+            {"wallet_id": wallet_id, "item_id": item_id}, sort=[("seq", -1)], session=self.session
         )
         return ItemHold.of(last["item_hold"]) if last else None
 
@@ -236,7 +273,12 @@ class WalletStore:
         query: dict[str, Any] = {"wallet_id": wallet_id}
         if before_seq is not None:
             query["seq"] = {"$lt": before_seq}
-        return await self.ledger.find(query).sort("seq", -1).limit(limit).to_list()
+        return (
+            await self.ledger.find(query, session=self.session)
+            .sort("seq", -1)
+            .limit(limit)
+            .to_list()
+        )
 
     async def audit(self, wallet_ids: list[str] | None = None) -> list[str]:
         """Wallets whose balance is not the sum of their entries or whose chain has a gap."""
@@ -280,7 +322,7 @@ class WalletStore:
 
     async def _fresh_head(self, wallet_id: str) -> Head:
         wallet = await self.wallets.find_one(
-            {"_id": wallet_id}, {"seq": 1, "balance": 1, "held": 1}
+            {"_id": wallet_id}, {"seq": 1, "balance": 1, "held": 1}, session=self.session
         )
         start = Head.of(wallet) if wallet else Head(0, 0)
         return await self._follow(wallet_id, start)
@@ -293,7 +335,8 @@ class WalletStore:
         start, walked = head, []
         while True:
             ahead = [f"{wallet_id}:{head.seq + n}" for n in range(1, HEAD_EVERY + 1)]
-            found = {e["seq"]: e async for e in self.ledger.find({"_id": {"$in": ahead}})}
+            ids = {"_id": {"$in": ahead}}
+            found = {e["seq"]: e async for e in self.ledger.find(ids, session=self.session)}
             while head.seq + 1 in found:
                 after = found[head.seq + 1]
                 walked.append(after)
@@ -304,7 +347,7 @@ class WalletStore:
             # Lagging further than appends leave it: a crash or a lost write; caught up once.
             await self._advance(wallet_id, head)
         else:
-            self._remember(wallet_id, head)
+            await self._learned(wallet_id, head)
         return head, walked
 
     async def _advance(self, wallet_id: str, head: Head) -> None:
@@ -312,8 +355,13 @@ class WalletStore:
         await self.wallets.update_one(
             {"_id": wallet_id, "seq": {"$lt": head.seq}},
             {"$set": {"seq": head.seq, "balance": head.balance, "held": head.held}},
+            session=self.session,
         )
-        self._remember(wallet_id, head)
+        await self._learned(wallet_id, head)
+
+    async def _learned(self, wallet_id: str, head: Head) -> None:
+        """A head this edge may build on, once it is stored (in a transaction: committed)."""
+        await self.unit.after_commit(lambda: self._remember(wallet_id, head))
 
     def _remember(self, wallet_id: str, head: Head) -> None:
         known = self._heads.get(wallet_id)
@@ -325,21 +373,19 @@ class WalletStore:
 
     # Moves --------------------------------------------------------------------
 
-    async def start_move(self, terms: dict[str, Any], now: int) -> tuple[dict[str, Any], bool]:
-        """Records a pending move under its idempotency key (`terms["key"]`) and a new id; an
-        earlier one with that key wins. Returns the move and whether it is this one."""
+    async def start_move(self, terms: dict[str, Any], now: int) -> dict[str, Any]:
+        """Records a pending move under its idempotency key (`terms["key"]`) and a new id;
+        raises MoveKeyTaken when an earlier one has that key (it wins: in a transaction the
+        unit ends here, so the caller looks it up after)."""
         move = {"_id": new_id(), "state": MOVE_PENDING, "created_at": now, **terms}
         try:
             await self._move_writes.insert(move)
-        except DuplicateKeyError:
-            existing = await self.moves.find_one({"key": move["key"]})
-            if existing is not None:
-                return existing, False
-            raise
-        return move, True
+        except DuplicateKeyError as taken:
+            raise MoveKeyTaken(move["key"]) from taken
+        return move
 
     async def move_with_key(self, key: str) -> dict[str, Any] | None:
-        return await self.moves.find_one({"key": key})
+        return await self.moves.find_one({"key": key}, session=self.session)
 
     async def moves_of(
         self, user_id: str, currency: str, state: str, started_before: int
@@ -365,7 +411,7 @@ class WalletStore:
         return await self.moves.find(query).sort("created_at", 1).to_list()
 
     async def get_move(self, move_id: str) -> dict[str, Any] | None:
-        return await self.moves.find_one({"_id": move_id})
+        return await self.moves.find_one({"_id": move_id}, session=self.session)
 
     async def set_move_state(
         self, move_id: str, from_states: tuple[str, ...], state: str, fields: dict[str, Any]
@@ -375,6 +421,7 @@ class WalletStore:
             {"_id": move_id, "state": {"$in": list(from_states)}},
             {"$set": {"state": state, **fields}},
             return_document=ReturnDocument.AFTER,
+            session=self.session,
         )
 
     async def refused_moves_to_recheck(self, refused_before: int, limit: int) -> list[dict]:
@@ -389,7 +436,9 @@ class WalletStore:
         return await self._entry_for(wallet_id, ref_id) is not None
 
     async def _entry_for(self, wallet_id: str, ref_id: str) -> LedgerEntry | None:
-        return await self.ledger.find_one({"wallet_id": wallet_id, "ref_id": ref_id})
+        return await self.ledger.find_one(
+            {"wallet_id": wallet_id, "ref_id": ref_id}, session=self.session
+        )
 
     async def finish_move(
         self, move_id: str, from_states: tuple[str, ...], fields: dict[str, Any]

@@ -421,6 +421,32 @@ async function chooseReply(page, bubble) {
 
 const quoteIn = (bubble) => bubble.getByRole('blockquote', { name: 'Reply to' });
 
+test('a long press holds while the messages move under a still finger (phone)', async () => {
+  const { owner, asker } = await itemChatByApi(browser, 'Fix my bike (moving)', 'A flat tyre.', { viewport: VIEWPORTS.phone });
+  await send(asker, 'Is it the front tyre?');
+  // The post's offer bar comes in above the messages once the owner's press has begun, as on a
+  // busy phone (or server) it comes late: it pushes the messages down under the pointer.
+  let loadTheBar;
+  const barLoads = new Promise((resolve) => (loadTheBar = resolve));
+  await owner.route((url) => url.pathname === '/api/item' && !url.search, async (route) => {
+    await barLoads;
+    await route.continue();
+  });
+  await owner.getByRole('button', { name: 'View Chats' }).click();
+  const question = chatWindow(owner).getByTestId('chat-message').filter({ hasText: 'Is it the front tyre?' });
+  const pressed = await question.boundingBox();
+  await owner.mouse.move(pressed.x + pressed.width / 2, pressed.y + pressed.height / 2);
+  await owner.mouse.down();
+  loadTheBar();
+  await chatWindow(owner).getByRole('button', { name: /^Give offer/ }).waitFor();
+  await owner.getByRole('menuitem', { name: 'Reply' }).waitFor();
+  assert.ok((await question.boundingBox()).y > pressed.y, 'the offer bar came in above the messages');
+  await owner.mouse.up();
+  await owner.getByRole('menuitem', { name: 'Reply' }).click();
+  await chatWindow(owner).getByRole('blockquote', { name: 'Replying to' }).getByText('Is it the front tyre?').waitFor();
+  for (const page of [owner, asker]) assert.deepEqual(page.errors, []);
+});
+
 for (const [label, viewport] of Object.entries(VIEWPORTS)) {
   test(`a reply quotes the message it answers, in item chats and group chats (${label})`, async () => {
     const { owner, asker } = await itemChatByApi(browser, `Fix my bike ${label}`, 'A flat tyre.', { viewport });

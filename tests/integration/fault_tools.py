@@ -1,5 +1,5 @@
-"""Clients and edges the fault tests share: senders whose every answer is bounded, and
-edges as processes of their own that a test can kill."""
+"""Clients and edges the fault tests share: senders whose every answer is bounded, edges as
+processes of their own that a test can kill, and a store a test can stop."""
 
 import asyncio
 import contextlib
@@ -16,11 +16,12 @@ from pathlib import Path
 import pytest
 import socketio
 
+from agora import embedded
 from agora.core.constants import SEND_REPLY_OK
 from agora.settings import REPO_ROOT
 from tests.e2e.harness import wait_for_edge
 from tests.integration.helpers import Member, bearer
-from tests.services import free_port
+from tests.services import free_port, restartable_port
 
 GUARD_SECONDS = 30  # a hang guard for waiting on a condition, not a speed check
 # The documented bound on a send's answer (AGORA_SEND_ANSWER_SECONDS's default, and the
@@ -28,6 +29,8 @@ GUARD_SECONDS = 30  # a hang guard for waiting on a condition, not a speed check
 # not a speed measurement.
 SEND_ANSWER_SECONDS = 5
 ANSWER_MARGIN_SECONDS = 2
+# A call to an unreachable store gives up after this long (and answers 503).
+STORE_WAIT_MS = 300
 
 
 class Sender:
@@ -163,3 +166,23 @@ async def edge_process(env: dict[str, str], log_path: Path):
                 await asyncio.to_thread(process.wait, GUARD_SECONDS)
             except subprocess.TimeoutExpired:
                 kill()
+
+
+@contextlib.contextmanager
+def own_store(data_dir: Path):
+    """An nx-27017 of the test's own; yields a restart(stop, start) pair working on it."""
+    port = restartable_port()
+    processes: list[subprocess.Popen] = []
+
+    def start() -> None:
+        log = data_dir / "nx.log"
+        processes.append(embedded.start_mongo_wire(data_dir, "127.0.0.1", port, log))
+
+    def stop() -> None:
+        embedded.stop(processes)
+
+    start()
+    try:
+        yield f"mongodb://127.0.0.1:{port}/?directConnection=true", stop, start
+    finally:
+        stop()

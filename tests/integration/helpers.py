@@ -2,13 +2,16 @@
 
 import asyncio
 import contextlib
+import json
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+import aiohttp
 from aiohttp.test_utils import TestClient
 from pymongo.asynchronous.database import AsyncDatabase
 
+from agora.http.realtime import SOCKET_SERVER
 from agora.settings import Settings
 from agora.store.mongo import connect_mongo, database
 from agora.store.redis import Keys, connect_redis
@@ -21,6 +24,7 @@ RESEND_PAUSE_SECONDS = 0.2
 # (sent at once) to fall in one window on a busy machine, short because every test that shows
 # no further push comes waits one out (it was 10 s).
 PUSH_COALESCE_SECONDS = 4.0
+SOCKET_URL = "/socket.io/?EIO=4&transport=websocket"
 
 
 @dataclass(frozen=True)
@@ -175,3 +179,32 @@ async def all_messages(user, session_id: str) -> list[dict]:
         if not page["has_more"]:
             return stored
         before = page["next_less_than_timestamp"]
+
+
+def event_handlers_run(client: TestClient, monkeypatch) -> list[asyncio.Task]:
+    """The tasks the edge's Socket.IO server runs client events in, from now on (listed as
+    they start): a test awaits them to know every handler ended."""
+    server = client.server.app[SOCKET_SERVER]
+    started: list[asyncio.Task] = []
+    start = server.start_background_task
+
+    def listed(target, *args, **kwargs):
+        task = start(target, *args, **kwargs)
+        if getattr(target, "__self__", None) is server:  # an event's, not the rooms' sweeper
+            started.append(task)
+        return task
+
+    monkeypatch.setattr(server, "start_background_task", listed)
+    return started
+
+
+@contextlib.asynccontextmanager
+async def raw_socket(client: TestClient, auth: dict | None = None):
+    """A Socket.IO connection written by hand, to send what no client library would (or
+    what one would not send before it closes)."""
+    url = str(client.make_url(SOCKET_URL)).replace("http", "ws", 1)
+    async with aiohttp.ClientSession() as session, session.ws_connect(url) as socket:
+        await socket.receive()  # Engine.IO open
+        await socket.send_str("40" + (json.dumps(auth) if auth else ""))
+        assert (await socket.receive()).data.startswith("40")
+        yield socket

@@ -30,8 +30,8 @@ import socketio
 from bson import ObjectId
 from pymongo import AsyncMongoClient
 
-from agora.core.constants import MESSAGE_TYPE_WA_TEXT
 from agora.core.shard_map import shard_of
+from agora.core.whatsapp.constants import MESSAGE_TYPE_WA_TEXT
 from tests.integration.helpers import (
     DeploymentStores,
     Member,

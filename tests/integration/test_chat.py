@@ -8,6 +8,7 @@ import ray
 import socketio
 from pymongo import AsyncMongoClient
 
+from agora.actors.protocol import ReadPage
 from agora.core.chat import NOT_IN_THIS_CHAT, session_room, user_room
 from agora.core.constants import (
     MESSAGES_PAGE,
@@ -739,15 +740,15 @@ async def test_a_chats_newest_page_comes_from_its_shards_memory_as_mongodb_has_i
         await _send(owner if n % 3 else asker, session_id, f"line {n}")
     namespace = f"agora-agora_test-{chat_prefix}"
     shard = ray.get_actor(f"session-shard-{shard_of(session_id, 2)}", namespace=namespace)
-    held = await shard.buffered.remote(
-        session_id, None, MESSAGES_PAGE + 1, ShardMap(2, FIRST_VERSION)
+    held = await shard.read_page.remote(
+        ReadPage(session_id, None, MESSAGES_PAGE + 1), ShardMap(2, FIRST_VERSION)
     )
     client = AsyncMongoClient(mongo_url)
     try:
         stored = await MessageStore(client["agora_test"]).page(session_id, limit=MESSAGES_PAGE + 1)
     finally:
         await client.close()
-    assert [m["_id"] for m in held] == [m["_id"] for m in stored]
+    assert [m["_id"] for m in held.messages] == [m["_id"] for m in stored]
     page = await asker.call("/session/messages", {"session_id": session_id})
     assert [m["payload"] for m in page["inbox_messages"]] == [
         f"line {n}" for n in range(5, MESSAGES_PAGE + 5)

@@ -12,6 +12,7 @@ import socketio
 from pymongo import AsyncMongoClient
 from pymongo.errors import DuplicateKeyError
 
+from agora.actors.protocol import Refused, SendBatch, Stored, StoreMessage
 from agora.core.shard_map import FIRST_VERSION, ShardMap, shard_of
 from agora.store.messages import MessageStore
 from tests.integration.helpers import member, new_group
@@ -109,33 +110,34 @@ async def test_a_message_that_cannot_be_stored_fails_alone_in_its_shards_batch(
     index, (poisoned_chat, *others) = max(by_shard.items(), key=lambda pair: len(pair[1]))
     assert others, "two chats on one shard"
 
-    def request(chat_id: str, text: str, **extra) -> dict:
-        return {
-            "session_id": chat_id,
-            "src_id": asker.id,
-            "local_id": uuid.uuid4().hex,
-            "type": 1003,
-            "payload": text,
-            "payload1": [],
-            "client_created_at": None,
-            **extra,
-        }
+    def request(chat_id: str, text: str, client_created_at: int | None = None) -> StoreMessage:
+        return StoreMessage(
+            session_id=chat_id,
+            src_id=asker.id,
+            local_id=uuid.uuid4().hex,
+            type=1003,
+            payload=text,
+            client_created_at=client_created_at,
+        )
 
-    # Straight to the shard, past the edge's checks: a number BSON cannot hold, between good
-    # messages of the same chat and beside other chats' messages in the same batch.
-    batch = [
-        request(poisoned_chat, "before"),
-        request(poisoned_chat, "poison", client_created_at=10**20),
-        request(poisoned_chat, "after"),
-        *(request(chat_id, "elsewhere") for chat_id in others),
-    ]
+    # Straight to the shard, past the edge's checks: a number BSON cannot hold (its integers
+    # end at 2**63 - 1), between good messages of the same chat and beside other chats'
+    # messages in the same batch.
+    batch = SendBatch(
+        [
+            request(poisoned_chat, "before"),
+            request(poisoned_chat, "poison", client_created_at=2**63),
+            request(poisoned_chat, "after"),
+            *(request(chat_id, "elsewhere") for chat_id in others),
+        ]
+    )
     namespace = f"agora-agora_test-{chat_prefix}"
     shard = ray.get_actor(f"session-shard-{index}", namespace=namespace)
     # Placed as the edges place it: the chat tests' pool of two, never grown.
-    replies = await shard.send_batch.remote(batch, ShardMap(2, FIRST_VERSION))
+    replies = (await shard.send_batch.remote(batch, ShardMap(2, FIRST_VERSION))).outcomes
 
-    assert [r["type"] for r in replies] == [13, -1, 13, *([13] * len(others))]
-    assert replies[1]["errors"] == "This message cannot be stored"
+    assert [type(r) for r in replies] == [Stored, Refused, Stored, *([Stored] * len(others))]
+    assert replies[1] == Refused("This message cannot be stored")
     assert await _payloads(asker, poisoned_chat) == ["first", "before", "after"]
     for chat_id in others:
         assert await _payloads(asker, chat_id) == ["first", "elsewhere"]

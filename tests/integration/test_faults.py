@@ -19,10 +19,12 @@ from agora import embedded
 from agora.core.constants import SEND_REPLY_OK
 from tests.integration.fault_tools import (
     GUARD_SECONDS,
+    STORE_WAIT_MS,
     Sender,
     edge_process,
     edges_env,
     http_sender,
+    own_store,
     socket_sender,
 )
 from tests.integration.helpers import (
@@ -36,8 +38,6 @@ from tests.integration.helpers import (
 )
 from tests.services import restartable_port
 
-# A call to an unreachable store gives up after this long and answers 503.
-STORE_WAIT_MS = 300
 REDIS_OUTAGE_SECONDS = 3
 
 
@@ -114,26 +114,6 @@ def socket_sending(sio: socketio.AsyncClient, session_id: str):
         return (503 if "errors" in ack else 200), ack
 
     return send
-
-
-@contextlib.contextmanager
-def own_store(data_dir: Path):
-    """An nx-27017 of the test's own; yields a restart(stop, start) pair working on it."""
-    port = restartable_port()
-    processes: list[subprocess.Popen] = []
-
-    def start() -> None:
-        log = data_dir / "nx.log"
-        processes.append(embedded.start_mongo_wire(data_dir, "127.0.0.1", port, log))
-
-    def stop() -> None:
-        embedded.stop(processes)
-
-    start()
-    try:
-        yield f"mongodb://127.0.0.1:{port}/?directConnection=true", stop, start
-    finally:
-        stop()
 
 
 async def test_a_store_restarted_under_traffic_answers_503_meanwhile_and_loses_nothing(

@@ -2,7 +2,6 @@
 
 import asyncio
 import base64
-import contextlib
 import gzip
 import json
 import logging
@@ -12,7 +11,7 @@ import pytest
 import socketio
 
 from agora.http.realtime import SOCKET_SERVER
-from tests.integration.helpers import bearer, member, new_group
+from tests.integration.helpers import bearer, event_handlers_run, member, new_group, raw_socket
 
 ANY_POSTS = ["/user/chats", "/get_by_ids", "/session/send", "/api/giveoffer", "/api/feed"]
 
@@ -231,19 +230,7 @@ async def test_visitors_sockets_are_told_to_sign_in(client):
     await visitor.disconnect()
 
 
-SOCKET_URL = "/socket.io/?EIO=4&transport=websocket"
 ACK_GUARD_SECONDS = 5  # a hang guard, not a speed check
-
-
-@contextlib.asynccontextmanager
-async def _raw_socket(client, auth: dict | None = None):
-    """A Socket.IO connection written by hand, to send what no client library would."""
-    url = str(client.make_url(SOCKET_URL)).replace("http", "ws", 1)
-    async with aiohttp.ClientSession() as session, session.ws_connect(url) as socket:
-        await socket.receive()  # Engine.IO open
-        await socket.send_str("40" + (json.dumps(auth) if auth else ""))
-        assert (await socket.receive()).data.startswith("40")
-        yield socket
 
 
 async def _answer(socket, packet: str, ack_id: int) -> list:
@@ -271,7 +258,7 @@ def _no_failure_logged(caplog) -> None:
     "data", ["[" * 100_000 + "]" * 100_000, "[" * 40 + "]" * 40, "{not json", '"x"]']
 )
 async def test_socket_events_with_unreadable_data_are_answered(client, data):
-    async with _raw_socket(client) as socket:
+    async with raw_socket(client) as socket:
         [answer] = await _answer(socket, f'421["unseen",{data}]', 1)
         assert "errors" in answer
         assert (await _still_answers(socket))["need_user"] is True
@@ -286,7 +273,7 @@ ARGUMENTS = ["", ",null", ",{}", ',"a","b"', ",{},null,7"]
 @pytest.mark.parametrize("event", CLIENT_EVENTS)
 async def test_every_event_is_answered_whatever_number_of_arguments_it_has(ada, caplog, who, event):
     auth = {"auth_key": ada.key} if who == "user" else None
-    async with _raw_socket(ada.client, auth) as socket:
+    async with raw_socket(ada.client, auth) as socket:
         for ack_id, arguments in enumerate(ARGUMENTS):
             [answer] = await _answer(socket, f'42{ack_id}["{event}"{arguments}]', ack_id)
             assert isinstance(answer, dict), (arguments, answer)
@@ -301,7 +288,7 @@ RESERVED_EVENTS = ["connect", "disconnect", "connect_error", "disconnecting", "n
 
 @pytest.mark.parametrize("event", [*RESERVED_EVENTS, "removeListener", "no-such-event", ""])
 async def test_reserved_and_unknown_event_names_are_refused_and_change_nothing(ada, caplog, event):
-    async with _raw_socket(ada.client, {"auth_key": ada.key}) as socket:
+    async with raw_socket(ada.client, {"auth_key": ada.key}) as socket:
         for ack_id, arguments in enumerate(ARGUMENTS):
             [answer] = await _answer(socket, f'42{ack_id}["{event}"{arguments}]', ack_id)
             assert "errors" in answer, (arguments, answer)
@@ -313,7 +300,7 @@ async def test_reserved_and_unknown_event_names_are_refused_and_change_nothing(a
 
 
 async def test_a_second_connect_packet_does_not_make_the_socket_a_guests(ada, caplog):
-    async with _raw_socket(ada.client, {"auth_key": ada.key}) as socket:
+    async with raw_socket(ada.client, {"auth_key": ada.key}) as socket:
         await socket.send_str("40")
         await socket.send_str('40{"auth_key": "nobody"}')
         counts = await _still_answers(socket)
@@ -352,7 +339,7 @@ ODD_PACKETS = [
 
 @pytest.mark.parametrize("packet", ODD_PACKETS)
 async def test_odd_socket_io_packets_are_ignored_and_the_socket_goes_on(ada, caplog, packet):
-    async with _raw_socket(ada.client, {"auth_key": ada.key}) as socket:
+    async with raw_socket(ada.client, {"auth_key": ada.key}) as socket:
         await socket.send_str(packet)
         counts = await _still_answers(socket)
         assert "errors" not in counts, counts
@@ -360,7 +347,7 @@ async def test_odd_socket_io_packets_are_ignored_and_the_socket_goes_on(ada, cap
 
 
 async def test_a_binary_event_asking_for_an_answer_gets_one(ada, caplog):
-    async with _raw_socket(ada.client, {"auth_key": ada.key}) as socket:
+    async with raw_socket(ada.client, {"auth_key": ada.key}) as socket:
         [answer] = await _answer(socket, '451-1["send",{"_placeholder":true,"num":0}]', 1)
         assert "errors" in answer
         assert "errors" not in await _still_answers(socket)
@@ -376,7 +363,7 @@ BAD_FRAMES += [b"\x00", b'42["unseen"]']
 
 @pytest.mark.parametrize("frame", BAD_FRAMES)
 async def test_frames_outside_engine_io_close_the_socket_cleanly(client, caplog, frame):
-    async with _raw_socket(client) as socket:
+    async with raw_socket(client) as socket:
         await (socket.send_bytes if isinstance(frame, bytes) else socket.send_str)(frame)
         closing = await asyncio.wait_for(socket.receive(), ACK_GUARD_SECONDS)
         assert closing.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED), closing
@@ -432,3 +419,66 @@ async def test_a_polling_clients_close_answers_its_waiting_poll_and_ends_the_ses
     session = sio.eio.sid
     await asyncio.wait_for(sio.disconnect(), ACK_GUARD_SECONDS)
     assert session not in ada.client.server.app[SOCKET_SERVER].eio.sockets
+
+
+# A chat event's valid data, for a socket that closes as soon as it has sent it.
+CLOSING_EVENTS = {
+    "join": lambda chat: {"session_id": chat},
+    "leave": lambda chat: {"session_id": chat},
+    "viewing": lambda chat: {"session_id": chat},
+    "typing": lambda chat: {"session_id": chat},
+    "unseen": lambda chat: {},
+    "read": lambda chat: {"session_id": chat, "created_at": 1},
+    "delivered": lambda chat: {"session_id": chat, "created_at": 1},
+}
+
+
+async def test_a_socket_closed_while_its_event_is_handled_ends_quietly(ada, caplog, monkeypatch):
+    """The event's handler runs on after the socket closed (a `join` reads the chat, a
+    `viewing` waits for the user's shard), and finds its session and rooms gone: nothing to
+    answer, nothing failed (it logged `KeyError: 'Session not found'` with a traceback)."""
+    group_id = await new_group(ada, is_public=True)
+    handlers = event_handlers_run(ada.client, monkeypatch)
+    for event, data in CLOSING_EVENTS.items():
+        for ack_id in range(5):
+            async with raw_socket(ada.client, {"auth_key": ada.key}) as socket:
+                await socket.send_str(f"42{ack_id}" + json.dumps([event, data(group_id)]))
+    await asyncio.wait_for(asyncio.gather(*handlers), ACK_GUARD_SECONDS)
+    _no_failure_logged(caplog)
+
+
+@pytest.mark.parametrize("event", ["join", "leave", "typing", "viewing"])
+async def test_a_chat_id_that_is_no_text_is_refused(ada, caplog, event):
+    """A lone surrogate reads from JSON as a string, but is no text: it failed in the
+    store's encoding ("Something went wrong on our side", a traceback logged)."""
+    async with raw_socket(ada.client, {"auth_key": ada.key}) as socket:
+        [answer] = await _answer(socket, f'421["{event}",{{"session_id":"\\ud800"}}]', 1)
+        assert answer == {"errors": {"session_id": "Must be text"}}
+        assert "errors" not in await _still_answers(socket)
+    reply = await ada.client.post(
+        "/session/messages",
+        data='{"session_id": "\\udc00"}',
+        headers={**bearer(ada.key), "Content-Type": "application/json"},
+    )
+    assert await _refused(reply, "session_id") == {"session_id": "Must be text"}
+    _no_failure_logged(caplog)
+
+
+@pytest.mark.parametrize(
+    "request_head",
+    [
+        b"GET /" + b"a" * 9_000 + b" HTTP/1.1\r\nHost: edge\r\n\r\n",
+        b"GET / HTTP/1.1\r\nHost: edge\r\nX-Long: " + b"b" * 9_000 + b"\r\n\r\n",
+        b"GET / HTTP/1.1\r\nHost: edge\r\nNot a header: x\r\n\r\n",
+    ],
+)
+async def test_a_request_that_is_not_http_gets_its_400_without_a_logged_failure(
+    client, caplog, request_head
+):
+    reader, writer = await asyncio.open_connection("127.0.0.1", client.port)
+    writer.write(request_head)
+    await writer.drain()
+    answer = await asyncio.wait_for(reader.read(), ACK_GUARD_SECONDS)
+    writer.close()
+    assert answer.startswith(b"HTTP/1.0 400 "), answer[:100]
+    _no_failure_logged(caplog)

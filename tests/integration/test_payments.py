@@ -10,9 +10,12 @@ import pytest
 from aiohttp.test_utils import TestClient
 
 from agora.app import build_services
+from agora.core.accounts import EMAIL_FIELD, Identifier
+from agora.services.accounts import Caller
 from agora.store.mongo import connect_mongo, database
 from agora.store.redis import connect_redis
 from tests.integration.helpers import Member, bearer, member, new_group
+from tests.integration.money_units import HalfWay, edge_services
 from tests.stripe_standin import (
     DECLINE_MESSAGE,
     SECRET_KEY,
@@ -137,6 +140,47 @@ async def test_recharge_is_credited_once_however_often_and_in_whatever_order_del
     assert [(e["ref_type"], e["diff"], e["change_to"]) for e in entries] == [("recharge", 10, 10)]
     done = await status_of(ada, data["id"])
     assert (done["status"], done["wallet"]["wallet_amount"]) == ("paid", 10)
+
+
+async def test_a_recharge_stopped_half_way_credits_nothing_and_is_credited_once_when_redelivered(
+    settings_for, standin
+):
+    settings = settings_for(
+        **PAYMENT_SETTINGS, stripe_api_base=standin.base_url, mongo_transactions="on"
+    )
+    halfway = HalfWay()
+    async with edge_services(settings, halfway) as built:
+        payments = built.services.payments
+        try:
+            ident = Identifier(EMAIL_FIELD, f"half-{uuid.uuid4().hex[:10]}@example.org")
+            ada = await built.users.create(ident, "Ada")
+            caller = Caller(user=ada, key_hash="")
+            checkout = (await payments.recharge(caller, 10, "USD"))["stripe_checkout_data"]
+            [completed] = standin.complete_checkout(checkout["id"])
+            body = standin.payload(completed)
+            key = f"stripe-checkout:{checkout['id']}"
+
+            # The edge records the credit's money move, then stops before the ledger entry.
+            handling = asyncio.create_task(
+                payments.handle_webhook(body.encode(), sign(body, WEBHOOK_SECRET))
+            )
+            halfway.doom(handling, "money_moves", lambda move: move["key"] == key)
+            with pytest.raises(asyncio.CancelledError):
+                await handling
+            assert halfway.stopped == [handling]
+            assert await payments.wallets.store.move_with_key(key) is None
+            assert await payments.wallets.balance_cents(ada["_id"], "USD") == 0
+            assert (await payments.recharges.get(checkout["id"]))["state"] == "open"
+
+            # Unanswered, Stripe delivers the event again: credited once, the recharge with it.
+            for _ in range(2):
+                reply = await payments.handle_webhook(body.encode(), sign(body, WEBHOOK_SECRET))
+                assert reply == {"received": True}
+            assert (await payments.wallets.store.move_with_key(key))["state"] == "done"
+            assert await payments.wallets.balance_cents(ada["_id"], "USD") == 1000
+            assert (await payments.recharges.get(checkout["id"]))["state"] == "credited"
+        finally:
+            await payments.gateway.close()
 
 
 async def test_a_delayed_payment_is_credited_when_it_succeeds(pay_client, smtp_sink, standin):

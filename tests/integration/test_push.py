@@ -4,24 +4,31 @@ that checks the VAPID signature and decrypts each push as the subscribed browser
 
 import asyncio
 import json
+import logging
 import uuid
 
 import pytest
+import ray
 import socketio
 from pymongo import AsyncMongoClient
 
-from agora.actors.users import vapid_pair
+from agora.actors.ownership import deployment_namespace, shard_name
+from agora.actors.users import USER_POOL, vapid_pair
 from agora.core.constants import PUSH_SUBSCRIPTIONS_PER_ACCOUNT
 from agora.integrations.web_push import generate_vapid_keys
+from agora.services import push as push_service
 from agora.store.push_subscriptions import PushSubscriptionStore
 from agora.store.vapid_keys import VapidKeyStore
+from tests.integration.fault_tools import STORE_WAIT_MS, own_store
 from tests.integration.helpers import (
     PUSH_COALESCE_SECONDS,
     bearer,
+    event_handlers_run,
     eventually,
     login,
     member,
     new_group,
+    raw_socket,
 )
 from tests.push_standin import PushServiceStandin
 
@@ -29,6 +36,7 @@ pytestmark = [pytest.mark.usefixtures("ray_cluster"), pytest.mark.slow]
 
 # Long enough for a push that would come to have come: past the coalescing window.
 QUIET_SECONDS = PUSH_COALESCE_SECONDS + 1.5
+GUARD_SECONDS = 30  # a hang guard for a condition, not a speed check
 
 
 @pytest.fixture
@@ -526,3 +534,107 @@ async def test_a_browser_that_signs_in_as_someone_else_gets_only_their_pushes(
     await asyncio.sleep(QUIET_SECONDS)
 
     assert [p.payload["body"] for p in browser.pushes] == ["Olga: first", "Arun: to the owner"]
+
+
+async def test_a_socket_closed_right_after_viewing_ends_quietly(
+    push_edge, smtp_sink, caplog, monkeypatch
+):
+    """`viewing` waits for the user's shard; the socket closing meanwhile took its session
+    along (`KeyError: 'Session not found'`, logged with a traceback 199 times in 200)."""
+    edge = await push_edge()
+    person = await member(edge, smtp_sink)
+    group_id = await new_group(person, is_public=True)
+    handlers = event_handlers_run(edge, monkeypatch)
+    for ack_id in range(5):
+        async with raw_socket(edge, {"auth_key": person.key}) as screen:
+            await screen.send_str(f"42{ack_id}" + json.dumps(["viewing", {"session_id": group_id}]))
+    await asyncio.wait_for(asyncio.gather(*handlers), GUARD_SECONDS)
+    failures = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    assert failures == [], [r.getMessage() for r in failures]
+
+
+# Chats that get a message while the user shard is away: each is a chat of its own, so that
+# every message is the first of its window and pushed at once.
+CHATS_WHILE_AWAY = 3
+
+
+async def test_messages_sent_while_the_user_shard_restarts_are_pushed_once_each(
+    push_edge, push_deployment, settings_for, standin, smtp_sink
+):
+    """The user shard's process dies under its edge (issue 41, item 7: its node died, and
+    the presence changes and messages its edge had for it were dropped, "a user shard lost N
+    events"). The edge tells the shard Ray starts again what it could not tell the one that
+    died, its whole presence first: every person away gets each message's push once, and the
+    person looking at a chat none for it."""
+    edge = await push_edge()
+    admin = await member(edge, smtp_sink, "Gita")
+    away = [await member(edge, smtp_sink, name) for name in ("Ravi", "Wim", "Ned")]
+    looker = await member(edge, smtp_sink, "Lea")
+    groups = [await new_group(admin, is_public=True) for _ in range(CHATS_WHILE_AWAY + 1)]
+    for person in (*away, looker):
+        for group_id in groups:
+            await person.call("/api/group?action=join", {"group_id": group_id})
+    browsers = {person.id: await _subscribe(person, standin) for person in (*away, looker)}
+    screen = await _socket(edge, looker)
+    assert await screen.call("viewing", {"session_id": groups[1]}) == {"ok": True}
+    await _send(admin, groups[0], "before")
+    await _until(lambda: all(browser.pushes for browser in browsers.values()))
+
+    namespace = deployment_namespace(settings_for(**push_deployment))
+    ray.kill(ray.get_actor(shard_name(USER_POOL, 0), namespace=namespace), no_restart=False)
+    for n, group_id in enumerate(groups[1:], 1):
+        await _send(admin, group_id, f"while away {n}")
+    everything = ["Gita: before", *(f"Gita: while away {n}" for n in range(1, len(groups)))]
+    await _until(
+        lambda: all(len(browsers[p.id].pushes) == len(groups) for p in away), GUARD_SECONDS
+    )
+    await asyncio.sleep(QUIET_SECONDS)
+    await screen.disconnect()
+
+    for person in away:
+        assert sorted(p.payload["body"] for p in browsers[person.id].pushes) == everything
+    looked_at = "Gita: while away 1"
+    assert sorted(p.payload["body"] for p in browsers[looker.id].pushes) == [
+        body for body in everything if body != looked_at
+    ]
+    assert standin.refused == []
+
+
+async def test_a_push_decided_while_the_store_is_away_is_sent_once_it_is_back(
+    client_for, push_deployment, standin, smtp_sink, tmp_path, monkeypatch, caplog
+):
+    """The edge decides on a message's pushes a moment after acknowledging it, reading its
+    chat's memberships; the store died in between (issue 41, item 7: "deciding on 14 queued
+    pushes failed", and they were never pushed). The edge tries again until it is back."""
+    # Long enough to stop the store between a message's acknowledgement and its decision.
+    monkeypatch.setattr(push_service, "GATHER_SECONDS", 2.0)
+    with own_store(tmp_path / "mongo") as (mongo_url, stop_store, start_store):
+        edge = await client_for(
+            **{
+                **push_deployment,
+                # Shards of its own: they use the store of the edge that started them.
+                "redis_prefix": f"test:push-store:{uuid.uuid4().hex[:8]}:",
+                "mongo_url": mongo_url,
+                "mongo_server_selection_timeout_ms": STORE_WAIT_MS,
+                "mongo_connect_timeout_ms": STORE_WAIT_MS,
+            }
+        )
+        owner, asker = await member(edge, smtp_sink, "Olga"), await member(edge, smtp_sink, "Arun")
+        group_id = await new_group(owner, is_public=True)
+        scooter, bicycle = [await owner.post_item(group_id, t) for t in ("Scooter", "Bicycle")]
+        browser = await _subscribe(owner, standin)
+        # A first message in another chat: the shards run, and know the owner's subscription.
+        await _send(asker, f"r_{scooter['_id']}_{asker.id}", "Is the scooter red?")
+        await _until(lambda: browser.pushes, GUARD_SECONDS)
+
+        await _send(asker, f"r_{bicycle['_id']}_{asker.id}", "Is the bicycle still for sale?")
+        await asyncio.to_thread(stop_store)
+        await _until(lambda: "queued pushes failed" in caplog.text, GUARD_SECONDS)
+        await asyncio.to_thread(start_store)
+        await _until(lambda: len(browser.pushes) == 2, GUARD_SECONDS)
+        await asyncio.sleep(QUIET_SECONDS)
+
+    assert [p.payload["body"] for p in browser.pushes] == [
+        "Arun: Is the scooter red?",
+        "Arun: Is the bicycle still for sale?",
+    ]

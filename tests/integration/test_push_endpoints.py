@@ -16,6 +16,7 @@ import pytest
 from aiohttp import web
 from pymongo import AsyncMongoClient
 
+from agora.actors.protocol import EdgePresence, Notify
 from agora.actors.users import UserShardLogic
 from agora.app import chat_kinds
 from agora.core.constants import PUSH_SUBSCRIPTIONS_PER_ACCOUNT
@@ -170,16 +171,10 @@ async def test_a_user_shard_pushes_to_the_loopback_stand_in_only_where_the_setti
     settings = settings_for(push_enabled=True, **overrides)
     logic = UserShardLogic(settings, StoreFactory(settings, chat_kinds()).user_shard_stores())
     try:
-        logic.handle(
-            [
-                {
-                    "op": "notify",
-                    "user_ids": [user_id],
-                    "ref": "message-1",
-                    "notification": NOTIFICATION,
-                    "coalesce": False,
-                }
-            ]
+        # From an edge with no sockets: its (empty) presence comes first.
+        assert await logic.handle(
+            "edge",
+            [EdgePresence("edge", []), Notify([user_id], "message-1", False, NOTIFICATION)],
         )
         while logic.tasks:
             await asyncio.gather(*list(logic.tasks))

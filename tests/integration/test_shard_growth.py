@@ -10,6 +10,7 @@ import ray
 
 from agora.actors import growth
 from agora.actors.ownership import deployment_namespace
+from agora.actors.protocol import NotHeld, ReadPage
 from agora.core.shard_map import ShardMap, shard_of
 from tests.integration.helpers import Member, all_messages, member, new_group, send_as_a_client
 
@@ -73,7 +74,7 @@ async def test_growing_the_pool_under_a_burst_moves_sessions_without_a_duplicate
     grown = ShardMap(2, 2)
     namespace = deployment_namespace(settings_for(redis_prefix=prefix))
     shards = [ray.get_actor(f"session-shard-{i}", namespace=namespace) for i in range(2)]
-    last_of = {group_id: (group_id, newest[group_id] - 1, 5, grown) for group_id in groups.values()}
-    assert await shards[0].buffered.remote(*last_of[moved_group]) is None
-    assert await shards[1].buffered.remote(*last_of[moved_group])
-    assert await shards[0].buffered.remote(*last_of[groups[0]])
+    last_of = {group: ReadPage(group, newest[group] - 1, 5) for group in groups.values()}
+    assert await shards[0].read_page.remote(last_of[moved_group], grown) == NotHeld()
+    assert (await shards[1].read_page.remote(last_of[moved_group], grown)).messages
+    assert (await shards[0].read_page.remote(last_of[groups[0]], grown)).messages

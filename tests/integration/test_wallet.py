@@ -2,18 +2,21 @@
 
 import asyncio
 import uuid
+from typing import Any
 
 import pytest
 
+from agora.app import Built
+from agora.core.accounts import EMAIL_FIELD, Identifier
 from agora.core.clock import now_ms
 from agora.core.constants import MOVE_RECOVERY_AFTER_MS
+from agora.core.finder_fees import FeePart
 from agora.core.money import HOW_POINTS_COME, Posting, move_terms, wallet_id
-from agora.realtime.emitter import RealtimeEmitter
-from agora.services.events import Events
-from agora.services.wallet import WalletService
+from agora.services.offers import OfferTerms, offer_postings
 from agora.store.mongo import connect_mongo, database, new_id
 from agora.store.wallets import WalletStore
 from tests.integration.helpers import Member, member, new_group
+from tests.integration.money_units import HalfWay, edge_services
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 
@@ -226,26 +229,182 @@ async def test_ledger_pages_with_before_and_stays_private(chat_client, smtp_sink
     )
 
 
-async def test_a_move_an_edge_died_in_is_finished_once_by_the_sweep(wallet_store, settings_for):
-    wallets = WalletService(wallet_store, RealtimeEmitter(settings_for()), Events())
-    payer, payee = f"u{uuid.uuid4().hex[:8]}", f"u{uuid.uuid4().hex[:8]}"
-    await wallets.grant_points(payer)
-    debit = Posting(wallet_id(payer, "POINTS"), payer, "POINTS", -2500, "to payee")
-    credit = Posting(wallet_id(payee, "POINTS"), payee, "POINTS", 2500, "from payer")
-    # The edge recorded the move and took the debit, then died before the credit.
-    started = now_ms() - MOVE_RECOVERY_AFTER_MS - 1
-    terms = move_terms("crash-1", "offer", [debit, credit], {})
-    move, _ = await wallet_store.start_move(terms, started)
-    await wallet_store.append(
-        debit, ref_type="offer", ref_id=move["_id"], now=now_ms(), maybe_applied=False
-    )
+async def test_a_move_an_edge_died_in_is_finished_once_by_the_sweep(settings_for):
+    # Where each write of a move stands alone (no transactions), the sweep finishes it.
+    async with edge_services(settings_for(mongo_transactions="off")) as built:
+        wallets = built.services.wallets
+        payer, payee = f"u{uuid.uuid4().hex[:8]}", f"u{uuid.uuid4().hex[:8]}"
+        await wallets.grant_points(payer)
+        debit = Posting(wallet_id(payer, "POINTS"), payer, "POINTS", -2500, "to payee")
+        credit = Posting(wallet_id(payee, "POINTS"), payee, "POINTS", 2500, "from payer")
+        # The edge recorded the move and took the debit, then died before the credit.
+        started = now_ms() - MOVE_RECOVERY_AFTER_MS - 1
+        terms = move_terms(f"crash-{uuid.uuid4().hex}", "offer", [debit, credit], {})
+        move = await wallets.store.start_move(terms, started)
+        await wallets.store.append(
+            debit, ref_type="offer", ref_id=move["_id"], now=now_ms(), maybe_applied=False
+        )
 
-    assert await wallets.recover() >= 1
-    assert await wallets.recover() >= 0  # a second sweep changes nothing
-    assert (await wallet_store.get_move(move["_id"]))["state"] == "done"
-    assert await wallets.balance_cents(payer, "POINTS") == 10100 - 2500
-    assert await wallets.balance_cents(payee, "POINTS") == 2500
-    assert await wallets.audit([wallet_id(payer, "POINTS"), wallet_id(payee, "POINTS")]) == []
+        assert await wallets.recover() >= 1
+        assert await wallets.recover() >= 0  # a second sweep changes nothing
+        assert (await wallets.store.get_move(move["_id"]))["state"] == "done"
+        assert await wallets.balance_cents(payer, "POINTS") == 10100 - 2500
+        assert await wallets.balance_cents(payee, "POINTS") == 2500
+        assert await wallets.audit([debit.wallet_id, credit.wallet_id]) == []
+
+
+# Units of work: a money move in a transaction (nx-27017 runs them one at a time from this
+# process; store/unit_of_work.py), stopped half-way as an edge dying there would stop it.
+
+IN_TRANSACTIONS = {"mongo_transactions": "on"}
+OFFER_CENTS, FEE_CENTS = 1000, 50  # a reward of 10 points and 2 finder's fees of 0.50
+REWARD = {"title": "Lost cat", "offer_amount": "10", "offer_currency": "POINTS"}
+
+
+async def _people(built: Built, count: int) -> list[str]:
+    """New members with their starter and first day's points."""
+    ids = []
+    for n in range(count):
+        ident = Identifier(EMAIL_FIELD, f"units-{uuid.uuid4().hex[:10]}@example.org")
+        person = await built.users.create(ident, f"Person {n}")
+        await built.services.wallets.grant_points(person["_id"])
+        ids.append(person["_id"])
+    return ids
+
+
+async def _post_holding_its_reward(built: Built, owner: str) -> dict[str, Any]:
+    """A post of `owner` holding 10 points and a 10 % fee pool (11 points)."""
+    fields = {**REWARD, "finder_fee_percent": 10}
+    items = built.services.rewards.items
+    item, _ = await items.create(fields, user_id=owner, group_id="units", created_at=now_ms())
+    await built.services.rewards.hold(item, fields, first=True)
+    return item
+
+
+def _offer_legs(
+    item: dict, owner: str, asker: str, sharers: list[str], title: str
+) -> list[Posting]:
+    """The postings of an offer of 10 points on `item` to `asker`, with a fee to each sharer;
+    `title` (the asker's name) tells its debit from others'."""
+    terms = OfferTerms(
+        item=item,
+        owner={"_id": owner, "name": "owner"},
+        participant={"_id": asker, "name": title},
+        cents=OFFER_CENTS,
+        currency="POINTS",
+        fees=[FeePart(sharer, FEE_CENTS) for sharer in sharers],
+        names={},
+    )
+    return offer_postings(terms)
+
+
+def _is_debit_of(postings: list[Posting]):
+    debit = postings[0]
+    return lambda entry: (entry["wallet_id"], entry["title"]) == (debit.wallet_id, debit.title)
+
+
+async def _stored(built: Built, wallet_ids: list[str], item_id: str) -> dict[str, Any]:
+    """What the wallets, their ledgers and the post's copy of its hold say now."""
+    store = built.services.wallets.store
+    wallets = {w: await store.get(w) for w in wallet_ids}
+    ledger = await store.ledger.count_documents({"wallet_id": {"$in": wallet_ids}})
+    post = await built.services.rewards.items.items.find_one({"_id": item_id})
+    return {
+        "wallets": {
+            w: (d["balance"], d["held"], d["seq"]) if d else None for w, d in wallets.items()
+        },
+        "entries": ledger,
+        "post": (post.get("reward_ledger"), post.get("holding")),
+    }
+
+
+async def test_an_offer_stopped_half_way_moves_nothing_and_its_retry_pays_once(settings_for):
+    halfway = HalfWay()
+    async with edge_services(settings_for(**IN_TRANSACTIONS), halfway) as built:
+        wallets = built.services.wallets
+        owner, asker, *sharers = await _people(built, 4)
+        item = await _post_holding_its_reward(built, owner)
+        postings = _offer_legs(item, owner, asker, sharers, "offer stopped half-way")
+        wallet_ids = [p.wallet_id for p in postings]
+        before = await _stored(built, wallet_ids, item["_id"])
+
+        def give():
+            return wallets.transfer(
+                key="offer:half-way",
+                ref_type="offer",
+                postings=postings,
+                details={"item_id": item["_id"]},
+            )
+
+        # The edge debits the owner (drawing on the post's hold), then stops before the credits.
+        stopped = asyncio.create_task(give())
+        halfway.doom(stopped, "ledger_entries", _is_debit_of(postings))
+        with pytest.raises(asyncio.CancelledError):
+            await stopped
+        assert halfway.stopped == [stopped]
+        assert await _stored(built, wallet_ids, item["_id"]) == before
+        assert await wallets.store.move_with_key("offer:half-way") is None
+        assert await wallets.audit(wallet_ids) == []
+
+        # The client asks again with the same key: paid once, however often.
+        moves = [await give() for _ in range(2)]
+        assert [m["state"] for m in moves] == ["done", "done"]
+        assert moves[0]["_id"] == moves[1]["_id"]
+        paid = OFFER_CENTS + FEE_CENTS * len(sharers)
+        owner_wallet = await wallets.store.get(wallet_ids[0])
+        # The whole offer came from the post's hold: the owner's balance fell, its held went.
+        assert (owner_wallet["balance"], owner_wallet["held"]) == (10100 - paid, 0)
+        legs = [OFFER_CENTS, FEE_CENTS, FEE_CENTS]
+        for user_id, cents in zip([asker, *sharers], legs, strict=True):
+            assert await wallets.balance_cents(user_id, "POINTS") == 10100 + cents
+        post = await built.services.rewards.items.items.find_one({"_id": item["_id"]})
+        assert post["reward_ledger"]["POINTS"]["hold"]["held"] == 0
+        assert await wallets.audit(wallet_ids) == []
+
+
+async def test_offers_at_once_from_one_wallet_some_stopped_half_way_never_overdraw_and_add_up(
+    settings_for,
+):
+    halfway = HalfWay()
+    async with edge_services(settings_for(**IN_TRANSACTIONS), halfway) as built:
+        wallets = built.services.wallets
+        owner, *others = await _people(built, 5)
+        item = await _post_holding_its_reward(built, owner)
+        everyone = [wallet_id(p, "POINTS") for p in (owner, *others)]
+        # 101 points pay 9 offers of 11 (the first from the post's hold): 24 are asked at once,
+        # every third stopped half-way once its debit is stored.
+        offers = [
+            _offer_legs(item, owner, others[n % 2], others[2:], f"offer {n}") for n in range(24)
+        ]
+        tasks = [
+            asyncio.create_task(
+                wallets.transfer(key=f"offer:{n}", ref_type="offer", postings=postings, details={})
+            )
+            for n, postings in enumerate(offers)
+        ]
+        for task, postings in list(zip(tasks, offers, strict=True))[::3]:
+            halfway.doom(task, "ledger_entries", _is_debit_of(postings))
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+
+        states = [r if isinstance(r, asyncio.CancelledError) else r["state"] for r in results]
+        stopped = [t for t, r in zip(tasks, results, strict=True) if isinstance(r, BaseException)]
+        assert stopped and stopped == halfway.stopped
+        assert states.count("done") == 9
+        assert states.count("refused") + states.count("done") + len(stopped) == 24
+        # Nothing moved for a stopped offer; every other moved all of its legs or none.
+        for n, result in enumerate(results):
+            move = await wallets.store.move_with_key(f"offer:{n}")
+            if isinstance(result, BaseException):
+                assert move is None
+            else:
+                assert move["state"] == result["state"]
+        paid = OFFER_CENTS + 2 * FEE_CENTS
+        balances = [(await wallets.store.get(w))["balance"] for w in everyone]
+        assert balances[0] == 10100 - 9 * paid >= 0
+        assert sum(balances[1:3]) == 2 * 10100 + 9 * OFFER_CENTS
+        assert balances[3:] == [10100 + 9 * FEE_CENTS] * 2
+        assert sum(balances) == 5 * 10100  # no money made or lost
+        assert await wallets.audit(everyone) == []
 
 
 async def test_a_lagging_wallet_document_is_rolled_forward_from_the_ledger(wallet_store):

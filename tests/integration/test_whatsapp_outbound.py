@@ -12,17 +12,15 @@ import pytest
 import socketio
 
 from agora.app import EVENTS, WHATSAPP_REPLIES
-from agora.core.constants import (
-    MESSAGE_TYPE_CHAT,
+from agora.core.constants import MESSAGE_TYPE_CHAT, USER_TYPE_ADMIN, USER_TYPE_MODERATOR
+from agora.core.money import wallet_id
+from agora.core.whatsapp.constants import (
     MESSAGE_TYPE_WA_RICH,
     MESSAGE_TYPE_WA_STATUS,
     MESSAGE_TYPE_WA_TEMPLATE,
     MESSAGE_TYPE_WA_TEXT,
     SESSION_KIND_BUSINESS,
-    USER_TYPE_ADMIN,
-    USER_TYPE_MODERATOR,
 )
-from agora.core.money import wallet_id
 from agora.core.whatsapp.outbound import WINDOW_CLOSED
 from agora.services.events import WhatsAppStatusReceived
 from tests import whatsapp_signing as signed

@@ -14,9 +14,10 @@ from agora.core.chat import (
     posting_refusal,
     session_view,
 )
-from agora.core.constants import MESSAGE_TYPE_CHAT, MESSAGE_TYPE_WA_TEXT, SESSION_KIND_BUSINESS
+from agora.core.constants import MESSAGE_TYPE_CHAT
 from agora.core.errors import InvalidInput
 from agora.core.message_kinds import ChatKinds, MessageKind
+from agora.core.whatsapp.constants import MESSAGE_TYPE_WA_TEXT, SESSION_KIND_BUSINESS
 
 CHAT_ONLY = ChatKinds(CHAT_MESSAGE_KINDS)
 AGENT_REPLY = {

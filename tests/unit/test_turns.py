@@ -49,6 +49,28 @@ async def test_a_turn_cancelled_while_waiting_lets_the_next_go():
     assert waiting_second.cancelled()
 
 
+async def test_a_turn_cancelled_while_waiting_keeps_the_next_waiting_for_the_one_before():
+    turns, inside = Turns(), []
+    first, second, third = (turns.take(["k"]) for _ in range(3))
+
+    async def enter(name: str, turn) -> None:
+        async with turn:
+            inside.append(name)
+            await asyncio.sleep(0.05)
+            inside.remove(name)
+
+    await first.__aenter__()
+    waiting_second = asyncio.create_task(enter("second", second))
+    waiting_third = asyncio.create_task(enter("third", third))
+    await asyncio.sleep(0)
+    waiting_second.cancel()
+    await asyncio.sleep(0.01)
+    assert inside == []  # the first still holds the key
+    await first.__aexit__(None, None, None)
+    await asyncio.wait_for(waiting_third, 1)
+    assert waiting_second.cancelled()
+
+
 async def test_a_failing_turn_still_ends():
     turns = Turns()
     first, second = turns.take(["k"]), turns.take(["k"])

@@ -2,13 +2,13 @@
 
 import pytest
 
-from agora.core.constants import (
+from agora.core.errors import InvalidInput
+from agora.core.whatsapp.constants import (
     MESSAGE_TYPE_WA_RICH,
     MESSAGE_TYPE_WA_TEMPLATE,
     MESSAGE_TYPE_WA_TEXT,
     WHATSAPP_WINDOW_MS,
 )
-from agora.core.errors import InvalidInput
 from agora.core.whatsapp.outbound import (
     WINDOW_CLOSED,
     check_agent_send,

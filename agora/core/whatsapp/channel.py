@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from agora.core.constants import WHATSAPP_ID_MAX_LENGTH, WHATSAPP_SECRET_MAX_LENGTH
+from agora.core.whatsapp.constants import WHATSAPP_ID_MAX_LENGTH, WHATSAPP_SECRET_MAX_LENGTH
 
 SECRET_FIELDS = ("access_token", "app_secret", "verify_token")
 ID_FIELDS = ("phone_number_id", "business_account_id")

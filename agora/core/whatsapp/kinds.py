@@ -6,13 +6,10 @@ room by WhatsApp's statuses (`wa_status`), so it has no message kind."""
 from typing import Any
 
 from agora.core.chat import CANNOT_SEND
-from agora.core.constants import (
-    MESSAGE_TYPE_WA_INBOUND,
-    SESSION_KIND_BUSINESS,
-    USER_TYPE_MODERATOR,
-)
+from agora.core.constants import USER_TYPE_MODERATOR
 from agora.core.message_kinds import ConversationKind, MessageKind
-from agora.core.whatsapp.outbound import WA_MESSAGE_TYPES, check_agent_send
+from agora.core.whatsapp.constants import MESSAGE_TYPE_WA_INBOUND, SESSION_KIND_BUSINESS
+from agora.core.whatsapp.outbound import SENT_DATA, WA_MESSAGE_TYPES, check_agent_send
 from agora.core.whatsapp.statuses import whatsapp_info
 
 WHATSAPP_ONLY = "Reply to a WhatsApp customer with a WhatsApp message"
@@ -54,6 +51,7 @@ WHATSAPP_MESSAGE_KINDS = (
     *(
         MessageKind(
             message_type,
+            data=SENT_DATA[message_type],
             check=check_agent_message,
             refusal=agent_refusal,
             view=flags_view,

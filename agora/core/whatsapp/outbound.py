@@ -7,10 +7,16 @@ from the stored message alone: `data.wa.kind` (Meta's type), the kind's own fiel
 templates the rendered parts with the parameters they were filled with.
 """
 
-from typing import Any
+from typing import Annotated, Any
 
-from agora.core.chat import check_reply_context
-from agora.core.constants import (
+from pydantic import WithJsonSchema
+
+from agora.core.chat import ReplyContext, check_reply_context
+from agora.core.errors import InvalidInput
+from agora.core.geo import COORDINATE_LIMITS, check_coordinate
+from agora.core.message_kinds import KindData
+from agora.core.text import clean_text
+from agora.core.whatsapp.constants import (
     MESSAGE_TYPE_WA_RICH,
     MESSAGE_TYPE_WA_TEMPLATE,
     MESSAGE_TYPE_WA_TEXT,
@@ -21,9 +27,6 @@ from agora.core.constants import (
     WHATSAPP_REPLY_BUTTONS_MAX,
     WHATSAPP_WINDOW_MS,
 )
-from agora.core.errors import InvalidInput
-from agora.core.geo import COORDINATE_LIMITS, check_coordinate
-from agora.core.text import clean_text
 
 WA_MESSAGE_TYPES = (MESSAGE_TYPE_WA_TEXT, MESSAGE_TYPE_WA_RICH, MESSAGE_TYPE_WA_TEMPLATE)
 FREE_FORM_TYPES = (MESSAGE_TYPE_WA_TEXT, MESSAGE_TYPE_WA_RICH)
@@ -52,12 +55,124 @@ TEMPLATE_PARAMETERS_MAX = 100
 # The media each kind may carry, as Meta accepts them and our uploads store them.
 MEDIA_TYPES = WHATSAPP_MEDIA_TYPES
 RICH_KINDS = (*MEDIA_TYPES, "location", "contacts", "interactive")
-# Keys of `data` an agent's send may carry, by message type.
-SEND_KEYS = {
-    MESSAGE_TYPE_WA_TEXT: {"context"},
-    MESSAGE_TYPE_WA_RICH: {"wa_kind", "location", "contacts", "interactive", "context"},
-    MESSAGE_TYPE_WA_TEMPLATE: {"template"},
+# The parts of a template that take parameters.
+PARTS = ("header", "body", "buttons")
+
+
+# What an agent sends in `data`, by message type: the fields, described for the API document;
+# their values are checked by `check_agent_send`, in Meta's words.
+
+
+def _text(max_length: int) -> dict[str, Any]:
+    return {"type": "string", "maxLength": max_length}
+
+
+def _texts(item: dict[str, Any], max_items: int) -> dict[str, Any]:
+    return {"type": "array", "items": item, "maxItems": max_items}
+
+
+def _object(required: tuple[str, ...], **properties: dict[str, Any]) -> dict[str, Any]:
+    shape = {"type": "object", "properties": properties, "additionalProperties": False}
+    return {**shape, "required": list(required)} if required else shape
+
+
+def _described(schema: dict[str, Any]) -> Any:
+    return Annotated[Any, WithJsonSchema(schema)]
+
+
+_CHOICE = _object(("id", "title"), id=_text(BUTTON_ID_MAX), title=_text(BUTTON_TITLE_MAX))
+_ROW = _object(
+    ("id", "title"),
+    id=_text(ROW_ID_MAX),
+    title=_text(ROW_TITLE_MAX),
+    description=_text(ROW_DESCRIPTION_MAX),
+)
+_CONTACT = _object(
+    ("name",),
+    name=_object(("formatted_name",), formatted_name=_text(CONTACT_FIELD_MAX)),
+    phones=_texts(
+        _object(("phone",), phone=_text(CONTACT_FIELD_MAX), type=_text(20)), CONTACT_ENTRIES_MAX
+    ),
+    emails=_texts(
+        _object(("email",), email=_text(CONTACT_FIELD_MAX), type=_text(20)), CONTACT_ENTRIES_MAX
+    ),
+    org=_object(("company",), company=_text(CONTACT_FIELD_MAX)),
+)
+_SECTION = _object(("rows",), title=_text(SECTION_TITLE_MAX), rows=_texts(_ROW, LIST_ROWS_MAX))
+_COORDINATES = {
+    name: {"type": "number", "minimum": -limit, "maximum": limit}
+    for name, limit in COORDINATE_LIMITS.items()
 }
+
+
+class WhatsAppTextData(KindData):
+    """A 1018 free-form text reply: as a reply, the message it answers."""
+
+    context: ReplyContext = None
+
+
+class WhatsAppRichData(KindData):
+    """A 1019 reply: `wa_kind` says which, and the field of that name carries it (a medium's
+    file is the message's one attachment)."""
+
+    wa_kind: _described({"enum": list(RICH_KINDS)}) = None
+    location: _described(
+        _object(
+            ("latitude", "longitude"),
+            **_COORDINATES,
+            name=_text(LOCATION_TEXT_MAX),
+            address=_text(LOCATION_TEXT_MAX),
+        )
+    ) = None
+    contacts: _described({**_texts(_CONTACT, WHATSAPP_CONTACTS_MAX), "minItems": 1}) = None
+    interactive: _described(
+        {
+            "oneOf": [
+                _object(
+                    ("type", "body", "buttons"),
+                    type={"const": "button"},
+                    body=_text(INTERACTIVE_BODY_MAX),
+                    buttons={**_texts(_CHOICE, REPLY_BUTTONS_MAX), "minItems": 1},
+                ),
+                _object(
+                    ("type", "body", "button", "sections"),
+                    type={"const": "list"},
+                    body=_text(INTERACTIVE_BODY_MAX),
+                    button=_text(BUTTON_TITLE_MAX),
+                    sections=_texts(_SECTION, LIST_SECTIONS_MAX),
+                ),
+            ]
+        }
+    ) = None
+    context: ReplyContext = None
+
+
+class WhatsAppTemplateData(KindData):
+    """A 1021 template: which, in which language, and the texts its `{{n}}` take."""
+
+    template: _described(
+        _object(
+            ("name", "language"),
+            name=_text(TEMPLATE_NAME_MAX),
+            language=_text(20),
+            parameters=_object(
+                (),
+                **{
+                    part: _texts(_text(TEMPLATE_PARAMETER_MAX), TEMPLATE_PARAMETERS_MAX)
+                    for part in PARTS
+                },
+            ),
+        )
+    ) = None
+
+
+SENT_DATA: dict[int, type[KindData]] = {
+    MESSAGE_TYPE_WA_TEXT: WhatsAppTextData,
+    MESSAGE_TYPE_WA_RICH: WhatsAppRichData,
+    MESSAGE_TYPE_WA_TEMPLATE: WhatsAppTemplateData,
+}
+# Keys of `data` an agent's send may carry, by message type.
+SEND_KEYS = {message_type: set(data.model_fields) for message_type, data in SENT_DATA.items()}
 
 
 # Window ---------------------------------------------------------------------------
@@ -308,9 +423,6 @@ def _template_send(text: str, attachments: list[str], data: dict[str, Any]) -> d
             "parameters": {part: _parameters(parameters.get(part)) for part in PARTS},
         },
     }
-
-
-PARTS = ("header", "body", "buttons")
 
 
 def _parameters(raw: Any) -> list[str]:

@@ -5,7 +5,7 @@ from typing import Any
 from aiohttp import web
 from pydantic import Field
 
-from agora.core.constants import WHATSAPP_ID_MAX_LENGTH, WHATSAPP_SECRET_MAX_LENGTH
+from agora.core.whatsapp.constants import WHATSAPP_ID_MAX_LENGTH, WHATSAPP_SECRET_MAX_LENGTH
 from agora.http.replies import ok
 from agora.http.requests import Body, read_body, require_caller
 from agora.http.routes import Auth, Reply, Route

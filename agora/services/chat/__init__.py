@@ -11,6 +11,7 @@ receipt moves (`ticks.Ticks`) and what follows a membership change
 
 from dataclasses import dataclass
 
+from agora.core.message_kinds import ChatKinds
 from agora.services.chat.chat_list import ChatList, UnseenCounts
 from agora.services.chat.live import ChatRooms, Typing
 from agora.services.chat.lookups import ItemChats, Lookups
@@ -22,8 +23,10 @@ from agora.services.chat.sending import Sending
 
 @dataclass(frozen=True)
 class ChatParts:
-    """The parts the edge calls (its handlers call each directly)."""
+    """The parts the edge calls (its handlers call each directly), and the message kinds it
+    reads sends by."""
 
+    kinds: ChatKinds
     sending: Sending
     pages: MessagePages
     message_info: MessageInfo

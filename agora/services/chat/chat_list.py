@@ -4,6 +4,7 @@
 import asyncio
 import base64
 import json
+from collections.abc import Awaitable
 from typing import Any
 
 from agora.actors.client import SessionShards
@@ -75,7 +76,7 @@ class ChatList:
         has_more = len(rows) > CHATS_PAGE
         # Reads that do not wait for each other go at once: each waits its turn at the store
         # behind everyone else's, and the list is one of the app's most frequent calls.
-        reads = [self._whole([c for _, c, _ in page], whole)]
+        reads: list[Awaitable[Any]] = [self._whole([c for _, c, _ in page], whole)]
         if cursor is None:
             reads.append(self._notifications_seen(user_id, followed))
         found, *_ = await asyncio.gather(*reads)

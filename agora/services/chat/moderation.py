@@ -50,7 +50,7 @@ class MemberList:
         people = {u["_id"]: u for u in await self.users.by_ids([m["user_id"] for m in page])}
         return {
             "session_users": [
-                {**membership_view(m, chat), "user": user_card(people.get(m["user_id"]))}
+                {**(membership_view(m, chat) or {}), "user": user_card(people.get(m["user_id"]))}
                 for m in page
             ],
             "has_more": has_more,

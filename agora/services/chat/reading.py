@@ -5,6 +5,7 @@ import asyncio
 from typing import Any
 
 from agora.actors.client import SessionShards
+from agora.actors.protocol import ReadPage
 from agora.core.accounts import user_card
 from agora.core.chat import delivery, marks_with_senders, message_view_for
 from agora.core.constants import MESSAGES_PAGE, USER_TYPE_MODERATOR
@@ -72,7 +73,7 @@ class MessagePages:
         # The newest page (a chat opened) and new messages (a poll) from the shard's memory
         # when it holds them: each page read from MongoDB waited its turn at the store.
         if (after is not None or before is None) and self.kinds.kept_as_stored(chat):
-            found = await self.shards.buffered(session_id, after, MESSAGES_PAGE + 1)
+            found = await self.shards.read_page(ReadPage(session_id, after, MESSAGES_PAGE + 1))
             if found is not None:
                 return found
         return await self.messages.page(

@@ -4,10 +4,18 @@ chat becomes real with its first message."""
 import asyncio
 from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, assert_never
 
 from agora.actors.client import SessionShards
-from agora.actors.sessions import STORE_UNAVAILABLE
+from agora.actors.protocol import (
+    Moved,
+    NoSuchChat,
+    Refused,
+    SendOutcome,
+    Stored,
+    StoreMessage,
+    Unavailable,
+)
 from agora.core.chat import (
     CANNOT_SEND,
     NO_SUCH_CHAT,
@@ -22,7 +30,7 @@ from agora.core.chat import (
     send_refused,
 )
 from agora.core.clock import now_ms
-from agora.core.constants import CHAT_ATTACHMENT_TYPES, SEND_REPLY_OK
+from agora.core.constants import CHAT_ATTACHMENT_TYPES
 from agora.core.errors import AgoraError, BrieflyUnavailable, Forbidden, InvalidInput, NotFound
 from agora.core.message_kinds import ChatKinds
 from agora.realtime.emitter import RealtimeEmitter
@@ -45,8 +53,15 @@ class PreparesSend(Protocol):
     ) -> tuple[Outgoing, dict[str, Any]]: ...
 
 
+# The answer to a send that waited too long for a store or a shard, or that the store failed.
+STORE_UNAVAILABLE = "Could not send the message now, please try again"
+
+
 @dataclass(frozen=True)
-class SendInput:
+class SendMessage:
+    """A member's message as the socket's `send` or POST /session/send carries it: the one
+    command both hand to `Sending.send`."""
+
     dest_session_id: str
     payload: str = ""
     payload1: tuple[str, ...] = ()
@@ -91,10 +106,12 @@ class Sending:
         # nothing but their files' types checked.
         self.sends = sends
 
-    async def send(self, caller: Caller, data: SendInput) -> dict[str, Any]:
+    async def send(self, caller: Caller, command: SendMessage) -> dict[str, Any]:
+        """The client's reply (spec: type 13 with the stored `inbox_message`, or -1 with
+        `errors`), built here once from the shard's outcome."""
         try:
-            await self.shards.started(data.dest_session_id)
-            return await self._answered_in_time(self._send(caller, data))
+            await self.shards.started(command.dest_session_id)
+            return await self._answered_in_time(self._send(caller, command))
         except AgoraError as error:
             # Refusals are replies of their own (type -1); a caller who must log in, or a
             # store that failed (send again later), is told by the status.
@@ -115,7 +132,7 @@ class Sending:
                 raise BrieflyUnavailable(STORE_UNAVAILABLE) from None
             raise
 
-    async def _send(self, caller: Caller, data: SendInput) -> dict[str, Any]:
+    async def _send(self, caller: Caller, data: SendMessage) -> dict[str, Any]:
         """Checks the message and hands it to the session's shard, which knows the session and
         its members and says whether the sender may post; an item chat that is still a dummy
         becomes real with its first message."""
@@ -142,27 +159,23 @@ class Sending:
             await self._check_answered(caller, outgoing)
         stored_data = {"location": outgoing.location} if outgoing.location else {}
         stored_data |= outgoing.data or {}
-        request = {
-            "session_id": outgoing.session_id,
-            "src_id": user_id,
-            "local_id": outgoing.local_id,
-            "type": outgoing.type,
-            "payload": outgoing.payload,
-            "payload1": files,
-            "client_created_at": outgoing.client_created_at,
-            **({"data": stored_data} if stored_data else {}),
-            **({"info": info} if info else {}),
-        }
-        reply = await self._to_shard(request)
+        message = StoreMessage(
+            session_id=outgoing.session_id,
+            src_id=user_id,
+            local_id=outgoing.local_id,
+            type=outgoing.type,
+            payload=outgoing.payload,
+            payload1=files,
+            client_created_at=outgoing.client_created_at,
+            data=stored_data or None,
+            info=info or None,
+        )
+        outcome = await self._to_shard(message)
         created = False
-        if reply.pop("no_such_chat", False):
+        if isinstance(outcome, NoSuchChat):
             created = await self._make_real(outgoing.session_id, caller)
-            reply = await self._to_shard(request)
-            if reply.pop("no_such_chat", False):
-                raise NotFound({"dest_session_id": NO_SUCH_CHAT})
-        if reply["type"] != SEND_REPLY_OK:
-            return reply
-        return send_accepted(reply["inbox_message"], new_session_created=created)
+            outcome = await self._to_shard(message)
+        return _reply(outcome, created)
 
     async def _check_answered(self, caller: Caller, outgoing: Outgoing) -> None:
         """A reply answers a message of its own chat. Asked only of those who read the chat,
@@ -179,11 +192,11 @@ class Sending:
         if await self.messages.get(outgoing.session_id, reply_to) is None:
             raise InvalidInput({"context": NOT_IN_THIS_CHAT})
 
-    async def _to_shard(self, request: dict[str, Any]) -> dict[str, Any]:
-        reply = await self.shard_sends.send(request)
-        if reply.pop("unavailable", False):
-            raise BrieflyUnavailable(reply["errors"])
-        return reply
+    async def _to_shard(self, message: StoreMessage) -> SendOutcome:
+        outcome = await self.shard_sends.send(message)
+        if isinstance(outcome, Unavailable):
+            raise BrieflyUnavailable(STORE_UNAVAILABLE)
+        return outcome
 
     async def _make_real(self, session_id: str, caller: Caller) -> bool:
         """A dummy item chat becomes a stored one with its first message; says whether this
@@ -208,3 +221,20 @@ class Sending:
             for member_id in members:
                 await self.emitter.follow(member_id, [session_id])
         return created
+
+
+def _reply(outcome: SendOutcome, new_session_created: bool) -> dict[str, Any]:
+    """The client's reply to the shard's outcome; `new_session_created` says whether the send
+    made its item chat real."""
+    match outcome:
+        case Stored(message=message):
+            return send_accepted(message, new_session_created=new_session_created)
+        case Refused(errors=errors):
+            return send_refused(errors)
+        case NoSuchChat():
+            raise NotFound({"dest_session_id": NO_SUCH_CHAT})
+        case Unavailable() | Moved():
+            # Answered before (`_to_shard`), or never (the edge sends a moved message again).
+            raise BrieflyUnavailable(STORE_UNAVAILABLE)
+        case _:
+            assert_never(outcome)

@@ -7,10 +7,11 @@ import logging
 from typing import Any
 
 from agora.actors.client import SessionShards
+from agora.actors.protocol import Stored, Unavailable
 from agora.core.chat import message_view
-from agora.core.constants import MESSAGE_TYPE_WA_INBOUND, SEND_REPLY_OK, WHATSAPP_MEDIA_MAX_BYTES
 from agora.core.errors import InvalidInput, PayloadTooLarge
 from agora.core.message_kinds import ChatKinds
+from agora.core.whatsapp.constants import MESSAGE_TYPE_WA_INBOUND, WHATSAPP_MEDIA_MAX_BYTES
 from agora.core.whatsapp.inbound import customer_src_id
 from agora.integrations.whatsapp.client import GraphApi, GraphError
 from agora.integrations.whatsapp.webhooks import Change, InboundMessage, MediaRef, Reaction
@@ -76,7 +77,7 @@ class InboundMessages:
                 return  # delivered again: stored already, not fetched twice
             data = {**data, **await self._kept_media(channel, message, final_attempt)}
         # The shard recognises any other message delivered again by its local id (the wamid).
-        reply = await self.shard_sends.post_from_service(
+        outcome = await self.shard_sends.post_from_service(
             session_id,
             customer_src_id(message.wa_id),
             message.wamid,
@@ -84,10 +85,10 @@ class InboundMessages:
             message.text,
             data,
         )
-        if reply.get("unavailable"):
+        if isinstance(outcome, Unavailable):
             raise TryLater(f"the shard of {session_id} could not store a message")
-        if reply.get("type") != SEND_REPLY_OK:
-            log.warning("a WhatsApp message to %s was refused: %s", session_id, reply)
+        if not isinstance(outcome, Stored):
+            log.warning("a WhatsApp message to %s was refused: %s", session_id, outcome)
 
     async def _kept_media(
         self, channel: OpenChannel, message: InboundMessage, final_attempt: bool

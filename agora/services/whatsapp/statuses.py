@@ -8,7 +8,7 @@ whoever comes second, the status handler or the send recording the wamid.
 from datetime import UTC, datetime
 from typing import Any
 
-from agora.core.constants import MESSAGE_TYPE_WA_STATUS
+from agora.core.whatsapp.constants import MESSAGE_TYPE_WA_STATUS
 from agora.core.whatsapp.statuses import Status, status_change, whatsapp_info
 from agora.integrations.whatsapp.webhooks import parse_status
 from agora.realtime.emitter import RealtimeEmitter

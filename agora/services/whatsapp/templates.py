@@ -5,8 +5,9 @@ from typing import Any
 
 from agora.core.chat import NO_SUCH_CHAT, hidden_from
 from agora.core.clock import now_ms
-from agora.core.constants import SESSION_KIND_BUSINESS, USER_TYPE_MODERATOR
+from agora.core.constants import USER_TYPE_MODERATOR
 from agora.core.errors import Forbidden, InvalidInput, NotFound, Unavailable
+from agora.core.whatsapp.constants import SESSION_KIND_BUSINESS
 from agora.integrations.whatsapp.client import UNREACHABLE_STATUS, GraphApi, GraphError
 from agora.integrations.whatsapp.templates import template_view
 from agora.services.accounts import Caller

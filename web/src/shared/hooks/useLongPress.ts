@@ -1,29 +1,46 @@
 import { useEffect, useRef, type PointerEvent } from 'react';
 import { LONG_PRESS_MS, TOUCH_DRAG_THRESHOLD_PX } from '../constants';
 
-/** Pointer handlers that call `onLongPress` after the spec's hold time, unless the pointer moved (a scroll). */
+/**
+ * A handler for the element's `onPointerDown` that calls `onLongPress` after the spec's hold
+ * time, unless the pointer moved (a scroll, a drag) or was lifted first.
+ *
+ * The press follows the pointer itself, wherever it goes, not its place over the element: the
+ * page may move under a pointer that stays still (a bar that loaded above the messages pushed
+ * them down), which the browser tells as the pointer leaving the element. Taken for a drag,
+ * that left a phone's long press without its menu.
+ */
 export function useLongPress(onLongPress: () => void) {
   const latest = useRef(onLongPress);
   latest.current = onLongPress;
-  const press = useRef<{ x: number; y: number; timer: ReturnType<typeof setTimeout> } | null>(null);
-
-  const cancel = () => {
-    if (press.current) clearTimeout(press.current.timer);
-    press.current = null;
-  };
-  useEffect(() => cancel, []);
+  const release = useRef<(() => void) | null>(null);
+  useEffect(() => () => release.current?.(), []);
 
   return {
     onPointerDown: (event: PointerEvent) => {
-      cancel();
-      press.current = { x: event.clientX, y: event.clientY, timer: setTimeout(() => latest.current(), LONG_PRESS_MS) };
+      release.current?.();
+      const { pointerId, clientX: x, clientY: y } = event;
+      const moved = (change: globalThis.PointerEvent) => {
+        if (change.pointerId === pointerId && Math.hypot(change.clientX - x, change.clientY - y) > TOUCH_DRAG_THRESHOLD_PX) end();
+      };
+      const lifted = (change: globalThis.PointerEvent) => {
+        if (change.pointerId === pointerId) end();
+      };
+      const timer = setTimeout(() => {
+        end();
+        latest.current();
+      }, LONG_PRESS_MS);
+      function end() {
+        clearTimeout(timer);
+        window.removeEventListener('pointermove', moved);
+        window.removeEventListener('pointerup', lifted);
+        window.removeEventListener('pointercancel', lifted);
+        release.current = null;
+      }
+      window.addEventListener('pointermove', moved);
+      window.addEventListener('pointerup', lifted);
+      window.addEventListener('pointercancel', lifted);
+      release.current = end;
     },
-    onPointerMove: (event: PointerEvent) => {
-      const start = press.current;
-      if (start && Math.hypot(event.clientX - start.x, event.clientY - start.y) > TOUCH_DRAG_THRESHOLD_PX) cancel();
-    },
-    onPointerUp: cancel,
-    onPointerLeave: cancel,
-    onPointerCancel: cancel,
   };
 }
