@@ -111,6 +111,20 @@ def group_view(group: ChatSession, membership: Membership | None) -> dict[str, A
     }
 
 
+def invitation_view(group: ChatSession) -> dict[str, Any]:
+    """What a signed-in person holding a group's link sees of it before they may read it:
+    enough to know which group they would ask to join (its title, picture and whether it is
+    public or lets non-members read), nothing of what it keeps to its members (description,
+    posts, members, counts)."""
+    return {
+        "_id": group["_id"],
+        "title": group.get("title", ""),
+        "image": group.get("image", ""),
+        "is_public": bool(group.get("is_public")),
+        "is_read_allowed": bool(group.get("is_read_allowed")),
+    }
+
+
 def membership_view(membership: Membership | None, session: ChatSession) -> dict[str, Any] | None:
     """The membership in `session` (a group or chat), with its unseen count as of now."""
     if membership is None:

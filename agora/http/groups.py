@@ -44,7 +44,7 @@ class GroupBody(Body):
 
 
 class GroupQuery(Query):
-    action: Literal["update", "join", "manage_subscription", "create"] | None = None
+    action: Literal["update", "join", "invitation", "manage_subscription", "create"] | None = None
 
 
 class CitiesQuery(Query):
@@ -52,8 +52,8 @@ class CitiesQuery(Query):
 
 
 class GroupReply(Reply):
-    """`group` (with `group_membership` for a chosen group); `redirect_url` for
-    manage_subscription."""
+    """`group` (with `group_membership` for a chosen group; for invitation, only what its
+    link shows); `redirect_url` for manage_subscription."""
 
     group: dict[str, Any] | None = None
     group_membership: dict[str, Any] | None = None
@@ -83,6 +83,8 @@ def routes(groups: GroupService, payments: PaymentService) -> list[Route]:
             return ok(await groups.update(caller, body.required_group_id(), body.changes()))
         if action == "join":
             return ok(await groups.join(body.required_group_id(), caller))
+        if action == "invitation":
+            return ok(await groups.invitation(body.required_group_id(), caller))
         if action == "manage_subscription":
             return ok(await payments.manage_subscription(caller, body.required_group_id()))
         if action == "create":
@@ -101,7 +103,8 @@ def routes(groups: GroupService, payments: PaymentService) -> list[Route]:
             "POST",
             "/api/group",
             group,
-            "A group (by id or location); with action: create, join, update, manage_subscription",
+            "A group (by id or location); with action: create, join, invitation, update, "
+            "manage_subscription",
             body=GroupBody,
             query=GroupQuery,
             reply=GroupReply,

@@ -22,6 +22,7 @@ from agora.core.groups import (
     clean_group_title,
     clean_tags,
     group_view,
+    invitation_view,
     is_admin,
     joining_type,
     membership_view,
@@ -180,6 +181,17 @@ class GroupService:
         non-members is not shown to strangers here either (its title and description)."""
         newest = await self.groups.latest(RECENT_GROUPS_SCANNED)
         return {"groups": [group_view(g, None) for g in newest if may_read(g, None)][:limit]}
+
+    async def invitation(self, group_id: str, caller: Caller) -> dict[str, Any]:
+        """The group as its link shows it to a signed-in person who may not read it yet (a
+        private group they were invited to): its invitation and their own membership (none,
+        awaiting approval, blocked), so they can ask to join. Holding the id is what lets them
+        see it (a new group's id is random); an unknown id is the spec's not-viewable error."""
+        group, membership = await self.found(group_id, caller)
+        return {
+            "group": invitation_view(group),
+            "group_membership": membership_view(membership, group),
+        }
 
     async def join(self, group_id: str, caller: Caller) -> dict[str, Any]:
         # Private groups that hide their posts can still be asked to join (by id: the one way

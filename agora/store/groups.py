@@ -1,5 +1,6 @@
 """Groups (stored as sessions) and memberships."""
 
+import secrets
 from typing import Any
 
 from pymongo import ReturnDocument
@@ -10,12 +11,20 @@ from pymongo.results import UpdateResult
 from agora.core.clock import now_ms
 from agora.core.constants import NOTIFICATION_UNMUTED, SESSION_KIND_GROUP, USER_TYPE_MEMBER
 from agora.core.documents import ChatSession, Membership
-from agora.store.mongo import ensure_index, new_id
+from agora.store.mongo import ensure_index
 from agora.store.session_copies import SessionCopies
 
 # A session stored from now on records how far its messages were announced (`announced_seq`):
 # one without the field predates it, and counts as announced up to its last message.
 NEW_SESSION_COUNTERS = {"announced_seq": 0}
+
+
+def new_group_id() -> str:
+    """A new group's id: 96 random bits, as long as an ObjectId's text. A group's link is its
+    invitation (it shows the group's title and picture to whoever holds it, who may ask to
+    join), so nothing in it may be guessed from another group's, as an ObjectId's time,
+    process and counter could."""
+    return secrets.token_hex(12)
 
 
 def membership_id(session_id: str, user_id: str) -> str:
@@ -90,7 +99,7 @@ class GroupStore:
         if "city" in extra:
             data["city"] = extra.pop("city")
         group = {
-            "_id": group_id or new_id(),
+            "_id": group_id or new_group_id(),
             "title": title,
             "description": description,
             "image": image,

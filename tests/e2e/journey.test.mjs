@@ -1,8 +1,11 @@
 // The whole walk of issue 29, as new users take it, through the UI only: sign-up, a post with
 // a reward (held from the poster's wallet since issue 32, hence the recharge before posting),
 // two shares (each told what their own link earns), a chat, the offer with finder's fees,
-// recharge and withdrawal, a group of one's own with WhatsApp, a member blocked there, and a push. Each person has a browser of their own: the poster
-// and the helper on phones (the main case), the second sharer at desktop width. The steps run
+// recharge and withdrawal, a group of one's own with WhatsApp, a member blocked there, and a
+// push; then (issue 42) a mute seen at once, a chat and its unsent text kept by a reload, a
+// private group's link asked to join, a search kept by Back. Each person has a browser of
+// their own: the poster and the helper on phones (the main case), the second sharer at desktop
+// width. The steps run
 // in order and share what the earlier ones made; each screen is checked with axe and kept as
 // screenshots/journey-NN-*.png.
 import assert from 'node:assert/strict';
@@ -296,6 +299,60 @@ describe('the whole walk of a new user, in order', () => {
     const [worker] = helper.context().serviceWorkers();
     const shown = await worker.evaluate(async () => (await self.registration.getNotifications()).map((note) => ({ title: note.title, body: note.body })));
     assert.deepEqual(shown, [{ title: TITLE, body: `${POSTER}: ${text}` }]);
+  });
+
+  test('09 the poster mutes the chat: Chats and the reopened window show it at once; a reload keeps the open chat and an unsent answer', async () => {
+    const { poster } = walk;
+    const window = chatWindow(poster);
+    await window.getByRole('button', { name: 'Mute notifications' }).click();
+    await window.getByRole('button', { name: 'Unmute notifications' }).waitFor();
+    await window.getByRole('button', { name: 'Close chat' }).click();
+    await poster.getByRole('button', { name: 'Menu' }).click();
+    await poster.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: /Chats/ }).click();
+    const row = poster.getByTestId('chat-row').filter({ hasText: TITLE });
+    await row.getByRole('img', { name: 'Muted' }).waitFor();
+    await look(poster, '09-chats-muted', { fullPage: false });
+    await row.click();
+    await window.getByRole('button', { name: 'Unmute notifications' }).waitFor();
+    const box = window.getByRole('textbox', { name: 'Message' });
+    await box.fill('Thanks again, Hugo!');
+    await poster.reload();
+    await window.getByText(TITLE).first().waitFor();
+    assert.equal(await box.inputValue(), 'Thanks again, Hugo!');
+    await window.getByRole('button', { name: 'Unmute notifications' }).waitFor();
+    await look(poster, '09-chat-after-reload', { fullPage: false });
+  });
+
+  test("10 the poster makes the group private again; the first sharer, sent its link, asks to join; the second finds the post by search and comes Back to the search", async () => {
+    const { poster, first, second, groupUrl } = walk;
+    await poster.goto(groupUrl);
+    await poster.getByRole('complementary').getByRole('link', { name: 'Settings' }).click();
+    await poster.getByRole('switch', { name: 'Public group' }).click();
+    await poster.getByRole('button', { name: 'Save' }).click();
+    await poster.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+
+    await first.goto(groupUrl);
+    await first.getByRole('heading', { level: 1, name: 'Sofa movers' }).waitFor();
+    await first.getByText('Private', { exact: true }).waitFor();
+    await first.getByRole('button', { name: 'Ask to join' }).click();
+    await first.getByRole('status').filter({ hasText: 'Awaiting approval' }).waitFor();
+    // Nothing of the group's own: its description, its members.
+    assert.equal(await first.getByText('We carry furniture for neighbours.').count(), 0);
+    assert.equal(await first.getByText(POSTER).count(), 0);
+    await look(first, '10-group-invitation', { fullPage: false });
+
+    await second.goto(walk.postUrl);
+    await second.getByRole('link', { name: /^Posted in / }).click();
+    await second.getByLabel('Search posts').fill('sofa upstairs');
+    await second.waitForURL(/\?q=sofa\+upstairs$/);
+    const card = second.getByRole('link').filter({ hasText: TITLE }).first();
+    await card.click();
+    await second.getByRole('heading', { level: 1, name: TITLE }).waitFor();
+    await second.goBack();
+    await second.getByText('Posts matching “sofa upstairs”').waitFor();
+    assert.equal(await second.getByLabel('Search posts').inputValue(), 'sofa upstairs');
+    await card.waitFor();
+    await look(second, '10-search-after-back', { fullPage: false });
 
     for (const page of [walk.poster, walk.first, walk.second, walk.helper, walk.rechargeTab]) assert.deepEqual(page.errors, []);
   });

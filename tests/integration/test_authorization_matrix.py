@@ -275,6 +275,13 @@ ROWS = [
         unchanged=frozenset(MEMBERSHIPS),
         own_world=True,
     ),
+    # A group's link shows its title and picture to whoever holds it, signed in, so that
+    # people invited to a private group may ask to join: nothing of its content.
+    Row(
+        "group invitation",
+        post("/api/group?action=invitation", lambda w, r: {"group_id": w.group_id}),
+        SIGNED_IN,
+    ),
     Row(
         "group subscription",
         post("/api/group?action=manage_subscription", lambda w, r: {"group_id": w.group_id}),

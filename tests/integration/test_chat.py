@@ -22,6 +22,7 @@ from agora.core.shard_map import FIRST_VERSION, ShardMap, shard_of
 from agora.http.realtime import SOCKET_SERVER
 from agora.realtime.emitter import RealtimeEmitter
 from agora.services.chat.access import NOT_IN_CHAT
+from agora.services.push import PushService
 from agora.store.messages import MessageStore
 from agora.store.sessions import SessionStore
 from tests.integration.helpers import all_messages as _all_messages
@@ -464,6 +465,34 @@ async def test_a_visitors_tab_hears_typing_from_its_join_until_it_leaves(chat_cl
     assert await _heard_typing(heard, tab) == [("visitor", asker.id)]
 
 
+async def test_a_tab_hears_typing_while_its_users_shard_hears_of_its_view(
+    chat_client, smtp_sink, monkeypatch
+):
+    """A tab that says it shows a chat hears typing in it at once, however long the user's
+    shard (a Ray actor, which decides on pushes) takes to hear that the chat is on screen."""
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    await _send(asker, session_id, "hi")
+    told, release = asyncio.Event(), asyncio.Event()
+    telling = PushService.socket_viewing
+
+    async def slow_shard(self, sid, shown):
+        told.set()
+        await release.wait()
+        await telling(self, sid, shown)
+
+    monkeypatch.setattr(PushService, "socket_viewing", slow_shard)
+    heard: dict[str, list] = {"typing": []}
+    tab = await _socket(chat_client, owner, heard, "owner")
+    viewing = asyncio.create_task(tab.call("viewing", {"session_id": session_id}))
+    await told.wait()
+    typist = await _socket(chat_client, asker)
+    assert await typist.call("typing", {"session_id": session_id}) == {"ok": True}
+    assert await _heard_typing(heard, tab) == [("owner", asker.id)]
+    release.set()
+    assert await viewing == {"ok": True}
+
+
 async def test_mute_and_make_public_rules(chat_client, smtp_sink):
     owner, asker, item = await _item_chat(chat_client, smtp_sink)
     session_id = f"r_{item['_id']}_{asker.id}"
@@ -577,6 +606,26 @@ async def test_a_screen_gets_exact_counts_and_muted_chats_when_it_connects(chat_
     assert (await visitor.call("unseen", {}))["need_user"] is True
     for socket in (sio, visitor):
         await socket.disconnect()
+
+
+async def test_a_mute_reaches_every_screen_of_its_member_and_no_one_else(chat_client, smtp_sink):
+    """A chat muted in one tab shows muted in the member's other tabs and lists at once."""
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    await _send(asker, session_id, "hi")
+    heard: dict[str, list] = {"session": []}
+    tabs = [await _socket(chat_client, owner, heard, f"owner {n}") for n in (1, 2)]
+    other = await _socket(chat_client, asker, heard, "asker")
+    for flag, stored in ((31, 30), (5, 20)):
+        heard["session"].clear()
+        update = {"session_id": session_id, "notification_flag": flag}
+        await owner.call("/session/user/update", update)
+        await _frames_sent_so_far_arrived(*tabs, other)
+        told = {"_id": session_id, "notification_flag": stored}
+        assert sorted(heard["session"], key=lambda pair: pair[0]) == [
+            ("owner 1", told),
+            ("owner 2", told),
+        ]
 
 
 async def test_a_closed_window_keeps_following_the_chat(chat_client, smtp_sink):

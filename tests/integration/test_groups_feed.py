@@ -220,6 +220,52 @@ async def test_a_private_group_answers_those_who_may_not_see_it_as_a_missing_one
     assert (await _answer(client, stranger, "/api/group", {"group_id": group_id}))[0] == 200
 
 
+async def test_a_private_groups_link_shows_its_invitation_to_signed_in_people_only(
+    client, smtp_sink
+):
+    """Someone invited by link sees which group it is and may ask to join; nothing of what
+    the group keeps to its members (description, posts, members, counts) reaches them."""
+    admin, invited = await member(client, smtp_sink), await member(client, smtp_sink, "Eve")
+    group_id = await new_group(admin, description="Secret plans", image="")
+    await admin.post_item(group_id, "Club news")
+    invitation = {"group_id": group_id}
+    shown = await invited.call("/api/group?action=invitation", invitation)
+    assert shown == {
+        "group": {
+            "_id": group_id,
+            "title": shown["group"]["title"],
+            "image": "",
+            "is_public": False,
+            "is_read_allowed": False,
+        },
+        "group_membership": None,
+    }
+    assert shown["group"]["title"].startswith("Club ")
+    # The group's own reads stay refused as for a missing group until they may read it.
+    await invited.call("/api/group", invitation, status=404)
+    await invited.call("/session/users", {"session_id": group_id}, status=404)
+    # Visitors log in first; an id naming nothing is the spec's not-viewable group to all.
+    refused = await visitor_call(client, "/api/group?action=invitation", invitation, status=401)
+    assert refused["need_user"] is True
+    missing = await invited.call("/api/group?action=invitation", {"group_id": "0" * 24}, status=404)
+    assert missing == {"errors": {"invalid_group": "Cannot view group, not authorized or invalid"}}
+
+    await invited.call("/api/group?action=join", invitation)
+    asked = await invited.call("/api/group?action=invitation", invitation)
+    assert asked["group_membership"]["session_user_type"] == 30
+    assert asked["group_membership"]["unseen_count"] == 0
+    assert "Secret plans" not in str(asked) and "Club news" not in str(asked)
+
+
+async def test_new_group_ids_tell_nothing_of_each_other(client, smtp_sink):
+    """An ObjectId made by the same edge a moment later differs from the last one only in its
+    counter: a group's id, which is its invitation, must not be guessed from another's."""
+    admin = await member(client, smtp_sink)
+    first, second = await new_group(admin), await new_group(admin)
+    assert len(first) == len(second) == 24
+    assert first[:18] != second[:18]
+
+
 async def test_only_admins_edit_tags_and_members_are_listed(client, smtp_sink):
     admin, other = await member(client, smtp_sink), await member(client, smtp_sink, "Eve")
     group_id = await new_group(admin, is_read_allowed=True)

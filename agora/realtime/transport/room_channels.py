@@ -230,23 +230,36 @@ class RoomChannelManager(socketio.AsyncRedisManager):
     async def _drop_idle_channels(self) -> None:
         while True:
             await asyncio.sleep(IDLE_ROOM_SECONDS)
-            now = time.monotonic()
-            idle = [c for c, at in self.idle_since.items() if now - at >= IDLE_ROOM_SECONDS]
-            for channel in idle:
-                self.idle_since.pop(channel, None)
-            gone = [c for c in idle if not self._served(c)]
+            await self._drop_idle(time.monotonic())
+
+    async def _drop_idle(self, now: float) -> None:
+        """Unsubscribes the channels of rooms left empty since IDLE_ROOM_SECONDS. Whether a
+        room is still empty is asked once the commands' lock is held: a socket that entered it
+        while a SUBSCRIBE held the lock (a socket connecting enters many rooms) found its
+        channel still subscribed and asked for nothing, and would hear nothing more."""
+        idle = [c for c, at in self.idle_since.items() if now - at >= IDLE_ROOM_SECONDS]
+        for channel in idle:
+            self.idle_since.pop(channel, None)
+        if not idle:
+            return
+        async with self._commands:
+            # Left again meanwhile (stamped anew): its turn comes later.
+            gone = [
+                c
+                for c in idle
+                if c in self.subscribed and c not in self.idle_since and not self._served(c)
+            ]
             if not gone:
-                continue
-            async with self._commands:
-                for channel in gone:
-                    self.subscribed.pop(channel, None)
-                    self.confirming.pop(channel, None)
-                if self._subscriber is not None:
-                    try:
-                        await self._subscriber.unsubscribe(*gone)
-                    except Exception as exc:
-                        log.warning("unsubscribing %d channels failed: %s", len(gone), exc)
-            self._forget_frames(now)
+                return
+            for channel in gone:
+                self.subscribed.pop(channel, None)
+                self.confirming.pop(channel, None)
+            if self._subscriber is not None:
+                try:
+                    await self._subscriber.unsubscribe(*gone)
+                except Exception as exc:
+                    log.warning("unsubscribing %d channels failed: %s", len(gone), exc)
+        self._forget_frames(now)
 
     def _served(self, channel: str) -> bool:
         namespace, room = self.subscribed[channel]

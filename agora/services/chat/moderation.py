@@ -14,7 +14,7 @@ from agora.core.chat import (
     session_view,
     shared_session_view,
 )
-from agora.core.constants import MEMBERS_PAGE, USER_TYPE_ADMIN
+from agora.core.constants import MEMBERS_PAGE, NOTIFICATION_UNMUTED, USER_TYPE_ADMIN
 from agora.core.errors import Forbidden, InvalidInput, NotFound
 from agora.core.groups import clean_group_description, clean_group_title, membership_view
 from agora.core.message_kinds import ChatKinds
@@ -146,9 +146,14 @@ class Moderation:
         if for_user_id is None:
             if notification_flag_value is None:
                 raise InvalidInput({"notification_flag": "This field is required"})
-            muted = notification_flag_value > 20
+            flag = notification_flag(notification_flag_value > NOTIFICATION_UNMUTED)
             updated = await self.sessions.set_member(
-                session_id, user_id, {"notification_flag": notification_flag(muted)}
+                session_id, user_id, {"notification_flag": flag}
+            )
+            # The member's other screens (the chat list, the window, other tabs) show the
+            # mute at once, and their red dot stops (or starts) counting the chat.
+            await self.emitter.to_user(
+                user_id, "session", {"_id": session_id, "notification_flag": flag}
             )
             chat = await self.sessions.get(session_id) or {}
             return {"is_user_in_session": True, "session_user": membership_view(updated, chat)}

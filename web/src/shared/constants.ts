@@ -99,6 +99,9 @@ export const recentGroupPath = (groupId: string) => `/feed/${enc(groupId)}`;
 export const groupPath = (groupId: string) => `/group/${enc(groupId)}`;
 export const groupSettingsPath = (groupId: string) => `/group/${enc(groupId)}/settings`;
 export const createItemPath = (groupId: string) => `/create/item/${enc(groupId)}`;
+/** Choosing a city on the way to a new post: the post form of the city's group opens after. */
+export const SELECT_CITY_NEXT_PARAM = 'next';
+export const selectCityToPostPath = `${PATHS.selectCity}?${SELECT_CITY_NEXT_PARAM}=post`;
 export const editItemPath = (groupId: string, itemId: string) => `/edit/item/${enc(groupId)}/${enc(itemId)}`;
 export const routePath = (routeId: string) => `/r/${enc(routeId)}`;
 export const userProfilePath = (userId: string) => `/u/${enc(userId)}`;

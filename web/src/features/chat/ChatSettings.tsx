@@ -26,7 +26,7 @@ export function ChatSettings({ session, onSession, onClose }: ChatSettingsProps)
           Back to chat
         </Button>
       </div>
-      <MuteButton session={session} onSession={onSession} withLabel />
+      <MuteButton session={session} withLabel />
       {admin && <EditSession session={session} onSession={onSession} />}
       <MembersList sessionId={session._id} viewerType={session.session_user_type} headingLevel={3} />
     </section>

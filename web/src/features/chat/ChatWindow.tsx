@@ -22,6 +22,7 @@ import { lookupSession } from '../../shared/chat/lookups';
 import { useUserName } from '../../shared/chat/UserName';
 import { useViewingReport } from './useViewingReport';
 import { ChatSettings } from './ChatSettings';
+import { rememberWindowChange } from './chatMemory';
 import { Composer } from './Composer';
 import { LockButton } from './LockButton';
 import { MessageInfoDialog } from './MessageInfoDialog';
@@ -55,7 +56,7 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
   const { user } = useCurrentUser();
   const meId = user?._id ?? null;
   const [sessions, setSessions] = useState(request.sessions);
-  const [active, setActive] = useState(0);
+  const [active, setActive] = useState(() => Math.max(0, request.sessions.findIndex((entry) => entry._id === request.activeId)));
   const [settingsOpen, setSettingsOpen] = useState(false);
   const swipeStart = useRef<TouchSample | null>(null);
   const session = sessions[active];
@@ -75,8 +76,10 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
     setSessions((current) => current.map((entry) => (entry._id === changed._id ? changed : entry)));
 
   const select = (index: number) => {
-    setActive(Math.max(0, Math.min(sessions.length - 1, index)));
+    const chosen = Math.max(0, Math.min(sessions.length - 1, index));
+    setActive(chosen);
     setSettingsOpen(false);
+    rememberWindowChange({ activeId: sessions[chosen]?._id ?? null });
   };
 
   const title = session?.title || request.title;
@@ -150,7 +153,7 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
         {session && (conversation?.mayBePublic ?? true) && <LockButton session={session} onSession={replaceSession} />}
         {session && session.session_user_type !== null && (
           <>
-            <MuteButton session={session} onSession={replaceSession} />
+            <MuteButton session={session} />
             <button
               type="button"
               aria-label="Chat settings"

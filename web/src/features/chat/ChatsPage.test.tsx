@@ -1,7 +1,9 @@
 import { act, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../../test/fetchMock';
+import { chatSession } from '../../test/session';
 import type { InboxMessage, Session } from '../../shared/chat/types';
 
 const me = { _id: 'u1', name: 'Ada', image: '', phone_number: null, email_id: 'a@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
@@ -19,27 +21,7 @@ const message = (sessionId: string, payload: string): InboxMessage => ({
   data: {},
 });
 
-const session = (id: string, fields: Partial<Session> = {}): Session =>
-  ({
-    _id: id,
-    title: `Chat ${id}`,
-    description: `Post about ${id}`,
-    image: '',
-    files: [],
-    is_public: false,
-    is_read_allowed: false,
-    write_permission: 20,
-    created_at: 0,
-    is_inactive: false,
-    is_dummy: false,
-    session_user_type: 20,
-    can_send: true,
-    notification_flag: 20,
-    data: {},
-    unseen_count: 0,
-    updated_at: 1000,
-    ...fields,
-  }) as Session;
+const session = (id: string, fields: Partial<Session> = {}): Session => chatSession({ _id: id, description: `Post about ${id}`, updated_at: 1000, ...fields });
 
 /** A WhatsApp business chat titled with the customer's number; its last message a photo. */
 const businessChat = session('wa_c1_316', {
@@ -61,6 +43,8 @@ async function renderChatsWith(firstPage: () => Session[] | Promise<Session[]>) 
     if (path === '/user/chats') return { body: { sessions: await firstPage(), cursor: null, has_more: false } };
     // A chat the list lacks, looked up when its first message arrives: no last message in it.
     if (path === '/get_by_ids') return { body: { sessions: { c: session('c') } } };
+    if (path === '/session/messages') return { body: { inbox_messages: [], has_more: false, next_less_than_timestamp: null } };
+    if (path === '/session/user/update') return { body: { is_user_in_session: true, session_user: { notification_flag: (call.body as { notification_flag: number }).notification_flag } } };
     return { body: {} };
   });
   const { routes } = await import('../../app/routes');
@@ -123,6 +107,24 @@ describe('chat list rows', () => {
     const loud = await row('Chat n');
     expect(within(loud).queryByRole('img', { name: 'Muted' })).toBeNull();
     expect(within(loud).getByLabelText('1 unseen').className).toContain('bg-red-600');
+  });
+
+  it('show a mute made in the chat’s window at once, and the window opened again shows it too', async () => {
+    await renderChats([session('n', { unseen_count: 1 })]);
+    const user = userEvent.setup();
+    await user.click(await row('Chat n'));
+    const window = await screen.findByTestId('chat-window');
+    await user.click(within(window).getByRole('button', { name: 'Mute notifications' }));
+    await within(window).findByRole('button', { name: 'Unmute notifications' });
+    await user.click(within(window).getByRole('button', { name: 'Close chat' }));
+    const muted = await row('Chat n');
+    expect(within(muted).getByRole('img', { name: 'Muted' })).toBeTruthy();
+    await user.click(muted);
+    const again = await screen.findByTestId('chat-window');
+    await user.click(within(again).getByRole('button', { name: 'Unmute notifications' }));
+    await within(again).findByRole('button', { name: 'Mute notifications' });
+    await user.click(within(again).getByRole('button', { name: 'Close chat' }));
+    expect(within(await row('Chat n')).queryByRole('img', { name: 'Muted' })).toBeNull();
   });
 
   it('mark business chats with WhatsApp and the customer’s name', async () => {

@@ -19,6 +19,7 @@ import { iconButton, messageBoxClass, sendButtonClass } from '../../shared/chat/
 import { itemFileFrom, type ItemFile } from '../../shared/entities/item';
 import { AddressPickerDialog } from '../../shared/location/AddressPickerDialog';
 import type { MessageDraft, Session } from '../../shared/chat/types';
+import { readDraft, writeDraft } from './chatMemory';
 import { attachmentLimitError, canSubmit } from './rules';
 
 interface ComposerProps {
@@ -35,7 +36,9 @@ interface ComposerProps {
 
 export function Composer({ session, signedIn, canSendBanner, onSend, onTyping, replyTo, onReplyDone }: ComposerProps) {
   const ui = useUi();
-  const [text, setText] = useState('');
+  // What is typed stays the chat's until sent, a reload or a closed window notwithstanding.
+  const [text, setText] = useState(() => readDraft(session._id));
+  useEffect(() => writeDraft(session._id, text), [session._id, text]);
   const [files, setFiles] = useState<ItemFile[]>([]);
   const [emojiOpen, setEmojiOpen] = useState(false);
   const [banner, setBanner] = useState(false);

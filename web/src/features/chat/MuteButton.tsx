@@ -5,24 +5,26 @@ import { useUi } from '../../shared/ui/uiContext';
 import type { Session } from '../../shared/chat/types';
 import { setNotificationFlag } from './chatApi';
 import { isMuted } from './rules';
+import { announceSession } from './sessionUpdates';
 import { setMuted } from './unseen';
 
 interface MuteButtonProps {
   session: Session;
-  onSession: (session: Session) => void;
   /** The settings panel spells the state out; the header shows the icon alone. */
   withLabel?: boolean;
 }
 
-export function MuteButton({ session, onSession, withLabel = false }: MuteButtonProps) {
+export function MuteButton({ session, withLabel = false }: MuteButtonProps) {
   const ui = useUi();
   const muted = isMuted(session.notification_flag);
   const toggle = useAsyncAction(async () => {
     try {
       const reply = await setNotificationFlag(session._id, muted ? NOTIFY_UNMUTED_FLAG : NOTIFY_MUTED_FLAG);
+      const flag = reply.session_user.notification_flag;
       // A muted chat keeps its badge but no longer raises the red dot on Chats.
-      setMuted(session._id, isMuted(reply.session_user.notification_flag));
-      onSession({ ...session, notification_flag: reply.session_user.notification_flag });
+      setMuted(session._id, isMuted(flag));
+      // The window, the chat list under it and any other copy of the chat show it now.
+      announceSession({ _id: session._id, notification_flag: flag });
     } catch (error) {
       ui.showError(error);
     }

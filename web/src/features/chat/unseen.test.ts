@@ -104,6 +104,24 @@ describe('unseen counts on this screen', () => {
     act(() => fakeSocket.serverSends('connect', undefined));
     expect(dot()).toBe(7);
   });
+
+  it('follows a mute made on another screen: the chat’s news stops raising the dot, and the count is asked again', async () => {
+    const { dot } = await signedIn();
+    delete fakeSocket.answers.unseen;
+    act(() => fakeSocket.serverSends('session', { _id: 's1', notification_flag: 30 }));
+    // Muted before the count comes back.
+    act(() => fakeSocket.serverSends('message', message('s1')));
+    expect(dot()).toBe(2);
+    act(() => fakeSocket.answer('unseen', { notifications_unseen_count: 1, muted_session_ids: ['s1'] }));
+    expect(dot()).toBe(1);
+    fakeSocket.answers.unseen = { notifications_unseen_count: 1, muted_session_ids: [] };
+    act(() => fakeSocket.serverSends('session', { _id: 's1', notification_flag: 20 }));
+    act(() => fakeSocket.serverSends('message', message('s1')));
+    expect(dot()).toBe(2);
+    // Another change of the chat (its title) leaves its mute and the count alone.
+    act(() => fakeSocket.serverSends('session', { _id: 's1', title: 'Renamed' }));
+    expect(dot()).toBe(2);
+  });
 });
 
 describe('badges of a shown list', () => {

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderChatWindow } from '../../test/chat';
 import { FakeSocket } from '../../test/fakeSocket';
 import { mockFetch } from '../../test/fetchMock';
+import { chatSession } from '../../test/session';
 import type { InboxMessage, Session } from '../../shared/chat/types';
 
 /** A socket whose server side the test plays: it drops and comes back, and answers `join` when told. */
@@ -11,25 +12,7 @@ vi.mock('../../shared/socket', () => ({ getSocket: () => Promise.resolve(fakeSoc
 
 const me = { _id: 'u2', name: 'Bea', image: '', phone_number: null, email_id: 'b@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
 
-const group: Session = {
-  _id: 'g1',
-  title: 'Neighbours',
-  description: '',
-  image: '',
-  files: [],
-  is_public: true,
-  is_read_allowed: true,
-  write_permission: 20,
-  created_at: 0,
-  is_inactive: false,
-  is_dummy: false,
-  session_user_type: 20,
-  can_send: true,
-  notification_flag: null,
-  data: {},
-  unseen_count: 0,
-  updated_at: 0,
-};
+const group: Session = chatSession({ _id: 'g1', title: 'Neighbours', is_public: true, is_read_allowed: true, notification_flag: null });
 
 // Older than "recent": polling, were it on, would wait its slow interval (a minute).
 const shownAt = Date.now() - 10 * 60_000;

@@ -4,7 +4,9 @@ import { getSocket } from '../../shared/socket';
 import { updateCurrentUser } from '../../shared/session/currentUser';
 import type { InboxMessage, Session } from '../../shared/chat/types';
 import { deliveredReceipts } from './receipts';
-import { applySummary, applyToList, onUnseenChange, received, type UnseenSummary } from './unseen';
+import { isMuted } from './rules';
+import type { SessionUpdate } from './sessionUpdates';
+import { applySummary, applyToList, onUnseenChange, received, setMuted, type UnseenSummary } from './unseen';
 
 interface UnseenReport {
   notifications_unseen_count?: number;
@@ -47,6 +49,13 @@ export function useUnseenSync(meId: string | null) {
       const count = report.notifications_unseen_count;
       if (typeof count === 'number') setDot(() => count);
     };
+    // The user muted or unmuted a chat (on this screen or another): its news raises the dot
+    // from now on or no longer, and the dot's count is asked for again, with or without it.
+    const onSession = (update: SessionUpdate) => {
+      if (typeof update.notification_flag !== 'number') return;
+      setMuted(update._id, isMuted(update.notification_flag));
+      sync();
+    };
     let acknowledge: ((message: InboxMessage) => void) | null = null;
     const onMessage = (message: InboxMessage) => {
       acknowledge?.(message);
@@ -63,6 +72,7 @@ export function useUnseenSync(meId: string | null) {
       acknowledge = deliveredReceipts(socket, meId);
       socket.on('connect', sync);
       socket.on('unseen', onUnseen);
+      socket.on('session', onSession);
       socket.on('message', onMessage);
       socket.on('messages', onMessages);
       if (socket.connected) sync();
@@ -72,6 +82,7 @@ export function useUnseenSync(meId: string | null) {
       void ready.then((socket) => {
         socket.off('connect', sync);
         socket.off('unseen', onUnseen);
+        socket.off('session', onSession);
         socket.off('message', onMessage);
         socket.off('messages', onMessages);
       });

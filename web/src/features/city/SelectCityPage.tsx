@@ -1,6 +1,15 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
-import { CITY_MAP_CENTER, CITY_MAP_ZOOM, CITY_SEARCH_DEBOUNCE_MS, CITY_SEARCH_PLACEHOLDER, SELECT_CITY_TITLE, groupFeedPath } from '../../shared/constants';
+import { useNavigate, useSearchParams } from 'react-router';
+import {
+  CITY_MAP_CENTER,
+  CITY_MAP_ZOOM,
+  CITY_SEARCH_DEBOUNCE_MS,
+  CITY_SEARCH_PLACEHOLDER,
+  SELECT_CITY_NEXT_PARAM,
+  SELECT_CITY_TITLE,
+  createItemPath,
+  groupFeedPath,
+} from '../../shared/constants';
 import { currentPosition } from '../../shared/geolocation';
 import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
 import { useDebounced } from '../../shared/hooks/useDebounced';
@@ -17,6 +26,9 @@ import { CityResults } from '../../shared/location/CityResults';
 export function SelectCityPage() {
   const ui = useUi();
   const navigate = useNavigate();
+  // Reached from "Post something": the city's post form opens, not its feed.
+  const [params] = useSearchParams();
+  const onward = params.get(SELECT_CITY_NEXT_PARAM) === 'post' ? createItemPath : groupFeedPath;
   const [query, setQuery] = useState('');
   const [marker, setMarker] = useState<LatLong>(CITY_MAP_CENTER);
   const search = useDebounced(query.trim(), CITY_SEARCH_DEBOUNCE_MS);
@@ -25,7 +37,7 @@ export function SelectCityPage() {
     try {
       const { group } = await ui.blockWhile(groupNear(latLong));
       rememberGroup(group);
-      navigate(groupFeedPath(group._id));
+      navigate(onward(group._id));
     } catch (error) {
       ui.showError(error);
     }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   CREATE_POST_TEXT,
   FEED_EMPTY_TEXT,
@@ -17,13 +17,14 @@ import { Button, buttonClass } from '../../shared/ui/Button';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { Loading } from '../../shared/ui/Loading';
 import { inputClass } from '../../shared/ui/TextField';
-import { openLogin } from '../../shared/session/login';
-import { useResumeAfterLogin } from '../../shared/session/useResumeAfterLogin';
+import { useSignedInAction } from '../../shared/session/useResumeAfterLogin';
 import { useCurrentUser } from '../../shared/session/currentUser';
 import { CANNOT_POST_TEXT, whyCannotPost, type Group } from '../../shared/entities/group';
 import { ItemCard } from '../../shared/ui/ItemCard';
 import { rememberGroup } from '../../shared/rememberedGroup';
 import { useFeed } from './useFeed';
+
+const SEARCH_PARAM = 'q';
 
 interface FeedProps {
   groupId: string;
@@ -33,9 +34,8 @@ interface FeedProps {
 
 /** A group's posts with search, tag filter and infinite scroll. */
 export function Feed({ groupId, title }: FeedProps) {
-  const [searchText, setSearchText] = useState('');
+  const { text: searchText, setText: setSearchText, search } = useSearchInUrl();
   const [tags, setTags] = useState<string[]>([]);
-  const search = useDebounced(searchText.trim(), FEED_SEARCH_DEBOUNCE_MS);
   const feed = useFeed({ group_id: groupId, search_text: search || undefined, tags: tags.length > 0 ? tags : undefined });
   // While searching, the group's count and its empty state would speak of other posts than those listed.
   const filtered = search !== '' || tags.length > 0;
@@ -57,7 +57,16 @@ export function Feed({ groupId, title }: FeedProps) {
   }, [group]);
 
   if (feed.invalidGroup) {
-    return <EmptyState icon="🔒" title={INVALID_GROUP_TEXT} />;
+    // A private group's link may have been sent to invite: its page offers to ask to join.
+    return (
+      <EmptyState icon="🔒" title={INVALID_GROUP_TEXT}>
+        {title === undefined && (
+          <Link to={groupPath(groupId)} className={buttonClass('secondary')}>
+            Invited? Ask to join
+          </Link>
+        )}
+      </EmptyState>
+    );
   }
 
   return (
@@ -133,6 +142,32 @@ export function Feed({ groupId, title }: FeedProps) {
   );
 }
 
+/**
+ * The search box's text, kept in the page's address as `?q=` (replacing the entry, not adding
+ * one per keystroke): Back from a post opened from the results finds them again, and a search
+ * can be shared by its link.
+ */
+function useSearchInUrl() {
+  const [params, setParams] = useSearchParams();
+  const [text, setText] = useState(() => params.get(SEARCH_PARAM) ?? '');
+  // The search run: the box's text once typing paused.
+  const search = useDebounced(text.trim(), FEED_SEARCH_DEBOUNCE_MS);
+  const inUrl = params.get(SEARCH_PARAM) ?? '';
+  useEffect(() => {
+    if (inUrl === search) return;
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (search) next.set(SEARCH_PARAM, search);
+        else next.delete(SEARCH_PARAM);
+        return next;
+      },
+      { replace: true },
+    );
+  }, [inUrl, search, setParams]);
+  return { text, setText, search };
+}
+
 function postCount(count: number): string {
   return `${count} ${count === 1 ? 'post' : 'posts'}`;
 }
@@ -148,14 +183,13 @@ function filterText(search: string, tags: readonly string[], match: 'match' | 'm
 function CreateButton({ groupId, group }: { groupId: string; group: Group | null }) {
   const navigate = useNavigate();
   const { user } = useCurrentUser();
-  const resumeName = `create:${groupId}`;
-  useResumeAfterLogin(resumeName, Boolean(user), () => navigate(createItemPath(groupId)));
+  const press = useSignedInAction(`create:${groupId}`, () => navigate(createItemPath(groupId)));
   if (user && !group?.can_write) return null;
   return (
     <button
       type="button"
       aria-label="New post"
-      onClick={() => (user ? navigate(createItemPath(groupId)) : openLogin(resumeName))}
+      onClick={press}
       className="flex size-12 shrink-0 items-center justify-center rounded-full bg-brand-600 text-3xl leading-none font-light text-white shadow-md hover:bg-brand-700"
     >
       +

@@ -1,4 +1,4 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../../test/fetchMock';
@@ -43,6 +43,34 @@ describe('feed page', () => {
     await act(async () => setAuthKey('key-of-ada'));
     expect(await screen.findByRole('heading', { level: 1, name: 'Bikes (member view)' })).toBeTruthy();
     expect(feedCalls()).toBe(2);
+  });
+
+  it('keeps a search in the address, so Back from a post opened from it finds it again', async () => {
+    const calls = mockFetch((call) => {
+      if (call.url.pathname === '/user/me') return { body: { user: null, guest_user: { _id: 'g', name: 'Guest', is_guest: true } } };
+      return { body: { items: [], group: group(false), has_more: false, next_cursor: null } };
+    });
+    const { FeedPage } = await import('./FeedPage');
+    const router = createMemoryRouter(
+      [
+        { path: '/:groupId', element: <FeedPage /> },
+        { path: '/r/:routeId', element: <p>A post</p> },
+      ],
+      { initialEntries: ['/g1'] },
+    );
+    render(<RouterProvider router={router} />);
+    const box = await screen.findByRole('searchbox', { name: 'Search posts' });
+    fireEvent.change(box, { target: { value: ' red bike ' } });
+    await waitFor(() => expect(router.state.location.search).toBe('?q=red+bike'));
+    // Typing replaces the entry: Back leaves the feed rather than undoing letters.
+    expect(router.state.historyAction).toBe('REPLACE');
+
+    await act(() => router.navigate('/r/abc'));
+    await screen.findByText('A post');
+    await act(() => router.navigate(-1));
+    expect(((await screen.findByRole('searchbox', { name: 'Search posts' })) as HTMLInputElement).value).toBe('red bike');
+    const lastSearch = () => calls.filter((call) => call.url.pathname === '/api/feed').map((call) => (call.body as { search_text?: string }).search_text).at(-1);
+    await waitFor(() => expect(lastSearch()).toBe('red bike'));
   });
 
   it('tells a blocked member why they cannot post, with no way into a form the server would refuse (issue 42)', async () => {

@@ -19,8 +19,3 @@ export interface FeedPage {
 export function fetchFeed(query: FeedQuery, signal?: AbortSignal): Promise<FeedPage> {
   return api.post<FeedPage>('/api/feed', query, { signal });
 }
-
-/** The server's code for a group the viewer may not see. */
-export function isInvalidGroupError(errors: unknown): boolean {
-  return typeof errors === 'object' && errors !== null && 'invalid_group' in errors;
-}

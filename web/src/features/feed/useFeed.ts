@@ -2,9 +2,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { isApiError } from '../../shared/errors';
 import { useSocketEvent } from '../../shared/hooks/useSocketEvent';
 import { useCurrentUser } from '../../shared/session/currentUser';
-import type { Group } from '../../shared/entities/group';
+import { isInvalidGroupError, type Group } from '../../shared/entities/group';
 import type { Item } from '../../shared/entities/item';
-import { fetchFeed, isInvalidGroupError, type FeedQuery } from './feedApi';
+import { fetchFeed, type FeedQuery } from './feedApi';
 
 export interface FeedState {
   items: Item[];

@@ -18,10 +18,12 @@ import { openLogin } from '../../shared/session/login';
 import { useCurrentUser } from '../../shared/session/currentUser';
 import { MembersList } from '../../shared/chat/MembersList';
 import { isModerator } from '../../shared/chat/members';
-import { fetchGroup, type Group } from '../../shared/entities/group';
+import { fetchGroup, isInvalidGroupError, type Group } from '../../shared/entities/group';
+import { isApiError } from '../../shared/errors';
 import { recentGroups } from '../../shared/rememberedGroup';
 import { Feed } from '../feed';
 import { ReportedReviewsLink } from '../reviews';
+import { GroupInvitation } from './GroupInvitation';
 import { GroupSubscription } from './GroupSubscription';
 import { joinGroup } from './groupApi';
 import { memberTypeLabel } from '../../shared/entities/memberTypes';
@@ -32,6 +34,14 @@ export function GroupPage() {
   const { user } = useCurrentUser();
   // Reloaded on login: membership and admin rights belong to the viewer.
   const group = useAsyncData(`${groupId}/${user?._id ?? ''}`, (signal) => fetchGroup(groupId, signal));
+  if (group.status === 'error' && isApiError(group.error) && isInvalidGroupError(group.error.errors)) {
+    // Nothing of a group the viewer may not read: its posts and members stay its own.
+    return (
+      <div className="mx-auto max-w-xl px-4 py-6 sm:py-10">
+        <GroupInvitation groupId={groupId} onReadable={group.reload} />
+      </div>
+    );
+  }
   return (
     <div className="mx-auto grid max-w-5xl gap-6 px-4 py-6 sm:py-10 lg:grid-cols-[1fr_18rem]">
       <div className="min-w-0 lg:order-2">{group.status === 'success' && <GroupPanel key={group.data.group._id} initial={group.data.group} />}</div>
@@ -50,7 +60,9 @@ function GroupPanel({ initial }: { initial: Group }) {
 
   const join = useAsyncAction(async () => {
     try {
-      setGroup((await joinGroup(group._id)).group);
+      const reply = await joinGroup(group._id);
+      // Join is offered on groups the viewer reads, which they read once in.
+      if (reply.group) setGroup(reply.group);
     } catch (error) {
       ui.showError(error);
     }

@@ -19,10 +19,11 @@ import { useAsyncData } from '../../shared/hooks/useAsyncData';
 import { Button, buttonClass } from '../../shared/ui/Button';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { Loading } from '../../shared/ui/Loading';
+import { inputClass } from '../../shared/ui/TextField';
 import { useUi } from '../../shared/ui/uiContext';
 import { openLogin } from '../../shared/session/login';
 import { useCurrentUser } from '../../shared/session/currentUser';
-import { useResumeAfterLogin } from '../../shared/session/useResumeAfterLogin';
+import { useSignedInAction } from '../../shared/session/useResumeAfterLogin';
 import { feedPath } from '../../shared/rememberedGroup';
 import type { Item } from '../../shared/entities/item';
 import { useChatWindow } from '../../shared/chat/chatContext';
@@ -171,7 +172,7 @@ function ActionBar({ item, onChanged }: { item: Item; onChanged: (item: Item) =>
     }
   });
 
-  const share = <ShareButton routeId={arrivedRoute(item._id, item.route?._id ?? item.route_id)} signedIn={Boolean(user)} />;
+  const share = <ShareButton routeId={arrivedRoute(item._id, item.route?._id ?? item.route_id)} />;
   if (user && user._id === item.user_id) {
     return (
       <div className="flex flex-wrap gap-3 border-t border-slate-100 pt-5">
@@ -220,40 +221,64 @@ function ChatButton({ item, className = '', children }: { item: Item; className?
       ui.showError(error);
     }
   });
-  const resumeName = `chat:${item._id}`;
-  useResumeAfterLogin(resumeName, Boolean(user), () => void open.run());
+  const press = useSignedInAction(`chat:${item._id}`, () => void open.run());
   return (
-    <Button className={className} busy={open.busy} onClick={() => (user ? void open.run() : openLogin(resumeName))}>
+    <Button className={className} busy={open.busy} onClick={press}>
       {children}
     </Button>
   );
 }
 
-function ShareButton({ routeId, signedIn }: { routeId: string; signedIn: boolean }) {
+function ShareButton({ routeId }: { routeId: string }) {
   const ui = useUi();
   const [copied, setCopied] = useState(false);
+  // A link the clipboard refused, shown to copy by hand or with one more tap.
+  const [shown, setShown] = useState<string | null>(null);
   useEffect(() => {
     if (!copied) return;
     const timer = setTimeout(() => setCopied(false), LINK_COPIED_MS);
     return () => clearTimeout(timer);
   }, [copied]);
 
+  const copy = async (url: string) => {
+    try {
+      await navigator.clipboard.writeText(url);
+      setShown(null);
+      setCopied(true);
+    } catch {
+      // Browsers let a page write the clipboard only just after a tap: a Share resumed once
+      // the login finished, or one the browser refuses, shows the link instead.
+      setShown(url);
+    }
+  };
   const share = useAsyncAction(async () => {
     try {
-      const { url } = await shareRoute(routeId);
-      await navigator.clipboard.writeText(url);
-      setCopied(true);
+      await copy((await shareRoute(routeId)).url);
     } catch (error) {
       ui.showError(error);
     }
   });
-
-  const resumeName = `share:${routeId}`;
-  useResumeAfterLogin(resumeName, signedIn, () => void share.run());
+  const press = useSignedInAction(`share:${routeId}`, () => void share.run());
   return (
-    <Button variant="secondary" busy={share.busy} onClick={() => (signedIn ? void share.run() : openLogin(resumeName))}>
-      {copied ? LINK_COPIED_TEXT : 'Share'}
-    </Button>
+    <>
+      <Button variant="secondary" busy={share.busy} onClick={press}>
+        {copied ? LINK_COPIED_TEXT : 'Share'}
+      </Button>
+      {shown && (
+        <div className="flex w-full items-center gap-2">
+          <input
+            readOnly
+            value={shown}
+            aria-label="Your share link"
+            onFocus={(event) => event.target.select()}
+            className={`${inputClass} min-w-0 flex-1`}
+          />
+          <Button variant="secondary" onClick={() => void copy(shown)}>
+            Copy link
+          </Button>
+        </div>
+      )}
+    </>
   );
 }
 

@@ -1,9 +1,8 @@
-import { Link } from 'react-router';
-import { HERO_SUBTITLE, HERO_TITLE, PATHS, STARTER_COINS_TEXT } from '../../shared/constants';
+import { Link, useNavigate } from 'react-router';
+import { HERO_SUBTITLE, HERO_TITLE, PATHS, STARTER_COINS_TEXT, createItemPath, selectCityToPostPath } from '../../shared/constants';
 import { Button, buttonClass } from '../../shared/ui/Button';
-import { openLogin } from '../../shared/session/login';
-import { useCurrentUser } from '../../shared/session/currentUser';
-import { feedPath } from '../../shared/rememberedGroup';
+import { useSignedInAction } from '../../shared/session/useResumeAfterLogin';
+import { feedPath, rememberedGroupId } from '../../shared/rememberedGroup';
 import { FinderFeeRule } from '../../shared/ui/FinderFeeRule';
 
 const STEPS = [
@@ -36,7 +35,6 @@ const PREVIEW_POSTS = [
 ] as const;
 
 export function LandingPage() {
-  const { user } = useCurrentUser();
   const feed = feedPath();
 
   return (
@@ -141,15 +139,7 @@ export function LandingPage() {
               {STARTER_COINS_TEXT} Use them as rewards on your first posts.
             </p>
           </div>
-          {user ? (
-            <Link to={feed} className={buttonClass('primary', 'lg')}>
-              Post something
-            </Link>
-          ) : (
-            <Button size="lg" onClick={() => openLogin()}>
-              Join now
-            </Button>
-          )}
+          <PostSomethingButton />
         </div>
       </section>
 
@@ -167,6 +157,23 @@ export function LandingPage() {
         </div>
       </footer>
     </div>
+  );
+}
+
+/**
+ * The post form of the city the user last used (choosing the city first when there is none);
+ * a visitor logs in first, and the form opens after, without a second press.
+ */
+function PostSomethingButton() {
+  const navigate = useNavigate();
+  const press = useSignedInAction('post-something', () => {
+    const groupId = rememberedGroupId();
+    navigate(groupId ? createItemPath(groupId) : selectCityToPostPath);
+  });
+  return (
+    <Button size="lg" onClick={press}>
+      Post something
+    </Button>
   );
 }
 

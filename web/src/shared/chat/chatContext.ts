@@ -9,6 +9,8 @@ export interface ChatWindowRequest {
   /** The post whose chats these are, when its owner opened them: a chat about it that begins
    * while the window is open joins the tabs. */
   itemId?: string;
+  /** The chat shown first, when not the first (a window opened again after a reload). */
+  activeId?: string;
   /** Reads the sessions again. The window calls it once it listens for new chats: one begun
    * between the opener's read and that moment would otherwise never show. */
   reload?: () => Promise<Session[]>;

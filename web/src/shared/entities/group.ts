@@ -17,9 +17,19 @@ export interface Group {
   data: { tags: string[]; num_posts: number; num_members: number; city?: unknown; subscription_status?: number };
 }
 
+/** The viewer's membership of a group: their type (awaiting approval, blocked, a member...). */
+export interface GroupMembership {
+  session_user_type: number;
+}
+
 export interface GroupReply {
   group: Group;
-  group_membership?: unknown;
+  group_membership?: GroupMembership | null;
+}
+
+/** The server's code for a group the viewer may not see (an unknown id, or a private group). */
+export function isInvalidGroupError(errors: unknown): boolean {
+  return typeof errors === 'object' && errors !== null && 'invalid_group' in errors;
 }
 
 /** The group of the city nearest to the point, created on first use. */

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { takePendingAction } from './login';
+import { useCurrentUser } from './currentUser';
+import { openLogin, takePendingAction } from './login';
 
 /**
  * Runs `action` when the visitor logged in through `openLogin(name)`. The component may
@@ -12,4 +13,15 @@ export function useResumeAfterLogin(name: string, ready: boolean, action: () => 
   useEffect(() => {
     if (ready && takePendingAction(name)) latest.current();
   }, [name, ready]);
+}
+
+/**
+ * What a button that needs a signed-in user does when pressed (Chat, Share, a new post): runs
+ * `action` for a signed-in user; asks a visitor to log in, and runs it once they did, without
+ * a second press (the one way every such button resumes what was asked).
+ */
+export function useSignedInAction(name: string, action: () => void): () => void {
+  const { user } = useCurrentUser();
+  useResumeAfterLogin(name, Boolean(user), action);
+  return () => (user ? action() : openLogin(name));
 }

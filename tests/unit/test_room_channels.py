@@ -1,0 +1,51 @@
+"""Which room channels an edge listens to: a room left empty has its channel dropped a little
+later, never while a socket is in it."""
+
+import asyncio
+
+from agora.realtime.transport.room_channels import IDLE_ROOM_SECONDS, RoomChannelManager
+
+ROOM = "v:r_chat"
+
+
+class Subscriber:
+    """Redis's pub/sub as the manager commands it, recording SUBSCRIBEs and UNSUBSCRIBEs; a
+    SUBSCRIBE waits for `answer` (Redis slow to confirm) when it is cleared."""
+
+    def __init__(self) -> None:
+        self.listening: set[str] = set()
+        self.answer = asyncio.Event()
+        self.answer.set()
+
+    async def subscribe(self, *channels: str) -> None:
+        await self.answer.wait()
+        self.listening.update(channels)
+
+    async def unsubscribe(self, *channels: str) -> None:
+        self.listening.difference_update(channels)
+
+
+async def test_a_socket_entering_an_idle_room_while_a_subscribe_is_confirmed_keeps_its_channel():
+    """A reload: the old socket left the chat's room; its new socket connects, entering many
+    rooms (a SUBSCRIBE that holds the manager's command lock while Redis confirms it), and
+    the chat's room just as the idle room is dropped. The room's events must still come."""
+    manager = RoomChannelManager("redis://localhost:1/0", "c")
+    subscriber = manager._subscriber = Subscriber()
+    channel = manager.room_channel("/", ROOM)
+    manager.basic_enter_room("old", "/", ROOM, eio_sid="old-eio")
+    await asyncio.sleep(0)  # its SUBSCRIBE, answered at once
+    assert channel in subscriber.listening
+    manager.basic_leave_room("old", "/", ROOM)
+
+    subscriber.answer.clear()
+    manager.basic_enter_room("new", "/", "u:someone", eio_sid="new-eio")
+    await asyncio.sleep(0)  # its SUBSCRIBE holds the lock, waiting for Redis
+    left_at = manager.idle_since[channel]
+    dropping = asyncio.create_task(manager._drop_idle(left_at + IDLE_ROOM_SECONDS))
+    await asyncio.sleep(0)  # the dropper waits for the lock
+    manager.basic_enter_room("new", "/", ROOM, eio_sid="new-eio")
+    subscriber.answer.set()
+    await dropping
+
+    assert channel in manager.subscribed
+    assert channel in subscriber.listening
