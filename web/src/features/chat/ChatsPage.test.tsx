@@ -1,7 +1,7 @@
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { RouterProvider, createMemoryRouter } from 'react-router';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../../test/fetchMock';
 import { chatSession } from '../../test/session';
 import type { InboxMessage, Session } from '../../shared/chat/types';
@@ -60,6 +60,7 @@ const row = async (title: string) => (await screen.findByText(title)).closest('[
 
 describe('chat list rows', () => {
   beforeEach(() => vi.resetModules());
+  afterEach(() => vi.useRealTimers());
 
   it('show the newest message, never the post description, however the row was loaded', async () => {
     await renderChats();
@@ -136,7 +137,9 @@ describe('chat list rows', () => {
   });
 
   it('date a business chat by when its customer sent the last message, not when it arrived', async () => {
+    // The clock stands still: a slow render must not turn '2 seconds ago' into 3.
     const now = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'], now });
     const late = { ...message('wa_c2_317', 'Open tomorrow?'), type: 1020, src_id: 'wa:317', created_at: now - 2000, data: { txt: 'Open tomorrow?', wa: { wamid: 'w2', kind: 'text', sent_at: now - 25 * 3600_000 } } };
     const lateChat = session('wa_c2_317', { ...businessChat, _id: 'wa_c2_317', updated_at: now - 2000, data: { whatsapp: { channel_id: 'c2', group_id: 'g1', wa_id: '317', profile_name: 'Bo Late', last_inbound_at: 1, window_ends_at: 2 } }, last_message: late });
     await renderChats([lateChat, session('d', { updated_at: now - 2000, last_message: message('d', 'Hi') })]);
