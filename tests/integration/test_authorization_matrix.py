@@ -37,6 +37,7 @@ from tests.integration.helpers import (
     Member,
     bearer,
     deployment_stores,
+    eventually,
     member,
     new_group,
 )
@@ -689,7 +690,37 @@ async def _world(
     # participants (neither wrote it).
     applicant = await member(client, sink, "Applicant")
     await applicant.call("/api/group?action=join", {"group_id": group_id})
+    await _until_posted(world, applicant.id)
     return world
+
+
+async def _until_posted(world: World, applicant_id: str) -> None:
+    """Until the messages services post while the world is built are stored. Each is posted
+    through a shard call the service gives up on after a few seconds on a loaded machine,
+    while the shard still stores it: the rows would otherwise see it land mid-row."""
+    expected = {
+        "the offer's notice": {
+            "dest_session_id": world.chat_id,
+            "data.offer.move_id": world.move_id,
+        },
+        "the applicant's notice": {
+            "dest_session_id": world.group_id,
+            "data.member.user_id": applicant_id,
+        },
+        "the customer's message": {"dest_session_id": world.business_chat_id},
+    }
+    mongo = AsyncMongoClient(world.mongo_url)
+    messages = mongo["agora_test"]["messages"]
+    try:
+        for what, query in expected.items():
+            stored = await eventually(lambda q=query: _is_stored(messages, q), True, seconds=60)
+            assert stored, f"{what} was not stored in 60 s"
+    finally:
+        await mongo.close()
+
+
+async def _is_stored(messages, query: dict[str, Any]) -> bool:
+    return await messages.find_one(query) is not None
 
 
 # How far a session's messages were announced moves after the fact, by itself; how far a
