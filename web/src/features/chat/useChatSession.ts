@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Socket } from 'socket.io-client';
-import { TYPING_IDLE_MS, TYPING_SHOWN_MS, TYPING_THROTTLE_MS } from '../../shared/constants';
+import { TYPING_IDLE_MS, TYPING_SHOWN_MS, TYPING_THROTTLE_MS } from './constants';
 import { getSocket } from '../../shared/socket';
 import { useUi } from '../../shared/ui/uiContext';
 import type { ChatMessage, ChatUser, InboxMessage, MessageDraft, Session } from '../../shared/chat/types';

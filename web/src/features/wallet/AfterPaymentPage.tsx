@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { PATHS, PAYMENT_SUCCESS_TEXT } from '../../shared/constants';
+import { PATHS } from '../../shared/constants';
+import { PAYMENT_SUCCESS_TEXT } from './constants';
 import { currencyName, formatMoney } from '../../shared/currency';
 import { buttonClass } from '../../shared/ui/Button';
 import { ErrorBox } from '../../shared/ui/ErrorBox';

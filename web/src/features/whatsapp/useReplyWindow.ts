@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { WA_COUNTDOWN_TICK_MS } from '../../shared/constants';
+import { WA_COUNTDOWN_TICK_MS } from './constants';
 import { replyWindow } from './businessChat';
 
 /**
