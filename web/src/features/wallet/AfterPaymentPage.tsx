@@ -26,17 +26,17 @@ export function AfterPaymentPage() {
   );
 }
 
+/** The payment's outcome, null until the server tells it for this `sessionId`. */
 function usePaymentOutcome(sessionId: string): PaymentOutcome | null {
-  const [outcome, setOutcome] = useState<PaymentOutcome | null>(null);
+  const [answer, setAnswer] = useState<{ sessionId: string; outcome: PaymentOutcome } | null>(null);
   useEffect(() => {
     const controller = new AbortController();
-    setOutcome(null);
-    void waitForRecharge(() => fetchRechargeStatus(sessionId, controller.signal), { signal: controller.signal }).then((result) => {
-      if (!controller.signal.aborted) setOutcome(result);
+    void waitForRecharge(() => fetchRechargeStatus(sessionId, controller.signal), { signal: controller.signal }).then((outcome) => {
+      if (!controller.signal.aborted) setAnswer({ sessionId, outcome });
     });
     return () => controller.abort();
   }, [sessionId]);
-  return outcome;
+  return answer?.sessionId === sessionId ? answer.outcome : null;
 }
 
 function PaymentResult({ sessionId }: { sessionId: string }) {
