@@ -1,4 +1,5 @@
 import boundaries from 'eslint-plugin-boundaries';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 /**
@@ -63,4 +64,26 @@ const layers = {
   },
 };
 
-export default [{ ignores: ['dist/', 'node_modules/'] }, layers];
+const SOURCES = ['src/**/*.{ts,tsx}'];
+
+/**
+ * The recommended rules of typescript-eslint and of React's hooks (the rules of hooks, complete
+ * effect dependencies, and the React Compiler's checks of what a render may do), all errors:
+ * `npm run lint` passes on warnings, and a warning nobody must fix is noise.
+ */
+const correctness = [
+  ...tseslint.configs.recommended.map((config) => ({ ...config, files: SOURCES })),
+  { ...reactHooks.configs.flat.recommended, files: SOURCES },
+  {
+    files: SOURCES,
+    rules: {
+      'react-hooks/exhaustive-deps': 'error',
+      'react-hooks/incompatible-library': 'error',
+      'react-hooks/unsupported-syntax': 'error',
+      // `const { [key]: _dropped, ...rest } = object` leaves a key out; `_args` names what a mock takes.
+      '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true, argsIgnorePattern: '^_' }],
+    },
+  },
+];
+
+export default [{ ignores: ['dist/', 'node_modules/'] }, layers, ...correctness];

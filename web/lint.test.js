@@ -1,6 +1,7 @@
-// `npm run lint` guards the web app's layers (eslint.config.js) and its import cycles
-// (.dependency-cruiser.cjs). These tests feed both a break and check it is reported, so a
-// config change that quietly stops a rule from applying fails here.
+// `npm run lint` guards the web app's layers (eslint.config.js), its hooks and TypeScript's
+// recommended rules, and its import cycles (.dependency-cruiser.cjs). These tests feed each a
+// break and check it is reported, so a config change that quietly stops a rule from applying
+// fails here.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,9 @@ async function broken(file, code) {
   return result.messages.map((message) => message.ruleId ?? message.message);
 }
 
+/** The layer rules among them (the probes import names they do not use). */
+const brokenLayers = async (file, code) => (await broken(file, code)).filter((rule) => rule.startsWith('boundaries/'));
+
 describe('the layer rules', () => {
   it.each([
     ['a feature importing another feature’s file', 'src/features/chat/Probe.ts', "import { GiveOfferBar } from '../wallet/GiveOfferBar';"],
@@ -30,7 +34,7 @@ describe('the layer rules', () => {
     ['a lazy route importing past the index', 'src/app/Probe.ts', "export const page = () => import('../features/wallet/RechargePage');"],
     ['production code importing the test helpers', 'src/features/chat/Probe.ts', "import { renderChatWindow } from '../../test/chat';"],
   ])('reports %s', async (_, file, code) => {
-    expect(await broken(file, code)).toEqual(['boundaries/dependencies']);
+    expect(await brokenLayers(file, code)).toEqual(['boundaries/dependencies']);
   }, 60_000);
 
   it.each([
@@ -39,11 +43,31 @@ describe('the layer rules', () => {
     ['the app importing a feature’s index', 'src/app/Probe.ts', "import { ChatsPage } from '../features/chat';"],
     ['a test using the test helpers', 'src/features/chat/Probe.test.ts', "import { renderChatWindow } from '../../test/chat';"],
   ])('allows %s', async (_, file, code) => {
-    expect(await broken(file, code)).toEqual([]);
+    expect(await brokenLayers(file, code)).toEqual([]);
   }, 60_000);
 
   it('reports a file outside every layer', async () => {
     expect(await broken('src/lib/Probe.ts', 'export const probe = 1;')).toEqual(['boundaries/no-unknown-files']);
+  }, 60_000);
+});
+
+describe('the correctness rules', () => {
+  it.each([
+    ['a hook called under a condition', 'react-hooks/rules-of-hooks', "import { useState } from 'react';\nexport function useProbe(on: boolean) {\n  if (on) useState(0);\n}\n"],
+    [
+      'an effect missing a dependency',
+      'react-hooks/exhaustive-deps',
+      "import { useEffect } from 'react';\nexport function useProbe(id: string) {\n  useEffect(() => {\n    document.title = id;\n  }, []);\n}\n",
+    ],
+    ['a ref written during render', 'react-hooks/refs', "import { useRef } from 'react';\nexport function useProbe(value: number) {\n  const latest = useRef(value);\n  latest.current = value;\n  return latest;\n}\n"],
+    ['an explicit any', '@typescript-eslint/no-explicit-any', 'export const probe = (value: any) => value;\n'],
+    ['an unused variable', '@typescript-eslint/no-unused-vars', 'export function probe() {\n  const unused = 1;\n}\n'],
+  ])('reports %s', async (_, rule, code) => {
+    expect(await broken('src/features/chat/Probe.ts', code)).toEqual([rule]);
+  }, 60_000);
+
+  it('allows a key left out by a rest sibling', async () => {
+    expect(await broken('src/features/chat/Probe.ts', 'export function probe(all: Record<string, number>) {\n  const { a: _a, ...rest } = all;\n  return rest;\n}\n')).toEqual([]);
   }, 60_000);
 });
 

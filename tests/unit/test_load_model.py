@@ -78,7 +78,7 @@ def test_the_crowds_receipts_wait_as_the_web_apps_do():
     """The model's screens send receipts when the app's screens do: a different window
     would bring a big group's receipts in a burst the app does not make, or spare one it does."""
     root = Path(__file__).parents[2]
-    app = (root / "web/src/shared/constants.ts").read_text()
+    app = (root / "web/src/features/chat/constants.ts").read_text()
     crowd = (root / "loadtest/node/behave.mjs").read_text()
     assert _number(crowd, "RECEIPT_WINDOW_MS") == _number(app, "DELIVERED_RECEIPT_MS")
     assert _number(crowd, "RECEIPT_SPREAD_MS") == _number(app, "DELIVERED_RECEIPT_SPREAD_MS")

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, Outlet, useMatches } from 'react-router';
-import { DESKTOP_MIN_WIDTH_PX, MENU_TRANSITION_MS, PATHS, SIDE_PANEL_WIDTH_PX } from '../shared/constants';
+import { DESKTOP_MIN_WIDTH_PX, MENU_TRANSITION_MS, SIDE_PANEL_WIDTH_PX } from './constants';
+import { PATHS } from '../shared/constants';
 import { useMediaQuery } from '../shared/hooks/useMediaQuery';
 import { Avatar } from '../shared/ui/Avatar';
 import { buttonClass } from '../shared/ui/Button';

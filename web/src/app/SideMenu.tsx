@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link, NavLink } from 'react-router';
-import { INSTALL_APP, NEW_GROUP_TEXT, PATHS } from '../shared/constants';
+import { INSTALL_APP } from './constants';
+import { NEW_GROUP_TEXT, PATHS } from '../shared/constants';
 import { Avatar } from '../shared/ui/Avatar';
 import { openLogin } from '../shared/session/login';
 import { updateCurrentUser, useCurrentUser } from '../shared/session/currentUser';

@@ -2,7 +2,7 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { mockFetch, type FetchCall, type FakeReply } from '../../test/fetchMock';
-import { LOGIN_TITLE } from '../../shared/constants';
+import { LOGIN_TITLE } from './constants';
 import { appEvents } from '../../shared/events';
 import { UiProvider } from '../../shared/ui/UiProvider';
 import { LoginDialogHost } from './LoginDialog';

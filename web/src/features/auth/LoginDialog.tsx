@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { LOGIN_TITLE, OTP_DEFAULT_LENGTH } from '../../shared/constants';
+import { LOGIN_TITLE } from './constants';
+import { OTP_DEFAULT_LENGTH } from '../../shared/constants';
 import { emptyContact, toLoginIdentity, type ContactEntry, type LoginIdentity } from '../../shared/contact';
 import { appEvents } from '../../shared/events';
 import { isApiError, splitFieldErrors } from '../../shared/errors';

@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderChatWindow } from '../../test/chat';
 import { mockFetch, type FetchCall, type FakeReply } from '../../test/fetchMock';
-import { CANNOT_SEND_TEXT, NEED_LOGIN_TO_CHAT_TEXT } from '../../shared/constants';
+import { CANNOT_SEND_TEXT, NEED_LOGIN_TO_CHAT_TEXT } from './constants';
 import type { Session } from '../../shared/chat/types';
 import type { ChatWindowRequest } from '../../shared/chat/chatContext';
 

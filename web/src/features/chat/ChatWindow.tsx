@@ -1,12 +1,6 @@
 import { useEffect, useRef, useState, type Dispatch, type SetStateAction, type KeyboardEvent, type MouseEvent, type TouchEvent } from 'react';
-import {
-  CHAT_FULL_SCREEN_BELOW_PX,
-  CHAT_WINDOW_MAX_HEIGHT_PX,
-  CHAT_WINDOW_WIDTH_PX,
-  MEMBER_TYPES,
-  NO_ITEM_CHATS_TEXT,
-  POST_DELETED_TEXT,
-} from '../../shared/constants';
+import { CHAT_FULL_SCREEN_BELOW_PX, CHAT_WINDOW_MAX_HEIGHT_PX, CHAT_WINDOW_WIDTH_PX, NO_ITEM_CHATS_TEXT, POST_DELETED_TEXT } from './constants';
+import { MEMBER_TYPES } from '../../shared/constants';
 import { useMediaQuery } from '../../shared/hooks/useMediaQuery';
 import { swipeDirection, type TouchSample } from '../../shared/swipe';
 import { Avatar } from '../../shared/ui/Avatar';

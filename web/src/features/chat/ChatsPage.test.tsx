@@ -4,6 +4,7 @@ import { RouterProvider, createMemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../../test/fetchMock';
 import { chatSession } from '../../test/session';
+import { waMessage } from '../../test/whatsapp';
 import type { InboxMessage, Session } from '../../shared/chat/types';
 
 const me = { _id: 'u1', name: 'Ada', image: '', phone_number: null, email_id: 'a@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
@@ -28,7 +29,7 @@ const businessChat = session('wa_c1_316', {
   kind: 'business',
   title: '+31 6 1234 5678',
   data: { whatsapp: { channel_id: 'c1', group_id: 'g1', wa_id: '316', profile_name: 'Ana Costa', last_inbound_at: 1, window_ends_at: 2 } },
-  last_message: { ...message('wa_c1_316', ''), type: 1020, src_id: 'wa:316', data: { wa: { wamid: 'w1', kind: 'image' } } },
+  last_message: waMessage({ ...message('wa_c1_316', ''), type: 1020, src_id: 'wa:316', data: { wa: { wamid: 'w1', kind: 'image' } } }),
 });
 
 async function renderChats(more: Session[] = []) {
@@ -140,7 +141,7 @@ describe('chat list rows', () => {
     // The clock stands still: a slow render must not turn '2 seconds ago' into 3.
     const now = Date.now();
     vi.useFakeTimers({ toFake: ['Date'], now });
-    const late = { ...message('wa_c2_317', 'Open tomorrow?'), type: 1020, src_id: 'wa:317', created_at: now - 2000, data: { txt: 'Open tomorrow?', wa: { wamid: 'w2', kind: 'text', sent_at: now - 25 * 3600_000 } } };
+    const late = waMessage({ ...message('wa_c2_317', 'Open tomorrow?'), type: 1020, src_id: 'wa:317', created_at: now - 2000, data: { txt: 'Open tomorrow?', wa: { wamid: 'w2', kind: 'text', sent_at: now - 25 * 3600_000 } } });
     const lateChat = session('wa_c2_317', { ...businessChat, _id: 'wa_c2_317', updated_at: now - 2000, data: { whatsapp: { channel_id: 'c2', group_id: 'g1', wa_id: '317', profile_name: 'Bo Late', last_inbound_at: 1, window_ends_at: 2 } }, last_message: late });
     await renderChats([lateChat, session('d', { updated_at: now - 2000, last_message: message('d', 'Hi') })]);
     expect(within(await row('Bo Late')).getByText('yesterday')).toBeTruthy();

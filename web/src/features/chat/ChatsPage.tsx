@@ -1,14 +1,6 @@
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
-import {
-  CHAT_BESIDE_LIST_MIN_PX,
-  CHAT_ROW_NO_MESSAGES_TEXT,
-  CHAT_WINDOW_EDGE_GAP_PX,
-  CHAT_WINDOW_WIDTH_PX,
-  CHATS_LOGIN_TEXT,
-  CHATS_TITLE,
-  NO_CHATS_TEXT,
-} from '../../shared/constants';
+import { CHAT_BESIDE_LIST_MIN_PX, CHAT_ROW_NO_MESSAGES_TEXT, CHAT_WINDOW_EDGE_GAP_PX, CHAT_WINDOW_WIDTH_PX, CHATS_LOGIN_TEXT, CHATS_TITLE, NO_CHATS_TEXT } from './constants';
 import { useMediaQuery } from '../../shared/hooks/useMediaQuery';
 import { appendNewById, useCursorPages } from '../../shared/hooks/useCursorPages';
 import { useLoadMoreOnScroll } from '../../shared/hooks/useLoadMoreOnScroll';

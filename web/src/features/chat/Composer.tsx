@@ -1,19 +1,12 @@
 import { useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
-import {
-  CANNOT_SEND_TEXT,
-  CHAT_ATTACHMENT_TYPES,
-  CHAT_MAX_FILE_BYTES,
-  COMMON_EMOJI,
-  MESSAGE_PLACEHOLDER,
-  MESSAGE_TYPES,
-  NEED_LOGIN_TO_CHAT_TEXT,
-} from '../../shared/constants';
+import { CANNOT_SEND_TEXT, COMMON_EMOJI, MESSAGE_TYPES, NEED_LOGIN_TO_CHAT_TEXT } from './constants';
+import { CHAT_ATTACHMENT_TYPES, CHAT_MAX_FILE_BYTES, MESSAGE_PLACEHOLDER } from '../../shared/constants';
 import { useFileUploads } from '../../shared/hooks/useFileUploads';
 import { LocationIcon, PaperclipIcon, SendIcon, SmileIcon } from '../../shared/ui/icons';
 import { useUi } from '../../shared/ui/uiContext';
 import { openLogin } from '../../shared/session/login';
 import { AttachmentChips } from '../../shared/chat/AttachmentChips';
-import { ReplyingTo } from '../../shared/chat/MessageContext';
+import { ReplyingTo } from '../../shared/chat/Quote';
 import { replyData } from '../../shared/chat/replies';
 import { iconButton, messageBoxClass, sendButtonClass } from '../../shared/chat/composerStyles';
 import { itemFileFrom, type ItemFile } from '../../shared/entities/item';

@@ -1,4 +1,4 @@
-import { MAKE_PUBLIC_CONFIRM } from '../../shared/constants';
+import { MAKE_PUBLIC_CONFIRM } from './constants';
 import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
 import { LockIcon } from '../../shared/ui/icons';
 import { useUi } from '../../shared/ui/uiContext';

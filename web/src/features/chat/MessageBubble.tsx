@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { MESSAGE_TYPES, SEND_FAILED_TEXT } from '../../shared/constants';
+import { MESSAGE_TYPES, SEND_FAILED_TEXT } from './constants';
 import { useLongPress } from '../../shared/hooks/useLongPress';
 import { mediaKind } from '../../shared/media';
 import { relativeTime } from '../../shared/relativeTime';
@@ -10,7 +10,7 @@ import { Carousel } from '../../shared/ui/ImageViewer';
 import type { ItemFile } from '../../shared/entities/item';
 import { SharedPlace } from '../../shared/location/SharedPlace';
 import { useChatKinds } from '../../shared/chat/kinds';
-import { MessageContext } from '../../shared/chat/MessageContext';
+import { Quote } from '../../shared/chat/Quote';
 import type { ChatMessage, ChatUser } from '../../shared/chat/types';
 import { Linked, linksIn } from '../../shared/chat/LinkedText';
 import { DeliveryTicks } from './DeliveryTicks';
@@ -64,7 +64,7 @@ function Attachment({ file }: { file: ItemFile }) {
 function ChatContent({ message, quoted }: { message: ChatMessage; quoted: string | null }) {
   return (
     <>
-      <MessageContext context={message.data.context} quoted={quoted} />
+      <Quote quoted={quoted} />
       {message.payload && (
         <p className="text-[15px] break-words whitespace-pre-line">
           <Linked text={message.payload} />

@@ -1,4 +1,4 @@
-import { NO_MESSAGE_INFO_TEXT } from '../../shared/constants';
+import { NO_MESSAGE_INFO_TEXT } from './constants';
 import { useAsyncData } from '../../shared/hooks/useAsyncData';
 import { describeError } from '../../shared/errors';
 import { relativeTime } from '../../shared/relativeTime';

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, type UIEvent } from 'react';
-import { NO_MESSAGES_TEXT } from '../../shared/constants';
+import { NO_MESSAGES_TEXT } from './constants';
 import { Loading } from '../../shared/ui/Loading';
 import { Spinner } from '../../shared/ui/Spinner';
 import { useChatKinds, type MessageListOptions } from '../../shared/chat/kinds';

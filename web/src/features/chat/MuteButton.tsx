@@ -1,4 +1,4 @@
-import { NOTIFY_MUTED_FLAG, NOTIFY_UNMUTED_FLAG } from '../../shared/constants';
+import { NOTIFY_MUTED_FLAG, NOTIFY_UNMUTED_FLAG } from './constants';
 import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
 import { BellIcon, BellOffIcon } from '../../shared/ui/icons';
 import { useUi } from '../../shared/ui/uiContext';

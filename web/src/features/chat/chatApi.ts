@@ -1,5 +1,5 @@
 import { api } from '../../shared/api';
-import { SEND_FAILED_TYPE, SEND_OK_TYPE } from '../../shared/constants';
+import { SEND_FAILED_TYPE, SEND_OK_TYPE } from './constants';
 import type { ErrorsValue } from '../../shared/errors';
 import type { SessionUserReply } from '../../shared/chat/members';
 import type { ChatUser, InboxMessage, MessageData, MessageInfo, Session } from '../../shared/chat/types';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHAT_POLL_FAST_MS, CHAT_POLL_SLOW_MS, CHAT_RECENT_MESSAGE_MS } from '../../shared/constants';
+import { CHAT_POLL_FAST_MS, CHAT_POLL_SLOW_MS, CHAT_RECENT_MESSAGE_MS } from './constants';
 import type { ChatMessage } from '../../shared/chat/types';
 import { deliveryIcon, latestServerTime, mergeMessages, messagePreview, outgoingMessage, pollIntervalMs, raiseStatus, replaceMessage } from './messages';
 

@@ -1,4 +1,4 @@
-import { CHAT_POLL_FAST_MS, CHAT_POLL_SLOW_MS, CHAT_RECENT_MESSAGE_MS } from '../../shared/constants';
+import { CHAT_POLL_FAST_MS, CHAT_POLL_SLOW_MS, CHAT_RECENT_MESSAGE_MS } from './constants';
 import type { MessageKind } from '../../shared/chat/kinds';
 import type { ChatMessage, DeliveryIcon, DeliveryStatus, InboxMessage, MessageDraft } from '../../shared/chat/types';
 import type { SendBody } from './chatApi';

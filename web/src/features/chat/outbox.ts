@@ -1,4 +1,4 @@
-import { SEND_OK_TYPE } from '../../shared/constants';
+import { SEND_OK_TYPE } from './constants';
 import { isApiError, type ErrorsValue } from '../../shared/errors';
 import type { InboxMessage } from '../../shared/chat/types';
 import type { SendBody, SendReply } from './chatApi';

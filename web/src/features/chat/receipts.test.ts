@@ -1,7 +1,7 @@
 import type { Socket } from 'socket.io-client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage, InboxMessage } from '../../shared/chat/types';
-import { DELIVERED_RECEIPT_MS, DELIVERED_RECEIPT_SPREAD_MS } from '../../shared/constants';
+import { DELIVERED_RECEIPT_MS, DELIVERED_RECEIPT_SPREAD_MS } from './constants';
 import { deliveredReceipts, raiseOwnStatuses } from './receipts';
 
 const message = (id: string, src: string, createdAt: number, session = 's1'): InboxMessage => ({

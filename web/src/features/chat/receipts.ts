@@ -1,5 +1,5 @@
 import type { Socket } from 'socket.io-client';
-import { DELIVERED_RECEIPT_MS, DELIVERED_RECEIPT_SPREAD_MS } from '../../shared/constants';
+import { DELIVERED_RECEIPT_MS, DELIVERED_RECEIPT_SPREAD_MS } from './constants';
 import type { ChatMessage, InboxMessage } from '../../shared/chat/types';
 import { raiseStatus } from './messages';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_ATTACHMENTS_TEXT, PASTE_ONE_FILE_TEXT } from '../../shared/constants';
+import { MAX_ATTACHMENTS_TEXT, PASTE_ONE_FILE_TEXT } from './constants';
 import type { Session } from '../../shared/chat/types';
 import { attachmentLimitError, canMakePublic, canSubmit, isMuted } from './rules';
 

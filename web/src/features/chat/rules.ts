@@ -1,11 +1,5 @@
-import {
-  CHAT_MAX_ATTACHMENTS,
-  CHAT_OWNER_MAX_TYPE,
-  ITEM_CHAT_PREFIX,
-  MAX_ATTACHMENTS_TEXT,
-  NOTIFY_UNMUTED_FLAG,
-  PASTE_ONE_FILE_TEXT,
-} from '../../shared/constants';
+import { CHAT_MAX_ATTACHMENTS, CHAT_OWNER_MAX_TYPE, MAX_ATTACHMENTS_TEXT, NOTIFY_UNMUTED_FLAG, PASTE_ONE_FILE_TEXT } from './constants';
+import { ITEM_CHAT_PREFIX } from '../../shared/constants';
 import type { Session } from '../../shared/chat/types';
 
 /** Whether the chat is one of the post's item chats (their ids start with the post's). */

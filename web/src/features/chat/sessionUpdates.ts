@@ -1,7 +1,8 @@
-import { useEffect, useRef, type Dispatch, type SetStateAction } from 'react';
+import { useEffect, type Dispatch, type SetStateAction } from 'react';
 import type { Socket } from 'socket.io-client';
 import { getSocket } from '../../shared/socket';
 import type { Session } from '../../shared/chat/types';
+import { useLatest } from '../../shared/hooks/useLatest';
 
 /** What the server (or this screen) says changed in a session: its id and the fields that moved. */
 export type SessionUpdate = Partial<Session> & { _id: string };
@@ -34,8 +35,7 @@ export function announceSession(update: SessionUpdate): void {
  * and this screen's own announcements update the entry they name on every screen at once.
  */
 export function useSessionUpdates<T extends Session>(setSessions: Dispatch<SetStateAction<T[]>>) {
-  const latest = useRef(setSessions);
-  latest.current = setSessions;
+  const latest = useLatest(setSessions);
   useEffect(() => {
     let cancelled = false;
     let open: Socket | null = null;
@@ -51,5 +51,5 @@ export function useSessionUpdates<T extends Session>(setSessions: Dispatch<SetSt
       local.delete(onSession);
       open?.off('session', onSession);
     };
-  }, []);
+  }, [latest]);
 }

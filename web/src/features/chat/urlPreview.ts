@@ -1,4 +1,4 @@
-import { URL_PREVIEW_CACHE_SIZE } from '../../shared/constants';
+import { URL_PREVIEW_CACHE_SIZE } from './constants';
 import { fetchUrlPreview, type UrlPreview } from './chatApi';
 
 const previews = new Map<string, Promise<UrlPreview | null>>();

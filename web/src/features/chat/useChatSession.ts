@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Socket } from 'socket.io-client';
-import { TYPING_IDLE_MS, TYPING_SHOWN_MS, TYPING_THROTTLE_MS } from '../../shared/constants';
+import { TYPING_IDLE_MS, TYPING_SHOWN_MS, TYPING_THROTTLE_MS } from './constants';
 import { getSocket } from '../../shared/socket';
 import { useUi } from '../../shared/ui/uiContext';
 import type { ChatMessage, ChatUser, InboxMessage, MessageDraft, Session } from '../../shared/chat/types';
@@ -11,6 +11,7 @@ import { latestServerTime, mergeMessages, outgoingMessage, pollIntervalMs, repla
 import { raiseOwnStatuses, type ReceiptStatus } from './receipts';
 import { Outbox, type OutboxEvent } from './outbox';
 import { showing } from './unseen';
+import { useLatest } from '../../shared/hooks/useLatest';
 
 interface StatusReport {
   session_id: string;
@@ -49,11 +50,9 @@ export function useChatSession(session: Session, meId: string | null, visible: b
   const [connected, setConnected] = useState(false);
   const [typingName, setTypingName] = useState<string | null>(null);
 
-  const latest = useRef({ session, onSession, ui });
-  latest.current = { session, onSession, ui };
+  const latest = useLatest({ session, onSession, ui });
   const newest = latestServerTime(messages);
-  const newestShown = useRef(newest);
-  newestShown.current = newest;
+  const newestShown = useLatest(newest);
 
   const addPage = useCallback((page: MessagesPage) => {
     setMessages((current) => mergeMessages(current, page.inbox_messages));
@@ -80,7 +79,7 @@ export function useChatSession(session: Session, meId: string | null, visible: b
       }
     };
     return new Outbox(sendMessage, report);
-  }, []);
+  }, [latest]);
 
   // The newest page; again once a dummy session becomes real (merging keeps what is shown).
   useEffect(() => {
@@ -187,7 +186,7 @@ export function useChatSession(session: Session, meId: string | null, visible: b
       // The server keeps the socket in the rooms of chats its user follows (for their badges).
       if (!isDummy) open.emit('leave', { session_id: sessionId });
     };
-  }, [sessionId, isDummy, meId, outbox, addPage]);
+  }, [sessionId, isDummy, meId, outbox, addPage, newestShown]);
 
   // Messages of a chat on screen are read as they come: they raise no badge and no red dot.
   useEffect(() => (visible && !isDummy ? showing(sessionId) : undefined), [visible, isDummy, sessionId]);
@@ -243,7 +242,7 @@ export function useChatSession(session: Session, meId: string | null, visible: b
       setMessages((current) => mergeMessages(current, [local]));
       void outbox.submit(body);
     },
-    [meId, outbox],
+    [meId, outbox, latest],
   );
 
   const retry = useCallback(() => {

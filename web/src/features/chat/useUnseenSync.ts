@@ -1,4 +1,4 @@
-import { useEffect, useRef, type Dispatch, type SetStateAction } from 'react';
+import { useEffect, type Dispatch, type SetStateAction } from 'react';
 import type { Socket } from 'socket.io-client';
 import { getSocket } from '../../shared/socket';
 import { updateCurrentUser } from '../../shared/session/currentUser';
@@ -7,6 +7,7 @@ import { deliveredReceipts } from './receipts';
 import { isMuted } from './rules';
 import type { SessionUpdate } from './sessionUpdates';
 import { applySummary, applyToList, onUnseenChange, received, setMuted, type UnseenSummary } from './unseen';
+import { useLatest } from '../../shared/hooks/useLatest';
 
 interface UnseenReport {
   notifications_unseen_count?: number;
@@ -101,8 +102,7 @@ export function useLiveBadges(
   byActivity: boolean,
   onMissing?: (message: InboxMessage) => void,
 ) {
-  const latest = useRef({ sessions, setSessions, onMissing });
-  latest.current = { sessions, setSessions, onMissing };
+  const latest = useLatest({ sessions, setSessions, onMissing });
   useEffect(
     () =>
       onUnseenChange((change) => {
@@ -113,6 +113,6 @@ export function useLiveBadges(
         }
         update((current) => applyToList(current, change, byActivity));
       }),
-    [byActivity],
+    [byActivity, latest],
   );
 }

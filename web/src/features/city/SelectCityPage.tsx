@@ -1,15 +1,7 @@
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import {
-  CITY_MAP_CENTER,
-  CITY_MAP_ZOOM,
-  CITY_SEARCH_DEBOUNCE_MS,
-  CITY_SEARCH_PLACEHOLDER,
-  SELECT_CITY_NEXT_PARAM,
-  SELECT_CITY_TITLE,
-  createItemPath,
-  groupFeedPath,
-} from '../../shared/constants';
+import { CITY_MAP_CENTER, CITY_MAP_ZOOM, CITY_SEARCH_PLACEHOLDER, SELECT_CITY_TITLE } from './constants';
+import { CITY_SEARCH_DEBOUNCE_MS, SELECT_CITY_NEXT_PARAM, createItemPath, groupFeedPath } from '../../shared/constants';
 import { currentPosition } from '../../shared/geolocation';
 import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
 import { useDebounced } from '../../shared/hooks/useDebounced';

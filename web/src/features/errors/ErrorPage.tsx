@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Link, isRouteErrorResponse, useLocation, useRouteError } from 'react-router';
-import { PATHS, ROUTER_ERROR_HEADING } from '../../shared/constants';
+import { PATHS } from '../../shared/constants';
+import { ROUTER_ERROR_HEADING } from './constants';
 import { isStaleBuildError, mayReloadForNewBuild, reloadForNewBuild } from '../../shared/staleBuild';
 import { Loading } from '../../shared/ui/Loading';
 import { buttonClass } from '../../shared/ui/Button';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockFetch } from '../../test/fetchMock';
 import { createApiClient } from '../../shared/api';
-import { JSERROR_MAX_REPORTS, JSERROR_WINDOW_MS } from '../../shared/constants';
+import { JSERROR_MAX_REPORTS, JSERROR_WINDOW_MS } from './constants';
 import { installErrorReporter, reportError } from './jsErrorReporter';
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));

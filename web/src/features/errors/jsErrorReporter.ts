@@ -1,5 +1,5 @@
 import { api, type ApiClient } from '../../shared/api';
-import { JSERROR_MAX_REPORTS, JSERROR_WINDOW_MS } from '../../shared/constants';
+import { JSERROR_MAX_REPORTS, JSERROR_WINDOW_MS } from './constants';
 import { isApiError } from '../../shared/errors';
 import { createRateLimiter } from '../../shared/rateLimit';
 

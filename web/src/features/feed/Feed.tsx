@@ -1,15 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import {
-  CREATE_POST_TEXT,
-  FEED_EMPTY_TEXT,
-  FEED_SEARCH_DEBOUNCE_MS,
-  INVALID_GROUP_TEXT,
-  MAX_TAG_CHIPS,
-  PATHS,
-  createItemPath,
-  groupPath,
-} from '../../shared/constants';
+import { CREATE_POST_TEXT, FEED_EMPTY_TEXT, FEED_SEARCH_DEBOUNCE_MS, MAX_TAG_CHIPS } from './constants';
+import { INVALID_GROUP_TEXT, PATHS, createItemPath, groupPath } from '../../shared/constants';
 import { useDebounced } from '../../shared/hooks/useDebounced';
 import { useLoadMoreOnScroll } from '../../shared/hooks/useLoadMoreOnScroll';
 import { TagChips } from '../../shared/ui/TagChips';

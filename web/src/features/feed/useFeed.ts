@@ -5,6 +5,7 @@ import { useCurrentUser } from '../../shared/session/currentUser';
 import { isInvalidGroupError, type Group } from '../../shared/entities/group';
 import type { Item } from '../../shared/entities/item';
 import { fetchFeed, type FeedQuery } from './feedApi';
+import { useLatest } from '../../shared/hooks/useLatest';
 
 export interface FeedState {
   items: Item[];
@@ -30,6 +31,8 @@ export function useFeed(query: Omit<FeedQuery, 'cursor'>) {
   const [state, setState] = useState<FeedState>(INITIAL);
   const cursor = useRef<string | null>(null);
   const controller = useRef<AbortController | null>(null);
+  // Scroll events arrive faster than re-renders: set from asking for a next page until it answers.
+  const pageAsked = useRef(false);
   const key = JSON.stringify(query);
 
   const load = useCallback(
@@ -37,11 +40,13 @@ export function useFeed(query: Omit<FeedQuery, 'cursor'>) {
       controller.current?.abort();
       const mine = new AbortController();
       controller.current = mine;
+      pageAsked.current = !first;
       setState((current) => (first ? { ...INITIAL, group: current.group } : { ...current, loadingMore: true }));
       const page: FeedQuery = { ...(JSON.parse(key) as FeedQuery), cursor: first ? undefined : (cursor.current ?? undefined) };
       fetchFeed(page, mine.signal).then(
         (reply) => {
           if (mine.signal.aborted) return;
+          pageAsked.current = false;
           cursor.current = reply.next_cursor;
           setState((current) => ({
             ...current,
@@ -54,17 +59,19 @@ export function useFeed(query: Omit<FeedQuery, 'cursor'>) {
         },
         (error: unknown) => {
           if (mine.signal.aborted) return;
+          pageAsked.current = false;
           const invalidGroup = isApiError(error) && isInvalidGroupError(error.errors);
           setState((current) => ({ ...current, loading: false, loadingMore: false, hasMore: false, invalidGroup, error }));
         },
       );
     },
-    // `viewer` is not read inside: a new one makes a new `load`, which the effect runs.
-    [key, viewer],
+    [key],
   );
 
+  // A new query or viewer starts over; `viewer` is not read by `load`, but its reply depends on it.
   useEffect(() => {
     if (viewer === null) return;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the first page's request and the feed's reset to loading are one step: the request is what the effect starts
     load(true);
     return () => controller.current?.abort();
   }, [load, viewer]);
@@ -82,15 +89,12 @@ export function useFeed(query: Omit<FeedQuery, 'cursor'>) {
     Boolean(viewer),
   );
 
-    // Scroll events arrive faster than re-renders; the ref stops a second request for the same page.
-  const latest = useRef(state);
-  latest.current = state;
+  const shown = useLatest(state);
   const loadMore = useCallback(() => {
-    const current = latest.current;
-    if (!current.hasMore || current.loading || current.loadingMore) return;
-    latest.current = { ...current, loadingMore: true };
+    const current = shown.current;
+    if (!current.hasMore || current.loading || current.loadingMore || pageAsked.current) return;
     load(false);
-  }, [load]);
+  }, [load, shown]);
 
   return { ...state, loadMore, reload: () => load(true) };
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { INVALID_GROUP_TEXT, MEMBER_TYPES, NON_MEMBERS_CAN_READ_TEXT, PRIVATE_GROUP_TAG, PUBLIC_GROUP_TAG } from '../../shared/constants';
+import { INVALID_GROUP_TEXT, MEMBER_TYPES } from '../../shared/constants';
+import { NON_MEMBERS_CAN_READ_TEXT, PRIVATE_GROUP_TAG, PUBLIC_GROUP_TAG } from './constants';
 import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
 import { useAsyncData } from '../../shared/hooks/useAsyncData';
 import { Avatar } from '../../shared/ui/Avatar';

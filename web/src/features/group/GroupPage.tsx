@@ -1,15 +1,7 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import {
-  ADMIN_MEMBER_TYPE,
-  GROUP_POSTS_TITLE,
-  NON_MEMBERS_CAN_READ_TEXT,
-  PRIVATE_GROUP_TAG,
-  PUBLIC_GROUP_TAG,
-  groupSettingsPath,
-  recentGroupPath,
-  waGroupPath,
-} from '../../shared/constants';
+import { GROUP_POSTS_TITLE, NON_MEMBERS_CAN_READ_TEXT, PRIVATE_GROUP_TAG, PUBLIC_GROUP_TAG } from './constants';
+import { MEMBER_TYPES, groupSettingsPath, recentGroupPath, groupWhatsappPath } from '../../shared/constants';
 import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
 import { useAsyncData } from '../../shared/hooks/useAsyncData';
 import { Button, buttonClass } from '../../shared/ui/Button';
@@ -87,12 +79,12 @@ function GroupPanel({ initial }: { initial: Group }) {
       <p className="text-sm text-slate-500">{group.data.num_posts} posts</p>
       {/* Hidden when a member has no action here, so it leaves no gap. */}
       <div className="flex flex-wrap gap-2 empty:hidden">
-        {group.session_user_type === ADMIN_MEMBER_TYPE && (
+        {group.session_user_type === MEMBER_TYPES.admin && (
           <>
             <Link to={groupSettingsPath(group._id)} className={buttonClass('secondary', 'sm')}>
               Settings
             </Link>
-            <Link to={waGroupPath(group._id)} className={buttonClass('secondary', 'sm')}>
+            <Link to={groupWhatsappPath(group._id)} className={buttonClass('secondary', 'sm')}>
               WhatsApp
             </Link>
           </>

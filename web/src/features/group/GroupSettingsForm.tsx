@@ -1,12 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import {
-  ALLOW_NON_MEMBERS_READ_CONFIRM,
-  GROUP_IMAGE_MAX_BYTES,
-  MAKE_GROUP_PUBLIC_CONFIRM,
-  NON_MEMBERS_CAN_READ_TEXT,
-  PUBLIC_GROUP_LABEL,
-  WRITE_PERMISSION_CHOICES,
-} from '../../shared/constants';
+import { ALLOW_NON_MEMBERS_READ_CONFIRM, GROUP_IMAGE_MAX_BYTES, MAKE_GROUP_PUBLIC_CONFIRM, NON_MEMBERS_CAN_READ_TEXT, PUBLIC_GROUP_LABEL, WRITE_PERMISSION_CHOICES } from './constants';
 import { isApiError, splitFieldErrors } from '../../shared/errors';
 import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
 import { Button } from '../../shared/ui/Button';

@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, type FetchCall } from '../../test/fetchMock';
-import { ADMINS_ONLY_SETTINGS_TEXT, MAKE_GROUP_PUBLIC_CONFIRM, PUBLIC_GROUP_LABEL, blockMemberConfirm, makeModeratorConfirm } from '../../shared/constants';
+import { ADMINS_ONLY_SETTINGS_TEXT, MAKE_GROUP_PUBLIC_CONFIRM, PUBLIC_GROUP_LABEL } from './constants';
+import { blockMemberConfirm, makeModeratorConfirm } from '../../shared/constants';
 import type { Group } from '../../shared/entities/group';
 
 const admin = { _id: 'u1', name: 'Ada', image: '', phone_number: null, email_id: 'ada@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };

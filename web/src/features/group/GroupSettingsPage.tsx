@@ -1,5 +1,6 @@
 import { Link, useParams } from 'react-router';
-import { ADMIN_MEMBER_TYPE, ADMINS_ONLY_SETTINGS_TEXT, GROUP_SETTINGS_TITLE, groupPath, waGroupPath } from '../../shared/constants';
+import { ADMINS_ONLY_SETTINGS_TEXT, GROUP_SETTINGS_TITLE } from './constants';
+import { MEMBER_TYPES, groupPath, groupWhatsappPath } from '../../shared/constants';
 import { useAsyncData } from '../../shared/hooks/useAsyncData';
 import { buttonClass } from '../../shared/ui/Button';
 import { EmptyState } from '../../shared/ui/EmptyState';
@@ -25,7 +26,7 @@ export function GroupSettingsPage() {
 function Settings({ groupId }: { groupId: string }) {
   const group = useAsyncData(groupId, (signal) => fetchGroup(groupId, signal));
   if (group.status === 'loading') return <Loading />;
-  if (group.status === 'error' || group.data.group.session_user_type !== ADMIN_MEMBER_TYPE) {
+  if (group.status === 'error' || group.data.group.session_user_type !== MEMBER_TYPES.admin) {
     return (
       <EmptyState icon="🔒" title={ADMINS_ONLY_SETTINGS_TEXT}>
         <Link to={groupPath(groupId)} className={buttonClass('secondary')}>
@@ -64,7 +65,7 @@ function AdminScreen({ group }: { group: Group }) {
           WhatsApp Business
         </h2>
         <p className="text-sm text-slate-600">Answer the customers who write to your WhatsApp Business number here, with your moderators.</p>
-        <Link to={waGroupPath(group._id)} className={buttonClass('secondary')}>
+        <Link to={groupWhatsappPath(group._id)} className={buttonClass('secondary')}>
           WhatsApp settings
         </Link>
       </section>

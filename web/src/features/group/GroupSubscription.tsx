@@ -1,4 +1,5 @@
-import { ADMIN_MEMBER_TYPE, MANAGE_SUBSCRIPTION_TEXT, SUBSCRIBED_TEXT, SUBSCRIPTION_ACTIVE } from '../../shared/constants';
+import { MEMBER_TYPES } from '../../shared/constants';
+import { MANAGE_SUBSCRIPTION_TEXT, SUBSCRIBED_TEXT, SUBSCRIPTION_ACTIVE } from './constants';
 import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
 import { leaveAppFor } from '../../shared/navigation';
 import { Button } from '../../shared/ui/Button';
@@ -22,7 +23,7 @@ export function GroupSubscription({ group }: { group: Group }) {
       ui.showError(error);
     }
   });
-  const isAdmin = group.session_user_type === ADMIN_MEMBER_TYPE;
+  const isAdmin = group.session_user_type === MEMBER_TYPES.admin;
   if (!subscribed && !isAdmin) return null;
   return (
     <>

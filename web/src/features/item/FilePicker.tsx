@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { POST_MAX_FILE_BYTES, POST_MAX_FILES, UPLOAD_ALLOWED_TYPES } from '../../shared/constants';
+import { POST_MAX_FILE_BYTES, POST_MAX_FILES } from './constants';
+import { UPLOAD_ALLOWED_TYPES } from '../../shared/constants';
 import { useFileUploads } from '../../shared/hooks/useFileUploads';
 import { CloseIcon } from '../../shared/ui/icons';
 import { itemFileFrom, type ItemFile } from '../../shared/entities/item';

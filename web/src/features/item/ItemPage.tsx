@@ -1,16 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import {
-  DELETE_ITEM_CONFIRM,
-  INVALID_GROUP_TEXT,
-  LINK_COPIED_MS,
-  LINK_COPIED_TEXT,
-  LOGIN_TO_VIEW_TEXT,
-  POST_REMOVED_TEXT,
-  editItemPath,
-  groupFeedPath,
-  userProfilePath,
-} from '../../shared/constants';
+import { DELETE_ITEM_CONFIRM, LINK_COPIED_MS, POST_REMOVED_TEXT } from './constants';
+import { INVALID_GROUP_TEXT, LINK_COPIED_TEXT, LOGIN_TO_VIEW_TEXT, editItemPath, groupFeedPath, userProfilePath } from '../../shared/constants';
 import { isApiError } from '../../shared/errors';
 import { mediaKind } from '../../shared/media';
 import { relativeTime } from '../../shared/relativeTime';

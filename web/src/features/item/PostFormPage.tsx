@@ -1,22 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import {
-  FINDER_FEE_LABEL,
-  FINDER_FEE_PERCENT_MAX,
-  NEED_USER_TO_VIEW_LABEL,
-  NOT_ITEM_OWNER_TEXT,
-  OFFER_AMOUNT_PLACEHOLDER,
-  OFFER_CURRENCIES,
-  OFFER_DESCRIPTION_PLACEHOLDER,
-  POINTS_CURRENCY,
-  POINTS_FORM_LABEL,
-  POST_DESCRIPTION_PLACEHOLDER,
-  POST_FORM_INVALID_GROUP_TEXT,
-  POST_TITLE_PLACEHOLDER,
-  groupFeedPath,
-  groupPath,
-  routePath,
-} from '../../shared/constants';
+import { FINDER_FEE_LABEL, FINDER_FEE_PERCENT_MAX, NEED_USER_TO_VIEW_LABEL, NOT_ITEM_OWNER_TEXT, OFFER_AMOUNT_PLACEHOLDER, OFFER_CURRENCIES, OFFER_DESCRIPTION_PLACEHOLDER, POINTS_FORM_LABEL, POST_DESCRIPTION_PLACEHOLDER, POST_FORM_INVALID_GROUP_TEXT, POST_TITLE_PLACEHOLDER } from './constants';
+import { POINTS_CURRENCY, groupFeedPath, groupPath, routePath } from '../../shared/constants';
 import { formatMoney } from '../../shared/currency';
 import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
 import { useAsyncData } from '../../shared/hooks/useAsyncData';

@@ -1,4 +1,5 @@
-import { FINDER_FEE_PERCENT_DEFAULT, FINDER_FEE_PERCENT_MAX, POINTS_CURRENCY } from '../../shared/constants';
+import { FINDER_FEE_PERCENT_DEFAULT, FINDER_FEE_PERCENT_MAX } from './constants';
+import { POINTS_CURRENCY } from '../../shared/constants';
 import type { Item, ItemFile } from '../../shared/entities/item';
 import { finderFeePool } from '../../shared/entities/finderFee';
 import type { ItemFields } from './itemApi';

@@ -1,5 +1,6 @@
 import { Link, useNavigate } from 'react-router';
-import { HERO_SUBTITLE, HERO_TITLE, PATHS, STARTER_COINS_TEXT, createItemPath, selectCityToPostPath } from '../../shared/constants';
+import { HERO_SUBTITLE, HERO_TITLE, STARTER_COINS_TEXT } from './constants';
+import { PATHS, createItemPath, selectCityToPostPath } from '../../shared/constants';
 import { Button, buttonClass } from '../../shared/ui/Button';
 import { useSignedInAction } from '../../shared/session/useResumeAfterLogin';
 import { feedPath, rememberedGroupId } from '../../shared/rememberedGroup';

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { OTP_DEFAULT_LENGTH, PATHS, PROFILE_IMAGE_MAX_BYTES } from '../../shared/constants';
+import { OTP_DEFAULT_LENGTH, PATHS } from '../../shared/constants';
+import { PROFILE_IMAGE_MAX_BYTES } from './constants';
 import { contactFromPhoneNumber } from '../../shared/contact';
 import { isApiError, splitFieldErrors } from '../../shared/errors';
 import { useAsyncAction } from '../../shared/hooks/useAsyncAction';

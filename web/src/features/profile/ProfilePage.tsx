@@ -39,6 +39,7 @@ function Profile({ user }: { user: User }) {
   const [pending, setPending] = useState<URLSearchParams | null>(() => new URLSearchParams(params));
   const resumed = profile.status === 'success' && pending ? resumedWithdrawal(pending, live.wallets) : null;
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the wallet list takes `resumed` in the commit that shows it; dropped during the render instead, it would never reach the list
     if (resumed) setPending(null);
   }, [resumed]);
   useEffect(() => {

@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef, useSyncExternalStore } from 'react';
-import { OFFLINE_NOTICE } from '../../shared/constants';
+import { OFFLINE_NOTICE } from './constants';
 
 /**
  * The notice's height while it shows, as a CSS variable on the document: what sticks to the top

@@ -1,5 +1,5 @@
 import { api } from '../../shared/api';
-import { PUSH_OS_TYPE } from '../../shared/constants';
+import { PUSH_OS_TYPE } from './constants';
 
 export interface PushInfo {
   public_key: string;

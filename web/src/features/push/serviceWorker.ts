@@ -1,4 +1,4 @@
-import { SERVICE_WORKER_URL } from '../../shared/constants';
+import { SERVICE_WORKER_URL } from './constants';
 import { fetchPushInfo, keyBytes } from './pushApi';
 import { getPushState, setPushState, type PushFailure } from './pushState';
 import { forgetPushToken } from './pushToken';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { REVIEW_EDIT_DAYS, REVIEW_TEXT_MAX } from '../../shared/constants';
+import { REVIEW_EDIT_DAYS, REVIEW_TEXT_MAX } from './constants';
 import { splitFieldErrors, isApiError } from '../../shared/errors';
 import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
 import { Button } from '../../shared/ui/Button';

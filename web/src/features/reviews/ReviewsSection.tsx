@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { REVIEW_REPORT_REASON_MAX } from '../../shared/constants';
+import { REVIEW_REPORT_REASON_MAX } from './constants';
 import { appendNewById, useCursorPages } from '../../shared/hooks/useCursorPages';
 import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
 import { Avatar } from '../../shared/ui/Avatar';

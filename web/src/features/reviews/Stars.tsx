@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { REVIEW_RATING_MAX } from '../../shared/constants';
+import { REVIEW_RATING_MAX } from './constants';
 import { relativeTime } from '../../shared/relativeTime';
 import { ProfileLink } from '../../shared/ui/ProfileLink';
 import { starsLabel } from './reviews';

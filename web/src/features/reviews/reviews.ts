@@ -1,4 +1,5 @@
-import { ITEM_CHAT_PREFIX, REVIEW_RATING_ERROR, REVIEW_RATING_MAX, REVIEW_RATING_MIN, REVIEW_TEXT_ERROR, REVIEW_TEXT_MAX } from '../../shared/constants';
+import { ITEM_CHAT_PREFIX } from '../../shared/constants';
+import { REVIEW_RATING_ERROR, REVIEW_RATING_MAX, REVIEW_RATING_MIN, REVIEW_TEXT_ERROR, REVIEW_TEXT_MAX } from './constants';
 import type { ChatOffer, Review, ReviewDraft, ReviewsSummary } from './reviewsApi';
 
 /** Why the draft cannot be saved, by field, or null: the server refuses the same with the same words. */

@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { PATHS, PAYMENT_SUCCESS_TEXT } from '../../shared/constants';
+import { PATHS } from '../../shared/constants';
+import { PAYMENT_SUCCESS_TEXT } from './constants';
 import { currencyName, formatMoney } from '../../shared/currency';
 import { buttonClass } from '../../shared/ui/Button';
 import { ErrorBox } from '../../shared/ui/ErrorBox';
@@ -25,17 +26,17 @@ export function AfterPaymentPage() {
   );
 }
 
+/** The payment's outcome, null until the server tells it for this `sessionId`. */
 function usePaymentOutcome(sessionId: string): PaymentOutcome | null {
-  const [outcome, setOutcome] = useState<PaymentOutcome | null>(null);
+  const [answer, setAnswer] = useState<{ sessionId: string; outcome: PaymentOutcome } | null>(null);
   useEffect(() => {
     const controller = new AbortController();
-    setOutcome(null);
-    void waitForRecharge(() => fetchRechargeStatus(sessionId, controller.signal), { signal: controller.signal }).then((result) => {
-      if (!controller.signal.aborted) setOutcome(result);
+    void waitForRecharge(() => fetchRechargeStatus(sessionId, controller.signal), { signal: controller.signal }).then((outcome) => {
+      if (!controller.signal.aborted) setAnswer({ sessionId, outcome });
     });
     return () => controller.abort();
   }, [sessionId]);
-  return outcome;
+  return answer?.sessionId === sessionId ? answer.outcome : null;
 }
 
 function PaymentResult({ sessionId }: { sessionId: string }) {

@@ -1,11 +1,5 @@
 import { useState } from 'react';
-import {
-  ENTER_OFFER_AMOUNT_TEXT,
-  GIVE_ANOTHER_OFFER_TEXT,
-  GIVE_OFFER_TEXT,
-  OFFER_CONFIRM_TEXT,
-  OFFER_PROMPT_DEFAULT_AMOUNT,
-} from '../../shared/constants';
+import { ENTER_OFFER_AMOUNT_TEXT, GIVE_ANOTHER_OFFER_TEXT, GIVE_OFFER_TEXT, OFFER_CONFIRM_TEXT, OFFER_PROMPT_DEFAULT_AMOUNT } from './constants';
 import { formatMoney } from '../../shared/currency';
 import { useAsyncData } from '../../shared/hooks/useAsyncData';
 import { relativeTime } from '../../shared/relativeTime';

@@ -1,5 +1,6 @@
 import { useCallback, type ReactNode } from 'react';
-import { LEDGER_COLUMNS, LEDGER_EOF_TEXT, LEDGER_TITLE, LOADING_TEXT } from '../../shared/constants';
+import { LEDGER_COLUMNS, LEDGER_EOF_TEXT, LEDGER_TITLE } from './constants';
+import { LOADING_TEXT } from '../../shared/constants';
 import { currencyName, formatMoney } from '../../shared/currency';
 import { describeError } from '../../shared/errors';
 import { useCursorPages } from '../../shared/hooks/useCursorPages';

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { PATHS, RECHARGE_MAX_AMOUNT, RECHARGE_MIN_AMOUNT, RECHARGE_TEXT, rechargeTitle } from '../../shared/constants';
+import { PATHS } from '../../shared/constants';
+import { RECHARGE_MAX_AMOUNT, RECHARGE_MIN_AMOUNT, RECHARGE_TEXT, rechargeTitle } from './constants';
 import { currencyName, formatAmount, formatMoney } from '../../shared/currency';
 import { describeError } from '../../shared/errors';
 import { useAsyncAction } from '../../shared/hooks/useAsyncAction';

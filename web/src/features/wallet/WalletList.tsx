@@ -1,13 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import {
-  CANNOT_WITHDRAW_POINTS_TEXT,
-  CARD_CURRENCIES,
-  NOTHING_TO_WITHDRAW_TEXT,
-  RECHARGE_DEFAULT_AMOUNT,
-  RECHARGE_DEFAULT_CURRENCY,
-  RECHARGE_TEXT,
-} from '../../shared/constants';
+import { CANNOT_WITHDRAW_POINTS_TEXT, CARD_CURRENCIES, NOTHING_TO_WITHDRAW_TEXT, RECHARGE_DEFAULT_AMOUNT, RECHARGE_DEFAULT_CURRENCY, RECHARGE_TEXT } from './constants';
 import { currencyName, formatMoney } from '../../shared/currency';
 import { buttonClass } from '../../shared/ui/Button';
 import { EmptyState } from '../../shared/ui/EmptyState';

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { WITHDRAW_DONE_TEXT, WITHDRAW_TEXT } from '../../shared/constants';
+import { WITHDRAW_DONE_TEXT, WITHDRAW_TEXT } from './constants';
 import { currencyName, formatMoney } from '../../shared/currency';
 import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
 import { leaveAppFor } from '../../shared/navigation';

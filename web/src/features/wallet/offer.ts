@@ -1,4 +1,5 @@
-import { OFFER_MIN_AMOUNT, OFFER_TOO_SMALL_TEXT, POINTS_CURRENCY } from '../../shared/constants';
+import { OFFER_MIN_AMOUNT, OFFER_TOO_SMALL_TEXT } from './constants';
+import { POINTS_CURRENCY } from '../../shared/constants';
 import { currencyName, formatMoney } from '../../shared/currency';
 import { shortBalanceOf, type ShortBalance } from '../../shared/entities/wallet';
 import type { GivenOffer, OfferSplit } from './walletApi';

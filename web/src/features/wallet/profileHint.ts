@@ -1,4 +1,4 @@
-import { PROFILE_HINTS } from '../../shared/constants';
+import { PROFILE_HINTS } from './constants';
 import type { Wallet } from '../../shared/entities/wallet';
 import { hasMoneyToWithdraw } from './wallets';
 

@@ -1,12 +1,4 @@
-import {
-  CARD_CURRENCIES,
-  RECHARGE_DEFAULT_AMOUNT,
-  RECHARGE_DEFAULT_CURRENCY,
-  RECHARGE_MAX_AMOUNT,
-  RECHARGE_MIN_AMOUNT,
-  RECHARGE_STATUS_POLL_MS,
-  RECHARGE_STATUS_TIMEOUT_MS,
-} from '../../shared/constants';
+import { CARD_CURRENCIES, RECHARGE_DEFAULT_AMOUNT, RECHARGE_DEFAULT_CURRENCY, RECHARGE_MAX_AMOUNT, RECHARGE_MIN_AMOUNT, RECHARGE_STATUS_POLL_MS, RECHARGE_STATUS_TIMEOUT_MS } from './constants';
 import { describeError } from '../../shared/errors';
 import type { Wallet } from '../../shared/entities/wallet';
 import { outcomeUnknown, parseAmountText } from './wallets';

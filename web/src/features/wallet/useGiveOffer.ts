@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from 'react';
-import { NOT_ENOUGH_POINTS_TEXT, OFFER_GIVEN_TEXT } from '../../shared/constants';
+import { NOT_ENOUGH_POINTS_TEXT, OFFER_GIVEN_TEXT } from './constants';
 import { useUi } from '../../shared/ui/uiContext';
 import { initialOfferState, offerReducer, type OfferEvent, type OfferState } from './offer';
 import { type GivenOffer, giveOffer, newRequestId } from './walletApi';

@@ -1,4 +1,5 @@
-import { CARD_CURRENCIES, POINTS_CURRENCY } from '../../shared/constants';
+import { CARD_CURRENCIES } from './constants';
+import { POINTS_CURRENCY } from '../../shared/constants';
 import { isApiError } from '../../shared/errors';
 import type { Wallet } from '../../shared/entities/wallet';
 

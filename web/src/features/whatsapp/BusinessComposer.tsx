@@ -1,10 +1,11 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
-import { CHAT_MAX_FILE_BYTES, MESSAGE_PLACEHOLDER, WA_MEDIA_TYPES, WA_TEMPLATE_ONLY_TEXT } from '../../shared/constants';
+import { CHAT_MAX_FILE_BYTES, MESSAGE_PLACEHOLDER } from '../../shared/constants';
+import { WA_MEDIA_TYPES, WA_TEMPLATE_ONLY_TEXT } from './constants';
 import { useFileUploads } from '../../shared/hooks/useFileUploads';
 import { Button } from '../../shared/ui/Button';
 import { SendIcon } from '../../shared/ui/icons';
 import { AttachmentChips } from '../../shared/chat/AttachmentChips';
-import { ReplyingTo } from '../../shared/chat/MessageContext';
+import { ReplyingTo } from '../../shared/chat/Quote';
 import { messageBoxClass, sendButtonClass } from '../../shared/chat/composerStyles';
 import type { InboxMessage, MessageDraft } from '../../shared/chat/types';
 import { itemFileFrom, type ItemFile } from '../../shared/entities/item';

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { LINK_COPIED_TEXT, WA_NO_CHANNEL_TEXT, groupPath } from '../../shared/constants';
+import { LINK_COPIED_TEXT, groupPath } from '../../shared/constants';
+import { WA_NO_CHANNEL_TEXT } from './constants';
 import { describeError } from '../../shared/errors';
 import { useAsyncAction } from '../../shared/hooks/useAsyncAction';
 import { useAsyncData } from '../../shared/hooks/useAsyncData';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { WA_BUTTON_TITLE_MAX, WA_MAX_BUTTONS, WA_MAX_LIST_ROWS } from '../../shared/constants';
+import { WA_BUTTON_TITLE_MAX, WA_MAX_BUTTONS, WA_MAX_LIST_ROWS } from './constants';
 import { Button } from '../../shared/ui/Button';
 import { ErrorBox } from '../../shared/ui/ErrorBox';
 import { Modal } from '../../shared/ui/Modal';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { WA_NO_TEMPLATES_TEXT } from '../../shared/constants';
+import { WA_NO_TEMPLATES_TEXT } from './constants';
 import { describeError } from '../../shared/errors';
 import { useAsyncData } from '../../shared/hooks/useAsyncData';
 import { Button } from '../../shared/ui/Button';

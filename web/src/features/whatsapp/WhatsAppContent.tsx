@@ -1,18 +1,24 @@
 import { Linked } from '../../shared/chat/LinkedText';
-import { MessageContext } from '../../shared/chat/MessageContext';
-import type { InboxMessage } from '../../shared/chat/types';
+import { Quote } from '../../shared/chat/Quote';
 import { SharedPlace } from '../../shared/location/SharedPlace';
-import { messageText, waData } from './businessChat';
+import { messageText } from './businessChat';
 import { ContactsCard } from './ContactsCard';
 import { InteractiveView } from './InteractiveView';
 import { MediaView } from './MediaView';
 import { ReferralCard } from './ReferralCard';
 import { TemplateView } from './TemplateView';
-import type { WaMedia } from './whatsappApi';
+import { WA_FORWARDED_MANY_TEXT, WA_FORWARDED_TEXT } from './constants';
+import type { WaMedia, WaMessage, WaReplyContext } from './whatsappApi';
 
 /** The files of a message: an inbound one's fetched media, an agent's uploads. */
-function mediaOf(message: InboxMessage): WaMedia[] {
-  return waData(message).media_urls ?? message.payload1.map((file) => ({ url: file.url, mime_type: file.mime_type, title: file.title }));
+function mediaOf(message: WaMessage): WaMedia[] {
+  return message.data.media_urls ?? message.payload1.map((file) => ({ url: file.url, mime_type: file.mime_type, title: file.title }));
+}
+
+/** "Forwarded" (or "Forwarded many times") over a customer's message that Meta marked so. */
+function Forwarded({ context }: { context: WaReplyContext | undefined }) {
+  const text = context?.frequently_forwarded ? WA_FORWARDED_MANY_TEXT : context?.forwarded ? WA_FORWARDED_TEXT : null;
+  return text && <p className="mb-0.5 text-xs text-slate-600 italic">↪ {text}</p>;
 }
 
 /**
@@ -20,15 +26,16 @@ function mediaOf(message: InboxMessage): WaMedia[] {
  * `data` carries, in the order WhatsApp shows them. `quoted` is the text of the message it
  * answers ('' when not loaded), null when it answers none.
  */
-export function WhatsAppContent({ message, quoted }: { message: InboxMessage; quoted: string | null }) {
-  const data = waData(message);
+export function WhatsAppContent({ message, quoted }: { message: WaMessage; quoted: string | null }) {
+  const data = message.data;
   const template = data.template && 'body' in data.template ? data.template : null;
   // The choice or the template says it all; their text repeats in `payload`/`txt`.
   const text = template || data.interactive ? '' : messageText(message);
   const media = mediaOf(message);
   return (
     <div data-wa-kind={data.wa?.kind ?? data.wa_kind ?? (template ? 'template' : 'text')}>
-      <MessageContext context={data.context} quoted={quoted} />
+      <Forwarded context={data.context} />
+      <Quote quoted={quoted} />
       {data.referral && <ReferralCard referral={data.referral} />}
       {/* The copy shown while a template is on its way has only its name: the server renders it. */}
       {template ? <TemplateView template={template} /> : data.template && <p className="text-[15px] text-slate-600">📝 {data.template.name}</p>}

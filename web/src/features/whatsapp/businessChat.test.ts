@@ -6,7 +6,6 @@ import {
   repliedTo,
   replyWindow,
   waDeliveryIcon,
-  waInfo,
   waPreview,
   withWaStatuses,
 } from './businessChat';
@@ -33,7 +32,7 @@ describe('ticks from WhatsApp flags', () => {
   it('a status report moves the named message’s flags only, and never back', () => {
     const [first, second] = [waMessage({ type: 1018 }), waMessage({ type: 1018, info: { s1: 1, wa_s: 2, wa_d: 3 } })];
     const moved = withWaStatuses([first, second], { [second.id]: { s1: 1, wa_r: 9 } });
-    expect(moved.map((message) => waDeliveryIcon(waInfo(message)))).toEqual([null, 'read']);
+    expect(moved.map((message) => waDeliveryIcon(message.info))).toEqual([null, 'read']);
     // The message's own copy, fresher than an early report, keeps what it knows.
     expect(withWaStatuses([second], { [second.id]: { s1: 1 } })[0]?.info).toEqual({ s1: 1, wa_s: 2, wa_d: 3 });
   });

@@ -1,11 +1,9 @@
-import { BUSINESS_SESSION_KIND, WA_WINDOW_CLOSED_TEXT, waWindowOpenText } from '../../shared/constants';
+import { BUSINESS_SESSION_KIND, WA_WINDOW_CLOSED_TEXT, waWindowOpenText } from './constants';
 import { quotedText } from '../../shared/chat/replies';
-import type { DeliveryIcon, InboxMessage, Session } from '../../shared/chat/types';
-import type { BusinessChatData, WaInfo, WaMessageData } from './whatsappApi';
+import type { DeliveryIcon, Session } from '../../shared/chat/types';
+import type { BusinessChatData, WaInfo, WaMessage } from './whatsappApi';
 
-// The chat types the fields plug-ins keep in a message or session loosely: these read WhatsApp's.
-export const waData = (message: Pick<InboxMessage, 'data'>): WaMessageData => message.data as WaMessageData;
-export const waInfo = (message: Pick<InboxMessage, 'info'>): WaInfo | undefined => message.info as WaInfo | undefined;
+// The chat types the fields a plug-in keeps in a session loosely: this reads WhatsApp's.
 /** `data.whatsapp` of a business chat. */
 export const businessData = (session: Pick<Session, 'data'>): BusinessChatData | undefined =>
   session.data.whatsapp as BusinessChatData | undefined;
@@ -24,8 +22,8 @@ export function customerName(session: Pick<Session, 'title' | 'data'>): string {
  * When the customer sent their message (Meta's time of it): Meta may deliver a message long
  * after, and it is stored when it arrives. Never later than it was stored.
  */
-export function customerSentAt(message: Pick<InboxMessage, 'data' | 'created_at'>): number {
-  return Math.min(waData(message).wa?.sent_at ?? message.created_at, message.created_at);
+export function customerSentAt(message: Pick<WaMessage, 'data' | 'created_at'>): number {
+  return Math.min(message.data.wa?.sent_at ?? message.created_at, message.created_at);
 }
 
 /**
@@ -49,7 +47,7 @@ export function waDeliveryIcon(info: WaInfo | undefined): DeliveryIcon | null {
  * the message's own copy (older or newer) join into the furthest state of both. A report
  * that came before its message (the send's reply still on its way) waits in `reported`.
  */
-export function withWaStatuses<T extends InboxMessage>(messages: readonly T[], reported: Readonly<Record<string, WaInfo>>): T[] {
+export function withWaStatuses<T extends WaMessage>(messages: readonly T[], reported: Readonly<Record<string, WaInfo>>): T[] {
   return messages.map((message) => {
     const info = reported[message.id];
     return info ? { ...message, info: { ...message.info, ...info } } : message;
@@ -76,8 +74,8 @@ export function replyWindow(windowEndsAt: number | undefined, now: number): { op
 }
 
 /** The message's text, whichever field holds it (an inbound message's `txt`). */
-export function messageText(message: Pick<InboxMessage, 'payload' | 'data'>): string {
-  return message.payload || waData(message).txt || '';
+export function messageText(message: Pick<WaMessage, 'payload' | 'data'>): string {
+  return message.payload || message.data.txt || '';
 }
 
 /**
@@ -85,10 +83,10 @@ export function messageText(message: Pick<InboxMessage, 'payload' | 'data'>): st
  * undefined when it answers a message not loaded, null when it answers nothing. A
  * customer's reply names Meta's id of the message, an agent's the message's created_at.
  */
-export function repliedTo(messages: readonly InboxMessage[], message: Pick<InboxMessage, 'data'>): string | null {
-  const wamid = waData(message).context?.reply_to_wamid;
+export function repliedTo(messages: readonly WaMessage[], message: Pick<WaMessage, 'data'>): string | null {
+  const wamid = message.data.context?.reply_to_wamid;
   if (!wamid) return quotedText(messages, message, waPreview);
-  const answered = messages.find((candidate) => waData(candidate).wa?.wamid === wamid);
+  const answered = messages.find((candidate) => candidate.data.wa?.wamid === wamid);
   return answered ? waPreview(answered) : '';
 }
 
@@ -107,8 +105,8 @@ const KIND_PREVIEWS: Readonly<Record<string, string>> = {
 };
 
 /** A WhatsApp message in one line, for the chat list: its text, else what kind of thing it is. */
-export function waPreview(message: Pick<InboxMessage, 'payload' | 'data'>): string {
-  const data = waData(message);
+export function waPreview(message: Pick<WaMessage, 'payload' | 'data'>): string {
+  const data = message.data;
   const interactive = data.interactive;
   const text = messageText(message) || (interactive ? ('title' in interactive ? interactive.title : interactive.body) : '');
   if (text) return text;

@@ -1,12 +1,12 @@
 import type { ChatPlugin, MessageKind } from '../../shared/chat/kinds';
 import type { MessageInfo } from '../../shared/chat/types';
-import { WA_MESSAGE_TYPES } from '../../shared/constants';
+import { WA_MESSAGE_TYPES } from './constants';
 import { BusinessChatPane } from './BusinessChatPane';
-import { customerName, customerSentAt, isBusinessSession, waDeliveryIcon, waInfo, waPreview } from './businessChat';
+import { customerName, customerSentAt, isBusinessSession, waDeliveryIcon, waPreview } from './businessChat';
 import { WhatsAppContent } from './WhatsAppContent';
 import { hasWaInfo, WhatsAppInfo } from './WhatsAppInfo';
 import { WhatsAppMark } from './WhatsAppMark';
-import type { WaInfo } from './whatsappApi';
+import type { WaInfo, WaMessage } from './whatsappApi';
 
 /** The message info reply's `whatsapp`: a business message's flags. */
 const flagsOf = (info: MessageInfo): WaInfo | undefined => info.whatsapp as WaInfo | undefined;
@@ -24,7 +24,7 @@ const agentMessage: MessageKind = {
   side: 'outbound',
   // Ticks come from WhatsApp only: the other agents' read receipts mean nothing to the customer.
   // A clock until the Graph API accepted it.
-  deliveryIcon: (message) => waDeliveryIcon(waInfo(message)) ?? 'pending',
+  deliveryIcon: (message: WaMessage) => waDeliveryIcon(message.info) ?? 'pending',
   preview: waPreview,
   info: flagsInfo,
 };

@@ -1,6 +1,6 @@
 // Business chat fixtures shaped as WHATSAPP.md (the contract) describes them, for the tests.
-import type { InboxMessage, Session } from '../../shared/chat/types';
-import type { WaTemplate } from './whatsappApi';
+import type { Session } from '../../shared/chat/types';
+import type { WaMessage, WaTemplate } from './whatsappApi';
 
 export const HOUR_MS = 3_600_000;
 
@@ -41,7 +41,7 @@ export function businessSession(fields: Partial<Session> = {}, now = Date.now())
 let clock = 1_700_000_000_000;
 
 /** A message of the business chat; inbound (1020) unless the fields say otherwise. */
-export function waMessage(fields: Partial<InboxMessage> = {}): InboxMessage {
+export function waMessage(fields: Partial<WaMessage> = {}): WaMessage {
   clock += 1000;
   const id = `m${clock}`;
   return {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { WA_COUNTDOWN_TICK_MS } from '../../shared/constants';
+import { WA_COUNTDOWN_TICK_MS } from './constants';
 import { replyWindow } from './businessChat';
 
 /**
@@ -8,8 +8,12 @@ import { replyWindow } from './businessChat';
  */
 export function useReplyWindow(windowEndsAt: number | undefined) {
   const [now, setNow] = useState(() => Date.now());
-  // A new end (the customer wrote again) is measured from the present, not the last redraw.
-  useEffect(() => setNow(Date.now()), [windowEndsAt]);
+  // A new end (the customer wrote again) is measured from the present, not the last redraw:
+  // at once, from a timer (state set straight from an effect renders everything twice in a row).
+  useEffect(() => {
+    const timer = setTimeout(() => setNow(Date.now()), 0);
+    return () => clearTimeout(timer);
+  }, [windowEndsAt]);
   useEffect(() => {
     const left = (windowEndsAt ?? 0) - now;
     if (left <= 0) return undefined;

@@ -1,5 +1,5 @@
 import { api } from '../../shared/api';
-import type { MessageContextData } from '../../shared/chat/types';
+import type { InboxMessage, MessageData, ReplyContext } from '../../shared/chat/types';
 import type { Place } from '../../shared/location/locationApi';
 
 /** `data.whatsapp` of a business chat (never a secret). */
@@ -86,8 +86,19 @@ export interface WaReferral {
   body?: string;
 }
 
-/** The WhatsApp fields a message's `data` may carry (inbound and outbound). */
-export interface WaMessageData {
+/** What a WhatsApp message answers or passes on: a customer's reply names Meta's id of the message it answers. */
+export interface WaReplyContext extends ReplyContext {
+  reply_to_wamid?: string;
+  forwarded?: boolean;
+  frequently_forwarded?: boolean;
+}
+
+/**
+ * The `data` of a WhatsApp message (1018-1021, inbound and outbound; the server's per-kind
+ * shapes in agora/core/whatsapp). Every field is optional, so a message of another kind reads
+ * as carrying none of them.
+ */
+export interface WaMessageData extends MessageData {
   /** `sent_at`: a customer's message, when they sent it (ms). */
   wa?: { wamid?: string; kind?: string; sent_at?: number };
   wa_kind?: string;
@@ -99,9 +110,7 @@ export interface WaMessageData {
   /** Rendered once stored; the local copy of a send holds what was sent. */
   template?: RenderedTemplate | TemplateSend;
   referral?: WaReferral;
-  context?: MessageContextData;
-  /** Customer wa_id or agent user id -> emoji. */
-  reactions?: Record<string, string>;
+  context?: WaReplyContext;
 }
 
 export interface WaError {
@@ -121,6 +130,11 @@ export interface WaInfo {
   wa_ns?: number;
   wa_errors?: WaError[];
   wa_click?: number;
+}
+
+/** A WhatsApp message as the chat holds it, with its flags. */
+export interface WaMessage extends InboxMessage<WaMessageData> {
+  info?: WaInfo;
 }
 
 /** A status that moved a message (socket `wa_status`): its whole merged `info`. */

@@ -34,7 +34,11 @@ export interface Session {
 
 export type DeliveryStatus = 'sent' | 'delivered' | 'read';
 
-export interface InboxMessage {
+/**
+ * A message as the server sends it. `Data` is what its kind carries in `data`: the chat's own
+ * kinds carry MessageData; a plug-in's kind (WhatsApp's) names its own type, extending it.
+ */
+export interface InboxMessage<Data extends MessageData = MessageData> {
   id: string;
   dest_session_id: string;
   src_id: string;
@@ -44,28 +48,26 @@ export interface InboxMessage {
   payload: string;
   payload1: ItemFile[];
   flags: { status?: DeliveryStatus };
-  data: MessageData;
+  data: Data;
   /** Delivery flags of a plug-in's message (a WhatsApp message's), which its MessageKind reads. */
   info?: object;
 }
 
-/** What a message answers or passes on. */
-export interface MessageContextData {
-  /** The created_at of the message of the same chat it answers. */
+/** What a message answers: the created_at of the message of the same chat. */
+export interface ReplyContext {
   reply_to?: number;
-  /** A WhatsApp customer's reply: Meta's id of the message answered. */
-  reply_to_wamid?: string;
-  forwarded?: boolean;
-  frequently_forwarded?: boolean;
 }
 
-/** `data` of a message: a chat message may share a place and answer another; a plug-in's message kind keeps its own fields here. */
+/**
+ * `data` as the chat reads it on any message: a chat message may share a place and answer
+ * another, and any message may carry reactions. A plug-in's kind adds its own fields in a type
+ * of its own, extending this one.
+ */
 export interface MessageData {
   location?: Place & { name?: string };
-  context?: MessageContextData;
+  context?: ReplyContext;
   /** Who reacted with which emoji, by sender id. */
   reactions?: Record<string, string>;
-  [field: string]: unknown;
 }
 
 export interface ChatUser {
@@ -83,17 +85,17 @@ export interface MessageInfo {
 }
 
 /** A message as the window holds it: from the server, or still local (sending or failed). */
-export interface ChatMessage extends InboxMessage {
+export interface ChatMessage<Data extends MessageData = MessageData> extends InboxMessage<Data> {
   local?: 'sending' | 'failed';
   errors?: ErrorsValue;
 }
 
 export type DeliveryIcon = 'pending' | 'sent' | 'delivered' | 'read' | 'not_sent' | 'error';
 
-/** What a member sends: text, files, a kind (MESSAGE_TYPES) and `data` such as a shared place. */
-export interface MessageDraft {
+/** What a member sends: text, files, a kind (MESSAGE_TYPES, or a plug-in's) and the `data` of that kind, such as a shared place. */
+export interface MessageDraft<Data extends MessageData = MessageData> {
   text: string;
   files: ItemFile[];
   type: number;
-  data: MessageData;
+  data: Data;
 }

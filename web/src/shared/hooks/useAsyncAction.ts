@@ -1,4 +1,5 @@
 import { useCallback, useRef, useState } from 'react';
+import { useLatest } from './useLatest';
 
 /**
  * Wraps a submit handler so that it runs once at a time: calls made while it runs are
@@ -6,8 +7,7 @@ import { useCallback, useRef, useState } from 'react';
  * and the re-render that disables the button.
  */
 export function useAsyncAction<Args extends unknown[], Result>(action: (...args: Args) => Promise<Result>) {
-  const latest = useRef(action);
-  latest.current = action;
+  const latest = useLatest(action);
   const running = useRef(false);
   const [busy, setBusy] = useState(false);
 
@@ -21,7 +21,7 @@ export function useAsyncAction<Args extends unknown[], Result>(action: (...args:
       running.current = false;
       setBusy(false);
     }
-  }, []);
+  }, [latest]);
 
   return { run, busy };
 }

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type UIEvent } from 'react';
 import { LOAD_MORE_SCROLL_FRACTION } from '../constants';
+import { useLatest } from './useLatest';
 
 export interface CursorPage<T> {
   items: T[];
@@ -26,10 +27,8 @@ export function useCursorPages<T>(
   fetchPage: (cursor?: string) => Promise<CursorPage<T>>,
   merge: (shown: T[], page: T[]) => T[] = appendPage,
 ) {
-  const latestFetch = useRef(fetchPage);
-  latestFetch.current = fetchPage;
-  const latestMerge = useRef(merge);
-  latestMerge.current = merge;
+  const latestFetch = useLatest(fetchPage);
+  const latestMerge = useLatest(merge);
   const [items, setItems] = useState<T[]>([]);
   const [loading, setLoading] = useState(false);
   const [done, setDone] = useState(false);
@@ -61,10 +60,11 @@ export function useCursorPages<T>(
           setDone(!next.current.hasMore);
         }
       });
-  }, []);
+  }, [latestFetch, latestMerge]);
 
   useEffect(() => {
     next.current = { key, hasMore: true, busy: false };
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- a new key's reset and its first page's request are one step, which the effect starts
     setItems([]);
     setDone(false);
     setError(null);

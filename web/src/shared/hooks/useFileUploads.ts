@@ -1,7 +1,8 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { checkFile, compressImage, uploadFile, type UploadedFile } from '../upload';
 import { errorMessages } from '../errors';
 import { useUi } from '../ui/uiContext';
+import { useLatest } from './useLatest';
 
 export interface PendingUpload {
   key: number;
@@ -27,8 +28,7 @@ let nextKey = 0;
 export function useFileUploads(rules: UploadRules, onUploaded: (uploaded: UploadedFile, name: string) => void) {
   const ui = useUi();
   const [pending, setPending] = useState<PendingUpload[]>([]);
-  const latest = useRef(onUploaded);
-  latest.current = onUploaded;
+  const latest = useLatest(onUploaded);
 
   const upload = async (original: File) => {
     const failure = checkFile(original, rules.maxBytes, rules.allowedTypes);

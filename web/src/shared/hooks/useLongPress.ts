@@ -1,5 +1,6 @@
 import { useEffect, useRef, type PointerEvent } from 'react';
 import { LONG_PRESS_MS, TOUCH_DRAG_THRESHOLD_PX } from '../constants';
+import { useLatest } from './useLatest';
 
 /**
  * A handler for the element's `onPointerDown` that calls `onLongPress` after the spec's hold
@@ -11,8 +12,7 @@ import { LONG_PRESS_MS, TOUCH_DRAG_THRESHOLD_PX } from '../constants';
  * that left a phone's long press without its menu.
  */
 export function useLongPress(onLongPress: () => void) {
-  const latest = useRef(onLongPress);
-  latest.current = onLongPress;
+  const latest = useLatest(onLongPress);
   const release = useRef<(() => void) | null>(null);
   useEffect(() => () => release.current?.(), []);
 

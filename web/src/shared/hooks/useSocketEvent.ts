@@ -1,13 +1,13 @@
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { getSocket } from '../socket';
+import { useLatest } from './useLatest';
 
 /**
  * Calls `handler` for every `event` the app's socket receives while `enabled`. The
  * latest handler is used, so callers need not memoise it.
  */
 export function useSocketEvent<Payload>(event: string, handler: (payload: Payload) => void, enabled = true) {
-  const latest = useRef(handler);
-  latest.current = handler;
+  const latest = useLatest(handler);
   useEffect(() => {
     if (!enabled) return undefined;
     let cancelled = false;
@@ -20,5 +20,5 @@ export function useSocketEvent<Payload>(event: string, handler: (payload: Payloa
       cancelled = true;
       void ready.then((socket) => socket.off(event, listener));
     };
-  }, [event, enabled]);
+  }, [event, enabled, latest]);
 }

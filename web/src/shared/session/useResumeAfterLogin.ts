@@ -1,6 +1,7 @@
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { useCurrentUser } from './currentUser';
 import { openLogin, takePendingAction } from './login';
+import { useLatest } from '../hooks/useLatest';
 
 /**
  * Runs `action` when the visitor logged in through `openLogin(name)`. The component may
@@ -8,11 +9,10 @@ import { openLogin, takePendingAction } from './login';
  * action is kept by name, not by closure, and taken by whichever copy is ready first.
  */
 export function useResumeAfterLogin(name: string, ready: boolean, action: () => void): void {
-  const latest = useRef(action);
-  latest.current = action;
+  const latest = useLatest(action);
   useEffect(() => {
     if (ready && takePendingAction(name)) latest.current();
-  }, [name, ready]);
+  }, [name, ready, latest]);
 }
 
 /**

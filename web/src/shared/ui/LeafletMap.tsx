@@ -3,6 +3,7 @@ import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { MAP_ATTRIBUTION, MAP_TILE_URL } from '../constants';
 import type { PlaceMapProps } from './mapTypes';
+import { useLatest } from '../hooks/useLatest';
 
 const MAX_ZOOM = 18;
 
@@ -10,8 +11,7 @@ const MAX_ZOOM = 18;
 export function LeafletMap({ center, zoom, marker, onPick, testId, className }: Omit<PlaceMapProps, 'heightClass'> & { className: string }) {
   const container = useRef<HTMLDivElement>(null);
   const view = useRef<{ map: L.Map; marker: L.CircleMarker } | null>(null);
-  const latest = useRef({ center, zoom, marker, onPick });
-  latest.current = { center, zoom, marker, onPick };
+  const latest = useLatest({ center, zoom, marker, onPick });
 
   useEffect(() => {
     if (!container.current) return undefined;
@@ -26,7 +26,7 @@ export function LeafletMap({ center, zoom, marker, onPick, testId, className }: 
       view.current = null;
       map.remove();
     };
-  }, []);
+  }, [latest]);
 
   useEffect(() => {
     view.current?.map.setView([...center], zoom);

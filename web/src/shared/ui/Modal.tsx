@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { CloseIcon } from './icons';
+import { useLatest } from '../hooks/useLatest';
 
 interface ModalProps {
   title: string;
@@ -23,8 +24,7 @@ export function Modal({ title, onClose, children, elevated = false, wide = false
   const titleId = useId();
   const backdrop = useRef<HTMLDivElement>(null);
   const panel = useRef<HTMLDivElement>(null);
-  const latestOnClose = useRef(onClose);
-  latestOnClose.current = onClose;
+  const latestOnClose = useLatest(onClose);
 
   useEffect(() => {
     const previouslyFocused = document.activeElement instanceof HTMLElement ? document.activeElement : null;
@@ -51,7 +51,7 @@ export function Modal({ title, onClose, children, elevated = false, wide = false
       document.body.style.overflow = overflow;
       previouslyFocused?.focus();
     };
-  }, []);
+  }, [latestOnClose]);
 
   return createPortal(
     <div

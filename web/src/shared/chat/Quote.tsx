@@ -1,22 +1,15 @@
-import { WA_FORWARDED_MANY_TEXT, WA_FORWARDED_TEXT } from '../constants';
 import { CloseIcon } from '../ui/icons';
-import type { MessageContextData } from './types';
 
 /** Shown for the message a reply answers when that message is not loaded (older than the page). */
 const EARLIER_MESSAGE_TEXT = 'An earlier message';
 
-/** Above a message: "Forwarded", and the message it answers (its text, when that message is loaded). */
-export function MessageContext({ context, quoted }: { context: MessageContextData | undefined; quoted: string | null }) {
-  const forwarded = context?.frequently_forwarded ? WA_FORWARDED_MANY_TEXT : context?.forwarded ? WA_FORWARDED_TEXT : null;
+/** Above a message: the message it answers (its text, when that message is loaded); nothing when it answers none (`quoted` null). */
+export function Quote({ quoted }: { quoted: string | null }) {
+  if (quoted === null) return null;
   return (
-    <>
-      {forwarded && <p className="mb-0.5 text-xs text-slate-600 italic">↪ {forwarded}</p>}
-      {quoted !== null && (
-        <blockquote aria-label="Reply to" className="mb-1 line-clamp-3 rounded-md border-l-4 border-brand-500 bg-black/5 px-2 py-1 text-sm text-slate-700">
-          {quoted || EARLIER_MESSAGE_TEXT}
-        </blockquote>
-      )}
-    </>
+    <blockquote aria-label="Reply to" className="mb-1 line-clamp-3 rounded-md border-l-4 border-brand-500 bg-black/5 px-2 py-1 text-sm text-slate-700">
+      {quoted || EARLIER_MESSAGE_TEXT}
+    </blockquote>
   );
 }
 
