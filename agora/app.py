@@ -12,7 +12,7 @@ from agora.actors.client import SessionShards
 from agora.actors.runtime import RayLink, start_shards
 from agora.actors.user_client import UserShards
 from agora.background import sweep_forever
-from agora.core.chat import CHAT_MESSAGE_KINDS
+from agora.core.chat.checks import CHAT_MESSAGE_KINDS
 from agora.core.constants import DAY_MS, POST_EXPIRY_SWEEP_SECONDS
 from agora.core.message_kinds import ChatKinds
 from agora.core.whatsapp.kinds import BUSINESS_CHATS, WHATSAPP_MESSAGE_KINDS

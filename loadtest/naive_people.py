@@ -30,7 +30,7 @@ from aiohttp import web
 from pymongo import AsyncMongoClient
 
 from agora.core import json_text
-from agora.core.chat import viewer_room
+from agora.core.chat.rooms import viewer_room
 from agora.core.constants import SEND_REPLY_OK
 from agora.core.signing import hash_secret
 from agora.garbage import collecting

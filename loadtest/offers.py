@@ -30,7 +30,7 @@ import aiohttp
 from pymongo import monitoring
 
 from agora.app import build_services
-from agora.core.chat import item_chat_id
+from agora.core.chat.item_chats import item_chat_id
 from agora.core.constants import (
     CURRENCY_POINTS,
     LEDGER_REF_DAILY,

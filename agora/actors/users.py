@@ -35,7 +35,7 @@ from agora.actors.protocol import (
     Viewing,
 )
 from agora.background import retried
-from agora.core.chat import red_dot_count
+from agora.core.chat.counts import red_dot_count
 from agora.core.constants import PUSH_SUBSCRIPTIONS_PER_ACCOUNT
 from agora.core.push import (
     DeliveryReceipt,

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from agora.core.chat import unseen_count
+from agora.core.chat.counts import unseen_count
 from agora.core.constants import (
     GROUP_DESCRIPTION_MAX_LENGTH,
     GROUP_TAGS_MAX,

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from agora.core.chat import may_read
+from agora.core.chat.access import may_read
 from agora.core.constants import (
     FEED_SEARCH_MAX_WORDS,
     ITEM_DESCRIPTION_MAX_LENGTH,
@@ -142,7 +142,7 @@ def is_visible(item: Item) -> bool:
 
 def can_read_post(item: Item, group: ChatSession | None, membership: Membership | None) -> bool:
     """The one read rule for posts: a post not hidden, in a group the viewer may read
-    (`core.chat.may_read`: a private group that hides its posts shows them to its members
+    (`core.chat.access.may_read`: a private group that hides its posts shows them to its members
     only). Every path that shows a post or opens a chat about one applies it
     (`services.items.PostReader`)."""
     return is_visible(item) and group is not None and may_read(group, membership)

@@ -20,7 +20,8 @@ from agora.core.addresses import (
     public_address,
     written_as_address,
 )
-from agora.core.chat import is_muted, is_reader
+from agora.core.chat.access import is_reader
+from agora.core.chat.counts import is_muted
 from agora.core.constants import (
     PUSH_ENDPOINT_MAX_CHARS,
     PUSH_OS_TYPE_WEB,

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agora.core.accounts import clean_image_url
-from agora.core.chat import is_open, may_read
+from agora.core.chat.access import is_open, may_read
 from agora.core.constants import (
     CITY_SEARCH_RESULTS,
     RECENT_GROUPS_SCANNED,
@@ -120,8 +120,8 @@ class GroupService:
         return groups
 
     async def readable_ids(self, caller: Caller | None, group_ids: Iterable[str]) -> set[str]:
-        """Those of the groups the viewer may read (`core.chat.may_read`: open ones, and those
-        they are a reading member of), from this edge's copies."""
+        """Those of the groups the viewer may read (`core.chat.access.may_read`: open ones, and
+        those they are a reading member of), from this edge's copies."""
         found = await self.found_many(group_ids, caller)
         return {
             group_id

@@ -5,7 +5,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from agora.core.chat import NO_SUCH_CHAT, hidden_from, parse_item_chat_id
+from agora.core.chat.access import NO_SUCH_CHAT, hidden_from
+from agora.core.chat.item_chats import parse_item_chat_id
 from agora.core.clock import now_ms
 from agora.core.constants import CURRENCY_POINTS, LEDGER_REF_OFFER, OFFER_MIN_AMOUNT
 from agora.core.documents import Item

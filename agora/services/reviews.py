@@ -7,7 +7,8 @@ import re
 from typing import Any
 
 from agora.core.accounts import user_card
-from agora.core.chat import NO_SUCH_CHAT, parse_item_chat_id
+from agora.core.chat.access import NO_SUCH_CHAT
+from agora.core.chat.item_chats import parse_item_chat_id
 from agora.core.clock import now_ms
 from agora.core.constants import REVIEWS_PAGE, USER_TYPE_MODERATOR
 from agora.core.errors import Conflict, Forbidden, InvalidInput, NotFound

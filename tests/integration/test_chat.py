@@ -9,7 +9,8 @@ import socketio
 from pymongo import AsyncMongoClient
 
 from agora.actors.protocol import ReadPage
-from agora.core.chat import NOT_IN_THIS_CHAT, session_room, user_room
+from agora.core.chat.checks import NOT_IN_THIS_CHAT
+from agora.core.chat.rooms import session_room, user_room
 from agora.core.constants import (
     MESSAGES_PAGE,
     SESSION_BUFFER_MESSAGES,

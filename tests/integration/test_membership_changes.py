@@ -15,7 +15,7 @@ import pytest
 import socketio
 
 from agora.app import SESSION_COPIES
-from agora.core.chat import CANNOT_SEND
+from agora.core.chat.access import CANNOT_SEND
 from agora.core.constants import (
     USER_TYPE_AWAITING_APPROVAL,
     USER_TYPE_BLOCKED_REVERSIBLE,

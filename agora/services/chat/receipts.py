@@ -17,7 +17,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
-from agora.core.chat import RECEIPT_STATUSES
+from agora.core.chat.receipts import RECEIPT_STATUSES
 from agora.core.errors import Forbidden, InvalidInput, NotFound
 from agora.core.push import DeliveryReceipt
 from agora.group_commit import GroupCommit, Pending

@@ -16,7 +16,9 @@ from decimal import Decimal
 from typing import Any
 
 from agora.background import BackgroundTasks
-from agora.core.chat import NO_SUCH_CHAT, NOT_IN_THIS_CHAT, Outgoing, hidden_from, message_view
+from agora.core.chat.access import NO_SUCH_CHAT, hidden_from
+from agora.core.chat.checks import NOT_IN_THIS_CHAT, Outgoing
+from agora.core.chat.views import message_view
 from agora.core.clock import now_ms
 from agora.core.constants import LEDGER_REF_WHATSAPP_TEMPLATE
 from agora.core.errors import Forbidden, InvalidInput, NotFound

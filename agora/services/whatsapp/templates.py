@@ -3,7 +3,7 @@ to the agents of its business chats (the picker fills them)."""
 
 from typing import Any
 
-from agora.core.chat import NO_SUCH_CHAT, hidden_from
+from agora.core.chat.access import NO_SUCH_CHAT, hidden_from
 from agora.core.clock import now_ms
 from agora.core.constants import USER_TYPE_MODERATOR
 from agora.core.errors import Forbidden, InvalidInput, NotFound, Unavailable
