@@ -13,7 +13,8 @@ from agora.actors.runtime import RayLink, start_shards
 from agora.actors.user_client import UserShards
 from agora.background import sweep_forever
 from agora.core.chat.checks import CHAT_MESSAGE_KINDS
-from agora.core.constants import DAY_MS, POST_EXPIRY_SWEEP_SECONDS
+from agora.core.clock import DAY_MS
+from agora.core.items import POST_EXPIRY_SWEEP_SECONDS
 from agora.core.message_kinds import ChatKinds
 from agora.core.whatsapp.kinds import BUSINESS_CHATS, WHATSAPP_MESSAGE_KINDS
 from agora.core.whatsapp.outbound import WA_MESSAGE_TYPES

@@ -4,8 +4,7 @@ import logging
 from decimal import Decimal
 
 from agora.core.accounts import EMAIL_FIELD, Identifier
-from agora.core.constants import CURRENCY_POINTS, LEDGER_REF_DEMO
-from agora.core.money import to_cents
+from agora.core.money import CURRENCY_POINTS, LEDGER_REF_DEMO, to_cents
 from agora.core.rewards import hold_target
 from agora.services.accounts import Caller
 from agora.services.items import ItemInput

@@ -7,12 +7,9 @@ from typing import Literal, Self
 from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from agora.core.constants import (
-    CURRENCY_POINTS,
-    OFFER_CURRENCIES,
-    POST_EXPIRY_DAYS_DEFAULT,
-    PUSH_COALESCE_SECONDS,
-)
+from agora.core.items import POST_EXPIRY_DAYS_DEFAULT
+from agora.core.money import CURRENCY_POINTS, OFFER_CURRENCIES
+from agora.core.push import PUSH_COALESCE_SECONDS
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 # The ports `ray start` gives its worker processes (its --min-worker-port and

@@ -7,86 +7,96 @@ fails while the written module differs from what this renders, so the two sides 
 """
 
 import json
+from types import ModuleType
 from typing import Any
 
-from agora.core import constants, finder_fees, money
-from agora.core.whatsapp import constants as whatsapp_constants
-
-# Only what the web app uses: the rest of the spec's constants are the server's business.
-SHARED = (
-    "USER_TYPE_ADMIN",
-    "USER_TYPE_MODERATOR",
-    "USER_TYPE_MEMBER",
-    "USER_TYPE_BLOCKED_REVERSIBLE",
-    "USER_TYPE_AWAITING_APPROVAL",
-    "NOTIFICATION_UNMUTED",
-    "NOTIFICATION_MUTED",
-    "MESSAGE_TYPE_CHAT",
-    "MESSAGE_TYPE_SYSTEM",
-    "MESSAGE_TYPE_BANNER",
-    "SEND_REPLY_OK",
-    "SEND_REPLY_REFUSED",
-    "MODERATION_ACTIONS",
-    "TYPING_INTERVAL_SECONDS",
-    "CHAT_ATTACHMENTS_MAX",
-    "CHAT_ATTACHMENT_TYPES",
-    "LOCATION_ADDRESS_MAX_LENGTH",
-    "OTP_LENGTH",
-    "PHONE_COUNTRY_CODES",
-    "CURRENCY_POINTS",
-    "CURRENCY_SYMBOLS",
-    "OFFER_CURRENCIES",
-    "OFFER_MIN_AMOUNT",
-    "OFFER_PROMPT_DEFAULT",
-    "STARTER_POINTS",
-    "DAILY_POINTS",
-    "DAILY_POINTS_SINCE",
-    "CARD_CURRENCIES",
-    "RECHARGE_DEFAULT_AMOUNT",
-    "RECHARGE_DEFAULT_CURRENCY",
-    "RECHARGE_MIN_AMOUNT",
-    "ITEM_CHAT_PREFIX",
-    "RECHARGE_MAX_AMOUNT",
-    "RECHARGE_PATH",
-    "AFTER_PAYMENT_PATH",
-    "SUBSCRIPTION_ACTIVE",
-    "UPLOAD_MAX_BYTES",
-    "POST_FILES_MAX",
-    "POST_FILE_MAX_BYTES",
-    "RECENT_GROUPS",
-    "FINDER_FEE_PERCENT_DEFAULT",
-    "FINDER_FEE_PERCENT_MAX",
-    "FINDER_FEE_MAX_SHARERS",
-    "REWARD_HELD",
-    "REWARD_RELEASED",
-    "REWARD_NOT_HELD",
-    "REWARD_NONE",
-    "POST_CLOSED",
-    "POST_EXPIRED",
-    "POST_DELETED",
-    "LEDGER_REF_REWARD_HOLD",
-    "LEDGER_REF_REWARD_RELEASE",
-    "REVIEW_RATING_MIN",
-    "REVIEW_RATING_MAX",
-    "REVIEW_TEXT_MAX",
-    "REVIEW_REPORT_REASON_MAX",
-    "REVIEW_EDIT_DAYS",
+from agora.core import (
+    accounts,
+    finder_fees,
+    groups,
+    items,
+    money,
+    payments,
+    reviews,
+    rewards,
+    uploads,
 )
+from agora.core.chat import constants as chat
+from agora.core.whatsapp import constants as whatsapp
 
-# WhatsApp's, from its own module (`core/whatsapp/constants.py`).
-WHATSAPP_SHARED = (
-    "MESSAGE_TYPE_WA_TEXT",
-    "MESSAGE_TYPE_WA_RICH",
-    "MESSAGE_TYPE_WA_INBOUND",
-    "MESSAGE_TYPE_WA_TEMPLATE",
-    "MESSAGE_TYPE_WA_STATUS",
-    "SESSION_KIND_BUSINESS",
-    "WHATSAPP_REPLY_BUTTONS_MAX",
-    "WHATSAPP_BUTTON_TITLE_MAX",
-    "WHATSAPP_LIST_ROWS_MAX",
-    "WHATSAPP_CONTACTS_MAX",
-    "WHATSAPP_MEDIA_TYPES",
-)
+# Only what the web app uses, each from the feature that owns it: the rest of the spec's
+# constants are the server's business.
+SHARED: dict[str, ModuleType] = {
+    "USER_TYPE_ADMIN": chat,
+    "USER_TYPE_MODERATOR": chat,
+    "USER_TYPE_MEMBER": chat,
+    "USER_TYPE_BLOCKED_REVERSIBLE": chat,
+    "USER_TYPE_AWAITING_APPROVAL": chat,
+    "NOTIFICATION_UNMUTED": chat,
+    "NOTIFICATION_MUTED": chat,
+    "MESSAGE_TYPE_CHAT": chat,
+    "MESSAGE_TYPE_SYSTEM": chat,
+    "MESSAGE_TYPE_BANNER": chat,
+    "SEND_REPLY_OK": chat,
+    "SEND_REPLY_REFUSED": chat,
+    "MODERATION_ACTIONS": chat,
+    "TYPING_INTERVAL_SECONDS": chat,
+    "CHAT_ATTACHMENTS_MAX": chat,
+    "CHAT_ATTACHMENT_TYPES": chat,
+    "LOCATION_ADDRESS_MAX_LENGTH": chat,
+    "OTP_LENGTH": accounts,
+    "PHONE_COUNTRY_CODES": accounts,
+    "CURRENCY_POINTS": money,
+    "CURRENCY_SYMBOLS": money,
+    "OFFER_CURRENCIES": money,
+    "OFFER_MIN_AMOUNT": money,
+    "OFFER_PROMPT_DEFAULT": money,
+    "STARTER_POINTS": money,
+    "DAILY_POINTS": money,
+    "DAILY_POINTS_SINCE": money,
+    "CARD_CURRENCIES": payments,
+    "RECHARGE_DEFAULT_AMOUNT": payments,
+    "RECHARGE_DEFAULT_CURRENCY": payments,
+    "RECHARGE_MIN_AMOUNT": money,
+    "ITEM_CHAT_PREFIX": chat,
+    "RECHARGE_MAX_AMOUNT": payments,
+    "RECHARGE_PATH": payments,
+    "AFTER_PAYMENT_PATH": payments,
+    "SUBSCRIPTION_ACTIVE": payments,
+    "UPLOAD_MAX_BYTES": uploads,
+    "POST_FILES_MAX": items,
+    "POST_FILE_MAX_BYTES": items,
+    "RECENT_GROUPS": groups,
+    "FINDER_FEE_PERCENT_DEFAULT": finder_fees,
+    "FINDER_FEE_PERCENT_MAX": finder_fees,
+    "FINDER_FEE_MAX_SHARERS": finder_fees,
+    "REWARD_HELD": rewards,
+    "REWARD_RELEASED": rewards,
+    "REWARD_NOT_HELD": rewards,
+    "REWARD_NONE": rewards,
+    "POST_CLOSED": items,
+    "POST_EXPIRED": items,
+    "POST_DELETED": items,
+    "LEDGER_REF_REWARD_HOLD": rewards,
+    "LEDGER_REF_REWARD_RELEASE": rewards,
+    "REVIEW_RATING_MIN": reviews,
+    "REVIEW_RATING_MAX": reviews,
+    "REVIEW_TEXT_MAX": reviews,
+    "REVIEW_REPORT_REASON_MAX": reviews,
+    "REVIEW_EDIT_DAYS": reviews,
+    # WhatsApp's, from its own module.
+    "MESSAGE_TYPE_WA_TEXT": whatsapp,
+    "MESSAGE_TYPE_WA_RICH": whatsapp,
+    "MESSAGE_TYPE_WA_INBOUND": whatsapp,
+    "MESSAGE_TYPE_WA_TEMPLATE": whatsapp,
+    "MESSAGE_TYPE_WA_STATUS": whatsapp,
+    "SESSION_KIND_BUSINESS": whatsapp,
+    "WHATSAPP_REPLY_BUTTONS_MAX": whatsapp,
+    "WHATSAPP_BUTTON_TITLE_MAX": whatsapp,
+    "WHATSAPP_LIST_ROWS_MAX": whatsapp,
+    "WHATSAPP_CONTACTS_MAX": whatsapp,
+    "WHATSAPP_MEDIA_TYPES": whatsapp,
+}
 
 # Computed by the server's own functions, so the web app's texts cannot tell another story.
 DERIVED = {
@@ -113,8 +123,7 @@ def typescript_value(value: Any) -> str:
 
 
 def render() -> str:
-    values = [(name, getattr(constants, name)) for name in SHARED]
-    values += [(name, getattr(whatsapp_constants, name)) for name in WHATSAPP_SHARED]
+    values = [(name, getattr(owner, name)) for name, owner in SHARED.items()]
     values += [(name, compute()) for name, compute in DERIVED.items()]
     lines = [f"export const {name} = {typescript_value(value)};" for name, value in values]
     return HEADER + "\n" + "\n".join(lines) + "\n"

@@ -30,8 +30,8 @@ from aiohttp import web
 from pymongo import AsyncMongoClient
 
 from agora.core import json_text
+from agora.core.chat.constants import SEND_REPLY_OK
 from agora.core.chat.rooms import viewer_room
-from agora.core.constants import SEND_REPLY_OK
 from agora.core.signing import hash_secret
 from agora.garbage import collecting
 from agora.realtime.transport import (

@@ -28,7 +28,8 @@ import gevent
 from locust import FastHttpUser, events, task
 from locust.runners import WorkerRunner
 
-from agora.core.constants import SEND_REPLY_OK, WALLET_FOR_USER
+from agora.core.chat.constants import SEND_REPLY_OK
+from agora.core.money import WALLET_FOR_USER
 from agora.garbage import settle
 from loadtest.crowd import Member
 from loadtest.feed_words import ADJECTIVES, DISTRICTS, NOUNS

@@ -40,10 +40,10 @@ from agora.actors.protocol import (
 )
 from agora.background import BackgroundTasks
 from agora.core.chat.access import NO_SUCH_CHAT, posting_refusal
+from agora.core.chat.constants import SESSION_BUFFER_MESSAGES
 from agora.core.chat.counts import announced_seq, keeps_senders_marks, next_created_at
 from agora.core.chat.views import message_view
 from agora.core.clock import now_ms
-from agora.core.constants import SESSION_BUFFER_MESSAGES
 from agora.core.shard_map import ShardMap
 from agora.garbage import start_collecting
 from agora.store.batched_writes import UNENCODABLE

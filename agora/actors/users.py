@@ -36,8 +36,8 @@ from agora.actors.protocol import (
 )
 from agora.background import retried
 from agora.core.chat.counts import red_dot_count
-from agora.core.constants import PUSH_SUBSCRIPTIONS_PER_ACCOUNT
 from agora.core.push import (
+    PUSH_SUBSCRIPTIONS_PER_ACCOUNT,
     DeliveryReceipt,
     Notification,
     PushWindows,

@@ -7,16 +7,12 @@ from typing import Any
 
 from agora.core.accounts import clean_image_url
 from agora.core.chat.access import is_open, may_read
-from agora.core.constants import (
-    CITY_SEARCH_RESULTS,
-    RECENT_GROUPS_SCANNED,
-    USER_TYPE_ADMIN,
-    USER_TYPE_AWAITING_APPROVAL,
-)
+from agora.core.chat.constants import USER_TYPE_ADMIN, USER_TYPE_AWAITING_APPROVAL
 from agora.core.errors import Forbidden, NotFound
-from agora.core.geo import check_coordinate
+from agora.core.geo import CITY_SEARCH_RESULTS, check_coordinate
 from agora.core.groups import (
     NOT_VIEWABLE,
+    RECENT_GROUPS_SCANNED,
     check_write_permission,
     clean_group_description,
     clean_group_title,

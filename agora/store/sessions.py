@@ -10,8 +10,8 @@ from pymongo.asynchronous.cursor import AsyncCursor
 from pymongo.asynchronous.database import AsyncDatabase
 
 from agora.core.chat.access import is_reader
+from agora.core.chat.constants import RECEIPT_MARKS_KEPT, SESSION_KIND_GROUP, SESSION_KIND_ITEM_CHAT
 from agora.core.chat.counts import SENT_SEQ
-from agora.core.constants import RECEIPT_MARKS_KEPT, SESSION_KIND_GROUP, SESSION_KIND_ITEM_CHAT
 from agora.core.documents import ChatSession, Membership
 from agora.store.batched_writes import BatchedWrites
 from agora.store.groups import NEW_SESSION_COUNTERS, add_membership, membership_id

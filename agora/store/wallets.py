@@ -24,9 +24,8 @@ from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import DuplicateKeyError
 
 from agora.background import Turns
-from agora.core.constants import LEDGER_REF_OFFER
 from agora.core.documents import LedgerEntry, Wallet
-from agora.core.money import DONE, ItemHold, Posting, next_hold
+from agora.core.money import DONE, LEDGER_REF_OFFER, ItemHold, Posting, next_hold
 from agora.core.money import PENDING as MOVE_PENDING
 from agora.store.batched_writes import BatchedWrites
 from agora.store.mongo import ensure_index, find_in, new_id

@@ -34,7 +34,7 @@ from agora import cluster, embedded
 from agora.actors.ownership import shard_name
 from agora.actors.sessions import SESSION_POOL
 from agora.actors.users import USER_POOL
-from agora.core.constants import SEND_REPLY_OK
+from agora.core.chat.constants import SEND_REPLY_OK
 from agora.core.shard_map import shard_of
 from agora.settings import Settings
 from tests import shared_ray

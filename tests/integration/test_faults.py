@@ -16,7 +16,7 @@ import ray
 import socketio
 
 from agora import embedded
-from agora.core.constants import SEND_REPLY_OK
+from agora.core.chat.constants import SEND_REPLY_OK
 from tests.integration.fault_tools import (
     GUARD_SECONDS,
     STORE_WAIT_MS,

@@ -5,8 +5,8 @@ import pytest
 from agora.app import chat_kinds
 from agora.core.chat import access
 from agora.core.chat.access import BANNER_ADMINS_ONLY, CANNOT_SEND, NO_SUCH_CHAT
+from agora.core.chat.constants import MESSAGE_TYPE_BANNER, MESSAGE_TYPE_CHAT, MESSAGE_TYPE_SYSTEM
 from agora.core.chat.counts import has_no_messages
-from agora.core.constants import MESSAGE_TYPE_BANNER, MESSAGE_TYPE_CHAT, MESSAGE_TYPE_SYSTEM
 from agora.core.whatsapp.kinds import BUSINESS_ONLY, WHATSAPP_ONLY
 
 KINDS = chat_kinds()

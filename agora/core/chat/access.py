@@ -3,7 +3,7 @@ refusals they answer."""
 
 from typing import Any
 
-from agora.core.constants import (
+from agora.core.chat.constants import (
     SESSION_KIND_ITEM_CHAT,
     USER_TYPE_ADMIN,
     USER_TYPE_BLOCKED,

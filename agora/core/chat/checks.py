@@ -7,7 +7,7 @@ from typing import Annotated, Any, NoReturn
 from pydantic import WithJsonSchema
 
 from agora.core.chat.access import banner_refusal
-from agora.core.constants import (
+from agora.core.chat.constants import (
     CHAT_ATTACHMENTS_MAX,
     LOCAL_ID_MAX_LENGTH,
     LOCATION_ADDRESS_MAX_LENGTH,

@@ -4,10 +4,7 @@ dot, with nothing written per message and member."""
 from typing import Any
 
 from agora.core.chat.access import is_reader
-from agora.core.constants import (
-    NOTIFICATION_UNMUTED,
-    SESSION_KIND_GROUP,
-)
+from agora.core.chat.constants import NOTIFICATION_UNMUTED, SESSION_KIND_GROUP
 from agora.core.documents import ChatSession, Membership
 
 # Where a session keeps how far each sender read: the number of their latest message,

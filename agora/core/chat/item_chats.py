@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from agora.core.constants import (
+from agora.core.chat.constants import (
     ITEM_CHAT_PREFIX,
     SESSION_KIND_ITEM_CHAT,
     USER_TYPE_ADMIN,

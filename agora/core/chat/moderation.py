@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from agora.core.constants import (
+from agora.core.chat.constants import (
     NOTIFICATION_MUTED,
     NOTIFICATION_UNMUTED,
     USER_TYPE_ADMIN,

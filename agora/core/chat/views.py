@@ -3,13 +3,9 @@
 from typing import Any
 
 from agora.core.chat.access import can_send
+from agora.core.chat.constants import SEND_REPLY_OK, SEND_REPLY_REFUSED, USER_TYPE_MEMBER
 from agora.core.chat.counts import unseen_count
 from agora.core.chat.receipts import delivery
-from agora.core.constants import (
-    SEND_REPLY_OK,
-    SEND_REPLY_REFUSED,
-    USER_TYPE_MEMBER,
-)
 from agora.core.documents import ChatSession, Membership, Message
 from agora.core.message_kinds import ChatKinds
 

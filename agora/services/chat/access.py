@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from agora.core.chat.access import NO_SUCH_CHAT, is_reader, may_read
-from agora.core.constants import SESSION_KIND_ITEM_CHAT
+from agora.core.chat.constants import SESSION_KIND_ITEM_CHAT
 from agora.core.errors import Forbidden, NotFound
 from agora.services.accounts import Caller
 from agora.services.items import PostReader

@@ -9,8 +9,8 @@ refuse.
 """
 
 from agora.core.chat.access import is_reader
+from agora.core.chat.constants import TYPING_INTERVAL_SECONDS
 from agora.core.chat.rooms import session_room, visited_rooms, visitor_room
-from agora.core.constants import TYPING_INTERVAL_SECONDS
 from agora.core.errors import AgoraError
 from agora.realtime.emitter import RealtimeEmitter
 from agora.services.accounts import Caller

@@ -18,10 +18,10 @@ from agora.actors.protocol import (
 )
 from agora.core.chat.access import CANNOT_SEND, NO_SUCH_CHAT
 from agora.core.chat.checks import NOT_IN_THIS_CHAT, Outgoing, check_outgoing, reply_to_of
+from agora.core.chat.constants import CHAT_ATTACHMENT_TYPES
 from agora.core.chat.item_chats import item_chat_members, item_chat_session, parse_item_chat_id
 from agora.core.chat.views import send_accepted, send_refused
 from agora.core.clock import now_ms
-from agora.core.constants import CHAT_ATTACHMENT_TYPES
 from agora.core.errors import AgoraError, BrieflyUnavailable, Forbidden, InvalidInput, NotFound
 from agora.core.message_kinds import ChatKinds
 from agora.realtime.emitter import RealtimeEmitter

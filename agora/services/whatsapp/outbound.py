@@ -20,11 +20,10 @@ from agora.core.chat.access import NO_SUCH_CHAT, hidden_from
 from agora.core.chat.checks import NOT_IN_THIS_CHAT, Outgoing
 from agora.core.chat.views import message_view
 from agora.core.clock import now_ms
-from agora.core.constants import LEDGER_REF_WHATSAPP_TEMPLATE
 from agora.core.errors import Forbidden, InvalidInput, NotFound
 from agora.core.message_kinds import ChatKinds
 from agora.core.money import Posting, to_cents, wallet_id
-from agora.core.whatsapp.constants import MESSAGE_TYPE_WA_TEMPLATE
+from agora.core.whatsapp.constants import LEDGER_REF_WHATSAPP_TEMPLATE, MESSAGE_TYPE_WA_TEMPLATE
 from agora.core.whatsapp.kinds import agent_refusal
 from agora.core.whatsapp.outbound import (
     MEDIA_TYPES,

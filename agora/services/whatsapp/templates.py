@@ -4,8 +4,8 @@ to the agents of its business chats (the picker fills them)."""
 from typing import Any
 
 from agora.core.chat.access import NO_SUCH_CHAT, hidden_from
+from agora.core.chat.constants import USER_TYPE_MODERATOR
 from agora.core.clock import now_ms
-from agora.core.constants import USER_TYPE_MODERATOR
 from agora.core.errors import Forbidden, InvalidInput, NotFound, Unavailable
 from agora.core.whatsapp.constants import SESSION_KIND_BUSINESS
 from agora.integrations.whatsapp.client import UNREACHABLE_STATUS, GraphApi, GraphError
