@@ -180,7 +180,7 @@ class SessionShardCalls:
 
 class SessionShards:
     def __init__(
-        self, settings: Settings, stores: StoreFactory, link: RayLink, maps: ShardMapStore
+        self, *, settings: Settings, stores: StoreFactory, link: RayLink, maps: ShardMapStore
     ) -> None:
         self.stores = stores
         self.initial_count = settings.session_shards

@@ -102,7 +102,7 @@ class UserShardCalls:
 
 class UserShards:
     def __init__(
-        self, settings: Settings, stores: StoreFactory, link: RayLink, maps: ShardMapStore
+        self, *, settings: Settings, stores: StoreFactory, link: RayLink, maps: ShardMapStore
     ) -> None:
         self.settings = settings
         self.stores = stores

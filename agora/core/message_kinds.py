@@ -7,9 +7,9 @@ when a member sends it (the values of those fields among the rest), who may
 post it where, what its view adds to the chat's (in the chat, the chat list and the socket
 events), what the message info view adds, and whether the chat's away members are told of
 it by web push. A `ConversationKind` says what a kind of session (`session.kind`) takes and
-shows. The composition root (`agora/app.py` `chat_kinds`) fills one `ChatKinds` with the
-chat's own kinds (`core.chat.checks.CHAT_MESSAGE_KINDS`) and those each feature brings
-(`core.whatsapp.kinds`), and hands it to the chat's services and shards.
+shows. The composition root (`agora/composition/base.py` `chat_kinds`) fills one `ChatKinds`
+with the chat's own kinds (`core.chat.checks.CHAT_MESSAGE_KINDS`) and those each feature
+brings (`core.whatsapp.kinds`), and hands it to the chat's services and shards.
 
 Kinds are frozen dataclasses of module-level functions, so the registry pickles as it is
 to the chat shards (other processes).

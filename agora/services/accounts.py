@@ -65,6 +65,7 @@ class Caller:
 class AccountService:
     def __init__(
         self,
+        *,
         settings: Settings,
         users: UserStore,
         auth_keys: AuthKeyStore,

@@ -70,6 +70,7 @@ GROUPS_LIMITED = "You have created many groups lately, please try again later"
 class GroupService:
     def __init__(
         self,
+        *,
         groups: GroupStore,
         feed_cache: FeedCache,
         cities,

@@ -118,6 +118,7 @@ POSTS_LIMITED = "You have posted a lot lately, please try again later"
 class ItemService:
     def __init__(
         self,
+        *,
         base_url: str,
         items: ItemStore,
         posts: PostReader,

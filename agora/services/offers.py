@@ -88,6 +88,7 @@ class OfferTerms:
 class OfferService:
     def __init__(
         self,
+        *,
         wallets: WalletService,
         last_offer: LastOffer,
         notices: ShardSends,

@@ -97,6 +97,7 @@ class PayoutsStatus:
 class PaymentService:
     def __init__(
         self,
+        *,
         settings: Settings,
         gateway: StripeGateway | None,
         store: PaymentStore,

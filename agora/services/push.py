@@ -54,6 +54,7 @@ ATTACHMENT_TEXT = "Sent a file"
 class PushService:
     def __init__(
         self,
+        *,
         settings: Settings,
         subscriptions: PushSubscriptionStore,
         vapid: VapidKeyStore,

@@ -53,6 +53,7 @@ _REVIEW_ID = re.compile(r"[0-9a-f]{24}")
 class ReviewService:
     def __init__(
         self,
+        *,
         reviews: ReviewStore,
         wallets: WalletService,
         items: ItemStore,

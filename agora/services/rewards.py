@@ -66,6 +66,7 @@ def _same_reward(item: dict[str, Any], fields: dict[str, Any]) -> bool:
 class RewardHolds:
     def __init__(
         self,
+        *,
         wallets: WalletService,
         items: ItemStore,
         emitter: RealtimeEmitter,

@@ -58,6 +58,7 @@ class StoredFile:
 class UploadService:
     def __init__(
         self,
+        *,
         settings: Settings,
         uploads: UploadStore,
         files: FileStore,

@@ -77,6 +77,7 @@ async def _payouts_unknown(_user_id: str) -> bool:
 class WalletService:
     def __init__(
         self,
+        *,
         store: WalletStore,
         money: MoneyUnitOfWork,
         emitter: RealtimeEmitter,

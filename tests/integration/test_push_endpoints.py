@@ -18,7 +18,7 @@ from pymongo import AsyncMongoClient
 
 from agora.actors.protocol import EdgePresence, Notify
 from agora.actors.users import UserShardLogic
-from agora.app import chat_kinds
+from agora.composition.base import chat_kinds
 from agora.core.push import PUSH_SUBSCRIPTIONS_PER_ACCOUNT, Notification, Subscription
 from agora.integrations.web_push import Delivery, WebPushSender, generate_vapid_keys
 from agora.store.push_subscriptions import PushSubscriptionStore

@@ -78,7 +78,13 @@ async def edge(settings_for, client_for, upload_store, tmp_path):
     redis = connect_redis(settings)
     limits = RateLimiter(redis, Keys(settings.redis_prefix))
     files = file_store(settings, db)
-    uploads = UploadService(settings, UploadStore(db), files, limits, PageFetcher())
+    uploads = UploadService(
+        settings=settings,
+        uploads=UploadStore(db),
+        files=files,
+        limits=limits,
+        fetcher=PageFetcher(),
+    )
     yield SimpleNamespace(
         client=client,
         uploads=uploads,

@@ -2,7 +2,7 @@
 
 import pytest
 
-from agora.app import chat_kinds
+from agora.composition.base import chat_kinds
 from agora.core.chat import access
 from agora.core.chat.access import BANNER_ADMINS_ONLY, CANNOT_SEND, NO_SUCH_CHAT
 from agora.core.chat.constants import MESSAGE_TYPE_BANNER, MESSAGE_TYPE_CHAT, MESSAGE_TYPE_SYSTEM

@@ -6,7 +6,7 @@ import pickle
 
 import pytest
 
-from agora.app import chat_kinds
+from agora.composition.base import chat_kinds
 from agora.core.chat.access import posting_refusal
 from agora.core.chat.checks import CHAT_MESSAGE_KINDS, check_outgoing
 from agora.core.chat.constants import MESSAGE_TYPE_CHAT

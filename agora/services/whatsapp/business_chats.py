@@ -19,10 +19,10 @@ from agora.store.sessions import SessionStore
 class BusinessChats:
     def __init__(
         self,
+        *,
         store: BusinessChatStore,
         sessions: SessionStore,
         emitter: RealtimeEmitter,
-        *,
         memberships: Memberships,
         shards: SessionShards,
         kinds: ChatKinds,

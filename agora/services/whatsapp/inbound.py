@@ -34,12 +34,12 @@ class TryLater(Exception):
 class InboundMessages:
     def __init__(
         self,
+        *,
         chats: BusinessChats,
         store: BusinessChatStore,
         uploads: UploadService,
         graph: GraphApi,
         emitter: RealtimeEmitter,
-        *,
         shard_sends: ShardSends,
         shards: SessionShards,
         kinds: ChatKinds,

@@ -72,6 +72,7 @@ class BusinessSends:
 
     def __init__(
         self,
+        *,
         public_base_url: str,
         sessions: SessionStore,
         messages: MessageStore,
@@ -153,6 +154,7 @@ class WhatsAppOutbound:
 
     def __init__(
         self,
+        *,
         public_base_url: str,
         template_price: Decimal,
         template_currency: str,

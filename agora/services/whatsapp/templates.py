@@ -22,6 +22,7 @@ TEMPLATE_FIELDS = ("name", "language", "category", "components")
 class WhatsAppTemplates:
     def __init__(
         self,
+        *,
         channels: WhatsAppChannels,
         graph: GraphApi,
         store: WhatsAppTemplateStore,

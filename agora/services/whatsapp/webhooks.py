@@ -70,6 +70,7 @@ def signed_by(raw: bytes, signature: str | None, channels: list[OpenChannel]) ->
 class WhatsAppWebhooks:
     def __init__(
         self,
+        *,
         channels: WhatsAppChannels,
         deliveries: WhatsAppEventStore,
         inbound: InboundMessages,
