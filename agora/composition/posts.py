@@ -14,6 +14,17 @@ from agora.store.file_store import file_store
 from agora.store.uploads import UploadStore
 
 
+def creation_limit(base: Foundation, *, kind: str, per_user: int, refusal: str) -> CreationLimit:
+    """How many of a kind (groups, posts) one person creates in the settings' window."""
+    return CreationLimit(
+        limits=base.limits,
+        kind=kind,
+        per_user=per_user,
+        window_seconds=base.settings.creation_window_seconds,
+        refusal=refusal,
+    )
+
+
 def build_uploads(base: Foundation) -> UploadService:
     return UploadService(
         settings=base.settings,
@@ -31,12 +42,8 @@ def build_groups(base: Foundation, feed_cache: FeedCache, uploads: UploadService
         cities=city_index,
         kept_image=uploads.kept_image,
         events=base.events,
-        creations=CreationLimit(
-            limits=base.limits,
-            kind="groups",
-            per_user=base.settings.groups_per_user,
-            window_seconds=base.settings.creation_window_seconds,
-            refusal=GROUPS_LIMITED,
+        creations=creation_limit(
+            base, kind="groups", per_user=base.settings.groups_per_user, refusal=GROUPS_LIMITED
         ),
     )
 
@@ -64,12 +71,8 @@ def build_items(
         feed_cache=feed_cache,
         uploads=uploads,
         events=base.events,
-        creations=CreationLimit(
-            limits=base.limits,
-            kind="posts",
-            per_user=base.settings.posts_per_user,
-            window_seconds=base.settings.creation_window_seconds,
-            refusal=POSTS_LIMITED,
+        creations=creation_limit(
+            base, kind="posts", per_user=base.settings.posts_per_user, refusal=POSTS_LIMITED
         ),
         rewards=rewards,
         expiry_ms=base.settings.post_expiry_days * DAY_MS,
