@@ -13,12 +13,13 @@ import uvloop
 from aiohttp import web
 from pydantic import ValidationError
 
-from agora import cluster, embedded, events_table, supervision, takes_table, web_constants
 from agora.actors import growth
 from agora.actors.runtime import stop_ray
 from agora.app import api_document, build_app
+from agora.generate import events_table, takes_table, web_constants
 from agora.http.access_log import access_logger_class
 from agora.http.openapi import render
+from agora.launch import cluster, embedded, supervision
 from agora.settings import REPO_ROOT, MissingSecret, Settings
 
 log = logging.getLogger("agora")

@@ -9,7 +9,6 @@ from pydantic import SecretStr
 
 from agora.actors.client import SessionShards
 from agora.actors.runtime import RayLink, start_shards
-from agora.background import sweep_forever
 from agora.composition.base import build_foundation
 from agora.composition.chat import build_chat, build_shards
 from agora.composition.money import build_money, build_offers, build_payments
@@ -22,13 +21,12 @@ from agora.composition.whatsapp import (
     whatsapp_stores,
 )
 from agora.core.items import POST_EXPIRY_SWEEP_SECONDS
-from agora.garbage import collecting
+from agora.generate.seed import seed_demo_city
 from agora.http.openapi import OPENAPI_DOCUMENT
 from agora.http.server import create_app
 from agora.integrations.web_pages import PageFetcher
 from agora.realtime.emitter import socket_manager
 from agora.realtime.transport import RoomChannelManager
-from agora.seed import seed_demo_city
 from agora.services.chat.live import Visitors
 from agora.services.chat.memberships import Memberships
 from agora.services.chat.moderation import ChatSettings
@@ -79,6 +77,8 @@ from agora.store.redis import connect_redis
 from agora.store.reviews import ReviewStore
 from agora.store.session_copies import SessionCopies
 from agora.store.users import UserStore
+from agora.tools.background import sweep_forever
+from agora.tools.garbage import collecting
 
 MOVE_SWEEP_SECONDS = 30
 

@@ -15,7 +15,7 @@ from typing import Any
 from agora.core.clock import DAY_MS, now_ms
 from agora.core.finder_fees import FINDER_FEE_PERCENT_DEFAULT
 from agora.core.items import POST_EXPIRY_DAYS_DEFAULT, ItemDraft, build_draft
-from agora.embedded import mongo_address, redis_address
+from agora.launch.embedded import mongo_address, redis_address
 from agora.store.items import HOLD_COPY_FIELDS, new_item, root_route
 from agora.store.mongo import new_id
 from loadtest import profile

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from agora.actors.client import SessionShards
 from agora.actors.runtime import RayLink
 from agora.actors.user_client import UserShards
+from agora.actors.wiring import StoreFactory
 from agora.composition.base import Foundation
 from agora.services.chat import ChatParts
 from agora.services.chat.access import ChatAccess
@@ -23,7 +24,6 @@ from agora.services.chat.ticks import Ticks
 from agora.services.items import PostReader
 from agora.services.uploads import UploadService
 from agora.store.chat_hints import ChatHints
-from agora.wiring import StoreFactory
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -10,7 +10,7 @@ from agora.core.text import CONTROL_CHARACTERS, clean_line
 from agora.core.uploads import UPLOADS_PATH, served_type
 
 # The product spec's numbers for accounts (those the web app shares are written out by
-# `python -m agora constants`, agora/web_constants.py).
+# `python -m agora constants`, agora/generate/web_constants.py).
 # Login and one-time codes.
 OTP_LENGTH = 6
 REQUIRE_IDENTIFIER = "email_id_or_phone_number"

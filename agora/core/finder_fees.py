@@ -8,7 +8,7 @@ sharer gets all that is left, so the parts add up to the pool exactly.
 
 `own_link_part` runs it for one reader's own link (what the post page promises them), and
 `worked_example` runs it on a sample reward; the web app's copy of it is generated
-(agora/web_constants.py), so the landing page and the offer dialog show what is paid.
+(agora/generate/web_constants.py), so the landing page and the offer dialog show what is paid.
 """
 
 from dataclasses import dataclass
@@ -26,7 +26,7 @@ from agora.core.money import (
 from agora.core.numbers import bounded_int
 
 # The product spec's numbers for finder fees (those the web app shares are written out by
-# `python -m agora constants`, agora/web_constants.py).
+# `python -m agora constants`, agora/generate/web_constants.py).
 # Finder's fees (issue 12; the rule is in docs/decisions.md).
 FINDER_FEE_PERCENT_DEFAULT = 10
 FINDER_FEE_PERCENT_MAX = 50

@@ -19,7 +19,7 @@ from agora.core.text import (
 )
 
 # The product spec's numbers for groups (those the web app shares are written out by
-# `python -m agora constants`, agora/web_constants.py).
+# `python -m agora constants`, agora/generate/web_constants.py).
 RECENT_GROUPS = 5
 # How many of the newest groups are looked at to find the RECENT_GROUPS anyone may read.
 RECENT_GROUPS_SCANNED = 50

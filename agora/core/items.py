@@ -23,7 +23,7 @@ from agora.core.rewards import reward_fields
 from agora.core.text import clean_line, clean_text
 
 # The product spec's numbers for items (those the web app shares are written out by
-# `python -m agora constants`, agora/web_constants.py).
+# `python -m agora constants`, agora/generate/web_constants.py).
 ITEM_HIDDEN_SORT_ORDER = -1
 # Why a post stopped (item `closed_reason`); a deleted one is also hidden.
 POST_CLOSED = "closed"

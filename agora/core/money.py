@@ -12,7 +12,7 @@ from agora.core.documents import LedgerEntry, Wallet
 from agora.core.errors import InvalidInput
 
 # The product spec's numbers for money (those the web app shares are written out by
-# `python -m agora constants`, agora/web_constants.py).
+# `python -m agora constants`, agora/generate/web_constants.py).
 # Currencies (spec section 9).
 CURRENCY_POINTS = "POINTS"
 CURRENCY_SYMBOLS = {

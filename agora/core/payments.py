@@ -13,7 +13,7 @@ from agora.core.money import (
 )
 
 # The product spec's numbers for payments (those the web app shares are written out by
-# `python -m agora constants`, agora/web_constants.py).
+# `python -m agora constants`, agora/generate/web_constants.py).
 # Card payments (Stripe): recharge, withdrawal, group subscription (spec sections 2, 7, 9).
 RECHARGE_DEFAULT_AMOUNT = 10
 RECHARGE_DEFAULT_CURRENCY = "USD"

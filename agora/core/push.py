@@ -26,7 +26,7 @@ from agora.core.errors import InvalidInput
 from agora.core.signing import sign, unsign
 
 # The product spec's numbers for push (those the web app shares are written out by
-# `python -m agora constants`, agora/web_constants.py).
+# `python -m agora constants`, agora/generate/web_constants.py).
 PUSH_OS_TYPE_WEB = "WEB_PUSH"
 # Web push (decisions: "Web push").
 # Where a pushed notification sends its reader, and how long an undelivered one is kept.

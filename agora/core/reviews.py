@@ -12,7 +12,7 @@ from agora.core.money import DONE, LEDGER_REF_OFFER, cents_number
 from agora.core.text import clean_text
 
 # The product spec's numbers for reviews (those the web app shares are written out by
-# `python -m agora constants`, agora/web_constants.py).
+# `python -m agora constants`, agora/generate/web_constants.py).
 # Reviews after a paid offer (issue 32).
 REVIEW_RATING_MIN = 1
 REVIEW_RATING_MAX = 5

@@ -8,7 +8,7 @@ from agora.core.finder_fees import pool_cents
 from agora.core.money import ItemHold, cents_number, to_cents
 
 # The product spec's numbers for rewards (those the web app shares are written out by
-# `python -m agora constants`, agora/web_constants.py).
+# `python -m agora constants`, agora/generate/web_constants.py).
 # A post's reward held from its poster's wallet (issue 32): taken or changed by a create or an
 # edit, and given back when the post is closed, deleted or expires.
 LEDGER_REF_REWARD_HOLD = "reward_hold"

@@ -17,7 +17,7 @@ from agora.core.signing import sign, unsign
 from agora.core.text import without_format_characters
 
 # The product spec's numbers for uploads (those the web app shares are written out by
-# `python -m agora constants`, agora/web_constants.py).
+# `python -m agora constants`, agora/generate/web_constants.py).
 # Uploads (spec sections 5 and 9).
 UPLOAD_MAX_BYTES = 15 * 1024 * 1024
 # Mime type -> (stored file extension, name listed in 'Invalid file type, allowed: {types}').

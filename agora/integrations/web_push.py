@@ -19,7 +19,6 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from py_vapid import Vapid
 from pywebpush import WebPusher, WebPushException
 
-from agora import metrics
 from agora.core.addresses import Refused, check_url
 from agora.core.push import (
     PUSH_FIRST_RETRY_SECONDS,
@@ -35,6 +34,7 @@ from agora.core.push import (
     topic_for,
 )
 from agora.integrations.outbound import guarded_session
+from agora.tools import metrics
 
 log = logging.getLogger("agora.web_push")
 

@@ -15,7 +15,6 @@ from typing import Any
 
 from agora.actors.user_client import UserShards
 from agora.actors.users import UNDECIDED_PUSH_SECONDS, vapid_pair
-from agora.background import retried
 from agora.core.chat.constants import SESSION_KIND_ITEM_CHAT
 from agora.core.errors import InvalidInput
 from agora.core.message_kinds import ChatKinds
@@ -37,6 +36,7 @@ from agora.store.push_subscriptions import PushSubscriptionStore
 from agora.store.sessions import SessionStore
 from agora.store.users import UserStore
 from agora.store.vapid_keys import VapidKeyStore
+from agora.tools.background import retried
 
 log = logging.getLogger("agora.push")
 

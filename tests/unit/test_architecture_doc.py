@@ -1,12 +1,12 @@
 """docs/architecture.md cannot drift from the code: the chat's takes cells are its
-constructors' parameters (`agora/takes_table.py`), and every repository path it and
+constructors' parameters (`agora/generate/takes_table.py`), and every repository path it and
 docs/operations.md name exists."""
 
 import re
 
 import pytest
 
-from agora import takes_table
+from agora.generate import takes_table
 from agora.services.chat.sending import Sending
 from agora.settings import REPO_ROOT
 

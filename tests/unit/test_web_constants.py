@@ -1,10 +1,10 @@
 """The web app's copy of the spec's constants is the one their features' modules render
-(agora/web_constants.py)."""
+(agora/generate/web_constants.py)."""
 
 import inspect
 from pathlib import Path
 
-from agora import web_constants
+from agora.generate import web_constants
 from agora.settings import REPO_ROOT
 
 WRITTEN = REPO_ROOT / "web" / "src" / "shared" / "generated" / "serverConstants.ts"

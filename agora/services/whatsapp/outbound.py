@@ -15,7 +15,6 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
-from agora.background import BackgroundTasks
 from agora.core.chat.access import NO_SUCH_CHAT, hidden_from
 from agora.core.chat.checks import NOT_IN_THIS_CHAT, Outgoing
 from agora.core.chat.views import message_view
@@ -44,6 +43,7 @@ from agora.store.messages import MessageStore
 from agora.store.sessions import SessionStore
 from agora.store.whatsapp_statuses import WhatsAppFlags
 from agora.store.whatsapp_templates import WhatsAppTemplateStore
+from agora.tools.background import BackgroundTasks
 
 log = logging.getLogger("agora.whatsapp.outbound")
 

@@ -11,7 +11,7 @@ from agora.services.items import ItemInput
 from agora.services.registry import Services
 from agora.store.users import UserStore
 
-log = logging.getLogger("agora.seed")
+log = logging.getLogger("agora.generate.seed")
 
 DEMO_GROUP = "amsterdam-nl"
 DEMO_PEOPLE = {
