@@ -13,15 +13,17 @@ import uvloop
 from aiohttp import web
 from pydantic import ValidationError
 
-from agora import cluster, embedded, events_table, supervision, web_constants
 from agora.actors import growth
 from agora.actors.runtime import stop_ray
 from agora.app import api_document, build_app
+from agora.generate import events_table, takes_table, web_constants
 from agora.http.access_log import access_logger_class
 from agora.http.openapi import render
-from agora.settings import MissingSecret, Settings
+from agora.launch import cluster, embedded, supervision
+from agora.settings import REPO_ROOT, MissingSecret, Settings
 
 log = logging.getLogger("agora")
+ARCHITECTURE_DOC = REPO_ROOT / "docs" / "architecture.md"
 
 
 def serve(settings: Settings) -> None:
@@ -114,11 +116,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="agora")
     parser.add_argument(
         "command",
-        choices=["run", "cluster", "serve", "openapi", "constants", "events", "shards"],
+        choices=["run", "cluster", "serve", "openapi", "constants", "events", "takes", "shards"],
         help="run: embedded; cluster: edges behind HAProxy and Ray nodes on this machine; "
         "serve: edge; openapi: print the API's OpenAPI document; "
         "constants: print the web app's copy of the spec's constants; "
         "events: print docs/architecture.md's table of domain events; "
+        "takes: write the chat's constructors into docs/architecture.md's takes cells; "
         "shards: show the shard pools, or grow them while the edges serve",
     )
     parser.add_argument("--sessions", type=int, help="shards: the session shards' new count")
@@ -136,6 +139,8 @@ def main() -> None:
         sys.stdout.write(web_constants.render())
     elif args.command == "events":
         sys.stdout.write(events_table.render())
+    elif args.command == "takes":
+        ARCHITECTURE_DOC.write_text(takes_table.written(ARCHITECTURE_DOC.read_text()))
     elif args.command == "shards":
         asyncio.run(growth.grow(settings, args.sessions, args.users))
     elif args.command == "run":

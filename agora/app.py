@@ -2,7 +2,6 @@
 
 import asyncio
 import secrets
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from aiohttp import web
@@ -10,40 +9,28 @@ from pydantic import SecretStr
 
 from agora.actors.client import SessionShards
 from agora.actors.runtime import RayLink, start_shards
-from agora.actors.user_client import UserShards
-from agora.background import sweep_forever
-from agora.core.chat import CHAT_MESSAGE_KINDS
-from agora.core.constants import DAY_MS, POST_EXPIRY_SWEEP_SECONDS
-from agora.core.message_kinds import ChatKinds
-from agora.core.whatsapp.kinds import BUSINESS_CHATS, WHATSAPP_MESSAGE_KINDS
-from agora.core.whatsapp.outbound import WA_MESSAGE_TYPES
-from agora.garbage import collecting
+from agora.composition.base import build_foundation
+from agora.composition.chat import build_chat, build_shards
+from agora.composition.money import build_money, build_offers, build_payments
+from agora.composition.people import build_accounts, build_push, build_reviews
+from agora.composition.posts import build_feed, build_groups, build_items, build_uploads
+from agora.composition.whatsapp import (
+    build_whatsapp,
+    build_whatsapp_replies,
+    business_sends,
+    whatsapp_stores,
+)
+from agora.core.items import POST_EXPIRY_SWEEP_SECONDS
+from agora.generate.seed import seed_demo_city
 from agora.http.openapi import OPENAPI_DOCUMENT
 from agora.http.server import create_app
-from agora.integrations.geonames import city_index
-from agora.integrations.messaging import email_sender, sms_sender
-from agora.integrations.stripe_gateway import StripeGateway
 from agora.integrations.web_pages import PageFetcher
-from agora.integrations.whatsapp.client import GraphApi
-from agora.realtime.emitter import RealtimeEmitter, socket_manager
+from agora.realtime.emitter import socket_manager
 from agora.realtime.transport import RoomChannelManager
-from agora.seed import seed_demo_city
-from agora.services.accounts import AccountService
-from agora.services.chat import ChatParts
-from agora.services.chat.access import ChatAccess
-from agora.services.chat.chat_list import ChatList, UnseenCounts
-from agora.services.chat.last_offer import LastOffer
-from agora.services.chat.live import ChatRooms, Typing, Visitors
-from agora.services.chat.lookups import ItemChats, Lookups
+from agora.services.chat.live import Visitors
 from agora.services.chat.memberships import Memberships
-from agora.services.chat.moderation import ChatSettings, MemberList, Moderation
-from agora.services.chat.reading import MessageInfo, MessagePages
-from agora.services.chat.receipts import Receipts
-from agora.services.chat.sending import PreparesSend, Sending
-from agora.services.chat.shard_sends import ShardSends
-from agora.services.chat.ticks import Ticks
+from agora.services.chat.moderation import ChatSettings
 from agora.services.client_errors import ClientErrorService
-from agora.services.creation_limits import CreationLimit
 from agora.services.events import (
     Events,
     GroupEdited,
@@ -65,58 +52,33 @@ from agora.services.events import (
 from agora.services.feed import FeedService
 from agora.services.finder_fees import EarnedFromSharing
 from agora.services.geo import GeoService
-from agora.services.groups import GROUPS_LIMITED, GroupService
-from agora.services.items import POSTS_LIMITED, ItemService, PostReader
+from agora.services.groups import GroupService
+from agora.services.items import ItemService, PostReader
 from agora.services.link_previews import LinkPreviewService
 from agora.services.offers import OfferService
-from agora.services.payments import PaymentService, PayoutsStatus
+from agora.services.payments import PaymentService
 from agora.services.push import PushService
 from agora.services.registry import Services
-from agora.services.reviews import ReviewService
 from agora.services.rewards import RewardHolds
 from agora.services.standing import Standing
-from agora.services.uploads import UploadService
 from agora.services.wallet import WalletService
 from agora.services.whatsapp import WhatsApp
-from agora.services.whatsapp.business_chats import BusinessChats
-from agora.services.whatsapp.channels import WhatsAppChannels
-from agora.services.whatsapp.clicks import WhatsAppClicks
-from agora.services.whatsapp.inbound import InboundMessages
-from agora.services.whatsapp.outbound import BusinessSends, WhatsAppOutbound
 from agora.services.whatsapp.replies import WhatsAppReplies
-from agora.services.whatsapp.statuses import WhatsAppStatuses
-from agora.services.whatsapp.templates import WhatsAppTemplates
-from agora.services.whatsapp.webhooks import RateLimit, WhatsAppWebhooks
 from agora.settings import Settings, require_secret
 from agora.store.auth_keys import AuthKeyStore
-from agora.store.business_chats import BusinessChatStore
-from agora.store.chat_hints import ChatHints
 from agora.store.client_errors import ClientErrorStore
 from agora.store.feed_cache import FeedCache
-from agora.store.file_store import file_store, import_local_files
-from agora.store.groups import GroupStore
+from agora.store.file_store import import_local_files
 from agora.store.items import ItemStore
 from agora.store.link_previews import LinkPreviewCache
-from agora.store.messages import MessageStore
-from agora.store.money import money_unit_of_work
 from agora.store.mongo import connect_mongo, database
-from agora.store.otp import OtpStore
-from agora.store.payments import PaymentStore, Recharges
 from agora.store.push_subscriptions import PushSubscriptionStore
-from agora.store.rate_limits import RateLimiter
-from agora.store.redis import Keys, connect_redis
+from agora.store.redis import connect_redis
 from agora.store.reviews import ReviewStore
-from agora.store.session_copies import SessionCopies, session_copies
-from agora.store.sessions import SessionStore
-from agora.store.uploads import UploadStore
+from agora.store.session_copies import SessionCopies
 from agora.store.users import UserStore
-from agora.store.vapid_keys import VapidKeyStore
-from agora.store.wallets import WalletStore
-from agora.store.whatsapp_channels import WhatsAppChannelStore
-from agora.store.whatsapp_events import WhatsAppEventStore
-from agora.store.whatsapp_statuses import WhatsAppFlags
-from agora.store.whatsapp_templates import WhatsAppTemplateStore
-from agora.wiring import StoreFactory
+from agora.tools.background import sweep_forever
+from agora.tools.garbage import collecting
 
 MOVE_SWEEP_SECONDS = 30
 
@@ -133,7 +95,7 @@ WHATSAPP_REPLIES = web.AppKey("whatsapp_replies", WhatsAppReplies)
 SESSION_COPIES = web.AppKey("session_copies", SessionCopies)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Built:
     services: Services
     events: Events
@@ -146,12 +108,6 @@ class Built:
     session_shards: SessionShards  # started with the edge, and again when Ray's head returns
 
 
-def chat_kinds() -> ChatKinds:
-    """The message kinds chat knows: its own, and those WhatsApp brings with its business
-    chats (`core.message_kinds`)."""
-    return ChatKinds([*CHAT_MESSAGE_KINDS, *WHATSAPP_MESSAGE_KINDS], [BUSINESS_CHATS])
-
-
 def build_services(
     settings: Settings,
     db,
@@ -159,302 +115,99 @@ def build_services(
     page_fetcher: PageFetcher | None = None,
     sockets: RoomChannelManager | None = None,
 ) -> Built:
-    """`sockets`: the edge's Socket.IO manager, which the emitter publishes through (without
-    it, as in scripts and tests, the emitter is a write-only publisher)."""
-    keys = Keys(settings.redis_prefix)
-    events = Events()
-    users = UserStore(db, redis, keys)
-    auth_keys = AuthKeyStore(db, redis, keys)
-    limits = RateLimiter(redis, keys)
-    # Groups and memberships, as the group and chat stores keep them on this edge.
-    copies = session_copies(redis, keys)
-    group_store = GroupStore(db, copies)
-    item_store = ItemStore(db, redis, keys)
-    upload_store = UploadStore(db)
-    feed_cache = FeedCache(redis, keys)
-    sessions = SessionStore(db, copies)
-    messages = MessageStore(db)
-    wallet_store = WalletStore(db)
-    emitter = RealtimeEmitter(settings, sockets)
-    payment_store = PaymentStore(db, users, group_store)
-    recharges = Recharges(db)
-    # A money move writes its ledger entries, its record, the posts' copies of the holds it
-    # moves and a card recharge's record in one unit of work.
-    money = money_unit_of_work(
-        db,
-        settings.mongo_transactions,
-        wallets=wallet_store,
-        holds=item_store.holds,
-        recharges=recharges,
+    """Each feature built by its builder (`agora/composition/`), in the order they take each
+    other. `sockets`: the edge's Socket.IO manager, which the emitter publishes through
+    (without it, as in scripts and tests, the emitter is a write-only publisher)."""
+    base = build_foundation(
+        settings=settings, db=db, redis=redis, page_fetcher=page_fetcher, sockets=sockets
     )
-    # Wallets show whether their owner can be paid out, which only payments' store knows.
-    wallets = WalletService(
-        wallet_store, money, emitter, events, PayoutsStatus(payment_store).charge_enabled
+    auth_keys = AuthKeyStore(db=db, redis=redis, keys=base.keys)
+    feed_cache = FeedCache(redis=redis, keys=base.keys)
+    review_store = ReviewStore(db=db)
+    push_subscriptions = PushSubscriptionStore(db=db)
+    wa_stores = whatsapp_stores(base)
+    money = build_money(base)
+    uploads = build_uploads(base)
+    groups = build_groups(base, feed_cache, uploads)
+    feed = build_feed(base, feed_cache, groups)
+    posts = PostReader(items=base.items, groups=groups)
+    shards = build_shards(base)
+    push = build_push(base, subscriptions=push_subscriptions, shards=shards.users)
+    chat = build_chat(
+        base, shards=shards, posts=posts, uploads=uploads, sends=business_sends(base, wa_stores)
     )
-    rewards = RewardHolds(wallets, item_store, emitter, events)
-    review_store = ReviewStore(db)
-
-    fetcher = page_fetcher or PageFetcher()
-    uploads = UploadService(settings, upload_store, file_store(settings, db), limits, fetcher)
-    groups = GroupService(
-        group_store,
-        feed_cache,
-        city_index,
-        uploads.kept_image,
-        events,
-        CreationLimit(
-            limits,
-            "groups",
-            settings.groups_per_user,
-            settings.creation_window_seconds,
-            GROUPS_LIMITED,
-        ),
-    )
-    payments = PaymentService(
-        settings, stripe_gateway(settings), payment_store, recharges, wallets, groups
-    )
-    posts = PostReader(item_store, groups)
-    push_subscriptions = PushSubscriptionStore(db)
-    kinds = chat_kinds()
-    # How the Ray shards (other processes) build their stores.
-    shard_stores = StoreFactory(settings, kinds)
-    ray_link = RayLink(settings)
-    shard_maps = shard_stores.shard_maps(db)
-    user_shards = UserShards(settings, shard_stores, ray_link, shard_maps)
-    push = PushService(
-        settings, push_subscriptions, VapidKeyStore(db), user_shards, sessions, users, kinds
-    )
-    whatsapp_templates = WhatsAppTemplateStore(db)
-    session_shards = SessionShards(settings, shard_stores, ray_link, shard_maps)
-    shard_sends = ShardSends(shards=session_shards, events=events)
-    memberships = Memberships(
-        sessions=sessions,
-        users=users,
-        emitter=emitter,
-        shards=session_shards,
-        shard_sends=shard_sends,
-    )
-    chat = chat_parts(
-        shards=session_shards,
-        shard_sends=shard_sends,
-        memberships=memberships,
-        sessions=sessions,
-        messages=messages,
-        posts=posts,
-        users=users,
-        uploads=uploads,
-        hints=ChatHints(redis, keys),
-        emitter=emitter,
-        events=events,
-        kinds=kinds,
-        # An agent's reply to a WhatsApp customer is checked against its business chat.
-        sends=dict.fromkeys(
-            WA_MESSAGE_TYPES,
-            BusinessSends(settings.public_base_url, sessions, messages, whatsapp_templates),
-        ),
-    )
-    feed = FeedService(groups, item_store, feed_cache)
-    reviews = ReviewService(review_store, wallets, item_store, groups, users, emitter)
-    standing = Standing(item_store, groups, reviews)
-    whatsapp, whatsapp_stores = build_whatsapp(
-        settings,
-        db,
-        groups,
-        sessions,
-        uploads,
-        emitter,
-        events,
-        limits,
-        shards=session_shards,
-        shard_sends=shard_sends,
-        memberships=memberships,
-        kinds=kinds,
-    )
-    whatsapp_flags = WhatsAppFlags(db)
-    statuses = WhatsAppStatuses(whatsapp_flags, emitter)
-    whatsapp_replies = WhatsAppReplies(
-        outbound=WhatsAppOutbound(
-            settings.public_base_url,
-            settings.whatsapp_template_price,
-            settings.whatsapp_template_currency,
-            whatsapp.graph,
-            whatsapp.channels,
-            sessions,
-            group_store,
-            whatsapp_flags,
-            wallets,
-            statuses,
-            kinds,
-        ),
-        statuses=statuses,
-        templates=WhatsAppTemplates(
-            whatsapp.channels, whatsapp.graph, whatsapp_templates, sessions
-        ),
-        clicks=WhatsAppClicks(whatsapp_templates, whatsapp_flags, statuses),
+    reviews = build_reviews(base, store=review_store, wallets=money.wallets, groups=groups)
+    standing = Standing(items=base.items, groups=groups, reviews=reviews)
+    whatsapp = build_whatsapp(base, stores=wa_stores, groups=groups, uploads=uploads, shards=shards)
+    whatsapp_replies = build_whatsapp_replies(
+        base, stores=wa_stores, whatsapp=whatsapp, wallets=money.wallets
     )
     services = Services(
-        accounts=AccountService(
-            settings,
-            users,
-            auth_keys,
-            OtpStore(redis, keys),
-            limits,
-            email=email_sender(settings.smtp_url, settings.smtp_from),
-            sms=sms_sender(),
-            wallets=wallets,
-            kept_image=uploads.kept_image,
+        accounts=build_accounts(
+            base,
+            auth_keys=auth_keys,
+            wallets=money.wallets,
+            uploads=uploads,
             push_subscriptions=push_subscriptions,
-            events=events,
-            standing=standing.of,
+            standing=standing,
         ),
-        client_errors=ClientErrorService(settings, ClientErrorStore(db), limits),
+        client_errors=ClientErrorService(
+            settings=settings, reports=ClientErrorStore(db=db), limits=base.limits
+        ),
         groups=groups,
-        geo=GeoService(groups.cities),
+        geo=GeoService(cities=groups.cities),
         feed=feed,
-        items=ItemService(
-            settings.public_base_url,
-            item_store,
-            posts,
-            groups,
-            group_store,
-            users,
-            feed_cache,
-            uploads,
-            events,
-            CreationLimit(
-                limits,
-                "posts",
-                settings.posts_per_user,
-                settings.creation_window_seconds,
-                POSTS_LIMITED,
-            ),
-            rewards,
-            settings.post_expiry_days * DAY_MS,
+        items=build_items(
+            base,
+            posts=posts,
+            groups=groups,
+            feed_cache=feed_cache,
+            uploads=uploads,
+            rewards=money.rewards,
         ),
         uploads=uploads,
         chat=chat,
         link_previews=LinkPreviewService(
-            fetcher, LinkPreviewCache(redis, keys), limits, uploads.kept_image
+            fetcher=base.fetcher,
+            cache=LinkPreviewCache(redis=redis, keys=base.keys),
+            limits=base.limits,
+            kept_image=uploads.kept_image,
         ),
-        wallets=wallets,
-        offers=OfferService(
-            wallets,
-            LastOffer(sessions=sessions, emitter=emitter, kinds=kinds),
-            shard_sends,
-            sessions,
-            item_store,
-            users,
-            events,
-        ),
-        payments=payments,
+        wallets=money.wallets,
+        offers=build_offers(base, money=money, shards=shards),
+        payments=build_payments(base, money, groups),
         push=push,
-        finder_fees=EarnedFromSharing(wallet_store, item_store),
-        rewards=rewards,
+        finder_fees=EarnedFromSharing(wallets=money.wallet_store, items=base.items),
+        rewards=money.rewards,
         reviews=reviews,
         whatsapp=whatsapp,
         whatsapp_replies=whatsapp_replies,
     )
-    visitors = Visitors(sessions=sessions, emitter=emitter)
     subscribe(
-        events,
+        base.events,
         groups,
         feed,
-        memberships,
-        visitors,
+        shards.memberships,
+        Visitors(sessions=base.sessions, emitter=base.emitter),
         chat.chat_settings,
         services.offers,
-        rewards,
+        money.rewards,
         push,
         whatsapp,
         whatsapp_replies,
     )
-    indexed = [users, auth_keys, group_store, item_store, sessions, messages, wallet_store]
-    indexed += [review_store]
-    indexed += [payment_store, recharges, push_subscriptions, *whatsapp_stores]
-    indexed += [whatsapp_templates, whatsapp_flags]
-    copied = [users, item_store, copies]
-    return Built(services, events, users, indexed, copied, copies, ray_link, session_shards)
-
-
-def chat_parts(
-    *,
-    shards: SessionShards,
-    shard_sends: ShardSends,
-    memberships: Memberships,
-    sessions: SessionStore,
-    messages: MessageStore,
-    posts: PostReader,
-    users: UserStore,
-    uploads: UploadService,
-    hints: ChatHints,
-    emitter: RealtimeEmitter,
-    events: Events,
-    kinds: ChatKinds,
-    sends: Mapping[int, PreparesSend],
-) -> ChatParts:
-    """The chat's parts the edge calls, each given what it uses; the read rule and the
-    receipts' ticks are shared by those that need them."""
-    access = ChatAccess(sessions=sessions, posts=posts)
-    ticks = Ticks(sessions=sessions, emitter=emitter)
-    return ChatParts(
-        kinds=kinds,
-        sending=Sending(
-            shards=shards,
-            shard_sends=shard_sends,
-            access=access,
-            messages=messages,
-            uploads=uploads,
-            posts=posts,
-            sessions=sessions,
-            hints=hints,
-            emitter=emitter,
-            kinds=kinds,
-            sends=sends,
-        ),
-        pages=MessagePages(
-            access=access,
-            shards=shards,
-            messages=messages,
-            sessions=sessions,
-            users=users,
-            kinds=kinds,
-            ticks=ticks,
-        ),
-        message_info=MessageInfo(access=access, messages=messages, sessions=sessions, kinds=kinds),
-        receipts=Receipts(access=access, messages=messages, sessions=sessions, ticks=ticks),
-        chat_list=ChatList(
-            access=access,
-            posts=posts,
-            sessions=sessions,
-            messages=messages,
-            shards=shards,
-            emitter=emitter,
-            kinds=kinds,
-            ticks=ticks,
-        ),
-        unseen=UnseenCounts(sessions=sessions),
-        rooms=ChatRooms(access=access, sessions=sessions),
-        typing=Typing(access=access, hints=hints, emitter=emitter),
-        members=MemberList(access=access, sessions=sessions, users=users),
-        chat_settings=ChatSettings(
-            access=access,
-            sessions=sessions,
-            shards=shards,
-            events=events,
-            emitter=emitter,
-            kinds=kinds,
-        ),
-        moderation=Moderation(
-            sessions=sessions,
-            events=events,
-            emitter=emitter,
-            kinds=kinds,
-            memberships=memberships,
-        ),
-        item_chats=ItemChats(
-            access=access, posts=posts, sessions=sessions, hints=hints, kinds=kinds
-        ),
-        lookups=Lookups(access=access, posts=posts, sessions=sessions, users=users, kinds=kinds),
+    indexed = [base.users, auth_keys, base.groups, base.items, base.sessions, base.messages]
+    indexed += [money.wallet_store, review_store, money.payment_store, money.recharges]
+    indexed += [push_subscriptions, *wa_stores.indexed()]
+    return Built(
+        services=services,
+        events=base.events,
+        users=base.users,
+        indexed=indexed,
+        copied=[base.users, base.items, base.copies],
+        session_copies=base.copies,
+        ray_link=shards.ray_link,
+        session_shards=shards.sessions,
     )
 
 
@@ -526,74 +279,6 @@ def subscribe(
     events.subscribe(MessageStored, whatsapp_replies.outbound.message_stored)
     # WhatsApp's statuses of a reply move its flags, forward only, announced as `wa_status`.
     events.subscribe(WhatsAppStatusReceived, whatsapp_replies.statuses.status_received)
-
-
-def build_whatsapp(
-    settings: Settings,
-    db,
-    groups: GroupService,
-    sessions: SessionStore,
-    uploads: UploadService,
-    emitter: RealtimeEmitter,
-    events: Events,
-    limits: RateLimiter,
-    *,
-    shards: SessionShards,
-    shard_sends: ShardSends,
-    memberships: Memberships,
-    kinds: ChatKinds,
-) -> tuple[WhatsApp, list]:
-    """WhatsApp business chats, and the stores whose indexes they need."""
-    graph = GraphApi(settings.whatsapp_graph_url)
-    channel_store = WhatsAppChannelStore(db)
-    deliveries = WhatsAppEventStore(db)
-    business_chats = BusinessChatStore(db)
-    channels = WhatsAppChannels(
-        settings.public_base_url,
-        channel_store,
-        graph,
-        groups,
-        settings.secret_key.get_secret_value(),
-    )
-    agents = BusinessChats(
-        business_chats,
-        sessions,
-        emitter,
-        memberships=memberships,
-        shards=shards,
-        kinds=kinds,
-    )
-    inbound = InboundMessages(
-        agents,
-        business_chats,
-        uploads,
-        graph,
-        emitter,
-        shard_sends=shard_sends,
-        shards=shards,
-        kinds=kinds,
-    )
-    bad_signatures = RateLimit(
-        settings.whatsapp_bad_signatures_per_ip, settings.rate_window_seconds
-    )
-    webhooks = WhatsAppWebhooks(channels, deliveries, inbound, events, limits, bad_signatures)
-    return WhatsApp(graph, channels, webhooks, agents), [channel_store, deliveries, business_chats]
-
-
-def stripe_gateway(settings: Settings) -> StripeGateway | None:
-    """None without a secret key: card payments are then off and answer 503."""
-    if not settings.card_payments:
-        return None
-    return StripeGateway(
-        settings.stripe_secret_key.get_secret_value(),
-        api_base=settings.stripe_api_base,
-        webhook_secrets=(
-            settings.stripe_webhook_secret.get_secret_value(),
-            settings.stripe_connect_webhook_secret.get_secret_value(),
-        ),
-        tolerance_seconds=settings.stripe_webhook_tolerance_seconds,
-        timeout_seconds=settings.stripe_timeout_seconds,
-    )
 
 
 async def finish_stalled_moves(wallets: WalletService, payments: PaymentService) -> None:

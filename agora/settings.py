@@ -7,12 +7,9 @@ from typing import Literal, Self
 from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from agora.core.constants import (
-    CURRENCY_POINTS,
-    OFFER_CURRENCIES,
-    POST_EXPIRY_DAYS_DEFAULT,
-    PUSH_COALESCE_SECONDS,
-)
+from agora.core.items import POST_EXPIRY_DAYS_DEFAULT
+from agora.core.money import CURRENCY_POINTS, OFFER_CURRENCIES
+from agora.core.push import PUSH_COALESCE_SECONDS
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 # The ports `ray start` gives its worker processes (its --min-worker-port and
@@ -76,7 +73,7 @@ class Settings(BaseSettings):
     # (docs/decisions.md, "Eighth pass"). Raise it when a shard's queue keeps growing.
     session_shards: int = Field(default=1, ge=1, le=256)
     # The edge and the shards collect reference cycles fully every this many seconds, never
-    # by count (agora/garbage.py): by count, one took 110-290 ms of the edge's CPU every
+    # by count (agora/tools/garbage.py): by count, one took 110-290 ms of the edge's CPU every
     # 10-15 s at 1,000 people (docs/decisions.md, "The eleventh pass").
     gc_full_every_seconds: float = Field(default=600.0, gt=0)
     # The ports of the Ray head `python -m agora run` starts (AGORA_RAY_ADDRESS unset): its
@@ -87,7 +84,7 @@ class Settings(BaseSettings):
     ray_dashboard_port: int = 8265
     ray_client_port: int = Field(default=10001, ge=1, le=65535)
     ray_dashboard_agent_port: int = Field(default=52365, ge=1, le=65535)
-    # Where the local Ray node serves its metrics (agora/metrics.py) in Prometheus text, when
+    # Where the local Ray node serves its metrics (agora/tools/metrics.py) in Prometheus text, when
     # the dashboard is on; 0: a port of Ray's choosing.
     ray_metrics_port: int = Field(default=8266, ge=0, le=65535)
     # Users (presence and push decisions) are spread over this many Ray actors; the same on

@@ -14,9 +14,10 @@ from typing import Any, Protocol
 
 from pymongo import MongoClient
 
-from agora.core.chat import SENT_SEQ, item_chat_members, item_chat_session
+from agora.core.chat.constants import NOTIFICATION_UNMUTED, USER_TYPE_MEMBER
+from agora.core.chat.counts import SENT_SEQ
+from agora.core.chat.item_chats import item_chat_members, item_chat_session
 from agora.core.clock import now_ms
-from agora.core.constants import NOTIFICATION_UNMUTED, USER_TYPE_MEMBER
 from agora.core.signing import hash_secret
 from agora.store.groups import NEW_SESSION_COUNTERS, membership_id
 from agora.store.mongo import new_id

@@ -1,7 +1,7 @@
 """Scenario "cluster": fan-out and persisted sends through two edges behind HAProxy and two
 Ray nodes, against one edge and one Ray node, on the same machine in the same run.
 
-Both deployments are `python -m agora cluster`'s own code (`agora.cluster.started`, through
+Both deployments are `python -m agora cluster`'s own code (`agora.launch.cluster.started`, through
 `loadtest.stack.running_cluster`), each with an nx-27017 and a Redis prefix of its own:
 - the cluster: two edges, HAProxy in front of them (clients go through it), a Ray head and a
   second Ray node (`ray start --address`, a real raylet);

@@ -25,7 +25,7 @@ from typing import Any
 
 import aiohttp
 
-from agora.core.constants import SEND_REPLY_OK
+from agora.core.chat.constants import SEND_REPLY_OK
 
 OPEN_AT_ONCE = 16
 MAX_IN_FLIGHT = 256

@@ -21,7 +21,7 @@ from typing import Protocol
 
 import psutil
 
-from agora.embedded import mongo_address, redis_address
+from agora.launch.embedded import mongo_address, redis_address
 from agora.settings import REPO_ROOT
 from loadtest import profile
 from loadtest.chat_seed import Seeder

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agora.core.clock import now_ms
-from agora.core.constants import DAY_MS, FINDER_FEE_PERCENT_DEFAULT, POST_EXPIRY_DAYS_DEFAULT
-from agora.core.items import ItemDraft, build_draft
-from agora.embedded import mongo_address, redis_address
+from agora.core.clock import DAY_MS, now_ms
+from agora.core.finder_fees import FINDER_FEE_PERCENT_DEFAULT
+from agora.core.items import POST_EXPIRY_DAYS_DEFAULT, ItemDraft, build_draft
+from agora.launch.embedded import mongo_address, redis_address
 from agora.store.items import HOLD_COPY_FIELDS, new_item, root_route
 from agora.store.mongo import new_id
 from loadtest import profile

@@ -15,7 +15,7 @@ from typing import Any
 from aiohttp import web
 from pymongo import AsyncMongoClient
 
-from agora.core.constants import MESSAGE_TYPE_CHAT, SEND_REPLY_OK
+from agora.core.chat.constants import MESSAGE_TYPE_CHAT, SEND_REPLY_OK
 from loadtest.relay import SEND_PATH
 
 COLLECTION = "naive_messages"

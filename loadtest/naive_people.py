@@ -30,10 +30,9 @@ from aiohttp import web
 from pymongo import AsyncMongoClient
 
 from agora.core import json_text
-from agora.core.chat import viewer_room
-from agora.core.constants import SEND_REPLY_OK
+from agora.core.chat.constants import SEND_REPLY_OK
+from agora.core.chat.rooms import viewer_room
 from agora.core.signing import hash_secret
-from agora.garbage import collecting
 from agora.realtime.transport import (
     CheckedSocketServer,
     ConnectionRefused,
@@ -41,10 +40,11 @@ from agora.realtime.transport import (
     RoomChannelManager,
     edge_transports,
 )
+from agora.tools.garbage import collecting
 
 PAGE = 20
 UPLOAD_PATH = "/naive-upload"
-# As often as the edge collects reference cycles fully (agora/garbage.py's clock).
+# As often as the edge collects reference cycles fully (agora/tools/garbage.py's clock).
 FULL_COLLECTION_SECONDS = 600
 
 

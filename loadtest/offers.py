@@ -30,17 +30,18 @@ import aiohttp
 from pymongo import monitoring
 
 from agora.app import build_services
-from agora.core.chat import item_chat_id
-from agora.core.constants import (
+from agora.core.chat.item_chats import item_chat_id
+from agora.core.finder_fees import split
+from agora.core.items import build_draft
+from agora.core.money import (
     CURRENCY_POINTS,
     LEDGER_REF_DAILY,
     LEDGER_REF_OFFER,
-    LEDGER_REF_REWARD_HOLD,
     LEDGER_REF_WELCOME,
+    cents_number,
+    to_cents,
 )
-from agora.core.finder_fees import split
-from agora.core.items import build_draft
-from agora.core.money import cents_number, to_cents
+from agora.core.rewards import LEDGER_REF_REWARD_HOLD
 from agora.core.routes import chain
 from agora.services.offers import OfferTerms, offer_postings
 from agora.services.wallet import DONE, PENDING, REFUSED, WalletService

@@ -28,8 +28,9 @@ import gevent
 from locust import FastHttpUser, events, task
 from locust.runners import WorkerRunner
 
-from agora.core.constants import SEND_REPLY_OK, WALLET_FOR_USER
-from agora.garbage import settle
+from agora.core.chat.constants import SEND_REPLY_OK
+from agora.core.money import WALLET_FOR_USER
+from agora.tools.garbage import settle
 from loadtest.crowd import Member
 from loadtest.feed_words import ADJECTIVES, DISTRICTS, NOUNS
 from loadtest.node_crowd import NodeCrowd
@@ -43,7 +44,7 @@ SOCKET_PROCESSES = int(os.environ.get("PEOPLE_SOCKET_PROCESSES", "1"))
 # --run-time counts from locust's start, sockets' opening included, which grows with them.
 HOLD_SECONDS = float(os.environ.get("PEOPLE_HOLD_SECONDS", "0"))
 REPORT_SECONDS = 2.0
-# The generator collects cycles as the edge does (agora/garbage.py): by count, a full
+# The generator collects cycles as the edge does (agora/tools/garbage.py): by count, a full
 # collection stopped every user of this process for 50-190 ms, and each request in flight
 # then counted the stall as the product's.
 GENERATOR_FULL_COLLECTION_SECONDS = 600
@@ -91,7 +92,7 @@ def _open_sockets(environment, **_) -> None:
 
 
 def _collect_on_a_clock() -> None:
-    """`agora.garbage`'s clock, on locust's gevent loop instead of asyncio's."""
+    """`agora.tools.garbage`'s clock, on locust's gevent loop instead of asyncio's."""
     settle()
     while True:
         gevent.sleep(GENERATOR_FULL_COLLECTION_SECONDS)

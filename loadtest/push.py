@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from agora.core.constants import PUSH_OS_TYPE_WEB
+from agora.core.push import PUSH_OS_TYPE_WEB
 from loadtest.chat_seed import Seeder
 from loadtest.crowd import Crowd, Member, Received, Sends
 from loadtest.fanout import agora_roles, open_sockets, percentile

@@ -20,8 +20,10 @@ from typing import Any
 import socketio
 from aiohttp import web
 
-from agora.core.chat import CHAT_MESSAGE_KINDS, message_view, session_room
-from agora.core.constants import MESSAGE_TYPE_CHAT, SEND_REPLY_OK
+from agora.core.chat.checks import CHAT_MESSAGE_KINDS
+from agora.core.chat.constants import MESSAGE_TYPE_CHAT, SEND_REPLY_OK
+from agora.core.chat.rooms import session_room
+from agora.core.chat.views import message_view
 from agora.core.message_kinds import ChatKinds
 from agora.http.realtime import SOCKET_PATH, create_socket_server
 from agora.settings import Settings

@@ -39,7 +39,7 @@ from typing import NamedTuple
 from urllib.request import urlopen
 
 from agora.core.clock import now_ms
-from agora.embedded import mongo_address
+from agora.launch.embedded import mongo_address
 from loadtest.chat_seed import Person, Seeder, item_chats_through_api
 from loadtest.crowd import Member
 from loadtest.fanout import (

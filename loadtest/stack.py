@@ -31,7 +31,7 @@ import psutil
 from pymongo import MongoClient
 from redis import Redis
 
-import agora.cluster
+import agora.launch.cluster
 from agora.settings import REPO_ROOT, Settings
 from tests.e2e.harness import wait_for_edge
 from tests.mail import SmtpSink
@@ -110,7 +110,7 @@ class Stack:
     dashboard_url: str
     metrics_url: str
     # Every process of a `running_cluster`; None for one edge started alone or by `agora run`.
-    cluster: agora.cluster.Cluster | None = None
+    cluster: agora.launch.cluster.Cluster | None = None
     # A cluster's Ray nodes' metrics, the head's (metrics_url) first.
     node_metrics_urls: tuple[str, ...] = ()
     # Stops the edge and its Ray, leaving the store and Redis running (the ceiling's floor
@@ -266,7 +266,7 @@ def running_cluster(
     worker_nodes: int,
     through_haproxy: bool = False,
 ) -> Iterator[Stack]:
-    """The deployment `python -m agora cluster` starts (`agora.cluster.started`, the
+    """The deployment `python -m agora cluster` starts (`agora.launch.cluster.started`, the
     command's own code): a Ray head and `worker_nodes` more Ray nodes (real raylets), `edges`
     edges joined to it, HAProxy in front of them, on ports of the harness's choosing. The
     stack's address is HAProxy's; with one edge it is the edge's own, as `make run` serves
@@ -288,14 +288,14 @@ def running_cluster(
         }
         parsed = Settings(**{name.removeprefix("AGORA_").lower(): v for name, v in values.items()})
         # The edges' environment is read when they start, after the Ray head has set Ray's
-        # own variables in ours (agora.supervision.ray_head).
+        # own variables in ours (agora.launch.supervision.ray_head).
         deployment = stack.enter_context(
-            agora.cluster.started(parsed, ChainMap(values, os.environ))
+            agora.launch.cluster.started(parsed, ChainMap(values, os.environ))
         )
         first = next(iter(deployment.places.values()))
         head = deployment.ray_nodes[0].child.process.pid
         metrics_ports = [parsed.ray_metrics_port] + [
-            agora.cluster.worker_node_ports(parsed, n)[1] for n in range(1, worker_nodes + 1)
+            agora.launch.cluster.worker_node_ports(parsed, n)[1] for n in range(1, worker_nodes + 1)
         ]
         metrics = tuple(f"http://127.0.0.1:{port}/metrics" for port in metrics_ports)
         yield Stack(

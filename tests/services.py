@@ -6,7 +6,7 @@ import subprocess
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-from agora import embedded
+from agora.launch import embedded
 
 # Ray waits a fixed 30 s for a new node to register; on a machine busy with other work a node
 # can take longer, which is no failure of ours: it is started again.

@@ -13,7 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from agora import embedded
+from agora.launch import embedded
 from agora.settings import Settings
 from tests.services import free_port
 

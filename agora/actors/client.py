@@ -23,7 +23,6 @@ from typing import Any
 
 import ray
 
-from agora import metrics
 from agora.actors import placement
 from agora.actors.ownership import deployment_namespace, shard_name
 from agora.actors.protocol import (
@@ -44,11 +43,12 @@ from agora.actors.protocol import (
 )
 from agora.actors.runtime import SHARD_START_SECONDS, RayAway, RayLink
 from agora.actors.sessions import SESSION_POOL, SessionShard
-from agora.background import BackgroundTasks
+from agora.actors.wiring import StoreFactory
 from agora.core.shard_map import ShardMap
 from agora.settings import Settings
 from agora.store.shard_maps import ShardMapStore
-from agora.wiring import StoreFactory
+from agora.tools import metrics
+from agora.tools.background import BackgroundTasks
 
 log = logging.getLogger("agora.actors.client")
 
@@ -180,7 +180,7 @@ class SessionShardCalls:
 
 class SessionShards:
     def __init__(
-        self, settings: Settings, stores: StoreFactory, link: RayLink, maps: ShardMapStore
+        self, *, settings: Settings, stores: StoreFactory, link: RayLink, maps: ShardMapStore
     ) -> None:
         self.stores = stores
         self.initial_count = settings.session_shards

@@ -12,11 +12,11 @@ import logging
 
 import ray
 
-from agora import embedded
 from agora.actors.ownership import deployment_namespace, shard_name
 from agora.actors.sessions import SESSION_POOL
 from agora.actors.users import USER_POOL
 from agora.core.shard_map import ShardMap
+from agora.launch import embedded
 from agora.settings import Settings
 from agora.store.mongo import connect_mongo, database
 from agora.store.shard_maps import ShardMapStore

@@ -21,7 +21,7 @@ import msgspec
 
 from agora.core.push import Notification
 
-# A message as clients see it (`core.chat.message_view`), and a message's stored document:
+# A message as clients see it (`core.chat.views.message_view`), and a message's stored document:
 # the wire's and the store's shapes, which the kinds extend (`core.message_kinds`).
 MessageView = dict[str, Any]
 StoredMessage = dict[str, Any]

@@ -18,7 +18,6 @@ from typing import Any
 
 import ray
 
-from agora import metrics
 from agora.actors.ownership import Ownership, shard_name
 from agora.actors.protocol import (
     Moved,
@@ -38,22 +37,18 @@ from agora.actors.protocol import (
     StoreMessage,
     Unavailable,
 )
-from agora.background import BackgroundTasks
-from agora.core.chat import (
-    NO_SUCH_CHAT,
-    announced_seq,
-    keeps_senders_marks,
-    message_view,
-    next_created_at,
-    posting_refusal,
-)
+from agora.actors.wiring import ChatShardStores, StoreFactory
+from agora.core.chat.access import NO_SUCH_CHAT, posting_refusal
+from agora.core.chat.constants import SESSION_BUFFER_MESSAGES
+from agora.core.chat.counts import announced_seq, keeps_senders_marks, next_created_at
+from agora.core.chat.views import message_view
 from agora.core.clock import now_ms
-from agora.core.constants import SESSION_BUFFER_MESSAGES
 from agora.core.shard_map import ShardMap
-from agora.garbage import start_collecting
 from agora.store.batched_writes import UNENCODABLE
 from agora.store.messages import new_message, resend_key
-from agora.wiring import ChatShardStores, StoreFactory
+from agora.tools import metrics
+from agora.tools.background import BackgroundTasks
+from agora.tools.garbage import start_collecting
 
 log = logging.getLogger("agora.actors.sessions")
 

@@ -47,12 +47,12 @@ from agora.actors.users import (
     USER_POOL,
     UserShard,
 )
-from agora.background import BackgroundTasks, Backoff
+from agora.actors.wiring import StoreFactory
 from agora.core.push import Notification
 from agora.core.shard_map import shard_of
 from agora.settings import Settings
 from agora.store.shard_maps import ShardMapStore
-from agora.wiring import StoreFactory
+from agora.tools.background import BackgroundTasks, Backoff
 
 log = logging.getLogger("agora.actors.user_client")
 
@@ -102,7 +102,7 @@ class UserShardCalls:
 
 class UserShards:
     def __init__(
-        self, settings: Settings, stores: StoreFactory, link: RayLink, maps: ShardMapStore
+        self, *, settings: Settings, stores: StoreFactory, link: RayLink, maps: ShardMapStore
     ) -> None:
         self.settings = settings
         self.stores = stores

@@ -34,21 +34,21 @@ from agora.actors.protocol import (
     UserEvents,
     Viewing,
 )
-from agora.background import retried
-from agora.core.chat import red_dot_count
-from agora.core.constants import PUSH_SUBSCRIPTIONS_PER_ACCOUNT
+from agora.actors.wiring import StoreFactory, UserShardStores
+from agora.core.chat.counts import red_dot_count
 from agora.core.push import (
+    PUSH_SUBSCRIPTIONS_PER_ACCOUNT,
     DeliveryReceipt,
     Notification,
     PushWindows,
     Subscription,
     delivery_receipt,
 )
-from agora.garbage import start_collecting
 from agora.integrations.web_push import Delivery, WebPushSender, generate_vapid_keys
 from agora.settings import Settings
 from agora.store.vapid_keys import VapidKeyStore
-from agora.wiring import StoreFactory, UserShardStores
+from agora.tools.background import retried
+from agora.tools.garbage import start_collecting
 
 log = logging.getLogger("agora.actors.users")
 

@@ -4,17 +4,21 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from agora.core.constants import (
-    EMAIL_MAX_LENGTH,
-    IMAGE_URL_MAX_LENGTH,
-    NAME_MAX_LENGTH,
-    OTP_LENGTH,
-    UPLOADS_PATH,
-)
 from agora.core.documents import User
 from agora.core.errors import Conflict, InvalidInput
 from agora.core.text import CONTROL_CHARACTERS, clean_line
-from agora.core.uploads import served_type
+from agora.core.uploads import UPLOADS_PATH, served_type
+
+# The product spec's numbers for accounts (those the web app shares are written out by
+# `python -m agora constants`, agora/generate/web_constants.py).
+# Login and one-time codes.
+OTP_LENGTH = 6
+REQUIRE_IDENTIFIER = "email_id_or_phone_number"
+NAME_MAX_LENGTH = 80
+EMAIL_MAX_LENGTH = 254
+IMAGE_URL_MAX_LENGTH = 2048
+PHONE_COUNTRY_CODES = ("31", "1", "91", "44", "33", "49", "34", "39", "86")
+
 
 # A domain name, never an address literal (`[127.0.0.1]`): the code would go to a host the
 # person typing it picked.

@@ -8,23 +8,32 @@ sharer gets all that is left, so the parts add up to the pool exactly.
 
 `own_link_part` runs it for one reader's own link (what the post page promises them), and
 `worked_example` runs it on a sample reward; the web app's copy of it is generated
-(agora/web_constants.py), so the landing page and the offer dialog show what is paid.
+(agora/generate/web_constants.py), so the landing page and the offer dialog show what is paid.
 """
 
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from agora.core.constants import (
+from agora.core.documents import Item
+from agora.core.money import (
+    CENTS_PER_UNIT,
     CURRENCY_MINOR_UNIT_CENTS,
     CURRENCY_POINTS,
-    FINDER_FEE_MAX_SHARERS,
-    FINDER_FEE_PERCENT_DEFAULT,
-    FINDER_FEE_PERCENT_MAX,
+    cents_number,
+    to_cents,
 )
-from agora.core.documents import Item
-from agora.core.money import CENTS_PER_UNIT, cents_number, to_cents
 from agora.core.numbers import bounded_int
+
+# The product spec's numbers for finder fees (those the web app shares are written out by
+# `python -m agora constants`, agora/generate/web_constants.py).
+# Finder's fees (issue 12; the rule is in docs/decisions.md).
+FINDER_FEE_PERCENT_DEFAULT = 10
+FINDER_FEE_PERCENT_MAX = 50
+# Only the sharers nearest the asker are paid, so a long chain cannot thin the parts out.
+FINDER_FEE_MAX_SHARERS = 5
+FINDER_FEES_EARNED_PAGE = 50
+
 
 # The worked example: a reward of 100 points at the default percent, passed on by one, two
 # and three sharers (two already shows how the farthest takes the rest).

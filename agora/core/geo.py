@@ -5,6 +5,14 @@ from typing import Any
 
 from agora.core.errors import InvalidInput
 
+# The product spec's numbers for geo (those the web app shares are written out by
+# `python -m agora constants`, agora/generate/web_constants.py).
+CITY_SEARCH_RESULTS = 10
+# Reverse geocoding names the nearest city of the local dataset only this close to the point:
+# farther away, a city's name would mislead more than no address at all.
+GEOCODE_RADIUS_KM = 50
+
+
 COORDINATE_LIMITS = {"latitude": 90, "longitude": 180}
 
 

@@ -2,17 +2,13 @@
 
 from typing import Any
 
-from agora.core.chat import unseen_count
-from agora.core.constants import (
-    GROUP_DESCRIPTION_MAX_LENGTH,
-    GROUP_TAGS_MAX,
-    GROUP_TITLE_MAX_LENGTH,
-    TAG_MAX_LENGTH,
+from agora.core.chat.constants import (
     USER_TYPE_ADMIN,
     USER_TYPE_AWAITING_APPROVAL,
     USER_TYPE_MEMBER,
     USER_TYPE_MODERATOR,
 )
+from agora.core.chat.counts import unseen_count
 from agora.core.documents import ChatSession, Membership
 from agora.core.errors import InvalidInput
 from agora.core.text import (
@@ -21,6 +17,17 @@ from agora.core.text import (
     clean_text,
     without_format_characters,
 )
+
+# The product spec's numbers for groups (those the web app shares are written out by
+# `python -m agora constants`, agora/generate/web_constants.py).
+RECENT_GROUPS = 5
+# How many of the newest groups are looked at to find the RECENT_GROUPS anyone may read.
+RECENT_GROUPS_SCANNED = 50
+GROUP_TAGS_MAX = 30
+TAG_MAX_LENGTH = 30
+GROUP_TITLE_MAX_LENGTH = 80
+GROUP_DESCRIPTION_MAX_LENGTH = 2000
+
 
 NOT_VIEWABLE = "Cannot view group, not authorized or invalid"
 

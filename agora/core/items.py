@@ -7,26 +7,40 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from agora.core.chat import may_read
-from agora.core.constants import (
-    FEED_SEARCH_MAX_WORDS,
-    ITEM_DESCRIPTION_MAX_LENGTH,
-    ITEM_HIDDEN_SORT_ORDER,
-    ITEM_TAGS_MAX,
-    ITEM_TITLE_MAX_LENGTH,
-    OFFER_CURRENCIES,
-    OFFER_DESCRIPTION_MAX_LENGTH,
-    POST_FILE_MAX_BYTES,
-    POST_FILES_MAX,
-)
+from agora.core.chat.access import may_read
 from agora.core.documents import ChatSession, Item, Membership
 from agora.core.errors import InvalidInput
 from agora.core.finder_fees import fee_percent
 from agora.core.groups import clean_tags
-from agora.core.money import decimal_number, parse_amount
+from agora.core.money import (
+    OFFER_CURRENCIES,
+    OFFER_DESCRIPTION_MAX_LENGTH,
+    decimal_number,
+    parse_amount,
+)
 from agora.core.numbers import bounded_int
 from agora.core.rewards import reward_fields
 from agora.core.text import clean_line, clean_text
+
+# The product spec's numbers for items (those the web app shares are written out by
+# `python -m agora constants`, agora/generate/web_constants.py).
+ITEM_HIDDEN_SORT_ORDER = -1
+# Why a post stopped (item `closed_reason`); a deleted one is also hidden.
+POST_CLOSED = "closed"
+POST_EXPIRED = "expired"
+POST_DELETED = "deleted"
+POST_EXPIRY_DAYS_DEFAULT = 30
+# How often every edge looks for posts past their expiry (and holds a crash left open).
+POST_EXPIRY_SWEEP_SECONDS = 60
+POST_FILES_MAX = 2
+POST_FILE_MAX_BYTES = 10 * 1024 * 1024
+# Groups, feed and posts.
+FEED_PAGE_SIZE = 20
+FEED_SEARCH_MAX_WORDS = 8
+ITEM_TAGS_MAX = 5
+ITEM_TITLE_MAX_LENGTH = 120
+ITEM_DESCRIPTION_MAX_LENGTH = 5000
+
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -142,7 +156,7 @@ def is_visible(item: Item) -> bool:
 
 def can_read_post(item: Item, group: ChatSession | None, membership: Membership | None) -> bool:
     """The one read rule for posts: a post not hidden, in a group the viewer may read
-    (`core.chat.may_read`: a private group that hides its posts shows them to its members
+    (`core.chat.access.may_read`: a private group that hides its posts shows them to its members
     only). Every path that shows a post or opens a chat about one applies it
     (`services.items.PostReader`)."""
     return is_visible(item) and group is not None and may_read(group, membership)

@@ -7,9 +7,9 @@ when a member sends it (the values of those fields among the rest), who may
 post it where, what its view adds to the chat's (in the chat, the chat list and the socket
 events), what the message info view adds, and whether the chat's away members are told of
 it by web push. A `ConversationKind` says what a kind of session (`session.kind`) takes and
-shows. The composition root (`agora/app.py` `chat_kinds`) fills one `ChatKinds` with the
-chat's own kinds (`core.chat.CHAT_MESSAGE_KINDS`) and those each feature brings
-(`core.whatsapp.kinds`), and hands it to the chat's services and shards.
+shows. The composition root (`agora/composition/base.py` `chat_kinds`) fills one `ChatKinds`
+with the chat's own kinds (`core.chat.checks.CHAT_MESSAGE_KINDS`) and those each feature
+brings (`core.whatsapp.kinds`), and hands it to the chat's services and shards.
 
 Kinds are frozen dataclasses of module-level functions, so the registry pickles as it is
 to the chat shards (other processes).
@@ -56,9 +56,9 @@ class MessageKind:
     # How a member's message of this kind is checked; None when members never send it.
     check: Check | None = None
     # Who may post it in a session they see; None leaves it to the chat's write permission
-    # (`core.chat.can_send`).
+    # (`core.chat.access.can_send`).
     refusal: Refusal | None = None
-    # What its message view adds (`core.chat.message_view`).
+    # What its message view adds (`core.chat.views.message_view`).
     view: ViewExtras | None = None
     # What its message info view adds (POST /session/im_info).
     info: ViewExtras | None = None

@@ -8,17 +8,54 @@ from datetime import UTC, date, datetime
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
-from agora.core.constants import (
-    CURRENCY_POINTS,
-    CURRENCY_SYMBOLS,
-    DAILY_POINTS_SINCE,
-    MONEY_DECIMALS,
-    OFFER_AMOUNT_MAX,
-    RECHARGE_MIN_AMOUNT,
-    WALLET_FOR_USER,
-)
 from agora.core.documents import LedgerEntry, Wallet
 from agora.core.errors import InvalidInput
+
+# The product spec's numbers for money (those the web app shares are written out by
+# `python -m agora constants`, agora/generate/web_constants.py).
+# Currencies (spec section 9).
+CURRENCY_POINTS = "POINTS"
+CURRENCY_SYMBOLS = {
+    "KES": "KSh",
+    "USD": "$",
+    "INR": "₹",
+    "EUR": "€",
+    "GBP": "£",
+    "NGN": "₦",
+    "RWF": "Rwf",
+    "POINTS": "🪙",
+    "ZAR": "R",
+}
+OFFER_CURRENCIES = ("POINTS", "USD", "EUR", "INR", "GBP", "CAD")
+# Wallets and the ledger (spec sections 1, 3 and 9; amounts chosen in docs/decisions.md).
+MONEY_DECIMALS = 2
+WALLET_FOR_USER = "user"
+STARTER_POINTS = 100
+DAILY_POINTS = 1
+DAILY_POINTS_SINCE = "2024-01-01"
+LEDGER_PAGE = 30
+# The smallest offer: a smaller one is refused, never raised to it.
+OFFER_MIN_AMOUNT = 0.5
+OFFER_PROMPT_DEFAULT = 10
+REQUEST_ID_MAX_LENGTH = 64
+# Money moves left pending this long (an edge died mid-move) are driven to the end.
+MOVE_RECOVERY_AFTER_MS = 60 * 1000
+LEDGER_REF_WELCOME = "welcome"
+LEDGER_REF_DAILY = "daily"
+LEDGER_REF_OFFER = "offer"
+LEDGER_REF_RECHARGE = "recharge"
+LEDGER_REF_WITHDRAW = "withdraw"
+LEDGER_REF_REVERSAL = "reversal"
+# Money `make run`'s demo city gives its sample people for their posts' rewards.
+LEDGER_REF_DEMO = "demo"
+# A currency's smallest amount in the ledger's cents; every offer currency has MONEY_DECIMALS.
+CURRENCY_MINOR_UNIT_CENTS = {currency: 1 for currency in OFFER_CURRENCIES}
+OFFER_DESCRIPTION_MAX_LENGTH = 300
+OFFER_AMOUNT_MAX = 1_000_000_000
+# The smallest recharge: card providers refuse tiny charges (Stripe: about 0.50 of most
+# currencies), and a shortfall is asked of the wallet in recharges of at least this.
+RECHARGE_MIN_AMOUNT = 1
+
 
 _QUANTUM = Decimal(1).scaleb(-MONEY_DECIMALS)
 CENTS_PER_UNIT = 10**MONEY_DECIMALS

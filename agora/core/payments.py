@@ -2,19 +2,33 @@
 
 from typing import Any
 
-from agora.core.constants import (
-    CARD_CURRENCIES,
-    CURRENCY_POINTS,
-    RECHARGE_DEFAULT_AMOUNT,
-    RECHARGE_DEFAULT_CURRENCY,
-    RECHARGE_MAX_AMOUNT,
-    RECHARGE_MIN_AMOUNT,
-    SUBSCRIPTION_ACTIVE,
-    SUBSCRIPTION_INACTIVE,
-    WALLET_FOR_USER,
-)
 from agora.core.errors import AgoraError, InvalidInput
-from agora.core.money import cents_number, parse_amount, to_cents
+from agora.core.money import (
+    CURRENCY_POINTS,
+    RECHARGE_MIN_AMOUNT,
+    WALLET_FOR_USER,
+    cents_number,
+    parse_amount,
+    to_cents,
+)
+
+# The product spec's numbers for payments (those the web app shares are written out by
+# `python -m agora constants`, agora/generate/web_constants.py).
+# Card payments (Stripe): recharge, withdrawal, group subscription (spec sections 2, 7, 9).
+RECHARGE_DEFAULT_AMOUNT = 10
+RECHARGE_DEFAULT_CURRENCY = "USD"
+CARD_CURRENCIES = ("USD", "EUR", "INR", "GBP", "CAD")
+# One mistyped amount does not become a large charge.
+RECHARGE_MAX_AMOUNT = 10_000
+AFTER_PAYMENT_PATH = "/afterpayment/stripe"
+RECHARGE_PATH = "/recharge"
+PROFILE_PATH = "/profile"
+PROFILE_CAN_WITHDRAW_PATH = "/profile?can_withdraw=1"
+PROFILE_RETRY_WITHDRAW_PATH = "/profile?retry_withdraw=1"
+CARD_PAYMENTS_UNAVAILABLE = "Card payments are not available"
+SUBSCRIPTION_ACTIVE = 1
+SUBSCRIPTION_INACTIVE = 0
+
 
 # Recharge states: 'open' until the provider reports, then exactly one of the others.
 RECHARGE_OPEN = "open"

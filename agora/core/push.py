@@ -20,17 +20,35 @@ from agora.core.addresses import (
     public_address,
     written_as_address,
 )
-from agora.core.chat import is_muted, is_reader
-from agora.core.constants import (
-    PUSH_ENDPOINT_MAX_CHARS,
-    PUSH_OS_TYPE_WEB,
-    PUSH_PAYLOAD_MAX_BYTES,
-    PUSH_PREVIEW_CHARS,
-    PUSH_TOKEN_MAX_CHARS,
-    PUSH_TOPIC_CHARS,
-)
+from agora.core.chat.access import is_reader
+from agora.core.chat.counts import is_muted
 from agora.core.errors import InvalidInput
 from agora.core.signing import sign, unsign
+
+# The product spec's numbers for push (those the web app shares are written out by
+# `python -m agora constants`, agora/generate/web_constants.py).
+PUSH_OS_TYPE_WEB = "WEB_PUSH"
+# Web push (decisions: "Web push").
+# Where a pushed notification sends its reader, and how long an undelivered one is kept.
+PUSH_TTL_SECONDS = 24 * 3600
+# A person gets at most one push per chat in this window; later messages are counted into
+# one "N new messages" push at its end.
+PUSH_COALESCE_SECONDS = 30.0
+PUSH_PREVIEW_CHARS = 120
+# RFC 8291 leaves 3,993 bytes of plaintext in a 4,096-byte aes128gcm record.
+PUSH_PAYLOAD_MAX_BYTES = 3993
+PUSH_TOKEN_MAX_CHARS = 2048
+PUSH_ENDPOINT_MAX_CHARS = 1024
+PUSH_TOPIC_CHARS = 32
+# Browsers an account is pushed to: a new one replaces the one registered longest ago.
+PUSH_SUBSCRIPTIONS_PER_ACCOUNT = 5
+# Sending: 429 and 5xx are retried this many times, waiting twice as long each time from the
+# first wait (or the push service's Retry-After, capped).
+PUSH_RETRIES = 3
+PUSH_FIRST_RETRY_SECONDS = 0.5
+PUSH_MAX_RETRY_SECONDS = 30.0
+PUSH_SEND_TIMEOUT_SECONDS = 10.0
+
 
 HTTPS_PORT = 443
 P256DH_BYTES = 65  # an uncompressed P-256 point: 0x04, x, y

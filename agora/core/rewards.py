@@ -4,14 +4,20 @@
 from decimal import Decimal
 from typing import Any
 
-from agora.core.constants import (
-    REWARD_HELD,
-    REWARD_NONE,
-    REWARD_NOT_HELD,
-    REWARD_RELEASED,
-)
 from agora.core.finder_fees import pool_cents
 from agora.core.money import ItemHold, cents_number, to_cents
+
+# The product spec's numbers for rewards (those the web app shares are written out by
+# `python -m agora constants`, agora/generate/web_constants.py).
+# A post's reward held from its poster's wallet (issue 32): taken or changed by a create or an
+# edit, and given back when the post is closed, deleted or expires.
+LEDGER_REF_REWARD_HOLD = "reward_hold"
+LEDGER_REF_REWARD_RELEASE = "reward_release"
+# What a post's reward is to the people who read it (item `reward_status`).
+REWARD_HELD = "held"
+REWARD_RELEASED = "released"
+REWARD_NOT_HELD = "not_held"
+REWARD_NONE = "none"
 
 
 def hold_target(offer_cents: int | None, percent: int, currency: str | None) -> int:

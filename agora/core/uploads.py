@@ -12,20 +12,58 @@ from typing import Any
 
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from agora.core.constants import (
-    KEPT_FILE_TYPES,
-    UPLOAD_IMAGE_QUALITY,
-    UPLOAD_MAX_BYTES,
-    UPLOAD_MAX_PIXELS,
-    UPLOAD_THUMBNAIL_PX,
-    UPLOAD_TITLE_MAX_LENGTH,
-    UPLOAD_TYPES,
-    UPLOAD_URL_TTL_SECONDS,
-    UPLOADS_PATH,
-)
 from agora.core.errors import AgoraError, Forbidden, InvalidInput, PayloadTooLarge
 from agora.core.signing import sign, unsign
 from agora.core.text import without_format_characters
+
+# The product spec's numbers for uploads (those the web app shares are written out by
+# `python -m agora constants`, agora/generate/web_constants.py).
+# Uploads (spec sections 5 and 9).
+UPLOAD_MAX_BYTES = 15 * 1024 * 1024
+# Mime type -> (stored file extension, name listed in 'Invalid file type, allowed: {types}').
+UPLOAD_TYPES = {
+    "image/jpeg": ("jpg", "jpeg"),
+    "image/png": ("png", "png"),
+    "image/webp": ("webp", "webp"),
+    "application/pdf": ("pdf", "pdf"),
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": ("docx", "docx"),
+    "video/mp4": ("mp4", "mp4"),
+}
+# Files kept from elsewhere (a WhatsApp customer's media) are served like uploads, but never
+# accepted by an upload link. Anything else is kept as a plain file (offered as a download).
+KEPT_FILE_TYPES = {
+    "audio/ogg": ("ogg", "ogg"),
+    "audio/mpeg": ("mp3", "mp3"),
+    "audio/aac": ("aac", "aac"),
+    "audio/mp4": ("m4a", "m4a"),
+    "audio/amr": ("amr", "amr"),
+    "video/3gpp": ("3gp", "3gp"),
+    "text/plain": ("txt", "txt"),
+    "application/msword": ("doc", "doc"),
+    "application/vnd.ms-excel": ("xls", "xls"),
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": ("xlsx", "xlsx"),
+    "application/vnd.ms-powerpoint": ("ppt", "ppt"),
+    "application/vnd.openxmlformats-officedocument.presentationml.presentation": ("pptx", "pptx"),
+    "application/octet-stream": ("bin", "file"),
+}
+UPLOADS_PATH = "/uploads/"
+UPLOAD_PUT_PATH = "/uploads/put/"
+UPLOAD_URL_TTL_SECONDS = 15 * 60
+UPLOAD_URLS_PER_USER = 120
+UPLOAD_TITLE_MAX_LENGTH = 120
+UPLOAD_READ_CHUNK_BYTES = 64 * 1024
+# A file being received stays in memory up to this, then spills to a temporary file.
+UPLOAD_SPOOL_BYTES = 1024 * 1024
+# Decoded pixels, checked before decoding: a few KB of PNG can declare gigabytes of pixels.
+UPLOAD_MAX_PIXELS = 40_000_000
+# Quality of the lossy re-encodings (JPEG, WebP, thumbnails).
+UPLOAD_IMAGE_QUALITY = 85
+UPLOAD_THUMBNAIL_PX = 400
+# Uploads checked at once per edge: decoding an image may hold several copies of its pixels.
+UPLOAD_CHECK_JOBS = 2
+UPLOAD_PENDING = "pending"
+UPLOAD_RECEIVING = "receiving"
+UPLOAD_STORED = "stored"
 
 
 @dataclass(frozen=True)

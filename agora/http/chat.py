@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal, Union
 from aiohttp import web
 from pydantic import BeforeValidator, Field, RootModel, create_model
 
-from agora.core.constants import (
+from agora.core.chat.constants import (
     CLIENT_CREATED_AT_MAX,
     CLIENT_CREATED_AT_MIN,
     LOCAL_ID_MAX_LENGTH,

@@ -5,11 +5,10 @@ import json
 from aiohttp import web
 from pydantic import field_validator
 
-from agora.core.constants import JSERROR_FIELD_MAX_CHARS
 from agora.http.replies import ok
 from agora.http.requests import Body, client_ip, optional_caller, read_body
 from agora.http.routes import Route, SuccessReply
-from agora.services.client_errors import ClientErrorService
+from agora.services.client_errors import JSERROR_FIELD_MAX_CHARS, ClientErrorService
 
 MAX_REPORT_BYTES = 32 * 1024
 

@@ -5,8 +5,8 @@ from typing import Any, Literal
 from aiohttp import web
 from pydantic import BaseModel, ConfigDict, Field
 
-from agora.core.constants import FINDER_FEE_PERCENT_DEFAULT
 from agora.core.errors import InvalidInput
+from agora.core.finder_fees import FINDER_FEE_PERCENT_DEFAULT
 from agora.http.replies import ok
 from agora.http.requests import AmountText, Body, optional_caller, read_body, require_caller
 from agora.http.routes import Auth, Query, Reply, Route

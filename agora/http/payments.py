@@ -5,8 +5,8 @@ from typing import Any
 from aiohttp import web
 from pydantic import BaseModel, ConfigDict, Field
 
-from agora.core.constants import REQUEST_ID_MAX_LENGTH, WALLET_FOR_USER
 from agora.core.errors import InvalidInput
+from agora.core.money import REQUEST_ID_MAX_LENGTH, WALLET_FOR_USER
 from agora.http.replies import ok
 from agora.http.requests import AmountText, Body, read_body, read_bytes, require_caller
 from agora.http.routes import Auth, Query, Reply, Route

@@ -16,8 +16,8 @@ from typing import Any
 from aiohttp import web
 from pydantic import Field, ValidationError
 
-from agora.core.chat import session_room, user_room, viewer_room
-from agora.core.constants import SEND_REPLY_REFUSED
+from agora.core.chat.constants import SEND_REPLY_REFUSED
+from agora.core.chat.rooms import session_room, user_room, viewer_room
 from agora.core.errors import AgoraError, InvalidInput, NeedLogin
 from agora.http.accounts import GUEST_COOKIE
 from agora.http.chat import DeliveryBody, SendBodies

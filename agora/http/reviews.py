@@ -5,8 +5,8 @@ from typing import Any, Literal
 from aiohttp import web
 from pydantic import Field
 
-from agora.core.constants import REVIEW_REPORT_REASON_MAX, REVIEW_TEXT_MAX
 from agora.core.errors import InvalidInput
+from agora.core.reviews import REVIEW_REPORT_REASON_MAX, REVIEW_TEXT_MAX
 from agora.http.replies import ok
 from agora.http.requests import Body, optional_caller, read_body, require_caller
 from agora.http.routes import Auth, Query, Reply, Route

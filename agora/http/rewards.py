@@ -3,7 +3,7 @@
 from aiohttp import web
 from pydantic import Field
 
-from agora.core.constants import FINDER_FEE_PERCENT_DEFAULT
+from agora.core.finder_fees import FINDER_FEE_PERCENT_DEFAULT
 from agora.http.replies import ok
 from agora.http.requests import AmountText, Body, read_body, require_caller
 from agora.http.routes import Auth, Reply, Route

@@ -6,8 +6,8 @@ from typing import Any
 from aiohttp import hdrs, web
 from aiohttp.helpers import ETAG_ANY
 
-from agora.core.constants import UPLOAD_PUT_PATH, UPLOAD_READ_CHUNK_BYTES, UPLOADS_PATH
 from agora.core.errors import InvalidInput
+from agora.core.uploads import UPLOAD_PUT_PATH, UPLOAD_READ_CHUNK_BYTES, UPLOADS_PATH
 from agora.http.replies import ok
 from agora.http.requests import Body, content_encoding, read_body, require_caller
 from agora.http.routes import Auth, Reply, Route

@@ -5,8 +5,8 @@ from typing import Any
 from aiohttp import web
 from pydantic import Field
 
-from agora.core.constants import REQUEST_ID_MAX_LENGTH
 from agora.core.errors import InvalidInput
+from agora.core.money import REQUEST_ID_MAX_LENGTH
 from agora.core.numbers import bounded_int
 from agora.http.replies import ok
 from agora.http.requests import AmountText, Body, read_body, require_caller

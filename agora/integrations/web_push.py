@@ -19,18 +19,22 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from py_vapid import Vapid
 from pywebpush import WebPusher, WebPushException
 
-from agora import metrics
 from agora.core.addresses import Refused, check_url
-from agora.core.constants import (
+from agora.core.push import (
     PUSH_FIRST_RETRY_SECONDS,
     PUSH_MAX_RETRY_SECONDS,
     PUSH_PREVIEW_CHARS,
     PUSH_RETRIES,
     PUSH_SEND_TIMEOUT_SECONDS,
     PUSH_TTL_SECONDS,
+    Notification,
+    Subscription,
+    b64url_encode,
+    push_addresses,
+    topic_for,
 )
-from agora.core.push import Notification, Subscription, b64url_encode, push_addresses, topic_for
 from agora.integrations.outbound import guarded_session
+from agora.tools import metrics
 
 log = logging.getLogger("agora.web_push")
 

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from agora.core.chat import (
+from agora.core.chat.rooms import (
     heard_rooms,
     session_room,
     user_room,

@@ -9,7 +9,9 @@ from typing import Any
 
 from agora.core.accounts import (
     EMAIL_FIELD,
+    OTP_LENGTH,
     PHONE_FIELD,
+    REQUIRE_IDENTIFIER,
     Identifier,
     check_otp_format,
     clean_image_url,
@@ -20,7 +22,6 @@ from agora.core.accounts import (
     user_card,
     user_view,
 )
-from agora.core.constants import OTP_LENGTH, REQUIRE_IDENTIFIER
 from agora.core.documents import User
 from agora.core.errors import InvalidInput, NeedLogin, NotFound, Unavailable
 from agora.core.signing import digest, hash_secret, sign, unsign
@@ -64,6 +65,7 @@ class Caller:
 class AccountService:
     def __init__(
         self,
+        *,
         settings: Settings,
         users: UserStore,
         auth_keys: AuthKeyStore,

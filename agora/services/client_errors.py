@@ -1,9 +1,12 @@
 """Browser error reports: truncated, rate-limited, kept for the team to read."""
 
-from agora.core.constants import JSERROR_FIELD_MAX_CHARS
 from agora.settings import Settings
 from agora.store.client_errors import ClientErrorStore
 from agora.store.rate_limits import RateLimiter
+
+# The longest field of a client's error report kept.
+JSERROR_FIELD_MAX_CHARS = 8000
+
 
 REPORTS_PER_IP = 30
 

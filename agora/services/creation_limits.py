@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from agora.store.rate_limits import RateLimiter
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class CreationLimit:
     limits: RateLimiter
     kind: str

@@ -36,7 +36,7 @@ class MessageStored:
 
     Published once per new message, by the edge that sent it (a resend of a stored message
     is not published again), system notices (type 1010) included. `message` is the message
-    as clients see it (`core.chat.message_view`: `id`, `dest_session_id`, `src_id`,
+    as clients see it (`core.chat.views.message_view`: `id`, `dest_session_id`, `src_id`,
     `local_id`, `created_at`, `type`, `payload`, `payload1`, `flags`, `data`); the session
     and its members are the subscriber's to read (`SessionStore`) if it needs them.
     """
@@ -95,7 +95,7 @@ class MemberTypeChanged:
 
 @dataclass(frozen=True)
 class SessionClosed:
-    """A group or chat stopped letting non-members read it (`core.chat.is_open`: it is no
+    """A group or chat stopped letting non-members read it (`core.chat.access.is_open`: it is no
     longer public or read-allowed)."""
 
     session_id: str

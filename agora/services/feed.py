@@ -11,11 +11,10 @@ import logging
 from typing import Any
 
 from agora.core.clock import now_ms
-from agora.core.constants import FEED_PAGE_SIZE
 from agora.core.documents import Item
 from agora.core.errors import InvalidInput
 from agora.core.groups import clean_tags, group_view, membership_view
-from agora.core.items import decode_cursor, encode_cursor, item_view, search_words
+from agora.core.items import FEED_PAGE_SIZE, decode_cursor, encode_cursor, item_view, search_words
 from agora.services.accounts import Caller
 from agora.services.groups import GroupService
 from agora.store.feed_cache import FeedCache

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from agora.core.constants import FINDER_FEES_EARNED_PAGE
+from agora.core.finder_fees import FINDER_FEES_EARNED_PAGE
 from agora.core.money import cents_number
 from agora.services.accounts import Caller
 from agora.store.items import ItemStore

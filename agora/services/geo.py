@@ -7,9 +7,8 @@ into an address.
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from agora.core.constants import GEOCODE_RADIUS_KM
 from agora.core.errors import NotFound
-from agora.core.geo import check_coordinate, city_address
+from agora.core.geo import GEOCODE_RADIUS_KM, check_coordinate, city_address
 from agora.integrations.geonames import CityIndex
 
 ADDRESS_NOT_FOUND = "Address not found"

@@ -6,17 +6,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from agora.core.accounts import clean_image_url
-from agora.core.chat import is_open, may_read
-from agora.core.constants import (
-    CITY_SEARCH_RESULTS,
-    RECENT_GROUPS_SCANNED,
-    USER_TYPE_ADMIN,
-    USER_TYPE_AWAITING_APPROVAL,
-)
+from agora.core.chat.access import is_open, may_read
+from agora.core.chat.constants import USER_TYPE_ADMIN, USER_TYPE_AWAITING_APPROVAL
 from agora.core.errors import Forbidden, NotFound
-from agora.core.geo import check_coordinate
+from agora.core.geo import CITY_SEARCH_RESULTS, check_coordinate
 from agora.core.groups import (
     NOT_VIEWABLE,
+    RECENT_GROUPS_SCANNED,
     check_write_permission,
     clean_group_description,
     clean_group_title,
@@ -74,6 +70,7 @@ GROUPS_LIMITED = "You have created many groups lately, please try again later"
 class GroupService:
     def __init__(
         self,
+        *,
         groups: GroupStore,
         feed_cache: FeedCache,
         cities,
@@ -120,8 +117,8 @@ class GroupService:
         return groups
 
     async def readable_ids(self, caller: Caller | None, group_ids: Iterable[str]) -> set[str]:
-        """Those of the groups the viewer may read (`core.chat.may_read`: open ones, and those
-        they are a reading member of), from this edge's copies."""
+        """Those of the groups the viewer may read (`core.chat.access.may_read`: open ones, and
+        those they are a reading member of), from this edge's copies."""
         found = await self.found_many(group_ids, caller)
         return {
             group_id

@@ -5,17 +5,14 @@ from typing import Any, Protocol
 
 from agora.core.accounts import user_card
 from agora.core.clock import now_ms
-from agora.core.constants import (
-    FINDER_FEE_PERCENT_DEFAULT,
+from agora.core.documents import ChatSession, Item, Route
+from agora.core.errors import Conflict, Forbidden, InvalidInput, NotFound, PaymentRequired
+from agora.core.finder_fees import FINDER_FEE_PERCENT_DEFAULT, share_earnings
+from agora.core.groups import NOT_VIEWABLE, can_write, group_view, joining_type
+from agora.core.items import (
     POST_CLOSED,
     POST_DELETED,
     POST_EXPIRED,
-)
-from agora.core.documents import ChatSession, Item, Route
-from agora.core.errors import Conflict, Forbidden, InvalidInput, NotFound, PaymentRequired
-from agora.core.finder_fees import share_earnings
-from agora.core.groups import NOT_VIEWABLE, can_write, group_view, joining_type
-from agora.core.items import (
     build_draft,
     can_read_post,
     check_post_files,
@@ -121,6 +118,7 @@ POSTS_LIMITED = "You have posted a lot lately, please try again later"
 class ItemService:
     def __init__(
         self,
+        *,
         base_url: str,
         items: ItemStore,
         posts: PostReader,

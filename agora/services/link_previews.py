@@ -16,6 +16,7 @@ EMPTY = {"image": "", "title": "", "description": ""}
 class LinkPreviewService:
     def __init__(
         self,
+        *,
         fetcher: PageFetcher,
         cache: LinkPreviewCache,
         limits: RateLimiter,

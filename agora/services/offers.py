@@ -5,15 +5,18 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from agora.core.chat import NO_SUCH_CHAT, hidden_from, parse_item_chat_id
+from agora.core.chat.access import NO_SUCH_CHAT, hidden_from
+from agora.core.chat.item_chats import parse_item_chat_id
 from agora.core.clock import now_ms
-from agora.core.constants import CURRENCY_POINTS, LEDGER_REF_OFFER, OFFER_MIN_AMOUNT
 from agora.core.documents import Item
 from agora.core.errors import Forbidden, InvalidInput, NotFound, PaymentRequired
 from agora.core.finder_fees import FeePart, split
 from agora.core.items import is_visible
 from agora.core.money import (
+    CURRENCY_POINTS,
     DRAW,
+    LEDGER_REF_OFFER,
+    OFFER_MIN_AMOUNT,
     HoldChange,
     Posting,
     cents_number,
@@ -85,6 +88,7 @@ class OfferTerms:
 class OfferService:
     def __init__(
         self,
+        *,
         wallets: WalletService,
         last_offer: LastOffer,
         notices: ShardSends,

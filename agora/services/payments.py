@@ -17,16 +17,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from agora.core.clock import now_ms
-from agora.core.constants import (
-    AFTER_PAYMENT_PATH,
-    CARD_PAYMENTS_UNAVAILABLE,
-    LEDGER_REF_RECHARGE,
-    MOVE_RECOVERY_AFTER_MS,
-    PROFILE_CAN_WITHDRAW_PATH,
-    PROFILE_RETRY_WITHDRAW_PATH,
-    RECHARGE_PATH,
-    SUBSCRIPTION_ACTIVE,
-)
 from agora.core.documents import User
 from agora.core.errors import (
     AgoraError,
@@ -37,17 +27,23 @@ from agora.core.errors import (
     Unavailable,
 )
 from agora.core.groups import is_admin
-from agora.core.money import format_amount, request_key
+from agora.core.money import LEDGER_REF_RECHARGE, MOVE_RECOVERY_AFTER_MS, format_amount, request_key
 from agora.core.payments import (
+    AFTER_PAYMENT_PATH,
+    CARD_PAYMENTS_UNAVAILABLE,
+    PROFILE_CAN_WITHDRAW_PATH,
+    PROFILE_RETRY_WITHDRAW_PATH,
     RECHARGE_CREDITED,
     RECHARGE_EXPIRED,
     RECHARGE_FAILED,
     RECHARGE_KIND,
     RECHARGE_OPEN,
+    RECHARGE_PATH,
     RECHARGE_REFUSED,
     STATUS_FAILED,
     STATUS_PAID,
     STATUS_PENDING,
+    SUBSCRIPTION_ACTIVE,
     SUBSCRIPTION_KIND,
     PaymentFailed,
     card_currency,
@@ -101,6 +97,7 @@ class PayoutsStatus:
 class PaymentService:
     def __init__(
         self,
+        *,
         settings: Settings,
         gateway: StripeGateway | None,
         store: PaymentStore,

@@ -15,17 +15,14 @@ from typing import Any
 
 from agora.actors.user_client import UserShards
 from agora.actors.users import UNDECIDED_PUSH_SECONDS, vapid_pair
-from agora.background import retried
-from agora.core.constants import (
-    PROFILE_PATH,
-    PUSH_OS_TYPE_WEB,
-    PUSH_SUBSCRIPTIONS_PER_ACCOUNT,
-    SESSION_KIND_ITEM_CHAT,
-)
+from agora.core.chat.constants import SESSION_KIND_ITEM_CHAT
 from agora.core.errors import InvalidInput
 from agora.core.message_kinds import ChatKinds
 from agora.core.money import format_amount
+from agora.core.payments import PROFILE_PATH
 from agora.core.push import (
+    PUSH_OS_TYPE_WEB,
+    PUSH_SUBSCRIPTIONS_PER_ACCOUNT,
     DeliveryReceipt,
     Notification,
     parse_subscription,
@@ -39,6 +36,7 @@ from agora.store.push_subscriptions import PushSubscriptionStore
 from agora.store.sessions import SessionStore
 from agora.store.users import UserStore
 from agora.store.vapid_keys import VapidKeyStore
+from agora.tools.background import retried
 
 log = logging.getLogger("agora.push")
 
@@ -56,6 +54,7 @@ ATTACHMENT_TEXT = "Sent a file"
 class PushService:
     def __init__(
         self,
+        *,
         settings: Settings,
         subscriptions: PushSubscriptionStore,
         vapid: VapidKeyStore,

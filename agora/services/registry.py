@@ -22,7 +22,7 @@ from agora.services.whatsapp import WhatsApp
 from agora.services.whatsapp.replies import WhatsAppReplies
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Services:
     accounts: AccountService
     client_errors: ClientErrorService

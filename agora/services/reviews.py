@@ -7,9 +7,10 @@ import re
 from typing import Any
 
 from agora.core.accounts import user_card
-from agora.core.chat import NO_SUCH_CHAT, parse_item_chat_id
+from agora.core.chat.access import NO_SUCH_CHAT
+from agora.core.chat.constants import USER_TYPE_MODERATOR
+from agora.core.chat.item_chats import parse_item_chat_id
 from agora.core.clock import now_ms
-from agora.core.constants import REVIEWS_PAGE, USER_TYPE_MODERATOR
 from agora.core.errors import Conflict, Forbidden, InvalidInput, NotFound
 from agora.core.groups import member_type
 from agora.core.numbers import bounded_int
@@ -24,6 +25,7 @@ from agora.core.reviews import (
     ONLY_MODERATORS_SEE,
     OWN_REVIEW,
     REVIEW_EDIT_MS,
+    REVIEWS_PAGE,
     check_rating,
     clean_report_reason,
     clean_review_text,
@@ -51,6 +53,7 @@ _REVIEW_ID = re.compile(r"[0-9a-f]{24}")
 class ReviewService:
     def __init__(
         self,
+        *,
         reviews: ReviewStore,
         wallets: WalletService,
         items: ItemStore,

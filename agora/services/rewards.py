@@ -11,16 +11,12 @@ import logging
 from decimal import Decimal
 from typing import Any
 
-from agora.core.constants import (
-    CURRENCY_POINTS,
-    LEDGER_REF_REWARD_HOLD,
-    LEDGER_REF_REWARD_RELEASE,
-    OFFER_CURRENCIES,
-)
 from agora.core.errors import InvalidInput, PaymentRequired
 from agora.core.finder_fees import fee_percent
 from agora.core.items import item_view
 from agora.core.money import (
+    CURRENCY_POINTS,
+    OFFER_CURRENCIES,
     RELEASE,
     TARGET,
     HoldChange,
@@ -34,7 +30,7 @@ from agora.core.money import (
     to_cents,
     wallet_id,
 )
-from agora.core.rewards import hold_target
+from agora.core.rewards import LEDGER_REF_REWARD_HOLD, LEDGER_REF_REWARD_RELEASE, hold_target
 from agora.realtime.emitter import RealtimeEmitter
 from agora.services.events import Events, PostHoldMoved, RewardReleased
 from agora.services.wallet import REFUSED, WalletService
@@ -70,6 +66,7 @@ def _same_reward(item: dict[str, Any], fields: dict[str, Any]) -> bool:
 class RewardHolds:
     def __init__(
         self,
+        *,
         wallets: WalletService,
         items: ItemStore,
         emitter: RealtimeEmitter,

@@ -7,15 +7,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from agora.core.clock import now_ms
-from agora.core.constants import (
+from agora.core.errors import Conflict, InvalidInput, NotFound, PayloadTooLarge
+from agora.core.uploads import (
+    THUMBNAIL_TYPE,
     UPLOAD_CHECK_JOBS,
     UPLOAD_PUT_PATH,
     UPLOAD_URL_TTL_SECONDS,
     UPLOAD_URLS_PER_USER,
-)
-from agora.core.errors import Conflict, InvalidInput, NotFound, PayloadTooLarge
-from agora.core.uploads import (
-    THUMBNAIL_TYPE,
     CheckedFile,
     FileType,
     UploadGrant,
@@ -60,6 +58,7 @@ class StoredFile:
 class UploadService:
     def __init__(
         self,
+        *,
         settings: Settings,
         uploads: UploadStore,
         files: FileStore,

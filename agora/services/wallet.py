@@ -14,27 +14,25 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agora.core.clock import now_ms
-from agora.core.constants import (
+from agora.core.documents import LedgerEntry
+from agora.core.errors import Conflict, Forbidden, InvalidInput
+from agora.core.money import (
+    CENTS_PER_UNIT,
     CURRENCY_POINTS,
     DAILY_POINTS,
+    DONE,
     LEDGER_PAGE,
     LEDGER_REF_DAILY,
     LEDGER_REF_REVERSAL,
     LEDGER_REF_WELCOME,
     LEDGER_REF_WITHDRAW,
     MOVE_RECOVERY_AFTER_MS,
-    STARTER_POINTS,
-    WALLET_FOR_USER,
-)
-from agora.core.documents import LedgerEntry
-from agora.core.errors import Conflict, Forbidden, InvalidInput
-from agora.core.money import (
-    CENTS_PER_UNIT,
-    DONE,
     PAYING,
     PENDING,
     REFUSED,
     REVERSED,
+    STARTER_POINTS,
+    WALLET_FOR_USER,
     ItemHold,
     Posting,
     format_amount,
@@ -79,6 +77,7 @@ async def _payouts_unknown(_user_id: str) -> bool:
 class WalletService:
     def __init__(
         self,
+        *,
         store: WalletStore,
         money: MoneyUnitOfWork,
         emitter: RealtimeEmitter,

@@ -1,4 +1,4 @@
-"""MongoDB writes by group commit (`agora/group_commit.py`).
+"""MongoDB writes by group commit (`agora/tools/group_commit.py`).
 
 A round trip costs the database far more than one more document in a batch (nx-27017: about
 0.35 ms of its CPU per command against 0.15-0.35 ms per document in a batch), so concurrent
@@ -18,7 +18,7 @@ from pymongo import UpdateOne
 from pymongo.asynchronous.collection import AsyncCollection
 from pymongo.errors import BulkWriteError, DuplicateKeyError, OperationFailure
 
-from agora.group_commit import GroupCommit, Pending, fail_all, succeed_all
+from agora.tools.group_commit import GroupCommit, Pending, fail_all, succeed_all
 
 # What the driver raises, before sending anything, for a document BSON cannot hold.
 UNENCODABLE = (InvalidDocument, OverflowError)

@@ -6,7 +6,7 @@ from typing import Any
 from pymongo import ReturnDocument
 from pymongo.asynchronous.database import AsyncDatabase
 
-from agora.core.constants import USER_TYPE_ADMIN, USER_TYPE_MODERATOR
+from agora.core.chat.constants import USER_TYPE_ADMIN, USER_TYPE_MODERATOR
 from agora.core.whatsapp.constants import SESSION_KIND_BUSINESS
 from agora.store.groups import NEW_SESSION_COUNTERS
 from agora.store.mongo import ensure_index

@@ -8,8 +8,8 @@ from pymongo.asynchronous.collection import AsyncCollection
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.results import UpdateResult
 
+from agora.core.chat.constants import NOTIFICATION_UNMUTED, SESSION_KIND_GROUP, USER_TYPE_MEMBER
 from agora.core.clock import now_ms
-from agora.core.constants import NOTIFICATION_UNMUTED, SESSION_KIND_GROUP, USER_TYPE_MEMBER
 from agora.core.documents import ChatSession, Membership
 from agora.store.mongo import ensure_index
 from agora.store.session_copies import SessionCopies

@@ -12,9 +12,8 @@ from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import DuplicateKeyError
 from redis.asyncio import Redis
 
-from agora.core.constants import ITEM_HIDDEN_SORT_ORDER
 from agora.core.documents import Item, Route
-from agora.core.items import feed_key
+from agora.core.items import ITEM_HIDDEN_SORT_ORDER, feed_key
 from agora.core.routes import chain
 from agora.store.announced_copies import AnnouncedCopies
 from agora.store.mongo import ensure_index, find_in, new_id

@@ -12,9 +12,9 @@ from typing import Any
 
 from pymongo.asynchronous.database import AsyncDatabase
 
+from agora.core.chat.constants import SESSION_KIND_GROUP
 from agora.core.clock import now_ms
-from agora.core.constants import SESSION_KIND_GROUP, SUBSCRIPTION_ACTIVE
-from agora.core.payments import RECHARGE_CREDITED, RECHARGE_OPEN
+from agora.core.payments import RECHARGE_CREDITED, RECHARGE_OPEN, SUBSCRIPTION_ACTIVE
 from agora.store.groups import GroupStore
 from agora.store.mongo import ensure_index
 from agora.store.unit_of_work import InUnit

@@ -9,8 +9,9 @@ from pymongo import ReturnDocument, UpdateOne
 from pymongo.asynchronous.cursor import AsyncCursor
 from pymongo.asynchronous.database import AsyncDatabase
 
-from agora.core.chat import SENT_SEQ, is_reader
-from agora.core.constants import RECEIPT_MARKS_KEPT, SESSION_KIND_GROUP, SESSION_KIND_ITEM_CHAT
+from agora.core.chat.access import is_reader
+from agora.core.chat.constants import RECEIPT_MARKS_KEPT, SESSION_KIND_GROUP, SESSION_KIND_ITEM_CHAT
+from agora.core.chat.counts import SENT_SEQ
 from agora.core.documents import ChatSession, Membership
 from agora.store.batched_writes import BatchedWrites
 from agora.store.groups import NEW_SESSION_COUNTERS, add_membership, membership_id
@@ -146,7 +147,7 @@ class SessionStore:
         self, *, group_id: str | None = None, item_id: str | None = None
     ) -> list[str]:
         """Ids of the chats about a post, or about any post of a group, that non-members may
-        read (`core.chat.is_open`)."""
+        read (`core.chat.access.is_open`)."""
         about = {"data.item_id": item_id} if item_id else {"data.group_id": group_id}
         is_open = [{"is_read_allowed": True}, {"is_public": True}]
         query = {**about, "kind": SESSION_KIND_ITEM_CHAT, "$or": is_open}
@@ -408,7 +409,7 @@ class SessionStore:
         return _paired(memberships, await self.counters([m["session_id"] for m in memberships]))
 
     async def counters(self, session_ids: list[str]) -> list[dict[str, Any]]:
-        """Just what unseen counts, list order and the read rule (`core.chat.may_read`)
+        """Just what unseen counts, list order and the read rule (`core.chat.access.may_read`)
         need of each session."""
         fields = {
             "message_seq": 1,

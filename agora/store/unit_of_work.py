@@ -31,8 +31,8 @@ from pymongo import AsyncMongoClient
 from pymongo.asynchronous.client_session import AsyncClientSession
 from pymongo.asynchronous.collection import AsyncCollection
 
-from agora.background import Turns
 from agora.settings import MongoTransactions
+from agora.tools.background import Turns
 
 T = TypeVar("T")
 S = TypeVar("S")

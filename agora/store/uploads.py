@@ -9,13 +9,15 @@ from typing import IO, Any
 
 from pymongo.asynchronous.database import AsyncDatabase
 
-from agora.core.constants import (
+from agora.core.uploads import (
     UPLOAD_PENDING,
     UPLOAD_RECEIVING,
     UPLOAD_SPOOL_BYTES,
     UPLOAD_STORED,
+    FileType,
+    stored_name,
+    url_of,
 )
-from agora.core.uploads import FileType, stored_name, url_of
 from agora.store.mongo import new_id
 
 

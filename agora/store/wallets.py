@@ -23,14 +23,13 @@ from pymongo import ReturnDocument
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import DuplicateKeyError
 
-from agora.background import Turns
-from agora.core.constants import LEDGER_REF_OFFER
 from agora.core.documents import LedgerEntry, Wallet
-from agora.core.money import DONE, ItemHold, Posting, next_hold
+from agora.core.money import DONE, LEDGER_REF_OFFER, ItemHold, Posting, next_hold
 from agora.core.money import PENDING as MOVE_PENDING
 from agora.store.batched_writes import BatchedWrites
 from agora.store.mongo import ensure_index, find_in, new_id
 from agora.store.unit_of_work import InUnit, SessionWrites, Unit
+from agora.tools.background import Turns
 
 # Heads this edge has seen; a stale one costs one failed append, never a wrong balance.
 KNOWN_HEADS_MAX = 50_000

@@ -167,7 +167,7 @@ class _Stopped(BaseException):
     """SIGTERM or SIGINT ends the harness as the end of its command does: through its clean-up.
     Inside the event loop the running task is cancelled; outside it this is raised. Only the
     first signal counts: another must not cut the clean-up short. SIGINT explicitly, as `make
-    run` does (agora/supervision.py): a shell starts a background job (`nohup ... &`) with
+    run` does (agora/launch/supervision.py): a shell starts a background job (`nohup ... &`) with
     SIGINT ignored, and Python leaves it so; `kill -INT` then stopped the MongoDB-wire server
     (it handles SIGINT itself) and not the harness, which left it a zombie."""
 

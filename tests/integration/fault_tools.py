@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 import socketio
 
-from agora import embedded
-from agora.core.constants import SEND_REPLY_OK
+from agora.core.chat.constants import SEND_REPLY_OK
+from agora.launch import embedded
 from agora.settings import REPO_ROOT
 from tests.e2e.harness import wait_for_edge
 from tests.integration.helpers import Member, bearer

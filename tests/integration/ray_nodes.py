@@ -16,7 +16,7 @@ import psutil
 from ray.util.state.api import StateApiClient
 from ray.util.state.common import ListApiOptions, StateResource
 
-from agora import embedded
+from agora.launch import embedded
 from agora.settings import Settings
 from tests.services import free_port
 from tests.shared_ray import HEAD_PORTS

@@ -9,8 +9,8 @@ import socketio
 from pymongo import AsyncMongoClient
 
 from agora.actors.protocol import ReadPage
-from agora.core.chat import NOT_IN_THIS_CHAT, session_room, user_room
-from agora.core.constants import (
+from agora.core.chat.checks import NOT_IN_THIS_CHAT
+from agora.core.chat.constants import (
     MESSAGES_PAGE,
     SESSION_BUFFER_MESSAGES,
     SESSION_KIND_ITEM_CHAT,
@@ -18,6 +18,7 @@ from agora.core.constants import (
     USER_TYPE_BLOCKED,
     USER_TYPE_MEMBER,
 )
+from agora.core.chat.rooms import session_room, user_room
 from agora.core.shard_map import FIRST_VERSION, ShardMap, shard_of
 from agora.http.realtime import SOCKET_SERVER
 from agora.realtime.emitter import RealtimeEmitter

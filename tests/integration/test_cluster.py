@@ -1,5 +1,5 @@
 """`python -m agora cluster` (what `make cluster` runs), started by the command's own code
-(`agora.cluster.started`) against the test session's nx-27017 and Redis: a Ray head and a
+(`agora.launch.cluster.started`) against the test session's nx-27017 and Redis: a Ray head and a
 second Ray node, two edges and HAProxy in front of them, one cluster for the module.
 
 Its shards are spread over both Ray nodes from the start (issue 41, item 6).
@@ -30,12 +30,12 @@ import socketio
 from multidict import CIMultiDict
 from yarl import URL
 
-from agora import cluster, embedded
 from agora.actors.ownership import shard_name
 from agora.actors.sessions import SESSION_POOL
 from agora.actors.users import USER_POOL
-from agora.core.constants import SEND_REPLY_OK
+from agora.core.chat.constants import SEND_REPLY_OK
 from agora.core.shard_map import shard_of
+from agora.launch import cluster, embedded
 from agora.settings import Settings
 from tests import shared_ray
 from tests.integration.helpers import (

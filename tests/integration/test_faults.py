@@ -15,8 +15,8 @@ import pytest
 import ray
 import socketio
 
-from agora import embedded
-from agora.core.constants import SEND_REPLY_OK
+from agora.core.chat.constants import SEND_REPLY_OK
+from agora.launch import embedded
 from tests.integration.fault_tools import (
     GUARD_SECONDS,
     STORE_WAIT_MS,

@@ -15,8 +15,8 @@ import pytest
 import socketio
 
 from agora.app import SESSION_COPIES
-from agora.core.chat import CANNOT_SEND
-from agora.core.constants import (
+from agora.core.chat.access import CANNOT_SEND
+from agora.core.chat.constants import (
     USER_TYPE_AWAITING_APPROVAL,
     USER_TYPE_BLOCKED_REVERSIBLE,
     USER_TYPE_MEMBER,

@@ -14,7 +14,7 @@ from pymongo import AsyncMongoClient
 
 from agora.actors.ownership import deployment_namespace, shard_name
 from agora.actors.users import USER_POOL, vapid_pair
-from agora.core.constants import PUSH_SUBSCRIPTIONS_PER_ACCOUNT
+from agora.core.push import PUSH_SUBSCRIPTIONS_PER_ACCOUNT
 from agora.integrations.web_push import generate_vapid_keys
 from agora.services import push as push_service
 from agora.store.push_subscriptions import PushSubscriptionStore

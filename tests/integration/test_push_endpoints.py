@@ -18,12 +18,11 @@ from pymongo import AsyncMongoClient
 
 from agora.actors.protocol import EdgePresence, Notify
 from agora.actors.users import UserShardLogic
-from agora.app import chat_kinds
-from agora.core.constants import PUSH_SUBSCRIPTIONS_PER_ACCOUNT
-from agora.core.push import Notification, Subscription
+from agora.actors.wiring import StoreFactory
+from agora.composition.base import chat_kinds
+from agora.core.push import PUSH_SUBSCRIPTIONS_PER_ACCOUNT, Notification, Subscription
 from agora.integrations.web_push import Delivery, WebPushSender, generate_vapid_keys
 from agora.store.push_subscriptions import PushSubscriptionStore
-from agora.wiring import StoreFactory
 from tests.integration.helpers import member
 from tests.push_standin import PushServiceStandin
 from tests.standin_server import serve_locally

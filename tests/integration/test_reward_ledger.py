@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from agora.app import build_services
 from agora.core.accounts import EMAIL_FIELD, Identifier
-from agora.core.chat import item_chat_members, item_chat_session
+from agora.core.chat.item_chats import item_chat_members, item_chat_session
 from agora.core.clock import now_ms
 from agora.core.errors import Conflict, InvalidInput, NotFound, PaymentRequired
 from agora.core.items import item_view

@@ -9,7 +9,8 @@ import socketio
 from pymongo import AsyncMongoClient
 
 from agora.app import ITEMS
-from agora.core.constants import DAY_MS, POST_EXPIRY_DAYS_DEFAULT
+from agora.core.clock import DAY_MS
+from agora.core.items import POST_EXPIRY_DAYS_DEFAULT
 from agora.core.money import HOW_POINTS_COME
 from tests.integration.helpers import (
     Member,

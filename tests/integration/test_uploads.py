@@ -15,9 +15,14 @@ from PIL import Image
 from pymongo import AsyncMongoClient
 
 from agora.core.clock import now_ms
-from agora.core.constants import UPLOAD_PUT_PATH, UPLOAD_RECEIVING, UPLOAD_URLS_PER_USER
 from agora.core.errors import InvalidInput
-from agora.core.uploads import grant_token, read_grant
+from agora.core.uploads import (
+    UPLOAD_PUT_PATH,
+    UPLOAD_RECEIVING,
+    UPLOAD_URLS_PER_USER,
+    grant_token,
+    read_grant,
+)
 from agora.integrations.web_pages import PageFetcher
 from agora.services.uploads import UploadService
 from agora.store.file_store import file_store
@@ -73,7 +78,13 @@ async def edge(settings_for, client_for, upload_store, tmp_path):
     redis = connect_redis(settings)
     limits = RateLimiter(redis, Keys(settings.redis_prefix))
     files = file_store(settings, db)
-    uploads = UploadService(settings, UploadStore(db), files, limits, PageFetcher())
+    uploads = UploadService(
+        settings=settings,
+        uploads=UploadStore(db),
+        files=files,
+        limits=limits,
+        fetcher=PageFetcher(),
+    )
     yield SimpleNamespace(
         client=client,
         uploads=uploads,

@@ -9,9 +9,8 @@ import pytest
 from agora.app import Built
 from agora.core.accounts import EMAIL_FIELD, Identifier
 from agora.core.clock import now_ms
-from agora.core.constants import MOVE_RECOVERY_AFTER_MS
 from agora.core.finder_fees import FeePart
-from agora.core.money import HOW_POINTS_COME, Posting, move_terms, wallet_id
+from agora.core.money import HOW_POINTS_COME, MOVE_RECOVERY_AFTER_MS, Posting, move_terms, wallet_id
 from agora.services.offers import OfferTerms, offer_postings
 from agora.store.mongo import connect_mongo, database, new_id
 from agora.store.wallets import WalletStore

@@ -12,7 +12,7 @@ import pytest
 import socketio
 
 from agora.app import EVENTS, WHATSAPP_REPLIES
-from agora.core.constants import MESSAGE_TYPE_CHAT, USER_TYPE_ADMIN, USER_TYPE_MODERATOR
+from agora.core.chat.constants import MESSAGE_TYPE_CHAT, USER_TYPE_ADMIN, USER_TYPE_MODERATOR
 from agora.core.money import wallet_id
 from agora.core.whatsapp.constants import (
     MESSAGE_TYPE_WA_RICH,

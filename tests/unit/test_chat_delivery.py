@@ -1,14 +1,8 @@
 """Ticks and the message info view come from one function over the members' marks."""
 
-from agora.core.chat import (
-    CHAT_MESSAGE_KINDS,
-    delivery,
-    mark_of,
-    marks_with_senders,
-    message_view_for,
-    moves_a_tick,
-    shared_session_view,
-)
+from agora.core.chat.checks import CHAT_MESSAGE_KINDS
+from agora.core.chat.receipts import delivery, mark_of, marks_with_senders, moves_a_tick
+from agora.core.chat.views import message_view_for, shared_session_view
 from agora.core.message_kinds import ChatKinds
 
 

@@ -2,8 +2,8 @@ import math
 
 import pytest
 
-from agora.core.chat import CHAT_MESSAGE_KINDS, check_location, check_outgoing
-from agora.core.constants import LOCATION_ADDRESS_MAX_LENGTH, MESSAGE_TYPE_BANNER
+from agora.core.chat.checks import CHAT_MESSAGE_KINDS, check_location, check_outgoing
+from agora.core.chat.constants import LOCATION_ADDRESS_MAX_LENGTH, MESSAGE_TYPE_BANNER
 from agora.core.errors import InvalidInput
 from agora.core.geo import check_coordinate
 from agora.core.message_kinds import ChatKinds

@@ -2,10 +2,11 @@
 
 import pytest
 
-from agora.app import chat_kinds
-from agora.core import chat
-from agora.core.chat import BANNER_ADMINS_ONLY, CANNOT_SEND, NO_SUCH_CHAT, has_no_messages
-from agora.core.constants import MESSAGE_TYPE_BANNER, MESSAGE_TYPE_CHAT, MESSAGE_TYPE_SYSTEM
+from agora.composition.base import chat_kinds
+from agora.core.chat import access
+from agora.core.chat.access import BANNER_ADMINS_ONLY, CANNOT_SEND, NO_SUCH_CHAT
+from agora.core.chat.constants import MESSAGE_TYPE_BANNER, MESSAGE_TYPE_CHAT, MESSAGE_TYPE_SYSTEM
+from agora.core.chat.counts import has_no_messages
 from agora.core.whatsapp.kinds import BUSINESS_ONLY, WHATSAPP_ONLY
 
 KINDS = chat_kinds()
@@ -13,7 +14,7 @@ KINDS = chat_kinds()
 
 def posting_refusal(session: dict, user_type: int | None, message_type: int) -> str | None:
     """The rule with the kinds the app registers."""
-    return chat.posting_refusal(KINDS, session, user_type, message_type)
+    return access.posting_refusal(KINDS, session, user_type, message_type)
 
 
 PRIVATE = {"is_public": False, "write_permission": 20}

@@ -1,7 +1,8 @@
 """docs/architecture.md's table of domain events is the one the code makes: the event
-classes, who publishes them and the composition root's subscriptions (`agora/events_table.py`)."""
+classes, who publishes them and the composition root's subscriptions
+(`agora/generate/events_table.py`)."""
 
-from agora import events_table
+from agora.generate import events_table
 from agora.settings import REPO_ROOT
 
 DOC = REPO_ROOT / "docs" / "architecture.md"

@@ -1,7 +1,6 @@
 """How a warm feed head takes in new posts, and how a head becomes a page."""
 
-from agora.core.constants import FEED_PAGE_SIZE
-from agora.core.items import decode_cursor, feed_key
+from agora.core.items import FEED_PAGE_SIZE, decode_cursor, feed_key
 from agora.services.feed import HEAD_SIZE, matches_tags, merged_head, page_of
 
 

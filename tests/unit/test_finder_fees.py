@@ -1,6 +1,5 @@
 import pytest
 
-from agora.core.constants import CURRENCY_MINOR_UNIT_CENTS
 from agora.core.errors import InvalidInput
 from agora.core.finder_fees import (
     FeePart,
@@ -11,6 +10,7 @@ from agora.core.finder_fees import (
     split,
     worked_example,
 )
+from agora.core.money import CURRENCY_MINOR_UNIT_CENTS
 
 
 def chain_of(sharers: int) -> list[str]:

@@ -3,7 +3,7 @@
 import pytest
 
 from agora.core.accounts import clean_name
-from agora.core.chat import CHAT_MESSAGE_KINDS, check_location, check_outgoing
+from agora.core.chat.checks import CHAT_MESSAGE_KINDS, check_location, check_outgoing
 from agora.core.errors import InvalidInput
 from agora.core.groups import clean_group_description, clean_group_title, clean_tags
 from agora.core.message_kinds import ChatKinds

@@ -1,10 +1,10 @@
-"""The edge's and the shards' schedule of cycle collections (agora/garbage.py)."""
+"""The edge's and the shards' schedule of cycle collections (agora/tools/garbage.py)."""
 
 import asyncio
 import gc
 import weakref
 
-from agora.garbage import collecting
+from agora.tools.garbage import collecting
 
 
 class Node:

@@ -2,7 +2,7 @@
 
 import asyncio
 
-from agora.group_commit import GroupCommit, succeed_all
+from agora.tools.group_commit import GroupCommit, succeed_all
 
 
 def recording():

@@ -6,15 +6,11 @@ import pickle
 
 import pytest
 
-from agora.app import chat_kinds
-from agora.core.chat import (
-    CHAT_MESSAGE_KINDS,
-    check_outgoing,
-    message_view,
-    posting_refusal,
-    session_view,
-)
-from agora.core.constants import MESSAGE_TYPE_CHAT
+from agora.composition.base import chat_kinds
+from agora.core.chat.access import posting_refusal
+from agora.core.chat.checks import CHAT_MESSAGE_KINDS, check_outgoing
+from agora.core.chat.constants import MESSAGE_TYPE_CHAT
+from agora.core.chat.views import message_view, session_view
 from agora.core.errors import InvalidInput
 from agora.core.message_kinds import ChatKinds, MessageKind
 from agora.core.whatsapp.constants import MESSAGE_TYPE_WA_TEXT, SESSION_KIND_BUSINESS

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from agora.cluster import edge_places, worker_node_ports
+from agora.launch.cluster import edge_places, worker_node_ports
 from agora.settings import RAY_WORKER_PORTS, REPO_ROOT, Settings
 
 OPERATIONS = REPO_ROOT / "docs" / "operations.md"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from agora.core.chat import announced_seq
+from agora.core.chat.counts import announced_seq
 from agora.core.items import can_read_post
 
 POST = {"_id": "p", "sort_order": 0}

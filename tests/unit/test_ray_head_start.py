@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from agora import embedded
 from agora.actors.sessions import SessionShard
 from agora.actors.users import UserShard
+from agora.launch import embedded
 from agora.settings import Settings
 
 STAND_IN = """#!{python}

@@ -1,9 +1,11 @@
-"""The one read rule of a session's content (`core.chat.may_read`) and what a viewer who may
+"""The one read rule of a session's content (`core.chat.access.may_read`) and what a viewer who may
 not read a chat sees of it (`session_view(readable=False)`)."""
 
 import pytest
 
-from agora.core.chat import CHAT_MESSAGE_KINDS, may_read, seen_time, session_view
+from agora.core.chat.access import may_read
+from agora.core.chat.checks import CHAT_MESSAGE_KINDS
+from agora.core.chat.views import seen_time, session_view
 from agora.core.message_kinds import ChatKinds
 
 HIDDEN = {"_id": "g", "kind": "group", "is_public": False, "is_read_allowed": False}

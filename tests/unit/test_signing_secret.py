@@ -8,7 +8,7 @@ import pytest
 
 from agora.__main__ import main
 from agora.app import build_app
-from agora.embedded import kept_secret_key
+from agora.launch.embedded import kept_secret_key
 from agora.settings import MissingSecret, Settings
 
 

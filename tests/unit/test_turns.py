@@ -2,7 +2,7 @@
 
 import asyncio
 
-from agora.background import Turns
+from agora.tools.background import Turns
 
 
 async def test_work_runs_in_the_order_its_turns_were_taken_though_it_gets_there_late():

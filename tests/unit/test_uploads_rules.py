@@ -7,11 +7,12 @@ import zlib
 import pytest
 from PIL import Image
 
-from agora.core.constants import UPLOAD_MAX_BYTES, UPLOAD_TITLE_MAX_LENGTH
 from agora.core.errors import Forbidden, InvalidInput
 from agora.core.signing import sign
 from agora.core.uploads import (
     FILE_TYPES,
+    UPLOAD_MAX_BYTES,
+    UPLOAD_TITLE_MAX_LENGTH,
     UploadGrant,
     check_content,
     clean_title,

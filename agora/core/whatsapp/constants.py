@@ -37,3 +37,5 @@ WHATSAPP_MEDIA_TYPES = {
         "text/plain",
     ),
 }
+# A WhatsApp template sent (AGORA_WHATSAPP_TEMPLATE_PRICE), and its refund if Meta refused it.
+LEDGER_REF_WHATSAPP_TEMPLATE = "whatsapp_template"

@@ -4,7 +4,7 @@ how long they may be answered freely. Meta's webhook bodies are read in
 
 from typing import Any
 
-from agora.core.constants import USER_TYPE_MODERATOR
+from agora.core.chat.constants import USER_TYPE_MODERATOR
 from agora.core.whatsapp.constants import WHATSAPP_WINDOW_MS
 
 

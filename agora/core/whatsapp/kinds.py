@@ -5,8 +5,8 @@ room by WhatsApp's statuses (`wa_status`), so it has no message kind."""
 
 from typing import Any
 
-from agora.core.chat import CANNOT_SEND
-from agora.core.constants import USER_TYPE_MODERATOR
+from agora.core.chat.access import CANNOT_SEND
+from agora.core.chat.constants import USER_TYPE_MODERATOR
 from agora.core.message_kinds import ConversationKind, MessageKind
 from agora.core.whatsapp.constants import MESSAGE_TYPE_WA_INBOUND, SESSION_KIND_BUSINESS
 from agora.core.whatsapp.outbound import SENT_DATA, WA_MESSAGE_TYPES, check_agent_send

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 from pydantic import WithJsonSchema
 
-from agora.core.chat import ReplyContext, check_reply_context
+from agora.core.chat.checks import ReplyContext, check_reply_context
 from agora.core.errors import InvalidInput
 from agora.core.geo import COORDINATE_LIMITS, check_coordinate
 from agora.core.message_kinds import KindData

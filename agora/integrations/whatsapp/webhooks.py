@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from agora.core.constants import LOCATION_ADDRESS_MAX_LENGTH
+from agora.core.chat.constants import LOCATION_ADDRESS_MAX_LENGTH
 from agora.core.geo import COORDINATE_LIMITS
 from agora.core.text import CONTROL_CHARACTERS
 from agora.core.whatsapp.constants import WHATSAPP_ID_MAX_LENGTH

@@ -35,11 +35,11 @@ from redis import asyncio as aioredis
 from socketio import packet
 from socketio.packet import Packet
 
-from agora import metrics
-from agora.background import BackgroundTasks
 from agora.core import json_text
-from agora.group_commit import GroupCommit, Pending, succeed_all
 from agora.realtime.transport.websockets import message_frame, write_directly
+from agora.tools import metrics
+from agora.tools.background import BackgroundTasks
+from agora.tools.group_commit import GroupCommit, Pending, succeed_all
 
 log = logging.getLogger("agora.realtime.rooms")
 

@@ -21,7 +21,7 @@ from agora.services.chat.receipts import Receipts
 from agora.services.chat.sending import Sending
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ChatParts:
     """The parts the edge calls (its handlers call each directly), and the message kinds it
     reads sends by."""

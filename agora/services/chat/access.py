@@ -5,8 +5,8 @@ import asyncio
 from collections.abc import Iterable
 from typing import Any
 
-from agora.core.chat import NO_SUCH_CHAT, is_reader, may_read
-from agora.core.constants import SESSION_KIND_ITEM_CHAT
+from agora.core.chat.access import NO_SUCH_CHAT, is_reader, may_read
+from agora.core.chat.constants import SESSION_KIND_ITEM_CHAT
 from agora.core.errors import Forbidden, NotFound
 from agora.services.accounts import Caller
 from agora.services.items import PostReader
@@ -48,7 +48,7 @@ class ChatAccess:
         chats: Iterable[tuple[dict[str, Any], dict[str, Any] | None]],
     ) -> set[str]:
         """The ids of those chats (each with the caller's membership) the caller may read:
-        the one read rule (`core.chat.may_read`), with the posts of the public item chats it
+        the one read rule (`core.chat.access.may_read`), with the posts of the public item chats it
         leaves to them read in one go."""
         readable: set[str] = set()
         about_posts: dict[str, str] = {}

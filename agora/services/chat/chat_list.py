@@ -8,17 +8,10 @@ from collections.abc import Awaitable
 from typing import Any
 
 from agora.actors.client import SessionShards
-from agora.core.chat import (
-    has_no_messages,
-    is_muted,
-    marks_with_senders,
-    message_view_for,
-    notification_count,
-    red_dot_count,
-    seen_time,
-    session_view,
-)
-from agora.core.constants import CHATS_PAGE
+from agora.core.chat.constants import CHATS_PAGE
+from agora.core.chat.counts import has_no_messages, is_muted, notification_count, red_dot_count
+from agora.core.chat.receipts import marks_with_senders
+from agora.core.chat.views import message_view_for, seen_time, session_view
 from agora.core.errors import InvalidInput
 from agora.core.message_kinds import ChatKinds
 from agora.core.numbers import bounded_int

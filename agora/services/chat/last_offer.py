@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from agora.core.chat import session_view, shared_session_view
+from agora.core.chat.views import session_view, shared_session_view
 from agora.core.message_kinds import ChatKinds
 from agora.realtime.emitter import RealtimeEmitter
 from agora.store.sessions import SessionStore

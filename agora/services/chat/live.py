@@ -3,12 +3,14 @@ visitors sent away when a chat closes (`Visitors`).
 
 A member who follows a chat has every socket in its room from the moment they connect. Anyone
 else who may read it (the chat is open: public or read-allowed) enters its room when their
-window opens it, as a visitor (`core.chat.visitor_room`); when the chat stops letting them read
-it, their sockets are sent away, so that no message reaches a socket the read rule would refuse.
+window opens it, as a visitor (`core.chat.rooms.visitor_room`); when the chat stops letting them
+read it, their sockets are sent away, so that no message reaches a socket the read rule would
+refuse.
 """
 
-from agora.core.chat import is_reader, session_room, visited_rooms, visitor_room
-from agora.core.constants import TYPING_INTERVAL_SECONDS
+from agora.core.chat.access import is_reader
+from agora.core.chat.constants import TYPING_INTERVAL_SECONDS
+from agora.core.chat.rooms import session_room, visited_rooms, visitor_room
 from agora.core.errors import AgoraError
 from agora.realtime.emitter import RealtimeEmitter
 from agora.services.accounts import Caller

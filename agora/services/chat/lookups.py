@@ -3,7 +3,8 @@
 from typing import Any
 
 from agora.core.accounts import user_card
-from agora.core.chat import item_chat_id, item_chat_session, session_view
+from agora.core.chat.item_chats import item_chat_id, item_chat_session
+from agora.core.chat.views import session_view
 from agora.core.clock import now_ms
 from agora.core.items import item_view
 from agora.core.message_kinds import ChatKinds

@@ -5,8 +5,9 @@ import logging
 
 from agora.actors.client import SessionShards
 from agora.actors.runtime import RayAway
-from agora.core.chat import is_open, is_reader, member_notice
-from agora.core.constants import LOCAL_ID_MAX_LENGTH, SESSION_KIND_GROUP
+from agora.core.chat.access import is_open, is_reader
+from agora.core.chat.constants import LOCAL_ID_MAX_LENGTH, SESSION_KIND_GROUP
+from agora.core.chat.moderation import member_notice
 from agora.realtime.emitter import RealtimeEmitter
 from agora.services.chat.shard_sends import ShardSends
 from agora.store.sessions import SessionStore

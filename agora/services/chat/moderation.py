@@ -5,16 +5,10 @@ from typing import Any
 
 from agora.actors.client import SessionShards
 from agora.core.accounts import user_card
-from agora.core.chat import (
-    check_make_public,
-    is_open,
-    may_read,
-    moderated_type,
-    notification_flag,
-    session_view,
-    shared_session_view,
-)
-from agora.core.constants import MEMBERS_PAGE, NOTIFICATION_UNMUTED, USER_TYPE_ADMIN
+from agora.core.chat.access import is_open, may_read
+from agora.core.chat.constants import MEMBERS_PAGE, NOTIFICATION_UNMUTED, USER_TYPE_ADMIN
+from agora.core.chat.moderation import check_make_public, moderated_type, notification_flag
+from agora.core.chat.views import session_view, shared_session_view
 from agora.core.errors import Forbidden, InvalidInput, NotFound
 from agora.core.groups import clean_group_description, clean_group_title, membership_view
 from agora.core.message_kinds import ChatKinds

@@ -7,8 +7,9 @@ from typing import Any
 from agora.actors.client import SessionShards
 from agora.actors.protocol import ReadPage
 from agora.core.accounts import user_card
-from agora.core.chat import delivery, marks_with_senders, message_view_for
-from agora.core.constants import MESSAGES_PAGE, USER_TYPE_MODERATOR
+from agora.core.chat.constants import MESSAGES_PAGE, USER_TYPE_MODERATOR
+from agora.core.chat.receipts import delivery, marks_with_senders
+from agora.core.chat.views import message_view_for
 from agora.core.errors import Forbidden, NotFound
 from agora.core.message_kinds import ChatKinds
 from agora.services.accounts import Caller

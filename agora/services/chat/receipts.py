@@ -17,15 +17,15 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
-from agora.core.chat import RECEIPT_STATUSES
+from agora.core.chat.receipts import RECEIPT_STATUSES
 from agora.core.errors import Forbidden, InvalidInput, NotFound
 from agora.core.push import DeliveryReceipt
-from agora.group_commit import GroupCommit, Pending
 from agora.services.accounts import Caller
 from agora.services.chat.access import NOT_IN_CHAT, ChatAccess
 from agora.services.chat.ticks import Receipt, Ticks
 from agora.store.messages import MessageStore
 from agora.store.sessions import ReceiptMark, SessionStore
+from agora.tools.group_commit import GroupCommit, Pending
 
 RECEIPTS_PER_BATCH = 500
 NO_SUCH_MESSAGE = {"created_at": "No such message"}

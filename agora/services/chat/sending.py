@@ -16,21 +16,12 @@ from agora.actors.protocol import (
     StoreMessage,
     Unavailable,
 )
-from agora.core.chat import (
-    CANNOT_SEND,
-    NO_SUCH_CHAT,
-    NOT_IN_THIS_CHAT,
-    Outgoing,
-    check_outgoing,
-    item_chat_members,
-    item_chat_session,
-    parse_item_chat_id,
-    reply_to_of,
-    send_accepted,
-    send_refused,
-)
+from agora.core.chat.access import CANNOT_SEND, NO_SUCH_CHAT
+from agora.core.chat.checks import NOT_IN_THIS_CHAT, Outgoing, check_outgoing, reply_to_of
+from agora.core.chat.constants import CHAT_ATTACHMENT_TYPES
+from agora.core.chat.item_chats import item_chat_members, item_chat_session, parse_item_chat_id
+from agora.core.chat.views import send_accepted, send_refused
 from agora.core.clock import now_ms
-from agora.core.constants import CHAT_ATTACHMENT_TYPES
 from agora.core.errors import AgoraError, BrieflyUnavailable, Forbidden, InvalidInput, NotFound
 from agora.core.message_kinds import ChatKinds
 from agora.realtime.emitter import RealtimeEmitter

@@ -8,9 +8,9 @@ from typing import Any
 
 from agora.actors.client import SessionShards
 from agora.actors.protocol import SendOutcome, Stored, StoreMessage
-from agora.background import BackgroundTasks
-from agora.core.constants import MESSAGE_TYPE_SYSTEM
+from agora.core.chat.constants import MESSAGE_TYPE_SYSTEM
 from agora.services.events import Events, MessageStored
+from agora.tools.background import BackgroundTasks
 
 
 class ShardSends:

@@ -6,11 +6,12 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Self
 
-from agora.core.chat import is_behind, is_reader, mark_of, moves_a_tick
+from agora.core.chat.access import is_reader
+from agora.core.chat.receipts import is_behind, mark_of, moves_a_tick
 from agora.core.clock import now_ms
-from agora.group_commit import GroupCommit, Pending, succeed_all
 from agora.realtime.emitter import RealtimeEmitter
 from agora.store.sessions import ReceiptMark, SessionStore
+from agora.tools.group_commit import GroupCommit, Pending, succeed_all
 
 log = logging.getLogger("agora.chat.ticks")
 

@@ -8,7 +8,7 @@ from agora.services.whatsapp.channels import WhatsAppChannels
 from agora.services.whatsapp.webhooks import WhatsAppWebhooks
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class WhatsApp:
     graph: GraphApi
     channels: WhatsAppChannels

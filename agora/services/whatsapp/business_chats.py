@@ -5,7 +5,7 @@ import asyncio
 from typing import Any
 
 from agora.actors.client import SessionShards
-from agora.core.chat import session_view, shared_session_view
+from agora.core.chat.views import session_view, shared_session_view
 from agora.core.clock import now_ms
 from agora.core.message_kinds import ChatKinds
 from agora.core.whatsapp.inbound import business_chat, business_chat_id, window_ends_at
@@ -19,10 +19,10 @@ from agora.store.sessions import SessionStore
 class BusinessChats:
     def __init__(
         self,
+        *,
         store: BusinessChatStore,
         sessions: SessionStore,
         emitter: RealtimeEmitter,
-        *,
         memberships: Memberships,
         shards: SessionShards,
         kinds: ChatKinds,

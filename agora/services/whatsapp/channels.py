@@ -48,6 +48,7 @@ class OpenChannel:
 class WhatsAppChannels:
     def __init__(
         self,
+        *,
         public_base_url: str,
         channels: WhatsAppChannelStore,
         graph: GraphApi,

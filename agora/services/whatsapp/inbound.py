@@ -8,7 +8,7 @@ from typing import Any
 
 from agora.actors.client import SessionShards
 from agora.actors.protocol import Stored, Unavailable
-from agora.core.chat import message_view
+from agora.core.chat.views import message_view
 from agora.core.errors import InvalidInput, PayloadTooLarge
 from agora.core.message_kinds import ChatKinds
 from agora.core.whatsapp.constants import MESSAGE_TYPE_WA_INBOUND, WHATSAPP_MEDIA_MAX_BYTES
@@ -34,12 +34,12 @@ class TryLater(Exception):
 class InboundMessages:
     def __init__(
         self,
+        *,
         chats: BusinessChats,
         store: BusinessChatStore,
         uploads: UploadService,
         graph: GraphApi,
         emitter: RealtimeEmitter,
-        *,
         shard_sends: ShardSends,
         shards: SessionShards,
         kinds: ChatKinds,

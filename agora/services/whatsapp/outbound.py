@@ -15,14 +15,14 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
-from agora.background import BackgroundTasks
-from agora.core.chat import NO_SUCH_CHAT, NOT_IN_THIS_CHAT, Outgoing, hidden_from, message_view
+from agora.core.chat.access import NO_SUCH_CHAT, hidden_from
+from agora.core.chat.checks import NOT_IN_THIS_CHAT, Outgoing
+from agora.core.chat.views import message_view
 from agora.core.clock import now_ms
-from agora.core.constants import LEDGER_REF_WHATSAPP_TEMPLATE
 from agora.core.errors import Forbidden, InvalidInput, NotFound
 from agora.core.message_kinds import ChatKinds
 from agora.core.money import Posting, to_cents, wallet_id
-from agora.core.whatsapp.constants import MESSAGE_TYPE_WA_TEMPLATE
+from agora.core.whatsapp.constants import LEDGER_REF_WHATSAPP_TEMPLATE, MESSAGE_TYPE_WA_TEMPLATE
 from agora.core.whatsapp.kinds import agent_refusal
 from agora.core.whatsapp.outbound import (
     MEDIA_TYPES,
@@ -43,6 +43,7 @@ from agora.store.messages import MessageStore
 from agora.store.sessions import SessionStore
 from agora.store.whatsapp_statuses import WhatsAppFlags
 from agora.store.whatsapp_templates import WhatsAppTemplateStore
+from agora.tools.background import BackgroundTasks
 
 log = logging.getLogger("agora.whatsapp.outbound")
 
@@ -71,6 +72,7 @@ class BusinessSends:
 
     def __init__(
         self,
+        *,
         public_base_url: str,
         sessions: SessionStore,
         messages: MessageStore,
@@ -152,6 +154,7 @@ class WhatsAppOutbound:
 
     def __init__(
         self,
+        *,
         public_base_url: str,
         template_price: Decimal,
         template_currency: str,

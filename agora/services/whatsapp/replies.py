@@ -8,7 +8,7 @@ from agora.services.whatsapp.statuses import WhatsAppStatuses
 from agora.services.whatsapp.templates import WhatsAppTemplates
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class WhatsAppReplies:
     outbound: WhatsAppOutbound
     statuses: WhatsAppStatuses

@@ -3,9 +3,9 @@ to the agents of its business chats (the picker fills them)."""
 
 from typing import Any
 
-from agora.core.chat import NO_SUCH_CHAT, hidden_from
+from agora.core.chat.access import NO_SUCH_CHAT, hidden_from
+from agora.core.chat.constants import USER_TYPE_MODERATOR
 from agora.core.clock import now_ms
-from agora.core.constants import USER_TYPE_MODERATOR
 from agora.core.errors import Forbidden, InvalidInput, NotFound, Unavailable
 from agora.core.whatsapp.constants import SESSION_KIND_BUSINESS
 from agora.integrations.whatsapp.client import UNREACHABLE_STATUS, GraphApi, GraphError
@@ -22,6 +22,7 @@ TEMPLATE_FIELDS = ("name", "language", "category", "components")
 class WhatsAppTemplates:
     def __init__(
         self,
+        *,
         channels: WhatsAppChannels,
         graph: GraphApi,
         store: WhatsAppTemplateStore,

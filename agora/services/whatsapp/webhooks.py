@@ -9,7 +9,6 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from agora.background import BackgroundTasks, Turn, Turns
 from agora.core import json_text
 from agora.core.clock import now_ms
 from agora.core.errors import AgoraError, Forbidden, InvalidInput
@@ -19,6 +18,7 @@ from agora.services.whatsapp.channels import OpenChannel, WhatsAppChannels
 from agora.services.whatsapp.inbound import InboundMessages
 from agora.store.rate_limits import RateLimiter
 from agora.store.whatsapp_events import WhatsAppEventStore
+from agora.tools.background import BackgroundTasks, Turn, Turns
 
 log = logging.getLogger("agora.whatsapp")
 
@@ -70,6 +70,7 @@ def signed_by(raw: bytes, signature: str | None, channels: list[OpenChannel]) ->
 class WhatsAppWebhooks:
     def __init__(
         self,
+        *,
         channels: WhatsAppChannels,
         deliveries: WhatsAppEventStore,
         inbound: InboundMessages,

@@ -1,5 +1,5 @@
-// Generated from agora/core by `python -m agora constants` (agora/web_constants.py): do not edit.
-// The web app reads these through shared/constants.ts.
+// Generated from agora/core by `python -m agora constants` (agora/generate/web_constants.py): do not edit.
+// Each feature names the values it uses in its own constants.ts, taken from here.
 
 export const USER_TYPE_ADMIN = 10;
 export const USER_TYPE_MODERATOR = 15;

@@ -11,7 +11,7 @@ import time
 from collections.abc import Awaitable, Callable, Hashable, Iterable
 from typing import TypeVar
 
-log = logging.getLogger("agora.background")
+log = logging.getLogger("agora.tools.background")
 
 Result = TypeVar("Result")
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Protocol
 
-from agora import embedded
+from agora.launch import embedded
 from agora.settings import Settings
 
 log = logging.getLogger("agora")

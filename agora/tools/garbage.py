@@ -15,7 +15,7 @@ import contextlib
 import gc
 from collections.abc import AsyncIterator
 
-from agora.background import sweep_forever
+from agora.tools.background import sweep_forever
 
 # What the process collected by before it settled: CPython's defaults.
 _BY_COUNT = gc.get_threshold()

@@ -16,11 +16,11 @@ from string import Template
 from urllib.error import URLError
 from urllib.request import urlopen
 
-from agora import embedded, supervision
 from agora.http.health import HEALTH_PATH
+from agora.launch import embedded, supervision
 from agora.settings import Settings
 
-log = logging.getLogger("agora.cluster")
+log = logging.getLogger("agora.launch.cluster")
 
 HAPROXY_TEMPLATE = Path(__file__).with_name("haproxy.cfg.template")
 # Hang guards on two busy cores: an edge joins Ray and starts its shards before it serves.

@@ -4,15 +4,14 @@ import logging
 from decimal import Decimal
 
 from agora.core.accounts import EMAIL_FIELD, Identifier
-from agora.core.constants import CURRENCY_POINTS, LEDGER_REF_DEMO
-from agora.core.money import to_cents
+from agora.core.money import CURRENCY_POINTS, LEDGER_REF_DEMO, to_cents
 from agora.core.rewards import hold_target
 from agora.services.accounts import Caller
 from agora.services.items import ItemInput
 from agora.services.registry import Services
 from agora.store.users import UserStore
 
-log = logging.getLogger("agora.seed")
+log = logging.getLogger("agora.generate.seed")
 
 DEMO_GROUP = "amsterdam-nl"
 DEMO_PEOPLE = {

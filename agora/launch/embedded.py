@@ -20,7 +20,7 @@ import grpc
 
 from agora.settings import Settings
 
-log = logging.getLogger("agora.embedded")
+log = logging.getLogger("agora.launch.embedded")
 
 # A head starts in 5-20 s on two busy cores; a stopped one ends its processes in a few.
 RAY_START_SECONDS = 120
