@@ -32,6 +32,8 @@ REACTIONS_TICK_MS = 250
 EMOJI_NOT_OFFERED = "Choose one of the offered reactions"
 MEMBERS_REACT = "Join this chat to react to its messages"
 NO_SUCH_MESSAGE = "No such message"
+# The answer to a reaction the store or the shard did not take in time: the client tries again.
+REACTION_UNAVAILABLE = "Could not react now, please try again"
 # Where reactions are kept on a message's document (`data.reactions.<user id>`).
 REACTIONS_FIELD = "data.reactions"
 
@@ -65,12 +67,3 @@ def takes_reactions(message: dict[str, Any]) -> bool:
 
 def reactions_of(message: dict[str, Any]) -> dict[str, str]:
     return dict((message.get("data") or {}).get("reactions") or {})
-
-
-def with_reaction(reactions: dict[str, str], user_id: str, emoji: str) -> dict[str, str]:
-    """The message's reactions once `user_id` chose `emoji` ('' takes theirs away): one per
-    person, a new one replacing theirs."""
-    changed = {who: chosen for who, chosen in reactions.items() if who != user_id}
-    if emoji:
-        changed[user_id] = emoji
-    return changed

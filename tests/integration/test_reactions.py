@@ -12,7 +12,7 @@ import socketio
 from agora.core.chat import CANNOT_SEND, NO_SUCH_CHAT
 from agora.core.reactions import EMOJI_NOT_OFFERED, MEMBERS_REACT, NO_SUCH_MESSAGE
 from agora.core.shard_map import shard_of
-from tests.integration.helpers import bearer, item_chat, member, new_group, send_text, until
+from tests.integration.helpers import item_chat, member, new_group, send_text, until
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 
@@ -144,7 +144,7 @@ async def test_only_members_who_may_post_react(chat_client, smtp_sink):
 
 
 async def test_the_socket_reacts_as_http_does(chat_client, smtp_sink):
-    admin, people, group_id, at = await _group(chat_client, smtp_sink, "Bea")
+    _, people, group_id, at = await _group(chat_client, smtp_sink, "Bea")
     bea = await _socket(chat_client, people["Bea"])
     body = {"session_id": group_id, "created_at": at, "emoji": "🔥"}
     assert await bea.call("react", body) == {"ok": True, "reactions": {people["Bea"].id: "🔥"}}

@@ -17,9 +17,8 @@ from agora.actors.protocol import (
 )
 from agora.core.chat import NO_SUCH_CHAT
 from agora.core.errors import BrieflyUnavailable, Forbidden, NotFound
-from agora.core.reactions import NO_SUCH_MESSAGE, check_emoji
+from agora.core.reactions import NO_SUCH_MESSAGE, REACTION_UNAVAILABLE, check_emoji
 from agora.services.accounts import Caller
-from agora.services.chat.sending import STORE_UNAVAILABLE
 
 
 @dataclass(frozen=True)
@@ -55,6 +54,6 @@ class Reacting:
             case Refused(errors=errors):
                 raise Forbidden(errors)
             case Unavailable() | Moved():
-                raise BrieflyUnavailable(STORE_UNAVAILABLE)
+                raise BrieflyUnavailable(REACTION_UNAVAILABLE)
             case outcome:
                 assert_never(outcome)
