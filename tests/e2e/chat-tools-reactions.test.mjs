@@ -20,7 +20,7 @@ const phone = (page) => page.viewportSize().width < 600;
 async function openMenu(page, bubble) {
   if (phone(page)) {
     const box = await bubble.boundingBox();
-    await page.mouse.move(box.x + box.width / 2, box.y + 12);
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.down();
     // Held as a finger is, until the menu opens (LONG_PRESS_MS in).
     await page.getByRole('group', { name: 'React' }).waitFor();
@@ -72,8 +72,8 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
       await chip(question(page), '👍 1').waitFor();
     }
 
-    // Who reacted: a right click on a chip on a desktop, the menu's Reactions on a phone.
-    if (phone(asker)) await (await openMenu(asker, question(asker))).getByRole('menuitem', { name: 'Reactions' }).click();
+    // Who reacted: a right click on a chip on a desktop, the menu's Who reacted on a phone.
+    if (phone(asker)) await (await openMenu(asker, question(asker))).getByRole('menuitem', { name: 'Who reacted' }).click();
     else await chip(question(asker), '🎉 1').click({ button: 'right' });
     const who = asker.getByRole('dialog', { name: 'Reactions' });
     await who.getByRole('region', { name: '🎉 1' }).getByText('Olga Owner').waitFor();

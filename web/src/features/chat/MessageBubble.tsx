@@ -115,7 +115,7 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = 
       : 'bg-white text-slate-900 ring-1 ring-slate-200';
 
   return (
-    <div className={`group flex items-center gap-1 ${banner ? 'justify-center' : outbound ? 'flex-row-reverse justify-start' : 'justify-start'}`}>
+    <div className={`group relative flex items-center gap-1 ${banner ? 'justify-center' : outbound ? 'flex-row-reverse justify-start' : 'justify-start'}`}>
       <div
         {...(hasMenu ? press : {})}
         onContextMenu={
@@ -164,6 +164,7 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = 
           onInfo={onInfo}
           onReply={onReply}
           onShowWho={reactions && hasReactions ? () => reactions.onShowWho(null) : undefined}
+          outbound={outbound}
           bar={reacting && <ReactionBar mine={reacting.meId ? message.data.reactions?.[reacting.meId] : undefined} reactions={reacting} onDone={() => setMenuOpen(false)} />}
           open={menuOpen}
           onOpenChange={setMenuOpen}
@@ -180,19 +181,21 @@ interface MessageMenuProps {
   onShowWho?: () => void;
   /** The reaction bar, above the actions. */
   bar?: ReactNode;
+  /** The message is on the right: the menu opens from the right edge of its row, else from the left. */
+  outbound: boolean;
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }
 
 /**
- * A message's reactions and actions (Reply, Reactions, Message info): on the desktop behind a
+ * A message's reactions and actions (Reply, Who reacted, Message info): on the desktop behind a
  * menu button shown while the pointer is over the message (or it has keyboard focus); touch
  * screens, without hover, open it with a long press.
  */
-function MessageMenu({ onInfo, onReply, onShowWho, bar, open, onOpenChange }: MessageMenuProps) {
+function MessageMenu({ onInfo, onReply, onShowWho, bar, outbound, open, onOpenChange }: MessageMenuProps) {
   const actions = [
     ...(onReply ? [['Reply', onReply] as const] : []),
-    ...(onShowWho ? [['Reactions', onShowWho] as const] : []),
+    ...(onShowWho ? [['Who reacted', onShowWho] as const] : []),
     ...(onInfo ? [['Message info', onInfo] as const] : []),
   ];
   return (
@@ -205,7 +208,8 @@ function MessageMenu({ onInfo, onReply, onShowWho, bar, open, onOpenChange }: Me
         `rounded-full p-1 text-slate-500 hover:bg-slate-200 hover:text-slate-800 focus-visible:opacity-100 group-hover:opacity-100 pointer-coarse:hidden ${shown ? 'opacity-100' : 'opacity-0'}`
       }
       className="shrink-0"
-      menuClassName="absolute top-full right-0 z-10 mt-1 min-w-36 rounded-xl bg-white py-1 shadow-lg ring-1 ring-slate-200"
+      placedByHolder
+      menuClassName={`absolute top-full z-10 mt-1 min-w-36 rounded-xl bg-white py-1 shadow-lg ring-1 ring-slate-200 ${outbound ? 'right-0' : 'left-0'}`}
       itemClassName="block w-full px-3 py-2 text-left text-sm text-slate-800 hover:bg-slate-100"
       leading={bar}
       items={actions.map(([label, act]) => ({ key: label, content: label, onSelect: act }))}

@@ -71,7 +71,7 @@ describe('reactions under a message', () => {
     fireEvent.click(screen.getByRole('menuitem', { name: 'More reactions' }));
     expect(onMore).toHaveBeenCalled();
     fireEvent.click(screen.getByRole('button', { name: 'Message menu' }));
-    fireEvent.click(screen.getByRole('menuitem', { name: 'Reactions' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Who reacted' }));
     expect(onShowWho).toHaveBeenCalledWith(null);
   });
 });

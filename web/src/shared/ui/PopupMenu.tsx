@@ -18,6 +18,8 @@ interface PopupMenuProps {
   menuLabel?: string;
   /** Classes added to the positioned wrapper. */
   className?: string;
+  /** The menu is placed against the nearest positioned element holding the button (a message's row, so that a wide menu stays on a phone's screen), not against the button. */
+  placedByHolder?: boolean;
   menuClassName: string;
   itemClassName: string;
   /** Shown above the items, inside the menu (a message's reaction bar); it takes the focus when the menu opens. */
@@ -32,14 +34,14 @@ interface PopupMenuProps {
  * focus, so the keyboard can go on; Escape or focus leaving the menu closes it, and so
  * does choosing an item.
  */
-export function PopupMenu({ label, trigger, triggerClassName, items, menuLabel, className, menuClassName, itemClassName, leading, ...control }: PopupMenuProps) {
+export function PopupMenu({ label, trigger, triggerClassName, items, menuLabel, className, menuClassName, itemClassName, leading, placedByHolder = false, ...control }: PopupMenuProps) {
   const [ownOpen, setOwnOpen] = useState(false);
   const open = control.open ?? ownOpen;
   const setOpen = control.onOpenChange ?? setOwnOpen;
   const menuId = useId();
   return (
     <div
-      className={className ? `relative ${className}` : 'relative'}
+      className={[placedByHolder ? '' : 'relative', className ?? ''].join(' ').trim()}
       onBlur={(event) => {
         if (!event.currentTarget.contains(event.relatedTarget)) setOpen(false);
       }}
