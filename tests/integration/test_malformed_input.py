@@ -440,7 +440,6 @@ CLOSING_EVENTS = {
     "unseen": lambda chat: {},
     "read": lambda chat: {"session_id": chat, "created_at": 1},
     "delivered": lambda chat: {"session_id": chat, "created_at": 1},
-    "react": lambda chat: {"session_id": chat, "created_at": 1, "emoji": "👍"},
 }
 
 
