@@ -10,6 +10,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from agora.core.items import POST_EXPIRY_DAYS_DEFAULT
 from agora.core.money import CURRENCY_POINTS, OFFER_CURRENCIES
 from agora.core.push import PUSH_COALESCE_SECONDS
+from agora.core.reactions import REACTIONS_TICK_MS
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 # The ports `ray start` gives its worker processes (its --min-worker-port and
@@ -72,6 +73,9 @@ class Settings(BaseSettings):
     # the CPU, one shard spent 10-20 % less CPU per message than two up to the ceiling
     # (docs/decisions.md, "Eighth pass"). Raise it when a shard's queue keeps growing.
     session_shards: int = Field(default=1, ge=1, le=256)
+    # A session's reactions reach the tabs showing it at most this often, together (a busy
+    # group's reactions cost its viewers one event per tick, not one per reaction).
+    reactions_tick_ms: int = Field(default=REACTIONS_TICK_MS, ge=1, le=10_000)
     # The edge and the shards collect reference cycles fully every this many seconds, never
     # by count (agora/tools/garbage.py): by count, one took 110-290 ms of the edge's CPU every
     # 10-15 s at 1,000 people (docs/decisions.md, "The eleventh pass").

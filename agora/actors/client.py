@@ -32,6 +32,8 @@ from agora.actors.protocol import (
     NewestOutcome,
     Page,
     PageOutcome,
+    React,
+    ReactOutcome,
     ReadPage,
     SendBatch,
     SendOutcome,
@@ -173,6 +175,9 @@ class SessionShardCalls:
 
     async def forget(self, session_id: str, shard_map: ShardMap | None = None) -> bool:
         return await self.actor.forget.remote(session_id, shard_map)
+
+    async def react(self, command: React, shard_map: ShardMap) -> ReactOutcome:
+        return await self.actor.react.remote(command, shard_map)
 
     async def member_changed(self, session_id: str, user_id: str, shard_map: ShardMap) -> bool:
         return await self.actor.member_changed.remote(session_id, user_id, shard_map)
@@ -373,6 +378,18 @@ class SessionShards:
                 return
             await self.read_map(shard_map)
         raise RayAway()
+
+    async def react(self, command: React) -> ReactOutcome:
+        """The session's shard's outcome of a reaction (never `Moved`: asked again of the
+        session's shard under the map read anew); RayAway when Ray does not answer in time.
+        One call per reaction: reactions are far fewer than sends."""
+        for _ in range(MOVES):
+            shard, shard_map = await self.for_session(command.session_id)
+            outcome = await self.link.answer(shard.react(command, shard_map))
+            if not isinstance(outcome, Moved):
+                return outcome
+            await self.read_map(shard_map)
+        return Unavailable()
 
     async def read_page(self, command: ReadPage) -> list[StoredMessage] | None:
         """The page from the session's shard's memory; None when it cannot tell (it does not

@@ -2,8 +2,9 @@
 typed outcome per answer, never a dict carrying control flags.
 
 Every message operation on a session shard is a command (`StoreMessage` in a `SendBatch`,
-`ReadPage`, `NewestOf`) answered by one of its outcomes (`Stored`, `Moved`, `NoSuchChat`,
-`Unavailable`, `Refused`; `Page`, `NotHeld`; `Newest`). The edge turns an outcome into the
+`ReadPage`, `NewestOf`, `React`) answered by one of its outcomes (`Stored`, `Moved`,
+`NoSuchChat`, `Unavailable`, `Refused`; `Page`, `NotHeld`; `Newest`; `Reacted`,
+`NoSuchMessage`). The edge turns an outcome into the
 client's reply (`services.chat.sending`), once. A user shard takes one stream of `UserEvent`s
 per edge (`UserEvents`).
 
@@ -162,6 +163,34 @@ class Newest(Blob, frozen=True):
 
 
 NewestOutcome = Newest | Moved
+
+
+# Changing a stored message -------------------------------------------------------------
+
+
+class React(msgspec.Struct, frozen=True):
+    """`user_id`'s reaction to the message of the session at `created_at`, checked by the edge
+    (one of the offered emoji; '' takes theirs away); whether they may react is the shard's
+    to say, as for a send."""
+
+    session_id: str
+    created_at: int
+    user_id: str
+    emoji: str
+
+
+class Reacted(msgspec.Struct, frozen=True, tag="reacted"):
+    """The message's reactions now (user id -> emoji); its chat's viewers hear of them within
+    a tick."""
+
+    reactions: dict[str, str]
+
+
+class NoSuchMessage(msgspec.Struct, frozen=True, tag="no_such_message"):
+    """The chat holds no such message (or none that takes this change: a notice)."""
+
+
+ReactOutcome = Reacted | NoSuchMessage | NoSuchChat | Refused | Unavailable | Moved
 
 
 # The user shards ------------------------------------------------------------------------

@@ -25,9 +25,13 @@ from agora.actors.protocol import (
     NewestOf,
     NewestOutcome,
     NoSuchChat,
+    NoSuchMessage,
     NotHeld,
     Page,
     PageOutcome,
+    React,
+    Reacted,
+    ReactOutcome,
     ReadPage,
     Refused,
     SendBatch,
@@ -43,6 +47,12 @@ from agora.core.chat.constants import SESSION_BUFFER_MESSAGES
 from agora.core.chat.counts import announced_seq, keeps_senders_marks, next_created_at
 from agora.core.chat.views import message_view
 from agora.core.clock import now_ms
+from agora.core.reactions import (
+    REACTIONS_TICK_MS,
+    reaction_refusal,
+    reactions_of,
+    takes_reactions,
+)
 from agora.core.shard_map import ShardMap
 from agora.store.batched_writes import UNENCODABLE
 from agora.store.messages import new_message, resend_key
@@ -90,6 +100,10 @@ class SessionState:
     # session's next count, or on their own when no batch follows soon.
     unrecorded_announced: int = 0
     recording: asyncio.TimerHandle | None = None
+    # Reactions changed since the session's viewers last heard (message's created_at ->
+    # its reactions now), told together once a tick (`SessionShardLogic.react`).
+    untold_reactions: dict[int, dict[str, str]] = field(default_factory=dict)
+    telling_reactions: asyncio.TimerHandle | None = None
 
     def remember(self, message: dict[str, Any]) -> None:
         """A message stored after every message the buffer holds (the buffer is the
@@ -108,9 +122,15 @@ class SessionState:
 class SessionShardLogic:
     """The shard's behaviour, kept apart from Ray so that one object serves both."""
 
-    def __init__(self, stores: ChatShardStores, owns: Callable[[str], bool]) -> None:
+    def __init__(
+        self,
+        stores: ChatShardStores,
+        owns: Callable[[str], bool],
+        reactions_tick_seconds: float = REACTIONS_TICK_MS / 1000,
+    ) -> None:
         # Whether this shard serves a session under the newest shard map it knows.
         self.owns = owns
+        self.reactions_tick_seconds = reactions_tick_seconds
         self.shard_maps = stores.shard_maps
         self.sessions = stores.sessions
         self.messages = stores.messages
@@ -471,6 +491,83 @@ class SessionShardLogic:
         held = {s: state.buffer[-1] for s, state in states if state is not None and state.buffer}
         return Newest(held)
 
+    async def react(self, command: React) -> ReactOutcome:
+        """A member's reaction, in the store and the shard's memory together (one write of
+        the reactor's own field), refused as a send would be. Its chat's viewers hear of it
+        within a tick, with the session's other reactions of that tick (`_tell_reactions`)."""
+        session_id = command.session_id
+        if not self.owns(session_id):
+            return Moved()
+        state = await self._state(session_id)
+        if state is None:
+            return NoSuchChat()
+        # Under the session's lock, as every change to its messages: memory and the store
+        # take the changes in the same order.
+        async with state.lock:
+            if not self.owns(session_id):
+                self._records.start(self._let_go(session_id, state))
+                return Moved()
+            user_type = state.members.get(command.user_id)
+            if refusal := reaction_refusal(self.kinds, state.session, user_type):
+                return NoSuchChat() if refusal == NO_SUCH_CHAT else Refused(refusal)
+            held = _held(state, command.created_at)
+            if held is not None:
+                if not takes_reactions(held):
+                    return NoSuchMessage()
+                if reactions_of(held).get(command.user_id, "") == command.emoji:
+                    # Nothing changes (a second tap that arrived twice): nothing to write or tell.
+                    return Reacted(reactions_of(held))
+            try:
+                reactions = await self.messages.set_reaction(
+                    session_id, command.created_at, command.user_id, command.emoji
+                )
+            except Exception:
+                log.exception("a reaction in %s could not be stored", session_id)
+                return Unavailable()
+            if reactions is None:
+                return NoSuchMessage()
+            if held is not None:
+                held["data"] = {**(held.get("data") or {}), "reactions": reactions}
+            self._tell_reactions(state, command.created_at, reactions)
+            return Reacted(reactions)
+
+    def _tell_reactions(
+        self, state: SessionState, created_at: int, reactions: dict[str, str]
+    ) -> None:
+        """The session's viewers hear of its changed reactions once a tick, each message's as
+        they are by then: one small event per tick to the tabs showing the chat, however
+        many react, and none to the sockets of members on other screens (a page they load
+        later shows the reactions)."""
+        state.untold_reactions[created_at] = reactions
+        if state.telling_reactions is None:
+            state.telling_reactions = asyncio.get_running_loop().call_later(
+                self.reactions_tick_seconds,
+                lambda: self._records.start(self._announce_reactions(state)),
+            )
+
+    async def _announce_reactions(self, state: SessionState) -> None:
+        state.telling_reactions = None
+        untold, state.untold_reactions = state.untold_reactions, {}
+        session_id = state.session["_id"]
+        messages = [{"created_at": at, "reactions": r} for at, r in sorted(untold.items())]
+        try:
+            await self.emitter.to_viewers(
+                session_id, "reactions", {"session_id": session_id, "messages": messages}
+            )
+        except Exception:
+            log.exception("telling %d reactions of %s failed", len(messages), session_id)
+
+
+def _held(state: SessionState, created_at: int) -> dict[str, Any] | None:
+    """The message of the session's memory at `created_at` (a reaction is mostly to one of
+    the newest: looked for from the end)."""
+    for message in reversed(state.buffer):
+        if message["created_at"] == created_at:
+            return message
+        if message["created_at"] < created_at:
+            return None
+    return None
+
 
 def _all(indexes: list[int], outcomes: Outcomes, outcome: SendOutcome) -> None:
     for i in indexes:
@@ -521,7 +618,11 @@ class SessionShard:
 
     def _logic(self) -> SessionShardLogic:
         if self.logic is None:
-            self.logic = SessionShardLogic(self.stores.chat_shard_stores(), self.ownership.owns)
+            self.logic = SessionShardLogic(
+                self.stores.chat_shard_stores(),
+                self.ownership.owns,
+                self.stores.settings.reactions_tick_ms / 1000,
+            )
             # Full collections would hold up acknowledgements for 100 ms or more.
             self.collector = start_collecting(self.stores.settings.gc_full_every_seconds)
         return self.logic
@@ -582,6 +683,11 @@ class SessionShard:
         if not await self.ownership.serving(shard_map):
             return Moved()
         return self._logic().newest(command)
+
+    async def react(self, command: React, shard_map: ShardMap) -> ReactOutcome:
+        if not await self.ownership.serving(shard_map):
+            return Moved()
+        return await self._logic().react(command)
 
     async def pid(self) -> int:
         return os.getpid()

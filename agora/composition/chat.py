@@ -16,6 +16,7 @@ from agora.services.chat.live import ChatRooms, Typing
 from agora.services.chat.lookups import ItemChats, Lookups
 from agora.services.chat.memberships import Memberships
 from agora.services.chat.moderation import ChatSettings, MemberList, Moderation
+from agora.services.chat.reacting import Reacting
 from agora.services.chat.reading import MessageInfo, MessagePages
 from agora.services.chat.receipts import Receipts
 from agora.services.chat.sending import PreparesSend, Sending
@@ -136,4 +137,5 @@ def build_chat(
             access=access, posts=posts, sessions=sessions, hints=hints, kinds=kinds
         ),
         lookups=Lookups(access=access, posts=posts, sessions=sessions, users=users, kinds=kinds),
+        reacting=Reacting(shards=shards.sessions),
     )

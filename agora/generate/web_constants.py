@@ -17,6 +17,7 @@ from agora.core import (
     items,
     money,
     payments,
+    reactions,
     reviews,
     rewards,
     uploads,
@@ -96,6 +97,9 @@ SHARED: dict[str, ModuleType] = {
     "WHATSAPP_LIST_ROWS_MAX": whatsapp,
     "WHATSAPP_CONTACTS_MAX": whatsapp,
     "WHATSAPP_MEDIA_TYPES": whatsapp,
+    # Reactions': the bar and the picker.
+    "REACTION_QUICK": reactions,
+    "REACTION_EMOJIS": reactions,
 }
 
 # Computed by the server's own functions, so the web app's texts cannot tell another story.
@@ -107,8 +111,8 @@ DERIVED = {
 }
 
 HEADER = """\
-// Generated from agora/core by `python -m agora constants` (agora/generate/web_constants.py): do not edit.
-// Each feature names the values it uses in its own constants.ts, taken from here.
+// Generated from agora/core by `python -m agora constants` (agora/generate/web_constants.py):
+// do not edit. Each feature names the values it uses in its own constants.ts, taken from here.
 """
 
 

@@ -21,6 +21,7 @@ from agora.core.chat.rooms import session_room, user_room, viewer_room
 from agora.core.errors import AgoraError, InvalidInput, NeedLogin
 from agora.http.accounts import GUEST_COOKIE
 from agora.http.chat import DeliveryBody, SendBodies
+from agora.http.chat_reactions import ReactBody
 from agora.http.replies import UNAVAILABLE_MESSAGE, UNEXPECTED_FAILURE, ok
 from agora.http.requests import Body, field_errors, optional_caller
 from agora.http.routes import Reply, Route
@@ -36,6 +37,7 @@ from agora.realtime.transport import (
 from agora.services.accounts import AccountService, Caller
 from agora.services.chat.chat_list import UnseenCounts
 from agora.services.chat.live import ChatRooms, Typing
+from agora.services.chat.reacting import Reacting
 from agora.services.chat.receipts import Receipts
 from agora.services.chat.sending import Sending
 from agora.services.push import PushService
@@ -174,6 +176,7 @@ def attach(
     chat_rooms: ChatRooms,
     unseen_counts: UnseenCounts,
     typing_signals: Typing,
+    reacting: Reacting,
 ) -> None:
     @sio.event
     async def connect(sid: str, environ: dict[str, Any], auth: Any) -> None:
@@ -282,6 +285,12 @@ def attach(
     async def send(sid: str, data: Any) -> dict[str, Any]:
         caller = signed_in(await socket_caller(sid), "You need Login to chat.")
         return await sending.send(caller, sends.command(data))
+
+    @sio.on("react")
+    @answering(sio)
+    async def react(sid: str, data: Any) -> dict[str, Any]:
+        caller = signed_in(await socket_caller(sid))
+        return await reacting.react(caller, ReactBody.model_validate(data).command())
 
     async def disconnect_revoked(stop: asyncio.Event) -> None:
         """A logout anywhere closes the sockets that used that key on this edge."""

@@ -5,6 +5,7 @@ from aiohttp import web
 from agora.http import (
     accounts,
     chat,
+    chat_reactions,
     client_errors,
     geo,
     groups,
@@ -84,6 +85,7 @@ def create_app(
         *whatsapp_templates.routes(services.whatsapp_replies.templates),
         *whatsapp_clicks.routes(services.whatsapp_replies.clicks),
         *whatsapp_webhooks.routes(services.whatsapp.webhooks),
+        *chat_reactions.routes(services.chat.reacting),
         *realtime.routes(),
         *health.routes(),
         openapi.ROUTE,
@@ -103,6 +105,7 @@ def create_app(
         chat_rooms=services.chat.rooms,
         unseen_counts=services.chat.unseen,
         typing_signals=services.chat.typing,
+        reacting=services.chat.reacting,
     )
     # Last: the catch-all page route must not shadow any call.
     app.add_routes(web_app.routes(settings.web_dist))

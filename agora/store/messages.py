@@ -5,10 +5,13 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from pymongo import ReturnDocument
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import DuplicateKeyError
 
+from agora.core.chat.constants import MESSAGE_TYPE_SYSTEM
 from agora.core.documents import Message
+from agora.core.reactions import REACTIONS_FIELD
 from agora.store.batched_writes import BatchedWrites
 from agora.store.local_copies import LocalCopies
 from agora.store.mongo import drop_indexes, ensure_index, new_id
@@ -206,3 +209,28 @@ class MessageStore:
                 {"dest_session_id": session_id, "created_at": created_at}, PLACE_FIELDS
             ),
         )
+
+    async def set_reaction(
+        self, session_id: str, created_at: int, user_id: str, emoji: str
+    ) -> dict[str, str] | None:
+        """`user_id`'s reaction on the message ('' takes it away) in one write of its own
+        field, whatever the others' reactions: the message's reactions after it, or None
+        when the chat holds no such message that takes reactions (a notice takes none:
+        `core.reactions.takes_reactions`)."""
+        place = f"{REACTIONS_FIELD}.{user_id}"
+        change = {"$set": {place: emoji}} if emoji else {"$unset": {place: ""}}
+        found = await self.messages.find_one_and_update(
+            {
+                "dest_session_id": session_id,
+                "created_at": created_at,
+                "type": {"$ne": MESSAGE_TYPE_SYSTEM},
+            },
+            change,
+            # The whole of `data` (a few small fields): nx-27017 answers a projection of
+            # `data.reactions` with a field of that dotted name, MongoDB with it nested.
+            projection={"_id": 0, "data": 1},
+            return_document=ReturnDocument.AFTER,
+        )
+        if found is None:
+            return None
+        return dict((found.get("data") or {}).get("reactions") or {})

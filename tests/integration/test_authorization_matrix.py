@@ -222,6 +222,10 @@ def wa_text(world: World) -> dict:
     return {"payload": "Thanks!", "local_id": uuid.uuid4().hex, "_type": MESSAGE_TYPE_WA_TEXT}
 
 
+def react(session_id: str, created_at: int) -> dict:
+    return {"session_id": session_id, "created_at": created_at, "emoji": "👍"}
+
+
 def moderate(action: str, target: str) -> Call:
     return post(
         "/session/user/update",
@@ -351,6 +355,20 @@ ROWS = [
         set(ROLES),
         unchanged=frozenset(ROLES),
     ),
+    # Reactions: members who may post there (a passer-by of a public chat neither).
+    Row(
+        "group react",
+        post("/session/message/react", lambda w, r: react(w.group_id, w.group_message_at)),
+        PARTICIPANTS,
+        own_world=True,
+    ),
+    *socket_rows(
+        "group react (socket)",
+        "react",
+        lambda w, r: react(w.group_id, w.group_message_at),
+        PARTICIPANTS,
+        own_world=True,
+    ),
     Row(
         "group message info",
         get(
@@ -448,6 +466,12 @@ ROWS = [
     Row(
         "chat send",
         post("/session/send", lambda w, r: {"dest_session_id": w.chat_id, **text(w, r)}),
+        PARTICIPANTS,
+        own_world=True,
+    ),
+    Row(
+        "chat react",
+        post("/session/message/react", lambda w, r: react(w.chat_id, w.chat_message_at)),
         PARTICIPANTS,
         own_world=True,
     ),

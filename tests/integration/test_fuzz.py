@@ -210,7 +210,17 @@ def test_the_edge_serves_the_fuzzed_document(fuzzed_edge):
 # Socket.IO events, which OpenAPI cannot describe: whatever a client sends, with whatever
 # arguments, an event asking for an acknowledgement gets one (never leaves the client waiting),
 # one that does not leaves the socket working, and the socket stays whose it was.
-CLIENT_EVENTS = ("join", "leave", "viewing", "unseen", "typing", "delivered", "read", "send")
+CLIENT_EVENTS = (
+    "join",
+    "leave",
+    "viewing",
+    "unseen",
+    "typing",
+    "delivered",
+    "read",
+    "send",
+    "react",
+)
 # Names Socket.IO keeps for itself, and names the edge does not know: refused.
 REFUSED_EVENTS = (
     "connect",

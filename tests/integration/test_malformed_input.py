@@ -264,7 +264,17 @@ async def test_socket_events_with_unreadable_data_are_answered(client, data):
         assert (await _still_answers(socket))["need_user"] is True
 
 
-CLIENT_EVENTS = ["join", "leave", "viewing", "unseen", "typing", "delivered", "read", "send"]
+CLIENT_EVENTS = [
+    "join",
+    "leave",
+    "viewing",
+    "unseen",
+    "typing",
+    "delivered",
+    "read",
+    "send",
+    "react",
+]
 # What follows the event's name: no argument, null, an object, two and three arguments.
 ARGUMENTS = ["", ",null", ",{}", ',"a","b"', ",{},null,7"]
 

@@ -16,6 +16,7 @@ from agora.services.chat.chat_list import ChatList, UnseenCounts
 from agora.services.chat.live import ChatRooms, Typing
 from agora.services.chat.lookups import ItemChats, Lookups
 from agora.services.chat.moderation import ChatSettings, MemberList, Moderation
+from agora.services.chat.reacting import Reacting
 from agora.services.chat.reading import MessageInfo, MessagePages
 from agora.services.chat.receipts import Receipts
 from agora.services.chat.sending import Sending
@@ -40,3 +41,4 @@ class ChatParts:
     moderation: Moderation
     item_chats: ItemChats
     lookups: Lookups
+    reacting: Reacting

@@ -23,6 +23,9 @@ import { MessageInfoDialog } from './MessageInfoDialog';
 import { MessageList } from './MessageList';
 import { messagePreview } from './messages';
 import { MuteButton } from './MuteButton';
+import { ReactionPicker } from './ReactionPicker';
+import { mayReact } from './reactions';
+import { WhoReactedDialog } from './WhoReactedDialog';
 import { isChatAbout } from './rules';
 import { chatterId } from './tabTitle';
 import { useSessionUpdates } from './sessionUpdates';
@@ -269,6 +272,11 @@ function ChatPane({ session, meId, visible, onSession }: ChatPaneProps) {
   const kinds = useChatKinds();
   const conversation = kinds.conversationKind(session);
   const canWrite = meId !== null && session.can_send;
+  // Reactions to item and group chats' messages (a plug-in's conversation shows its own, as they are).
+  const [picking, setPicking] = useState<ChatMessage | null>(null);
+  const [reactors, setReactors] = useState<{ createdAt: number; emoji: string | null } | null>(null);
+  const reacts = mayReact(session, meId, conversation !== undefined);
+  const reactionsShown = reactors && chat.messages.find((message) => message.created_at === reactors.createdAt)?.data.reactions;
   const preview = (message: ChatMessage) => messagePreview(message, kinds.messageKind(message.type));
   const list = ({ quoteOf, ...options }: MessageListOptions) => (
     <MessageList
@@ -277,6 +285,9 @@ function ChatPane({ session, meId, visible, onSession }: ChatPaneProps) {
       moderator={isModerator(session.session_user_type)}
       onInfo={setInfo}
       onReply={canWrite ? setReplyTo : undefined}
+      onReact={reacts ? chat.react : undefined}
+      onPickReaction={reacts ? setPicking : undefined}
+      onShowReactions={conversation ? undefined : (message, emoji) => setReactors({ createdAt: message.created_at, emoji })}
       quoteOf={quoteOf ?? ((message) => quotedText(options.messages, message, preview))}
       {...options}
     />
@@ -313,6 +324,12 @@ function ChatPane({ session, meId, visible, onSession }: ChatPaneProps) {
         </>
       )}
       {info && <MessageInfoDialog message={info} onClose={() => setInfo(null)} />}
+      {picking && meId && (
+        <ReactionPicker mine={picking.data.reactions?.[meId]} onPick={(emoji) => chat.react(picking, emoji)} onClose={() => setPicking(null)} />
+      )}
+      {reactors && reactionsShown && (
+        <WhoReactedDialog reactions={reactionsShown} first={reactors.emoji} meId={meId} onClose={() => setReactors(null)} />
+      )}
     </>
   );
 }

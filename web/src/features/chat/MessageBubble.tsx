@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { MESSAGE_TYPES, SEND_FAILED_TEXT } from './constants';
 import { useLongPress } from '../../shared/hooks/useLongPress';
 import { mediaKind } from '../../shared/media';
@@ -16,6 +16,7 @@ import { Linked, linksIn } from '../../shared/chat/LinkedText';
 import { DeliveryTicks } from './DeliveryTicks';
 import { LinkPreview } from './LinkPreview';
 import { Reactions } from './Reactions';
+import { ReactionBar, type MessageReactions } from './ReactionBar';
 import { deliveryIcon, sentAt } from './messages';
 
 interface MessageBubbleProps {
@@ -29,6 +30,8 @@ interface MessageBubbleProps {
   quoted?: string | null;
   /** Answers this message, quoting it; absent for a viewer who may not write. */
   onReply?: () => void;
+  /** The viewer's reactions to it, and who reacted; absent where the message takes none. */
+  reactions?: MessageReactions;
 }
 
 /** A message's files: images open the app's image viewer (all of the message's, from the one clicked). */
@@ -76,14 +79,16 @@ function ChatContent({ message, quoted }: { message: ChatMessage; quoted: string
   );
 }
 
-export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = null, onReply }: MessageBubbleProps) {
+export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = null, onReply, reactions }: MessageBubbleProps) {
   const [menuOpen, setMenuOpen] = useState(false);
-  const hasMenu = onInfo !== null || onReply !== undefined;
+  const reacting = reactions?.onReact ? reactions : undefined;
+  const hasReactions = Object.keys(message.data.reactions ?? {}).length > 0;
+  const hasMenu = onInfo !== null || onReply !== undefined || reacting !== undefined || (reactions !== undefined && hasReactions);
   // A long press (a touch screen's way: it has no hover menu) opens the menu when it offers a
-  // reply, else the message info at once (the spec's long press); a right click, the desktop's
-  // long press, opens the info.
+  // reply or reactions, else the message info at once (the spec's long press); a right click,
+  // the desktop's long press, opens the info.
   const openActions = (touch: boolean) => {
-    if (onInfo && !(touch && onReply)) onInfo();
+    if (onInfo && !(touch && (onReply || reacting))) onInfo();
     else setMenuOpen(true);
   };
   const press = useLongPress(() => openActions(true));
@@ -110,7 +115,7 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = 
       : 'bg-white text-slate-900 ring-1 ring-slate-200';
 
   return (
-    <div className={`group flex items-center gap-1 ${banner ? 'justify-center' : outbound ? 'flex-row-reverse justify-start' : 'justify-start'}`}>
+    <div className={`group relative flex items-center gap-1 ${banner ? 'justify-center' : outbound ? 'flex-row-reverse justify-start' : 'justify-start'}`}>
       <div
         {...(hasMenu ? press : {})}
         onContextMenu={
@@ -140,14 +145,31 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = 
           <time dateTime={new Date(sent).toISOString()}>{relativeTime(sent)}</time>
           {outbound && <DeliveryTicks icon={icon} />}
         </p>
-        {message.data.reactions && <Reactions reactions={message.data.reactions} />}
+        {message.data.reactions && (
+          <Reactions
+            reactions={message.data.reactions}
+            meId={reactions?.meId}
+            onToggle={reacting?.onReact}
+            onShowWho={reactions?.onShowWho}
+          />
+        )}
         {message.local === 'failed' && (
           <button type="button" onClick={onRetry} className="mt-1 text-xs font-semibold underline">
             {SEND_FAILED_TEXT}
           </button>
         )}
       </div>
-      {hasMenu && <MessageMenu onInfo={onInfo} onReply={onReply} open={menuOpen} onOpenChange={setMenuOpen} />}
+      {hasMenu && (
+        <MessageMenu
+          onInfo={onInfo}
+          onReply={onReply}
+          onShowWho={reactions && hasReactions ? () => reactions.onShowWho(null) : undefined}
+          outbound={outbound}
+          bar={reacting && <ReactionBar mine={reacting.meId ? message.data.reactions?.[reacting.meId] : undefined} reactions={reacting} onDone={() => setMenuOpen(false)} />}
+          open={menuOpen}
+          onOpenChange={setMenuOpen}
+        />
+      )}
     </div>
   );
 }
@@ -155,17 +177,27 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = 
 interface MessageMenuProps {
   onInfo: (() => void) | null;
   onReply?: () => void;
+  /** Who reacted to it, when someone did. */
+  onShowWho?: () => void;
+  /** The reaction bar, above the actions. */
+  bar?: ReactNode;
+  /** The message is on the right: the menu opens from the right edge of its row, else from the left. */
+  outbound: boolean;
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }
 
 /**
- * A message's actions (Reply, Message info): on the desktop behind a menu button shown while
- * the pointer is over the message (or it has keyboard focus); touch screens, without hover,
- * open it with a long press.
+ * A message's reactions and actions (Reply, Who reacted, Message info): on the desktop behind a
+ * menu button shown while the pointer is over the message (or it has keyboard focus); touch
+ * screens, without hover, open it with a long press.
  */
-function MessageMenu({ onInfo, onReply, open, onOpenChange }: MessageMenuProps) {
-  const actions = [...(onReply ? [['Reply', onReply] as const] : []), ...(onInfo ? [['Message info', onInfo] as const] : [])];
+function MessageMenu({ onInfo, onReply, onShowWho, bar, outbound, open, onOpenChange }: MessageMenuProps) {
+  const actions = [
+    ...(onReply ? [['Reply', onReply] as const] : []),
+    ...(onShowWho ? [['Who reacted', onShowWho] as const] : []),
+    ...(onInfo ? [['Message info', onInfo] as const] : []),
+  ];
   return (
     <PopupMenu
       label="Message menu"
@@ -176,8 +208,10 @@ function MessageMenu({ onInfo, onReply, open, onOpenChange }: MessageMenuProps) 
         `rounded-full p-1 text-slate-500 hover:bg-slate-200 hover:text-slate-800 focus-visible:opacity-100 group-hover:opacity-100 pointer-coarse:hidden ${shown ? 'opacity-100' : 'opacity-0'}`
       }
       className="shrink-0"
-      menuClassName="absolute top-full right-0 z-10 mt-1 min-w-36 rounded-xl bg-white py-1 shadow-lg ring-1 ring-slate-200"
+      placedByHolder
+      menuClassName={`absolute top-full z-10 mt-1 min-w-36 rounded-xl bg-white py-1 shadow-lg ring-1 ring-slate-200 ${outbound ? 'right-0' : 'left-0'}`}
       itemClassName="block w-full px-3 py-2 text-left text-sm text-slate-800 hover:bg-slate-100"
+      leading={bar}
       items={actions.map(([label, act]) => ({ key: label, content: label, onSelect: act }))}
     />
   );

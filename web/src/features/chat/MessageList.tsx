@@ -24,9 +24,15 @@ interface MessageListProps extends MessageListOptions {
   onInfo: (message: ChatMessage) => void;
   /** Offers "Reply" on each message; absent for a viewer who may not write. */
   onReply?: (message: ChatMessage) => void;
+  /** Reactions to each message the server holds (not a notice): choosing one; absent for a viewer who may not react. */
+  onReact?: (message: ChatMessage, emoji: string) => void;
+  /** The picker of every reaction, for a message. */
+  onPickReaction?: (message: ChatMessage) => void;
+  /** Who reacted to a message (with this emoji first, or null for all); absent where messages take no reactions. */
+  onShowReactions?: (message: ChatMessage, emoji: string | null) => void;
 }
 
-export function MessageList({ chat, meId, moderator, onInfo, messages, senderOf, quoteOf, onReply }: MessageListProps) {
+export function MessageList({ chat, meId, moderator, onInfo, messages, senderOf, quoteOf, onReply, onReact, onPickReaction, onShowReactions }: MessageListProps) {
   const kinds = useChatKinds();
   // Days by when each message was sent, as its time says (a late WhatsApp message under its own day).
   const dayOf = (message: ChatMessage) => sentAt(message, kinds.messageKind(message.type));
@@ -106,6 +112,16 @@ export function MessageList({ chat, meId, moderator, onInfo, messages, senderOf,
                 sender={senderOf?.(message) ?? chat.users[message.src_id]}
                 quoted={quoteOf?.(message) ?? null}
                 onReply={onReply && !message.local ? () => onReply(message) : undefined}
+                reactions={
+                  onShowReactions && !message.local
+                    ? {
+                        meId,
+                        onReact: onReact && ((emoji) => onReact(message, emoji)),
+                        onMore: onPickReaction && (() => onPickReaction(message)),
+                        onShowWho: (emoji) => onShowReactions(message, emoji),
+                      }
+                    : undefined
+                }
                 onInfo={!message.local && (own || moderator) ? () => onInfo(message) : null}
                 onRetry={chat.retry}
               />

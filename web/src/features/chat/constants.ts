@@ -23,6 +23,14 @@ export const TYPING_THROTTLE_MS = server.TYPING_INTERVAL_SECONDS * 1000;
 export const TYPING_IDLE_MS = 1000;
 /** How long "is typing" stays up without a fresh typing signal. */
 export const TYPING_SHOWN_MS = 4000;
+
+/** The reaction bar of a message's menu, and the picker behind its "+" (the server takes no other). */
+export const REACTION_QUICK = server.REACTION_QUICK;
+export const REACTION_EMOJIS = server.REACTION_EMOJIS;
+/** How long a reaction sent over the socket waits for its answer before it goes over HTTP. */
+export const REACTION_ACK_MS = 5000;
+export const REACTIONS_DIALOG_TITLE = 'Reactions';
+export const REACTION_PICKER_TITLE = 'Choose a reaction';
 /** Messages of a chat received within this window are acknowledged in one `delivered` receipt. */
 export const DELIVERED_RECEIPT_MS = 500;
 /**

@@ -12,6 +12,7 @@ import { raiseOwnStatuses, type ReceiptStatus } from './receipts';
 import { Outbox, type OutboxEvent } from './outbox';
 import { showing } from './unseen';
 import { useLatest } from '../../shared/hooks/useLatest';
+import { applyReactions, chosenReaction, sendReaction, withReaction, type ReactionMap, type ReactionsUpdate } from './reactions';
 
 interface StatusReport {
   session_id: string;
@@ -53,6 +54,7 @@ export function useChatSession(session: Session, meId: string | null, visible: b
   const latest = useLatest({ session, onSession, ui });
   const newest = latestServerTime(messages);
   const newestShown = useLatest(newest);
+  const shown = useLatest(messages);
 
   const addPage = useCallback((page: MessagesPage) => {
     setMessages((current) => mergeMessages(current, page.inbox_messages));
@@ -153,6 +155,10 @@ export function useChatSession(session: Session, meId: string | null, visible: b
     const onMessageUpdate = (update: MessageUpdate) => {
       if (update.session_id === sessionId) setMessages((current) => replaceMessage(current, update.message));
     };
+    // A tick's reactions in the chat, for the tabs showing it.
+    const onReactions = (update: ReactionsUpdate) => {
+      if (update.session_id === sessionId) setMessages((current) => applyReactions(current, update.messages));
+    };
     const onTyping = (report: TypingReport) => {
       if (report.session_id !== sessionId || report.user_id === meId) return;
       setTypingName(report.name);
@@ -170,6 +176,7 @@ export function useChatSession(session: Session, meId: string | null, visible: b
       ready.on('message_status', onStatus);
       ready.on('message_update', onMessageUpdate);
       ready.on('typing', onTyping);
+      ready.on('reactions', onReactions);
       if (ready.connected) join();
     });
     return () => {
@@ -183,6 +190,7 @@ export function useChatSession(session: Session, meId: string | null, visible: b
       open.off('message_status', onStatus);
       open.off('message_update', onMessageUpdate);
       open.off('typing', onTyping);
+      open.off('reactions', onReactions);
       // The server keeps the socket in the rooms of chats its user follows (for their badges).
       if (!isDummy) open.emit('leave', { session_id: sessionId });
     };
@@ -250,6 +258,25 @@ export function useChatSession(session: Session, meId: string | null, visible: b
     void outbox.retryAll();
   }, [outbox]);
 
+  // Shown at once, then as the server answers (or as it was, with the refusal shown). From the
+  // message as shown now: a menu or picker opened a while ago may hold an older copy.
+  const react = useCallback(
+    (message: ChatMessage, emoji: string) => {
+      if (!meId) return;
+      const before = shown.current.find((known) => known.created_at === message.created_at)?.data.reactions ?? {};
+      const chosen = chosenReaction(before, meId, emoji);
+      const show = (reactions: ReactionMap) => setMessages((current) => applyReactions(current, [{ created_at: message.created_at, reactions }]));
+      show(withReaction(before, meId, chosen));
+      sendReaction({ session_id: sessionId, created_at: message.created_at, emoji: chosen }, socket)
+        .then(show)
+        .catch((error: unknown) => {
+          show(before);
+          latest.current.ui.showError(error);
+        });
+    },
+    [meId, sessionId, socket, shown, latest],
+  );
+
   const notifyTyping = useCallback(() => {
     const state = typing.current;
     clearTimeout(state.timer);
@@ -260,7 +287,7 @@ export function useChatSession(session: Session, meId: string | null, visible: b
     }, TYPING_IDLE_MS);
   }, [socket, isDummy, sessionId]);
 
-  return { messages, users, loading, hasOlder: older.hasMore, loadingOlder: older.loading, loadOlder, typingName, send, retry, notifyTyping };
+  return { messages, users, loading, hasOlder: older.hasMore, loadingOlder: older.loading, loadOlder, typingName, send, retry, notifyTyping, react };
 }
 
 export type ChatSessionState = ReturnType<typeof useChatSession>;

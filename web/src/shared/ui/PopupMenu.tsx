@@ -18,8 +18,12 @@ interface PopupMenuProps {
   menuLabel?: string;
   /** Classes added to the positioned wrapper. */
   className?: string;
+  /** The menu is placed against the nearest positioned element holding the button (a message's row, so that a wide menu stays on a phone's screen), not against the button. */
+  placedByHolder?: boolean;
   menuClassName: string;
   itemClassName: string;
+  /** Shown above the items, inside the menu (a message's reaction bar); it takes the focus when the menu opens. */
+  leading?: ReactNode;
   /** Given, the menu opens and closes as its holder says (a long press on a message opens it too). */
   open?: boolean;
   onOpenChange?: (open: boolean) => void;
@@ -30,14 +34,14 @@ interface PopupMenuProps {
  * focus, so the keyboard can go on; Escape or focus leaving the menu closes it, and so
  * does choosing an item.
  */
-export function PopupMenu({ label, trigger, triggerClassName, items, menuLabel, className, menuClassName, itemClassName, ...control }: PopupMenuProps) {
+export function PopupMenu({ label, trigger, triggerClassName, items, menuLabel, className, menuClassName, itemClassName, leading, placedByHolder = false, ...control }: PopupMenuProps) {
   const [ownOpen, setOwnOpen] = useState(false);
   const open = control.open ?? ownOpen;
   const setOpen = control.onOpenChange ?? setOwnOpen;
   const menuId = useId();
   return (
     <div
-      className={className ? `relative ${className}` : 'relative'}
+      className={[placedByHolder ? '' : 'relative', className ?? ''].join(' ').trim()}
       onBlur={(event) => {
         if (!event.currentTarget.contains(event.relatedTarget)) setOpen(false);
       }}
@@ -61,12 +65,13 @@ export function PopupMenu({ label, trigger, triggerClassName, items, menuLabel, 
       </button>
       {open && (
         <div id={menuId} role="menu" aria-label={menuLabel} className={menuClassName}>
+          {leading}
           {items.map((item, index) => (
             <button
               key={item.key}
               type="button"
               role="menuitem"
-              autoFocus={index === 0}
+              autoFocus={index === 0 && !leading}
               onClick={() => {
                 setOpen(false);
                 item.onSelect();
