@@ -36,6 +36,7 @@ from agora.services.chat.last_offer import LastOffer
 from agora.services.chat.live import ChatRooms, Typing, Visitors
 from agora.services.chat.lookups import ItemChats, Lookups
 from agora.services.chat.memberships import Memberships
+from agora.services.chat.message_changes import MessageChanges
 from agora.services.chat.moderation import ChatSettings, MemberList, Moderation
 from agora.services.chat.reading import MessageInfo, MessagePages
 from agora.services.chat.receipts import Receipts
@@ -51,6 +52,7 @@ from agora.services.events import (
     MemberJoined,
     MemberRemoved,
     MemberTypeChanged,
+    MessageDeleted,
     MessageStored,
     OfferPaid,
     PostAdded,
@@ -421,6 +423,9 @@ def chat_parts(
             ticks=ticks,
         ),
         message_info=MessageInfo(access=access, messages=messages, sessions=sessions, kinds=kinds),
+        changes=MessageChanges(
+            shards=shards, access=access, messages=messages, kinds=kinds, events=events
+        ),
         receipts=Receipts(access=access, messages=messages, sessions=sessions, ticks=ticks),
         chat_list=ChatList(
             access=access,
@@ -500,6 +505,8 @@ def subscribe(
     # Members away from a chat hear of its new messages by web push (queued: the send does
     # not wait for it).
     events.subscribe(MessageStored, push.message_stored)
+    # A deleted message's push not sent yet is not sent, nor shown in a busy chat's push.
+    events.subscribe(MessageDeleted, push.message_deleted)
     # A paid offer shows in its chat with its finder's fees.
     events.subscribe(OfferPaid, offers.announce_paid)
     # The participant and each paid sharer are told by web push, once per money move.

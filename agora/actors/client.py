@@ -27,6 +27,8 @@ from agora import metrics
 from agora.actors import placement
 from agora.actors.ownership import deployment_namespace, shard_name
 from agora.actors.protocol import (
+    ChangeOutcome,
+    MessageChange,
     Moved,
     Newest,
     NewestOf,
@@ -167,6 +169,9 @@ class SessionShardCalls:
 
     async def read_page(self, command: ReadPage, shard_map: ShardMap) -> PageOutcome:
         return await self.actor.read_page.remote(command, shard_map)
+
+    async def change_message(self, command: MessageChange, shard_map: ShardMap) -> ChangeOutcome:
+        return await self.actor.change_message.remote(command, shard_map)
 
     async def newest(self, command: NewestOf, shard_map: ShardMap) -> NewestOutcome:
         return await self.actor.newest.remote(command, shard_map)
@@ -373,6 +378,19 @@ class SessionShards:
                 return
             await self.read_map(shard_map)
         raise RayAway()
+
+    async def change(self, command: MessageChange) -> ChangeOutcome:
+        """The session's shard's outcome of an edit, a deletion or a pin (never `Moved`: told
+        again under the map read anew). Changes are rare: each is a call of its own, not
+        batched. RayAway while Ray is away or does not answer in time."""
+        await self.started(command.session_id)
+        for _ in range(MOVES):
+            shard, shard_map = await self.for_session(command.session_id)
+            outcome = await self.link.answer(shard.change_message(command, shard_map))
+            if not isinstance(outcome, Moved):
+                return outcome
+            await self.read_map(shard_map)
+        return Unavailable()
 
     async def read_page(self, command: ReadPage) -> list[StoredMessage] | None:
         """The page from the session's shard's memory; None when it cannot tell (it does not

@@ -322,6 +322,17 @@ def check_location(raw: Any) -> dict[str, Any]:
     return location
 
 
+def checked_text(payload: str) -> str:
+    """A message's text as stored: format characters dropped, trimmed, its length and
+    characters checked (a send's, and an edit's)."""
+    text = without_format_characters(payload).strip()
+    if len(text) > MESSAGE_TEXT_MAX_LENGTH:
+        raise InvalidInput({"payload": f"At most {MESSAGE_TEXT_MAX_LENGTH} characters"})
+    if CONTROL_CHARACTERS.search(text):
+        raise InvalidInput({"payload": "Contains characters that are not allowed"})
+    return text
+
+
 def check_outgoing(
     kinds: ChatKinds,
     *,
@@ -342,11 +353,7 @@ def check_outgoing(
         raise InvalidInput(
             {"local_id": f"Give each message an id of 1-{LOCAL_ID_MAX_LENGTH} chars"}
         )
-    text = without_format_characters(payload).strip()
-    if len(text) > MESSAGE_TEXT_MAX_LENGTH:
-        raise InvalidInput({"payload": f"At most {MESSAGE_TEXT_MAX_LENGTH} characters"})
-    if CONTROL_CHARACTERS.search(text):
-        raise InvalidInput({"payload": "Contains characters that are not allowed"})
+    text = checked_text(payload)
     if len(attachments) > CHAT_ATTACHMENTS_MAX:
         raise InvalidInput({"payload1": "You can only send upto 3 attachments"})
     check = kinds.message(message_type).check or refuse_unsendable
@@ -480,6 +487,10 @@ def next_created_at(now: int, last: int) -> int:
     return max(now, last + 1)
 
 
+# What an edit or a deletion adds to a message (`core.message_changes`).
+CHANGED_FIELDS = ("edited_at", "deleted_at", "deleted_by")
+
+
 def message_view(message: Message, kinds: ChatKinds) -> dict[str, Any]:
     """A message as clients see it, with what its kind adds (an agent's WhatsApp message
     shows its flags, `info`: its ticks come from them)."""
@@ -496,6 +507,8 @@ def message_view(message: Message, kinds: ChatKinds) -> dict[str, Any]:
         # comes from the members' marks (`message_view_for`).
         "flags": message.get("flags") or {"status": "sent"},
         "data": message.get("data", {}),
+        # An edited or deleted message says when (and a deletion by whom, when not its sender).
+        **{key: message[key] for key in CHANGED_FIELDS if key in message},
     }
     extras = kinds.message(message["type"]).view
     return view | extras(message) if extras is not None else view
