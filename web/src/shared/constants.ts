@@ -440,3 +440,11 @@ export const WA_FORWARDED_MANY_TEXT = 'Forwarded many times';
 export const WA_NO_TEMPLATES_TEXT = 'No approved templates yet. A group admin can sync them in the group’s WhatsApp settings.';
 export const WA_NO_CHANNEL_TEXT = 'No WhatsApp Business number is connected to this group yet.';
 export const waGroupPath = (groupId: string) => `/group/${enc(groupId)}/whatsapp`;
+
+// Editing, deleting and pinning messages (agora/core/message_changes.py).
+export const MESSAGE_EDIT_WINDOW_MS = server.MESSAGE_EDIT_WINDOW_SECONDS * 1000;
+export const PINS_MAX = server.PINS_MAX;
+export const MESSAGE_DELETED_TEXT = server.MESSAGE_DELETED_TEXT;
+export const MESSAGE_EDITED_TEXT = 'edited';
+export const DELETE_MESSAGE_TITLE = 'Delete this message?';
+export const DELETE_MESSAGE_TEXT = 'Everyone in the chat will see “This message was deleted” in its place.';

@@ -27,6 +27,7 @@ import { Composer } from './Composer';
 import { LockButton } from './LockButton';
 import { MessageInfoDialog } from './MessageInfoDialog';
 import { MessageList } from './MessageList';
+import { useMessageTools } from './MessageTools';
 import { messagePreview } from './messages';
 import { MuteButton } from './MuteButton';
 import { isChatAbout } from './rules';
@@ -269,6 +270,7 @@ interface ChatPaneProps {
 
 function ChatPane({ session, meId, visible, onSession }: ChatPaneProps) {
   const chat = useChatSession(session, meId, visible, onSession);
+  const tools = useMessageTools(session, meId, chat.changed);
   const [info, setInfo] = useState<ChatMessage | null>(null);
   // The message the viewer's next one answers: every kind of chat quotes it the same way.
   const [replyTo, setReplyTo] = useState<ChatMessage | null>(null);
@@ -283,11 +285,12 @@ function ChatPane({ session, meId, visible, onSession }: ChatPaneProps) {
       moderator={isModerator(session.session_user_type)}
       onInfo={setInfo}
       onReply={canWrite ? setReplyTo : undefined}
+      actionsOf={tools.actionsOf}
       quoteOf={quoteOf ?? ((message) => quotedText(options.messages, message, preview))}
       {...options}
     />
   );
-  const composer = (
+  const composer = tools.editor || (
     <Composer
       session={session}
       signedIn={meId !== null}
@@ -300,6 +303,7 @@ function ChatPane({ session, meId, visible, onSession }: ChatPaneProps) {
   );
   return (
     <>
+      {tools.bar}
       {conversation ? (
         <conversation.Pane
           session={session}
@@ -319,6 +323,7 @@ function ChatPane({ session, meId, visible, onSession }: ChatPaneProps) {
         </>
       )}
       {info && <MessageInfoDialog message={info} onClose={() => setInfo(null)} />}
+      {tools.dialog}
     </>
   );
 }

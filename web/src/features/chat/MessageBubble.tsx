@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { MESSAGE_TYPES, SEND_FAILED_TEXT } from '../../shared/constants';
+import { MESSAGE_DELETED_TEXT, MESSAGE_EDITED_TEXT, MESSAGE_TYPES, SEND_FAILED_TEXT } from '../../shared/constants';
 import { useLongPress } from '../../shared/hooks/useLongPress';
 import { mediaKind } from '../../shared/media';
 import { relativeTime } from '../../shared/relativeTime';
@@ -29,6 +29,13 @@ interface MessageBubbleProps {
   quoted?: string | null;
   /** Answers this message, quoting it; absent for a viewer who may not write. */
   onReply?: () => void;
+  /** What else the viewer may do with it (edit, delete, pin), after Reply in its menu. */
+  actions?: readonly MessageAction[];
+}
+
+export interface MessageAction {
+  label: string;
+  onSelect: () => void;
 }
 
 /** A message's files: images open the app's image viewer (all of the message's, from the one clicked). */
@@ -76,14 +83,14 @@ function ChatContent({ message, quoted }: { message: ChatMessage; quoted: string
   );
 }
 
-export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = null, onReply }: MessageBubbleProps) {
+export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = null, onReply, actions = [] }: MessageBubbleProps) {
   const [menuOpen, setMenuOpen] = useState(false);
-  const hasMenu = onInfo !== null || onReply !== undefined;
-  // A long press (a touch screen's way: it has no hover menu) opens the menu when it offers a
-  // reply, else the message info at once (the spec's long press); a right click, the desktop's
-  // long press, opens the info.
+  const hasMenu = onInfo !== null || onReply !== undefined || actions.length > 0;
+  // A long press (a touch screen's way: it has no hover menu) opens the menu when it offers
+  // more than the info, else the message info at once (the spec's long press); a right click,
+  // the desktop's long press, opens the info.
   const openActions = (touch: boolean) => {
-    if (onInfo && !(touch && onReply)) onInfo();
+    if (onInfo && !(touch && (onReply || actions.length > 0))) onInfo();
     else setMenuOpen(true);
   };
   const press = useLongPress(() => openActions(true));
@@ -134,9 +141,18 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = 
             {kind?.senderIsUser === false ? sender.name : <ProfileLink userId={message.src_id}>{sender.name}</ProfileLink>}
           </p>
         )}
-        {kind ? <kind.Content message={message} quoted={quoted} /> : <ChatContent message={message} quoted={quoted} />}
-        {link && <LinkPreview url={link} />}
+        {message.deleted_at ? (
+          <p data-testid="message-deleted" className="text-[15px] italic opacity-75">
+            🚫 {MESSAGE_DELETED_TEXT}
+          </p>
+        ) : kind ? (
+          <kind.Content message={message} quoted={quoted} />
+        ) : (
+          <ChatContent message={message} quoted={quoted} />
+        )}
+        {link && !message.deleted_at && <LinkPreview url={link} />}
         <p className={`mt-1 flex items-center justify-end gap-1 text-[11px] ${banner ? 'text-white' : 'text-slate-600'}`}>
+          {message.edited_at && !message.deleted_at && <span data-testid="message-edited">{MESSAGE_EDITED_TEXT}</span>}
           <time dateTime={new Date(sent).toISOString()}>{relativeTime(sent)}</time>
           {outbound && <DeliveryTicks icon={icon} />}
         </p>
@@ -147,7 +163,7 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = 
           </button>
         )}
       </div>
-      {hasMenu && <MessageMenu onInfo={onInfo} onReply={onReply} open={menuOpen} onOpenChange={setMenuOpen} />}
+      {hasMenu && <MessageMenu onInfo={onInfo} onReply={onReply} actions={actions} open={menuOpen} onOpenChange={setMenuOpen} />}
     </div>
   );
 }
@@ -155,17 +171,22 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = 
 interface MessageMenuProps {
   onInfo: (() => void) | null;
   onReply?: () => void;
+  actions: readonly MessageAction[];
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }
 
 /**
- * A message's actions (Reply, Message info): on the desktop behind a menu button shown while
+ * A message's actions (Reply, Edit, Delete, Pin, Message info): on the desktop behind a menu button shown while
  * the pointer is over the message (or it has keyboard focus); touch screens, without hover,
  * open it with a long press.
  */
-function MessageMenu({ onInfo, onReply, open, onOpenChange }: MessageMenuProps) {
-  const actions = [...(onReply ? [['Reply', onReply] as const] : []), ...(onInfo ? [['Message info', onInfo] as const] : [])];
+function MessageMenu({ onInfo, onReply, actions: more, open, onOpenChange }: MessageMenuProps) {
+  const actions = [
+    ...(onReply ? [['Reply', onReply] as const] : []),
+    ...more.map(({ label, onSelect }) => [label, onSelect] as const),
+    ...(onInfo ? [['Message info', onInfo] as const] : []),
+  ];
   return (
     <PopupMenu
       label="Message menu"

@@ -1,4 +1,4 @@
-import { CHAT_POLL_FAST_MS, CHAT_POLL_SLOW_MS, CHAT_RECENT_MESSAGE_MS } from '../../shared/constants';
+import { CHAT_POLL_FAST_MS, CHAT_POLL_SLOW_MS, CHAT_RECENT_MESSAGE_MS, MESSAGE_DELETED_TEXT } from '../../shared/constants';
 import type { MessageKind } from '../../shared/chat/kinds';
 import type { ChatMessage, DeliveryIcon, DeliveryStatus, InboxMessage, MessageDraft } from '../../shared/chat/types';
 import type { SendBody } from './chatApi';
@@ -110,6 +110,7 @@ export function outgoingMessage(
 
 /** A message in one line, for lists: its text, else the place it shares; a plug-in's kind says for its own. */
 export function messagePreview(message: InboxMessage, kind?: MessageKind): string {
+  if (message.deleted_at) return MESSAGE_DELETED_TEXT;
   if (kind) return kind.preview(message);
   return message.payload || (message.data.location ? `📍 ${message.data.location.address}` : '');
 }

@@ -47,6 +47,12 @@ export interface InboxMessage {
   data: MessageData;
   /** Delivery flags of a plug-in's message (a WhatsApp message's), which its MessageKind reads. */
   info?: object;
+  /** When its sender last edited it. */
+  edited_at?: number;
+  /** When it was deleted: its content is gone. */
+  deleted_at?: number;
+  /** Who deleted it when not its sender. */
+  deleted_by?: 'admin' | 'moderator';
 }
 
 /** What a message answers or passes on. */
