@@ -21,9 +21,16 @@ export function raiseStatus(message: ChatMessage, status: DeliveryStatus): ChatM
   return STATUS_RANK[status] > STATUS_RANK[current] ? { ...message, flags: { ...message.flags, status } } : message;
 }
 
-/** Replaces the message a `message_update` names (a reaction changed it); one not loaded stays out of the list. */
+/**
+ * Replaces the message a `message_update` names (a reaction, an edit, a deletion changed it),
+ * its tick never going back; one not loaded stays out of the list.
+ */
 export function replaceMessage<T extends InboxMessage>(messages: readonly T[], updated: InboxMessage): T[] {
-  return messages.map((message) => (message.id === updated.id ? { ...message, ...updated } : message));
+  return messages.map((message) => {
+    if (message.id !== updated.id) return message;
+    const replaced = { ...message, ...updated };
+    return message.flags.status ? raiseStatus(replaced, message.flags.status) : replaced;
+  });
 }
 
 /**
