@@ -16,7 +16,7 @@ export function deliveryIcon(message: ChatMessage, kind?: MessageKind): Delivery
 const STATUS_RANK: Record<DeliveryStatus, number> = { sent: 0, delivered: 1, read: 2 };
 
 /** Status reports can arrive out of order; a message never goes back from read to delivered. */
-export function raiseStatus(message: ChatMessage, status: DeliveryStatus): ChatMessage {
+export function raiseStatus<T extends InboxMessage>(message: T, status: DeliveryStatus): T {
   const current = message.flags.status ?? 'sent';
   return STATUS_RANK[status] > STATUS_RANK[current] ? { ...message, flags: { ...message.flags, status } } : message;
 }
