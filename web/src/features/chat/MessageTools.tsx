@@ -17,7 +17,7 @@ import { usePins } from './useMessageChanges';
  */
 export function useMessageTools(session: Session, meId: string | null, changed: (message: InboxMessage) => void) {
   const ui = useUi();
-  const { pins, setPins } = usePins(session._id, session.is_dummy);
+  const { pins, setPins } = usePins(session._id, !session.is_dummy && !session.kind);
   const [editing, setEditing] = useState<ChatMessage | null>(null);
   const [deleting, setDeleting] = useState<ChatMessage | null>(null);
   const pinned = new Set(pins.map((pin) => pin.id));

@@ -10,20 +10,27 @@ export interface MessageUpdate {
   pins?: InboxMessage[];
 }
 
-/** A chat's pinned messages, the newest pin first: read when it opens, then as `message_update` changes them. */
-export function usePins(sessionId: string, isDummy: boolean) {
+/**
+ * A chat's pinned messages, the newest pin first: read when it opens, then as `message_update`
+ * changes them. Only where pins may be (`pinnable`: a stored group or item chat, not a plug-in's).
+ */
+export function usePins(sessionId: string, pinnable: boolean) {
   const [pins, setPins] = useState<InboxMessage[]>([]);
   useEffect(() => {
-    if (isDummy) return undefined;
+    if (!pinnable) return undefined;
     const controller = new AbortController();
     fetchPins(sessionId, controller.signal)
       .then((reply) => setPins(reply.pins))
       .catch(() => undefined);
     return () => controller.abort();
-  }, [sessionId, isDummy]);
-  useSocketEvent<MessageUpdate>('message_update', (update) => {
-    if (update.session_id === sessionId) setPins((current) => pinsAfterUpdate(current, update));
-  });
+  }, [sessionId, pinnable]);
+  useSocketEvent<MessageUpdate>(
+    'message_update',
+    (update) => {
+      if (update.session_id === sessionId) setPins((current) => pinsAfterUpdate(current, update));
+    },
+    pinnable,
+  );
   return { pins, setPins };
 }
 
