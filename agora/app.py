@@ -38,6 +38,7 @@ from agora.services.events import (
     MemberJoined,
     MemberRemoved,
     MemberTypeChanged,
+    MessageDeleted,
     MessageStored,
     OfferPaid,
     PostAdded,
@@ -253,6 +254,8 @@ def subscribe(
     # Members away from a chat hear of its new messages by web push (queued: the send does
     # not wait for it).
     events.subscribe(MessageStored, push.message_stored)
+    # A deleted message's push not sent yet is not sent, nor shown in a busy chat's push.
+    events.subscribe(MessageDeleted, push.message_deleted)
     # A paid offer shows in its chat with its finder's fees.
     events.subscribe(OfferPaid, offers.announce_paid)
     # The participant and each paid sharer are told by web push, once per money move.

@@ -19,13 +19,15 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import ray
 
 from agora.actors import placement
 from agora.actors.ownership import deployment_namespace, shard_name
 from agora.actors.protocol import (
+    ChangeOutcome,
+    MessageChange,
     Moved,
     Newest,
     NewestOf,
@@ -51,6 +53,9 @@ from agora.settings import Settings
 from agora.store.shard_maps import ShardMapStore
 from agora.tools import metrics
 from agora.tools.background import BackgroundTasks
+
+# A shard's answer to one call, `Moved` aside.
+Outcome = TypeVar("Outcome")
 
 log = logging.getLogger("agora.actors.client")
 
@@ -169,6 +174,9 @@ class SessionShardCalls:
 
     async def read_page(self, command: ReadPage, shard_map: ShardMap) -> PageOutcome:
         return await self.actor.read_page.remote(command, shard_map)
+
+    async def change_message(self, command: MessageChange, shard_map: ShardMap) -> ChangeOutcome:
+        return await self.actor.change_message.remote(command, shard_map)
 
     async def newest(self, command: NewestOf, shard_map: ShardMap) -> NewestOutcome:
         return await self.actor.newest.remote(command, shard_map)
@@ -380,12 +388,30 @@ class SessionShards:
         raise RayAway()
 
     async def react(self, command: React) -> ReactOutcome:
-        """The session's shard's outcome of a reaction (never `Moved`: asked again of the
-        session's shard under the map read anew); RayAway when Ray does not answer in time.
-        One call per reaction: reactions are far fewer than sends."""
+        """The session's shard's outcome of a reaction. One call per reaction: reactions are
+        far fewer than sends."""
+        return await self._asked(
+            command.session_id, lambda shard, shard_map: shard.react(command, shard_map)
+        )
+
+    async def change(self, command: MessageChange) -> ChangeOutcome:
+        """The session's shard's outcome of an edit, a deletion or a pin. Changes are rare:
+        each is a call of its own, not batched."""
+        await self.started(command.session_id)
+        return await self._asked(
+            command.session_id, lambda shard, shard_map: shard.change_message(command, shard_map)
+        )
+
+    async def _asked(
+        self,
+        session_id: str,
+        call: Callable[[SessionShardCalls, ShardMap], Awaitable[Outcome | Moved]],
+    ) -> Outcome | Unavailable:
+        """The session's shard's outcome, never `Moved`: asked again of the session's shard
+        under the map read anew. RayAway while Ray is away or does not answer in time."""
         for _ in range(MOVES):
-            shard, shard_map = await self.for_session(command.session_id)
-            outcome = await self.link.answer(shard.react(command, shard_map))
+            shard, shard_map = await self.for_session(session_id)
+            outcome = await self.link.answer(call(shard, shard_map))
             if not isinstance(outcome, Moved):
                 return outcome
             await self.read_map(shard_map)

@@ -2,11 +2,11 @@
 typed outcome per answer, never a dict carrying control flags.
 
 Every message operation on a session shard is a command (`StoreMessage` in a `SendBatch`,
-`ReadPage`, `NewestOf`, `React`) answered by one of its outcomes (`Stored`, `Moved`,
-`NoSuchChat`, `Unavailable`, `Refused`; `Page`, `NotHeld`; `Newest`; `Reacted`,
-`NoSuchMessage`). The edge turns an outcome into the
-client's reply (`services.chat.sending`), once. A user shard takes one stream of `UserEvent`s
-per edge (`UserEvents`).
+`ReadPage`, `NewestOf`, a `MessageChange`, `React`) answered by one of its outcomes (`Stored`,
+`Moved`, `NoSuchChat`, `Unavailable`, `Refused`; `Page`, `NotHeld`; `Newest`; `Changed`,
+`Reacted`, `NoSuchMessage`). The edge turns an outcome into the client's reply
+(`services.chat.sending`), once. A user shard takes one stream of `UserEvent`s per edge
+(`UserEvents`).
 
 They are msgspec Structs: frozen and slotted, and a batch crosses Ray as one MessagePack blob
 (`Blob.__reduce__`): Ray's pickler calls back into Python once per object it does not know,
@@ -168,6 +168,50 @@ NewestOutcome = Newest | Moved
 # Changing a stored message -------------------------------------------------------------
 
 
+class EditMessage(msgspec.Struct, frozen=True, tag="edit"):
+    """The sender's new text (checked by the edge) for their message at `created_at`."""
+
+    session_id: str
+    created_at: int
+    user_id: str
+    payload: str
+
+
+class DeleteMessage(msgspec.Struct, frozen=True, tag="delete"):
+    """The message at `created_at` deleted by its sender, or by one of the group's moderators."""
+
+    session_id: str
+    created_at: int
+    user_id: str
+
+
+class PinMessage(msgspec.Struct, frozen=True, tag="pin"):
+    """The message at `created_at` pinned (or unpinned) in its chat."""
+
+    session_id: str
+    created_at: int
+    user_id: str
+    pinned: bool
+
+
+MessageChange = EditMessage | DeleteMessage | PinMessage
+
+
+class Changed(msgspec.Struct, frozen=True, tag="changed"):
+    """The change is stored and announced: `message` as clients see it now, and the chat's
+    pinned messages (the newest pin first) when they changed with it."""
+
+    message: MessageView
+    pins: list[MessageView] | None = None
+
+
+class NoSuchMessage(msgspec.Struct, frozen=True, tag="no_such_message"):
+    """The chat holds no such message (or none that takes this change: a notice)."""
+
+
+ChangeOutcome = Changed | NoSuchMessage | NoSuchChat | Refused | Unavailable | Moved
+
+
 class React(msgspec.Struct, frozen=True):
     """`user_id`'s reaction to the message of the session at `created_at`, checked by the edge
     (one of the offered emoji; '' takes theirs away); whether they may react is the shard's
@@ -184,10 +228,6 @@ class Reacted(msgspec.Struct, frozen=True, tag="reacted"):
     a tick."""
 
     reactions: dict[str, str]
-
-
-class NoSuchMessage(msgspec.Struct, frozen=True, tag="no_such_message"):
-    """The chat holds no such message (or none that takes this change: a notice)."""
 
 
 ReactOutcome = Reacted | NoSuchMessage | NoSuchChat | Refused | Unavailable | Moved
@@ -239,8 +279,16 @@ class Notify(msgspec.Struct, frozen=True, tag="notify"):
     notification: Notification
 
 
+class Withdrawn(msgspec.Struct, frozen=True, tag="withdraw"):
+    """The chat's message at `created_at` was deleted: a push of it not sent yet is not sent,
+    and a busy chat's push held meanwhile shows nothing of it."""
+
+    session_id: str
+    created_at: int
+
+
 SocketEvent = Connected | Viewing | Disconnected
-UserEvent = SocketEvent | EdgePresence | SubscriptionsChanged | Notify
+UserEvent = SocketEvent | EdgePresence | SubscriptionsChanged | Notify | Withdrawn
 
 
 class UserEvents(Blob, frozen=True):

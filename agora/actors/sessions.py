@@ -14,12 +14,18 @@ import os
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, assert_never
 
 import ray
 
 from agora.actors.ownership import Ownership, shard_name
 from agora.actors.protocol import (
+    Changed,
+    ChangeOutcome,
+    DeleteMessage,
+    EditMessage,
+    MessageChange,
+    MessageView,
     Moved,
     Newest,
     NewestOf,
@@ -29,6 +35,7 @@ from agora.actors.protocol import (
     NotHeld,
     Page,
     PageOutcome,
+    PinMessage,
     React,
     Reacted,
     ReactOutcome,
@@ -42,11 +49,21 @@ from agora.actors.protocol import (
     Unavailable,
 )
 from agora.actors.wiring import ChatShardStores, StoreFactory
-from agora.core.chat.access import NO_SUCH_CHAT, posting_refusal
+from agora.core.chat.access import NO_SUCH_CHAT, hidden_from, posting_refusal
 from agora.core.chat.constants import SESSION_BUFFER_MESSAGES
 from agora.core.chat.counts import announced_seq, keeps_senders_marks, next_created_at
 from agora.core.chat.views import message_view
 from agora.core.clock import now_ms
+from agora.core.message_changes import (
+    DELETED_CONTENT,
+    deleted,
+    deletion,
+    edit_refusal,
+    edited,
+    pin_refusal,
+    pinned_times,
+    pins_after,
+)
 from agora.core.reactions import (
     REACTIONS_TICK_MS,
     reaction_refusal,
@@ -470,6 +487,123 @@ class SessionShardLogic:
     def _stored(self, message: dict[str, Any], *, stored_now: bool) -> Stored:
         return Stored(message_view(message, self.kinds), stored_now=stored_now)
 
+    async def change_message(self, command: MessageChange) -> ChangeOutcome:
+        """An edit, a deletion or a pin of a stored message, decided with the members this
+        shard holds, stored, applied to its memory and announced to the chat's room as
+        `message_update`, one change of the session at a time (after its sends under way)."""
+        session_id = command.session_id
+        if not self.owns(session_id):
+            return Moved()
+        state = await self._state(session_id)
+        if state is None:
+            return NoSuchChat()
+        async with state.lock:
+            if not self.owns(session_id):
+                self._records.start(self._let_go(session_id, state))
+                return Moved()
+            actor_type = state.members.get(command.user_id)
+            # Before the message is looked for: a chat hidden from them tells nothing.
+            if hidden_from(state.session, actor_type):
+                return NoSuchChat()
+            try:
+                message = await self._message_at(state, command.created_at)
+                if message is None:
+                    return NoSuchMessage()
+                outcome = await self._change(state, command, actor_type, message)
+            except Exception:
+                log.exception("changing a message of %s failed", session_id)
+                return Unavailable()
+            if isinstance(outcome, Changed):
+                update: dict[str, Any] = {"session_id": session_id, "message": outcome.message}
+                if outcome.pins is not None:
+                    update["pins"] = outcome.pins
+                await self.emitter.to_session(session_id, "message_update", update)
+            return outcome
+
+    async def _message_at(self, state: SessionState, created_at: int) -> dict[str, Any] | None:
+        """The message from memory (the very document the buffer serves pages from), or
+        from the store when it is older than the buffer."""
+        for message in reversed(state.buffer):
+            if message["created_at"] == created_at:
+                return message
+        return await self.messages.get(state.session["_id"], created_at)
+
+    async def _change(
+        self,
+        state: SessionState,
+        command: MessageChange,
+        actor_type: int | None,
+        message: dict[str, Any],
+    ) -> ChangeOutcome:
+        session = state.session
+        at = now_ms()
+        match command:
+            case EditMessage(user_id=user_id, payload=payload):
+                refusal = edit_refusal(self.kinds, session, actor_type, user_id, message, at)
+                if refusal:
+                    return Refused(refusal)
+                await self._set(state, message, edited(payload, at), ())
+                return Changed(message_view(message, self.kinds))
+            case DeleteMessage(user_id=user_id):
+                sender_type = state.members.get(message["src_id"])
+                refusal, by = deletion(
+                    self.kinds, session, actor_type, user_id, message, sender_type
+                )
+                if refusal:
+                    return Refused(refusal)
+                if not message.get("deleted_at"):
+                    await self._set(state, message, deleted(at, by), DELETED_CONTENT)
+                unpinned = await self._unpinned(state, message["created_at"])
+                return Changed(message_view(message, self.kinds), unpinned)
+            case PinMessage(user_id=user_id, pinned=pinned):
+                if refusal := pin_refusal(self.kinds, session, actor_type, message):
+                    return Refused(refusal)
+                pins = pins_after(
+                    session.get("pins") or [], message["created_at"], pinned, user_id, at
+                )
+                if isinstance(pins, str):
+                    return Refused(pins)
+                await self._pin(state, pins)
+                return Changed(message_view(message, self.kinds), await self._pinned(state))
+            case _:
+                assert_never(command)
+
+    async def _set(
+        self,
+        state: SessionState,
+        message: dict[str, Any],
+        fields: dict[str, Any],
+        removed: tuple[str, ...],
+    ) -> None:
+        """Stored, then the message as memory holds it (the buffer's, the resends') changed
+        in place: pages, the chat list's last message and resends read it so."""
+        await self.messages.change(state.session["_id"], message["created_at"], fields, removed)
+        message.update(fields)
+        for name in removed:
+            message.pop(name, None)
+
+    async def _unpinned(self, state: SessionState, created_at: int) -> list[MessageView] | None:
+        """A deleted message's pin goes with it: the chat's pins after, if it was pinned."""
+        if created_at not in pinned_times(state.session):
+            return None
+        pins = pins_after(state.session.get("pins") or [], created_at, False, "", 0)
+        assert not isinstance(pins, str)  # unpinning is never refused
+        await self._pin(state, pins)
+        return await self._pinned(state)
+
+    async def _pin(self, state: SessionState, pins: list[dict[str, Any]]) -> None:
+        await self.sessions.set_pins(state.session["_id"], pins)
+        state.session["pins"] = pins
+
+    async def _pinned(self, state: SessionState) -> list[MessageView]:
+        """The chat's pinned messages as clients see them, the newest pin first."""
+        times = pinned_times(state.session)
+        held = {m["created_at"]: m for m in state.buffer if m["created_at"] in times}
+        missing = [t for t in times if t not in held]
+        found = await self.messages.at_times(state.session["_id"], missing)
+        held.update((m["created_at"], m) for m in found)
+        return [message_view(held[t], self.kinds) for t in times if t in held]
+
     def read_page(self, command: ReadPage) -> Page | NotHeld:
         """The page from memory when the buffer surely holds all of it: it holds the
         session's newest messages (all of them while they are fewer than it keeps), as every
@@ -673,6 +807,11 @@ class SessionShard:
         current = await self.ownership.serving(shard_map)
         await self._logic().member_changed(session_id, user_id)
         return current
+
+    async def change_message(self, command: MessageChange, shard_map: ShardMap) -> ChangeOutcome:
+        if not await self.ownership.serving(shard_map):
+            return Moved()
+        return await self._logic().change_message(command)
 
     async def read_page(self, command: ReadPage, shard_map: ShardMap) -> PageOutcome:
         if not await self.ownership.serving(shard_map):

@@ -39,6 +39,7 @@ from agora.actors.protocol import (
     UserEvent,
     UserEvents,
     Viewing,
+    Withdrawn,
 )
 from agora.actors.runtime import RayAway, RayLink
 from agora.actors.users import (
@@ -201,6 +202,12 @@ class UserShards:
             by_shard.setdefault(shard_of(user_id, self.count), []).append(user_id)
         for index, users in by_shard.items():
             self._queue_on(index, Notify(users, ref, coalesce, notification))
+
+    def withdraw(self, session_id: str, created_at: int) -> None:
+        """The chat's message was deleted: no shard pushes it from now on (each may have
+        been told of it, for its users). One event per shard; deletions are rare."""
+        for index in range(self.count):
+            self._queue_on(index, Withdrawn(session_id, created_at))
 
     # Batching -------------------------------------------------------------------------
 

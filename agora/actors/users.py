@@ -33,6 +33,7 @@ from agora.actors.protocol import (
     UserEvent,
     UserEvents,
     Viewing,
+    Withdrawn,
 )
 from agora.actors.wiring import StoreFactory, UserShardStores
 from agora.core.chat.counts import red_dot_count
@@ -94,6 +95,8 @@ class UserShardLogic:
         self.windows = PushWindows(settings.push_coalesce_seconds)
         self.windows_swept_at = time.monotonic()
         self.recent: OrderedDict[tuple[str, str], None] = OrderedDict()
+        # Deleted messages lately, (session id, created_at): never pushed from now on.
+        self.withdrawn: OrderedDict[tuple[str, int], None] = OrderedDict()
         self.deliveries = asyncio.Semaphore(CONCURRENT_DELIVERIES)
         self.tasks: set[asyncio.Task] = set()
         # user id -> their subscriptions (an empty list: none), forgotten when the edges
@@ -139,11 +142,25 @@ class UserShardLogic:
                 pushes += self._decide(event, known, now, held)
             elif isinstance(event, EdgePresence):
                 self._edge_sockets(event.edge, event.sockets)
+            elif isinstance(event, Withdrawn):
+                self._withdraw(event)
             elif not isinstance(event, SubscriptionsChanged):
                 self._socket(event)
         for release_at, keys in held.items():
             self._spawn(self._release_later(keys, release_at - now))
-        return pushes
+        # A message deleted later in the same batch is not pushed either.
+        return [(u, n) for u, n in pushes if not self._withdrawn(n)]
+
+    def _withdraw(self, event: Withdrawn) -> None:
+        """A deleted message: not pushed when its decision comes later, and what a busy
+        chat's window holds of it is forgotten."""
+        self.withdrawn[(event.session_id, event.created_at)] = None
+        while len(self.withdrawn) > RECENT_MESSAGES:
+            self.withdrawn.popitem(last=False)
+        self.windows.withdraw(event.session_id, event.created_at)
+
+    def _withdrawn(self, notification: Notification) -> bool:
+        return (notification.session_id, notification.created_at) in self.withdrawn
 
     def _socket(self, event: SocketEvent) -> None:
         self.edges_heard[event.edge] = time.monotonic()
@@ -195,6 +212,8 @@ class UserShardLogic:
         none."""
         notification = event.notification
         session_id = notification.session_id
+        if self._withdrawn(notification):
+            return []
         send = []
         for user_id in (u for u in event.user_ids if known[u]):
             if self.viewing(user_id, session_id) or self._seen(user_id, event.ref):

@@ -15,6 +15,7 @@ from agora.services.chat.chat_list import ChatList, UnseenCounts
 from agora.services.chat.live import ChatRooms, Typing
 from agora.services.chat.lookups import ItemChats, Lookups
 from agora.services.chat.memberships import Memberships
+from agora.services.chat.message_changes import MessageChanges
 from agora.services.chat.moderation import ChatSettings, MemberList, Moderation
 from agora.services.chat.reacting import Reacting
 from agora.services.chat.reading import MessageInfo, MessagePages
@@ -101,6 +102,9 @@ def build_chat(
             users=users,
             kinds=kinds,
             ticks=ticks,
+        ),
+        changes=MessageChanges(
+            shards=shards.sessions, access=access, messages=messages, kinds=kinds, events=events
         ),
         message_info=MessageInfo(access=access, messages=messages, sessions=sessions, kinds=kinds),
         receipts=Receipts(access=access, messages=messages, sessions=sessions, ticks=ticks),

@@ -254,6 +254,10 @@ def _shorten(text: str, chars: int) -> str:
     return text if len(text) <= chars else text[: chars - 1] + "…"
 
 
+# A coalesced push's text where the message it would have shown was deleted.
+NEW_MESSAGE_TEXT = "New message"
+
+
 @dataclass
 class _Window:
     opened_at: float
@@ -291,6 +295,20 @@ class PushWindows:
             return None
         self.windows[key] = _Window(opened_at=now)
         return replace(window.latest, count=window.pending)
+
+    def withdraw(self, session_id: str, created_at: int) -> None:
+        """The chat's message at `created_at` was deleted: a window whose held push would
+        show it holds one message fewer, and shows nothing of it (a window left holding
+        none pushes nothing; one still holding others says only how many)."""
+        for (_, window_session), window in self.windows.items():
+            latest = window.latest
+            if window_session != session_id or latest is None:
+                continue
+            if latest.created_at == created_at:
+                window.pending -= 1
+                window.latest = replace(latest, sender_name="", text=NEW_MESSAGE_TEXT)
+                if window.pending == 0:
+                    window.latest = None
 
     def forget_idle(self, now: float) -> None:
         """Windows that ended with nothing held are forgotten (memory stays bounded)."""

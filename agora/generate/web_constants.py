@@ -15,6 +15,7 @@ from agora.core import (
     finder_fees,
     groups,
     items,
+    message_changes,
     money,
     payments,
     reactions,
@@ -100,6 +101,10 @@ SHARED: dict[str, ModuleType] = {
     # Reactions': the bar and the picker.
     "REACTION_QUICK": reactions,
     "REACTION_EMOJIS": reactions,
+    # Edits, deletions and pins of messages.
+    "MESSAGE_EDIT_WINDOW_SECONDS": message_changes,
+    "PINS_MAX": message_changes,
+    "MESSAGE_DELETED_TEXT": message_changes,
 }
 
 # Computed by the server's own functions, so the web app's texts cannot tell another story.

@@ -28,6 +28,7 @@ from agora.http.requests import (
 from agora.http.routes import Auth, Query, Reply, Route
 from agora.services.chat.chat_list import ChatList
 from agora.services.chat.lookups import ItemChats, Lookups
+from agora.services.chat.message_changes import MessageChanges
 from agora.services.chat.moderation import ChatSettings, MemberList, Moderation
 from agora.services.chat.reading import MessageInfo, MessagePages
 from agora.services.chat.sending import Sending, SendMessage
@@ -157,6 +158,41 @@ class DeliveryBody(Body):
     created_at: Timestamp
 
 
+class MessageEditBody(Body):
+    """The sender's new text of their message (`created_at`), within the edit window."""
+
+    session_id: str = ID
+    created_at: Timestamp
+    payload: str
+
+
+class MessageDeleteBody(Body):
+    session_id: str = ID
+    created_at: Timestamp
+
+
+class PinBody(Body):
+    session_id: str = ID
+    created_at: Timestamp
+    pinned: bool
+
+
+class PinsQuery(Query):
+    session_id: str
+
+
+class ChangedMessageReply(Reply):
+    """The message as it is now (as the chat's `message_update` shows it)."""
+
+    message: dict[str, Any]
+
+
+class PinsReply(Reply):
+    """The chat's pinned messages, the newest pin first."""
+
+    pins: list[dict[str, Any]]
+
+
 class ChatsBody(Body):
     cursor: str | None = Field(default=None, max_length=400)
 
@@ -262,6 +298,7 @@ def routes(
     sending: Sending,
     pages: MessagePages,
     message_info: MessageInfo,
+    changes: MessageChanges,
     chat_list: ChatList,
     members: MemberList,
     chat_settings: ChatSettings,
@@ -336,11 +373,65 @@ def routes(
         caller = require_caller(request)
         return ok(await message_info.message_info(caller, session_id, created_at))
 
+    async def edit_message(request: web.Request) -> web.Response:
+        body = await read_body(request, MessageEditBody)
+        caller = require_caller(request)
+        return ok(await changes.edit(caller, body.session_id, body.created_at, body.payload))
+
+    async def delete_message(request: web.Request) -> web.Response:
+        body = await read_body(request, MessageDeleteBody)
+        caller = require_caller(request)
+        return ok(await changes.delete(caller, body.session_id, body.created_at))
+
+    async def pin(request: web.Request) -> web.Response:
+        body = await read_body(request, PinBody)
+        caller = require_caller(request)
+        return ok(await changes.pin(caller, body.session_id, body.created_at, body.pinned))
+
+    async def pins(request: web.Request) -> web.Response:
+        session_id = request.query.get("session_id", "")[:200]
+        return ok(await changes.pins(optional_caller(request), session_id))
+
     async def url_preview(request: web.Request) -> web.Response:
         caller = require_caller(request)
         return ok(await previews.preview(caller, request.query.get("url", "")))
 
     return [
+        Route(
+            "POST",
+            "/session/message/edit",
+            edit_message,
+            "Edits the caller's message (within the edit window)",
+            auth=Auth.REQUIRED,
+            body=MessageEditBody,
+            reply=ChangedMessageReply,
+        ),
+        Route(
+            "POST",
+            "/session/message/delete",
+            delete_message,
+            "Deletes the caller's message, or (a group's moderators) another's",
+            auth=Auth.REQUIRED,
+            body=MessageDeleteBody,
+            reply=ChangedMessageReply,
+        ),
+        Route(
+            "POST",
+            "/session/pin",
+            pin,
+            "Pins or unpins a message of a chat",
+            auth=Auth.REQUIRED,
+            body=PinBody,
+            reply=PinsReply,
+        ),
+        Route(
+            "GET",
+            "/session/pins",
+            pins,
+            "A chat's pinned messages",
+            query=PinsQuery,
+            reply=PinsReply,
+        ),
         Route(
             "GET",
             "/url_preview",

@@ -70,6 +70,7 @@ def create_app(
             sending=services.chat.sending,
             pages=services.chat.pages,
             message_info=services.chat.message_info,
+            changes=services.chat.changes,
             chat_list=services.chat.chat_list,
             members=services.chat.members,
             chat_settings=services.chat.chat_settings,

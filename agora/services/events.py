@@ -47,6 +47,15 @@ class MessageStored:
 
 
 @dataclass(frozen=True)
+class MessageDeleted:
+    """A chat message was deleted (by its sender or a moderator): its content is gone from
+    the store and its chat's room was told. Published by the edge that asked its shard."""
+
+    session_id: str
+    created_at: int
+
+
+@dataclass(frozen=True)
 class SignedOut:
     """One of the user's auth keys was logged out; that browser's push subscriptions are
     deleted already."""
@@ -209,6 +218,7 @@ class RewardReleased:
 
 Event = (
     MessageStored
+    | MessageDeleted
     | MemberJoined
     | MemberAnnounced
     | MemberRemoved

@@ -30,7 +30,13 @@ from agora.core.push import (
     read_delivery_receipt,
 )
 from agora.services.accounts import Caller
-from agora.services.events import MessageStored, OfferPaid, RewardReleased, SignedOut
+from agora.services.events import (
+    MessageDeleted,
+    MessageStored,
+    OfferPaid,
+    RewardReleased,
+    SignedOut,
+)
 from agora.settings import Settings
 from agora.store.push_subscriptions import PushSubscriptionStore
 from agora.store.sessions import SessionStore
@@ -135,6 +141,12 @@ class PushService:
         """A new message was stored and acknowledged: its members who are not looking at the
         chat are pushed to, later, from the queue."""
         self._enqueue({"kind": "message", "message": stored.message})
+
+    def message_deleted(self, deleted: MessageDeleted) -> None:
+        """A push of a deleted message that is not sent yet is not sent (a push already sent
+        stays): every user shard hears of it, as any of them may hold one."""
+        if self.settings.push_enabled:
+            self.shards.withdraw(deleted.session_id, deleted.created_at)
 
     async def offer_paid(self, paid: OfferPaid) -> None:
         """Money arrived: the participant and each sharer paid a finder's fee are pushed to,

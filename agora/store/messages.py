@@ -199,6 +199,24 @@ class MessageStore:
             {"dest_session_id": session_id, "created_at": created_at}
         )
 
+    async def at_times(self, session_id: str, created_ats: list[int]) -> list[Message]:
+        """The session's messages at these times (a chat's pins: a few), in no order."""
+        if not created_ats:
+            return []
+        query = {"dest_session_id": session_id, "created_at": {"$in": created_ats}}
+        return await self.messages.find(query).to_list()
+
+    async def change(
+        self, session_id: str, created_at: int, fields: dict[str, Any], removed: tuple[str, ...]
+    ) -> None:
+        """Sets the message's `fields` and removes `removed` (an edit, a deletion)."""
+        change: dict[str, Any] = {"$set": fields}
+        if removed:
+            change["$unset"] = dict.fromkeys(removed, "")
+        await self.messages.update_one(
+            {"dest_session_id": session_id, "created_at": created_at}, change
+        )
+
     async def place(self, session_id: str, created_at: int) -> dict[str, Any] | None:
         """The message's place in its chat (`dest_session_id`, `created_at`, `seq`), from this
         process's copy when it has one: a message to a big group brings every present

@@ -192,6 +192,11 @@ class SessionStore:
             await self._copies.announce(session_id)
         return updated
 
+    async def set_pins(self, session_id: str, pins: list[dict[str, Any]]) -> None:
+        """The chat's pinned messages, as its shard decided them (no edge reads them from
+        its copies)."""
+        await self.sessions.update_one({"_id": session_id}, {"$set": {"pins": pins}})
+
     async def set_member(
         self, session_id: str, user_id: str, fields: dict[str, Any]
     ) -> dict[str, Any] | None:

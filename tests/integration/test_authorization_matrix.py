@@ -226,6 +226,16 @@ def react(session_id: str, created_at: int) -> dict:
     return {"session_id": session_id, "created_at": created_at, "emoji": "👍"}
 
 
+def group_message(world: World) -> dict:
+    """The member's message in the group."""
+    return {"session_id": world.group_id, "created_at": world.group_message_at}
+
+
+def chat_message(world: World) -> dict:
+    """The member's message in their chat about the owner's post."""
+    return {"session_id": world.chat_id, "created_at": world.chat_message_at}
+
+
 def moderate(action: str, target: str) -> Call:
     return post(
         "/session/user/update",
@@ -404,6 +414,30 @@ ROWS = [
     # Summaries of messages: the chat list's rows, the red dot (the world's newest group
     # message is a notice that someone asked to join, unseen by both participants).
     Row("group in chat list", in_chat_list(lambda w: w.group_id), PARTICIPANTS),
+    # Changing the member's message: its sender edits it; its sender and the group's
+    # moderators delete it; the moderators pin it.
+    Row(
+        "group message edit",
+        post("/session/message/edit", lambda w, r: {**group_message(w), "payload": f"by {r}"}),
+        {"member"},
+        own_world=True,
+        also=MODERATOR,
+    ),
+    Row(
+        "group message delete",
+        post("/session/message/delete", lambda w, r: group_message(w)),
+        {"owner", "member", "moderator"},
+        own_world=True,
+        also=MODERATOR,
+    ),
+    Row(
+        "group pin",
+        post("/session/pin", lambda w, r: {**group_message(w), "pinned": True}),
+        {"owner", "moderator"},
+        own_world=True,
+        also=MODERATOR,
+    ),
+    Row("group pins", get(lambda w, r: f"/session/pins?session_id={w.group_id}"), PARTICIPANTS),
     Row("red dot", red_dot_over_http, PARTICIPANTS, own_world=True),
     Row("red dot (socket)", red_dot_over_socket, PARTICIPANTS, own_world=True),
     # The post and its share route.
@@ -477,6 +511,27 @@ ROWS = [
     ),
     Row("chat by id", lookup("session_ids", "sessions", lambda w: w.chat_id), PARTICIPANTS),
     Row("chat in chat list", in_chat_list(lambda w: w.chat_id), PARTICIPANTS),
+    # The member's message in their chat about the post: theirs to edit and delete (the
+    # poster moderates no one there); both sides pin.
+    Row(
+        "chat message edit",
+        post("/session/message/edit", lambda w, r: {**chat_message(w), "payload": f"by {r}"}),
+        {"member"},
+        own_world=True,
+    ),
+    Row(
+        "chat message delete",
+        post("/session/message/delete", lambda w, r: chat_message(w)),
+        {"member"},
+        own_world=True,
+    ),
+    Row(
+        "chat pin",
+        post("/session/pin", lambda w, r: {**chat_message(w), "pinned": True}),
+        PARTICIPANTS,
+        own_world=True,
+    ),
+    Row("chat pins", get(lambda w, r: f"/session/pins?session_id={w.chat_id}"), PARTICIPANTS),
     Row(
         "chat join room (socket)",
         emit("join", lambda w, r: {"session_id": w.chat_id}),

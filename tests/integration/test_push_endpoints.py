@@ -16,7 +16,7 @@ import pytest
 from aiohttp import web
 from pymongo import AsyncMongoClient
 
-from agora.actors.protocol import EdgePresence, Notify
+from agora.actors.protocol import EdgePresence, Notify, Withdrawn
 from agora.actors.users import UserShardLogic
 from agora.actors.wiring import StoreFactory
 from agora.composition.base import chat_kinds
@@ -185,6 +185,39 @@ async def test_a_user_shard_pushes_to_the_loopback_stand_in_only_where_the_setti
     assert len(browser.pushes) == (1 if allowed else 0)
     # The setting allows loopback addresses, for the stand-in: off, not even a name of one.
     assert internal.connections == (1 if allowed else 0)
+
+
+async def test_a_user_shard_pushes_nothing_of_a_message_deleted_before_its_decision(
+    settings_for, subscriptions, standin
+):
+    """A deleted message's push not sent yet is not sent, whichever comes first to the
+    shard: the deletion, or the message in the same batch before it; another message is."""
+    user_id = f"u_{uuid.uuid4().hex[:12]}"
+    browser = standin.subscriber()
+    subscription = Subscription(browser.endpoint, *_keys(browser.token()))
+    await subscriptions.save(user_id, "key-hash", subscription, PUSH_SUBSCRIPTIONS_PER_ACCOUNT)
+    settings = settings_for(push_enabled=True, push_allow_loopback_endpoints=True)
+    logic = UserShardLogic(settings, StoreFactory(settings, chat_kinds()).user_shard_stores())
+
+    def told(at: int, text: str) -> Notify:
+        notification = Notification("chat-1", "A chat", "Ada", text, created_at=at)
+        return Notify([user_id], f"message-{at}", False, notification)
+
+    try:
+        assert await logic.handle(
+            "edge",
+            [EdgePresence("edge", []), Withdrawn("chat-1", 1), told(1, "deleted before")],
+        )
+        assert await logic.handle("edge", [told(2, "deleted after"), Withdrawn("chat-1", 2)])
+        assert await logic.handle("edge", [told(3, "still here")])
+        while logic.tasks:
+            await asyncio.gather(*list(logic.tasks))
+    finally:
+        if logic.sender is not None:
+            await logic.sender.close()
+        await logic.mongo.close()
+
+    assert [push.payload["body"] for push in browser.pushes] == ["Ada: still here"]
 
 
 # Registration ---------------------------------------------------------------------------

@@ -65,6 +65,17 @@ def check_location(raw: Any) -> dict[str, Any]:
     return location
 
 
+def checked_text(payload: str) -> str:
+    """A message's text as stored: format characters dropped, trimmed, its length and
+    characters checked (a send's, and an edit's)."""
+    text = without_format_characters(payload).strip()
+    if len(text) > MESSAGE_TEXT_MAX_LENGTH:
+        raise InvalidInput({"payload": f"At most {MESSAGE_TEXT_MAX_LENGTH} characters"})
+    if CONTROL_CHARACTERS.search(text):
+        raise InvalidInput({"payload": "Contains characters that are not allowed"})
+    return text
+
+
 def check_outgoing(
     kinds: ChatKinds,
     *,
@@ -85,11 +96,7 @@ def check_outgoing(
         raise InvalidInput(
             {"local_id": f"Give each message an id of 1-{LOCAL_ID_MAX_LENGTH} chars"}
         )
-    text = without_format_characters(payload).strip()
-    if len(text) > MESSAGE_TEXT_MAX_LENGTH:
-        raise InvalidInput({"payload": f"At most {MESSAGE_TEXT_MAX_LENGTH} characters"})
-    if CONTROL_CHARACTERS.search(text):
-        raise InvalidInput({"payload": "Contains characters that are not allowed"})
+    text = checked_text(payload)
     if len(attachments) > CHAT_ATTACHMENTS_MAX:
         raise InvalidInput({"payload1": "You can only send upto 3 attachments"})
     check = kinds.message(message_type).check or refuse_unsendable

@@ -9,6 +9,9 @@ from agora.core.chat.receipts import delivery
 from agora.core.documents import ChatSession, Membership, Message
 from agora.core.message_kinds import ChatKinds
 
+# What an edit or a deletion adds to a message (`core.message_changes`).
+CHANGED_FIELDS = ("edited_at", "deleted_at", "deleted_by")
+
 
 def message_view(message: Message, kinds: ChatKinds) -> dict[str, Any]:
     """A message as clients see it, with what its kind adds (an agent's WhatsApp message
@@ -26,6 +29,8 @@ def message_view(message: Message, kinds: ChatKinds) -> dict[str, Any]:
         # comes from the members' marks (`message_view_for`).
         "flags": message.get("flags") or {"status": "sent"},
         "data": message.get("data", {}),
+        # An edited or deleted message says when (and a deletion by whom, when not its sender).
+        **{key: message[key] for key in CHANGED_FIELDS if key in message},
     }
     extras = kinds.message(message["type"]).view
     return view | extras(message) if extras is not None else view

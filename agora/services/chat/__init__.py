@@ -15,6 +15,7 @@ from agora.core.message_kinds import ChatKinds
 from agora.services.chat.chat_list import ChatList, UnseenCounts
 from agora.services.chat.live import ChatRooms, Typing
 from agora.services.chat.lookups import ItemChats, Lookups
+from agora.services.chat.message_changes import MessageChanges
 from agora.services.chat.moderation import ChatSettings, MemberList, Moderation
 from agora.services.chat.reacting import Reacting
 from agora.services.chat.reading import MessageInfo, MessagePages
@@ -31,6 +32,7 @@ class ChatParts:
     sending: Sending
     pages: MessagePages
     message_info: MessageInfo
+    changes: MessageChanges
     receipts: Receipts
     chat_list: ChatList
     unseen: UnseenCounts

@@ -35,7 +35,11 @@ const session = (fields: Partial<Session> = {}): Session => ({
 
 async function openWindow(request: ChatWindowRequest, replies: (call: FetchCall) => FakeReply | Promise<FakeReply>, signedIn = true) {
   const calls = mockFetch((call) =>
-    call.url.pathname === '/user/me' ? { body: { user: signedIn ? me : null, guest_user: { _id: 'g', name: 'Guest', is_guest: true } } } : replies(call),
+    call.url.pathname === '/user/me'
+      ? { body: { user: signedIn ? me : null, guest_user: { _id: 'g', name: 'Guest', is_guest: true } } }
+      : call.url.pathname === '/session/pins'
+        ? { body: { pins: [] } }
+        : replies(call),
   );
   await renderChatWindow(request);
   return calls;

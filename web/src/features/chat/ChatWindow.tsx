@@ -21,6 +21,7 @@ import { Composer } from './Composer';
 import { LockButton } from './LockButton';
 import { MessageInfoDialog } from './MessageInfoDialog';
 import { MessageList } from './MessageList';
+import { useMessageTools } from './MessageTools';
 import { messagePreview } from './messages';
 import { MuteButton } from './MuteButton';
 import { ReactionPicker } from './ReactionPicker';
@@ -266,6 +267,7 @@ interface ChatPaneProps {
 
 function ChatPane({ session, meId, visible, onSession }: ChatPaneProps) {
   const chat = useChatSession(session, meId, visible, onSession);
+  const tools = useMessageTools(session, meId, chat.changed);
   const [info, setInfo] = useState<ChatMessage | null>(null);
   // The message the viewer's next one answers: every kind of chat quotes it the same way.
   const [replyTo, setReplyTo] = useState<ChatMessage | null>(null);
@@ -288,11 +290,12 @@ function ChatPane({ session, meId, visible, onSession }: ChatPaneProps) {
       onReact={reacts ? chat.react : undefined}
       onPickReaction={reacts ? setPicking : undefined}
       onShowReactions={conversation ? undefined : (message, emoji) => setReactors({ createdAt: message.created_at, emoji })}
+      actionsOf={tools.actionsOf}
       quoteOf={quoteOf ?? ((message) => quotedText(options.messages, message, preview))}
       {...options}
     />
   );
-  const composer = (
+  const composer = tools.editor || (
     <Composer
       session={session}
       signedIn={meId !== null}
@@ -305,6 +308,7 @@ function ChatPane({ session, meId, visible, onSession }: ChatPaneProps) {
   );
   return (
     <>
+      {tools.bar}
       {conversation ? (
         <conversation.Pane
           session={session}
@@ -330,6 +334,7 @@ function ChatPane({ session, meId, visible, onSession }: ChatPaneProps) {
       {reactors && reactionsShown && (
         <WhoReactedDialog reactions={reactionsShown} first={reactors.emoji} meId={meId} onClose={() => setReactors(null)} />
       )}
+      {tools.dialog}
     </>
   );
 }

@@ -45,6 +45,7 @@ async function renderChatsWith(firstPage: () => Session[] | Promise<Session[]>) 
     // A chat the list lacks, looked up when its first message arrives: no last message in it.
     if (path === '/get_by_ids') return { body: { sessions: { c: session('c') } } };
     if (path === '/session/messages') return { body: { inbox_messages: [], has_more: false, next_less_than_timestamp: null } };
+    if (path === '/session/pins') return { body: { pins: [] } };
     if (path === '/session/user/update') return { body: { is_user_in_session: true, session_user: { notification_flag: (call.body as { notification_flag: number }).notification_flag } } };
     return { body: {} };
   });

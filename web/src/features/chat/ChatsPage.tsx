@@ -25,6 +25,7 @@ import { messagePreview, sentAt } from './messages';
 import { isMuted } from './rules';
 import { chatterId } from './tabTitle';
 import { useSessionUpdates } from './sessionUpdates';
+import { useLastMessageUpdates } from './useMessageChanges';
 import { useLiveBadges } from './useUnseenSync';
 
 const BESIDE_QUERY = `(min-width: ${CHAT_BESIDE_LIST_MIN_PX}px)`;
@@ -83,6 +84,7 @@ function ChatList({ user }: { user: User }) {
   );
   useLoadMoreOnScroll(chats.hasMore && !chats.loading, chats.loadMore);
   useSessionUpdates(chats.setItems);
+  useLastMessageUpdates(chats.setItems);
   const { openChat } = useChatWindow();
   // News moves a chat to the top with its badge; a chat new to the list comes from the server.
   useLiveBadges(chats.items, chats.setItems, true, (news) => {

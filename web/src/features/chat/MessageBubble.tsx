@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { MESSAGE_TYPES, SEND_FAILED_TEXT } from './constants';
+import { MESSAGE_DELETED_TEXT, MESSAGE_EDITED_TEXT, MESSAGE_TYPES, SEND_FAILED_TEXT } from './constants';
 import { useLongPress } from '../../shared/hooks/useLongPress';
 import { mediaKind } from '../../shared/media';
 import { relativeTime } from '../../shared/relativeTime';
@@ -32,6 +32,13 @@ interface MessageBubbleProps {
   onReply?: () => void;
   /** The viewer's reactions to it, and who reacted; absent where the message takes none. */
   reactions?: MessageReactions;
+  /** What else the viewer may do with it (edit, delete, pin), after Reply in its menu. */
+  actions?: readonly MessageAction[];
+}
+
+export interface MessageAction {
+  label: string;
+  onSelect: () => void;
 }
 
 /** A message's files: images open the app's image viewer (all of the message's, from the one clicked). */
@@ -79,16 +86,16 @@ function ChatContent({ message, quoted }: { message: ChatMessage; quoted: string
   );
 }
 
-export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = null, onReply, reactions }: MessageBubbleProps) {
+export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = null, onReply, reactions, actions = [] }: MessageBubbleProps) {
   const [menuOpen, setMenuOpen] = useState(false);
-  const reacting = reactions?.onReact ? reactions : undefined;
+  const reacting = reactions?.onReact && !message.deleted_at ? reactions : undefined;
   const hasReactions = Object.keys(message.data.reactions ?? {}).length > 0;
-  const hasMenu = onInfo !== null || onReply !== undefined || reacting !== undefined || (reactions !== undefined && hasReactions);
-  // A long press (a touch screen's way: it has no hover menu) opens the menu when it offers a
-  // reply or reactions, else the message info at once (the spec's long press); a right click,
+  const hasMenu = onInfo !== null || onReply !== undefined || actions.length > 0 || reacting !== undefined || (reactions !== undefined && hasReactions);
+  // A long press (a touch screen's way: it has no hover menu) opens the menu when it offers
+  // more than the info, else the message info at once (the spec's long press); a right click,
   // the desktop's long press, opens the info.
   const openActions = (touch: boolean) => {
-    if (onInfo && !(touch && (onReply || reacting))) onInfo();
+    if (onInfo && !(touch && (onReply || reacting || actions.length > 0))) onInfo();
     else setMenuOpen(true);
   };
   const press = useLongPress(() => openActions(true));
@@ -139,9 +146,18 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = 
             {kind?.senderIsUser === false ? sender.name : <ProfileLink userId={message.src_id}>{sender.name}</ProfileLink>}
           </p>
         )}
-        {kind ? <kind.Content message={message} quoted={quoted} /> : <ChatContent message={message} quoted={quoted} />}
-        {link && <LinkPreview url={link} />}
+        {message.deleted_at ? (
+          <p data-testid="message-deleted" className="text-[15px] italic opacity-75">
+            🚫 {MESSAGE_DELETED_TEXT}
+          </p>
+        ) : kind ? (
+          <kind.Content message={message} quoted={quoted} />
+        ) : (
+          <ChatContent message={message} quoted={quoted} />
+        )}
+        {link && !message.deleted_at && <LinkPreview url={link} />}
         <p className={`mt-1 flex items-center justify-end gap-1 text-[11px] ${banner ? 'text-white' : 'text-slate-600'}`}>
+          {message.edited_at && !message.deleted_at && <span data-testid="message-edited">{MESSAGE_EDITED_TEXT}</span>}
           <time dateTime={new Date(sent).toISOString()}>{relativeTime(sent)}</time>
           {outbound && <DeliveryTicks icon={icon} />}
         </p>
@@ -164,6 +180,7 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = 
           onInfo={onInfo}
           onReply={onReply}
           onShowWho={reactions && hasReactions ? () => reactions.onShowWho(null) : undefined}
+          actions={actions}
           outbound={outbound}
           bar={reacting && <ReactionBar mine={reacting.meId ? message.data.reactions?.[reacting.meId] : undefined} reactions={reacting} onDone={() => setMenuOpen(false)} />}
           open={menuOpen}
@@ -179,6 +196,7 @@ interface MessageMenuProps {
   onReply?: () => void;
   /** Who reacted to it, when someone did. */
   onShowWho?: () => void;
+  actions: readonly MessageAction[];
   /** The reaction bar, above the actions. */
   bar?: ReactNode;
   /** The message is on the right: the menu opens from the right edge of its row, else from the left. */
@@ -188,13 +206,14 @@ interface MessageMenuProps {
 }
 
 /**
- * A message's reactions and actions (Reply, Who reacted, Message info): on the desktop behind a
- * menu button shown while the pointer is over the message (or it has keyboard focus); touch
- * screens, without hover, open it with a long press.
+ * A message's reactions and actions (Reply, Edit, Delete, Pin, Who reacted, Message info): on
+ * the desktop behind a menu button shown while the pointer is over the message (or it has
+ * keyboard focus); touch screens, without hover, open it with a long press.
  */
-function MessageMenu({ onInfo, onReply, onShowWho, bar, outbound, open, onOpenChange }: MessageMenuProps) {
+function MessageMenu({ onInfo, onReply, onShowWho, actions: more, bar, outbound, open, onOpenChange }: MessageMenuProps) {
   const actions = [
     ...(onReply ? [['Reply', onReply] as const] : []),
+    ...more.map(({ label, onSelect }) => [label, onSelect] as const),
     ...(onShowWho ? [['Who reacted', onShowWho] as const] : []),
     ...(onInfo ? [['Message info', onInfo] as const] : []),
   ];

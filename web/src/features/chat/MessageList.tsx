@@ -4,7 +4,7 @@ import { Loading } from '../../shared/ui/Loading';
 import { Spinner } from '../../shared/ui/Spinner';
 import { useChatKinds, type MessageListOptions } from '../../shared/chat/kinds';
 import type { ChatMessage } from '../../shared/chat/types';
-import { MessageBubble } from './MessageBubble';
+import { MessageBubble, type MessageAction } from './MessageBubble';
 import { isSameDay, sentAt } from './messages';
 import type { ChatSessionState } from './useChatSession';
 
@@ -30,9 +30,11 @@ interface MessageListProps extends MessageListOptions {
   onPickReaction?: (message: ChatMessage) => void;
   /** Who reacted to a message (with this emoji first, or null for all); absent where messages take no reactions. */
   onShowReactions?: (message: ChatMessage, emoji: string | null) => void;
+  /** What else the viewer may do with each message (edit, delete, pin). */
+  actionsOf?: (message: ChatMessage) => MessageAction[];
 }
 
-export function MessageList({ chat, meId, moderator, onInfo, messages, senderOf, quoteOf, onReply, onReact, onPickReaction, onShowReactions }: MessageListProps) {
+export function MessageList({ chat, meId, moderator, onInfo, messages, senderOf, quoteOf, onReply, onReact, onPickReaction, onShowReactions, actionsOf }: MessageListProps) {
   const kinds = useChatKinds();
   // Days by when each message was sent, as its time says (a late WhatsApp message under its own day).
   const dayOf = (message: ChatMessage) => sentAt(message, kinds.messageKind(message.type));
@@ -100,7 +102,7 @@ export function MessageList({ chat, meId, moderator, onInfo, messages, senderOf,
           const previous = messages[index - 1];
           const own = message.src_id === meId;
           return (
-            <div key={message.local_id || message.id}>
+            <div key={message.local_id || message.id} data-message-at={message.local ? undefined : message.created_at}>
               {(!previous || !isSameDay(dayOf(previous), dayOf(message))) && (
                 <p role="separator" className="my-3 text-center text-xs font-medium text-slate-500">
                   {dayFormat.format(dayOf(message))}
@@ -111,7 +113,7 @@ export function MessageList({ chat, meId, moderator, onInfo, messages, senderOf,
                 own={own}
                 sender={senderOf?.(message) ?? chat.users[message.src_id]}
                 quoted={quoteOf?.(message) ?? null}
-                onReply={onReply && !message.local ? () => onReply(message) : undefined}
+                onReply={onReply && !message.local && !message.deleted_at ? () => onReply(message) : undefined}
                 reactions={
                   onShowReactions && !message.local
                     ? {
@@ -122,6 +124,7 @@ export function MessageList({ chat, meId, moderator, onInfo, messages, senderOf,
                       }
                     : undefined
                 }
+                actions={actionsOf?.(message)}
                 onInfo={!message.local && (own || moderator) ? () => onInfo(message) : null}
                 onRetry={chat.retry}
               />

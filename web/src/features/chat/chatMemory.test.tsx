@@ -22,6 +22,7 @@ async function loadTab({ signedIn = true } = {}) {
   const calls = mockFetch((call) => {
     const path = call.url.pathname;
     if (path === '/user/me') return { body: { user: signedIn ? me : null, guest_user: {} } };
+    if (path === '/session/pins') return { body: { pins: [] } };
     if (path === '/get_by_ids') {
       const { session_ids: sessionIds = [], user_ids: userIds = [] } = call.body as { session_ids?: string[]; user_ids?: string[] };
       const found = <T,>(known: Record<string, T>, ids: string[]) => Object.fromEntries(ids.filter((id) => id in known).map((id) => [id, known[id]]));

@@ -80,3 +80,11 @@ export const COMMON_EMOJI = [
   '👋', '👀', '❤️', '🧡', '💛', '💚', '💙', '💜', '💔', '💯',
   '🔥', '✨', '🎉', '🎁', '⭐', '✅', '❌', '💰', '📦', '🚀',
 ] as const;
+
+// Editing, deleting and pinning messages (agora/core/message_changes.py).
+export const MESSAGE_EDIT_WINDOW_MS = server.MESSAGE_EDIT_WINDOW_SECONDS * 1000;
+export const PINS_MAX = server.PINS_MAX;
+export const MESSAGE_DELETED_TEXT = server.MESSAGE_DELETED_TEXT;
+export const MESSAGE_EDITED_TEXT = 'edited';
+export const DELETE_MESSAGE_TITLE = 'Delete this message?';
+export const DELETE_MESSAGE_TEXT = 'Everyone in the chat will see “This message was deleted” in its place.';

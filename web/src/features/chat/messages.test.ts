@@ -66,6 +66,12 @@ describe('merging messages', () => {
     expect(replaceMessage([shown], message({ id: 'm2' }))).toEqual([shown]);
   });
 
+  it('an edited message keeps the tick it had (the update says only "sent")', () => {
+    const read = message({ id: 'm1', payload: 'Hi', flags: { status: 'read' } });
+    const [edited] = replaceMessage([read], { ...read, payload: 'Hello', edited_at: 7, flags: { status: 'sent' } });
+    expect([edited?.payload, edited?.edited_at, edited?.flags.status]).toEqual(['Hello', 7, 'read']);
+  });
+
   it('polls from the newest message the server has, skipping local ones', () => {
     expect(latestServerTime([message({ created_at: 5 }), message({ id: 'x', local_id: 'x', local: 'sending', created_at: 9 })])).toBe(5);
     expect(latestServerTime([])).toBeNull();

@@ -1,4 +1,4 @@
-import { CHAT_POLL_FAST_MS, CHAT_POLL_SLOW_MS, CHAT_RECENT_MESSAGE_MS } from './constants';
+import { CHAT_POLL_FAST_MS, CHAT_POLL_SLOW_MS, CHAT_RECENT_MESSAGE_MS, MESSAGE_DELETED_TEXT } from './constants';
 import type { MessageKind } from '../../shared/chat/kinds';
 import type { ChatMessage, DeliveryIcon, DeliveryStatus, InboxMessage, MessageDraft } from '../../shared/chat/types';
 import type { SendBody } from './chatApi';
@@ -16,14 +16,21 @@ export function deliveryIcon(message: ChatMessage, kind?: MessageKind): Delivery
 const STATUS_RANK: Record<DeliveryStatus, number> = { sent: 0, delivered: 1, read: 2 };
 
 /** Status reports can arrive out of order; a message never goes back from read to delivered. */
-export function raiseStatus(message: ChatMessage, status: DeliveryStatus): ChatMessage {
+export function raiseStatus<T extends InboxMessage>(message: T, status: DeliveryStatus): T {
   const current = message.flags.status ?? 'sent';
   return STATUS_RANK[status] > STATUS_RANK[current] ? { ...message, flags: { ...message.flags, status } } : message;
 }
 
-/** Replaces the message a `message_update` names (a reaction changed it); one not loaded stays out of the list. */
+/**
+ * Replaces the message a `message_update` names (a reaction, an edit, a deletion changed it),
+ * its tick never going back; one not loaded stays out of the list.
+ */
 export function replaceMessage<T extends InboxMessage>(messages: readonly T[], updated: InboxMessage): T[] {
-  return messages.map((message) => (message.id === updated.id ? { ...message, ...updated } : message));
+  return messages.map((message) => {
+    if (message.id !== updated.id) return message;
+    const replaced = { ...message, ...updated };
+    return message.flags.status ? raiseStatus(replaced, message.flags.status) : replaced;
+  });
 }
 
 /**
@@ -110,6 +117,7 @@ export function outgoingMessage(
 
 /** A message in one line, for lists: its text, else the place it shares; a plug-in's kind says for its own. */
 export function messagePreview(message: InboxMessage, kind?: MessageKind): string {
+  if (message.deleted_at) return MESSAGE_DELETED_TEXT;
   if (kind) return kind.preview(message);
   return message.payload || (message.data.location ? `📍 ${message.data.location.address}` : '');
 }

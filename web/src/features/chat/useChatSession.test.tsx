@@ -39,6 +39,7 @@ const page = (messages: InboxMessage[], hasMore = false) => ({
 function serveMessages(newer: (after: number) => ReturnType<typeof page>) {
   const calls = mockFetch((call) => {
     if (call.url.pathname === '/user/me') return { body: { user: me, guest_user: { _id: 'g', name: 'Guest', is_guest: true } } };
+    if (call.url.pathname === '/session/pins') return { body: { pins: [] } };
     if (call.url.pathname !== '/session/messages') return { body: {} };
     const after = (call.body as { greater_than_timestamp?: number }).greater_than_timestamp;
     return after === undefined ? page([message('m1', shownAt, 'Shown before')]) : newer(after);

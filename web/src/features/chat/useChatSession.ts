@@ -151,7 +151,7 @@ export function useChatSession(session: Session, meId: string | null, visible: b
       if (report.session_id !== sessionId) return;
       setMessages((current) => raiseOwnStatuses(current, meId, report.user_id, report.created_at, report.status));
     };
-    // A reaction (to a WhatsApp message) changes it.
+    // A reaction (to a WhatsApp message), an edit or a deletion changes it.
     const onMessageUpdate = (update: MessageUpdate) => {
       if (update.session_id === sessionId) setMessages((current) => replaceMessage(current, update.message));
     };
@@ -253,6 +253,9 @@ export function useChatSession(session: Session, meId: string | null, visible: b
     [meId, outbox, latest],
   );
 
+  // A change this viewer made (an edit, a deletion), shown at once: the room's `message_update` follows.
+  const changed = useCallback((message: InboxMessage) => setMessages((current) => replaceMessage(current, message)), []);
+
   const retry = useCallback(() => {
     setMessages((current) => current.map((message) => (message.local === 'failed' ? { ...message, local: 'sending' } : message)));
     void outbox.retryAll();
@@ -287,7 +290,7 @@ export function useChatSession(session: Session, meId: string | null, visible: b
     }, TYPING_IDLE_MS);
   }, [socket, isDummy, sessionId]);
 
-  return { messages, users, loading, hasOlder: older.hasMore, loadingOlder: older.loading, loadOlder, typingName, send, retry, notifyTyping, react };
+  return { messages, users, loading, hasOlder: older.hasMore, loadingOlder: older.loading, loadOlder, typingName, send, retry, notifyTyping, react, changed };
 }
 
 export type ChatSessionState = ReturnType<typeof useChatSession>;

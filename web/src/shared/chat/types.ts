@@ -51,6 +51,12 @@ export interface InboxMessage<Data extends MessageData = MessageData> {
   data: Data;
   /** Delivery flags of a plug-in's message (a WhatsApp message's), which its MessageKind reads. */
   info?: object;
+  /** When its sender last edited it. */
+  edited_at?: number;
+  /** When it was deleted: its content is gone. */
+  deleted_at?: number;
+  /** Who deleted it when not its sender. */
+  deleted_by?: 'admin' | 'moderator';
 }
 
 /** What a message answers: the created_at of the message of the same chat. */
