@@ -39,6 +39,7 @@ from agora.services.chat.memberships import Memberships
 from agora.services.chat.moderation import ChatSettings, MemberList, Moderation
 from agora.services.chat.reading import MessageInfo, MessagePages
 from agora.services.chat.receipts import Receipts
+from agora.services.chat.search import ChatSearch
 from agora.services.chat.sending import PreparesSend, Sending
 from agora.services.chat.shard_sends import ShardSends
 from agora.services.chat.ticks import Ticks
@@ -455,6 +456,9 @@ def chat_parts(
             access=access, posts=posts, sessions=sessions, hints=hints, kinds=kinds
         ),
         lookups=Lookups(access=access, posts=posts, sessions=sessions, users=users, kinds=kinds),
+        search=ChatSearch(
+            access=access, messages=messages, sessions=sessions, users=users, kinds=kinds
+        ),
     )
 
 

@@ -9,7 +9,7 @@ fails while the written module differs from what this renders, so the two sides 
 import json
 from typing import Any
 
-from agora.core import constants, finder_fees, money
+from agora.core import chat_search, constants, finder_fees, money
 from agora.core.whatsapp import constants as whatsapp_constants
 
 # Only what the web app uses: the rest of the spec's constants are the server's business.
@@ -88,6 +88,9 @@ WHATSAPP_SHARED = (
     "WHATSAPP_MEDIA_TYPES",
 )
 
+# Searching a chat's history, from its own module (`core/chat_search.py`).
+CHAT_SEARCH_SHARED = ("CHAT_SEARCH_MAX_LENGTH", "CHAT_SEARCH_MAX_WORDS")
+
 # Computed by the server's own functions, so the web app's texts cannot tell another story.
 DERIVED = {
     # The landing page and the offer dialog explain finder's fees with it.
@@ -115,6 +118,7 @@ def typescript_value(value: Any) -> str:
 def render() -> str:
     values = [(name, getattr(constants, name)) for name in SHARED]
     values += [(name, getattr(whatsapp_constants, name)) for name in WHATSAPP_SHARED]
+    values += [(name, getattr(chat_search, name)) for name in CHAT_SEARCH_SHARED]
     values += [(name, compute()) for name, compute in DERIVED.items()]
     lines = [f"export const {name} = {typescript_value(value)};" for name, value in values]
     return HEADER + "\n" + "\n".join(lines) + "\n"

@@ -5,6 +5,7 @@ from aiohttp import web
 from agora.http import (
     accounts,
     chat,
+    chat_search,
     client_errors,
     geo,
     groups,
@@ -77,6 +78,7 @@ def create_app(
             lookups=services.chat.lookups,
             previews=services.link_previews,
         ),
+        *chat_search.routes(services.chat.search),
         *wallet.routes(services.wallets, services.offers, services.finder_fees),
         *payments.routes(services.payments),
         *push.routes(services.push, services.chat.receipts),
