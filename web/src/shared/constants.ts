@@ -331,6 +331,12 @@ export const DELIVERED_RECEIPT_SPREAD_MS = 1000;
 /** Shown in a chat whose post was deleted (its history stays readable). */
 export const POST_DELETED_TEXT = 'This post was deleted';
 export const CHAT_MAX_ATTACHMENTS = server.CHAT_ATTACHMENTS_MAX;
+/** Searching a chat's history, and opening it at a message (a result, its first unread one). */
+export const CHAT_SEARCH_MAX_LENGTH = server.CHAT_SEARCH_MAX_LENGTH;
+export const CHAT_SEARCH_PLACEHOLDER = 'Search in this chat';
+export const NO_SEARCH_RESULTS_TEXT = 'No messages found';
+export const NEW_MESSAGES_TEXT = 'New messages';
+export const JUMP_TO_PRESENT_TEXT = 'Jump to present';
 export const CHAT_MAX_FILE_BYTES = server.UPLOAD_MAX_BYTES;
 export const CHAT_ATTACHMENT_TYPES = server.CHAT_ATTACHMENT_TYPES;
 export const PASTE_ONE_FILE_TEXT = 'Please copy & paste one file at a time.';

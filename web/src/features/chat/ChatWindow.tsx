@@ -11,7 +11,7 @@ import { useMediaQuery } from '../../shared/hooks/useMediaQuery';
 import { swipeDirection, type TouchSample } from '../../shared/swipe';
 import { Avatar } from '../../shared/ui/Avatar';
 import { EmptyState } from '../../shared/ui/EmptyState';
-import { CloseIcon, MinimizeIcon, SettingsIcon } from '../../shared/ui/icons';
+import { CloseIcon, MinimizeIcon, SearchIcon, SettingsIcon } from '../../shared/ui/icons';
 import { useCurrentUser } from '../../shared/session/currentUser';
 import { useChatKinds, type MessageListOptions } from '../../shared/chat/kinds';
 import type { ChatMessage, Session } from '../../shared/chat/types';
@@ -21,6 +21,7 @@ import { quotedText } from '../../shared/chat/replies';
 import { lookupSession } from '../../shared/chat/lookups';
 import { useUserName } from '../../shared/chat/UserName';
 import { useViewingReport } from './useViewingReport';
+import { ChatSearch } from './ChatSearch';
 import { ChatSettings } from './ChatSettings';
 import { rememberWindowChange } from './chatMemory';
 import { Composer } from './Composer';
@@ -58,6 +59,9 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
   const [sessions, setSessions] = useState(request.sessions);
   const [active, setActive] = useState(() => Math.max(0, request.sessions.findIndex((entry) => entry._id === request.activeId)));
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const [searchOpen, setSearchOpen] = useState(false);
+  // The message the shown chat is to open at: the request's, then each search result picked.
+  const [jump, setJump] = useState<Jump | null>(() => (request.at === undefined ? null : { sessionId: request.activeId ?? request.sessions[0]?._id, at: request.at, seq: 0 }));
   const swipeStart = useRef<TouchSample | null>(null);
   const session = sessions[active];
   const conversation = session && kinds.conversationKind(session);
@@ -79,6 +83,9 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
     const chosen = Math.max(0, Math.min(sessions.length - 1, index));
     setActive(chosen);
     setSettingsOpen(false);
+    setSearchOpen(false);
+    // A chat chosen shows its newest (or first unread) messages, whatever was shown before.
+    setJump(null);
     rememberWindowChange({ activeId: sessions[chosen]?._id ?? null });
   };
 
@@ -151,6 +158,20 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
         </h2>
         {/* A plug-in's conversation may be one never made public (a business chat, between the shop and its customer). */}
         {session && (conversation?.mayBePublic ?? true) && <LockButton session={session} onSession={replaceSession} />}
+        {session && !session.is_dummy && (
+          <button
+            type="button"
+            aria-label="Search in chat"
+            aria-pressed={searchOpen}
+            onClick={() => {
+              setSearchOpen((open) => !open);
+              setSettingsOpen(false);
+            }}
+            className={headerButton}
+          >
+            <SearchIcon />
+          </button>
+        )}
         {session && session.session_user_type !== null && (
           <>
             <MuteButton session={session} />
@@ -158,7 +179,10 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
               type="button"
               aria-label="Chat settings"
               aria-pressed={settingsOpen}
-              onClick={() => setSettingsOpen((open) => !open)}
+              onClick={() => {
+                setSettingsOpen((open) => !open);
+                setSearchOpen(false);
+              }}
               className={headerButton}
             >
               <SettingsIcon />
@@ -190,7 +214,7 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
 
       {session ? (
         <div
-          className="flex min-h-0 flex-1 flex-col"
+          className="relative flex min-h-0 flex-1 flex-col"
           onTouchStart={(event) => {
             const touch = event.touches[0];
             if (touch) swipeStart.current = { x: touch.clientX, y: touch.clientY, time: event.timeStamp };
@@ -200,7 +224,24 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
           {settingsOpen ? (
             <ChatSettings session={session} onSession={replaceSession} onClose={() => setSettingsOpen(false)} />
           ) : (
-            <ChatPane key={session._id} session={session} meId={meId} visible={!minimized} onSession={replaceSession} />
+            <ChatPane
+              key={session._id}
+              session={session}
+              meId={meId}
+              visible={!minimized}
+              onSession={replaceSession}
+              jump={jump?.sessionId === session._id ? jump : null}
+            />
+          )}
+          {searchOpen && !settingsOpen && (
+            <ChatSearch
+              sessionId={session._id}
+              onClose={() => setSearchOpen(false)}
+              onPick={(at) => {
+                setSearchOpen(false);
+                setJump((current) => ({ sessionId: session._id, at, seq: (current?.seq ?? 0) + 1 }));
+              }}
+            />
           )}
         </div>
       ) : (
@@ -259,16 +300,30 @@ function ChatTab({ session, meId, selected, onSelect }: { session: Session; meId
   );
 }
 
+/** A message of a chat to show: `seq` counts them, so the same one asked for again is shown again. */
+interface Jump {
+  sessionId: string | undefined;
+  at: number;
+  seq: number;
+}
+
 /** One session's conversation: messages and composer. */
 interface ChatPaneProps {
   session: Session;
   meId: string | null;
   visible: boolean;
   onSession: (session: Session) => void;
+  /** The message to show: the first (the window's request) opens the chat at it. */
+  jump: Jump | null;
 }
 
-function ChatPane({ session, meId, visible, onSession }: ChatPaneProps) {
-  const chat = useChatSession(session, meId, visible, onSession);
+function ChatPane({ session, meId, visible, onSession, jump }: ChatPaneProps) {
+  const [opening] = useState(jump);
+  const chat = useChatSession(session, meId, visible, onSession, opening?.at);
+  const { jumpTo } = chat;
+  useEffect(() => {
+    if (jump && jump.seq !== opening?.seq) jumpTo(jump.at);
+  }, [jump, opening, jumpTo]);
   const [info, setInfo] = useState<ChatMessage | null>(null);
   // The message the viewer's next one answers: every kind of chat quotes it the same way.
   const [replyTo, setReplyTo] = useState<ChatMessage | null>(null);
