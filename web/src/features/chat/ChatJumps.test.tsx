@@ -159,10 +159,15 @@ describe('opening a chat at a message', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Search in chat' }));
     const field = screen.getByRole('searchbox', { name: 'Search in this chat' });
 
-    fireEvent.change(field, { target: { value: 'piano' } });
+    // Enter searches at once (typing waits for a pause first).
+    const search = (q: string) => {
+      fireEvent.change(field, { target: { value: q } });
+      fireEvent.submit(screen.getByRole('search'));
+    };
+    search('piano');
     expect(await screen.findByText(NO_SEARCH_RESULTS_TEXT)).toBeTruthy();
 
-    fireEvent.change(field, { target: { value: 'bike' } });
+    search('bike');
     const results = await screen.findByRole('list', { name: 'Search results' });
     // The sender, and the word found marked.
     expect(within(results).getByText('Ann')).toBeTruthy();
