@@ -20,6 +20,7 @@ from agora.services.chat.moderation import ChatSettings, MemberList, Moderation
 from agora.services.chat.reacting import Reacting
 from agora.services.chat.reading import MessageInfo, MessagePages
 from agora.services.chat.receipts import Receipts
+from agora.services.chat.search import ChatSearch
 from agora.services.chat.sending import PreparesSend, Sending
 from agora.services.chat.shard_sends import ShardSends
 from agora.services.chat.ticks import Ticks
@@ -142,4 +143,7 @@ def build_chat(
         ),
         lookups=Lookups(access=access, posts=posts, sessions=sessions, users=users, kinds=kinds),
         reacting=Reacting(shards=shards.sessions),
+        search=ChatSearch(
+            access=access, messages=messages, sessions=sessions, users=users, kinds=kinds
+        ),
     )

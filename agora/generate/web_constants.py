@@ -12,6 +12,7 @@ from typing import Any
 
 from agora.core import (
     accounts,
+    chat_search,
     finder_fees,
     groups,
     items,
@@ -105,6 +106,9 @@ SHARED: dict[str, ModuleType] = {
     "MESSAGE_EDIT_WINDOW_SECONDS": message_changes,
     "PINS_MAX": message_changes,
     "MESSAGE_DELETED_TEXT": message_changes,
+    # Searching a chat's history.
+    "CHAT_SEARCH_MAX_LENGTH": chat_search,
+    "CHAT_SEARCH_MAX_WORDS": chat_search,
 }
 
 # Computed by the server's own functions, so the web app's texts cannot tell another story.

@@ -13,6 +13,7 @@ from agora.core.chat.constants import (
     MESSAGE_TYPE_CHAT,
     MESSAGE_TYPE_MAX,
 )
+from agora.core.errors import InvalidInput
 from agora.core.message_kinds import ChatKinds, KindData, MessageKind, NoData
 from agora.core.numbers import bounded_int
 from agora.http.replies import ok
@@ -35,6 +36,7 @@ from agora.services.chat.sending import Sending, SendMessage
 from agora.services.link_previews import LinkPreviewService
 
 ID = Field(max_length=200)
+AROUND_ALONE = "Not with greater_than_timestamp or less_than_timestamp"
 IDS = Field(default_factory=list, max_length=200)
 
 
@@ -146,6 +148,8 @@ class MessagesBody(Body):
     session_id: str = ID
     greater_than_timestamp: Timestamp | None = None
     less_than_timestamp: Timestamp | None = None
+    # The page a chat opens at one of its messages with (its `created_at`), alone.
+    around_timestamp: Timestamp | None = None
 
 
 class MembersBody(Body):
@@ -245,10 +249,16 @@ class SendReply(Reply):
 
 
 class MessagesReply(Reply):
+    """`has_more`: older messages than these. A page `around_timestamp` also says whether
+    there are more each way, and gives the cursor for the newer ones."""
+
     inbox_messages: list[dict[str, Any]]
     refs: dict[str, Any] | None = None
     has_more: bool
     next_less_than_timestamp: int | None = None
+    has_more_before: bool | None = None
+    has_more_after: bool | None = None
+    next_greater_than_timestamp: int | None = None
 
 
 class ChatsReply(Reply):
@@ -320,6 +330,8 @@ def routes(
 
     async def messages(request: web.Request) -> web.Response:
         body = await read_body(request, MessagesBody)
+        if body.around_timestamp is not None:
+            return ok(await messages_around(request, body, body.around_timestamp))
         return ok(
             await pages.messages_page(
                 optional_caller(request),
@@ -328,6 +340,13 @@ def routes(
                 body.less_than_timestamp,
             )
         )
+
+    async def messages_around(
+        request: web.Request, body: MessagesBody, created_at: int
+    ) -> dict[str, Any]:
+        if body.greater_than_timestamp is not None or body.less_than_timestamp is not None:
+            raise InvalidInput({"around_timestamp": AROUND_ALONE})
+        return await pages.messages_around(optional_caller(request), body.session_id, created_at)
 
     async def member_page(request: web.Request) -> web.Response:
         body = await read_body(request, MembersBody)

@@ -14,7 +14,7 @@ from agora.core.documents import Message
 from agora.core.reactions import REACTIONS_FIELD
 from agora.store.batched_writes import BatchedWrites
 from agora.store.local_copies import LocalCopies
-from agora.store.mongo import drop_indexes, ensure_index, new_id
+from agora.store.mongo import drop_indexes, ensure_index, ensure_text_index, new_id
 
 # The local id a sender gives a message is theirs within one chat (clients number messages
 # per chat). Led by the session, the key needs no index of its own for its first field: the
@@ -120,6 +120,8 @@ class MessageStore:
             partialFilterExpression={"local_id": {"$type": "string"}},
         )
         await drop_indexes(self.messages, RETIRED_KEYS)
+        # Searches in a chat (`search`); an edited message's new text is indexed as it is set.
+        await ensure_text_index(self.messages, "dest_session_id", "payload")
 
     async def insert(self, messages: list[dict[str, Any]]) -> Inserted:
         """Stores the messages, each on its own: one that fails leaves the others stored."""
@@ -193,6 +195,36 @@ class MessageStore:
             query["created_at"] = {"$lt": before}
         found = await self.messages.find(query).sort("created_at", -1).limit(limit).to_list()
         return found[::-1]
+
+    async def around(
+        self, session_id: str, created_at: int, *, before: int, from_on: int
+    ) -> tuple[list[Message], list[Message]]:
+        """Up to `before` messages before `created_at` and up to `from_on` from it on, each
+        oldest first: a chat opened at one of its messages."""
+        earlier, later = await asyncio.gather(
+            self.page(session_id, before=created_at, limit=before),
+            # Times are whole milliseconds: after the one before is from this one on.
+            self.page(session_id, after=created_at - 1, limit=from_on),
+        )
+        return earlier, later
+
+    async def search(
+        self, session_id: str, words: list[str], *, before: int | None, limit: int
+    ) -> list[Message]:
+        """The chat's messages holding every one of `words` (whole words, any case and
+        accents), newest first, older than `before` when given; deleted ones never.
+
+        From the text index (`ensure_text_index`), never by reading the chat's history: each
+        word quoted, because MongoDB matches any of several bare words and all of several
+        quoted ones (nx-27017 all of either)."""
+        query: dict[str, Any] = {
+            "dest_session_id": session_id,
+            "$text": {"$search": " ".join(f'"{word}"' for word in words)},
+            "deleted_at": {"$exists": False},
+        }
+        if before is not None:
+            query["created_at"] = {"$lt": before}
+        return await self.messages.find(query).sort("created_at", -1).limit(limit).to_list()
 
     async def get(self, session_id: str, created_at: int) -> Message | None:
         return await self.messages.find_one(

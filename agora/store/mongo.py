@@ -120,6 +120,28 @@ async def ensure_index(collection: AsyncCollection, keys: list[tuple[str, Any]],
     await _ensure_one(collection, keys, **options)
 
 
+async def ensure_text_index(collection: AsyncCollection, equality: str, text: str) -> None:
+    """The text index `$text` queries that name one value of `equality` are answered from.
+
+    On MongoDB a compound one led by `equality` (`{equality: 1, text: "text"}`): a query
+    reads only that value's keys, never another's. nx-27017 has no compound text index (it
+    makes that key a plain index on both fields, and answers `$text` by reading every
+    document), but answers `$text` from a full-text table for a single-field text index: it
+    gets that one, and filters on `equality` beside it. Words are indexed as they are
+    written (`default_language` "none": no stemming, no stop words), as nx-27017 does.
+    """
+    keys: list[tuple[str, Any]] = [(text, "text")]
+    if not await _is_nx_27017(collection.database):
+        keys.insert(0, (equality, 1))
+    await _ensure_one(collection, keys, default_language="none")
+
+
+async def _is_nx_27017(db: AsyncDatabase) -> bool:
+    """Whether the server is nx-27017, which says so in `buildInfo` (MongoDB has no
+    `process` there); asked at startup only."""
+    return (await db.command("buildInfo")).get("process") == "nx_27017"
+
+
 async def find_in(
     collection: AsyncCollection,
     field: str,

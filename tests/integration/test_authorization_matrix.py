@@ -315,6 +315,19 @@ ROWS = [
         PARTICIPANTS,
     ),
     Row(
+        "group messages around a message",
+        post(
+            "/session/messages",
+            lambda w, r: {"session_id": w.group_id, "around_timestamp": w.group_message_at},
+        ),
+        PARTICIPANTS,
+    ),
+    Row(
+        "group search",
+        post("/session/search", lambda w, r: {"session_id": w.group_id, "q": "from member"}),
+        PARTICIPANTS,
+    ),
+    Row(
         "group members",
         post("/session/users", lambda w, r: {"session_id": w.group_id}),
         PARTICIPANTS,
@@ -492,6 +505,19 @@ ROWS = [
     Row(
         "chat messages",
         post("/session/messages", lambda w, r: {"session_id": w.chat_id}),
+        PARTICIPANTS,
+    ),
+    Row(
+        "chat messages around a message",
+        post(
+            "/session/messages",
+            lambda w, r: {"session_id": w.chat_id, "around_timestamp": w.chat_message_at},
+        ),
+        PARTICIPANTS,
+    ),
+    Row(
+        "chat search",
+        post("/session/search", lambda w, r: {"session_id": w.chat_id, "q": "from"}),
         PARTICIPANTS,
     ),
     Row(

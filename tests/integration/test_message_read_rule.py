@@ -213,6 +213,16 @@ async def test_every_path_to_a_message_applies_the_chats_read_rule(
             "GET",
             f"/session/im_info?session_id={group_id}&created_at={message['created_at']}",
         ),
+        "around": await _status(
+            edge,
+            viewer,
+            "POST",
+            "/session/messages",
+            {"session_id": group_id, "around_timestamp": message["created_at"]},
+        ),
+        "search": await _status(
+            edge, viewer, "POST", "/session/search", {"session_id": group_id, "q": "secret plans"}
+        ),
         "members": await _status(edge, viewer, "POST", "/session/users", {"session_id": group_id}),
         "by id": await _status(
             edge,
@@ -222,9 +232,12 @@ async def test_every_path_to_a_message_applies_the_chats_read_rule(
             {"session_ids": [group_id], "session_with_user_ids": [group_id]},
         ),
     }
-    for name in ("messages", "members"):
+    for name in ("messages", "around", "search", "members"):
         status, reply = shown[name]
         assert (status == 200) is allowed, (name, status, reply)
+    if allowed:
+        assert [m["payload"] for m in shown["search"][1]["inbox_messages"]] == [SECRET]
+        assert [m["payload"] for m in shown["around"][1]["inbox_messages"]][-1] == SECRET
     # A message's info is the sender's and the moderators' (a plain member is refused too);
     # to someone with no tie to the private group it answers as for a chat that is not there.
     status, reply = shown["message info"]

@@ -1,5 +1,5 @@
 """Chat (spec: sessions): item chats, sending, reading, receipts, the chat list, lookups by
-id, settings, moderation and live signals.
+id, settings, moderation, search and live signals.
 
 Each use case is a class of its own that takes only the collaborators it uses; the
 composition root (`agora/app.py`) builds them and hands each to whoever calls it. What
@@ -20,6 +20,7 @@ from agora.services.chat.moderation import ChatSettings, MemberList, Moderation
 from agora.services.chat.reacting import Reacting
 from agora.services.chat.reading import MessageInfo, MessagePages
 from agora.services.chat.receipts import Receipts
+from agora.services.chat.search import ChatSearch
 from agora.services.chat.sending import Sending
 
 
@@ -44,3 +45,4 @@ class ChatParts:
     item_chats: ItemChats
     lookups: Lookups
     reacting: Reacting
+    search: ChatSearch

@@ -10,6 +10,7 @@ from agora.core.accounts import user_card
 from agora.core.chat.constants import MESSAGES_PAGE, USER_TYPE_MODERATOR
 from agora.core.chat.receipts import delivery, marks_with_senders
 from agora.core.chat.views import message_view_for
+from agora.core.chat_search import AROUND_BEFORE, AROUND_FROM
 from agora.core.errors import Forbidden, NotFound
 from agora.core.message_kinds import ChatKinds
 from agora.services.accounts import Caller
@@ -56,16 +57,57 @@ class MessagePages:
         )
         has_more = len(found) > MESSAGES_PAGE
         page = found[:MESSAGES_PAGE] if after is not None else found[-MESSAGES_PAGE:]
+        newest = after is None and before is None
+        reply = await self._rendered(caller, chat, membership, page, furthest, newest=newest)
+        return reply | {
+            "has_more": has_more,
+            "next_less_than_timestamp": page[0]["created_at"] if page and has_more else None,
+        }
+
+    async def messages_around(
+        self, caller: Caller | None, session_id: str, created_at: int
+    ) -> dict[str, Any]:
+        """The page a chat opens at when it opens at one of its messages: some before
+        `created_at`, the rest from it on, with whether there are more each way and the
+        cursors to read them (`has_more` keeps its meaning: more before)."""
+        chat, membership = await self.access.readable(caller, session_id)
+        (earlier, later), furthest = await asyncio.gather(
+            self.messages.around(
+                session_id, created_at, before=AROUND_BEFORE + 1, from_on=AROUND_FROM + 1
+            ),
+            self.sessions.furthest_marks(session_id),
+        )
+        more_before, more_after = len(earlier) > AROUND_BEFORE, len(later) > AROUND_FROM
+        page = earlier[-AROUND_BEFORE:] + later[:AROUND_FROM]
+        reply = await self._rendered(caller, chat, membership, page, furthest, newest=False)
+        return reply | {
+            "has_more": more_before,
+            "next_less_than_timestamp": page[0]["created_at"] if more_before else None,
+            "has_more_before": more_before,
+            "has_more_after": more_after,
+            "next_greater_than_timestamp": page[-1]["created_at"] if more_after else None,
+        }
+
+    async def _rendered(
+        self,
+        caller: Caller | None,
+        chat: dict[str, Any],
+        membership: dict[str, Any] | None,
+        page: list[dict[str, Any]],
+        furthest: list[dict[str, Any]],
+        *,
+        newest: bool,
+    ) -> dict[str, Any]:
+        """The page's messages as the caller sees them, with their senders; the caller's
+        mark moved as far as it shows."""
         senders, _ = await asyncio.gather(
             self.users.by_ids([m["src_id"] for m in page]),
-            self._received(caller, chat, membership, page, newest=after is None and before is None),
+            self._received(caller, chat, membership, page, newest=newest),
         )
         marks = marks_with_senders(chat, furthest)
         return {
             "inbox_messages": [message_view_for(m, marks, self.kinds) for m in page],
             "refs": {"users": {u["_id"]: user_card(u) for u in senders}},
-            "has_more": has_more,
-            "next_less_than_timestamp": page[0]["created_at"] if page and has_more else None,
         }
 
     async def _found(

@@ -5,7 +5,7 @@ import { useMediaQuery } from '../../shared/hooks/useMediaQuery';
 import { swipeDirection, type TouchSample } from '../../shared/swipe';
 import { Avatar } from '../../shared/ui/Avatar';
 import { EmptyState } from '../../shared/ui/EmptyState';
-import { CloseIcon, MinimizeIcon, SettingsIcon } from '../../shared/ui/icons';
+import { CloseIcon, MinimizeIcon, SearchIcon, SettingsIcon } from '../../shared/ui/icons';
 import { useCurrentUser } from '../../shared/session/currentUser';
 import { useChatKinds, type MessageListOptions } from '../../shared/chat/kinds';
 import type { ChatMessage, Session } from '../../shared/chat/types';
@@ -15,6 +15,7 @@ import { quotedText } from '../../shared/chat/replies';
 import { lookupSession } from '../../shared/chat/lookups';
 import { useUserName } from '../../shared/chat/UserName';
 import { useViewingReport } from './useViewingReport';
+import { ChatSearch } from './ChatSearch';
 import { ChatSettings } from './ChatSettings';
 import { rememberWindowChange } from './chatMemory';
 import { Composer } from './Composer';
@@ -56,6 +57,9 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
   const [sessions, setSessions] = useState(request.sessions);
   const [active, setActive] = useState(() => Math.max(0, request.sessions.findIndex((entry) => entry._id === request.activeId)));
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const [searchOpen, setSearchOpen] = useState(false);
+  // The message the shown chat is to open at: the request's, then each search result picked.
+  const [jump, setJump] = useState<Jump | null>(() => (request.at === undefined ? null : { sessionId: request.activeId ?? request.sessions[0]?._id, at: request.at, seq: 0 }));
   const swipeStart = useRef<TouchSample | null>(null);
   const session = sessions[active];
   const conversation = session && kinds.conversationKind(session);
@@ -77,6 +81,9 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
     const chosen = Math.max(0, Math.min(sessions.length - 1, index));
     setActive(chosen);
     setSettingsOpen(false);
+    setSearchOpen(false);
+    // A chat chosen shows its newest (or first unread) messages, whatever was shown before.
+    setJump(null);
     rememberWindowChange({ activeId: sessions[chosen]?._id ?? null });
   };
 
@@ -149,6 +156,20 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
         </h2>
         {/* A plug-in's conversation may be one never made public (a business chat, between the shop and its customer). */}
         {session && (conversation?.mayBePublic ?? true) && <LockButton session={session} onSession={replaceSession} />}
+        {session && !session.is_dummy && (
+          <button
+            type="button"
+            aria-label="Search in chat"
+            aria-pressed={searchOpen}
+            onClick={() => {
+              setSearchOpen((open) => !open);
+              setSettingsOpen(false);
+            }}
+            className={headerButton}
+          >
+            <SearchIcon />
+          </button>
+        )}
         {session && session.session_user_type !== null && (
           <>
             <MuteButton session={session} />
@@ -156,7 +177,10 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
               type="button"
               aria-label="Chat settings"
               aria-pressed={settingsOpen}
-              onClick={() => setSettingsOpen((open) => !open)}
+              onClick={() => {
+                setSettingsOpen((open) => !open);
+                setSearchOpen(false);
+              }}
               className={headerButton}
             >
               <SettingsIcon />
@@ -188,7 +212,7 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
 
       {session ? (
         <div
-          className="flex min-h-0 flex-1 flex-col"
+          className="relative flex min-h-0 flex-1 flex-col"
           onTouchStart={(event) => {
             const touch = event.touches[0];
             if (touch) swipeStart.current = { x: touch.clientX, y: touch.clientY, time: event.timeStamp };
@@ -198,7 +222,24 @@ export function ChatWindow({ request, minimized, onMinimize, onRestore, onClose 
           {settingsOpen ? (
             <ChatSettings session={session} onSession={replaceSession} onClose={() => setSettingsOpen(false)} />
           ) : (
-            <ChatPane key={session._id} session={session} meId={meId} visible={!minimized} onSession={replaceSession} />
+            <ChatPane
+              key={session._id}
+              session={session}
+              meId={meId}
+              visible={!minimized}
+              onSession={replaceSession}
+              jump={jump?.sessionId === session._id ? jump : null}
+            />
+          )}
+          {searchOpen && !settingsOpen && (
+            <ChatSearch
+              sessionId={session._id}
+              onClose={() => setSearchOpen(false)}
+              onPick={(at) => {
+                setSearchOpen(false);
+                setJump((current) => ({ sessionId: session._id, at, seq: (current?.seq ?? 0) + 1 }));
+              }}
+            />
           )}
         </div>
       ) : (
@@ -257,17 +298,31 @@ function ChatTab({ session, meId, selected, onSelect }: { session: Session; meId
   );
 }
 
+/** A message of a chat to show: `seq` counts them, so the same one asked for again is shown again. */
+interface Jump {
+  sessionId: string | undefined;
+  at: number;
+  seq: number;
+}
+
 /** One session's conversation: messages and composer. */
 interface ChatPaneProps {
   session: Session;
   meId: string | null;
   visible: boolean;
   onSession: (session: Session) => void;
+  /** The message to show: the first (the window's request) opens the chat at it. */
+  jump: Jump | null;
 }
 
-function ChatPane({ session, meId, visible, onSession }: ChatPaneProps) {
-  const chat = useChatSession(session, meId, visible, onSession);
-  const tools = useMessageTools(session, meId, chat.changed);
+function ChatPane({ session, meId, visible, onSession, jump }: ChatPaneProps) {
+  const [opening] = useState(jump);
+  const chat = useChatSession(session, meId, visible, onSession, opening?.at);
+  const { jumpTo } = chat;
+  useEffect(() => {
+    if (jump && jump.seq !== opening?.seq) jumpTo(jump.at);
+  }, [jump, opening, jumpTo]);
+  const tools = useMessageTools(session, meId, chat.changed, jumpTo);
   const [info, setInfo] = useState<ChatMessage | null>(null);
   // The message the viewer's next one answers: every kind of chat quotes it the same way.
   const [replyTo, setReplyTo] = useState<ChatMessage | null>(null);

@@ -6,16 +6,16 @@ import { useUi } from '../../shared/ui/uiContext';
 import { messageBoxClass, sendButtonClass } from '../../shared/chat/composerStyles';
 import type { ChatMessage, InboxMessage, Session } from '../../shared/chat/types';
 import type { MessageAction } from './MessageBubble';
-import { canDelete, canEdit, canPin, deleteMessage, editMessage, goToMessage, pinMessage } from './messageChanges';
+import { canDelete, canEdit, canPin, deleteMessage, editMessage, pinMessage } from './messageChanges';
 import { PinnedBar } from './PinnedBar';
 import { usePins } from './useMessageChanges';
 
 /**
  * A chat's message tools: the Edit, Delete and Pin actions of each message's menu, the editor
  * that takes the composer's place while a message is edited, the deletion's confirmation, and
- * the pinned messages' bar at the top of the chat.
+ * the pinned messages' bar at the top of the chat (a pin opens the chat at its message: `openAt`).
  */
-export function useMessageTools(session: Session, meId: string | null, changed: (message: InboxMessage) => void) {
+export function useMessageTools(session: Session, meId: string | null, changed: (message: InboxMessage) => void, openAt: (createdAt: number) => void) {
   const ui = useUi();
   const { pins, setPins } = usePins(session._id, !session.is_dummy && !session.kind);
   const [editing, setEditing] = useState<ChatMessage | null>(null);
@@ -51,7 +51,7 @@ export function useMessageTools(session: Session, meId: string | null, changed: 
     }
   };
 
-  const bar = pins.length > 0 ? <PinnedBar pins={pins} onOpen={(message) => goToMessage(message.created_at)} /> : null;
+  const bar = pins.length > 0 ? <PinnedBar pins={pins} onOpen={(message) => openAt(message.created_at)} /> : null;
   const editor = editing && <MessageEditor key={editing.id} message={editing} onSave={(text) => save(editing, text)} onCancel={() => setEditing(null)} />;
   const dialog: ReactNode = deleting && (
     <ConfirmDialog title={DELETE_MESSAGE_TITLE} confirmLabel="Delete" focusCancel onConfirm={() => void confirmDelete(deleting)} onCancel={() => setDeleting(null)}>

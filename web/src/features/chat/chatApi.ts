@@ -22,6 +22,20 @@ export type SendReply =
 export interface MessagesPage {
   inbox_messages: InboxMessage[];
   refs: { users: Record<string, ChatUser> };
+  /** Older messages than these are stored. */
+  has_more: boolean;
+  next_less_than_timestamp: number | null;
+  /** A page opened at a message (`around_timestamp`) says whether newer messages are stored too. */
+  has_more_before?: boolean;
+  has_more_after?: boolean;
+  next_greater_than_timestamp?: number | null;
+}
+
+/** Messages holding every word searched for, newest first; `words` as the server matched them. */
+export interface SearchPage {
+  inbox_messages: InboxMessage[];
+  refs: { users: Record<string, ChatUser> };
+  words: string[];
   has_more: boolean;
   next_less_than_timestamp: number | null;
 }
@@ -51,6 +65,15 @@ export function fetchMessages(
   signal?: AbortSignal,
 ): Promise<MessagesPage> {
   return api.post('/session/messages', { session_id: sessionId, ...range }, { signal });
+}
+
+/** The page a chat opens at one of its messages with: some before it, the rest from it on. */
+export function fetchAround(sessionId: string, createdAt: number, signal?: AbortSignal): Promise<MessagesPage> {
+  return api.post('/session/messages', { session_id: sessionId, around_timestamp: createdAt }, { signal });
+}
+
+export function searchChat(sessionId: string, q: string, before: number | null, signal?: AbortSignal): Promise<SearchPage> {
+  return api.post('/session/search', { session_id: sessionId, q, less_than_timestamp: before }, { signal });
 }
 
 /** Every page of messages stored after `after` (epoch ms), oldest first, each handed to `add`. */

@@ -88,3 +88,10 @@ export const MESSAGE_DELETED_TEXT = server.MESSAGE_DELETED_TEXT;
 export const MESSAGE_EDITED_TEXT = 'edited';
 export const DELETE_MESSAGE_TITLE = 'Delete this message?';
 export const DELETE_MESSAGE_TEXT = 'Everyone in the chat will see “This message was deleted” in its place.';
+
+/** Searching a chat's history, and opening it at a message (a result, its first unread one). */
+export const CHAT_SEARCH_MAX_LENGTH = server.CHAT_SEARCH_MAX_LENGTH;
+export const CHAT_SEARCH_PLACEHOLDER = 'Search in this chat';
+export const NO_SEARCH_RESULTS_TEXT = 'No messages found';
+export const NEW_MESSAGES_TEXT = 'New messages';
+export const JUMP_TO_PRESENT_TEXT = 'Jump to present';

@@ -1,2 +1,3 @@
 export { ChatProvider } from './ChatProvider';
 export { ChatsPage } from './ChatsPage';
+export { useOpenChatAt } from './useOpenChatAt';

@@ -55,16 +55,3 @@ export function pinMessage(sessionId: string, createdAt: number, pinned: boolean
 export function fetchPins(sessionId: string, signal?: AbortSignal): Promise<{ pins: InboxMessage[] }> {
   return api.get('/session/pins', { session_id: sessionId }, { signal });
 }
-
-/**
- * Shows the message sent at `createdAt` in the open chat: scrolled to and flashed when it is
- * loaded; false when it is not (older than the pages loaded). The one place a pin (and
- * anything else) opens a message through: it may later load the chat around it.
- */
-export function goToMessage(createdAt: number): boolean {
-  const element = document.querySelector<HTMLElement>(`[data-chat-window] [data-message-at="${createdAt}"]`);
-  if (!element) return false;
-  element.scrollIntoView({ block: 'center', behavior: 'smooth' });
-  element.animate?.([{ backgroundColor: 'rgb(254 240 138)' }, { backgroundColor: 'transparent' }], { duration: 1500 });
-  return true;
-}

@@ -6,7 +6,8 @@ import { useUi } from '../../shared/ui/uiContext';
 import type { ChatMessage, ChatUser, InboxMessage, MessageDraft, Session } from '../../shared/chat/types';
 import { useChatKinds } from '../../shared/chat/kinds';
 import { lookupSession, lookupUser } from '../../shared/chat/lookups';
-import { fetchMessages, fetchNewer, sendMessage, type MessagesPage } from './chatApi';
+import { fetchAround, fetchMessages, fetchNewer, sendMessage, type MessagesPage } from './chatApi';
+import { AT_PRESENT, firstUnreadAt, newerOf, newestReachingUnread, type Anchor, type Newer } from './jumps';
 import { latestServerTime, mergeMessages, outgoingMessage, pollIntervalMs, replaceMessage } from './messages';
 import { raiseOwnStatuses, type ReceiptStatus } from './receipts';
 import { Outbox, type OutboxEvent } from './outbox';
@@ -37,8 +38,15 @@ interface TypingReport {
  * socket (or polling while there is none), sending through the outbox, and read receipts.
  * `onSession` receives the session's changes (a dummy that became real); other server updates
  * reach the window through useSessionUpdates.
+ *
+ * A chat opens at its first unread message when it has unseen ones (`unreadFrom`, read back
+ * far enough to reach it), or at `openAt` (a message's created_at) when given; `jumpTo` moves
+ * it to another message later. Opened at a message, it shows a stretch of the chat that may
+ * not reach the present (`hasNewer`): newer pages load on demand, and `toPresent` goes back
+ * to the newest page. Meanwhile live messages are left to that page, so none is shown after
+ * a gap.
  */
-export function useChatSession(session: Session, meId: string | null, visible: boolean, onSession: (session: Session) => void) {
+export function useChatSession(session: Session, meId: string | null, visible: boolean, onSession: (session: Session) => void, openAt?: number) {
   const ui = useUi();
   const kinds = useChatKinds();
   const sessionId = session._id;
@@ -50,6 +58,16 @@ export function useChatSession(session: Session, meId: string | null, visible: b
   const [socket, setSocket] = useState<Socket | null>(null);
   const [connected, setConnected] = useState(false);
   const [typingName, setTypingName] = useState<string | null>(null);
+  const [newer, setNewer] = useState<Newer>(AT_PRESENT);
+  const [anchor, setAnchor] = useState<Anchor | null>(null);
+  const [unreadFrom, setUnreadFrom] = useState<number | null>(null);
+  // As the chat opened: reading it makes the count 0 at once.
+  const [unseenAtOpen] = useState(session.unseen_count);
+  const detached = useLatest(newer.hasMore);
+  // Each stretch of the chat loaded anew (opened, jumped, back to the present) is a view: pages
+  // asked for by an earlier one are not shown in a later one.
+  const view = useRef(0);
+  const jumps = useRef(0);
 
   const latest = useLatest({ session, onSession, ui });
   const newest = latestServerTime(messages);
@@ -59,6 +77,15 @@ export function useChatSession(session: Session, meId: string | null, visible: b
   const addPage = useCallback((page: MessagesPage) => {
     setMessages((current) => mergeMessages(current, page.inbox_messages));
     setUsers((current) => ({ ...current, ...page.refs?.users }));
+  }, []);
+
+  /** Shows `page`, with what is shown (`keep`) or instead of it (messages being sent from here stay). */
+  const showStretch = useCallback((page: MessagesPage, at: Omit<Anchor, 'jump'> | null, keep = false) => {
+    setMessages((current) => mergeMessages(keep ? current : current.filter((message) => message.local), page.inbox_messages));
+    setUsers((current) => ({ ...current, ...page.refs?.users }));
+    setOlder({ hasMore: page.has_more, before: page.next_less_than_timestamp, loading: false });
+    setNewer(newerOf(page));
+    if (at) setAnchor({ ...at, jump: ++jumps.current });
   }, []);
 
   const outbox = useMemo(() => {
@@ -83,33 +110,92 @@ export function useChatSession(session: Session, meId: string | null, visible: b
     return new Outbox(sendMessage, report);
   }, [latest]);
 
-  // The newest page; again once a dummy session becomes real (merging keeps what is shown).
+  // The first page: at `openAt`, or the newest read back to the first unread; again once a
+  // dummy session becomes real (merging keeps what is shown).
+  const [firstAt] = useState(openAt);
   useEffect(() => {
     if (isDummy) return undefined;
     const controller = new AbortController();
-    fetchMessages(sessionId, {}, controller.signal)
+    const { signal } = controller;
+    const opening = ++view.current;
+    const first =
+      firstAt !== undefined
+        ? fetchAround(sessionId, firstAt, signal)
+        : newestReachingUnread((before) => fetchMessages(sessionId, before === null ? {} : { less_than_timestamp: before }, signal), unseenAtOpen);
+    first
       .then((page) => {
-        addPage(page);
-        setOlder({ hasMore: page.has_more, before: page.next_less_than_timestamp, loading: false });
+        if (view.current !== opening) return;
+        const unread = firstAt === undefined ? firstUnreadAt(page.inbox_messages, unseenAtOpen) : null;
+        setUnreadFrom(unread);
+        const at = firstAt ?? unread;
+        showStretch(page, at === null ? null : { createdAt: at, kind: firstAt === undefined ? 'unread' : 'message' }, true);
       })
       .catch(() => undefined)
       .finally(() => {
-        if (!controller.signal.aborted) setLoading(false);
+        if (!signal.aborted) setLoading(false);
       });
     return () => controller.abort();
-  }, [sessionId, isDummy, addPage]);
+  }, [sessionId, isDummy, firstAt, unseenAtOpen, showStretch]);
 
   const loadOlder = useCallback(() => {
     if (!older.hasMore || older.loading || older.before === null) return;
+    const loading = view.current;
     setOlder((current) => ({ ...current, loading: true }));
     fetchMessages(sessionId, { less_than_timestamp: older.before })
       .then((page) => {
+        if (view.current !== loading) return;
         addPage(page);
         setOlder({ hasMore: page.has_more, before: page.next_less_than_timestamp, loading: false });
       })
       // A failed page stops paging; what is shown stays.
       .catch(() => setOlder((current) => ({ ...current, hasMore: false, loading: false })));
   }, [sessionId, older, addPage]);
+
+  const loadNewer = useCallback(() => {
+    if (!newer.hasMore || newer.loading || newer.after === null) return;
+    const loading = view.current;
+    setNewer((current) => ({ ...current, loading: true }));
+    fetchMessages(sessionId, { greater_than_timestamp: newer.after })
+      .then((page) => {
+        if (view.current !== loading) return;
+        addPage(page);
+        const last = page.inbox_messages.at(-1)?.created_at ?? null;
+        setNewer({ hasMore: page.has_more && last !== null, after: last, loading: false });
+      })
+      // Tried again when the reader reaches the end once more.
+      .catch(() => setNewer((current) => ({ ...current, loading: false })));
+  }, [sessionId, newer, addPage]);
+
+  /** Shows the chat at a message: scrolled to where it is shown, else the page around it. */
+  const jumpTo = useCallback(
+    (createdAt: number) => {
+      if (shown.current.some((message) => !message.local && message.created_at === createdAt)) {
+        setAnchor({ createdAt, kind: 'message', jump: ++jumps.current });
+        return;
+      }
+      const loading = ++view.current;
+      fetchAround(sessionId, createdAt)
+        .then((page) => {
+          if (view.current === loading) showStretch(page, { createdAt, kind: 'message' });
+        })
+        .catch((error: unknown) => latest.current.ui.showError(error));
+    },
+    [sessionId, showStretch, latest, shown],
+  );
+
+  /** Back to the newest messages (from a stretch that does not reach them, the newest page read again). */
+  const toPresent = useCallback(() => {
+    if (!detached.current) {
+      setAnchor({ createdAt: 0, kind: 'present', jump: ++jumps.current });
+      return;
+    }
+    const loading = ++view.current;
+    fetchMessages(sessionId)
+      .then((page) => {
+        if (view.current === loading) showStretch({ ...page, has_more_after: false }, { createdAt: 0, kind: 'present' });
+      })
+      .catch((error: unknown) => latest.current.ui.showError(error));
+  }, [sessionId, showStretch, detached, latest]);
 
   // Live updates. Joining again on every (re)connect, since the server forgets rooms with the connection.
   // Polling stopped when the socket came back and the room is heard only once joined: after a
@@ -130,7 +216,7 @@ export function useChatSession(session: Session, meId: string | null, visible: b
       joinedBefore = true;
       if (!isDummy) {
         open?.emit('join', { session_id: sessionId }, (reply: { ok?: boolean }) => {
-          if (rejoining && reply?.ok && !cancelled) void fetchNewer(sessionId, shownBefore, addPage).catch(() => undefined);
+          if (rejoining && reply?.ok && !cancelled && !detached.current) void fetchNewer(sessionId, shownBefore, addPage).catch(() => undefined);
         });
       }
       setConnected(true);
@@ -139,7 +225,8 @@ export function useChatSession(session: Session, meId: string | null, visible: b
     const onDisconnect = () => setConnected(false);
     const onMessages = (incoming: InboxMessage[]) => {
       const mine = incoming.filter((message) => message.dest_session_id === sessionId);
-      if (mine.length === 0) return;
+      // A stretch short of the present takes them with its newer pages, after what it shows.
+      if (mine.length === 0 || detached.current) return;
       setMessages((current) =>
         mine.reduce((list, message) => raiseOwnStatuses(list, meId, message.src_id, message.created_at, 'read'), mergeMessages(current, mine)),
       );
@@ -194,7 +281,7 @@ export function useChatSession(session: Session, meId: string | null, visible: b
       // The server keeps the socket in the rooms of chats its user follows (for their badges).
       if (!isDummy) open.emit('leave', { session_id: sessionId });
     };
-  }, [sessionId, isDummy, meId, outbox, addPage, newestShown]);
+  }, [sessionId, isDummy, meId, outbox, addPage, newestShown, detached]);
 
   // Messages of a chat on screen are read as they come: they raise no badge and no red dot.
   useEffect(() => (visible && !isDummy ? showing(sessionId) : undefined), [visible, isDummy, sessionId]);
@@ -202,7 +289,7 @@ export function useChatSession(session: Session, meId: string | null, visible: b
   // Polling stands in for the socket while it is down, and for a dummy session that has no room yet.
   const [pollRound, setPollRound] = useState(0);
   useEffect(() => {
-    if (connected && !isDummy) return undefined;
+    if ((connected && !isDummy) || newer.hasMore) return undefined;
     const timer = setTimeout(() => {
       fetchMessages(sessionId, { greater_than_timestamp: newest ?? 0 })
         .then(addPage)
@@ -210,7 +297,7 @@ export function useChatSession(session: Session, meId: string | null, visible: b
         .finally(() => setPollRound((round) => round + 1));
     }, pollIntervalMs(newest));
     return () => clearTimeout(timer);
-  }, [connected, isDummy, sessionId, newest, pollRound, addPage]);
+  }, [connected, isDummy, sessionId, newest, pollRound, addPage, newer.hasMore]);
 
   // Tell the others how far this viewer got: read while the window shows, else just delivered.
   const lastFromOthers = [...messages].reverse().find((message) => !message.local && message.src_id !== meId)?.created_at;
@@ -245,12 +332,14 @@ export function useChatSession(session: Session, meId: string | null, visible: b
       if (!meId) return;
       // A pause that ends in sending is not typing any more.
       clearTimeout(typing.current.timer);
+      // What is sent shows after the newest messages.
+      if (detached.current) toPresent();
       const { session: now } = latest.current;
       const { local, body } = outgoingMessage(draft, { sessionId: now._id, isDummy: now.is_dummy, senderId: meId });
       setMessages((current) => mergeMessages(current, [local]));
       void outbox.submit(body);
     },
-    [meId, outbox, latest],
+    [meId, outbox, latest, toPresent, detached],
   );
 
   // A change this viewer made (an edit, a deletion), shown at once: the room's `message_update` follows.
@@ -290,7 +379,27 @@ export function useChatSession(session: Session, meId: string | null, visible: b
     }, TYPING_IDLE_MS);
   }, [socket, isDummy, sessionId]);
 
-  return { messages, users, loading, hasOlder: older.hasMore, loadingOlder: older.loading, loadOlder, typingName, send, retry, notifyTyping, react, changed };
+  return {
+    messages,
+    users,
+    loading,
+    hasOlder: older.hasMore,
+    loadingOlder: older.loading,
+    loadOlder,
+    hasNewer: newer.hasMore,
+    loadingNewer: newer.loading,
+    loadNewer,
+    jumpTo,
+    toPresent,
+    anchor,
+    unreadFrom,
+    typingName,
+    send,
+    retry,
+    notifyTyping,
+    react,
+    changed,
+  };
 }
 
 export type ChatSessionState = ReturnType<typeof useChatSession>;

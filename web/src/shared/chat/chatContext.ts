@@ -14,6 +14,8 @@ export interface ChatWindowRequest {
   /** Reads the sessions again. The window calls it once it listens for new chats: one begun
    * between the opener's read and that moment would otherwise never show. */
   reload?: () => Promise<Session[]>;
+  /** The message (its created_at) the chat shown first opens at, rather than its newest or first unread. */
+  at?: number;
 }
 
 export interface ChatWindowControls {

@@ -74,5 +74,7 @@ export const REACTION_EMOJIS = ["👍", "❤️", "😂", "😮", "😢", "🙏"
 export const MESSAGE_EDIT_WINDOW_SECONDS = 900;
 export const PINS_MAX = 10;
 export const MESSAGE_DELETED_TEXT = "This message was deleted";
+export const CHAT_SEARCH_MAX_LENGTH = 200;
+export const CHAT_SEARCH_MAX_WORDS = 8;
 export const FINDER_FEE_EXAMPLE = { "offer": 100, "currency": "POINTS", "percent": 10, "pool": 10, "chains": [[10], [5, 5], [2.5, 2.5, 5]] } as const;
 export const MONEY_FORMAT_EXAMPLES = [[12, "USD", "$12"] as const, [3.5, "EUR", "€3.50"] as const, [1200, "KES", "KSh 1,200"] as const, [40, "POINTS", "🪙 40"] as const, [2.5, "POINTS", "🪙 2.50"] as const, [5, "CAD", "CAD 5"] as const, [-2.25, "GBP", "-£2.25"] as const, [1234567.89, "INR", "₹1,234,567.89"] as const, [0.05, "ZAR", "R 0.05"] as const] as const;
