@@ -9,7 +9,7 @@ fails while the written module differs from what this renders, so the two sides 
 import json
 from typing import Any
 
-from agora.core import constants, finder_fees, money
+from agora.core import constants, finder_fees, mentions, money, slow_mode
 from agora.core.whatsapp import constants as whatsapp_constants
 
 # Only what the web app uses: the rest of the spec's constants are the server's business.
@@ -88,6 +88,15 @@ WHATSAPP_SHARED = (
     "WHATSAPP_MEDIA_TYPES",
 )
 
+# Mentions' and slow mode's, from their own modules (`core/mentions.py`, `core/slow_mode.py`).
+CHAT_TOOLS_SHARED = (
+    (mentions, "MENTIONS_MAX"),
+    (mentions, "MENTION_ALL"),
+    (mentions, "MENTION_HERE"),
+    (mentions, "MENTION_SEQS_KEPT"),
+    (slow_mode, "SLOW_MODE_CHOICES"),
+)
+
 # Computed by the server's own functions, so the web app's texts cannot tell another story.
 DERIVED = {
     # The landing page and the offer dialog explain finder's fees with it.
@@ -115,6 +124,7 @@ def typescript_value(value: Any) -> str:
 def render() -> str:
     values = [(name, getattr(constants, name)) for name in SHARED]
     values += [(name, getattr(whatsapp_constants, name)) for name in WHATSAPP_SHARED]
+    values += [(name, getattr(module, name)) for module, name in CHAT_TOOLS_SHARED]
     values += [(name, compute()) for name, compute in DERIVED.items()]
     lines = [f"export const {name} = {typescript_value(value)};" for name, value in values]
     return HEADER + "\n" + "\n".join(lines) + "\n"

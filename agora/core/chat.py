@@ -31,7 +31,9 @@ from agora.core.constants import (
 from agora.core.documents import ChatSession, Item, Membership, Message
 from agora.core.errors import Forbidden, InvalidInput
 from agora.core.geo import COORDINATE_LIMITS, check_coordinate
+from agora.core.mentions import Mentions, check_mentions, mention_count
 from agora.core.message_kinds import ChatKinds, KindData, MessageKind
+from agora.core.slow_mode import SLOW_MODE_FIELD, slow_mode_seconds
 from agora.core.text import CONTROL_CHARACTERS, without_format_characters
 
 CANNOT_SEND = "You cannot send messages here."
@@ -257,6 +259,14 @@ def unseen_count(session: ChatSession, membership: Membership | None) -> int:
     return _messages_after(session, membership, read_through(session, membership))
 
 
+def member_mention_count(session: ChatSession, membership: Membership | None) -> int:
+    """Unread messages that mentioned the member (`core.mentions`), for those who follow the
+    chat: zeroed by reading it, as the unseen count is."""
+    if membership is None or not is_reader(membership.get("session_user_type")):
+        return 0
+    return mention_count(session, membership, read_through(session, membership))
+
+
 def notification_count(session: ChatSession, membership: Membership) -> int:
     """What the chat adds to the red dot on Chats: unseen messages that arrived since its
     member last opened Chats (`seen_seq`); nothing while muted."""
@@ -421,31 +431,37 @@ Location = Annotated[
 
 
 class ChatMessageData(KindData):
-    """A chat message (1003) carries a shared place (its text is optional then), and a reply
-    the message it answers."""
+    """A chat message (1003) carries a shared place (its text is optional then), a reply
+    the message it answers, and the members it mentions."""
 
     location: Location = None
     context: ReplyContext = None
+    mentions: Mentions = None
 
 
 class BannerData(KindData):
-    """A banner (1100, a group's admins') carries, as a reply, the message it answers."""
+    """A banner (1100, a group's admins') carries, as a reply, the message it answers, and
+    the members it mentions."""
 
     context: ReplyContext = None
+    mentions: Mentions = None
 
 
 def check_member_extras(
     message_type: int, text: str, attachments: list[str], location: Any, data: Any
 ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """A chat or banner message's checked location, and the message it answers (`data.context`,
-    as its `data`); its kind's shape (`ChatMessageData`, `BannerData`) let nothing else in."""
+    """A chat or banner message's checked location, and the message it answers (`data.context`)
+    and the members it mentions (`data.mentions`) as its `data`; its kind's shape
+    (`ChatMessageData`, `BannerData`) let nothing else in."""
     if location is not None:
         if message_type != MESSAGE_TYPE_CHAT:
             raise InvalidInput({"location": "Only chat messages carry a location"})
         location = check_location(location)
     if not text and not attachments and location is None:
         raise InvalidInput({"payload": "Write a message, attach a file or share a location"})
-    return location, check_reply_context((data or {}).get("context")) or None
+    data = data or {}
+    checked = check_reply_context(data.get("context")) | check_mentions(data.get("mentions"))
+    return location, checked or None
 
 
 def refuse_unsendable(
@@ -512,9 +528,11 @@ def send_accepted(
     return {**reply, "new_session_created": new_session_created, "is_user_in_session": True}
 
 
-def send_refused(errors: Any) -> dict[str, Any]:
-    """The reply to a refused send: type -1 with `errors`."""
-    return {"type": SEND_REPLY_REFUSED, "errors": errors}
+def send_refused(errors: Any, *, retry_after_ms: int | None = None) -> dict[str, Any]:
+    """The reply to a refused send: type -1 with `errors`; with `retry_after_ms` when it may
+    be sent after that long (slow mode)."""
+    reply = {"type": SEND_REPLY_REFUSED, "errors": errors}
+    return reply if retry_after_ms is None else reply | {"retry_after_ms": retry_after_ms}
 
 
 def session_view(
@@ -547,9 +565,11 @@ def session_view(
         "updated_at": seen_time(session, membership, readable),
         "is_inactive": bool(session.get("is_inactive")),
         "is_dummy": bool(session.get("is_dummy")),
+        SLOW_MODE_FIELD: slow_mode_seconds(session),
         "session_user_type": kind,
         "can_send": can_send(session, kind) if not session.get("is_dummy") else True,
         "unseen_count": unseen_count(session, membership),
+        "mention_count": member_mention_count(session, membership),
         "notification_flag": membership.get("notification_flag") if membership else None,
         "data": {
             key: data[key]
@@ -582,7 +602,13 @@ def seen_time(session: ChatSession, membership: Membership | None, readable: boo
     return int((membership or {}).get("updated_at") or session.get("created_at") or 0)
 
 
-VIEWER_FIELDS = ("session_user_type", "can_send", "unseen_count", "notification_flag")
+VIEWER_FIELDS = (
+    "session_user_type",
+    "can_send",
+    "unseen_count",
+    "mention_count",
+    "notification_flag",
+)
 
 
 def shared_session_view(view: dict[str, Any]) -> dict[str, Any]:
