@@ -309,7 +309,8 @@ class SessionShardLogic:
                     firsts[key] = i
                     state.last_created_at = next_created_at(now_ms(), state.last_created_at)
                     state.last_seq += 1
-                    state.last_sends[send.src_id] = (state.last_created_at, send.local_id)
+                    if self._slowed(state, send):
+                        state.last_sends[send.src_id] = (state.last_created_at, send.local_id)
                     message = new_message(send, state.last_created_at, state.last_seq)
                     fresh.append((i, self._with_kept_mentions(state, message)))
             new: list[dict[str, Any]] = []
@@ -427,15 +428,14 @@ class SessionShardLogic:
         an older one does not hold them back)."""
         session = state.session
         unknown = {
-            s.src_id
-            for s in sends
-            if s.src_id not in state.last_sends and is_slowed(session, state.members.get(s.src_id))
+            s.src_id for s in sends if s.src_id not in state.last_sends and self._slowed(state, s)
         }
         if not unknown:
             return
         since = now_ms() - slow_mode_seconds(session) * 1000
+        types = [kind.type for kind in self.kinds.sent_by_members()]
         found = await asyncio.gather(
-            *(self.messages.latest_from(session["_id"], u, since) for u in unknown)
+            *(self.messages.latest_from(session["_id"], u, since, types) for u in unknown)
         )
         for user_id, message in zip(unknown, found, strict=True):
             if message is not None:
@@ -448,11 +448,17 @@ class SessionShardLogic:
             return Refused(errors)
         last = state.last_sends.get(send.src_id)
         # A resend of the member's last message is that message, not another one.
-        if last is None or last[1] == send.local_id or not is_slowed(state.session, user_type):
+        if last is None or last[1] == send.local_id or not self._slowed(state, send):
             return None
         if wait := slow_mode_wait_ms(state.session, last[0], now_ms()):
             return Refused(slow_mode_refusal(wait), retry_after_ms=wait)
         return None
+
+    def _slowed(self, state: SessionState, send: StoreMessage) -> bool:
+        """Whether slow mode holds the send back: a member's own message (a notice services
+        post for them, their joining's, is not theirs), unless they moderate the chat."""
+        by_member = not self.kinds.message(send.type).by_service
+        return by_member and is_slowed(state.session, state.members.get(send.src_id))
 
     def _with_kept_mentions(self, state: SessionState, message: dict[str, Any]) -> dict[str, Any]:
         """The message names only the members who read the chat (`kept_mentions`)."""
