@@ -440,3 +440,20 @@ export const WA_FORWARDED_MANY_TEXT = 'Forwarded many times';
 export const WA_NO_TEMPLATES_TEXT = 'No approved templates yet. A group admin can sync them in the group’s WhatsApp settings.';
 export const WA_NO_CHANNEL_TEXT = 'No WhatsApp Business number is connected to this group yet.';
 export const waGroupPath = (groupId: string) => `/group/${enc(groupId)}/whatsapp`;
+
+// --- Mentions and slow mode (issue 44; the server's agora/core/mentions.py, slow_mode.py) ---
+export const MENTIONS_MAX = server.MENTIONS_MAX;
+export const MENTION_ALL = server.MENTION_ALL;
+export const MENTION_HERE = server.MENTION_HERE;
+/** A chat's mention count stops at this many (the server keeps no more per member). */
+export const MENTION_COUNT_MAX = server.MENTION_SEQS_KEPT;
+/** The picker's wait after a keystroke before asking the server for names. */
+export const MENTION_SEARCH_DEBOUNCE_MS = 200;
+export const MENTION_PICKER_MAX = 8;
+export const MENTION_EVERYONE_TEXT: Record<string, string> = {
+  [server.MENTION_ALL]: 'Every member of the chat',
+  [server.MENTION_HERE]: 'Members with notifications on',
+};
+export const JUMP_TO_MENTION_LABEL = 'Go to your oldest unread mention';
+export const SLOW_MODE_CHOICES = server.SLOW_MODE_CHOICES;
+export const SLOW_MODE_LABEL = 'Slow mode';

@@ -28,8 +28,10 @@ import { LockButton } from './LockButton';
 import { MessageInfoDialog } from './MessageInfoDialog';
 import { MessageList } from './MessageList';
 import { messagePreview } from './messages';
+import { MentionJump } from './MentionJump';
 import { MuteButton } from './MuteButton';
 import { isChatAbout } from './rules';
+import { lastOwnSend, sendableAt } from './slowMode';
 import { chatterId } from './tabTitle';
 import { useSessionUpdates } from './sessionUpdates';
 import { useChatSession } from './useChatSession';
@@ -275,17 +277,22 @@ function ChatPane({ session, meId, visible, onSession }: ChatPaneProps) {
   const kinds = useChatKinds();
   const conversation = kinds.conversationKind(session);
   const canWrite = meId !== null && session.can_send;
+  // Its mentions when the chat opened: reading it zeroes the session's count at once.
+  const [mentionCount] = useState(() => session.mention_count ?? 0);
   const preview = (message: ChatMessage) => messagePreview(message, kinds.messageKind(message.type));
   const list = ({ quoteOf, ...options }: MessageListOptions) => (
-    <MessageList
-      chat={chat}
-      meId={meId}
-      moderator={isModerator(session.session_user_type)}
-      onInfo={setInfo}
-      onReply={canWrite ? setReplyTo : undefined}
-      quoteOf={quoteOf ?? ((message) => quotedText(options.messages, message, preview))}
-      {...options}
-    />
+    <div data-chat-pane="" className="relative flex min-h-0 flex-1 flex-col">
+      <MessageList
+        chat={chat}
+        meId={meId}
+        moderator={isModerator(session.session_user_type)}
+        onInfo={setInfo}
+        onReply={canWrite ? setReplyTo : undefined}
+        quoteOf={quoteOf ?? ((message) => quotedText(options.messages, message, preview))}
+        {...options}
+      />
+      <MentionJump messages={options.messages} meId={meId} mentionCount={mentionCount} />
+    </div>
   );
   const composer = (
     <Composer
@@ -296,6 +303,8 @@ function ChatPane({ session, meId, visible, onSession }: ChatPaneProps) {
       onTyping={chat.notifyTyping}
       replyTo={replyTo && { created_at: replyTo.created_at, text: preview(replyTo) }}
       onReplyDone={() => setReplyTo(null)}
+      meId={meId}
+      sendableAt={sendableAt(session, lastOwnSend(chat.messages, meId))}
     />
   );
   return (

@@ -12,9 +12,10 @@ import { SharedPlace } from '../../shared/location/SharedPlace';
 import { useChatKinds } from '../../shared/chat/kinds';
 import { MessageContext } from '../../shared/chat/MessageContext';
 import type { ChatMessage, ChatUser } from '../../shared/chat/types';
-import { Linked, linksIn } from '../../shared/chat/LinkedText';
+import { linksIn } from '../../shared/chat/LinkedText';
 import { DeliveryTicks } from './DeliveryTicks';
 import { LinkPreview } from './LinkPreview';
+import { MentionedText } from './MentionedText';
 import { Reactions } from './Reactions';
 import { deliveryIcon, sentAt } from './messages';
 
@@ -67,7 +68,7 @@ function ChatContent({ message, quoted }: { message: ChatMessage; quoted: string
       <MessageContext context={message.data.context} quoted={quoted} />
       {message.payload && (
         <p className="text-[15px] break-words whitespace-pre-line">
-          <Linked text={message.payload} />
+          <MentionedText message={message} />
         </p>
       )}
       {message.data.location && <SharedPlace place={message.data.location} />}
@@ -126,7 +127,8 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = 
         data-testid="chat-message"
         data-own={own || undefined}
         data-message-type={message.type}
-        className={`max-w-[80%] rounded-2xl px-3 py-2 shadow-xs select-text ${tone} ${outbound ? 'rounded-br-md' : 'rounded-bl-md'}`}
+        data-created-at={message.created_at}
+        className={`max-w-[80%] rounded-2xl px-3 py-2 shadow-xs transition-shadow select-text data-[gone-to]:ring-4 data-[gone-to]:ring-amber-300 ${tone} ${outbound ? 'rounded-br-md' : 'rounded-bl-md'}`}
       >
         {!own && sender && (
           <p className="mb-0.5 text-xs font-semibold text-brand-700">
