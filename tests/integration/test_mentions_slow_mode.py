@@ -83,7 +83,7 @@ async def test_everyone_is_mentioned_only_by_admins_and_moderators(chat_client, 
 
 
 async def test_mentions_are_checked(chat_client, smtp_sink):
-    admin, ravi, _, _, group_id = await _group(chat_client, smtp_sink)
+    admin, _, _, _, group_id = await _group(chat_client, smtp_sink)
     too_many = [uuid.uuid4().hex for _ in range(MENTIONS_MAX + 1)]
     for mentions, field in ((too_many, "mentions"), ("all", "mentions"), ([7], "mentions")):
         refused = await _send(admin, group_id, "hi", data={"mentions": mentions})
@@ -93,7 +93,7 @@ async def test_mentions_are_checked(chat_client, smtp_sink):
 
 
 async def test_the_picker_finds_the_chats_readers_by_name(chat_client, smtp_sink):
-    admin, ravi, rania, stranger, group_id = await _group(chat_client, smtp_sink)
+    _, ravi, rania, stranger, group_id = await _group(chat_client, smtp_sink)
     found = await rania.call("/session/users", {"session_id": group_id, "search": "ra"})
     names = [m["user"]["name"] for m in found["session_users"]]
     # Names starting with it first; the stranger (Ravel) is no member.
