@@ -76,7 +76,8 @@ for (const [label, viewport] of [
     await jump.waitFor({ state: 'detached' });
     await row.getByLabel('1 unread mention').waitFor({ state: 'detached' });
 
-    // Slow mode: after their message, a countdown stands where Send was.
+    // Slow mode: after their message (their joining's notice is not one), a countdown stands where Send was.
+    assert.equal(await memberWindow.getByTestId('slow-mode-wait').count(), 0);
     const memberBox = memberWindow.getByRole('textbox', { name: 'Message' });
     await memberBox.fill('Count me in');
     await memberWindow.getByRole('button', { name: 'Send', exact: true }).click();

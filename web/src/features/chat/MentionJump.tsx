@@ -25,7 +25,7 @@ export function MentionJump({ messages, meId, mentionCount }: MentionJumpProps) 
     <div ref={anchor} className="pointer-events-none absolute right-3 bottom-3">
       <button
         type="button"
-        aria-label={`${JUMP_TO_MENTION_LABEL} (${pending.length})`}
+        title={JUMP_TO_MENTION_LABEL}
         data-testid="mention-jump"
         onClick={() => {
           goToMessage(anchor.current?.closest('[data-chat-pane]') ?? null, oldest);
@@ -33,7 +33,7 @@ export function MentionJump({ messages, meId, mentionCount }: MentionJumpProps) 
         }}
         className="pointer-events-auto relative flex size-10 items-center justify-center rounded-full bg-amber-400 text-lg font-bold text-amber-950 shadow-lg ring-1 ring-amber-500 hover:bg-amber-300"
       >
-        @
+        @<span className="sr-only"> {JUMP_TO_MENTION_LABEL}, unread mentions: </span>
         <span className="absolute -top-1 -right-1 min-w-5 rounded-full bg-red-600 px-1 text-center text-[11px] leading-5 font-semibold text-white">{pending.length}</span>
       </button>
     </div>

@@ -8,12 +8,19 @@ describe('the mention being typed', () => {
     expect(mentionQueryAt('@Ravi Ku', 8)).toEqual({ start: 0, query: 'Ravi Ku' });
   });
 
-  it('is none inside an address, past a line break or two spaces, or with the caret before the @', () => {
+  it('is none inside an address, past a line break, a space at its end or three words, or with the caret before the @', () => {
     expect(mentionQueryAt('mail me@home', 12)).toBeNull();
     expect(mentionQueryAt('@ra\nnext', 8)).toBeNull();
-    expect(mentionQueryAt('@ra  done', 9)).toBeNull();
+    expect(mentionQueryAt('@ra ', 4)).toBeNull();
+    expect(mentionQueryAt('@a b c d', 8)).toBeNull();
     expect(mentionQueryAt('hi @ra', 2)).toBeNull();
     expect(mentionQueryAt('plain text', 10)).toBeNull();
+  });
+
+  it('is none once the name picked is written, and the words after it are the message', () => {
+    expect(mentionQueryAt('@Ravi Kumar', 11, ['Ravi Kumar'])).toBeNull();
+    expect(mentionQueryAt('@Ravi Kumar are', 15, ['Ravi Kumar'])).toBeNull();
+    expect(mentionQueryAt('@Ravi K', 7, ['Ravi Kumar'])).toEqual({ start: 0, query: 'Ravi K' });
   });
 });
 

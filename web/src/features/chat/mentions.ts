@@ -15,15 +15,17 @@ const QUERY_MAX = 40;
 
 /**
  * The mention being typed at the caret: an `@` at the start or after a space, followed by
- * at most a few words without another `@` or a line break; null when the caret is elsewhere.
+ * at most three words without another `@` or a line break, and not ending in a space; null
+ * when the caret is elsewhere, or after a name already written (`written`: the names picked).
  */
-export function mentionQueryAt(text: string, caret: number): MentionQuery | null {
+export function mentionQueryAt(text: string, caret: number, written: Iterable<string> = []): MentionQuery | null {
   const before = text.slice(0, caret);
   const start = before.lastIndexOf('@');
   if (start < 0) return null;
   if (start > 0 && !/\s/.test(before[start - 1] ?? '')) return null;
   const query = before.slice(start + 1);
-  if (query.length > QUERY_MAX || /[\n@]/.test(query) || /\s\s/.test(query) || query.startsWith(' ')) return null;
+  if (query.length > QUERY_MAX || /[\n@]/.test(query) || /\s$/.test(query) || (query.match(/ /g)?.length ?? 0) > 2) return null;
+  for (const name of written) if (query === name || query.startsWith(`${name} `)) return null;
   return { start, query };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MEMBER_TYPES } from '../../shared/constants';
+import { MEMBER_TYPES, MESSAGE_TYPES } from '../../shared/constants';
 import { countdownText, durationText, lastOwnSend, sendableAt, slowModeText } from './slowMode';
 
 describe('slow mode', () => {
@@ -18,11 +18,12 @@ describe('slow mode', () => {
     expect(sendableAt({ ...member, slow_mode_seconds: 0 }, 1_000)).toBeNull();
   });
 
-  it('finds the viewer’s own latest message', () => {
+  it('finds the viewer’s own latest message, not a notice of their joining', () => {
     const messages = [
-      { src_id: 'me', created_at: 5 },
-      { src_id: 'other', created_at: 9 },
-      { src_id: 'me', created_at: 7 },
+      { src_id: 'me', created_at: 5, type: MESSAGE_TYPES.chat },
+      { src_id: 'other', created_at: 9, type: MESSAGE_TYPES.chat },
+      { src_id: 'me', created_at: 7, type: MESSAGE_TYPES.banner },
+      { src_id: 'me', created_at: 8, type: MESSAGE_TYPES.notice },
     ];
     expect(lastOwnSend(messages, 'me')).toBe(7);
     expect(lastOwnSend(messages, 'nobody')).toBeNull();

@@ -1,4 +1,4 @@
-import { SLOW_MODE_LABEL } from '../../shared/constants';
+import { MESSAGE_TYPES, SLOW_MODE_LABEL } from '../../shared/constants';
 import { isModerator } from '../../shared/chat/members';
 import type { InboxMessage, Session } from '../../shared/chat/types';
 
@@ -15,11 +15,16 @@ export function slowModeText(session: Pick<Session, 'slow_mode_seconds'>): strin
   return seconds > 0 ? `${SLOW_MODE_LABEL}: ${durationText(seconds)}` : null;
 }
 
-/** When the viewer's own latest message was sent (the server's time; a local one's while it is sent). */
-export function lastOwnSend(messages: Pick<InboxMessage, 'src_id' | 'created_at'>[], meId: string | null): number | null {
+/**
+ * When the viewer's own latest message was sent (the server's time; a local one's while it is
+ * sent). Notices the server posts for them (their joining's) are not theirs: slow mode counts
+ * only what members send.
+ */
+export function lastOwnSend(messages: Pick<InboxMessage, 'src_id' | 'created_at' | 'type'>[], meId: string | null): number | null {
   let last: number | null = null;
   for (const message of messages) {
-    if (message.src_id === meId && (last === null || message.created_at > last)) last = message.created_at;
+    if (message.src_id !== meId || message.type === MESSAGE_TYPES.notice) continue;
+    if (last === null || message.created_at > last) last = message.created_at;
   }
   return last;
 }

@@ -18,7 +18,7 @@ export function useMentioning(session: Session, meId: string | null, text: strin
   const choices = useMentionChoices(session._id, query?.query ?? null, meId, mayMentionEveryone);
 
   const follow = (element: HTMLTextAreaElement) => {
-    const next = mentionQueryAt(element.value, element.selectionStart ?? element.value.length);
+    const next = mentionQueryAt(element.value, element.selectionStart ?? element.value.length, picked.current.keys());
     if (next?.query !== query?.query || next?.start !== query?.start) setHighlighted(0);
     setQuery(next);
   };
