@@ -117,9 +117,11 @@ class Unavailable(msgspec.Struct, frozen=True, tag="unavailable"):
 
 
 class Refused(msgspec.Struct, frozen=True, tag="refused"):
-    """The message is not taken (the sender may not post it there, or it cannot be stored)."""
+    """The message is not taken (the sender may not post it there, or it cannot be stored);
+    with `retry_after_ms`, not yet: it may be sent after that long (slow mode)."""
 
     errors: Errors
+    retry_after_ms: int | None = None
 
 
 SendOutcome = Stored | Moved | NoSuchChat | Unavailable | Refused

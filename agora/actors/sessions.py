@@ -49,11 +49,18 @@ from agora.actors.protocol import (
     Unavailable,
 )
 from agora.actors.wiring import ChatShardStores, StoreFactory
-from agora.core.chat.access import NO_SUCH_CHAT, hidden_from, posting_refusal
+from agora.core.chat.access import NO_SUCH_CHAT, hidden_from, is_reader, posting_refusal
 from agora.core.chat.constants import SESSION_BUFFER_MESSAGES
 from agora.core.chat.counts import announced_seq, keeps_senders_marks, next_created_at
 from agora.core.chat.views import message_view
 from agora.core.clock import now_ms
+from agora.core.mentions import (
+    MENTION_EVERYONE,
+    everyone_refusal,
+    kept_mentions,
+    mentions_everyone,
+    mentions_of,
+)
 from agora.core.message_changes import (
     DELETED_CONTENT,
     deleted,
@@ -71,6 +78,12 @@ from agora.core.reactions import (
     takes_reactions,
 )
 from agora.core.shard_map import ShardMap
+from agora.core.slow_mode import (
+    is_slowed,
+    slow_mode_refusal,
+    slow_mode_seconds,
+    slow_mode_wait_ms,
+)
 from agora.store.batched_writes import UNENCODABLE
 from agora.store.messages import new_message, resend_key
 from agora.tools import metrics
@@ -121,6 +134,9 @@ class SessionState:
     # its reactions now), told together once a tick (`SessionShardLogic.react`).
     untold_reactions: dict[int, dict[str, str]] = field(default_factory=dict)
     telling_reactions: asyncio.TimerHandle | None = None
+    # Each member's last message (created_at, local_id) as far as slow mode needs it: read
+    # from the store on a member's first send under slow mode, then kept as they send.
+    last_sends: dict[str, tuple[int, str]] = field(default_factory=dict)
 
     def remember(self, message: dict[str, Any]) -> None:
         """A message stored after every message the buffer holds (the buffer is the
@@ -304,6 +320,7 @@ class SessionShardLogic:
             # numbered before it.
             firsts: dict[tuple[str, str], int] = {}
             copies: list[tuple[int, int]] = []
+            await self._know_last_sends(state, [sends[i] for i in indexes])
             for i in indexes:
                 send = sends[i]
                 key = (send.src_id, send.local_id)
@@ -317,11 +334,16 @@ class SessionShardLogic:
                     self.kinds, state.session, state.members.get(send.src_id), send.type
                 ):
                     outcomes[i] = NoSuchChat() if refusal == NO_SUCH_CHAT else Refused(refusal)
+                elif refused := self._early_or_unmentionable(state, send):
+                    outcomes[i] = refused
                 else:
                     firsts[key] = i
                     state.last_created_at = next_created_at(now_ms(), state.last_created_at)
                     state.last_seq += 1
-                    fresh.append((i, new_message(send, state.last_created_at, state.last_seq)))
+                    if self._slowed(state, send):
+                        state.last_sends[send.src_id] = (state.last_created_at, send.local_id)
+                    message = new_message(send, state.last_created_at, state.last_seq)
+                    fresh.append((i, self._with_kept_mentions(state, message)))
             new: list[dict[str, Any]] = []
             if fresh:
                 new, stored_before = await self._store(state, fresh, outcomes)
@@ -329,6 +351,7 @@ class SessionShardLogic:
                 if new:
                     # Counted before the acknowledgement, so the sender's next read sees them.
                     await self._count(state, new)
+                    await self._record_mentions(state, new)
             for i, first in copies:
                 outcomes[i] = _as_copy(outcomes[first])
             # A resend of a message whose announcement is not known to have happened (stored
@@ -429,6 +452,72 @@ class SessionShardLogic:
             log.exception("counting %d messages of %s failed", len(new), session_id)
             if announced:
                 self._announced(state, announced)
+
+    async def _know_last_sends(self, state: SessionState, sends: list[StoreMessage]) -> None:
+        """Under slow mode, the last message of each slowed sender the shard has not seen send
+        since it loaded the session, read from the store (only within the slow mode's window:
+        an older one does not hold them back)."""
+        session = state.session
+        unknown = {
+            s.src_id for s in sends if s.src_id not in state.last_sends and self._slowed(state, s)
+        }
+        if not unknown:
+            return
+        since = now_ms() - slow_mode_seconds(session) * 1000
+        types = [kind.type for kind in self.kinds.sent_by_members()]
+        found = await asyncio.gather(
+            *(self.messages.latest_from(session["_id"], u, since, types) for u in unknown)
+        )
+        for user_id, message in zip(unknown, found, strict=True):
+            if message is not None:
+                state.last_sends[user_id] = (message["created_at"], message.get("local_id", ""))
+
+    def _early_or_unmentionable(self, state: SessionState, send: StoreMessage) -> Refused | None:
+        """A send the member may post but not now (slow mode), or not with these mentions."""
+        user_type = state.members.get(send.src_id)
+        if errors := everyone_refusal(mentions_of(send.data), user_type):
+            return Refused(errors)
+        last = state.last_sends.get(send.src_id)
+        # A resend of the member's last message is that message, not another one.
+        if last is None or last[1] == send.local_id or not self._slowed(state, send):
+            return None
+        if wait := slow_mode_wait_ms(state.session, last[0], now_ms()):
+            return Refused(slow_mode_refusal(wait), retry_after_ms=wait)
+        return None
+
+    def _slowed(self, state: SessionState, send: StoreMessage) -> bool:
+        """Whether slow mode holds the send back: a member's own message (a notice services
+        post for them, their joining's, is not theirs), unless they moderate the chat."""
+        by_member = not self.kinds.message(send.type).by_service
+        return by_member and is_slowed(state.session, state.members.get(send.src_id))
+
+    def _with_kept_mentions(self, state: SessionState, message: dict[str, Any]) -> dict[str, Any]:
+        """The message names only the members who read the chat (`kept_mentions`)."""
+        if mentions := mentions_of(message.get("data")):
+            kept = kept_mentions(
+                mentions, lambda u: is_reader(state.members.get(u)), message["src_id"]
+            )
+            data = {k: v for k, v in message["data"].items() if k != "mentions"}
+            message["data"] = data | ({"mentions": kept} if kept else {})
+        return message
+
+    async def _record_mentions(self, state: SessionState, new: list[dict[str, Any]]) -> None:
+        """Each mentioned member's membership, or the session for everyone, keeps the
+        message's number: one write per message with mentions, none without. A write that
+        failed (logged) loses a mention's count, never the message."""
+        session_id = state.session["_id"]
+        writes = []
+        for message in new:
+            mentions = mentions_of(message.get("data"))
+            named = [m for m in mentions if m not in MENTION_EVERYONE]
+            if named:
+                writes.append(self.sessions.record_mentions(session_id, named, message["seq"]))
+            if mentions_everyone(mentions):
+                writes.append(self.sessions.record_everyone_mention(session_id, message["seq"]))
+        try:
+            await asyncio.gather(*writes)
+        except Exception:
+            log.exception("recording mentions of %d messages of %s failed", len(new), session_id)
 
     def _unrecorded(self, state: SessionState) -> int:
         """Takes how far announcements went unrecorded (0: nothing to record)."""

@@ -23,6 +23,7 @@ from agora.core.addresses import (
 from agora.core.chat.access import is_reader
 from agora.core.chat.counts import is_muted
 from agora.core.errors import InvalidInput
+from agora.core.mentions import mentioned_recipients
 from agora.core.signing import sign, unsign
 
 # The product spec's numbers for push (those the web app shares are written out by
@@ -169,6 +170,14 @@ def push_recipients(sender_id: str, memberships: list[dict[str, Any]]) -> list[s
         for m in memberships
         if m["user_id"] != sender_id and is_reader(m.get("session_user_type")) and not is_muted(m)
     ]
+
+
+def mention_recipients(message: dict[str, Any], memberships: list[dict[str, Any]]) -> list[str]:
+    """Members told of a message by push as mentioned in it (`core.mentions`), whether or not
+    they muted the chat: muted means "only mentions"."""
+    readers = [m for m in memberships if is_reader(m.get("session_user_type"))]
+    muted = {m["user_id"] for m in readers if is_muted(m)}
+    return mentioned_recipients(message, [m["user_id"] for m in readers], muted.__contains__)
 
 
 def topic_for(session_id: str) -> str:

@@ -16,12 +16,14 @@ from agora.core import (
     finder_fees,
     groups,
     items,
+    mentions,
     message_changes,
     money,
     payments,
     reactions,
     reviews,
     rewards,
+    slow_mode,
     uploads,
 )
 from agora.core.chat import constants as chat
@@ -109,6 +111,12 @@ SHARED: dict[str, ModuleType] = {
     # Searching a chat's history.
     "CHAT_SEARCH_MAX_LENGTH": chat_search,
     "CHAT_SEARCH_MAX_WORDS": chat_search,
+    # Mentions' and slow mode's.
+    "MENTIONS_MAX": mentions,
+    "MENTION_ALL": mentions,
+    "MENTION_HERE": mentions,
+    "MENTION_SEQS_KEPT": mentions,
+    "SLOW_MODE_CHOICES": slow_mode,
 }
 
 # Computed by the server's own functions, so the web app's texts cannot tell another story.

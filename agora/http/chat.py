@@ -14,6 +14,7 @@ from agora.core.chat.constants import (
     MESSAGE_TYPE_MAX,
 )
 from agora.core.errors import InvalidInput
+from agora.core.mentions import MEMBER_SEARCH_MAX_LENGTH
 from agora.core.message_kinds import ChatKinds, KindData, MessageKind, NoData
 from agora.core.numbers import bounded_int
 from agora.http.replies import ok
@@ -155,6 +156,8 @@ class MessagesBody(Body):
 class MembersBody(Body):
     session_id: str = ID
     cursor: str | None = Field(default=None, max_length=400)
+    # The mention picker's text: members who read the chat, by name (no paging).
+    search: str | None = Field(default=None, max_length=MEMBER_SEARCH_MAX_LENGTH)
 
 
 class DeliveryBody(Body):
@@ -215,6 +218,8 @@ class SessionUpdateBody(Body):
     image: str | None = None
     is_public: bool | None = None
     is_read_allowed: bool | None = None
+    # Seconds between one member's messages (0: off), one of SLOW_MODE_CHOICES; admins only.
+    slow_mode_seconds: int | None = None
 
 
 class MemberUpdateBody(Body):
@@ -239,13 +244,16 @@ class ItemChatsReply(Reply):
 
 
 class SendReply(Reply):
-    """`type` 13 with the stored `inbox_message`, or -1 with `errors` (a refused send)."""
+    """`type` 13 with the stored `inbox_message`, or -1 with `errors` (a refused send; with
+    `retry_after_ms` under slow mode)."""
 
     type: int
     inbox_message: dict[str, Any] | None = None
     new_session_created: bool | None = None
     is_user_in_session: bool | None = None
     errors: str | list[Any] | dict[str, Any] | None = None
+    # A send refused for now (slow mode): it may be sent again after this long.
+    retry_after_ms: int | None = None
 
 
 class MessagesReply(Reply):
@@ -350,7 +358,10 @@ def routes(
 
     async def member_page(request: web.Request) -> web.Response:
         body = await read_body(request, MembersBody)
-        return ok(await members.members(optional_caller(request), body.session_id, body.cursor))
+        caller = optional_caller(request)
+        if body.search and body.search.strip():
+            return ok(await members.search(caller, body.session_id, body.search))
+        return ok(await members.members(caller, body.session_id, body.cursor))
 
     async def chats(request: web.Request) -> web.Response:
         body = await read_body(request, ChatsBody)

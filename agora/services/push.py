@@ -11,12 +11,14 @@ shard of a message twice at most, which pushes it once.
 import asyncio
 import functools
 import logging
+from dataclasses import replace
 from typing import Any
 
 from agora.actors.user_client import UserShards
 from agora.actors.users import UNDECIDED_PUSH_SECONDS, vapid_pair
 from agora.core.chat.constants import SESSION_KIND_ITEM_CHAT
 from agora.core.errors import InvalidInput
+from agora.core.mentions import mention_text
 from agora.core.message_kinds import ChatKinds
 from agora.core.money import format_amount
 from agora.core.payments import PROFILE_PATH
@@ -25,6 +27,7 @@ from agora.core.push import (
     PUSH_SUBSCRIPTIONS_PER_ACCOUNT,
     DeliveryReceipt,
     Notification,
+    mention_recipients,
     parse_subscription,
     push_recipients,
     read_delivery_receipt,
@@ -257,8 +260,14 @@ class PushService:
         sessions: dict[str, dict[str, Any]],
     ) -> None:
         session_id = message["dest_session_id"]
-        recipients = push_recipients(message["src_id"], members.get(session_id, []))
-        if not recipients:
+        memberships = members.get(session_id, [])
+        # The mentioned are told at once, muted or not, that they were mentioned; the others
+        # as any message is.
+        mentioned = mention_recipients(message, memberships)
+        recipients = [
+            u for u in push_recipients(message["src_id"], memberships) if u not in set(mentioned)
+        ]
+        if not recipients and not mentioned:
             return
         session = sessions.get(session_id, {})
         sender = await self.users.get(message["src_id"]) or {}
@@ -272,4 +281,8 @@ class PushService:
             direct=session.get("kind") == SESSION_KIND_ITEM_CHAT,
             created_at=message["created_at"],
         )
-        self.shards.notify(recipients, message["id"], notification, True)
+        if recipients:
+            self.shards.notify(recipients, message["id"], notification, True)
+        if mentioned:
+            as_mention = replace(notification, sender_name=mention_text(sender_name))
+            self.shards.notify(mentioned, message["id"], as_mention, False)

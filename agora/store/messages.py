@@ -171,6 +171,21 @@ class MessageStore:
         )
         return found[::-1]
 
+    async def latest_from(
+        self, session_id: str, src_id: str, since: int, types: list[int]
+    ) -> dict[str, Any] | None:
+        """The sender's newest message of these types in the session since `since`, if any:
+        read from the session's index over that window only (slow mode's, at most an hour)."""
+        query = {
+            "dest_session_id": session_id,
+            "created_at": {"$gte": since},
+            "src_id": src_id,
+            "type": {"$in": types},
+        }
+        return await self.messages.find_one(
+            query, {"created_at": 1, "local_id": 1}, sort=[("created_at", -1)]
+        )
+
     async def latest(self, session_ids: list[str]) -> dict[str, dict[str, Any]]:
         """Each session's newest message by session id; sessions without one are left out.
         One indexed read per session: a page of chats is a few dozen sessions."""

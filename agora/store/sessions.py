@@ -13,6 +13,7 @@ from agora.core.chat.access import is_reader
 from agora.core.chat.constants import RECEIPT_MARKS_KEPT, SESSION_KIND_GROUP, SESSION_KIND_ITEM_CHAT
 from agora.core.chat.counts import SENT_SEQ
 from agora.core.documents import ChatSession, Membership
+from agora.core.mentions import EVERYONE_MENTION_SEQS, MENTION_SEQS, MENTION_SEQS_KEPT
 from agora.store.batched_writes import BatchedWrites
 from agora.store.groups import NEW_SESSION_COUNTERS, add_membership, membership_id
 from agora.store.local_copies import LocalCopies
@@ -240,6 +241,21 @@ class SessionStore:
             counts[f"{SENT_SEQ}.{user_id}"] = seq
         await self._counts.update({"_id": session_id}, {"$max": counts})
 
+    async def record_mentions(self, session_id: str, user_ids: list[str], seq: int) -> None:
+        """Message number `seq` mentioned these members: each membership keeps the newest
+        `MENTION_SEQS_KEPT` such numbers, in one write for them all."""
+        await self.members.update_many(
+            {"_id": {"$in": [membership_id(session_id, u) for u in user_ids]}},
+            {"$push": {MENTION_SEQS: {"$each": [seq], "$slice": -MENTION_SEQS_KEPT}}},
+        )
+
+    async def record_everyone_mention(self, session_id: str, seq: int) -> None:
+        """Message number `seq` mentioned every member of the session."""
+        await self.sessions.update_one(
+            {"_id": session_id},
+            {"$push": {EVERYONE_MENTION_SEQS: {"$each": [seq], "$slice": -MENTION_SEQS_KEPT}}},
+        )
+
     async def announced(self, session_id: str, seq: int) -> None:
         """The session's messages up to number `seq` were handed to the fan-out."""
         await self._counts.update({"_id": session_id}, {"$max": {"announced_seq": seq}})
@@ -421,6 +437,7 @@ class SessionStore:
             "updated_at": 1,
             "created_at": 1,
             SENT_SEQ: 1,
+            EVERYONE_MENTION_SEQS: 1,
             "kind": 1,
             "is_public": 1,
             "is_read_allowed": 1,

@@ -338,6 +338,38 @@ ROWS = [
         PARTICIPANTS,
         own_world=True,
     ),
+    Row(
+        "group send mentioning a member",
+        post(
+            "/session/send",
+            lambda w, r: {
+                "dest_session_id": w.group_id,
+                **text(w, r),
+                "data": {"mentions": [w.id_of("member")]},
+            },
+        ),
+        PARTICIPANTS,
+        own_world=True,
+    ),
+    # Everyone is mentioned by the group's admins and moderators only.
+    Row(
+        "group send mentioning @all",
+        post(
+            "/session/send",
+            lambda w, r: {
+                "dest_session_id": w.group_id,
+                **text(w, r),
+                "data": {"mentions": ["all"]},
+            },
+        ),
+        OWNER,
+        own_world=True,
+    ),
+    Row(
+        "group members by name",
+        post("/session/users", lambda w, r: {"session_id": w.group_id, "search": "a"}),
+        PARTICIPANTS,
+    ),
     *socket_rows(
         "group send (socket)",
         "send",
@@ -402,6 +434,12 @@ ROWS = [
     Row(
         "group rename",
         post("/session/update", lambda w, r: {"session_id": w.group_id, "title": "Renamed"}),
+        OWNER,
+        own_world=True,
+    ),
+    Row(
+        "group slow mode",
+        post("/session/update", lambda w, r: {"session_id": w.group_id, "slow_mode_seconds": 30}),
         OWNER,
         own_world=True,
     ),

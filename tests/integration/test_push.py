@@ -638,3 +638,49 @@ async def test_a_push_decided_while_the_store_is_away_is_sent_once_it_is_back(
         "Arun: Is the scooter red?",
         "Arun: Is the bicycle still for sale?",
     ]
+
+
+async def test_a_mention_is_pushed_even_in_a_muted_chat_and_says_so(push_edge, standin, smtp_sink):
+    edge = await push_edge()
+    admin, reader, group_id, readers_browser, witness = await _group(edge, smtp_sink, standin)
+    await reader.call("/session/user/update", {"session_id": group_id, "notification_flag": 30})
+    body = {"dest_session_id": group_id, "payload": "@Ravi look", "local_id": uuid.uuid4().hex}
+    sent = await admin.call("/session/send", {**body, "data": {"mentions": [reader.id]}})
+    assert sent["inbox_message"]["data"]["mentions"] == [reader.id]
+    await _until(lambda: readers_browser.pushes)
+    await _send(admin, group_id, "nobody named")
+    await asyncio.sleep(QUIET_SECONDS)
+    [push] = readers_browser.pushes  # muted: the mention only
+    assert push.payload["body"] == "Gita mentioned you: @Ravi look"
+    # Whoever is not named hears of it as of any message.
+    assert witness.pushes[0].payload["body"] == "Gita: @Ravi look"
+
+
+async def test_all_reaches_muted_members_and_here_only_those_listening(
+    push_edge, standin, smtp_sink
+):
+    edge = await push_edge()
+    admin, reader, group_id, readers_browser, witness = await _group(edge, smtp_sink, standin)
+    await reader.call("/session/user/update", {"session_id": group_id, "notification_flag": 30})
+    here = {
+        "payload": "@here coffee?",
+        "local_id": uuid.uuid4().hex,
+        "data": {"mentions": ["here"]},
+    }
+    await admin.call("/session/send", {"dest_session_id": group_id, **here})
+    await _until(lambda: witness.pushes)
+    everyone = {
+        "payload": "@all meeting",
+        "local_id": uuid.uuid4().hex,
+        "data": {"mentions": ["all"]},
+    }
+    await admin.call("/session/send", {"dest_session_id": group_id, **everyone})
+    await _until(lambda: readers_browser.pushes)
+    await asyncio.sleep(QUIET_SECONDS)
+    assert [p.payload["body"] for p in readers_browser.pushes] == [
+        "Gita mentioned you: @all meeting"
+    ]
+    assert [p.payload["body"] for p in witness.pushes] == [
+        "Gita mentioned you: @here coffee?",
+        "Gita mentioned you: @all meeting",
+    ]

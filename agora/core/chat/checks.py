@@ -18,6 +18,7 @@ from agora.core.chat.constants import (
 )
 from agora.core.errors import InvalidInput
 from agora.core.geo import COORDINATE_LIMITS, check_coordinate
+from agora.core.mentions import Mentions, check_mentions
 from agora.core.message_kinds import ChatKinds, KindData, MessageKind
 from agora.core.text import CONTROL_CHARACTERS, without_format_characters
 
@@ -173,31 +174,37 @@ Location = Annotated[
 
 
 class ChatMessageData(KindData):
-    """A chat message (1003) carries a shared place (its text is optional then), and a reply
-    the message it answers."""
+    """A chat message (1003) carries a shared place (its text is optional then), a reply
+    the message it answers, and the members it mentions."""
 
     location: Location = None
     context: ReplyContext = None
+    mentions: Mentions = None
 
 
 class BannerData(KindData):
-    """A banner (1100, a group's admins') carries, as a reply, the message it answers."""
+    """A banner (1100, a group's admins') carries, as a reply, the message it answers, and
+    the members it mentions."""
 
     context: ReplyContext = None
+    mentions: Mentions = None
 
 
 def check_member_extras(
     message_type: int, text: str, attachments: list[str], location: Any, data: Any
 ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """A chat or banner message's checked location, and the message it answers (`data.context`,
-    as its `data`); its kind's shape (`ChatMessageData`, `BannerData`) let nothing else in."""
+    """A chat or banner message's checked location, and the message it answers (`data.context`)
+    and the members it mentions (`data.mentions`) as its `data`; its kind's shape
+    (`ChatMessageData`, `BannerData`) let nothing else in."""
     if location is not None:
         if message_type != MESSAGE_TYPE_CHAT:
             raise InvalidInput({"location": "Only chat messages carry a location"})
         location = check_location(location)
     if not text and not attachments and location is None:
         raise InvalidInput({"payload": "Write a message, attach a file or share a location"})
-    return location, check_reply_context((data or {}).get("context")) or None
+    data = data or {}
+    checked = check_reply_context(data.get("context")) | check_mentions(data.get("mentions"))
+    return location, checked or None
 
 
 def refuse_unsendable(

@@ -6,6 +6,7 @@ from typing import Any
 from agora.core.chat.access import is_reader
 from agora.core.chat.constants import NOTIFICATION_UNMUTED, SESSION_KIND_GROUP
 from agora.core.documents import ChatSession, Membership
+from agora.core.mentions import mention_count
 
 # Where a session keeps how far each sender read: the number of their latest message,
 # written with the session's count (one write per batch, not one more per sender).
@@ -38,6 +39,14 @@ def unseen_count(session: ChatSession, membership: Membership | None) -> int:
     if membership is None:
         return 0
     return _messages_after(session, membership, read_through(session, membership))
+
+
+def member_mention_count(session: ChatSession, membership: Membership | None) -> int:
+    """Unread messages that mentioned the member (`core.mentions`), for those who follow the
+    chat: zeroed by reading it, as the unseen count is."""
+    if membership is None or not is_reader(membership.get("session_user_type")):
+        return 0
+    return mention_count(session, membership, read_through(session, membership))
 
 
 def notification_count(session: ChatSession, membership: Membership) -> int:

@@ -4,10 +4,11 @@ from typing import Any
 
 from agora.core.chat.access import can_send
 from agora.core.chat.constants import SEND_REPLY_OK, SEND_REPLY_REFUSED, USER_TYPE_MEMBER
-from agora.core.chat.counts import unseen_count
+from agora.core.chat.counts import member_mention_count, unseen_count
 from agora.core.chat.receipts import delivery
 from agora.core.documents import ChatSession, Membership, Message
 from agora.core.message_kinds import ChatKinds
+from agora.core.slow_mode import SLOW_MODE_FIELD, slow_mode_seconds
 
 # What an edit or a deletion adds to a message (`core.message_changes`).
 CHANGED_FIELDS = ("edited_at", "deleted_at", "deleted_by")
@@ -47,9 +48,11 @@ def send_accepted(
     return {**reply, "new_session_created": new_session_created, "is_user_in_session": True}
 
 
-def send_refused(errors: Any) -> dict[str, Any]:
-    """The reply to a refused send: type -1 with `errors`."""
-    return {"type": SEND_REPLY_REFUSED, "errors": errors}
+def send_refused(errors: Any, *, retry_after_ms: int | None = None) -> dict[str, Any]:
+    """The reply to a refused send: type -1 with `errors`; with `retry_after_ms` when it may
+    be sent after that long (slow mode)."""
+    reply = {"type": SEND_REPLY_REFUSED, "errors": errors}
+    return reply if retry_after_ms is None else reply | {"retry_after_ms": retry_after_ms}
 
 
 def session_view(
@@ -82,9 +85,11 @@ def session_view(
         "updated_at": seen_time(session, membership, readable),
         "is_inactive": bool(session.get("is_inactive")),
         "is_dummy": bool(session.get("is_dummy")),
+        SLOW_MODE_FIELD: slow_mode_seconds(session),
         "session_user_type": kind,
         "can_send": can_send(session, kind) if not session.get("is_dummy") else True,
         "unseen_count": unseen_count(session, membership),
+        "mention_count": member_mention_count(session, membership),
         "notification_flag": membership.get("notification_flag") if membership else None,
         "data": {
             key: data[key]
@@ -117,7 +122,13 @@ def seen_time(session: ChatSession, membership: Membership | None, readable: boo
     return int((membership or {}).get("updated_at") or session.get("created_at") or 0)
 
 
-VIEWER_FIELDS = ("session_user_type", "can_send", "unseen_count", "notification_flag")
+VIEWER_FIELDS = (
+    "session_user_type",
+    "can_send",
+    "unseen_count",
+    "mention_count",
+    "notification_flag",
+)
 
 
 def shared_session_view(view: dict[str, Any]) -> dict[str, Any]:

@@ -5,13 +5,15 @@ from typing import Any
 
 from agora.actors.client import SessionShards
 from agora.core.accounts import user_card
-from agora.core.chat.access import is_open, may_read
+from agora.core.chat.access import is_open, is_reader, may_read
 from agora.core.chat.constants import MEMBERS_PAGE, NOTIFICATION_UNMUTED, USER_TYPE_ADMIN
 from agora.core.chat.moderation import check_make_public, moderated_type, notification_flag
 from agora.core.chat.views import session_view, shared_session_view
 from agora.core.errors import Forbidden, InvalidInput, NotFound
 from agora.core.groups import clean_group_description, clean_group_title, membership_view
+from agora.core.mentions import members_named
 from agora.core.message_kinds import ChatKinds
+from agora.core.slow_mode import SLOW_MODE_FIELD, check_slow_mode
 from agora.realtime.emitter import RealtimeEmitter
 from agora.services.accounts import Caller
 from agora.services.chat.access import NOT_IN_CHAT, ChatAccess
@@ -50,6 +52,28 @@ class MemberList:
             "has_more": has_more,
             "cursor": page[-1]["_id"] if has_more else None,
             "session_users_count": await self.sessions.count_members(session_id),
+        }
+
+    async def search(self, caller: Caller | None, session_id: str, text: str) -> dict[str, Any]:
+        """The chat's members who read it and whose name holds `text`, for the mention picker,
+        best matches first, one page of them. The members' names come from this edge's
+        copies of users, so a person typing reads the chat's members' types (one indexed
+        query) and, the first time, their users."""
+        chat, _ = await self.access.readable(caller, session_id)
+        types = await self.sessions.member_types(session_id)
+        people = await self.users.by_ids([u for u, t in types.items() if is_reader(t)])
+        found = members_named(people, text, MEMBERS_PAGE)
+        pairs = [(session_id, person["_id"]) for person in found]
+        memberships = await self.sessions.memberships(pairs)
+        return {
+            "session_users": [
+                {**(membership_view(memberships.get(pair), chat) or {}), "user": user_card(p)}
+                for pair, p in zip(pairs, found, strict=True)
+                if pair in memberships
+            ],
+            "has_more": False,
+            "cursor": None,
+            "session_users_count": len(types),
         }
 
 
@@ -94,6 +118,8 @@ class ChatSettings:
                 fields["description"] = clean_group_description(admin_fields["description"])
             if "is_public" in admin_fields:
                 fields["is_public"] = bool(admin_fields["is_public"])
+            if SLOW_MODE_FIELD in admin_fields:
+                fields[SLOW_MODE_FIELD] = check_slow_mode(chat, admin_fields[SLOW_MODE_FIELD])
         updated = await self.sessions.update(session_id, fields) if fields else chat
         await self.shards.forget(session_id)
         if is_open(chat) and not is_open(updated or chat):

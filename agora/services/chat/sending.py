@@ -220,8 +220,8 @@ def _reply(outcome: SendOutcome, new_session_created: bool) -> dict[str, Any]:
     match outcome:
         case Stored(message=message):
             return send_accepted(message, new_session_created=new_session_created)
-        case Refused(errors=errors):
-            return send_refused(errors)
+        case Refused(errors=errors, retry_after_ms=retry_after_ms):
+            return send_refused(errors, retry_after_ms=retry_after_ms)
         case NoSuchChat():
             raise NotFound({"dest_session_id": NO_SUCH_CHAT})
         case Unavailable() | Moved():

@@ -8,6 +8,7 @@ import { MembersList } from '../../shared/chat/MembersList';
 import type { Session } from '../../shared/chat/types';
 import { updateSession } from './chatApi';
 import { MuteButton } from './MuteButton';
+import { SlowModeSetting } from './SlowModeSetting';
 
 interface ChatSettingsProps {
   session: Session;
@@ -28,6 +29,7 @@ export function ChatSettings({ session, onSession, onClose }: ChatSettingsProps)
       </div>
       <MuteButton session={session} withLabel />
       {admin && <EditSession session={session} onSession={onSession} />}
+      <SlowModeSetting session={session} onSession={onSession} />
       <MembersList sessionId={session._id} viewerType={session.session_user_type} headingLevel={3} />
     </section>
   );

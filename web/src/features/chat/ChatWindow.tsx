@@ -24,11 +24,13 @@ import { MessageInfoDialog } from './MessageInfoDialog';
 import { MessageList } from './MessageList';
 import { useMessageTools } from './MessageTools';
 import { messagePreview } from './messages';
+import { MentionJump } from './MentionJump';
 import { MuteButton } from './MuteButton';
 import { ReactionPicker } from './ReactionPicker';
 import { mayReact } from './reactions';
 import { WhoReactedDialog } from './WhoReactedDialog';
 import { isChatAbout } from './rules';
+import { lastOwnSend, sendableAt } from './slowMode';
 import { chatterId } from './tabTitle';
 import { useSessionUpdates } from './sessionUpdates';
 import { useChatSession } from './useChatSession';
@@ -334,21 +336,26 @@ function ChatPane({ session, meId, visible, onSession, jump }: ChatPaneProps) {
   const [reactors, setReactors] = useState<{ createdAt: number; emoji: string | null } | null>(null);
   const reacts = mayReact(session, meId, conversation !== undefined);
   const reactionsShown = reactors && chat.messages.find((message) => message.created_at === reactors.createdAt)?.data.reactions;
+  // Its mentions when the chat opened: reading it zeroes the session's count at once.
+  const [mentionCount] = useState(() => session.mention_count ?? 0);
   const preview = (message: ChatMessage) => messagePreview(message, kinds.messageKind(message.type));
   const list = ({ quoteOf, ...options }: MessageListOptions) => (
-    <MessageList
-      chat={chat}
-      meId={meId}
-      moderator={isModerator(session.session_user_type)}
-      onInfo={setInfo}
-      onReply={canWrite ? setReplyTo : undefined}
-      onReact={reacts ? chat.react : undefined}
-      onPickReaction={reacts ? setPicking : undefined}
-      onShowReactions={conversation ? undefined : (message, emoji) => setReactors({ createdAt: message.created_at, emoji })}
-      actionsOf={tools.actionsOf}
-      quoteOf={quoteOf ?? ((message) => quotedText(options.messages, message, preview))}
-      {...options}
-    />
+    <div className="relative flex min-h-0 flex-1 flex-col">
+      <MessageList
+        chat={chat}
+        meId={meId}
+        moderator={isModerator(session.session_user_type)}
+        onInfo={setInfo}
+        onReply={canWrite ? setReplyTo : undefined}
+        onReact={reacts ? chat.react : undefined}
+        onPickReaction={reacts ? setPicking : undefined}
+        onShowReactions={conversation ? undefined : (message, emoji) => setReactors({ createdAt: message.created_at, emoji })}
+        actionsOf={tools.actionsOf}
+        quoteOf={quoteOf ?? ((message) => quotedText(options.messages, message, preview))}
+        {...options}
+      />
+      <MentionJump messages={options.messages} meId={meId} mentionCount={mentionCount} onOpen={jumpTo} />
+    </div>
   );
   const composer = tools.editor || (
     <Composer
@@ -359,6 +366,8 @@ function ChatPane({ session, meId, visible, onSession, jump }: ChatPaneProps) {
       onTyping={chat.notifyTyping}
       replyTo={replyTo && { created_at: replyTo.created_at, text: preview(replyTo) }}
       onReplyDone={() => setReplyTo(null)}
+      meId={meId}
+      sendableAt={sendableAt(session, lastOwnSend(chat.messages, meId))}
     />
   );
   return (

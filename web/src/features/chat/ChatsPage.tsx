@@ -98,7 +98,7 @@ function ChatList({ user }: { user: User }) {
 
   // Opening a chat reads it: its badge goes at once rather than on the next visit.
   const open = (session: Session) => {
-    chats.setItems((current) => current.map((entry) => (entry._id === session._id ? { ...entry, unseen_count: 0 } : entry)));
+    chats.setItems((current) => current.map((entry) => (entry._id === session._id ? { ...entry, unseen_count: 0, mention_count: 0 } : entry)));
     openChat({ title: session.title, image: session.image, sessions: [session] });
   };
 
@@ -126,6 +126,7 @@ function ChatList({ user }: { user: User }) {
 function ChatRow({ session, meId, onOpen }: { session: Session; meId: string; onOpen: () => void }) {
   const tabTitle = useUserName(chatterId(session, meId));
   const unseen = session.unseen_count;
+  const mentions = session.mention_count ?? 0;
   const muted = isMuted(session.notification_flag);
   const kinds = useChatKinds();
   const conversation = kinds.conversationKind(session);
@@ -153,11 +154,21 @@ function ChatRow({ session, meId, onOpen }: { session: Session; meId: string; on
               <BellOffIcon className="size-4" />
             </span>
           )}
+          {/* Mentions of the viewer have a mark of their own, muted or not (muted means "only mentions"). */}
+          {mentions > 0 && (
+            <span
+              aria-label={`${mentions} unread ${mentions === 1 ? 'mention' : 'mentions'}`}
+              data-testid="chat-row-mentions"
+              className={`shrink-0 rounded-full bg-amber-400 px-1.5 py-0.5 text-xs font-bold text-amber-950 ${muted ? '' : 'ml-auto'}`}
+            >
+              @{mentions > 1 ? ` ${mentions}` : ''}
+            </span>
+          )}
           {/* A muted chat's count is news to read some time, not an alarm: grey, not red. */}
           {unseen > 0 && (
             <span
               aria-label={`${unseen} unseen`}
-              className={`shrink-0 rounded-full px-2 py-0.5 text-xs font-semibold ${muted ? 'bg-slate-200 text-slate-700' : 'ml-auto bg-red-600 text-white'}`}
+              className={`shrink-0 rounded-full px-2 py-0.5 text-xs font-semibold ${muted ? 'bg-slate-200 text-slate-700' : `${mentions > 0 ? '' : 'ml-auto'} bg-red-600 text-white`}`}
             >
               {unseen}
             </span>

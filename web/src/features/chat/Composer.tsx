@@ -14,6 +14,10 @@ import { AddressPickerDialog } from '../../shared/location/AddressPickerDialog';
 import type { MessageDraft, Session } from '../../shared/chat/types';
 import { readDraft, writeDraft } from './chatMemory';
 import { attachmentLimitError, canSubmit } from './rules';
+import { MentionPicker } from './MentionPicker';
+import { countdownText, slowModeText } from './slowMode';
+import { useCountdown } from './useCountdown';
+import { useMentioning } from './useMentioning';
 
 interface ComposerProps {
   session: Session;
@@ -25,9 +29,12 @@ interface ComposerProps {
   /** The message the next one answers (its created_at, and its text for the bar over the box). */
   replyTo: { created_at: number; text: string } | null;
   onReplyDone: () => void;
+  meId?: string | null;
+  /** When the viewer may send again under the chat's slow mode (epoch ms); null: now. */
+  sendableAt?: number | null;
 }
 
-export function Composer({ session, signedIn, canSendBanner, onSend, onTyping, replyTo, onReplyDone }: ComposerProps) {
+export function Composer({ session, signedIn, canSendBanner, onSend, onTyping, replyTo, onReplyDone, meId = null, sendableAt = null }: ComposerProps) {
   const ui = useUi();
   // What is typed stays the chat's until sent, a reload or a closed window notwithstanding.
   const [text, setText] = useState(() => readDraft(session._id));
@@ -38,6 +45,8 @@ export function Composer({ session, signedIn, canSendBanner, onSend, onTyping, r
   const [pickingPlace, setPickingPlace] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const textArea = useRef<HTMLTextAreaElement>(null);
+  const mentioning = useMentioning(session, meId, text, setText, textArea);
+  const waitMs = useCountdown(sendableAt);
   const uploads = useFileUploads({ maxBytes: CHAT_MAX_FILE_BYTES, allowedTypes: CHAT_ATTACHMENT_TYPES }, (uploaded, title) =>
     setFiles((current) => [...current, itemFileFrom(uploaded, title)]),
   );
@@ -79,10 +88,12 @@ export function Composer({ session, signedIn, canSendBanner, onSend, onTyping, r
     addFiles(pasted, true);
   };
 
-  const ready = canSubmit(text, files.length, uploads.uploading);
+  const ready = canSubmit(text, files.length, uploads.uploading) && waitMs === 0;
   const submit = () => {
     if (!ready) return;
-    onSend({ text: text.trim(), files, type: banner ? MESSAGE_TYPES.banner : MESSAGE_TYPES.chat, data: replyData({}, replyTo) });
+    const data = { ...replyData({}, replyTo), ...mentioning.data(text.trim()) };
+    onSend({ text: text.trim(), files, type: banner ? MESSAGE_TYPES.banner : MESSAGE_TYPES.chat, data });
+    mentioning.clear();
     setText('');
     setFiles([]);
     setBanner(false);
@@ -91,6 +102,7 @@ export function Composer({ session, signedIn, canSendBanner, onSend, onTyping, r
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
+    if (mentioning.onKeyDown(event)) return;
     // Enter sends, Shift+Enter starts a new line; not while an input method composes a character.
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
@@ -120,6 +132,12 @@ export function Composer({ session, signedIn, canSendBanner, onSend, onTyping, r
         </div>
       )}
       {replyTo && <ReplyingTo text={replyTo.text} onCancel={onReplyDone} />}
+      <MentionPicker choices={mentioning.choices} highlighted={mentioning.highlighted} onHighlight={mentioning.setHighlighted} onPick={mentioning.pick} />
+      {slowModeText(session) && (
+        <p data-testid="slow-mode" className="px-3 pt-1.5 text-xs text-slate-500">
+          🐢 {slowModeText(session)}
+        </p>
+      )}
       <AttachmentChips
         attached={files.map((file) => ({
           key: file.url,
@@ -158,21 +176,33 @@ export function Composer({ session, signedIn, canSendBanner, onSend, onTyping, r
           placeholder={MESSAGE_PLACEHOLDER}
           onChange={(event) => {
             setText(event.target.value);
+            mentioning.follow(event.target);
             onTyping();
           }}
+          onSelect={(event) => mentioning.follow(event.currentTarget)}
+          onBlur={mentioning.close}
           onKeyDown={onKeyDown}
+          aria-controls={mentioning.choices.length ? 'mention-picker' : undefined}
+          aria-activedescendant={mentioning.choices.length ? `mention-option-${mentioning.highlighted}` : undefined}
           onPaste={onPaste}
           className={messageBoxClass}
         />
-        <button
-          type="button"
-          aria-label="Send"
-          disabled={!ready}
-          onClick={submit}
-          className={sendButtonClass}
-        >
-          <SendIcon />
-        </button>
+        {waitMs > 0 ? (
+          // Slow mode: the wait replaces Send until the viewer may send again.
+          <span role="timer" aria-label={`You can send again in ${Math.ceil(waitMs / 1000)} seconds`} data-testid="slow-mode-wait" className="min-w-12 rounded-full bg-slate-100 px-2.5 py-2 text-center text-sm font-semibold text-slate-600 tabular-nums">
+            {countdownText(waitMs)}
+          </span>
+        ) : (
+          <button
+            type="button"
+            aria-label="Send"
+            disabled={!ready}
+            onClick={submit}
+            className={sendButtonClass}
+          >
+            <SendIcon />
+          </button>
+        )}
       </div>
       <input
         ref={input}

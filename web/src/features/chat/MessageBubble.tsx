@@ -12,9 +12,10 @@ import { SharedPlace } from '../../shared/location/SharedPlace';
 import { useChatKinds } from '../../shared/chat/kinds';
 import { Quote } from '../../shared/chat/Quote';
 import type { ChatMessage, ChatUser } from '../../shared/chat/types';
-import { Linked, linksIn } from '../../shared/chat/LinkedText';
+import { linksIn } from '../../shared/chat/LinkedText';
 import { DeliveryTicks } from './DeliveryTicks';
 import { LinkPreview } from './LinkPreview';
+import { MentionedText } from './MentionedText';
 import { Reactions } from './Reactions';
 import { ReactionBar, type MessageReactions } from './ReactionBar';
 import { deliveryIcon, sentAt } from './messages';
@@ -77,7 +78,7 @@ function ChatContent({ message, quoted }: { message: ChatMessage; quoted: string
       <Quote quoted={quoted} />
       {message.payload && (
         <p className="text-[15px] break-words whitespace-pre-line">
-          <Linked text={message.payload} />
+          <MentionedText message={message} />
         </p>
       )}
       {message.data.location && <SharedPlace place={message.data.location} />}
@@ -138,6 +139,7 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = 
         data-testid="chat-message"
         data-own={own || undefined}
         data-message-type={message.type}
+        data-created-at={message.created_at}
         className={`max-w-[80%] rounded-2xl px-3 py-2 shadow-xs select-text ${tone} ${outbound ? 'rounded-br-md' : 'rounded-bl-md'}`}
       >
         {!own && sender && (

@@ -1,7 +1,7 @@
 import { api } from '../../shared/api';
 import { SEND_FAILED_TYPE, SEND_OK_TYPE } from './constants';
 import type { ErrorsValue } from '../../shared/errors';
-import type { SessionUserReply } from '../../shared/chat/members';
+import type { SessionUserReply, SessionUsersPage } from '../../shared/chat/members';
 import type { ChatUser, InboxMessage, MessageData, MessageInfo, Session } from '../../shared/chat/types';
 
 export interface SendBody {
@@ -17,7 +17,7 @@ export interface SendBody {
 
 export type SendReply =
   | { type: typeof SEND_OK_TYPE; inbox_message: InboxMessage; new_session_created: boolean; is_user_in_session: boolean }
-  | { type: typeof SEND_FAILED_TYPE; errors: ErrorsValue };
+  | { type: typeof SEND_FAILED_TYPE; errors: ErrorsValue; retry_after_ms?: number };
 
 export interface MessagesPage {
   inbox_messages: InboxMessage[];
@@ -52,7 +52,7 @@ export interface UrlPreview {
   description: string;
 }
 
-export type SessionChanges = Partial<Pick<Session, 'title' | 'description' | 'image' | 'is_public' | 'is_read_allowed'>>;
+export type SessionChanges = Partial<Pick<Session, 'title' | 'description' | 'image' | 'is_public' | 'is_read_allowed' | 'slow_mode_seconds'>>;
 
 /** A failed send is a reply of type -1, not an HTTP failure, so both end up in the reply. */
 export function sendMessage(body: SendBody): Promise<SendReply> {
@@ -105,4 +105,9 @@ export function fetchMessageInfo(sessionId: string, createdAt: number): Promise<
 
 export function fetchUrlPreview(url: string): Promise<UrlPreview> {
   return api.get('/url_preview', { url });
+}
+
+/** The chat's members who read it whose name holds `search` (the mention picker), or its first page of members. */
+export function searchMembers(sessionId: string, search: string, signal?: AbortSignal): Promise<SessionUsersPage> {
+  return api.post('/session/users', search ? { session_id: sessionId, search } : { session_id: sessionId }, { signal });
 }

@@ -95,3 +95,20 @@ export const CHAT_SEARCH_PLACEHOLDER = 'Search in this chat';
 export const NO_SEARCH_RESULTS_TEXT = 'No messages found';
 export const NEW_MESSAGES_TEXT = 'New messages';
 export const JUMP_TO_PRESENT_TEXT = 'Jump to present';
+
+// --- Mentions and slow mode (the server's agora/core/mentions.py, slow_mode.py) ---
+export const MENTIONS_MAX = server.MENTIONS_MAX;
+export const MENTION_ALL = server.MENTION_ALL;
+export const MENTION_HERE = server.MENTION_HERE;
+/** A chat's mention count stops at this many (the server keeps no more per member). */
+export const MENTION_COUNT_MAX = server.MENTION_SEQS_KEPT;
+/** The picker's wait after a keystroke before asking the server for names. */
+export const MENTION_SEARCH_DEBOUNCE_MS = 200;
+export const MENTION_PICKER_MAX = 8;
+export const MENTION_EVERYONE_TEXT: Record<string, string> = {
+  [server.MENTION_ALL]: 'Every member of the chat',
+  [server.MENTION_HERE]: 'Members with notifications on',
+};
+export const JUMP_TO_MENTION_LABEL = 'Go to your oldest unread mention';
+export const SLOW_MODE_CHOICES = server.SLOW_MODE_CHOICES;
+export const SLOW_MODE_LABEL = 'Slow mode';

@@ -143,6 +143,27 @@ describe('badges of a shown list', () => {
     expect(applyToList(sessions, { kind: 'unseen', message: message('zz'), raisesDot: true }, true)).toBe(sessions);
   });
 
+  it('counts a message that mentions the viewer, or everyone, on the chat’s mention badge; showing it clears both', async () => {
+    const { applyToList, onUnseenChange, received } = await import('./unseen');
+    let sessions = [listed('a'), listed('b')] as Session[];
+    const off = onUnseenChange((change) => {
+      sessions = applyToList(sessions, change, false);
+    });
+    received({ ...message('a'), data: { mentions: [me._id] } }, me._id);
+    received({ ...message('a'), data: { mentions: ['someone-else'] } }, me._id);
+    received({ ...message('b'), data: { mentions: ['all'] } }, me._id);
+    expect(sessions.map((s) => [s._id, s.unseen_count, s.mention_count ?? 0])).toEqual([
+      ['a', 2, 1],
+      ['b', 1, 1],
+    ]);
+    sessions = applyToList(sessions, { kind: 'viewed', sessionId: 'a' }, false);
+    expect(sessions.map((s) => [s.unseen_count, s.mention_count])).toEqual([
+      [0, 0],
+      [1, 1],
+    ]);
+    off();
+  });
+
   it('makes every message its chat’s last one: one’s own and one in a chat on screen raise no badge', async () => {
     const { applyToList, onUnseenChange, received, showing } = await import('./unseen');
     let sessions = [listed('a'), listed('b')] as Session[];

@@ -1,5 +1,7 @@
 import type { InboxMessage } from '../../shared/chat/types';
+import { MENTION_COUNT_MAX } from './constants';
 import { appEvents } from '../../shared/events';
+import { mentionsMe } from './mentions';
 
 /**
  * Unseen messages as this screen works them out. The server sends one `message` event per
@@ -10,8 +12,8 @@ import { appEvents } from '../../shared/events';
  */
 
 export type UnseenChange =
-  /** Another's message arrived in a chat this screen is not showing. */
-  | { kind: 'unseen'; message: InboxMessage; raisesDot: boolean }
+  /** Another's message arrived in a chat this screen is not showing (`mentionsMe`: it mentions the viewer). */
+  | { kind: 'unseen'; message: InboxMessage; raisesDot: boolean; mentionsMe?: boolean }
   /** The chat is on screen now: whatever it had is read. */
   | { kind: 'viewed'; sessionId: string }
   /** A message that counts for no badge (one's own, or in a chat on screen) is still a chat's newest. */
@@ -79,7 +81,7 @@ export function received(message: InboxMessage, meId: string | null): boolean {
   counted.add(message.id);
   if (counted.size > RECENT_IDS_MAX) counted.delete(counted.values().next().value as string);
   const raisesDot = !muted.has(message.dest_session_id);
-  emit({ kind: 'unseen', message, raisesDot });
+  emit({ kind: 'unseen', message, raisesDot, mentionsMe: mentionsMe(message, meId) });
   return raisesDot;
 }
 
@@ -88,13 +90,13 @@ export function received(message: InboxMessage, meId: string | null): boolean {
  * a list ordered by activity, moves it to the top); a chat on screen has none. Every message
  * becomes its chat's last message, as on the server's list.
  */
-export function applyToList<T extends { _id: string; unseen_count: number; updated_at: number; last_message?: InboxMessage }>(
+export function applyToList<T extends { _id: string; unseen_count: number; mention_count?: number; updated_at: number; last_message?: InboxMessage }>(
   sessions: T[],
   change: UnseenChange,
   byActivity: boolean,
 ): T[] {
   if (change.kind === 'viewed') {
-    return sessions.map((entry) => (entry._id === change.sessionId && entry.unseen_count ? { ...entry, unseen_count: 0 } : entry));
+    return sessions.map((entry) => (entry._id === change.sessionId && (entry.unseen_count || entry.mention_count) ? { ...entry, unseen_count: 0, mention_count: 0 } : entry));
   }
   const { message } = change;
   const index = sessions.findIndex((entry) => entry._id === message.dest_session_id);
@@ -103,6 +105,8 @@ export function applyToList<T extends { _id: string; unseen_count: number; updat
   const updated = {
     ...current,
     unseen_count: current.unseen_count + (change.kind === 'unseen' ? 1 : 0),
+    // Mentions count as the server counts them (it keeps MENTION_COUNT_MAX per member).
+    ...(change.kind === 'unseen' && change.mentionsMe ? { mention_count: Math.min(MENTION_COUNT_MAX, (current.mention_count ?? 0) + 1) } : {}),
     updated_at: Math.max(current.updated_at, message.created_at),
     last_message: message,
   };

@@ -28,6 +28,10 @@ export interface Session {
    */
   data: { item_id?: string; owner_id?: string; user_id?: string; tags?: string[]; item_deleted?: boolean; [field: string]: unknown };
   unseen_count: number;
+  /** The viewer's unread messages that mention them (by name, or everyone); absent from older servers. */
+  mention_count?: number;
+  /** The least time between one member's messages in a group (0: off); admins and moderators are exempt. */
+  slow_mode_seconds?: number;
   updated_at: number;
   last_message?: InboxMessage;
 }
@@ -74,6 +78,8 @@ export interface MessageData {
   context?: ReplyContext;
   /** Who reacted with which emoji, by sender id. */
   reactions?: Record<string, string>;
+  /** The members it mentions by user id, or everyone ('all', 'here'). */
+  mentions?: string[];
 }
 
 export interface ChatUser {
