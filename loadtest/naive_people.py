@@ -107,7 +107,7 @@ class Naive:
             .limit(PAGE)
             .to_list()
         )
-        return reply({"messages": found})
+        return reply({"inbox_messages": found})
 
     async def send(self, request: web.Request) -> web.Response:
         user_id = self.user_of(request)
@@ -123,6 +123,30 @@ class Naive:
         await self.db["naive_messages"].insert_one(message)
         await self.sio.emit("message", message, room=message["dest_session_id"])
         return reply({"type": SEND_REPLY_OK, "inbox_message": message})
+
+    async def react(self, request: web.Request) -> web.Response:
+        user_id = self.user_of(request)
+        body = await request.json(loads=json_text.loads)
+        await self.db["messages"].update_one(
+            {"dest_session_id": body.get("session_id"), "created_at": body.get("created_at")},
+            {"$set": {f"data.reactions.{user_id}": body.get("emoji")}},
+        )
+        return reply({"ok": True})
+
+    async def edit(self, request: web.Request) -> web.Response:
+        user_id = self.user_of(request)
+        body = await request.json(loads=json_text.loads)
+        mine = {"dest_session_id": body.get("session_id"), "created_at": body.get("created_at")}
+        change = {"payload": body.get("payload"), "edited_at": int(time.time() * 1000)}
+        await self.db["naive_messages"].update_one({**mine, "src_id": user_id}, {"$set": change})
+        return reply({"message": {**mine, **change}})
+
+    async def search(self, request: web.Request) -> web.Response:
+        self.user_of(request)
+        body = await request.json(loads=json_text.loads)
+        query = {"dest_session_id": body.get("session_id"), "$text": {"$search": body.get("q")}}
+        found = await self.db["messages"].find(query, {"payload": 1}).limit(PAGE).to_list()
+        return reply({"inbox_messages": found})
 
     async def route(self, request: web.Request) -> web.Response:
         user_id = self.user_of(request)
@@ -218,6 +242,9 @@ def build(mongo_url: str, database: str, redis_url: str, redis_prefix: str) -> w
     app.router.add_post("/user/chats", naive.chats)
     app.router.add_post("/session/messages", naive.messages)
     app.router.add_post("/session/send", naive.send)
+    app.router.add_post("/session/message/react", naive.react)
+    app.router.add_post("/session/message/edit", naive.edit)
+    app.router.add_post("/session/search", naive.search)
     app.router.add_get("/api/r/{route_id}", naive.route)
     app.router.add_post("/api/item", naive.post)
     app.router.add_post("/get_upload_url", naive.upload_url)

@@ -29,7 +29,9 @@ from locust import FastHttpUser, events, task
 from locust.runners import WorkerRunner
 
 from agora.core.chat.constants import SEND_REPLY_OK
+from agora.core.message_changes import MESSAGE_EDIT_WINDOW_SECONDS
 from agora.core.money import WALLET_FOR_USER
+from agora.core.reactions import REACTION_QUICK
 from agora.tools.garbage import settle
 from loadtest.crowd import Member
 from loadtest.feed_words import ADJECTIVES, DISTRICTS, NOUNS
@@ -56,9 +58,18 @@ PICTURE = bytes.fromhex(
 )
 
 _present: list[Seeded] = []
+_cities: dict[str, list[Seeded]] = {}
 _next_person = itertools.count()
 _crowd: NodeCrowd | None = None
 _crowd_environment: list = []  # the run's locust Environment, once it started
+
+
+def _city_members(city_id: str) -> list[Seeded]:
+    """The present people of a city (whom a mention names), worked out once per city."""
+    members = _cities.get(city_id)
+    if members is None:
+        members = _cities[city_id] = [p for p in _present if p.city_id == city_id]
+    return members
 
 
 def _present_people() -> list[Seeded]:
@@ -160,6 +171,10 @@ class Person(FastHttpUser):
         self.routes: list[str] = []
         self.wallet: dict | None = None
         self.sent = 0
+        # The newest message seen in each chat opened (what a reaction goes to), and this
+        # person's latest message (chat, created_at, sent at: what an edit corrects).
+        self.newest_seen: dict[str, int] = {}
+        self.own_latest: tuple[str, int, float] | None = None
         self.actions = {
             "feed: page": self.feed_page,
             "feed: search": self.feed_search,
@@ -172,6 +187,10 @@ class Person(FastHttpUser):
             "upload: picture": self.upload_picture,
             "profile: open": self.profile_open,
             "wallet: ledger": self.wallet_ledger,
+            "chat: react": self.chat_react,
+            "chat: mention": self.chat_mention,
+            "chat: edit": self.chat_edit,
+            "chat: search": self.chat_search,
         }
         # People of a step are in the middle of their evening, not all opening the app at
         # the spawn: a think time (memoryless) comes before their first action as well.
@@ -216,23 +235,60 @@ class Person(FastHttpUser):
         self._call("POST", "/user/chats", "chats: list", json={"cursor": None})
 
     def chat_open(self) -> None:
-        self._call("POST", "/session/messages", "chat: open", json={"session_id": self._chat()})
+        chat = self._chat()
+        page = self._call("POST", "/session/messages", "chat: open", json={"session_id": chat})
+        if page and page.get("inbox_messages"):
+            self.newest_seen[chat] = max(m["created_at"] for m in page["inbox_messages"])
 
-    def chat_send(self) -> None:
+    def chat_send(self, name: str = "chat: send", chat: str | None = None, data=None) -> None:
         self.sent += 1
         key = f"{self.index}.{self.sent}"
+        chat = chat or self._chat()
         # "lt KEY SENT": the Node crowd's sockets time each delivery from this payload.
-        body = {
-            "dest_session_id": self._chat(),
-            "payload": f"lt {key} {time.time():.6f}",
-            "local_id": key,
-        }
+        body = {"dest_session_id": chat, "payload": f"lt {key} {time.time():.6f}", "local_id": key}
+        if data:
+            body["data"] = data
         with self.client.post(
-            "/session/send", json=body, headers=self.headers, name="chat: send", catch_response=True
+            "/session/send", json=body, headers=self.headers, name=name, catch_response=True
         ) as response:
             reply = response.json() if response.status_code == 200 else {}
             if reply.get("type") != SEND_REPLY_OK:
                 response.failure(f"HTTP {response.status_code}: {(response.text or '')[:200]}")
+                return
+            self.own_latest = (chat, reply["inbox_message"]["created_at"], time.time())
+
+    def chat_react(self) -> None:
+        # A reaction to the newest message of a chat the person has open (else they open one).
+        if not self.newest_seen:
+            self.chat_open()
+        if self.newest_seen:
+            chat, created_at = random.choice(list(self.newest_seen.items()))
+            emoji = random.choice(REACTION_QUICK)
+            body = {"session_id": chat, "created_at": created_at, "emoji": emoji}
+            self._call("POST", "/session/message/react", "chat: react", json=body)
+
+    def chat_mention(self) -> None:
+        # A message to the city group naming one of its other present members.
+        neighbours = _city_members(self.me.city_id)
+        named = random.choice(neighbours)
+        if named.user_id != self.me.user_id:
+            data = {"mentions": [named.user_id]}
+            self.chat_send("chat: mention", self.me.city_id, data)
+
+    def chat_edit(self) -> None:
+        # A correction of the person's latest message, while it may still be edited.
+        editable_for = MESSAGE_EDIT_WINDOW_SECONDS / 2
+        if not self.own_latest or time.time() - self.own_latest[2] > editable_for:
+            self.chat_send()
+        if self.own_latest:
+            chat, created_at, _ = self.own_latest
+            text = f"lt edited {time.time()}"
+            body = {"session_id": chat, "created_at": created_at, "payload": text}
+            self._call("POST", "/session/message/edit", "chat: edit", json=body)
+
+    def chat_search(self) -> None:
+        body = {"session_id": self._chat(), "q": random.choice(NOUNS)}
+        self._call("POST", "/session/search", "chat: search", json=body)
 
     def item_open(self) -> None:
         if not self.routes:

@@ -38,6 +38,13 @@ ACTIONS: tuple[Action, ...] = (
         HTTP,
         "GET /api/wallet/ledger {wallet_user_id, wallet_for, wallet_currency}",
     ),
+    # The group chat tools (issue 44): reactions are the commonest (about one per two
+    # messages in busy groups), one send in ten mentions someone, a few messages are
+    # corrected, and a chat's history is searched less often than the feed.
+    Action("chat: react", 0.3, HTTP, "POST /session/message/react {session_id, created_at, emoji}"),
+    Action("chat: mention", 0.05, HTTP, "POST /session/send {..., data {mentions [user_id]}}"),
+    Action("chat: edit", 0.02, HTTP, "POST /session/message/edit {session_id, created_at, text}"),
+    Action("chat: search", 0.03, HTTP, "POST /session/search {session_id, q}"),
     Action("typing", 1.0, SOCKET, "typing {session_id}"),
     Action("viewing", 1.0, SOCKET, "viewing {session_id | null}"),
     Action("tab: reconnect", 0.05, SOCKET, "disconnect, connect, join, unseen {}"),
