@@ -38,9 +38,9 @@ from tests.mail import SmtpSink
 from tests.services import (
     free_port,
     free_ports_in_a_row,
+    late_bound_port,
     mongo_wire_server,
     redis_server,
-    restartable_port,
 )
 
 MONGO_DB = "agora_bench"
@@ -168,9 +168,7 @@ def running_stack(
         services = stack.enter_context(_services(work))
         port = free_port()
         base_url = f"http://127.0.0.1:{port}"
-        ray_ports = (
-            {name: str(restartable_port()) for name in MAKE_RUN_PORTS} if as_make_run else {}
-        )
+        ray_ports = {name: str(late_bound_port()) for name in MAKE_RUN_PORTS} if as_make_run else {}
         env = {
             **os.environ,
             **services.settings(work, port),

@@ -20,14 +20,16 @@ def free_port() -> int:
 
 
 # Below Linux's ephemeral range (32768-60999 here).
-RESTARTABLE_PORTS = range(20_000, 32_000)
+LATE_BOUND_PORTS = range(20_000, 32_000)
 
 
-def restartable_port() -> int:
-    """A free port for a server a test stops and starts again on the same port. An
-    ephemeral port can be taken while the server is down: a client reconnecting to its own
-    port number may be given that same number as its source, and connects to itself."""
-    for port in random.sample(RESTARTABLE_PORTS, 200):
+def late_bound_port() -> int:
+    """A free port for a server that binds it later (another process, after a start of
+    seconds) or again (stopped and started on the same port). An ephemeral port can be taken
+    meanwhile: by a port-0 bind (Ray's many servers took the e2e edge's port during its
+    start), or by a client reconnecting to its own port number, given that same number as its
+    source, which then connects to itself."""
+    for port in random.sample(LATE_BOUND_PORTS, 200):
         with socket.socket() as sock:
             try:
                 sock.bind(("127.0.0.1", port))
@@ -39,7 +41,7 @@ def restartable_port() -> int:
 
 def free_ports_in_a_row(count: int) -> int:
     """The first of `count` consecutive free ports (below the ephemeral range)."""
-    for first in random.sample(RESTARTABLE_PORTS, 200):
+    for first in random.sample(LATE_BOUND_PORTS, 200):
         with ExitStack() as held:
             try:
                 for port in range(first, first + count):

@@ -27,7 +27,7 @@ from aiohttp import web
 from agora.settings import REPO_ROOT
 from tests.mail import SmtpSink
 from tests.processes import kill_session
-from tests.services import free_port, mongo_wire_server, redis_server
+from tests.services import late_bound_port, mongo_wire_server, redis_server
 from tests.stripe_standin import SECRET_KEY, WEBHOOK_SECRET, StripeStandin
 from tests.whatsapp_standin import WhatsAppStandin
 
@@ -68,9 +68,9 @@ async def run(command: list[str], work: Path, mongo_url: str, redis_url: str) ->
     with SmtpSink() as sink:
         runner = web.AppRunner(mailbox_app(sink))
         await runner.setup()
-        mail_port = free_port()
+        mail_port = late_bound_port()
         await web.TCPSite(runner, "127.0.0.1", mail_port).start()
-        port = free_port()
+        port = late_bound_port()
         base_url = f"http://127.0.0.1:{port}"
         stripe = await StripeStandin(webhook_url=f"{base_url}/webhooks/stripe").start()
         whatsapp = await WhatsAppStandin().start()

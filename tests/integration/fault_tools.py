@@ -21,7 +21,7 @@ from agora.launch import embedded
 from agora.settings import REPO_ROOT
 from tests.e2e.harness import wait_for_edge
 from tests.integration.helpers import Member, bearer
-from tests.services import free_port, restartable_port
+from tests.services import late_bound_port
 
 GUARD_SECONDS = 30  # a hang guard for waiting on a condition, not a speed check
 # The documented bound on a send's answer (AGORA_SEND_ANSWER_SECONDS's default, and the
@@ -145,7 +145,7 @@ def agora_process(
 async def edge_process(env: dict[str, str], log_path: Path):
     """An edge as `python -m agora serve` in a process group of its own (so a kill takes
     nothing else with it); yields its base URL and a kill() that SIGKILLs it."""
-    port = free_port()
+    port = late_bound_port()
     base_url = f"http://127.0.0.1:{port}"
     edge_env = {**env, "AGORA_PORT": str(port), "AGORA_PUBLIC_BASE_URL": base_url}
     process = agora_process("serve", edge_env, log_path)
@@ -171,7 +171,7 @@ async def edge_process(env: dict[str, str], log_path: Path):
 @contextlib.contextmanager
 def own_store(data_dir: Path):
     """An nx-27017 of the test's own; yields a restart(stop, start) pair working on it."""
-    port = restartable_port()
+    port = late_bound_port()
     processes: list[subprocess.Popen] = []
 
     def start() -> None:

@@ -12,7 +12,7 @@ from aiohttp import web
 from agora.app import build_app
 from agora.settings import Settings
 from tests.mail import SmtpSink
-from tests.services import free_port
+from tests.services import late_bound_port
 
 START_SECONDS = 60
 Result = TypeVar("Result")
@@ -23,7 +23,7 @@ class ThreadedEdge:
     `run` runs a coroutine on that loop (to start stand-ins whose servers live there too)."""
 
     def __init__(self) -> None:
-        self.port = free_port()
+        self.port = late_bound_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)

@@ -48,7 +48,7 @@ from tests.integration.helpers import (
     until,
 )
 from tests.integration.ray_nodes import live_actors, nodes
-from tests.services import free_port, free_ports_in_a_row, web_dist_stand_in
+from tests.services import free_port, free_ports_in_a_row, late_bound_port, web_dist_stand_in
 
 MEMBERS = 20
 # Sends over HTTP by the group's owner, and over their sockets by two members; the edge is
@@ -87,7 +87,7 @@ CLIENT_WRITTEN = [
 def cluster_plan(mongo_url, redis_url, smtp_sink, tmp_path_factory) -> tuple[Settings, dict]:
     """The cluster's settings, and the same as the environment its edges start with."""
     place = tmp_path_factory.mktemp("cluster")
-    port = free_port()
+    port = late_bound_port()
     values = {
         "host": "127.0.0.1",
         "port": port,
@@ -430,8 +430,8 @@ async def test_a_per_address_limit_counts_the_address_haproxy_was_reached_from(
     behind_a_proxy = settings.model_copy(
         update={
             "trusted_proxy_hops": 1,
-            "port": free_port(),
-            "cluster_stats_port": free_port(),
+            "port": late_bound_port(),
+            "cluster_stats_port": late_bound_port(),
             "var_dir": tmp_path / "var",
         }
     )

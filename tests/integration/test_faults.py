@@ -36,7 +36,7 @@ from tests.integration.helpers import (
     send_text,
     until,
 )
-from tests.services import restartable_port
+from tests.services import late_bound_port
 
 REDIS_OUTAGE_SECONDS = 3
 
@@ -220,7 +220,7 @@ async def test_every_send_in_flight_when_the_store_dies_is_answered_in_time_and_
 def own_redis(log_dir: Path):
     """A redis-server of the test's own, keeping nothing on disk; yields its URL and a
     stop/start pair (started again on the same port, empty)."""
-    port = restartable_port()
+    port = late_bound_port()
     processes: list[subprocess.Popen] = []
 
     def start() -> None:

@@ -25,7 +25,7 @@ from tests.integration.fault_tools import agora_process
 from tests.integration.helpers import Member, bearer, item_chat
 from tests.mail import SmtpSink
 from tests.processes import in_session, kill_session, process_sessions
-from tests.services import RAY_START_ATTEMPTS, free_port, restartable_port
+from tests.services import RAY_START_ATTEMPTS, free_port, late_bound_port
 
 GUARD_SECONDS = 180  # a hang guard for Ray heads starting on two busy cores, not a speed check
 # A hang guard for a run's first answer: its Ray head (up to RAY_START_ATTEMPTS starts), then
@@ -128,7 +128,7 @@ def ray_answers(address: str, auth: dict[str, str]) -> bool:
 def run_env(mongo_url, redis_url, smtp_sink, web_dist, tmp_path) -> dict[str, str]:
     """Settings of one `agora run`: the test's services, every port its own (restartable ones:
     the supervisor starts its children again on the same ports)."""
-    port = restartable_port()
+    port = late_bound_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("AGORA_", "RAY_"))}
     return {
         **env,
@@ -142,11 +142,11 @@ def run_env(mongo_url, redis_url, smtp_sink, web_dist, tmp_path) -> dict[str, st
         "AGORA_VAR_DIR": str(tmp_path / "var"),
         "AGORA_WEB_DIST": str(web_dist),
         "AGORA_SECRET_KEY": secrets.token_urlsafe(32),
-        "AGORA_RAY_PORT": str(restartable_port()),
-        "AGORA_RAY_DASHBOARD_PORT": str(restartable_port()),
-        "AGORA_RAY_METRICS_PORT": str(restartable_port()),
-        "AGORA_RAY_CLIENT_PORT": str(restartable_port()),
-        "AGORA_RAY_DASHBOARD_AGENT_PORT": str(restartable_port()),
+        "AGORA_RAY_PORT": str(late_bound_port()),
+        "AGORA_RAY_DASHBOARD_PORT": str(late_bound_port()),
+        "AGORA_RAY_METRICS_PORT": str(late_bound_port()),
+        "AGORA_RAY_CLIENT_PORT": str(late_bound_port()),
+        "AGORA_RAY_DASHBOARD_AGENT_PORT": str(late_bound_port()),
         "AGORA_SEND_ANSWER_SECONDS": str(SEND_ANSWER_SECONDS),
         "AGORA_LOGIN_ATTEMPTS_PER_IP": "1000",
         "AGORA_OTP_SENDS_PER_IP": "1000",
