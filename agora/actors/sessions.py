@@ -9,10 +9,11 @@ the session has: unseen counts are derived from the session's message number whe
 """
 
 import asyncio
+import contextlib
 import logging
 import os
 from collections import Counter, OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any, assert_never
 
@@ -576,20 +577,33 @@ class SessionShardLogic:
     def _stored(self, message: dict[str, Any], *, stored_now: bool) -> Stored:
         return Stored(message_view(message, self.kinds), stored_now=stored_now)
 
+    @contextlib.asynccontextmanager
+    async def _held(self, session_id: str) -> AsyncIterator[SessionState | Moved | NoSuchChat]:
+        """The session's state under its lock, while this shard serves it, for a change to its
+        messages (memory and the store take changes in the same order); else the outcome
+        saying why not."""
+        state = await self._state(session_id) if self.owns(session_id) else Moved()
+        if state is None:
+            yield NoSuchChat()
+            return
+        if isinstance(state, Moved):
+            yield state
+            return
+        async with state.lock:
+            if self.owns(session_id):
+                yield state
+                return
+            self._records.start(self._let_go(session_id, state))
+            yield Moved()
+
     async def change_message(self, command: MessageChange) -> ChangeOutcome:
         """An edit, a deletion or a pin of a stored message, decided with the members this
         shard holds, stored, applied to its memory and announced to the chat's room as
         `message_update`, one change of the session at a time (after its sends under way)."""
         session_id = command.session_id
-        if not self.owns(session_id):
-            return Moved()
-        state = await self._state(session_id)
-        if state is None:
-            return NoSuchChat()
-        async with state.lock:
-            if not self.owns(session_id):
-                self._records.start(self._let_go(session_id, state))
-                return Moved()
+        async with self._held(session_id) as state:
+            if not isinstance(state, SessionState):
+                return state
             actor_type = state.members.get(command.user_id)
             # Before the message is looked for: a chat hidden from them tells nothing.
             if hidden_from(state.session, actor_type):
@@ -719,17 +733,9 @@ class SessionShardLogic:
         the reactor's own field), refused as a send would be. Its chat's viewers hear of it
         within a tick, with the session's other reactions of that tick (`_tell_reactions`)."""
         session_id = command.session_id
-        if not self.owns(session_id):
-            return Moved()
-        state = await self._state(session_id)
-        if state is None:
-            return NoSuchChat()
-        # Under the session's lock, as every change to its messages: memory and the store
-        # take the changes in the same order.
-        async with state.lock:
-            if not self.owns(session_id):
-                self._records.start(self._let_go(session_id, state))
-                return Moved()
+        async with self._held(session_id) as state:
+            if not isinstance(state, SessionState):
+                return state
             user_type = state.members.get(command.user_id)
             if refusal := reaction_refusal(self.kinds, state.session, user_type):
                 return NoSuchChat() if refusal == NO_SUCH_CHAT else Refused(refusal)

@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderChatWindow } from '../../test/chat';
 import { mockFetch, type FetchCall, type FakeReply } from '../../test/fetchMock';
+import { chatSession } from '../../test/session';
 import { JUMP_TO_PRESENT_TEXT, NEW_MESSAGES_TEXT, NO_SEARCH_RESULTS_TEXT } from './constants';
 import type { InboxMessage, Session } from '../../shared/chat/types';
 import type { ChatWindowRequest } from '../../shared/chat/chatContext';
@@ -14,26 +15,8 @@ vi.mock('../../shared/socket', () => ({ getSocket: () => Promise.resolve(fakeSoc
 const me = { _id: 'u2', name: 'Bea', image: '', phone_number: null, email_id: 'b@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
 const DAY = Date.UTC(2026, 0, 5, 12);
 
-const group = (fields: Partial<Session> = {}): Session => ({
-  _id: 'g1',
-  title: 'Riverside',
-  description: '',
-  image: '',
-  files: [],
-  is_public: true,
-  is_read_allowed: true,
-  write_permission: 20,
-  created_at: 0,
-  is_inactive: false,
-  is_dummy: false,
-  session_user_type: 20,
-  can_send: true,
-  notification_flag: 20,
-  data: {},
-  unseen_count: 0,
-  updated_at: 0,
-  ...fields,
-});
+const group = (fields: Partial<Session> = {}): Session =>
+  chatSession({ _id: 'g1', title: 'Riverside', is_public: true, is_read_allowed: true, ...fields });
 
 /** Message n of the chat, sent by u1 at DAY + n seconds. */
 function message(n: number): InboxMessage {
