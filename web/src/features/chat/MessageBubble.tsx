@@ -139,7 +139,6 @@ export function MessageBubble({ message, sender, own, onInfo, onRetry, quoted = 
         data-testid="chat-message"
         data-own={own || undefined}
         data-message-type={message.type}
-        data-created-at={message.created_at}
         className={`max-w-[80%] rounded-2xl px-3 py-2 shadow-xs select-text ${tone} ${outbound ? 'rounded-br-md' : 'rounded-bl-md'}`}
       >
         {!own && sender && (

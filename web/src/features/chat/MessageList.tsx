@@ -160,7 +160,7 @@ export function MessageList({ chat, meId, moderator, onInfo, messages, senderOf,
                   </p>
                 )}
                 {message.created_at === chat.unreadFrom && !message.local && (
-                  <p role="separator" data-testid="new-messages" className="my-2 flex items-center gap-2 text-xs font-semibold text-red-600">
+                  <p role="separator" data-testid="new-messages" className="my-2 flex items-center gap-2 text-xs font-semibold text-red-700">
                     <span className="h-px flex-1 bg-red-300" />
                     {NEW_MESSAGES_TEXT}
                     <span className="h-px flex-1 bg-red-300" />
