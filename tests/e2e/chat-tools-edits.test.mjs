@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { chatWindow, send } from './chatHelpers.mjs';
-import { BASE_URL, VIEWPORTS, apiCall, apiGet, apiLogin, launch, pageAs, screenshot, uniqueEmail } from './helpers.mjs';
+import { BASE_URL, VIEWPORTS, apiCall, apiGet, apiLogin, launch, longPress, pageAs, screenshot, uniqueEmail } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -17,12 +17,7 @@ after(async () => {
 /** Opens the message's menu (a long press on a phone, the hover menu on a desktop) and chooses `action`. */
 async function choose(page, bubble, action) {
   if (page.viewportSize().width < 600) {
-    const box = await bubble.boundingBox();
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.mouse.down();
-    // Held as a finger is, until the menu opens.
-    await page.getByRole('menuitem', { name: action, exact: true }).waitFor();
-    await page.mouse.up();
+    await longPress(page, bubble, page.getByRole('menuitem', { name: action, exact: true }));
   } else {
     await bubble.hover();
     await bubble.locator('xpath=..').getByRole('button', { name: 'Message menu' }).click();

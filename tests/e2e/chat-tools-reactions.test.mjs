@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { chatWindow, itemChatByApi, send } from './chatHelpers.mjs';
-import { VIEWPORTS, launch, screenshot, seriousViolations } from './helpers.mjs';
+import { VIEWPORTS, launch, longPress, screenshot, seriousViolations } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -19,12 +19,7 @@ const phone = (page) => page.viewportSize().width < 600;
 /** Opens a message's menu: its menu button on a desktop, a long press on a phone. */
 async function openMenu(page, bubble) {
   if (phone(page)) {
-    const box = await bubble.boundingBox();
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.mouse.down();
-    // Held as a finger is, until the menu opens (LONG_PRESS_MS in).
-    await page.getByRole('group', { name: 'React' }).waitFor();
-    await page.mouse.up();
+    await longPress(page, bubble, page.getByRole('group', { name: 'React' }));
   } else {
     await bubble.hover();
     await bubble.locator('xpath=..').getByRole('button', { name: 'Message menu' }).click();

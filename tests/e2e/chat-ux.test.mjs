@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { apiAs, chatPush, chatWindow, itemChatByApi, send, tick } from './chatHelpers.mjs';
-import { BASE_URL, VIEWPORTS, launch, screenshot, screenshotBoth, seriousViolations, serviceWorkerOf } from './helpers.mjs';
+import { BASE_URL, VIEWPORTS, launch, longPress, screenshot, screenshotBoth, seriousViolations, serviceWorkerOf } from './helpers.mjs';
 import { png } from './png.mjs';
 
 let browser;
@@ -406,12 +406,7 @@ test('chat basics: focus in the composer, Escape closes, images in the viewer, a
 /** Chooses "Reply" on a message: from its menu button on a desktop, by a long press on a phone. */
 async function chooseReply(page, bubble) {
   if (page.viewportSize().width < 600) {
-    const box = await bubble.boundingBox();
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.mouse.down();
-    // Held as a finger is, until the menu opens (LONG_PRESS_MS in).
-    await page.getByRole('menuitem', { name: 'Reply' }).waitFor();
-    await page.mouse.up();
+    await longPress(page, bubble, page.getByRole('menuitem', { name: 'Reply' }));
   } else {
     await bubble.hover();
     await bubble.locator('xpath=..').getByRole('button', { name: 'Message menu' }).click();

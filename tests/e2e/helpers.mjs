@@ -226,3 +226,15 @@ export async function serviceWorkerOf(page) {
   await cdp.send('ServiceWorker.enable');
   return { cdp, registrationId: await registered };
 }
+
+/**
+ * A finger's long press on `target`, held until `opened` (a locator) shows, then lifted. The
+ * pointer goes down where Playwright's hover found the target still and hit (a phone's chat
+ * window slides in: a point measured mid-way pressed beside the message).
+ */
+export async function longPress(page, target, opened) {
+  await target.hover();
+  await page.mouse.down();
+  await opened.waitFor();
+  await page.mouse.up();
+}
