@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, type FakeReply } from '../test/fetchMock';
@@ -70,7 +70,8 @@ describe('routes', () => {
     expect(screen.getByText('🪙 40')).toBeTruthy();
     expect(screen.getByText('Login to view content')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'New post' })).toBeTruthy();
-    expect(JSON.parse(localStorage.getItem('agora.recent_groups') ?? '[]')).toEqual([{ _id: 'amsterdam', title: 'Amsterdam' }]);
+    // Remembered by an effect of the render that shows the feed, which may run after it is seen.
+    await waitFor(() => expect(JSON.parse(localStorage.getItem('agora.recent_groups') ?? '[]')).toEqual([{ _id: 'amsterdam', title: 'Amsterdam' }]));
   });
 
   it('says so when the group cannot be viewed', async () => {
