@@ -76,7 +76,11 @@ def transport_sockets(redis_url: str, redis_prefix: str) -> Sockets:
         cors_allowed_origins="*",
     )
     edge_transports(server)
-    return Sockets(server, partial(manager.enter_rooms, namespace="/"))
+
+    async def enter_rooms(sid: str, rooms: list[str]) -> None:
+        await manager.enter_rooms(sid, "/", rooms)
+
+    return Sockets(server, enter_rooms)
 
 
 def stock_sockets(_redis_url: str, _redis_prefix: str) -> Sockets:
