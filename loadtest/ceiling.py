@@ -150,7 +150,7 @@ def _cost(
     result: StepResult,
     idle_rss: int,
     server_roles: tuple[str, ...],
-    commands: CommandRate | None,
+    commands: CommandRate,
     load_before: float,
 ) -> StepCost:
     window = result.window
@@ -162,7 +162,7 @@ def _cost(
         generator.cores if generator else 0.0,
         sum(u.rss_bytes for u in server),
         idle_rss,
-        commands.per_s if commands else None,
+        commands.per_s,
         result.http_calls_per_s,
         load_before,
     )
@@ -182,7 +182,7 @@ def _step_lines(result: StepResult, cost: StepCost) -> list[str]:
         f"({mb(cost.server_rss)} in all)",
         "  store commands: "
         + (
-            "not counted"
+            "none counted (no HTTP call in the window)"
             if commands is None
             else f"{cost.store_commands_per_s:,.0f}/s from every process on the store, "
             f"{commands:.2f} per HTTP call ({cost.http_calls_per_s:,.0f} calls/s)"
@@ -210,7 +210,7 @@ class Served:
     roles: dict[str, Finder]
     server_roles: tuple[str, ...]
     profiled: dict[str, int]  # `--profile`: py-spy on these processes through each hold
-    store_commands: Callable[[], int] | None  # every process's on the store, so far
+    store_commands: Callable[[], int]  # every process's on the store, so far
 
 
 @dataclass
@@ -260,15 +260,13 @@ def _take_step(served: Served, people_now: int, hold: int, work: Path, idle_rss:
     )
     out = work / f"{served.name.split()[0].lower()}-step-{people_now}"
     spies: list = []
-    commands = CommandRate(served.store_commands) if served.store_commands else None
+    commands = CommandRate(served.store_commands)
 
     def on_hold() -> None:
         _spy_on_the_hold(spies, served.profiled, out / "profile", hold)
-        if commands:
-            commands.start()
+        commands.start()
 
-    after_hold = commands.stop if commands else lambda: None
-    result = run_step(load, served.base_url, out, served.roles, on_hold, after_hold)
+    result = run_step(load, served.base_url, out, served.roles, on_hold, commands.stop)
     cost = _cost(people_now, result, idle_rss, served.server_roles, commands, load_before)
     lines = _step_lines(result, cost)
     for line in lines:
