@@ -114,7 +114,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         "--no-floor",
         dest="floor",
         action="store_false",
-        help="ceiling: skip the floor (the naive server's ramp after Agora's)",
+        help="ceiling: skip the floors (the naive server's ramps after Agora's)",
     )
     args = parser.parse_args(argv)
     unknown = [name for name in args.scenarios if name not in SCENARIOS]

@@ -29,8 +29,12 @@ class LoadError(RuntimeError):
     pass
 
 
+SOCKET_CALLS = "socket"  # the request type the people's socket events are reported under
+
+
 @dataclass(frozen=True)
 class CallStats:
+    kind: str  # the HTTP method, or SOCKET_CALLS
     name: str
     requests: int
     failures: int
@@ -49,6 +53,10 @@ class StepResult:
 
     def call(self, name: str) -> CallStats | None:
         return next((c for c in self.calls if c.name == name), None)
+
+    @property
+    def http_calls_per_s(self) -> float:
+        return sum(c.rps for c in self.calls if c.kind != SOCKET_CALLS)
 
 
 @dataclass(frozen=True)
@@ -70,9 +78,10 @@ def run_step(
     out: Path,
     roles: dict[str, Finder],
     on_hold: Callable[[], None] = lambda: None,
+    after_hold: Callable[[], None] = lambda: None,
 ) -> StepResult:
     """One locust run; `on_hold` is called once every user is on, as the measured window
-    starts."""
+    starts, and `after_hold` as it ends."""
     out.mkdir(parents=True, exist_ok=True)
     csv_prefix = out / "locust"
     args = [sys.executable, "-m", "locust", "-f", str(step.locustfile), "--headless"]
@@ -101,6 +110,7 @@ def run_step(
         on_hold()
         time.sleep(max(1.0, step.seconds - 1 - WINDOW_MARGIN_SECONDS))
         window = meter.stop()
+        after_hold()
         code = locust.wait(timeout=run_seconds + 60)
         reader.join(timeout=5)
     stats_file = Path(f"{csv_prefix}_stats.csv")
@@ -131,6 +141,7 @@ def _read_stats(path: Path) -> tuple[list[CallStats], CallStats]:
     with path.open(newline="") as stats:
         for row in csv.DictReader(stats):
             entry = CallStats(
+                kind=row["Type"],
                 name=row["Name"],
                 requests=int(row["Request Count"]),
                 failures=int(row["Failure Count"]),

@@ -35,6 +35,7 @@ from agora.core.reactions import REACTION_QUICK
 from agora.tools.garbage import settle
 from loadtest.crowd import Member
 from loadtest.feed_words import ADJECTIVES, DISTRICTS, NOUNS
+from loadtest.locust_run import SOCKET_CALLS
 from loadtest.node_crowd import NodeCrowd
 from loadtest.people_model import CITY_SEND_SHARE, model_from_env
 from loadtest.people_seed import CITY_TAG, DEFAULT_OUT, Seeded, read
@@ -124,18 +125,18 @@ def _report(environment, crowd: NodeCrowd, open_failures: Counter) -> None:
         rounds.append(crowd.events())
         for name, (times, errors) in rounds.pop(0).items():
             for ms in times:
-                fire(request_type="socket", name=name, response_time=ms, response_length=0)
+                fire(request_type=SOCKET_CALLS, name=name, response_time=ms, response_length=0)
             for reason, count in errors.items():
                 for _ in range(count):
                     fire(
-                        request_type="socket",
+                        request_type=SOCKET_CALLS,
                         name=name,
                         response_time=0,
                         response_length=0,
                         exception=RuntimeError(reason),
                     )
         for ms in crowd.collect().latencies_ms:
-            fire(request_type="socket", name=DELIVERY, response_time=ms, response_length=0)
+            fire(request_type=SOCKET_CALLS, name=DELIVERY, response_time=ms, response_length=0)
 
 
 @events.spawning_complete.add_listener

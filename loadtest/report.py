@@ -69,7 +69,7 @@ class TargetRow:
     agora: float
     baseline_name: str
     baseline: float
-    wanted_ratio: float
+    wanted_ratio: float | None  # None: printed beside the goals, with no goal of its own
     unit: str
     load_before: tuple[float, float]  # 1-minute load before Agora's and the baseline's ramp
     at_most: bool = False  # the ratio must stay at or under wanted_ratio (a limit, not a floor)
@@ -80,6 +80,8 @@ class TargetRow:
 
     @property
     def met(self) -> bool | None:
+        if self.wanted_ratio is None:
+            return None
         ratio = self.ratio
         if ratio is None:
             # A baseline that held no step is outdone by any step Agora held (for a floor).
@@ -90,25 +92,37 @@ class TargetRow:
 TARGETS: list[TargetRow] = []
 
 
-def target_table() -> list[str]:
-    if not TARGETS:
+def figure(value: float) -> str:
+    """A figure as wide as it needs: people and rates whole, small ones to two places."""
+    if abs(value) >= 100:
+        return f"{value:,.0f}"
+    return f"{value:.1f}" if abs(value) >= 10 else f"{value:.2f}"
+
+
+def target_table(rows: list[TargetRow] = TARGETS) -> list[str]:
+    if not rows:
         return []
     lines = [
         "",
-        "targets (ratios to baselines started in this run):",
-        f"  {'target':<28} {'Agora':>10} {'baseline':>26} {'ratio':>6} {'wanted':>7}  "
+        "targets (ratios to baselines started in this run; rows without a wanted ratio are "
+        "printed beside the goals):",
+        f"  {'target':<44} {'Agora':>9} {'baseline':>26} {'ratio':>6} {'wanted':>7}  "
         "load before (Agora / baseline)",
     ]
-    for row in TARGETS:
+    for row in rows:
         ratio, met = row.ratio, row.met
-        verdict = "-" if met is None else ("met" if met else "NOT MET")
-        if met and ratio is None:
-            verdict = "met, the baseline held no step"
-        wanted = f"{'<=' if row.at_most else '>='} {row.wanted_ratio}"
-        baseline = f"{row.baseline_name} {row.baseline:,.0f}"
+        if row.wanted_ratio is None:
+            verdict, wanted = "", "-"
+        else:
+            verdict = "-" if met is None else ("met" if met else "NOT MET")
+            if met and ratio is None:
+                verdict = "met, the baseline held no step"
+            wanted = f"{'<=' if row.at_most else '>='} {row.wanted_ratio}"
+        baseline = f"{row.baseline_name} {figure(row.baseline)}"
         lines.append(
-            f"  {row.target:<28} {row.agora:>10,.0f} {baseline:>26} "
+            f"  {row.target:<44} {figure(row.agora):>9} {baseline:>26} "
             f"{'-' if ratio is None else f'{ratio:.2f}':>6} {wanted:>7}  "
-            f"{row.load_before[0]:.1f} / {row.load_before[1]:.1f}  {verdict} ({row.unit})"
+            f"{row.load_before[0]:.1f} / {row.load_before[1]:.1f}  "
+            + (f"{verdict} ({row.unit})" if verdict else f"({row.unit})")
         )
     return lines

@@ -14,6 +14,7 @@ from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import OperationFailure
 
 from agora.settings import Settings
+from agora.tools import metrics
 
 INDEX_NOT_FOUND = 27
 FIND_IN_AT_ONCE = 8
@@ -43,7 +44,9 @@ class CommandWatch(monitoring.CommandListener):
     """What this client asks of the store, by shape (which command on which collection, and
     the fields it filtered and sorted on, never their values): each command slower than
     `slow_ms` as seen from here (the wait for a connection and the server's queue included)
-    is logged, and every `census_seconds` the commands of the last period are counted."""
+    is logged, and every `census_seconds` the commands of the last period are counted. While
+    the census is on, each command is also counted in Ray's metrics, where a bench sums the
+    edges' and the shards' (every process on the store) over the time it measures."""
 
     def __init__(self, slow_ms: int, census_seconds: int = 0) -> None:
         self.slow_us = slow_ms * 1000 if slow_ms else None
@@ -59,6 +62,7 @@ class CommandWatch(monitoring.CommandListener):
             self._count(shape)
 
     def _count(self, shape: str) -> None:
+        metrics.store_command()
         self._census[shape] += 1
         now = time.monotonic()
         if now - self._census_since < self.census_seconds:

@@ -80,6 +80,14 @@ def _pushes() -> metrics.Counter:
     )
 
 
+@functools.cache
+def _store_commands() -> metrics.Counter:
+    return metrics.Counter(
+        "agora_store_commands",
+        "Commands a process started on MongoDB, counted while the command census is on",
+    )
+
+
 def _recording() -> bool:
     return ray.is_initialized()
 
@@ -114,3 +122,8 @@ def frame_written(sockets: int) -> None:
 def push_sent(outcome: str) -> None:
     if _recording():
         _pushes().inc(tags={"outcome": outcome})
+
+
+def store_command() -> None:
+    if _recording():
+        _store_commands().inc()

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from loadtest.ceiling import floor_steps
+from loadtest.ceiling import FLOORS, floor_steps
+from loadtest.naive_people import SOCKET_SERVERS
 from loadtest.people_model import ACTIONS, HTTP, SOCKET, Model, RateError, parse_rates
 from loadtest.ramp import ActionFigures, StepFigures, last_held, misses
 
@@ -88,3 +89,9 @@ def test_the_floors_ramp_starts_where_agoras_held_last():
     steps = (100, 200, 500, 1000)
     assert floor_steps(steps, step(200, ("chat: send", 500, 0, 80.0))) == (200, 500, 1000)
     assert floor_steps(steps, None) == steps
+
+
+def test_each_floor_runs_the_naive_server_on_a_socket_server_of_its_own():
+    sockets = [floor.sockets for floor in FLOORS]
+    assert sockets == ["transport", "stock"]
+    assert set(sockets) <= set(SOCKET_SERVERS)
