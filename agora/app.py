@@ -80,6 +80,7 @@ from agora.store.session_copies import SessionCopies
 from agora.store.users import UserStore
 from agora.tools.background import sweep_forever
 from agora.tools.garbage import collecting
+from agora.tools.heap import heap_snapshots
 
 MOVE_SWEEP_SECONDS = 30
 
@@ -381,7 +382,13 @@ def build_app(
         async with collecting(settings.gc_full_every_seconds):
             yield
 
+    async def tracing_the_heap(app: web.Application):
+        with heap_snapshots(settings.heap_snapshots_dir, "edge"):
+            yield
+
     app.cleanup_ctx.insert(0, lifecycle)
+    # First to start: every block the edge allocates from here on is traced.
+    app.cleanup_ctx.insert(0, tracing_the_heap)
     app.cleanup_ctx.append(collecting_garbage)
     return app
 

@@ -80,6 +80,9 @@ class Settings(BaseSettings):
     # by count (agora/tools/garbage.py): by count, one took 110-290 ms of the edge's CPU every
     # 10-15 s at 1,000 people (docs/decisions.md, "The eleventh pass").
     gc_full_every_seconds: float = Field(default=600.0, gt=0)
+    # A probe, never a deployment's setting: the edge traces its Python heap (tracemalloc, a
+    # large cost) and writes a snapshot here on each SIGUSR2 (agora/tools/heap.py).
+    heap_snapshots_dir: Path | None = None
     # The ports of the Ray head `python -m agora run` starts (AGORA_RAY_ADDRESS unset): its
     # GCS (Ray's default, 6379, is Redis's), its dashboard, its Ray Client server and its
     # dashboard agent. Settings, so that two runs (a developer's and a test's) can share a
