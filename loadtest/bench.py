@@ -21,6 +21,7 @@ from pathlib import Path
 import psutil
 
 from loadtest import ceiling, chatmix, cluster, fanout, feed, idle, offers, push, sends, whatsapp
+from loadtest.node_crowd import NodeLoadError, check_installed
 from loadtest.report import say, target_table
 from loadtest.stack import Stack, running_stack
 
@@ -176,6 +177,13 @@ def run_scenario(name: str, keep: bool, profile_edge: bool, **options) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = _arguments(argv)
+    try:
+        # Every scenario's sockets are the Node crowd's: without it a run would print steps
+        # with no deliveries, as if nobody listened.
+        check_installed()
+    except NodeLoadError as missing:
+        say(f"refused: {missing}")
+        return 2
     say(_machine_line())
     for name in args.scenarios:
         try:
