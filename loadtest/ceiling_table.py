@@ -87,11 +87,34 @@ def closing_rows(agora: Climbed, floors: list[Climbed], first_step: int) -> list
             _limit("4. store commands per HTTP call", commands, TARGET_COMMANDS_PER_CALL, mine)
         )
     rows.append(_limit("4. kB per present person", mine.kb_per_person, TARGET_KB_PER_PERSON, mine))
+    if (added := kb_per_added_person(agora.costs, people)) is not None:
+        rows.append(
+            TargetRow(
+                "   kB per added person",
+                added,
+                "limit",
+                TARGET_KB_PER_PERSON,
+                None,
+                "RSS grown from the step below the ceiling to it, per person added",
+                (mine.load_before, mine.load_before),
+            )
+        )
     for floor in floors:
         theirs = floor.costs.get(people)
         if theirs is not None:
             rows += _beside(mine, floor.name, theirs)
     return rows
+
+
+def kb_per_added_person(costs: dict[int, StepCost], people: int) -> float | None:
+    """What each person added between the step below `people` and it costs: the figure over
+    the idle server also carries what the first people warm (copies, pools, imports), so it
+    falls as steps grow; the step between two held loads carries only people."""
+    below = [step for step in costs if step < people]
+    if people not in costs or not below:
+        return None
+    lower, upper = costs[max(below)], costs[people]
+    return (upper.server_rss - lower.server_rss) / (upper.people - lower.people) / 1e3
 
 
 def _limit(target: str, figure: float, limit: float, mine: StepCost) -> TargetRow:

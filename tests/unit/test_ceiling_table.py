@@ -113,3 +113,18 @@ def test_http_calls_a_second_leave_the_socket_events_out():
     calls = [call("POST", 40.0), call("GET", 10.0), call(SOCKET_CALLS, 500.0)]
     result = StepResult(calls, call("", 550.0), Window(10.0, {}, 0.5, 2))
     assert result.http_calls_per_s == 50.0
+
+
+def test_a_person_added_costs_what_the_rss_grew_between_the_two_steps_below_the_ceiling():
+    lower = replace(COST, people=500, server_rss=3_060_000_000)
+    rows = rows_by_target(closing_rows(climbed("Agora", 1000, lower, COST), [], 500))
+
+    # 40 MB more for 500 more people: 80 kB each, where over the idle server it is 100.
+    assert rows["kB per added person"].agora == pytest.approx(80.0)
+    assert rows["4. kB per present person"].agora == pytest.approx(100.0)
+
+
+def test_with_no_step_below_the_ceiling_no_person_is_counted_as_added():
+    rows = rows_by_target(closing_rows(climbed("Agora", 1000, COST), [], 1000))
+
+    assert "kB per added person" not in rows
