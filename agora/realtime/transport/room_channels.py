@@ -384,8 +384,7 @@ class RoomChannelManager(socketio.AsyncRedisManager):
         the message was published, the first messages of a new chat were published before
         the other edges had subscribed to its room, and their sockets never got them. The
         message goes on `room`'s channel, so Redis counts the edges holding its sockets, and
-        each answers once its sockets are in and their channels confirmed. A write-only
-        publisher hears no answers and does not wait."""
+        each answers once its sockets are in and their channels confirmed."""
         message = {
             "method": ROOMS_METHOD,
             "namespace": namespace,
@@ -397,7 +396,9 @@ class RoomChannelManager(socketio.AsyncRedisManager):
         if not self.write_only:
             self._move(message)
             await self.settled()
-        if self.write_only or not message["enter"]:
+        # Answers come to the listener, which python-socketio starts with the edge's first
+        # socket: an edge without one yet (or a write-only publisher) does not wait.
+        if getattr(self, "thread", None) is None or not message["enter"]:
             await self._publish(message)
             return
         move_id = message["move_id"] = uuid.uuid4().hex
