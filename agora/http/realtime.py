@@ -33,6 +33,7 @@ from agora.realtime.transport import (
     EdgePacket,
     RoomChannelManager,
     SocketServer,
+    close_sockets,
 )
 from agora.services.accounts import AccountService, Caller
 from agora.services.chat.chat_list import UnseenCounts
@@ -308,6 +309,12 @@ def attach(
         stop.set()
         await asyncio.gather(*tasks)
 
+    async def stop_sockets(app: web.Application) -> None:
+        await close_sockets(sio)
+
     app[SOCKET_SERVER] = sio
     app.cleanup_ctx.append(start_listener)
+    # A stopping edge closes its sockets before aiohttp waits for its running handlers (a
+    # socket's among them): their clients reconnect to another edge at once.
+    app.on_shutdown.append(stop_sockets)
     sio.attach(app, socketio_path=SOCKET_PATH)

@@ -9,7 +9,7 @@ import pytest
 import ray
 
 from tests import shared_ray
-from tests.integration.helpers import PUSH_COALESCE_SECONDS
+from tests.integration.helpers import OPENED_SOCKETS, PUSH_COALESCE_SECONDS
 from tests.services import RAY_START_ATTEMPTS
 
 
@@ -33,6 +33,18 @@ def ray_cluster():
                 raise
     yield
     ray.shutdown()
+
+
+@pytest.fixture
+async def opened_sockets_closed(client_for):
+    """Closes the sockets `open_socket` opened, after the test and before its edges stop: it
+    is set up after `client_for`, so torn down before it (an autouse fixture is set up first
+    and torn down last, after the edges)."""
+    yield
+    while OPENED_SOCKETS:
+        sio = OPENED_SOCKETS.pop()
+        if sio.connected:
+            await sio.disconnect()
 
 
 @pytest.fixture(scope="session")

@@ -4,10 +4,12 @@ import asyncio
 import contextlib
 import json
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from typing import Any
 
 import aiohttp
+import socketio
 from aiohttp.test_utils import TestClient
 from pymongo.asynchronous.database import AsyncDatabase
 
@@ -25,6 +27,35 @@ RESEND_PAUSE_SECONDS = 0.2
 # no further push comes waits one out (it was 10 s).
 PUSH_COALESCE_SECONDS = 4.0
 SOCKET_URL = "/socket.io/?EIO=4&transport=websocket"
+# The Socket.IO events a client sends the edge (agora/http/realtime.py's handlers).
+CLIENT_EVENTS = (
+    "join",
+    "leave",
+    "viewing",
+    "unseen",
+    "typing",
+    "delivered",
+    "read",
+    "send",
+    "react",
+)
+# Sockets `open_socket` opened, closed after each test by the `opened_sockets_closed` fixture.
+OPENED_SOCKETS: list[socketio.AsyncClient] = []
+
+
+async def open_socket(
+    client, person, handlers: dict[str, Callable[[Any], Any]] | None = None
+) -> socketio.AsyncClient:
+    """A python-socketio client of `person` on the edge `client` serves (no reconnection),
+    calling `handlers` by event name."""
+    sio = socketio.AsyncClient(reconnection=False)
+    OPENED_SOCKETS.append(sio)
+    for event, handler in (handlers or {}).items():
+        sio.on(event, handler)
+    await sio.connect(
+        str(client.make_url("/")), auth={"auth_key": person.key}, transports=["websocket"]
+    )
+    return sio
 
 
 @dataclass(frozen=True)

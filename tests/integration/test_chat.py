@@ -1,14 +1,18 @@
 """Chat against real edges, a real local Ray cluster, the MongoDB-wire server and Redis."""
 
 import asyncio
+import contextlib
 import uuid
 
 import pytest
 import ray
 import socketio
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
 from pymongo import AsyncMongoClient
 
 from agora.actors.protocol import ReadPage
+from agora.app import build_app
 from agora.core.chat.checks import NOT_IN_THIS_CHAT
 from agora.core.chat.constants import (
     MESSAGES_PAGE,
@@ -33,13 +37,14 @@ from tests.integration.helpers import (
     eventually,
     member,
     new_group,
+    open_socket,
     send_as_a_client,
 )
 from tests.integration.helpers import item_chat as _item_chat
 from tests.integration.helpers import send_text as _send
 from tests.integration.helpers import until as _until
 
-pytestmark = pytest.mark.usefixtures("ray_cluster")
+pytestmark = pytest.mark.usefixtures("ray_cluster", "opened_sockets_closed")
 
 
 async def _eventually(user, read, expected, seconds: float = 10.0):
@@ -511,30 +516,10 @@ async def test_mute_and_make_public_rules(chat_client, smtp_sink):
     assert readable.status == 200
 
 
-# Sockets `_socket` opened, closed after each test: an edge being stopped waits for an open
-# client (45 s: ping interval and timeout), the test's teardown with it.
-_OPENED: list[socketio.AsyncClient] = []
-
-
-@pytest.fixture(autouse=True)
-async def _opened_sockets_closed():
-    yield
-    while _OPENED:
-        sio = _OPENED.pop()
-        if sio.connected:
-            await sio.disconnect()
-
-
 async def _socket(client, person, events: dict[str, list] | None = None, name: str = ""):
-    """A python-socketio client of `person`, recording `events` as (name, data) pairs."""
-    sio = socketio.AsyncClient(reconnection=False)
-    _OPENED.append(sio)
-    for event in events or {}:
-        sio.on(event, lambda data, e=event: events[e].append((name, data)))
-    await sio.connect(
-        str(client.make_url("/")), auth={"auth_key": person.key}, transports=["websocket"]
-    )
-    return sio
+    """A socket of `person`, recording `events` as (name, data) pairs."""
+    handlers = {e: lambda data, e=e: events[e].append((name, data)) for e in events or {}}
+    return await open_socket(client, person, handlers)
 
 
 async def test_sockets_get_messages_typing_and_delivery_ticks(chat_client, smtp_sink):
@@ -848,6 +833,39 @@ async def test_a_message_sent_through_one_edge_reaches_a_socket_on_another(
     message = await asyncio.wait_for(received.get(), timeout=10)
     assert message["payload"] == "across edges"
     await sio.disconnect()
+
+
+async def test_sockets_moved_into_a_room_on_another_edge_hear_what_is_published_next(
+    client_for, smtp_sink, chat_prefix, monkeypatch
+):
+    """A new chat's first message is announced right after its members' sockets, on every
+    edge, were moved into its room: they must be in it, their edge subscribed to its
+    channel, by then (the first messages were lost on the other edges, whose SUBSCRIBE
+    came later on a busy machine)."""
+    first = await client_for(session_shards=2, redis_prefix=chat_prefix)
+    second = await client_for(session_shards=2, redis_prefix=chat_prefix)
+    ada = await member(first, smtp_sink, "Ada")
+    heard: list[dict] = []
+    # Answers reach the moving edge's listener, which its first socket starts.
+    await _socket(first, await member(first, smtp_sink, "Bo"))
+    await _socket(second, ada)  # another screen of hers, on the other edge
+    sio = await open_socket(second, ada, {"message": heard.append})
+    # The other edge's subscriptions take a while, as they did on a busy machine.
+    subscriber = _manager(second)._subscriber
+    subscribe = subscriber.subscribe
+
+    async def slow_subscribe(*channels: str) -> None:
+        await asyncio.sleep(0.3)
+        await subscribe(*channels)
+
+    monkeypatch.setattr(subscriber, "subscribe", slow_subscribe)
+    for n in range(5):
+        room = session_room(f"g_{uuid.uuid4().hex}")
+        await _manager(first).move_sockets(user_room(ada.id), enter=[room])
+        await _manager(first).emit("message", {"n": n}, room=room)
+        await _until(lambda n=n: len(heard) > n)
+    assert [m["n"] for m in heard] == list(range(5))
+    assert sio.connected
 
 
 async def test_chat_members_are_listed_for_participants_only(chat_client, smtp_sink):
@@ -1438,3 +1456,30 @@ async def test_receipts_decided_on_the_edges_copies_follow_what_another_edge_cha
     assert await mark_of(reader)() == seqs[2]
     for screen in screens.values():
         await screen.disconnect()
+
+
+async def test_a_stopping_edge_closes_its_sockets_before_it_waits_for_its_requests(
+    settings_for, smtp_sink
+):
+    """Its clients reconnect to another edge at once; an open socket held the stop until its
+    ping timed out (45 s), the handler serving it being one of the requests waited for."""
+    app = build_app(settings_for(), with_ray=False)
+    closed = asyncio.Event()
+    told_before_the_wait: list[bool] = []
+
+    async def socket_closed_meanwhile(app: web.Application) -> None:
+        # Shutdown hooks run in turn, then aiohttp waits for the running requests.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(closed.wait(), 10)
+        told_before_the_wait.append(closed.is_set())
+
+    app.on_shutdown.append(socket_closed_meanwhile)
+    client = TestClient(TestServer(app, host="127.0.0.1"))
+    await client.start_server()
+    try:
+        person = await member(client, smtp_sink, "Ada")
+        sio = await open_socket(client, person, {"disconnect": lambda *reason: closed.set()})
+        assert sio.connected
+    finally:
+        await client.close()
+    assert told_before_the_wait == [True]

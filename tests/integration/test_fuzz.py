@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from agora.app import api_document
 from agora.settings import Settings
+from tests.integration.helpers import CLIENT_EVENTS
 from tests.integration.live_edge import ThreadedEdge
 from tests.stripe_standin import SECRET_KEY, WEBHOOK_SECRET, StripeStandin
 from tests.whatsapp_standin import WhatsAppStandin
@@ -210,17 +211,6 @@ def test_the_edge_serves_the_fuzzed_document(fuzzed_edge):
 # Socket.IO events, which OpenAPI cannot describe: whatever a client sends, with whatever
 # arguments, an event asking for an acknowledgement gets one (never leaves the client waiting),
 # one that does not leaves the socket working, and the socket stays whose it was.
-CLIENT_EVENTS = (
-    "join",
-    "leave",
-    "viewing",
-    "unseen",
-    "typing",
-    "delivered",
-    "read",
-    "send",
-    "react",
-)
 # Names Socket.IO keeps for itself, and names the edge does not know: refused.
 REFUSED_EVENTS = (
     "connect",

@@ -11,7 +11,15 @@ import pytest
 import socketio
 
 from agora.http.realtime import SOCKET_SERVER
-from tests.integration.helpers import bearer, event_handlers_run, member, new_group, raw_socket
+from agora.realtime.transport import MALFORMED_EVENT
+from tests.integration.helpers import (
+    CLIENT_EVENTS,
+    bearer,
+    event_handlers_run,
+    member,
+    new_group,
+    raw_socket,
+)
 
 ANY_POSTS = ["/user/chats", "/get_by_ids", "/session/send", "/api/giveoffer", "/api/feed"]
 
@@ -264,19 +272,13 @@ async def test_socket_events_with_unreadable_data_are_answered(client, data):
         assert (await _still_answers(socket))["need_user"] is True
 
 
-CLIENT_EVENTS = [
-    "join",
-    "leave",
-    "viewing",
-    "unseen",
-    "typing",
-    "delivered",
-    "read",
-    "send",
-    "react",
-]
 # What follows the event's name: no argument, null, an object, two and three arguments.
 ARGUMENTS = ["", ",null", ",{}", ',"a","b"', ",{},null,7"]
+
+
+def test_the_events_tried_are_every_event_the_edge_handles(client):
+    handled = set(client.server.app[SOCKET_SERVER].handlers["/"])
+    assert handled - {"connect", "disconnect", MALFORMED_EVENT} == set(CLIENT_EVENTS)
 
 
 @pytest.mark.parametrize("who", ["user", "visitor"])

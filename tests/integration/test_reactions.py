@@ -12,32 +12,22 @@ import socketio
 from agora.core.chat.access import CANNOT_SEND, NO_SUCH_CHAT
 from agora.core.reactions import EMOJI_NOT_OFFERED, MEMBERS_REACT, NO_SUCH_MESSAGE
 from agora.core.shard_map import shard_of
-from tests.integration.helpers import item_chat, member, new_group, send_text, until
+from tests.integration.helpers import (
+    item_chat,
+    member,
+    new_group,
+    open_socket,
+    send_text,
+    until,
+)
 
-pytestmark = pytest.mark.usefixtures("ray_cluster")
-
-_OPENED: list[socketio.AsyncClient] = []
-
-
-@pytest.fixture(autouse=True)
-async def _opened_sockets_closed():
-    yield
-    while _OPENED:
-        sio = _OPENED.pop()
-        if sio.connected:
-            await sio.disconnect()
+pytestmark = pytest.mark.usefixtures("ray_cluster", "opened_sockets_closed")
 
 
 async def _socket(client, person, heard: list | None = None) -> socketio.AsyncClient:
     """A socket of `person`, recording the `reactions` events it hears in `heard`."""
-    sio = socketio.AsyncClient(reconnection=False)
-    _OPENED.append(sio)
-    if heard is not None:
-        sio.on("reactions", heard.append)
-    await sio.connect(
-        str(client.make_url("/")), auth={"auth_key": person.key}, transports=["websocket"]
-    )
-    return sio
+    handlers = {"reactions": heard.append} if heard is not None else None
+    return await open_socket(client, person, handlers)
 
 
 async def _react(person, session_id: str, created_at: int, emoji: str, status: int = 200):

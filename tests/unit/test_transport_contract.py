@@ -630,7 +630,7 @@ def test_the_manager_state_is_its_own():
     ours = RoomChannelManager(REDIS_URL, "c")
     library = socketio.AsyncRedisManager(REDIS_URL, channel="c")
     assert set(vars(ours)) - set(vars(library)) == {
-        "_commands", "_held", "_last_frame", "_publishes", "_subscriber", "_tasks",
+        "_commands", "_held", "_last_frame", "_moves", "_publishes", "_subscriber", "_tasks",
         "_to_subscribe", "coalesce_seconds", "confirming", "decoded", "idle_since",
         "local_rooms", "subscribed",
     }  # fmt: skip

@@ -9,7 +9,8 @@ added here without a check fails that test too. What each one replaces, and why:
 `room_channels.RoomChannelManager` (a `socketio.AsyncRedisManager`):
 - `_publish`: one Redis channel per room instead of one for everything, publishes pipelined.
 - `_listen`: SUBSCRIBEs to the channels of the rooms holding this edge's sockets (plus the base
-  channel), confirms subscriptions, handles our `rooms` control message; yields decoded dicts.
+  channel), confirms subscriptions, handles and answers our `rooms` control message (a move
+  of sockets waits for every edge's answer); yields decoded dicts.
 - `_handle_emit`: delivers a room's event once encoded, straight to each socket (no task per
   recipient), `message` events of a busy room coalesced; callbacks keep the library's path.
 - `basic_enter_room`, `basic_leave_room`: every room entry and exit passes here (connects,
@@ -18,7 +19,8 @@ added here without a check fails that test too. What each one replaces, and why:
 - `initialize`: also starts the task dropping idle channels.
 `websockets.UncompressedWebSocket` (engine.io's aiohttp `WebSocket`):
 - `__call__`: the driver's, without permessage-deflate, and a socket that began on the
-  websocket gets a counting queue and its transport for direct writes.
+  websocket gets a counting queue and its transport for direct writes; every socket keeps
+  its websocket (`websocket`), which `close_sockets` closes when the edge stops.
 - `wait`: a frame no Engine.IO client sends reads as a closed connection.
 - `send`: counts each packet engine.io's writer wrote.
 `websockets.edge_transports`: replaces entries of engine.io's private driver table
@@ -40,7 +42,7 @@ import socketio
 from agora.realtime.transport.client_packets import CheckedSocketServer
 from agora.realtime.transport.packets import MALFORMED_EVENT, EdgePacket
 from agora.realtime.transport.room_channels import RoomChannelManager
-from agora.realtime.transport.websockets import edge_transports
+from agora.realtime.transport.websockets import close_sockets, edge_transports
 
 # The library's public names the rest of `agora/` uses, so that only this package imports it.
 SocketServer = socketio.AsyncServer
@@ -53,5 +55,6 @@ __all__ = [
     "EdgePacket",
     "RoomChannelManager",
     "SocketServer",
+    "close_sockets",
     "edge_transports",
 ]

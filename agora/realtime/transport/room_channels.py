@@ -24,6 +24,7 @@ import base64
 import contextlib
 import logging
 import time
+import uuid
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
@@ -44,6 +45,7 @@ from agora.tools.group_commit import GroupCommit, Pending, succeed_all
 log = logging.getLogger("agora.realtime.rooms")
 
 ROOMS_METHOD = "rooms"  # our control message: a room's sockets enter or leave other rooms
+MOVED_METHOD = "rooms_moved"  # an edge's answer to it: its sockets are in, their channels heard
 CONFIRM_SECONDS = 5.0
 IDLE_ROOM_SECONDS = 2.0
 RETRY_SECONDS_MAX = 60
@@ -73,6 +75,19 @@ class _Held:
     since: float
     items: list[Any] = field(default_factory=list)
     timer: asyncio.TimerHandle | None = None
+
+
+@dataclass
+class _Move:
+    """A move of sockets into rooms, waiting for the edges that got it to say they made it."""
+
+    answered: int = 0
+    receivers: int | None = None  # the edges listening to the room moved, once Redis said
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def check(self) -> None:
+        if self.receivers is not None and self.answered >= self.receivers:
+            self.done.set()
 
 
 @dataclass
@@ -114,6 +129,7 @@ class RoomChannelManager(socketio.AsyncRedisManager):
         self._last_frame: dict[tuple[str, str], _LastFrame] = {}
         self._held: dict[tuple[str, str], _Held] = {}
         self._publishes = GroupCommit(self._send_publishes, PUBLISHES_PER_PIPELINE)
+        self._moves: dict[str, _Move] = {}
 
     # Channels ------------------------------------------------------------------------
 
@@ -140,12 +156,14 @@ class RoomChannelManager(socketio.AsyncRedisManager):
             return self.channel
         return self.room_channel(namespace, room)
 
-    async def _publish(self, data: dict[str, Any]) -> None:
+    async def _publish(self, data: dict[str, Any]) -> int | None:
         # Overrides AsyncRedisManager._publish (every message on the one base channel, one
         # PUBLISH each): a room's events go on the room's channel, pipelined in batches.
+        # Returns how many listeners Redis gave it to (None: not published).
         channel = self._publish_channel(data)
-        if channel is not None:
-            await self._publishes.add((channel, json_text.dumps(data)))
+        if channel is None:
+            return None
+        return await self._publishes.add((channel, json_text.dumps(data)))
 
     async def _send_publishes(self, batch: Pending) -> None:
         """The publishes gathered meanwhile, in order, in one pipeline (a shard announces the
@@ -158,8 +176,10 @@ class RoomChannelManager(socketio.AsyncRedisManager):
                 pipeline = self.redis.pipeline(transaction=False)
                 for (channel, payload), _ in batch:
                     pipeline.publish(channel, payload)
-                await pipeline.execute()
-                break
+                receivers = await pipeline.execute()
+                for (_, future), count in zip(batch, receivers, strict=True):
+                    future.set_result(count)
+                return
             except Exception as exc:
                 log.error("cannot publish to Redis (%s)%s", exc, ", retrying" * retries_left)
                 self.connected = False
@@ -333,9 +353,21 @@ class RoomChannelManager(socketio.AsyncRedisManager):
                 data = self.json.loads(message["data"])
             except ValueError:
                 continue
-            if isinstance(data, dict) and data.get("method") == ROOMS_METHOD:
+            method = data.get("method") if isinstance(data, dict) else None
+            if method == ROOMS_METHOD:
+                # Its own message was handled when sent; it answers it all the same, as one of
+                # the listeners Redis counted. Confirmations are awaited apart: they arrive
+                # here, and this loop waiting for them heard nothing for CONFIRM_SECONDS.
                 if data.get("host_id") != self.host_id:
-                    await self._handle_rooms(data)
+                    self._move(data)
+                if isinstance(data.get("move_id"), str):
+                    self._tasks.start(self._answer_move(data["move_id"]))
+                continue
+            if method == MOVED_METHOD:
+                move = self._moves.get(data.get("move_id"))
+                if move is not None:
+                    move.answered += 1
+                    move.check()
                 continue
             yield data
 
@@ -345,7 +377,14 @@ class RoomChannelManager(socketio.AsyncRedisManager):
         self, room: str, enter: Iterable[str] = (), leave: Iterable[str] = (), namespace: str = "/"
     ) -> None:
         """Every socket in `room`, on whichever edge, enters `enter` and leaves `leave`
-        (python-socketio moves only one socket at a time, by its id)."""
+        (python-socketio moves only one socket at a time, by its id).
+
+        Sockets entering rooms are in them, on every edge, when this returns (or after
+        CONFIRM_SECONDS): what is published to those rooms then reaches them. Returning once
+        the message was published, the first messages of a new chat were published before
+        the other edges had subscribed to its room, and their sockets never got them. The
+        message goes on `room`'s channel, so Redis counts the edges holding its sockets, and
+        each answers once its sockets are in and their channels confirmed."""
         message = {
             "method": ROOMS_METHOD,
             "namespace": namespace,
@@ -355,10 +394,27 @@ class RoomChannelManager(socketio.AsyncRedisManager):
             "host_id": self.host_id,
         }
         if not self.write_only:
-            await self._handle_rooms(message)
-        await self._publish(message)
+            self._move(message)
+            await self.settled()
+        # Answers come to the listener, which python-socketio starts with the edge's first
+        # socket: an edge without one yet (or a write-only publisher) does not wait.
+        if getattr(self, "thread", None) is None or not message["enter"]:
+            await self._publish(message)
+            return
+        move_id = message["move_id"] = uuid.uuid4().hex
+        move = self._moves[move_id] = _Move()
+        try:
+            move.receivers = await self._publish(message) or 0
+            move.check()
+            await asyncio.wait_for(move.done.wait(), CONFIRM_SECONDS)
+        except TimeoutError:
+            log.warning(
+                "%d of %s edges moved the sockets of %s", move.answered, move.receivers, room
+            )
+        finally:
+            del self._moves[move_id]
 
-    async def _handle_rooms(self, message: dict[str, Any]) -> None:
+    def _move(self, message: dict[str, Any]) -> None:
         namespace, room = message.get("namespace") or "/", message.get("room")
         if not isinstance(room, str):
             return
@@ -367,7 +423,11 @@ class RoomChannelManager(socketio.AsyncRedisManager):
                 self.basic_enter_room(sid, namespace, room)
             for room in message.get("leave") or []:
                 self.basic_leave_room(sid, namespace, room)
+
+    async def _answer_move(self, move_id: str) -> None:
+        """Tells the edge moving sockets that this edge's are in, their channels confirmed."""
         await self.settled()
+        await self._publish({"method": MOVED_METHOD, "move_id": move_id, "host_id": self.host_id})
 
     # Delivering ----------------------------------------------------------------------
 
