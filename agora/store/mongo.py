@@ -2,6 +2,8 @@
 
 import asyncio
 import logging
+import os
+import sys
 import time
 from collections import Counter
 from collections.abc import Iterable
@@ -29,6 +31,8 @@ def connect_mongo(settings: Settings) -> AsyncMongoClient:
     slow_ms = settings.mongo_slow_command_ms
     census_seconds = settings.mongo_command_census_seconds
     watching = slow_ms or census_seconds
+    if census_seconds:
+        _census_heard()
     return AsyncMongoClient(
         settings.mongo_url,
         tz_aware=True,
@@ -37,6 +41,14 @@ def connect_mongo(settings: Settings) -> AsyncMongoClient:
         uuidRepresentation="standard",
         event_listeners=[CommandWatch(slow_ms, census_seconds)] if watching else [],
     )
+
+
+def _census_heard() -> None:
+    """The census is logged in every process that asks the store, the shards included: a Ray
+    worker leaves INFO unlogged, so there it goes to the process's stderr (Ray's worker log)."""
+    census_log.setLevel(logging.INFO)
+    if not census_log.hasHandlers():
+        census_log.addHandler(logging.StreamHandler(sys.stderr))
 
 
 class CommandWatch(monitoring.CommandListener):
@@ -67,7 +79,11 @@ class CommandWatch(monitoring.CommandListener):
         counted, self._census = self._census, Counter()
         top = " | ".join(f"{n / seconds:.1f}/s {s}" for s, n in counted.most_common(CENSUS_SHAPES))
         census_log.info(
-            "store commands over %.0f s: %.1f/s; %s", seconds, counted.total() / seconds, top
+            "store commands of process %d over %.0f s: %.1f/s; %s",
+            os.getpid(),
+            seconds,
+            counted.total() / seconds,
+            top,
         )
 
     def succeeded(self, event: monitoring.CommandSucceededEvent) -> None:
