@@ -3,12 +3,16 @@ changes, dropped by them."""
 
 import asyncio
 import contextlib
+import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
+from types import SimpleNamespace
 
 import pytest
 
 from agora.core.accounts import Identifier
+from agora.store import local_copies
+from agora.store.announced_copies import ANNOUNCED_COPY_SECONDS
 from agora.store.auth_keys import AuthKeyStore
 from agora.store.mongo import connect_mongo, database
 from agora.store.redis import Keys, connect_redis
@@ -133,6 +137,38 @@ async def test_users_are_kept_only_while_changes_are_heard_and_a_change_drops_th
     # The subscription ended, and with it every copy.
     assert (await edge.get(user["_id"]))["name"] == "Later"
     assert await names() == ["Later"]
+
+
+class _CountedReads:
+    """A collection whose `find_one` calls are counted (as a read starts, before any await)."""
+
+    def __init__(self, collection) -> None:
+        self.collection = collection
+        self.reads = 0
+
+    def find_one(self, *args, **kwargs):
+        self.reads += 1
+        return self.collection.find_one(*args, **kwargs)
+
+
+async def test_a_copy_is_not_read_again_while_nothing_is_announced(user_edges, monkeypatch):
+    """A copy is exact while changes are heard, so a user read all the time costs no store
+    command however long it is used (until the age bound, a safety net)."""
+    edge, other = user_edges
+    user = await other.create(Identifier("email_id", "steady@example.com"), "Kept")
+    later = time.monotonic() + ANNOUNCED_COPY_SECONDS / 2
+    async with _hearing(edge.changes, other.changed) as heard:
+        assert (await edge.get(user["_id"]))["name"] == "Kept"
+        counted = _CountedReads(edge.users)
+        monkeypatch.setattr(edge, "users", counted)
+        monkeypatch.setattr(local_copies, "time", SimpleNamespace(monotonic=lambda: later))
+        assert (await edge.get(user["_id"]))["name"] == "Kept"
+        await asyncio.sleep(0)  # a reload in the background would have started its read
+        assert counted.reads == 0
+        await other.update_fields(user["_id"], {"name": "Announced"})
+        await _heard(heard, user["_id"])
+        assert (await edge.get(user["_id"]))["name"] == "Announced"
+        assert counted.reads == 1
 
 
 async def test_a_post_edited_or_deleted_on_one_edge_shows_on_another_at_once(client_for, smtp_sink):
