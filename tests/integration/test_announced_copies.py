@@ -1,5 +1,5 @@
 """An edge's copies of auth keys, users, groups and memberships: used only while it hears
-changes, dropped by them."""
+changes, dropped by them; and a chat's furthest marks, read again once a mark moved."""
 
 import asyncio
 import contextlib
@@ -11,12 +11,15 @@ from types import SimpleNamespace
 import pytest
 
 from agora.core.accounts import Identifier
+from agora.core.chat.constants import USER_TYPE_MEMBER
 from agora.store import local_copies
 from agora.store.announced_copies import ANNOUNCED_COPY_SECONDS
 from agora.store.auth_keys import AuthKeyStore
+from agora.store.marks_copies import MarksCopies
 from agora.store.mongo import connect_mongo, database
 from agora.store.redis import Keys, connect_redis
 from agora.store.session_copies import session_copies
+from agora.store.sessions import SessionStore
 from agora.store.users import UserStore
 from tests.integration.helpers import Member, member, new_group
 
@@ -247,3 +250,47 @@ async def test_a_membership_read_or_written_while_a_change_was_heard_is_not_kept
         # With nothing heard meanwhile, the written membership is the copy.
         edge.replace("g:marked", now, {**now, "read_seq": 4})
         assert await edge.get("g:marked", _stored({})) == {"session_user_type": 29, "read_seq": 4}
+
+
+@pytest.fixture
+async def chat_stores(settings_for):
+    """Two processes' chat stores (an edge's and another edge's or a shard's) on one
+    deployment, and the database."""
+    settings = settings_for()
+    mongo, redis = connect_mongo(settings), connect_redis(settings)
+    db, keys = database(mongo, settings), Keys(settings.redis_prefix)
+
+    def store() -> SessionStore:
+        return SessionStore(db, session_copies(redis, keys), MarksCopies(redis, keys))
+
+    yield store(), store(), db
+    await redis.aclose()
+    await mongo.close()
+
+
+def _marks(found: list[dict]) -> dict[str, tuple[int, int]]:
+    return {m["user_id"]: (m.get("delivered_seq", 0), m.get("read_seq", 0)) for m in found}
+
+
+async def test_a_chats_marks_are_read_once_per_change_and_every_change_shows_at_once(chat_stores):
+    """A page's ticks come from the process's copy of the chat's furthest marks while none
+    moved, and any mark moved anywhere (a receipt, a sender's read mark, a member removed)
+    shows on the next page."""
+    edge, other, db = chat_stores
+    chat = f"chat-{uuid.uuid4().hex[:8]}"
+    for user_id in ("ann", "bob"):
+        await other.add_member(chat, user_id, USER_TYPE_MEMBER)
+    assert await edge.furthest_marks(chat) == []
+
+    assert await other.record_receipt(chat, "ann", "delivered", 3, at=1)
+    assert _marks(await edge.furthest_marks(chat)) == {"ann": (3, 0)}
+
+    # Written behind the stores' back: the copy answers, the store is not asked.
+    await db.session_users.update_one({"_id": f"{chat}:bob"}, {"$set": {"read_seq": 9}})
+    assert _marks(await edge.furthest_marks(chat)) == {"ann": (3, 0)}
+
+    await other.advance_reading(chat, "bob", 10)  # a shard's: bob sent message 10
+    assert _marks(await edge.furthest_marks(chat)) == {"ann": (3, 0), "bob": (0, 10)}
+
+    await other.remove_member(chat, "bob")
+    assert _marks(await edge.furthest_marks(chat)) == {"ann": (3, 0)}
