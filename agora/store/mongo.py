@@ -3,10 +3,10 @@
 import asyncio
 import logging
 import os
-import sys
 import time
 from collections import Counter
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from bson import ObjectId
@@ -32,7 +32,7 @@ def connect_mongo(settings: Settings) -> AsyncMongoClient:
     census_seconds = settings.mongo_command_census_seconds
     watching = slow_ms or census_seconds
     if census_seconds:
-        _census_heard()
+        _census_heard(settings.var_dir / "log")
     return AsyncMongoClient(
         settings.mongo_url,
         tz_aware=True,
@@ -43,12 +43,16 @@ def connect_mongo(settings: Settings) -> AsyncMongoClient:
     )
 
 
-def _census_heard() -> None:
+def _census_heard(log_dir: Path) -> None:
     """The census is logged in every process that asks the store, the shards included: a Ray
-    worker leaves INFO unlogged, so there it goes to the process's stderr (Ray's worker log)."""
+    worker configures no logging (and keeps no log of its stderr), so there it goes to a file
+    of its own in the deployment's log directory, `census-<pid>.log`."""
     census_log.setLevel(logging.INFO)
     if not census_log.hasHandlers():
-        census_log.addHandler(logging.StreamHandler(sys.stderr))
+        log_dir.mkdir(parents=True, exist_ok=True)
+        handler = logging.FileHandler(log_dir / f"census-{os.getpid()}.log")
+        handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(message)s"))
+        census_log.addHandler(handler)
 
 
 class CommandWatch(monitoring.CommandListener):
