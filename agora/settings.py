@@ -48,7 +48,8 @@ class Settings(BaseSettings):
     mongo_connect_timeout_ms: int = Field(default=5000, ge=100)
     # Commands slower than this are logged with their collection and filter's fields (0: off).
     mongo_slow_command_ms: int = Field(default=0, ge=0)
-    # Every this many seconds the edge logs how many commands of each shape it sent (0: off).
+    # Every this many seconds each process that asks the store (the edge, each shard) logs how
+    # many commands of each shape it sent (0: off).
     mongo_command_census_seconds: int = Field(default=0, ge=0)
     # Every send (HTTP or socket) is answered within this: stored, or 503 with Retry-After,
     # after which the client sends it again with the same local_id and it is stored once.

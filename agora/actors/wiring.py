@@ -14,6 +14,7 @@ from pymongo.asynchronous.database import AsyncDatabase
 from agora.core.message_kinds import ChatKinds
 from agora.realtime.emitter import RealtimeEmitter
 from agora.settings import Settings
+from agora.store.marks_copies import MarksCopies
 from agora.store.messages import MessageStore
 from agora.store.mongo import connect_mongo, database
 from agora.store.push_subscriptions import PushSubscriptionStore
@@ -64,9 +65,10 @@ class StoreFactory:
 
     def sessions(self, db: AsyncDatabase) -> SessionStore:
         """The chat store as the edge builds it. A shard hears no announcements, so it reads
-        every membership from MongoDB; its copies' Redis connects only if it ever writes one."""
-        copies = session_copies(connect_redis(self.settings), Keys(self.settings.redis_prefix))
-        return SessionStore(db, copies)
+        every membership from MongoDB; its copies' Redis connects only if it ever writes one
+        (a reader's mark moved gives the chat's marks a new version there)."""
+        redis, keys = connect_redis(self.settings), Keys(self.settings.redis_prefix)
+        return SessionStore(db, session_copies(redis, keys), MarksCopies(redis, keys))
 
     def shard_maps(self, db: AsyncDatabase) -> ShardMapStore:
         """The deployment's shard maps (named by its Redis prefix, as its Ray namespace)."""

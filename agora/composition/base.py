@@ -14,6 +14,7 @@ from agora.services.events import Events
 from agora.settings import Settings
 from agora.store.groups import GroupStore
 from agora.store.items import ItemStore
+from agora.store.marks_copies import MarksCopies
 from agora.store.messages import MessageStore
 from agora.store.rate_limits import RateLimiter
 from agora.store.redis import Keys
@@ -75,6 +76,6 @@ def build_foundation(
         copies=copies,
         groups=GroupStore(db=db, copies=copies),
         items=ItemStore(db=db, redis=redis, keys=keys),
-        sessions=SessionStore(db=db, copies=copies),
+        sessions=SessionStore(db=db, copies=copies, marks=MarksCopies(redis=redis, keys=keys)),
         messages=MessageStore(db=db),
     )

@@ -15,11 +15,6 @@ from agora.store.announced_copies import AnnouncedCopies
 from agora.store.mongo import ensure_index
 from agora.store.redis import Keys
 
-# Keys are only ever removed by revoke(), which announces it; the age bound limits the damage
-# should a key document ever be deleted some other way.
-KEY_COPY_SECONDS = 300.0
-KEY_COPY_REFRESH_SECONDS = 240.0
-
 
 class AuthKeyStore:
     def __init__(self, db: AsyncDatabase, redis: Redis, keys: Keys) -> None:
@@ -28,8 +23,6 @@ class AuthKeyStore:
             "auth key",
             redis,
             keys("auth-revoked"),
-            fresh_for=KEY_COPY_SECONDS,
-            refresh_after=KEY_COPY_REFRESH_SECONDS,
             # Unknown keys are refused anyway; keeping them would let anyone fill the table.
             keep_missing=False,
         )

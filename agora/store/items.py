@@ -20,8 +20,6 @@ from agora.store.mongo import ensure_index, find_in, new_id
 from agora.store.redis import Keys
 from agora.store.unit_of_work import InUnit
 
-ITEM_COPY_SECONDS = 60.0
-ITEM_COPY_REFRESH_SECONDS = 45.0
 ROUTE_ID_BYTES = 9
 # The post's copy of its held reward (`set_hold`): absent on posts that never held one.
 HOLD_COPY_FIELDS = ("reward_ledger", "holding")
@@ -112,8 +110,6 @@ class ItemStore:
             "post",
             redis,
             keys("posts-changed"),
-            fresh_for=ITEM_COPY_SECONDS,
-            refresh_after=ITEM_COPY_REFRESH_SECONDS,
             keep_missing=False,
         )
         self.holds = HoldCopies(self.items, self._copies)

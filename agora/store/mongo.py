@@ -2,9 +2,11 @@
 
 import asyncio
 import logging
+import os
 import time
 from collections import Counter
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from bson import ObjectId
@@ -30,6 +32,8 @@ def connect_mongo(settings: Settings) -> AsyncMongoClient:
     slow_ms = settings.mongo_slow_command_ms
     census_seconds = settings.mongo_command_census_seconds
     watching = slow_ms or census_seconds
+    if census_seconds:
+        _census_heard(settings.var_dir / "log")
     return AsyncMongoClient(
         settings.mongo_url,
         tz_aware=True,
@@ -38,6 +42,18 @@ def connect_mongo(settings: Settings) -> AsyncMongoClient:
         uuidRepresentation="standard",
         event_listeners=[CommandWatch(slow_ms, census_seconds)] if watching else [],
     )
+
+
+def _census_heard(log_dir: Path) -> None:
+    """The census is logged in every process that asks the store, the shards included: a Ray
+    worker configures no logging (and keeps no log of its stderr), so there it goes to a file
+    of its own in the deployment's log directory, `census-<pid>.log`."""
+    census_log.setLevel(logging.INFO)
+    if not census_log.hasHandlers():
+        log_dir.mkdir(parents=True, exist_ok=True)
+        handler = logging.FileHandler(log_dir / f"census-{os.getpid()}.log")
+        handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(message)s"))
+        census_log.addHandler(handler)
 
 
 class CommandWatch(monitoring.CommandListener):
@@ -71,7 +87,11 @@ class CommandWatch(monitoring.CommandListener):
         counted, self._census = self._census, Counter()
         top = " | ".join(f"{n / seconds:.1f}/s {s}" for s, n in counted.most_common(CENSUS_SHAPES))
         census_log.info(
-            "store commands over %.0f s: %.1f/s; %s", seconds, counted.total() / seconds, top
+            "store commands of process %d over %.0f s: %.1f/s; %s",
+            os.getpid(),
+            seconds,
+            counted.total() / seconds,
+            top,
         )
 
     def succeeded(self, event: monitoring.CommandSucceededEvent) -> None:

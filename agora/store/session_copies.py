@@ -21,7 +21,6 @@ from redis.asyncio import Redis
 from agora.store.announced_copies import AnnouncedCopies
 from agora.store.redis import Keys
 
-SESSION_COPY_SECONDS = 300.0
 # An edge's readers' memberships, the members of the chats whose receipts it decides, and
 # their groups.
 SESSION_COPIES = 50_000
@@ -34,8 +33,6 @@ def session_copies(redis: Redis, keys: Keys) -> SessionCopies:
         "group or membership",
         redis,
         keys("sessions-changed"),
-        fresh_for=SESSION_COPY_SECONDS,
-        refresh_after=SESSION_COPY_SECONDS,
         # A stranger's membership is no membership, read by every page they open.
         keep_missing=True,
         max_copies=SESSION_COPIES,

@@ -17,6 +17,7 @@ from agora.core.mentions import EVERYONE_MENTION_SEQS, MENTION_SEQS, MENTION_SEQ
 from agora.store.batched_writes import BatchedWrites
 from agora.store.groups import NEW_SESSION_COUNTERS, add_membership, membership_id
 from agora.store.local_copies import LocalCopies
+from agora.store.marks_copies import MarksCopies
 from agora.store.mongo import count_matching, ensure_index, find_in
 from agora.store.session_copies import SessionCopies
 
@@ -87,7 +88,7 @@ def _written(found: dict[str, Any], write: _Write) -> dict[str, Any]:
 
 
 class SessionStore:
-    def __init__(self, db: AsyncDatabase, copies: SessionCopies) -> None:
+    def __init__(self, db: AsyncDatabase, copies: SessionCopies, marks: MarksCopies) -> None:
         self.sessions = db["sessions"]
         self.members = db["session_users"]
         # Message counts and read marks of all sessions a shard serves share commands.
@@ -102,6 +103,9 @@ class SessionStore:
         # drops on every edge (`store/session_copies.py`): receipts and typing are checked
         # on them. A shard never hears the announcements, so it is never served a copy.
         self._copies = copies
+        # Each chat's furthest marks, read once per change of a mark: every write here that
+        # moves one (receipts, readers' marks, a member removed) gives the chat a new version.
+        self._marks = marks
 
     async def ensure_indexes(self) -> None:
         # The group store creates the membership indexes chat lists rely on.
@@ -216,6 +220,7 @@ class SessionStore:
         key = membership_id(session_id, user_id)
         removed = await self.members.delete_one({"_id": key})
         await self._copies.announce(key)
+        await self._marks.moved([session_id])
         return removed.deleted_count == 1
 
     async def count_messages(
@@ -265,6 +270,7 @@ class SessionStore:
         await self._read_marks.update(
             {"_id": membership_id(session_id, user_id)}, {"$max": {"read_seq": seq}}
         )
+        await self._marks.moved([session_id])
 
     async def record_receipt(
         self, session_id: str, user_id: str, status: str, seq: int, at: int
@@ -284,6 +290,7 @@ class SessionStore:
                 return False
             if (await self.members.update_one(write.filter, write.change)).modified_count:
                 self._copies.replace(key, found, _written(found, write))
+                await self._marks.moved([session_id])
                 return True
         return False
 
@@ -315,6 +322,8 @@ class SessionStore:
             result = await self.members.bulk_write(
                 [UpdateOne(w.filter, w.change) for _, _, w in writes], ordered=False
             )
+            if result.modified_count:
+                await self._marks.moved(session_id for (session_id, _), _, _ in writes)
             if result.modified_count == len(writes):
                 for key, _, write in writes:
                     self._copies.replace(found[key]["_id"], found[key], _written(found[key], write))
@@ -359,7 +368,13 @@ class SessionStore:
 
     async def furthest_marks(self, session_id: str) -> list[dict[str, Any]]:
         """The marks that decide every message's tick: the two furthest of each kind (the
-        furthest may be the sender's own, which does not count for their messages)."""
+        furthest may be the sender's own, which does not count for their messages). From this
+        process's copy while no mark of the chat moved; a list of the caller's own."""
+        return list(
+            await self._marks.get(session_id, lambda: self._furthest_marks_stored(session_id))
+        )
+
+    async def _furthest_marks_stored(self, session_id: str) -> list[dict[str, Any]]:
         return await self._marks_of_each_kind(
             lambda field: (
                 self.members.find({"session_id": session_id, field: {"$gt": 0}}, MARK_FIELDS)

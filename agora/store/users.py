@@ -18,9 +18,6 @@ from agora.store.announced_copies import AnnouncedCopies
 from agora.store.mongo import ensure_index, find_in, new_id
 from agora.store.redis import Keys
 
-USER_COPY_SECONDS = 60.0
-USER_COPY_REFRESH_SECONDS = 45.0
-
 
 class UserStore:
     def __init__(self, db: AsyncDatabase, redis: Redis, keys: Keys) -> None:
@@ -29,8 +26,6 @@ class UserStore:
             "user",
             redis,
             keys("users-changed"),
-            fresh_for=USER_COPY_SECONDS,
-            refresh_after=USER_COPY_REFRESH_SECONDS,
             # A user is looked up by an id some key or link named; unknown ids are not kept.
             keep_missing=False,
         )

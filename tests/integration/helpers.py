@@ -15,6 +15,7 @@ from pymongo.asynchronous.database import AsyncDatabase
 
 from agora.http.realtime import SOCKET_SERVER
 from agora.settings import Settings
+from agora.store.marks_copies import MarksCopies
 from agora.store.mongo import connect_mongo, database
 from agora.store.redis import Keys, connect_redis
 from agora.store.session_copies import session_copies
@@ -73,7 +74,12 @@ async def deployment_stores(settings: Settings) -> AsyncIterator[DeploymentStore
     try:
         db = database(mongo, settings)
         yield DeploymentStores(
-            db, SessionStore(db, session_copies(redis, Keys(settings.redis_prefix)))
+            db,
+            SessionStore(
+                db,
+                session_copies(redis, Keys(settings.redis_prefix)),
+                MarksCopies(redis, Keys(settings.redis_prefix)),
+            ),
         )
     finally:
         await redis.aclose()

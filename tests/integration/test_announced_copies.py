@@ -1,18 +1,25 @@
 """An edge's copies of auth keys, users, groups and memberships: used only while it hears
-changes, dropped by them."""
+changes, dropped by them; and a chat's furthest marks, read again once a mark moved."""
 
 import asyncio
 import contextlib
+import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
+from types import SimpleNamespace
 
 import pytest
 
 from agora.core.accounts import Identifier
+from agora.core.chat.constants import USER_TYPE_MEMBER
+from agora.store import local_copies
+from agora.store.announced_copies import ANNOUNCED_COPY_SECONDS
 from agora.store.auth_keys import AuthKeyStore
+from agora.store.marks_copies import MarksCopies
 from agora.store.mongo import connect_mongo, database
 from agora.store.redis import Keys, connect_redis
 from agora.store.session_copies import session_copies
+from agora.store.sessions import SessionStore
 from agora.store.users import UserStore
 from tests.integration.helpers import Member, member, new_group
 
@@ -135,6 +142,38 @@ async def test_users_are_kept_only_while_changes_are_heard_and_a_change_drops_th
     assert await names() == ["Later"]
 
 
+class _CountedReads:
+    """A collection whose `find_one` calls are counted (as a read starts, before any await)."""
+
+    def __init__(self, collection) -> None:
+        self.collection = collection
+        self.reads = 0
+
+    def find_one(self, *args, **kwargs):
+        self.reads += 1
+        return self.collection.find_one(*args, **kwargs)
+
+
+async def test_a_copy_is_not_read_again_while_nothing_is_announced(user_edges, monkeypatch):
+    """A copy is exact while changes are heard, so a user read all the time costs no store
+    command however long it is used (until the age bound, a safety net)."""
+    edge, other = user_edges
+    user = await other.create(Identifier("email_id", "steady@example.com"), "Kept")
+    later = time.monotonic() + ANNOUNCED_COPY_SECONDS / 2
+    async with _hearing(edge.changes, other.changed) as heard:
+        assert (await edge.get(user["_id"]))["name"] == "Kept"
+        counted = _CountedReads(edge.users)
+        monkeypatch.setattr(edge, "users", counted)
+        monkeypatch.setattr(local_copies, "time", SimpleNamespace(monotonic=lambda: later))
+        assert (await edge.get(user["_id"]))["name"] == "Kept"
+        await asyncio.sleep(0)  # a reload in the background would have started its read
+        assert counted.reads == 0
+        await other.update_fields(user["_id"], {"name": "Announced"})
+        await _heard(heard, user["_id"])
+        assert (await edge.get(user["_id"]))["name"] == "Announced"
+        assert counted.reads == 1
+
+
 async def test_a_post_edited_or_deleted_on_one_edge_shows_on_another_at_once(client_for, smtp_sink):
     prefix = f"copies-{uuid.uuid4().hex[:8]}"  # one deployment: the edges share Redis
     first = await client_for(redis_prefix=prefix)
@@ -211,3 +250,47 @@ async def test_a_membership_read_or_written_while_a_change_was_heard_is_not_kept
         # With nothing heard meanwhile, the written membership is the copy.
         edge.replace("g:marked", now, {**now, "read_seq": 4})
         assert await edge.get("g:marked", _stored({})) == {"session_user_type": 29, "read_seq": 4}
+
+
+@pytest.fixture
+async def chat_stores(settings_for):
+    """Two processes' chat stores (an edge's and another edge's or a shard's) on one
+    deployment, and the database."""
+    settings = settings_for()
+    mongo, redis = connect_mongo(settings), connect_redis(settings)
+    db, keys = database(mongo, settings), Keys(settings.redis_prefix)
+
+    def store() -> SessionStore:
+        return SessionStore(db, session_copies(redis, keys), MarksCopies(redis, keys))
+
+    yield store(), store(), db
+    await redis.aclose()
+    await mongo.close()
+
+
+def _marks(found: list[dict]) -> dict[str, tuple[int, int]]:
+    return {m["user_id"]: (m.get("delivered_seq", 0), m.get("read_seq", 0)) for m in found}
+
+
+async def test_a_chats_marks_are_read_once_per_change_and_every_change_shows_at_once(chat_stores):
+    """A page's ticks come from the process's copy of the chat's furthest marks while none
+    moved, and any mark moved anywhere (a receipt, a sender's read mark, a member removed)
+    shows on the next page."""
+    edge, other, db = chat_stores
+    chat = f"chat-{uuid.uuid4().hex[:8]}"
+    for user_id in ("ann", "bob"):
+        await other.add_member(chat, user_id, USER_TYPE_MEMBER)
+    assert await edge.furthest_marks(chat) == []
+
+    assert await other.record_receipt(chat, "ann", "delivered", 3, at=1)
+    assert _marks(await edge.furthest_marks(chat)) == {"ann": (3, 0)}
+
+    # Written behind the stores' back: the copy answers, the store is not asked.
+    await db.session_users.update_one({"_id": f"{chat}:bob"}, {"$set": {"read_seq": 9}})
+    assert _marks(await edge.furthest_marks(chat)) == {"ann": (3, 0)}
+
+    await other.advance_reading(chat, "bob", 10)  # a shard's: bob sent message 10
+    assert _marks(await edge.furthest_marks(chat)) == {"ann": (3, 0), "bob": (0, 10)}
+
+    await other.remove_member(chat, "bob")
+    assert _marks(await edge.furthest_marks(chat)) == {"ann": (3, 0)}

@@ -56,6 +56,19 @@ class Deployment:
     async def feed(self) -> list[int]:
         return await self.statuses("/api/feed", {"group_id": self.group_id})
 
+    async def pages(self) -> list[int]:
+        """The group chat's newest page (every chat call checks the membership as it does)."""
+        return await self.statuses("/session/messages", {"session_id": self.group_id})
+
+    async def delivery_details(self) -> list[int]:
+        """Who received the owner's welcome: the sender's and the moderators' to see."""
+        page = await self.owner.call("/session/messages", {"session_id": self.group_id})
+        at = page["inbox_messages"][0]["created_at"]
+        path = f"/session/im_info?session_id={self.group_id}&created_at={at}"
+        return [
+            (await edge.client.get(path, headers=_bearer(edge.key))).status for edge in self.person
+        ]
+
     async def item_chats(self) -> list[int]:
         return await self.statuses(f"/api/chats/{self.item['_id']}", {})
 
@@ -139,11 +152,13 @@ async def deployment(deploy) -> Deployment:
 
 async def test_an_approved_member_reads_the_group_at_once_through_every_edge(deployment):
     assert await deployment.feed() == [403, 403]
+    assert await deployment.pages() == [403, 403]
     assert await deployment.item_chats() == [403, 403]
     assert await deployment.sends() == [CANNOT_SEND, CANNOT_SEND]
 
     await deployment.moderate("approve")
 
+    assert await deployment.pages() == [200, 200]
     assert await deployment.item_chats() == [200, 200]
     assert await deployment.feed() == [200, 200]
     assert await deployment.types_in_feed() == [USER_TYPE_MEMBER, USER_TYPE_MEMBER]
@@ -154,6 +169,7 @@ async def test_a_blocked_member_is_refused_at_once_through_every_edge(deployment
     await deployment.moderate("approve")
     await deployment.open_sockets()
     assert await deployment.feed() == [200, 200]
+    assert await deployment.pages() == [200, 200]
     assert await deployment.on_sockets("typing") == [{"ok": True}, {"ok": True}]
     assert await deployment.on_sockets("join") == [{"ok": True}, {"ok": True}]
     assert await deployment.sends() == [None, None]
@@ -165,11 +181,13 @@ async def test_a_blocked_member_is_refused_at_once_through_every_edge(deployment
     assert await deployment.sends() == [CANNOT_SEND, CANNOT_SEND]
     assert await deployment.on_sockets("typing") == [{"errors": NOT_IN_CHAT}] * 2
     assert await deployment.on_sockets("join") == [{"errors": CANNOT_READ}] * 2
+    assert await deployment.pages() == [403, 403]
     assert await deployment.feed() == [403, 403]
     assert await deployment.item_chats() == [403, 403]
 
     await deployment.moderate("unblock")
 
+    assert await deployment.pages() == [200, 200]
     assert await deployment.feed() == [200, 200]
     assert await deployment.on_sockets("typing") == [{"ok": True}, {"ok": True}]
     assert await deployment.sends() == [None, None]
@@ -181,9 +199,11 @@ async def test_a_member_made_moderator_is_one_at_once_through_every_edge(deploy)
     await deployment.moderate("approve")
     assert await deployment.types_in_feed() == [USER_TYPE_MEMBER, USER_TYPE_MEMBER]
     assert await deployment.sends() == [CANNOT_SEND, CANNOT_SEND]
+    assert await deployment.delivery_details() == [403, 403]
 
     await deployment.moderate("make_moderator")
 
+    assert await deployment.delivery_details() == [200, 200]
     assert await deployment.types_in_feed() == [USER_TYPE_MODERATOR, USER_TYPE_MODERATOR]
     assert await deployment.sends() == [None, None]
 

@@ -31,6 +31,7 @@ from agora.core.money import to_cents, wallet_id
 from agora.services.accounts import Caller
 from agora.services.groups import GroupChanges
 from agora.services.items import ItemInput
+from agora.store.marks_copies import MarksCopies
 from agora.store.mongo import connect_mongo, database
 from agora.store.redis import Keys, connect_redis
 from agora.store.session_copies import session_copies
@@ -98,7 +99,8 @@ async def edges(settings_for, chat_prefix):
     for store in built[0].indexed:
         await store.ensure_indexes()
     db = database(clients[0][0], config)
-    sessions = SessionStore(db, session_copies(clients[0][1], Keys(config.redis_prefix)))
+    redis, keys = clients[0][1], Keys(config.redis_prefix)
+    sessions = SessionStore(db, session_copies(redis, keys), MarksCopies(redis, keys))
     yield built, sessions
     for mongo, redis in clients:
         await mongo.close()

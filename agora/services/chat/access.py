@@ -30,8 +30,7 @@ class ChatAccess:
             # Read at once: every chat call starts here, and each read in a row waits its turn
             # at the store behind everyone else's. A chat that is gone has no membership.
             chat, membership = await asyncio.gather(
-                self.sessions.get(session_id),
-                self.sessions.membership(session_id, caller.user["_id"]),
+                self.sessions.get(session_id), self._membership(session_id, caller.user["_id"])
             )
             membership = membership if chat is not None else None
         if chat is None or chat["_id"] not in await self.may_read_all(caller, [(chat, membership)]):
@@ -91,7 +90,18 @@ class ChatAccess:
         return {pair: m for pair, m in found.items() if follows(m)}
 
     async def _follows(self, session_id: str, user_id: str) -> bool:
-        return follows(await self.sessions.membership(session_id, user_id))
+        return follows(await self._membership(session_id, user_id))
+
+    async def _membership(self, session_id: str, user_id: str) -> dict[str, Any] | None:
+        """The member's membership from the edge's copy, which every change of its type
+        (a role, a block, an approval) drops on every edge as it is given: a chat call read
+        it from the store each time. One the copy shows not following is read again, as
+        `followers` does: an approval or a join on another edge may be on its way here."""
+        pair = (session_id, user_id)
+        copy = (await self.sessions.memberships_lately([pair])).get(pair)
+        if follows(copy):
+            return copy
+        return (await self.sessions.memberships([pair])).get(pair)
 
 
 def follows(membership: dict[str, Any] | None) -> bool:
