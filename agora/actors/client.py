@@ -130,7 +130,20 @@ class ShardHandles:
         """Returns once shard `index` has started; RayAway when Ray is away or the shard does
         not start in time (`RayLink.shard_start_seconds`)."""
         self.link.require()
-        await self._start(index, self.link.shard_start_seconds)
+        if not self._running(index):
+            await self._start(index, self.link.shard_start_seconds)
+
+    def _running(self, index: int) -> bool:
+        """Whether shard `index` is known to have started in this cluster: every send asks,
+        and nearly always it has (no handle or start to wait for, nor their coroutines)."""
+        started = self._started.get(index)
+        return (
+            self._generation == self.link.generation
+            and started is not None
+            and started.done()
+            and not started.cancelled()
+            and started.exception() is None
+        )
 
     async def start_all(self, count: int) -> None:
         """Starts shards 0..count-1 and returns once they run (Ray away or not: the link

@@ -96,10 +96,13 @@ class SendBatch(Blob, frozen=True):
 
 class Stored(msgspec.Struct, frozen=True, tag="stored"):
     """The message is stored: `message` as clients see it. `stored_now` says this call stored
-    it, not an earlier one (a resend): the edge tells `MessageStored` for it, once."""
+    it, not an earlier one (a resend): the edge tells `MessageStored` for it, once, with
+    `members`, the chat's members' user ids as the shard holds them when it has at most
+    `MEMBERS_TOLD` (None for a bigger chat, and for a resend)."""
 
     message: MessageView
     stored_now: bool
+    members: list[str] | None = None
 
 
 class Moved(msgspec.Struct, frozen=True, tag="moved"):

@@ -44,6 +44,9 @@ class MessageStored:
     session_id: str
     sender_id: str
     message: dict[str, Any]
+    # The chat's members when it stored it, if its shard told them (a small chat): their
+    # memberships need no query by chat.
+    members: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)

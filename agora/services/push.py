@@ -143,7 +143,7 @@ class PushService:
     def message_stored(self, stored: MessageStored) -> None:
         """A new message was stored and acknowledged: its members who are not looking at the
         chat are pushed to, later, from the queue."""
-        self._enqueue({"kind": "message", "message": stored.message})
+        self._enqueue({"kind": "message", "message": stored.message, "members": stored.members})
 
     def message_deleted(self, deleted: MessageDeleted) -> None:
         """A push of a deleted message that is not sent yet is not sent (a push already sent
@@ -241,17 +241,37 @@ class PushService:
             for work in batch
             if work["kind"] == "direct" or self.kinds.message(work["message"]["type"]).pushed
         ]
-        messages = [work["message"] for work in batch if work["kind"] == "message"]
+        messages = [work for work in batch if work["kind"] == "message"]
         members: dict[str, list[dict[str, Any]]] = {}
         sessions: dict[str, dict[str, Any]] = {}
-        if session_ids := list({m["dest_session_id"]: None for m in messages}):
-            members = await self.sessions.push_memberships(session_ids)
+        if session_ids := list({w["message"]["dest_session_id"]: None for w in messages}):
+            members = await self._memberships(messages)
             sessions = {s["_id"]: s for s in await self.sessions.by_ids(session_ids)}
         for work in batch:
             if work["kind"] == "direct":
                 self.shards.notify([work["user_id"]], work["ref"], work["n"], False)
             else:
                 await self._message(work["message"], members, sessions)
+
+    async def _memberships(self, messages: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+        """The memberships of the messages' chats, by chat: of the members a small chat's
+        shard named, from this edge's copies (exact for types and mutes, which every change
+        announces); of the other chats, read by chat."""
+        named: dict[str, tuple[str, ...]] = {}
+        for work in messages:
+            if work["members"] is not None:
+                named[work["message"]["dest_session_id"]] = work["members"]
+        unnamed = list(
+            {w["message"]["dest_session_id"]: None for w in messages}.keys() - named.keys()
+        )
+        members = await self.sessions.push_memberships(unnamed) if unnamed else {}
+        pairs = [(session_id, u) for session_id, users in named.items() for u in users]
+        found = await self.sessions.memberships_lately(pairs)
+        for session_id in named:
+            members[session_id] = []
+        for (session_id, _), membership in found.items():
+            members[session_id].append(membership)
+        return members
 
     async def _message(
         self,

@@ -235,6 +235,23 @@ async def test_a_muted_member_gets_no_push(push_edge, standin, smtp_sink):
     assert [p.payload["body"] for p in readers_browser.pushes] == ["Gita: unmuted"]
 
 
+async def test_a_member_blocked_in_a_small_group_gets_no_push_until_unblocked(
+    push_edge, standin, smtp_sink
+):
+    """A small chat's shard names its members with each message and the edge decides with
+    its copies of their memberships: a type changed just before a message decides it."""
+    edge = await push_edge()
+    admin, reader, group_id, readers_browser, witness = await _group(edge, smtp_sink, standin)
+    block = {"session_id": group_id, "for_user_id": reader.id, "action": "block"}
+    await admin.call("/session/user/update", block)
+    await _send(admin, group_id, "blocked")
+    await _until(lambda: witness.pushes)
+    await admin.call("/session/user/update", block | {"action": "unblock"})
+    await _send(admin, group_id, "unblocked")
+    await _until(lambda: readers_browser.pushes)
+    assert [p.payload["body"] for p in readers_browser.pushes] == ["Gita: unblocked"]
+
+
 async def test_messages_of_several_chats_decided_together_reach_each_chats_own_members(
     push_edge, standin, smtp_sink
 ):
