@@ -34,6 +34,7 @@ from agora.realtime.transport import (
     RoomChannelManager,
     SocketServer,
     close_sockets,
+    start_receiving,
 )
 from agora.services.accounts import AccountService, Caller
 from agora.services.chat.chat_list import UnseenCounts
@@ -300,6 +301,7 @@ def attach(
                 await sio.disconnect(sid)
 
     async def start_listener(app: web.Application):
+        start_receiving(sio)
         stop = asyncio.Event()
         tasks = [
             asyncio.create_task(disconnect_revoked(stop), name="revocation-listener"),

@@ -29,7 +29,11 @@ from agora.realtime.transport import client_packets, packets, polling, room_chan
 from agora.realtime.transport.client_packets import UNDECODABLE, CheckedSocketServer
 from agora.realtime.transport.packets import EdgePacket
 from agora.realtime.transport.polling import AnsweredPollServer
-from agora.realtime.transport.room_channels import WRITER_PASSES, RoomChannelManager
+from agora.realtime.transport.room_channels import (
+    WRITER_PASSES,
+    RoomChannelManager,
+    start_receiving,
+)
 from agora.realtime.transport.websockets import (
     DirectSocketServer,
     UncompressedWebSocket,
@@ -215,6 +219,25 @@ async def check_initialize_starts_listener(manager_class: type) -> None:
         ran.is_set() and isinstance(getattr(manager, "thread", None), asyncio.Task),
         "RoomChannelManager.initialize and close",
         "initialize starting `_thread` as the task `thread`",
+    )
+
+
+async def check_first_connect_initializes_once(server_class: type) -> None:
+    """The first socket's connect initializes the manager only while the server's
+    `manager_initialized` is false, which `start_receiving` sets."""
+    initialized = []
+
+    class Manager(socketio.AsyncManager):
+        def initialize(self) -> None:
+            initialized.append(self)
+
+    server = server_class(async_mode="aiohttp", client_manager=Manager())
+    start_receiving(server)
+    await server._handle_eio_connect("eio", {})
+    expect(
+        len(initialized) == 1,
+        "start_receiving",
+        "a connect initializing the manager only while `manager_initialized` is false",
     )
 
 
@@ -565,6 +588,7 @@ async def check_writer(socket_class: type) -> None:
 
 CHECKS: list[tuple[Callable[[Any], Any], Any]] = [
     (check_initialize_starts_listener, socketio.AsyncRedisManager),
+    (check_first_connect_initializes_once, socketio.AsyncServer),
     (check_listener_dispatches_dicts, socketio.AsyncRedisManager),
     (check_emit_message, socketio.AsyncRedisManager),
     (check_redis_connect, socketio.AsyncRedisManager),
@@ -669,6 +693,14 @@ async def test_checks_fail_on_altered_libraries():
 
     await _expect_failure(
         "RoomChannelManager.initialize", check_initialize_starts_listener, InitializeWithoutListener
+    )
+
+    class InitializesAtEveryConnect(socketio.AsyncServer):
+        async def _handle_eio_connect(self, eio_sid, environ):
+            self.manager.initialize()
+
+    await _expect_failure(
+        "start_receiving", check_first_connect_initializes_once, InitializesAtEveryConnect
     )
 
     class ListenerOfTextOnly(socketio.AsyncRedisManager):

@@ -16,7 +16,8 @@ added here without a check fails that test too. What each one replaces, and why:
 - `basic_enter_room`, `basic_leave_room`: every room entry and exit passes here (connects,
   joins, disconnects): where channels are subscribed and marked idle.
 - `enter_room`: returns once Redis confirmed the room's channel.
-- `initialize`: also starts the task dropping idle channels.
+- `initialize`: also starts the task dropping idle channels. `start_receiving` calls it as
+  the edge starts, setting the server's `manager_initialized` as its first connect would.
 `websockets.UncompressedWebSocket` (engine.io's aiohttp `WebSocket`):
 - `__call__`: the driver's, without permessage-deflate, and a socket that began on the
   websocket gets a counting queue and its transport for direct writes; every socket keeps
@@ -41,7 +42,7 @@ import socketio
 
 from agora.realtime.transport.client_packets import CheckedSocketServer
 from agora.realtime.transport.packets import MALFORMED_EVENT, EdgePacket
-from agora.realtime.transport.room_channels import RoomChannelManager
+from agora.realtime.transport.room_channels import RoomChannelManager, start_receiving
 from agora.realtime.transport.websockets import close_sockets, edge_transports
 
 # The library's public names the rest of `agora/` uses, so that only this package imports it.
@@ -57,4 +58,5 @@ __all__ = [
     "SocketServer",
     "close_sockets",
     "edge_transports",
+    "start_receiving",
 ]

@@ -98,6 +98,15 @@ class _LastFrame:
     written: bool = False
 
 
+def start_receiving(server: socketio.AsyncServer) -> None:
+    """Starts the server's manager (its Redis listener) now, as python-socketio does with the
+    first socket that connects: an edge with no socket yet would not hear the other edges
+    answer its moves of sockets, and would not wait for them."""
+    if not server.manager_initialized:
+        server.manager_initialized = True
+        server.manager.initialize()
+
+
 class RoomChannelManager(socketio.AsyncRedisManager):
     """Overrides of the library's private methods are marked "Overrides"; besides those it
     uses the library's `_redis_connect` (sets `redis`, `connected`), `thread` (the listener
@@ -396,8 +405,8 @@ class RoomChannelManager(socketio.AsyncRedisManager):
         if not self.write_only:
             self._move(message)
             await self.settled()
-        # Answers come to the listener, which python-socketio starts with the edge's first
-        # socket: an edge without one yet (or a write-only publisher) does not wait.
+        # Answers come to the listener, which the edge starts as it starts
+        # (`start_receiving`): a write-only publisher has none and does not wait.
         if getattr(self, "thread", None) is None or not message["enter"]:
             await self._publish(message)
             return
