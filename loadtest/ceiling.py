@@ -78,7 +78,7 @@ SETTINGS = {
 GENERATOR = "locust"  # run_step's name for locust and the processes it starts
 # Ray gives its node 30 s to start, which a busy machine sometimes misses: the edge exits.
 STACK_ATTEMPTS = 3
-PROFILED_ROLES = ("edge", "nx-27017")
+PROFILED_ROLES = ("edge", "session shards", "user shards", "nx-27017")
 SERVER_ROLES = ("edge", "session shards", "user shards", "rest of Ray", "nx-27017", "redis")
 # Agora's count of store commands, one sample per process (docs/operations.md).
 STORE_COMMANDS_SAMPLE = "ray_agora_store_commands_total{"
@@ -109,7 +109,7 @@ def _spy_on_the_hold(into: list, pids: dict[str, int], prefix: Path, seconds: in
 
 
 def _server_pids(wanted: bool, roles: dict[str, Finder]) -> dict[str, int]:
-    """`--profile`: py-spy on the edge and the store, the two that spend the most."""
+    """`--profile`: py-spy on the edge, one session shard, one user shard and the store."""
     found = {role: roles[role]() for role in PROFILED_ROLES} if wanted else {}
     return {role: ps[0].pid for role, ps in found.items() if ps}
 

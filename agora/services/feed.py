@@ -8,8 +8,10 @@ would otherwise wait for that after every post.
 
 import json
 import logging
+from collections import OrderedDict
 from typing import Any
 
+from agora.core import json_text
 from agora.core.clock import now_ms
 from agora.core.documents import Item
 from agora.core.errors import InvalidInput
@@ -32,6 +34,9 @@ CLOCK_SKEW_MS = 10_000
 # As many new posts as this since the heads were read: drop them instead (readers rebuild).
 NEWER_MAX = 500
 HEAD_UPDATE_TRIES = 3
+# Pages kept rendered on an edge, the ones read last (a head of 21 posts renders to about
+# 20 kB of views).
+RENDERED_PAGES_MAX = 64
 
 
 def matches_tags(post: Item, tags: list[str]) -> bool:
@@ -61,11 +66,36 @@ def page_of(found: list[Item]) -> dict[str, Any]:
     }
 
 
+class RenderedPages:
+    """Pages as their readers get them, by their posts' cached JSON text and whether the
+    reader is signed in: every reader of a group's feed is served the same text until a write
+    changes it, so a page is parsed and rendered once per change on an edge, not per reader
+    (a function of the text alone: never stale)."""
+
+    def __init__(self, max_pages: int = RENDERED_PAGES_MAX) -> None:
+        self.max_pages = max_pages
+        self._pages: OrderedDict[tuple[str, bool], dict[str, Any]] = OrderedDict()
+
+    def page(self, posts_text: str, *, logged_in: bool) -> dict[str, Any]:
+        key = (posts_text, logged_in)
+        page = self._pages.get(key)
+        if page is not None:
+            self._pages.move_to_end(key)
+            return page
+        page = page_of(json_text.loads(posts_text))
+        page["items"] = [item_view(item, logged_in=logged_in) for item in page["items"]]
+        self._pages[key] = page
+        if len(self._pages) > self.max_pages:
+            self._pages.popitem(last=False)
+        return page
+
+
 class FeedService:
     def __init__(self, groups: GroupService, items: ItemStore, cache: FeedCache) -> None:
         self.groups = groups
         self.items = items
         self.cache = cache
+        self._rendered = RenderedPages()
 
     async def feed(
         self,
@@ -83,10 +113,10 @@ class FeedService:
         words = search_words(search_text)
         wanted = clean_tags(tags)
         before = decode_cursor(cursor) if cursor else None
-        page = page_of(await self._found(group_id, words, wanted, before))
-        logged_in = caller is not None
+        posts_text = await self._found(group_id, words, wanted, before)
+        page = self._rendered.page(posts_text, logged_in=caller is not None)
         return {
-            "items": [item_view(item, logged_in=logged_in) for item in page["items"]],
+            "items": page["items"],
             "group": group_view(group, membership),
             "group_member": membership_view(membership, group),
             "next_cursor": page["next_cursor"],
@@ -95,8 +125,8 @@ class FeedService:
 
     async def _found(
         self, group_id: str, words: list[str], tags: list[str], before: str | None
-    ) -> list[Item]:
-        """Up to HEAD_SIZE posts of the page that starts after `before`."""
+    ) -> str:
+        """Up to HEAD_SIZE posts of the page that starts after `before`, as JSON text."""
         # Searches stay out of the heads: a text search is quick even without index use, and
         # deciding whether a new post matches one would take a query per search.
         if before is None and not words:
@@ -110,7 +140,7 @@ class FeedService:
             ),
         )
 
-    async def _head(self, group_id: str, tags: list[str]) -> list[Item]:
+    async def _head(self, group_id: str, tags: list[str]) -> str:
         filter_key = json.dumps(tags)
         head, version = await self.cache.head(group_id, filter_key)
         if head is not None:

@@ -17,13 +17,13 @@ scripts below need.
 """
 
 import asyncio
-import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from redis.asyncio import Redis
 
+from agora.core import json_text
 from agora.store.redis import Keys
 
 PAGE_TTL_SECONDS = 300
@@ -70,7 +70,7 @@ class Heads:
 
 
 def _encode(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+    return json_text.dumps_text(value)
 
 
 class FeedCache:
@@ -112,13 +112,14 @@ class FeedCache:
 
     # Heads -------------------------------------------------------------------------------
 
-    async def head(self, group_id: str, filter_key: str) -> tuple[list[dict] | None, str]:
-        """The head of one filter if it is kept, and the version (for `keep_head`)."""
+    async def head(self, group_id: str, filter_key: str) -> tuple[str | None, str]:
+        """The head of one filter if it is kept (its posts' JSON text), and the version (for
+        `keep_head`)."""
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.hget(self._heads(group_id), filter_key)
             pipe.get(self._head_version(group_id))
             raw, version = await pipe.execute()
-        return (json.loads(raw) if raw is not None else None), version or "0"
+        return raw, version or "0"
 
     async def keep_head(
         self, group_id: str, filter_key: str, version: str, posts: list[dict], since: int
@@ -136,7 +137,7 @@ class FeedCache:
             pipe.get(self._head_version(group_id))
             found, version = await pipe.execute()
         since = found.pop(SINCE_FIELD, None)
-        posts = {key: json.loads(raw) for key, raw in found.items()}
+        posts = {key: json_text.loads(raw) for key, raw in found.items()}
         return Heads(version or "0", int(since) if since else None, posts)
 
     async def replace_heads(
@@ -158,7 +159,8 @@ class FeedCache:
         query: str,
         first_page: bool,
         compute: Callable[[], Awaitable[Any]],
-    ) -> Any:
+    ) -> str:
+        """The page's JSON text: as cached, else `compute`d (once on this edge) and cached."""
         head, content = await self.redis.mget(
             self._head_version(group_id), self._content_version(group_id)
         )
@@ -166,16 +168,16 @@ class FeedCache:
         key = self._group(group_id, "feedp") + f":{version}:{query}"
         raw = await self.redis.get(key)
         if raw is not None:
-            return json.loads(raw)
+            return raw
 
-        async def compute_and_store() -> Any:
-            page = await compute()
-            await self.redis.set(key, _encode(page), ex=PAGE_TTL_SECONDS)
+        async def compute_and_store() -> str:
+            page = _encode(await compute())
+            await self.redis.set(key, page, ex=PAGE_TTL_SECONDS)
             return page
 
         return await self._once(key, compute_and_store)
 
-    async def _once(self, key: str, compute: Callable[[], Awaitable[Any]]) -> Any:
+    async def _once(self, key: str, compute: Callable[[], Awaitable[str]]) -> str:
         waiting = self._computing.get(key)
         if waiting is not None:
             return await asyncio.shield(waiting)

@@ -1,7 +1,9 @@
 """How a warm feed head takes in new posts, and how a head becomes a page."""
 
+import json
+
 from agora.core.items import FEED_PAGE_SIZE, decode_cursor, feed_key
-from agora.services.feed import HEAD_SIZE, matches_tags, merged_head, page_of
+from agora.services.feed import HEAD_SIZE, RenderedPages, matches_tags, merged_head, page_of
 
 
 def _post(at: int, *tags: str) -> dict:
@@ -63,3 +65,49 @@ def test_a_page_from_fewer_posts_has_no_cursor():
     page = page_of([_post(2), _post(1)])
     assert (page["has_more"], page["next_cursor"]) == (False, None)
     assert _ids(page["items"]) == ["p2", "p1"]
+
+
+def _text(posts: list[dict]) -> str:
+    return json.dumps(posts)
+
+
+def _shown(at: int, **fields) -> dict:
+    return {
+        **_post(at),
+        "group_id": "g",
+        "user_id": "u",
+        "route_id": f"r{at}",
+        "created_at": at,
+        "title": f"Post {at}",
+        **fields,
+    }
+
+
+def test_a_page_is_rendered_once_per_text_and_viewer_kind():
+    pages = RenderedPages()
+    text = _text([_shown(2, need_user_to_view=True), _shown(1)])
+    member_page = pages.page(text, logged_in=True)
+    assert pages.page(text, logged_in=True) is member_page
+    visitors_page = pages.page(text, logged_in=False)
+    assert [item.get("title") for item in member_page["items"]] == ["Post 2", "Post 1"]
+    # A post that needs a login shows its content to members only.
+    assert [item.get("title") for item in visitors_page["items"]] == [None, "Post 1"]
+
+
+def test_a_changed_text_is_rendered_anew():
+    pages = RenderedPages()
+    before = pages.page(_text([_shown(1)]), logged_in=True)
+    after = pages.page(_text([_shown(2), _shown(1)]), logged_in=True)
+    assert [item["_id"] for item in before["items"]] == ["p1"]
+    assert [item["_id"] for item in after["items"]] == ["p2", "p1"]
+
+
+def test_the_pages_read_last_are_kept():
+    pages = RenderedPages(max_pages=2)
+    first, second, third = (_text([_shown(at)]) for at in (1, 2, 3))
+    kept = pages.page(first, logged_in=True)
+    dropped = pages.page(second, logged_in=True)
+    assert pages.page(first, logged_in=True) is kept  # read again: now the newest
+    pages.page(third, logged_in=True)
+    assert pages.page(first, logged_in=True) is kept
+    assert pages.page(second, logged_in=True) is not dropped

@@ -49,3 +49,32 @@ async def test_a_socket_entering_an_idle_room_while_a_subscribe_is_confirmed_kee
 
     assert channel in manager.subscribed
     assert channel in subscriber.listening
+
+
+async def test_a_room_entered_waits_only_for_channels_redis_has_not_confirmed():
+    """`settled` runs on every room a socket enters: the channels Redis confirmed long ago
+    (an edge's thousands) are not looked through again, and a new one is still waited for."""
+    manager = RoomChannelManager("redis://localhost:1/0", "c")
+    manager._subscriber = Subscriber()
+    confirmations: asyncio.Queue = asyncio.Queue()
+
+    async def redis_messages():
+        while True:
+            yield {"type": "subscribe", "channel": await confirmations.get()}
+
+    manager._redis_messages = redis_messages
+    listening = asyncio.create_task(anext(manager._listen(), None))
+    rooms = [f"v:r_chat{n}" for n in range(1000)]
+    for room in rooms:
+        manager.basic_enter_room("old", "/", room, eio_sid="old-eio")
+        confirmations.put_nowait(manager.room_channel("/", room))
+    await manager.settled()
+    assert manager.confirming == {}
+
+    manager.basic_enter_room("new", "/", "v:r_new", eio_sid="new-eio")
+    entering = asyncio.create_task(manager.settled())
+    await asyncio.sleep(0.01)
+    assert not entering.done()  # waiting for Redis to confirm the new room's channel
+    confirmations.put_nowait(manager.room_channel("/", "v:r_new"))
+    await entering
+    listening.cancel()
