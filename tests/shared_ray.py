@@ -49,7 +49,7 @@ def address() -> str | None:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not head_file.exists():
             settings = Settings(**{name: free_port() for name in HEAD_PORTS})
-            head = embedded.start_ray_head(settings, Path(place) / "ray-head.log")
+            head = embedded.start_ray_head(settings, Path(place) / "ray-head.log", dashboard=False)
             head_file.write_text(
                 json.dumps(
                     {

@@ -255,12 +255,17 @@ class RayNode:
         return self.process.poll()
 
 
-def start_ray_head(settings: Settings, log_file: Path) -> RayNode:
+def start_ray_head(settings: Settings, log_file: Path, *, dashboard: bool = True) -> RayNode:
     """A local Ray cluster the edges join, as in production (`ray start --head`); its
     metrics (docs/operations.md) at http://127.0.0.1:<ray_metrics_port>/metrics. Returns
-    once it is ready to be joined."""
+    once it is ready to be joined. Without `dashboard` (a head nobody looks at, as the
+    tests' shared one) its dashboard's processes are not started: they are most of an idle
+    head's memory and a steady share of a core."""
     args = ["--head", f"--port={settings.ray_port}"]
-    args += ["--dashboard-host=127.0.0.1", f"--dashboard-port={settings.ray_dashboard_port}"]
+    if dashboard:
+        args += ["--dashboard-host=127.0.0.1", f"--dashboard-port={settings.ray_dashboard_port}"]
+    else:
+        args += ["--include-dashboard=false"]
     args += [f"--metrics-export-port={settings.ray_metrics_port}"]
     args += [f"--ray-client-server-port={settings.ray_client_port}"]
     args += [f"--dashboard-agent-listen-port={settings.ray_dashboard_agent_port}"]
