@@ -844,10 +844,10 @@ STORED_WITHIN = LEASE_MS / 1000 + 2 * SWEEP_SECONDS
 
 
 async def _until_posted(world: World, applicant_id: str) -> None:
-    """Until the messages services post while the world is built are stored. Each is posted
-    through a shard call the service gives up on after a few seconds on a loaded machine,
-    while the shard still stores it, or (the customer's message) tries again once the
-    delivery's lease ran out: the rows would otherwise see it land mid-row."""
+    """Until the messages services post while the world is built are stored and counted.
+    Each is posted through a shard call the service gives up on after a few seconds on a
+    loaded machine, while the shard still stores it, or (the customer's message) tries again
+    once the delivery's lease ran out: the rows would otherwise see it land mid-row."""
     expected = {
         "the offer's notice": {
             "dest_session_id": world.chat_id,
@@ -860,17 +860,23 @@ async def _until_posted(world: World, applicant_id: str) -> None:
         "the customer's message": {"dest_session_id": world.business_chat_id},
     }
     mongo = AsyncMongoClient(world.mongo_url)
-    messages = mongo["agora_test"]["messages"]
+    db = mongo["agora_test"]
     try:
         for what, query in expected.items():
-            stored = await eventually(lambda q=query: _is_stored(messages, q), True, STORED_WITHIN)
-            assert stored, f"{what} was not stored in {STORED_WITHIN} s"
+            stored = await eventually(lambda q=query: _is_counted(db, q), True, STORED_WITHIN)
+            assert stored, f"{what} was not stored and counted in {STORED_WITHIN} s"
     finally:
         await mongo.close()
 
 
-async def _is_stored(messages, query: dict[str, Any]) -> bool:
-    return await messages.find_one(query) is not None
+async def _is_counted(db, query: dict[str, Any]) -> bool:
+    """The message is stored and its session counts it: the shard writes the count just
+    after the message, so a message found alone may see its session change a moment later."""
+    message = await db["messages"].find_one(query)
+    if message is None:
+        return False
+    session = await db["sessions"].find_one({"_id": message["dest_session_id"]})
+    return session is not None and session.get("message_seq", 0) >= message["seq"]
 
 
 # How far a session's messages were announced moves after the fact, by itself; how far a
