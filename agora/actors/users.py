@@ -19,10 +19,10 @@ batch that fails (the shard died, or its store did not answer) is sent again by 
 import asyncio
 import logging
 import time
-from collections import OrderedDict
 from dataclasses import replace
 
 import ray
+from cachetools import FIFOCache, LRUCache
 
 from agora.actors.protocol import (
     Disconnected,
@@ -94,14 +94,14 @@ class UserShardLogic:
         self.edges_heard: dict[str, float] = {}
         self.windows = PushWindows(settings.push_coalesce_seconds)
         self.windows_swept_at = time.monotonic()
-        self.recent: OrderedDict[tuple[str, str], None] = OrderedDict()
+        self.recent: FIFOCache[tuple[str, str], None] = FIFOCache(maxsize=RECENT_MESSAGES)
         # Deleted messages lately, (session id, created_at): never pushed from now on.
-        self.withdrawn: OrderedDict[tuple[str, int], None] = OrderedDict()
+        self.withdrawn: FIFOCache[tuple[str, int], None] = FIFOCache(maxsize=RECENT_MESSAGES)
         self.deliveries = asyncio.Semaphore(CONCURRENT_DELIVERIES)
         self.tasks: set[asyncio.Task] = set()
         # user id -> their subscriptions (an empty list: none), forgotten when the edges
         # report a change (subscribe, logout) or a push service says one is gone.
-        self.known: OrderedDict[str, list[Subscription]] = OrderedDict()
+        self.known: LRUCache[str, list[Subscription]] = LRUCache(maxsize=KNOWN_SUBSCRIBERS)
         # Bumped by every change: a read that started before one is not kept.
         self.changes = 0
 
@@ -155,8 +155,6 @@ class UserShardLogic:
         """A deleted message: not pushed when its decision comes later, and what a busy
         chat's window holds of it is forgotten."""
         self.withdrawn[(event.session_id, event.created_at)] = None
-        while len(self.withdrawn) > RECENT_MESSAGES:
-            self.withdrawn.popitem(last=False)
         self.windows.withdraw(event.session_id, event.created_at)
 
     def _withdrawn(self, notification: Notification) -> bool:
@@ -240,8 +238,6 @@ class UserShardLogic:
         if (user_id, ref) in self.recent:
             return True
         self.recent[(user_id, ref)] = None
-        while len(self.recent) > RECENT_MESSAGES:
-            self.recent.popitem(last=False)
         return False
 
     async def _release_later(self, keys: list[tuple[str, str]], delay: float) -> None:
@@ -270,20 +266,17 @@ class UserShardLogic:
         """Each user's subscriptions, read from MongoDB (in one query) only for those this
         shard does not know yet."""
         missing = [u for u in user_ids if u not in self.known]
+        found: dict[str, list[Subscription]] = {}
         if missing:
             changes = self.changes
             found = await self.subscriptions.of_users(missing, PUSH_SUBSCRIPTIONS_PER_ACCOUNT)
-            if changes == self.changes:
-                for user_id in missing:
-                    self.known[user_id] = found.get(user_id, [])
-            else:
+            if changes != self.changes:
                 # Changed meanwhile: used this once, read again next time.
                 return {u: self.known.get(u) or found.get(u, []) for u in user_ids}
-        for user_id in user_ids:
-            self.known.move_to_end(user_id)
-        while len(self.known) > KNOWN_SUBSCRIBERS:
-            self.known.popitem(last=False)
-        return {u: self.known[u] for u in user_ids}
+            for user_id in missing:
+                self.known[user_id] = found.get(user_id, [])
+        # Each read keeps the user among the most recently pushed to.
+        return {u: self.known.get(u, found.get(u, [])) for u in user_ids}
 
     def _forget_subscriptions(self, user_id: str) -> None:
         self.changes += 1

@@ -8,8 +8,9 @@ would otherwise wait for that after every post.
 
 import json
 import logging
-from collections import OrderedDict
 from typing import Any
+
+from cachetools import LRUCache
 
 from agora.core import json_text
 from agora.core.clock import now_ms
@@ -74,19 +75,15 @@ class RenderedPages:
 
     def __init__(self, max_pages: int = RENDERED_PAGES_MAX) -> None:
         self.max_pages = max_pages
-        self._pages: OrderedDict[tuple[str, bool], dict[str, Any]] = OrderedDict()
+        self._pages: LRUCache[tuple[str, bool], dict[str, Any]] = LRUCache(maxsize=max_pages)
 
     def page(self, posts_text: str, *, logged_in: bool) -> dict[str, Any]:
         key = (posts_text, logged_in)
         page = self._pages.get(key)
-        if page is not None:
-            self._pages.move_to_end(key)
-            return page
-        page = page_of(json_text.loads(posts_text))
-        page["items"] = [item_view(item, logged_in=logged_in) for item in page["items"]]
-        self._pages[key] = page
-        if len(self._pages) > self.max_pages:
-            self._pages.popitem(last=False)
+        if page is None:
+            page = page_of(json_text.loads(posts_text))
+            page["items"] = [item_view(item, logged_in=logged_in) for item in page["items"]]
+            self._pages[key] = page
         return page
 
 

@@ -13,10 +13,10 @@ receipt marks were 45/s each at 1,500 people, the second largest shape of the ce
 """
 
 import secrets
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
+from cachetools import LRUCache
 from redis.asyncio import Redis
 
 from agora.store.redis import Keys
@@ -37,7 +37,7 @@ class MarksCopies:
     def __init__(self, redis: Redis, keys: Keys) -> None:
         self.redis = redis
         self.keys = keys
-        self._copies: OrderedDict[str, tuple[str, Marks]] = OrderedDict()
+        self._copies: LRUCache[str, tuple[str, Marks]] = LRUCache(maxsize=MARKS_COPIES)
 
     def _version(self, session_id: str) -> str:
         return self.keys("marksv", session_id)
@@ -48,13 +48,9 @@ class MarksCopies:
         version = await self._current(session_id)
         copy = self._copies.get(session_id)
         if copy is not None and copy[0] == version:
-            self._copies.move_to_end(session_id)
             return copy[1]
         marks = await load()
         self._copies[session_id] = (version, marks)
-        self._copies.move_to_end(session_id)
-        while len(self._copies) > MARKS_COPIES:
-            self._copies.popitem(last=False)
         return marks
 
     async def _current(self, session_id: str) -> str:
