@@ -62,6 +62,24 @@ async def test_a_message_keeps_the_members_it_mentions_and_counts_for_them_until
     assert (await _row(ravi, group_id))["mention_count"] == 1
 
 
+async def test_a_muted_chat_lights_the_red_dot_only_for_its_mentions(chat_client, smtp_sink):
+    """Muted means "only mentions": for the red dot on Chats as for pushes."""
+    admin, ravi, _, _, group_id = await _group(chat_client, smtp_sink)
+    await ravi.call("/session/user/update", {"session_id": group_id, "notification_flag": 30})
+    await ravi.call("/user/chats", {})  # opening Chats: what came before is seen
+
+    async def red_dot() -> int:
+        return (await ravi.get("/user/me"))["user"]["data"]["notifications_unseen_count"]
+
+    await _send(admin, group_id, "news for all")
+    assert await red_dot() == 0
+    await _send(admin, group_id, "@Ravi look", **_mentioning(ravi.id))
+    await _send(admin, group_id, "@all meeting at six", **_mentioning("all"))
+    assert await red_dot() == 2
+    await ravi.call("/user/chats", {})
+    assert await red_dot() == 0
+
+
 async def test_everyone_is_mentioned_only_by_admins_and_moderators(chat_client, smtp_sink):
     admin, ravi, rania, _, group_id = await _group(chat_client, smtp_sink)
     for everyone in ("all", "here"):

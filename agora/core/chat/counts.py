@@ -41,20 +41,24 @@ def unseen_count(session: ChatSession, membership: Membership | None) -> int:
     return _messages_after(session, membership, read_through(session, membership))
 
 
-def member_mention_count(session: ChatSession, membership: Membership | None) -> int:
+def member_mention_count(
+    session: ChatSession, membership: Membership | None, past: int | None = None
+) -> int:
     """Unread messages that mentioned the member (`core.mentions`), for those who follow the
-    chat: zeroed by reading it, as the unseen count is."""
+    chat: zeroed by reading it, as the unseen count is; with `past`, only those after it."""
     if membership is None or not is_reader(membership.get("session_user_type")):
         return 0
-    return mention_count(session, membership, read_through(session, membership))
+    read = read_through(session, membership) if past is None else past
+    return mention_count(session, membership, read)
 
 
 def notification_count(session: ChatSession, membership: Membership) -> int:
     """What the chat adds to the red dot on Chats: unseen messages that arrived since its
-    member last opened Chats (`seen_seq`); nothing while muted."""
-    if is_muted(membership):
-        return 0
+    member last opened Chats (`seen_seq`); while muted ("only mentions"), only those that
+    mentioned the member."""
     seen = max(read_through(session, membership), membership.get("seen_seq", 0))
+    if is_muted(membership):
+        return member_mention_count(session, membership, seen)
     return _messages_after(session, membership, seen)
 
 

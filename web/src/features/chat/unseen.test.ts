@@ -82,6 +82,17 @@ describe('unseen counts on this screen', () => {
     expect(dot()).toBe(4);
   });
 
+  it('counts a muted chat’s messages that mention the viewer, as muted means "only mentions"', async () => {
+    const { dot } = await signedIn();
+    act(() => {
+      fakeSocket.serverSends('message', message('muted'));
+      fakeSocket.serverSends('message', { ...message('muted'), data: { mentions: ['someone-else'] } });
+      fakeSocket.serverSends('message', { ...message('muted'), data: { mentions: [me._id] } });
+      fakeSocket.serverSends('message', { ...message('muted'), data: { mentions: ['all'] } });
+    });
+    expect(dot()).toBe(4);
+  });
+
   it('asks again when a message arrives while the count is asked for, as the count may not hold it', async () => {
     const { dot } = await signedIn();
     delete fakeSocket.answers.unseen;

@@ -7,7 +7,8 @@ import { mentionsMe } from './mentions';
  * Unseen messages as this screen works them out. The server sends one `message` event per
  * message to a chat's room (never a count per member), so the screen counts for itself:
  * a message of someone else in a chat it is not showing raises that chat's badge, and the
- * red dot on Chats unless the chat is muted. Exact counts come from the server when the
+ * red dot on Chats unless the chat is muted and the message does not mention the viewer
+ * (muted means "only mentions", as for pushes). Exact counts come from the server when the
  * socket (re)connects and when Chats opens.
  */
 
@@ -80,8 +81,9 @@ export function received(message: InboxMessage, meId: string | null): boolean {
   }
   counted.add(message.id);
   if (counted.size > RECENT_IDS_MAX) counted.delete(counted.values().next().value as string);
-  const raisesDot = !muted.has(message.dest_session_id);
-  emit({ kind: 'unseen', message, raisesDot, mentionsMe: mentionsMe(message, meId) });
+  const mentioned = mentionsMe(message, meId);
+  const raisesDot = mentioned || !muted.has(message.dest_session_id);
+  emit({ kind: 'unseen', message, raisesDot, mentionsMe: mentioned });
   return raisesDot;
 }
 
