@@ -62,6 +62,7 @@ from agora.services.push import PushService
 from agora.services.registry import Services
 from agora.services.rewards import RewardHolds
 from agora.services.standing import Standing
+from agora.services.uploads import UploadService
 from agora.services.wallet import WalletService
 from agora.services.whatsapp import WhatsApp
 from agora.services.whatsapp.replies import WhatsAppReplies
@@ -197,6 +198,7 @@ def build_services(
         push,
         whatsapp,
         whatsapp_replies,
+        uploads,
     )
     indexed = [base.users, auth_keys, base.groups, base.items, base.sessions, base.messages]
     indexed += [money.wallet_store, review_store, money.payment_store, money.recharges]
@@ -225,6 +227,7 @@ def subscribe(
     push: PushService,
     whatsapp: WhatsApp,
     whatsapp_replies: WhatsAppReplies,
+    uploads: UploadService,
 ) -> None:
     """Who reacts to what, in this process (see `services/events.py`). The comment above
     each subscription says what it does: docs/architecture.md's events table shows it
@@ -257,6 +260,10 @@ def subscribe(
     events.subscribe(MessageStored, push.message_stored)
     # A deleted message's push not sent yet is not sent, nor shown in a busy chat's push.
     events.subscribe(MessageDeleted, push.message_deleted)
+    # A message's files count one more message that names them.
+    events.subscribe(MessageStored, uploads.message_stored)
+    # A deleted message's files that nothing else names are deleted.
+    events.subscribe(MessageDeleted, uploads.message_deleted)
     # A paid offer shows in its chat with its finder's fees.
     events.subscribe(OfferPaid, offers.announce_paid)
     # The participant and each paid sharer are told by web push, once per money move.

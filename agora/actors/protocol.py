@@ -203,11 +203,13 @@ MessageChange = EditMessage | DeleteMessage | PinMessage
 
 
 class Changed(msgspec.Struct, frozen=True, tag="changed"):
-    """The change is stored and announced: `message` as clients see it now, and the chat's
-    pinned messages (the newest pin first) when they changed with it."""
+    """The change is stored and announced: `message` as clients see it now, the chat's
+    pinned messages (the newest pin first) when they changed with it, and the urls of the
+    files a deletion took out of the message."""
 
     message: MessageView
     pins: list[MessageView] | None = None
+    removed_files: list[str] = msgspec.field(default_factory=list)
 
 
 class NoSuchMessage(msgspec.Struct, frozen=True, tag="no_such_message"):

@@ -679,10 +679,12 @@ class SessionShardLogic:
                 )
                 if refusal:
                     return Refused(refusal)
+                removed: list[str] = []
                 if not message.get("deleted_at"):
+                    removed = [f["url"] for f in message.get("payload1") or []]
                     await self._set(state, message, deleted(at, by), DELETED_CONTENT)
                 unpinned = await self._unpinned(state, message["created_at"])
-                return Changed(message_view(message, self.kinds), unpinned)
+                return Changed(message_view(message, self.kinds), unpinned, removed)
             case PinMessage(user_id=user_id, pinned=pinned):
                 if refusal := pin_refusal(self.kinds, session, actor_type, message):
                     return Refused(refusal)

@@ -64,6 +64,9 @@ UPLOAD_CHECK_JOBS = 2
 UPLOAD_PENDING = "pending"
 UPLOAD_RECEIVING = "receiving"
 UPLOAD_STORED = "stored"
+# No message names it any more (all that did were deleted) and no post ever did: its files are
+# deleted, and it can be attached no more.
+UPLOAD_DELETED = "deleted"
 
 
 @dataclass(frozen=True)

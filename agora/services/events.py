@@ -52,10 +52,12 @@ class MessageStored:
 @dataclass(frozen=True)
 class MessageDeleted:
     """A chat message was deleted (by its sender or a moderator): its content is gone from
-    the store and its chat's room was told. Published by the edge that asked its shard."""
+    the store and its chat's room was told. Published by the edge that asked its shard.
+    `files`: the urls of the files it carried."""
 
     session_id: str
     created_at: int
+    files: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,12 @@ CLOSED_HOLD_GRACE_MS = 60_000
 
 
 class StoredFiles(Protocol):
+    """The user's stored uploads as media items: for a message, and for a post (which keeps
+    them)."""
+
     async def stored_files(self, user_id: str, urls: list[str]) -> list[dict[str, Any]]: ...
+
+    async def post_files(self, user_id: str, urls: list[str]) -> list[dict[str, Any]]: ...
 
 
 @dataclass(frozen=True)
@@ -159,7 +164,7 @@ class ItemService:
             need_user_to_view=data.need_user_to_view,
             finder_fee_percent=data.finder_fee_percent,
         )
-        files = await self.uploads.stored_files(caller.user["_id"], list(data.files))
+        files = await self.uploads.post_files(caller.user["_id"], list(data.files))
         check_post_files(files)
         return {**draft.fields(), "files": files}
 

@@ -1,7 +1,7 @@
 """Uploads: signed upload links, receiving and checking files, serving them, attaching them."""
 
 import asyncio
-from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
@@ -14,6 +14,7 @@ from agora.core.uploads import (
     UPLOAD_PUT_PATH,
     UPLOAD_URL_TTL_SECONDS,
     UPLOAD_URLS_PER_USER,
+    UPLOADS_PATH,
     CheckedFile,
     FileType,
     UploadGrant,
@@ -34,6 +35,7 @@ from agora.core.uploads import (
     url_of,
 )
 from agora.integrations.web_pages import PageFetcher, Refused
+from agora.services.events import MessageDeleted, MessageStored
 from agora.settings import Settings
 from agora.store.file_store import FileStore, OpenedFile
 from agora.store.rate_limits import RateLimiter
@@ -109,6 +111,7 @@ class UploadService:
         and re-encoded like one, so readers load pictures from the edge and never tell an
         outside host their address."""
         if not url.startswith(("http://", "https://")):
+            await self._keep([url])
             return url
         try:
             picture = await self.fetcher.fetch(url, KEPT_IMAGE_TYPES, KEPT_IMAGE_MAX_BYTES)
@@ -123,6 +126,7 @@ class UploadService:
             )
         except (Refused, InvalidInput, PayloadTooLarge) as error:
             raise InvalidInput({"image": KEPT_IMAGE_REFUSAL}) from error
+        await self._keep([stored["file_url"]])
         return stored["file_url"]
 
     async def keep_file(
@@ -221,6 +225,32 @@ class UploadService:
             raise NotFound("No such file")
         return StoredFile(content, kind)
 
+    async def post_files(self, user_id: str, urls: list[str]) -> list[dict[str, Any]]:
+        """`stored_files` for a post, which keeps them: deleting a message never deletes
+        a file a post shows."""
+        files = await self.stored_files(user_id, urls)
+        await self._keep(urls)
+        return files
+
+    async def _keep(self, urls: list[str]) -> None:
+        await self.uploads.keep([i for url in urls if (i := upload_id_of(url))])
+
+    async def message_stored(self, stored: MessageStored) -> None:
+        """One more message names its files."""
+        await self.uploads.attach(
+            _upload_ids(f["url"] for f in stored.message.get("payload1") or [])
+        )
+
+    async def message_deleted(self, deleted: MessageDeleted) -> None:
+        """The deleted message's files that nothing names any more are deleted, thumbnails
+        too: a deleted picture is no longer served to whoever kept its link."""
+        for upload in await self.uploads.detach(_upload_ids(deleted.files)):
+            names = [upload["file_url"].removeprefix(UPLOADS_PATH)]
+            if upload.get("thumbnail"):
+                names.append(upload["thumbnail"].removeprefix(UPLOADS_PATH))
+            for name in names:
+                await self.files.delete(name)
+
     async def stored_files(self, user_id: str, urls: list[str]) -> list[dict[str, Any]]:
         """The media items for files a user attaches; each must be that user's stored upload."""
         if not urls:
@@ -235,6 +265,10 @@ class UploadService:
                 raise InvalidInput({"files": f"Unknown or unfinished upload: {url}"})
             items.append(media_item(upload))
         return items
+
+
+def _upload_ids(urls: Iterable[str]) -> set[str]:
+    return {upload_id for url in urls if (upload_id := upload_id_of(url))}
 
 
 async def _one_chunk(data: bytes) -> AsyncIterator[bytes]:

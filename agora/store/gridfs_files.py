@@ -60,8 +60,11 @@ class GridFsFiles:
             return None
 
     async def delete(self, name: str) -> None:
-        with suppress(NoFile):
-            await self.bucket.delete_by_name(name)
+        # Each version by its id: nx-27017 refuses `delete_by_name`'s delete of an `$in` of
+        # ids (it answers that no such file exists).
+        async for version in self.bucket.find({"filename": name}):
+            with suppress(NoFile):
+                await self.bucket.delete(version._id)
 
     async def close(self) -> None:
         """The MongoDB client is the edge's own, closed with it."""

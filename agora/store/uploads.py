@@ -10,6 +10,7 @@ from typing import IO, Any
 from pymongo.asynchronous.database import AsyncDatabase
 
 from agora.core.uploads import (
+    UPLOAD_DELETED,
     UPLOAD_PENDING,
     UPLOAD_RECEIVING,
     UPLOAD_SPOOL_BYTES,
@@ -19,6 +20,12 @@ from agora.core.uploads import (
     url_of,
 )
 from agora.store.mongo import new_id
+
+# How many stored messages name an upload (counted since 2026-12-07), and whether (1) or not
+# (0) a post, a profile or a group shows it: numbers, which nx-27017 and MongoDB compare alike
+# (nx-27017 keeps a boolean as 1, and matches no missing field by `$ne`).
+USES = "uses"
+KEPT = "kept"
 
 
 class UploadStore:
@@ -40,6 +47,8 @@ class UploadStore:
             "title": title,
             "created_at": now,
             "status": UPLOAD_PENDING,
+            USES: 0,
+            KEPT: 0,
         }
         await self.uploads.insert_one(upload)
         return upload
@@ -63,6 +72,41 @@ class UploadStore:
             {"_id": upload_id, "status": UPLOAD_RECEIVING},
             {"$set": {"status": UPLOAD_STORED, "size": size, "thumbnail": thumbnail}},
         )
+
+    async def keep(self, upload_ids: list[str]) -> None:
+        """A post, a profile or a group shows these uploads: they are never deleted with the
+        messages that name them."""
+        if upload_ids:
+            query = {"_id": {"$in": upload_ids}, "status": UPLOAD_STORED}
+            await self.uploads.update_many(query, {"$set": {KEPT: 1}})
+
+    async def attach(self, upload_ids: set[str]) -> None:
+        """One more stored message names each of these uploads (those counted since they were
+        made: an older one may be named by messages nobody counted)."""
+        if upload_ids:
+            query = {"_id": {"$in": list(upload_ids)}, "status": UPLOAD_STORED, USES: {"$gte": 0}}
+            await self.uploads.update_many(query, {"$inc": {USES: 1}})
+
+    async def detach(self, upload_ids: set[str]) -> list[dict[str, Any]]:
+        """A deleted message named these uploads: one message fewer names each. Those no
+        message names any more, and nothing else shows (`keep`), are marked deleted and
+        returned (their files are the caller's to delete). Each is marked by a compare-and-set
+        on its count, so one attached again meanwhile stays. An upload made before messages
+        were counted (no `uses`) is never counted down."""
+        if not upload_ids:
+            return []
+        ids = list(upload_ids)
+        counted = {"_id": {"$in": ids}, USES: {"$gte": 1}}
+        await self.uploads.update_many(counted, {"$inc": {USES: -1}})
+        unused = {"_id": {"$in": ids}, USES: 0, KEPT: 0, "status": UPLOAD_STORED}
+        deleted = []
+        for upload in await self.uploads.find(unused, {"_id": 1}).to_list():
+            marked = await self.uploads.find_one_and_update(
+                {**unused, "_id": upload["_id"]}, {"$set": {"status": UPLOAD_DELETED}}
+            )
+            if marked is not None:
+                deleted.append(marked)
+        return deleted
 
     async def stored_of(self, user_id: str, upload_ids: list[str]) -> list[dict[str, Any]]:
         if not upload_ids:  # nx-27017 reads every upload for an empty `$in`

@@ -66,7 +66,8 @@ class MessageChanges:
         """The message as deleted: its content gone, `deleted_at` (and `deleted_by` when a
         moderator deleted it) in its place. Deleting it again changes nothing."""
         changed = await self._changed(DeleteMessage(session_id, created_at, caller.user["_id"]))
-        await self.events.publish(MessageDeleted(session_id, created_at))
+        files = tuple(changed.removed_files)
+        await self.events.publish(MessageDeleted(session_id, created_at, files))
         return {"message": changed.message}
 
     async def pin(
