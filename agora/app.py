@@ -397,4 +397,4 @@ def api_document(settings: Settings) -> dict:
     """The OpenAPI document of the edge these settings build. Built, never started: nothing
     is connected to, and nothing is signed (the document does not depend on the secret)."""
     unsigned = settings.model_copy(update={"secret_key": SecretStr(secrets.token_urlsafe(48))})
-    return build_app(unsigned, with_ray=False)[OPENAPI_DOCUMENT]
+    return build_app(unsigned, with_ray=False)[OPENAPI_DOCUMENT].document
