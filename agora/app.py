@@ -72,7 +72,7 @@ from agora.store.feed_cache import FeedCache
 from agora.store.file_store import import_local_files
 from agora.store.items import ItemStore
 from agora.store.link_previews import LinkPreviewCache
-from agora.store.mongo import connect_mongo, database
+from agora.store.mongo import connect_mongo, database, ensure_indexes
 from agora.store.push_subscriptions import PushSubscriptionStore
 from agora.store.redis import connect_redis
 from agora.store.reviews import ReviewStore
@@ -321,8 +321,7 @@ def build_app(
     app[SESSION_COPIES] = built.session_copies
 
     async def lifecycle(app: web.Application):
-        for store in built.indexed:
-            await store.ensure_indexes()
+        await ensure_indexes(db, built.indexed)
         # Files an older version kept on this edge's disk join the shared store.
         await import_local_files(settings.local_uploads_dir, services.uploads.files)
         if settings.seed_demo:
