@@ -73,7 +73,7 @@ from agora.store.feed_cache import FeedCache
 from agora.store.file_store import import_local_files
 from agora.store.items import ItemStore
 from agora.store.link_previews import LinkPreviewCache
-from agora.store.mongo import connect_mongo, database
+from agora.store.mongo import connect_mongo, database, ensure_indexes
 from agora.store.push_subscriptions import PushSubscriptionStore
 from agora.store.redis import connect_redis
 from agora.store.reviews import ReviewStore
@@ -328,8 +328,7 @@ def build_app(
     app[SESSION_COPIES] = built.session_copies
 
     async def lifecycle(app: web.Application):
-        for store in built.indexed:
-            await store.ensure_indexes()
+        await ensure_indexes(db, built.indexed)
         # Files an older version kept on this edge's disk join the shared store.
         await import_local_files(settings.local_uploads_dir, services.uploads.files)
         if settings.seed_demo:
@@ -404,4 +403,4 @@ def api_document(settings: Settings) -> dict:
     """The OpenAPI document of the edge these settings build. Built, never started: nothing
     is connected to, and nothing is signed (the document does not depend on the secret)."""
     unsigned = settings.model_copy(update={"secret_key": SecretStr(secrets.token_urlsafe(48))})
-    return build_app(unsigned, with_ray=False)[OPENAPI_DOCUMENT]
+    return build_app(unsigned, with_ray=False)[OPENAPI_DOCUMENT].document

@@ -1,6 +1,7 @@
 """Chat over HTTP: item chats, send, messages, chat list, lookups, settings, moderation."""
 
 import json
+from functools import cache
 from typing import Annotated, Any, Literal, Union
 
 from aiohttp import web
@@ -127,11 +128,18 @@ class SendBodies:
 
     def document(self) -> type[RootModel]:
         """The body as the API document describes it: one per kind, told apart by `_type`."""
-        bodies = tuple(self.by_type.values())
-        described = Annotated[Union[bodies], Field(discriminator="message_type")]  # noqa: UP007
-        return type("SendBody", (RootModel[described],), {"__doc__": SendBodies.__doc__})
+        return _documented_body(tuple(self.by_type.values()))
 
 
+# Once a process, not at every edge's start: a pydantic model takes about 2 ms of CPU to
+# build, and the kinds (module constants) and their bodies never change.
+@cache
+def _documented_body(bodies: tuple[type[SendFields], ...]) -> type[RootModel]:
+    described = Annotated[Union[bodies], Field(discriminator="message_type")]  # noqa: UP007
+    return type("SendBody", (RootModel[described],), {"__doc__": SendBodies.__doc__})
+
+
+@cache
 def _kind_body(kind: MessageKind) -> type[SendFields]:
     """The body of a send of this kind: its `_type`, and `data` as the kind says."""
     # Only a chat message may leave `_type` out (the spec's default).

@@ -94,7 +94,7 @@ def create_app(
         openapi.ROUTE,
     ]
     app.add_routes([route.route_def() for route in declared])
-    app[openapi.OPENAPI_DOCUMENT] = openapi.build_document(declared)
+    app[openapi.OPENAPI_DOCUMENT] = openapi.ApiDocument(declared)
     sio = realtime.create_socket_server(settings, sockets)
     edge_transports(sio)
     realtime.attach(

@@ -12,7 +12,7 @@ from redis.asyncio import Redis
 
 from agora.core.clock import now_ms
 from agora.store.announced_copies import AnnouncedCopies
-from agora.store.mongo import ensure_index
+from agora.store.mongo import Indexes
 from agora.store.redis import Keys
 
 
@@ -27,8 +27,8 @@ class AuthKeyStore:
             keep_missing=False,
         )
 
-    async def ensure_indexes(self) -> None:
-        await ensure_index(self.auth_keys, [("user_id", 1)])
+    async def ensure_indexes(self, indexes: Indexes) -> None:
+        await indexes.ensure(self.auth_keys, [("user_id", 1)])
 
     async def add(self, key_hash: str, user_id: str) -> None:
         await self.auth_keys.insert_one(

@@ -9,7 +9,7 @@ from pymongo.asynchronous.database import AsyncDatabase
 from agora.core.chat.constants import USER_TYPE_ADMIN, USER_TYPE_MODERATOR
 from agora.core.whatsapp.constants import SESSION_KIND_BUSINESS
 from agora.store.groups import NEW_SESSION_COUNTERS
-from agora.store.mongo import ensure_index
+from agora.store.mongo import Indexes
 
 AGENT_TYPES = [USER_TYPE_ADMIN, USER_TYPE_MODERATOR]
 WAMID_FIELD = "data.wa.wamid"
@@ -21,9 +21,9 @@ class BusinessChatStore:
         self.members = db["session_users"]
         self.messages = db["messages"]
 
-    async def ensure_indexes(self) -> None:
-        await ensure_index(self.sessions, [("data.whatsapp.group_id", 1)])
-        await ensure_index(
+    async def ensure_indexes(self, indexes: Indexes) -> None:
+        await indexes.ensure(self.sessions, [("data.whatsapp.group_id", 1)])
+        await indexes.ensure(
             self.messages,
             [(WAMID_FIELD, 1)],
             partialFilterExpression={WAMID_FIELD: {"$type": "string"}},

@@ -11,7 +11,7 @@ from pymongo.results import UpdateResult
 from agora.core.chat.constants import NOTIFICATION_UNMUTED, SESSION_KIND_GROUP, USER_TYPE_MEMBER
 from agora.core.clock import now_ms
 from agora.core.documents import ChatSession, Membership
-from agora.store.mongo import ensure_index
+from agora.store.mongo import Indexes
 from agora.store.session_copies import SessionCopies
 
 # A session stored from now on records how far its messages were announced (`announced_seq`):
@@ -64,10 +64,10 @@ class GroupStore:
         # which every change made through a store drops on every edge (`store/session_copies.py`).
         self._copies = copies
 
-    async def ensure_indexes(self) -> None:
-        await ensure_index(self.members, [("session_id", 1), ("session_user_type", 1)])
-        await ensure_index(self.members, [("user_id", 1), ("updated_at", -1)])
-        await ensure_index(self.sessions, [("kind", 1), ("created_at", -1)])
+    async def ensure_indexes(self, indexes: Indexes) -> None:
+        await indexes.ensure(self.members, [("session_id", 1), ("session_user_type", 1)])
+        await indexes.ensure(self.members, [("user_id", 1), ("updated_at", -1)])
+        await indexes.ensure(self.sessions, [("kind", 1), ("created_at", -1)])
 
     async def get(self, group_id: str, *, fresh: bool = False) -> ChatSession | None:
         """The group, from this edge's copy unless `fresh`."""

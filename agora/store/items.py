@@ -16,7 +16,7 @@ from agora.core.documents import Item, Route
 from agora.core.items import ITEM_HIDDEN_SORT_ORDER, feed_key
 from agora.core.routes import chain
 from agora.store.announced_copies import AnnouncedCopies
-from agora.store.mongo import ensure_index, find_in, new_id
+from agora.store.mongo import Indexes, find_in, new_id
 from agora.store.redis import Keys
 from agora.store.unit_of_work import InUnit
 
@@ -114,14 +114,14 @@ class ItemStore:
         )
         self.holds = HoldCopies(self.items, self._copies)
 
-    async def ensure_indexes(self) -> None:
-        await ensure_index(self.items, [("group_id", 1), ("feed_key", -1)])
-        await ensure_index(self.items, [("user_id", 1), ("feed_key", -1)])
-        await ensure_index(self.items, [("search_text", "text")])
+    async def ensure_indexes(self, indexes: Indexes) -> None:
+        await indexes.ensure(self.items, [("group_id", 1), ("feed_key", -1)])
+        await indexes.ensure(self.items, [("user_id", 1), ("feed_key", -1)])
+        await indexes.ensure(self.items, [("search_text", "text")])
         # The expiry sweep: posts past their time, and closed ones still holding.
-        await ensure_index(self.items, [("expires_at", 1)])
-        await ensure_index(self.items, [("closed_at", 1), ("holding", 1)])
-        await ensure_index(self.routes, [("item_id", 1), ("user_id", 1)], unique=True)
+        await indexes.ensure(self.items, [("expires_at", 1)])
+        await indexes.ensure(self.items, [("closed_at", 1), ("holding", 1)])
+        await indexes.ensure(self.routes, [("item_id", 1), ("user_id", 1)], unique=True)
 
     async def create(
         self, fields: dict[str, Any], *, user_id: str, group_id: str, created_at: int

@@ -14,7 +14,7 @@ from agora.core.documents import Message
 from agora.core.reactions import REACTIONS_FIELD
 from agora.store.batched_writes import BatchedWrites
 from agora.store.local_copies import LocalCopies
-from agora.store.mongo import drop_indexes, ensure_index, ensure_text_index, new_id
+from agora.store.mongo import Indexes, new_id
 
 # The local id a sender gives a message is theirs within one chat (clients number messages
 # per chat). Led by the session, the key needs no index of its own for its first field: the
@@ -110,18 +110,18 @@ class MessageStore:
             keep_missing=False,
         )
 
-    async def ensure_indexes(self) -> None:
-        await ensure_index(self.messages, [("dest_session_id", 1), ("created_at", -1)])
+    async def ensure_indexes(self, indexes: Indexes) -> None:
+        await indexes.ensure(self.messages, [("dest_session_id", 1), ("created_at", -1)])
         # The new index first, so resends are recognised throughout the change.
-        await ensure_index(
+        await indexes.ensure(
             self.messages,
             RESEND_KEY,
             unique=True,
             partialFilterExpression={"local_id": {"$type": "string"}},
         )
-        await drop_indexes(self.messages, RETIRED_KEYS)
+        await indexes.drop(self.messages, RETIRED_KEYS)
         # Searches in a chat (`search`); an edited message's new text is indexed as it is set.
-        await ensure_text_index(self.messages, "dest_session_id", "payload")
+        await indexes.ensure_text(self.messages, "dest_session_id", "payload")
 
     async def insert(self, messages: list[dict[str, Any]]) -> Inserted:
         """Stores the messages, each on its own: one that fails leaves the others stored."""
@@ -229,7 +229,7 @@ class MessageStore:
         """The chat's messages holding every one of `words` (whole words, any case and
         accents), newest first, older than `before` when given; deleted ones never.
 
-        From the text index (`ensure_text_index`), never by reading the chat's history: each
+        From the text index (`Indexes.ensure_text`), never by reading the chat's history: each
         word quoted, because MongoDB matches any of several bare words and all of several
         quoted ones (nx-27017 all of either)."""
         query: dict[str, Any] = {

@@ -7,7 +7,7 @@ import time
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from bson import ObjectId
 from pymongo import AsyncMongoClient, monitoring
@@ -131,41 +131,6 @@ def new_id() -> str:
     return str(ObjectId())
 
 
-async def ensure_index(collection: AsyncCollection, keys: list[tuple[str, Any]], **options) -> None:
-    """Creates the index once, and a plain index on the first field of a compound one.
-
-    nx-27017 answers queries from single-field indexes only: a compound index leaves every
-    query on its first field a scan of the whole collection (18 ms against 1 ms for a
-    session's messages among 30,000). On MongoDB the extra index is redundant and cheap.
-    """
-    leading, direction = keys[0]
-    if len(keys) > 1 and direction in (1, -1):
-        await _ensure_one(collection, [(leading, 1)])
-    await _ensure_one(collection, keys, **options)
-
-
-async def ensure_text_index(collection: AsyncCollection, equality: str, text: str) -> None:
-    """The text index `$text` queries that name one value of `equality` are answered from.
-
-    On MongoDB a compound one led by `equality` (`{equality: 1, text: "text"}`): a query
-    reads only that value's keys, never another's. nx-27017 has no compound text index (it
-    makes that key a plain index on both fields, and answers `$text` by reading every
-    document), but answers `$text` from a full-text table for a single-field text index: it
-    gets that one, and filters on `equality` beside it. Words are indexed as they are
-    written (`default_language` "none": no stemming, no stop words), as nx-27017 does.
-    """
-    keys: list[tuple[str, Any]] = [(text, "text")]
-    if not await _is_nx_27017(collection.database):
-        keys.insert(0, (equality, 1))
-    await _ensure_one(collection, keys, default_language="none")
-
-
-async def _is_nx_27017(db: AsyncDatabase) -> bool:
-    """Whether the server is nx-27017, which says so in `buildInfo` (MongoDB has no
-    `process` there); asked at startup only."""
-    return (await db.command("buildInfo")).get("process") == "nx_27017"
-
-
 async def find_in(
     collection: AsyncCollection,
     field: str,
@@ -211,40 +176,119 @@ async def count_matching(collection: AsyncCollection, query: dict[str, Any]) -> 
     return len(await collection.find(query, {"_id": 1}).to_list())
 
 
-async def _ensure_one(collection: AsyncCollection, keys: list[tuple[str, Any]], **options) -> None:
-    """Creates the index once, remembering that it did in the `schema_indexes` collection.
+class Indexed(Protocol):
+    """A store with indexes of its own, which each edge's start ensures."""
+
+    async def ensure_indexes(self, indexes: "Indexes") -> None: ...
+
+
+async def ensure_indexes(db: AsyncDatabase, stores: Iterable[Indexed]) -> None:
+    """Every index of the stores exists once this returns (an edge's start)."""
+    indexes = await Indexes.recorded_in(db)
+    for store in stores:
+        await store.ensure_indexes(indexes)
+
+
+class Indexes:
+    """Creates indexes once, remembering that it did in the `schema_indexes` collection.
 
     Asking for an existing index is a no-op on MongoDB, but nx-27017 fails when re-creating a
-    text index over existing documents and does not list text indexes, hence the record.
+    text index over existing documents and does not list text indexes, hence the record. The
+    records are read once (one query for every index ever created), and a collection's indexes
+    are listed only when one asked for has no record, once: an edge's start on a database that
+    has them all asks three commands, where asking index by index took 150 (a listing and a
+    record's look-up each, as nx-27017 lists indexes under names of its own).
     """
-    name = options.pop("name", None) or _default_name(keys)
-    record = f"{collection.name}.{name}"
-    created = collection.database["schema_indexes"]
-    if name in await collection.index_information() or await created.find_one({"_id": record}):
-        return
-    await collection.create_index(keys, name=name, **options)
-    await created.update_one({"_id": record}, {"$set": {"keys": keys}}, upsert=True)
 
+    def __init__(self, db: AsyncDatabase, recorded: set[str]) -> None:
+        self._records = db["schema_indexes"]
+        self._recorded = recorded
+        self._listings: dict[str, dict[str, Any]] = {}
+        self._nx_27017: bool | None = None
 
-async def drop_indexes(collection: AsyncCollection, retired: list[list[tuple[str, Any]]]) -> None:
-    """Drops the indexes on each of the `retired` keys that has one (replaced indexes, at
-    startup), from one listing of the collection's indexes.
+    @classmethod
+    async def recorded_in(cls, db: AsyncDatabase) -> "Indexes":
+        records = await db["schema_indexes"].find({}, {"_id": 1}).to_list()
+        return cls(db, {record["_id"] for record in records})
 
-    Found by their keys, not their names: nx-27017 lists and drops indexes under names of its
-    own (`idx_<collection>_<fields>`) and silently ignores a drop by the name they were created
-    with. Another edge dropping one at the same time is not an error.
-    """
-    wanted = [_key_spec(keys) for keys in retired]
-    for name, index in (await collection.index_information()).items():
-        if _key_spec(index["key"]) not in wanted:
-            continue
-        try:
-            await collection.drop_index(name)
-        except OperationFailure as error:
-            if error.code != INDEX_NOT_FOUND:
-                raise
-    records = [f"{collection.name}.{_default_name(keys)}" for keys in retired]
-    await collection.database["schema_indexes"].delete_many({"_id": {"$in": records}})
+    async def ensure(
+        self, collection: AsyncCollection, keys: list[tuple[str, Any]], **options
+    ) -> None:
+        """Creates the index once, and a plain index on the first field of a compound one.
+
+        nx-27017 answers queries from single-field indexes only: a compound index leaves every
+        query on its first field a scan of the whole collection (18 ms against 1 ms for a
+        session's messages among 30,000). On MongoDB the extra index is redundant and cheap.
+        """
+        leading, direction = keys[0]
+        if len(keys) > 1 and direction in (1, -1):
+            await self._ensure_one(collection, [(leading, 1)])
+        await self._ensure_one(collection, keys, **options)
+
+    async def ensure_text(self, collection: AsyncCollection, equality: str, text: str) -> None:
+        """The text index `$text` queries that name one value of `equality` are answered from.
+
+        On MongoDB a compound one led by `equality` (`{equality: 1, text: "text"}`): a query
+        reads only that value's keys, never another's. nx-27017 has no compound text index (it
+        makes that key a plain index on both fields, and answers `$text` by reading every
+        document), but answers `$text` from a full-text table for a single-field text index: it
+        gets that one, and filters on `equality` beside it. Words are indexed as they are
+        written (`default_language` "none": no stemming, no stop words), as nx-27017 does.
+        """
+        keys: list[tuple[str, Any]] = [(text, "text")]
+        if not await self._is_nx_27017(collection.database):
+            keys.insert(0, (equality, 1))
+        await self._ensure_one(collection, keys, default_language="none")
+
+    async def drop(self, collection: AsyncCollection, retired: list[list[tuple[str, Any]]]) -> None:
+        """Drops the indexes on each of the `retired` keys that has one (replaced indexes, at
+        startup), from one listing of the collection's indexes.
+
+        Found by their keys, not their names: nx-27017 lists and drops indexes under names of its
+        own (`idx_<collection>_<fields>`) and silently ignores a drop by the name they were created
+        with. Another edge dropping one at the same time is not an error.
+        """
+        wanted = [_key_spec(keys) for keys in retired]
+        listing = await self._listing(collection)
+        for name, index in list(listing.items()):
+            if _key_spec(index["key"]) not in wanted:
+                continue
+            try:
+                await collection.drop_index(name)
+            except OperationFailure as error:
+                if error.code != INDEX_NOT_FOUND:
+                    raise
+            del listing[name]
+        records = [f"{collection.name}.{_default_name(keys)}" for keys in retired]
+        if kept := [record for record in records if record in self._recorded]:
+            await self._records.delete_many({"_id": {"$in": kept}})
+            self._recorded.difference_update(kept)
+
+    async def _ensure_one(
+        self, collection: AsyncCollection, keys: list[tuple[str, Any]], **options
+    ) -> None:
+        name = options.pop("name", None) or _default_name(keys)
+        record = f"{collection.name}.{name}"
+        if record in self._recorded:
+            return
+        if name not in await self._listing(collection):
+            await collection.create_index(keys, name=name, **options)
+        # Listed but not recorded (made before the records were kept): recorded now, so the
+        # next start need not list the collection.
+        await self._records.update_one({"_id": record}, {"$set": {"keys": keys}}, upsert=True)
+        self._recorded.add(record)
+
+    async def _listing(self, collection: AsyncCollection) -> dict[str, Any]:
+        if collection.name not in self._listings:
+            self._listings[collection.name] = await collection.index_information()
+        return self._listings[collection.name]
+
+    async def _is_nx_27017(self, db: AsyncDatabase) -> bool:
+        """Whether the server is nx-27017, which says so in `buildInfo` (MongoDB has no
+        `process` there); asked once."""
+        if self._nx_27017 is None:
+            self._nx_27017 = (await db.command("buildInfo")).get("process") == "nx_27017"
+        return self._nx_27017
 
 
 def _default_name(keys: list[tuple[str, Any]]) -> str:

@@ -16,7 +16,7 @@ from agora.core.chat.constants import SESSION_KIND_GROUP
 from agora.core.clock import now_ms
 from agora.core.payments import RECHARGE_CREDITED, RECHARGE_OPEN, SUBSCRIPTION_ACTIVE
 from agora.store.groups import GroupStore
-from agora.store.mongo import ensure_index
+from agora.store.mongo import Indexes
 from agora.store.unit_of_work import InUnit
 from agora.store.users import UserStore
 
@@ -31,8 +31,8 @@ class Recharges(InUnit):
     def __init__(self, db: AsyncDatabase) -> None:
         self.recharges = db["recharges"]
 
-    async def ensure_indexes(self) -> None:
-        await ensure_index(self.recharges, [("user_id", 1), ("created_at", -1)])
+    async def ensure_indexes(self, indexes: Indexes) -> None:
+        await indexes.ensure(self.recharges, [("user_id", 1), ("created_at", -1)])
 
     async def add(self, checkout_id: str, user_id: str, amount_cents: int, currency: str) -> None:
         """An open recharge, until the provider reports."""
@@ -78,10 +78,10 @@ class PaymentStore:
         self.group_store = group_store
         self.groups = db["sessions"]
 
-    async def ensure_indexes(self) -> None:
-        await ensure_index(self.users, [(f"{ACCOUNT}.id", 1)])
-        await ensure_index(self.groups, [("data.subscription_id", 1)])
-        await ensure_index(
+    async def ensure_indexes(self, indexes: Indexes) -> None:
+        await indexes.ensure(self.users, [(f"{ACCOUNT}.id", 1)])
+        await indexes.ensure(self.groups, [("data.subscription_id", 1)])
+        await indexes.ensure(
             self.events, [("processed_at", 1)], expireAfterSeconds=EVENT_MEMORY_SECONDS
         )
 

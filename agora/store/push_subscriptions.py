@@ -8,7 +8,7 @@ from pymongo.asynchronous.database import AsyncDatabase
 
 from agora.core.clock import now_ms
 from agora.core.push import Subscription
-from agora.store.mongo import ensure_index, find_in
+from agora.store.mongo import Indexes, find_in
 
 SUBSCRIPTION_FIELDS = {"user_id": 1, "endpoint": 1, "p256dh": 1, "auth": 1, "updated_at": 1}
 NEWEST_FIRST = [("updated_at", -1), ("_id", 1)]
@@ -23,9 +23,9 @@ class PushSubscriptionStore:
     def __init__(self, db: AsyncDatabase) -> None:
         self.subscriptions = db["push_subscriptions"]
 
-    async def ensure_indexes(self) -> None:
-        await ensure_index(self.subscriptions, [("user_id", 1)])
-        await ensure_index(self.subscriptions, [("key_hash", 1)])
+    async def ensure_indexes(self, indexes: Indexes) -> None:
+        await indexes.ensure(self.subscriptions, [("user_id", 1)])
+        await indexes.ensure(self.subscriptions, [("key_hash", 1)])
 
     async def save(
         self, user_id: str, key_hash: str, subscription: Subscription, keep: int

@@ -1,8 +1,14 @@
 """Redis connection; every key carries the configured prefix."""
 
 from redis.asyncio import BlockingConnectionPool, Redis
+from redis.driver_info import DriverInfo
 
 from agora.settings import Settings
+
+# What each connection tells the server of its client (CLIENT SETINFO): built once, as
+# redis-py otherwise reads its version from the installed package's metadata for every
+# connection it opens (about 1 ms of CPU each; an edge opens several as it starts).
+DRIVER_INFO = DriverInfo()
 
 
 def connect_redis(settings: Settings) -> Redis:
@@ -16,6 +22,7 @@ def connect_redis(settings: Settings) -> Redis:
         health_check_interval=30,
         socket_connect_timeout=settings.redis_timeout_seconds,
         socket_timeout=settings.redis_timeout_seconds,
+        driver_info=DRIVER_INFO,
     )
     return Redis.from_pool(pool)
 

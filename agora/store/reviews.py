@@ -7,19 +7,19 @@ from pymongo import ReturnDocument
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import DuplicateKeyError
 
-from agora.store.mongo import ensure_index, new_id
+from agora.store.mongo import Indexes, new_id
 
 
 class ReviewStore:
     def __init__(self, db: AsyncDatabase) -> None:
         self.reviews = db["reviews"]
 
-    async def ensure_indexes(self) -> None:
-        await ensure_index(self.reviews, [("move_id", 1), ("author_id", 1)], unique=True)
+    async def ensure_indexes(self, indexes: Indexes) -> None:
+        await indexes.ensure(self.reviews, [("move_id", 1), ("author_id", 1)], unique=True)
         # Not (subject_id, _id): nx-27017 refuses inserts into a collection indexed on `_id`
         # within a compound index ("JSON path error near '_id'"); a person has few reviews.
-        await ensure_index(self.reviews, [("subject_id", 1)])
-        await ensure_index(self.reviews, [("group_id", 1), ("reported_at", -1)])
+        await indexes.ensure(self.reviews, [("subject_id", 1)])
+        await indexes.ensure(self.reviews, [("group_id", 1), ("reported_at", -1)])
 
     async def create(self, fields: dict[str, Any], now: int) -> dict[str, Any] | None:
         """Stores the author's review of the offer; None when they wrote one already."""

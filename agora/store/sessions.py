@@ -18,7 +18,7 @@ from agora.store.batched_writes import BatchedWrites
 from agora.store.groups import NEW_SESSION_COUNTERS, add_membership, membership_id
 from agora.store.local_copies import LocalCopies
 from agora.store.marks_copies import MarksCopies
-from agora.store.mongo import count_matching, ensure_index, find_in
+from agora.store.mongo import Indexes, count_matching, find_in
 from agora.store.session_copies import SessionCopies
 
 # Per receipt status, the membership's mark: how far its member's screens got.
@@ -107,15 +107,15 @@ class SessionStore:
         # moves one (receipts, readers' marks, a member removed) gives the chat a new version.
         self._marks = marks
 
-    async def ensure_indexes(self) -> None:
+    async def ensure_indexes(self, indexes: Indexes) -> None:
         # The group store creates the membership indexes chat lists rely on.
-        await ensure_index(self.sessions, [("data.item_id", 1), ("updated_at", -1)])
+        await indexes.ensure(self.sessions, [("data.item_id", 1), ("updated_at", -1)])
         # The open chats about a group's posts, whose visitors leave when the group closes.
-        await ensure_index(
+        await indexes.ensure(
             self.sessions, [("data.group_id", 1), ("is_read_allowed", 1), ("is_public", 1)]
         )
         for mark in RECEIPT_SEQ_FIELDS.values():
-            await ensure_index(self.members, [("session_id", 1), (mark, -1)])
+            await indexes.ensure(self.members, [("session_id", 1), (mark, -1)])
 
     async def get(self, session_id: str) -> ChatSession | None:
         return await self.sessions.find_one({"_id": session_id})

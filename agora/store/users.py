@@ -15,7 +15,7 @@ from agora.core.accounts import EMAIL_FIELD, PHONE_FIELD, Identifier, identifier
 from agora.core.clock import now_ms
 from agora.core.documents import User
 from agora.store.announced_copies import AnnouncedCopies
-from agora.store.mongo import ensure_index, find_in, new_id
+from agora.store.mongo import Indexes, find_in, new_id
 from agora.store.redis import Keys
 
 
@@ -30,10 +30,10 @@ class UserStore:
             keep_missing=False,
         )
 
-    async def ensure_indexes(self) -> None:
+    async def ensure_indexes(self, indexes: Indexes) -> None:
         # Partial indexes: a user may have only an e-mail or only a phone.
         for field in (EMAIL_FIELD, PHONE_FIELD):
-            await ensure_index(
+            await indexes.ensure(
                 self.users,
                 [(field, 1)],
                 unique=True,

@@ -27,7 +27,7 @@ from agora.core.documents import LedgerEntry, Wallet
 from agora.core.money import DONE, LEDGER_REF_OFFER, ItemHold, Posting, next_hold
 from agora.core.money import PENDING as MOVE_PENDING
 from agora.store.batched_writes import BatchedWrites
-from agora.store.mongo import ensure_index, find_in, new_id
+from agora.store.mongo import Indexes, find_in, new_id
 from agora.store.unit_of_work import InUnit, SessionWrites, Unit
 from agora.tools.background import Turns
 
@@ -94,18 +94,18 @@ class WalletStore(InUnit):
             bound._move_writes = SessionWrites(self.moves, unit.session)
         return bound
 
-    async def ensure_indexes(self) -> None:
-        await ensure_index(self.ledger, [("wallet_id", 1), ("ref_id", 1)], unique=True)
-        await ensure_index(self.ledger, [("wallet_id", 1), ("seq", -1)])
+    async def ensure_indexes(self, indexes: Indexes) -> None:
+        await indexes.ensure(self.ledger, [("wallet_id", 1), ("ref_id", 1)], unique=True)
+        await indexes.ensure(self.ledger, [("wallet_id", 1), ("seq", -1)])
         # Item first: nx-27017 answers from the first field's index, and a post has few entries.
-        await ensure_index(self.ledger, [("item_id", 1), ("wallet_id", 1), ("seq", -1)])
-        await ensure_index(self.wallets, [("user_id", 1)])
-        await ensure_index(self.moves, [("key", 1)], unique=True)
-        await ensure_index(self.moves, [("state", 1), ("created_at", 1)])
-        await ensure_index(self.moves, [("user_id", 1), ("currency", 1), ("state", 1)])
-        await ensure_index(self.moves, [("state", 1), ("rechecked", 1), ("refused_at", 1)])
-        await ensure_index(self.moves, [("fee_user_ids", 1), ("created_at", -1)])
-        await ensure_index(self.moves, [("cs_id", 1), ("created_at", 1)])
+        await indexes.ensure(self.ledger, [("item_id", 1), ("wallet_id", 1), ("seq", -1)])
+        await indexes.ensure(self.wallets, [("user_id", 1)])
+        await indexes.ensure(self.moves, [("key", 1)], unique=True)
+        await indexes.ensure(self.moves, [("state", 1), ("created_at", 1)])
+        await indexes.ensure(self.moves, [("user_id", 1), ("currency", 1), ("state", 1)])
+        await indexes.ensure(self.moves, [("state", 1), ("rechecked", 1), ("refused_at", 1)])
+        await indexes.ensure(self.moves, [("fee_user_ids", 1), ("created_at", -1)])
+        await indexes.ensure(self.moves, [("cs_id", 1), ("created_at", 1)])
 
     # Wallets ------------------------------------------------------------------
 

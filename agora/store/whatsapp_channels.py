@@ -7,7 +7,7 @@ from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import DuplicateKeyError
 
 from agora.core.clock import now_ms
-from agora.store.mongo import ensure_index, new_id
+from agora.store.mongo import Indexes, new_id
 
 
 class ChannelTaken(Exception):
@@ -18,9 +18,9 @@ class WhatsAppChannelStore:
     def __init__(self, db: AsyncDatabase) -> None:
         self.channels = db["whatsapp_channels"]
 
-    async def ensure_indexes(self) -> None:
-        await ensure_index(self.channels, [("group_id", 1)], unique=True)
-        await ensure_index(self.channels, [("phone_number_id", 1)], unique=True)
+    async def ensure_indexes(self, indexes: Indexes) -> None:
+        await indexes.ensure(self.channels, [("group_id", 1)], unique=True)
+        await indexes.ensure(self.channels, [("phone_number_id", 1)], unique=True)
 
     def new_id(self) -> str:
         return new_id()

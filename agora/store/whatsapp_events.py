@@ -6,15 +6,15 @@ from typing import Any
 from pymongo import ReturnDocument
 from pymongo.asynchronous.database import AsyncDatabase
 
-from agora.store.mongo import ensure_index, new_id
+from agora.store.mongo import Indexes, new_id
 
 
 class WhatsAppEventStore:
     def __init__(self, db: AsyncDatabase) -> None:
         self.events = db["whatsapp_events"]
 
-    async def ensure_indexes(self) -> None:
-        await ensure_index(self.events, [("processed_at", 1), ("lease_until", 1)])
+    async def ensure_indexes(self, indexes: Indexes) -> None:
+        await indexes.ensure(self.events, [("processed_at", 1), ("lease_until", 1)])
 
     async def add(self, raw: str, channel_ids: list[str], at: int, lease_until: int) -> str:
         """The delivery, held by the storing edge until `lease_until` (it processes it now)."""

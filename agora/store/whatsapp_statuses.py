@@ -14,7 +14,7 @@ from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import DuplicateKeyError
 
 from agora.core.whatsapp.statuses import Status, StatusChange
-from agora.store.mongo import ensure_index
+from agora.store.mongo import Indexes
 
 WAMID = "data.wa.wamid"
 # The channel that sent it: only that channel's (signed) webhooks report on it.
@@ -31,13 +31,13 @@ class WhatsAppFlags:
         self.messages = db["messages"]
         self.early = db["whatsapp_early_statuses"]
 
-    async def ensure_indexes(self) -> None:
-        await ensure_index(
+    async def ensure_indexes(self, indexes: Indexes) -> None:
+        await indexes.ensure(
             self.messages, [(WAMID, 1)], partialFilterExpression={WAMID: {"$type": "string"}}
         )
-        await ensure_index(self.messages, [(QUEUED, 1)], sparse=True)
-        await ensure_index(self.early, [("wamid", 1)])
-        await ensure_index(
+        await indexes.ensure(self.messages, [(QUEUED, 1)], sparse=True)
+        await indexes.ensure(self.early, [("wamid", 1)])
+        await indexes.ensure(
             self.early, [("received", 1)], expireAfterSeconds=EARLY_STATUS_TTL_SECONDS
         )
 

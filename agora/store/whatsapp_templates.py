@@ -5,7 +5,7 @@ from typing import Any
 
 from pymongo.asynchronous.database import AsyncDatabase
 
-from agora.store.mongo import ensure_index
+from agora.store.mongo import Indexes
 
 
 def template_id(channel_id: str, name: str, language: str) -> str:
@@ -18,8 +18,8 @@ class WhatsAppTemplateStore:
         self.links = db["whatsapp_links"]
         self.channels = db["whatsapp_channels"]
 
-    async def ensure_indexes(self) -> None:
-        await ensure_index(self.templates, [("channel_id", 1), ("name", 1)])
+    async def ensure_indexes(self, indexes: Indexes) -> None:
+        await indexes.ensure(self.templates, [("channel_id", 1), ("name", 1)])
 
     async def replace(self, channel_id: str, templates: list[dict[str, Any]], at: int) -> None:
         """The channel's templates become these: each written, then the ones Meta no

@@ -15,6 +15,7 @@ from pymongo import AsyncMongoClient, monitoring
 
 from agora.app import Built, build_services
 from agora.settings import Settings
+from agora.store.mongo import ensure_indexes
 from agora.store.redis import connect_redis
 
 Wanted = Callable[[dict[str, Any]], bool]
@@ -86,9 +87,9 @@ async def edge_services(
     mongo = AsyncMongoClient(settings.mongo_url, tz_aware=True, event_listeners=list(listeners))
     redis = connect_redis(settings)
     try:
-        built = build_services(settings, mongo[settings.mongo_db], redis)
-        for store in built.indexed:
-            await store.ensure_indexes()
+        db = mongo[settings.mongo_db]
+        built = build_services(settings, db, redis)
+        await ensure_indexes(db, built.indexed)
         yield built
     finally:
         await redis.aclose()

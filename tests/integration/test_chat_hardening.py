@@ -15,6 +15,7 @@ from pymongo.errors import DuplicateKeyError
 from agora.actors.protocol import Refused, SendBatch, Stored, StoreMessage
 from agora.core.shard_map import FIRST_VERSION, ShardMap, shard_of
 from agora.store.messages import MessageStore
+from agora.store.mongo import ensure_indexes
 from tests.integration.helpers import member, new_group
 from tests.integration.test_uploads import png_bytes, put, upload_link
 
@@ -200,8 +201,8 @@ async def test_earlier_resend_indexes_are_replaced_at_startup(mongo_url, earlier
         records.append(f"messages.{name}")
         await db["schema_indexes"].insert_one({"_id": records[-1]})
     store = MessageStore(db)
-    await store.ensure_indexes()
-    await store.ensure_indexes()  # every edge's start does it again
+    await ensure_indexes(db, [store])
+    await ensure_indexes(db, [store])  # every edge's start does it again
 
     # No index is led by the sender any more: each one costs every insert.
     leading = [
@@ -224,7 +225,7 @@ async def test_earlier_resend_indexes_are_replaced_at_startup(mongo_url, earlier
 async def test_messages_only_mongodb_remembers_are_found_by_their_keys(mongo_url):
     client, db = _scratch_messages(mongo_url)
     store = MessageStore(db)
-    await store.ensure_indexes()
+    await ensure_indexes(db, [store])
     stored = [
         ("alice", "chat-a", "1"),
         ("alice", "chat-a", "2"),

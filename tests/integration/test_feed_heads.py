@@ -14,7 +14,7 @@ from agora.services.accounts import Caller
 from agora.services.groups import GroupChanges
 from agora.services.items import ItemInput
 from agora.store.feed_cache import HEADS_MAX, FeedCache
-from agora.store.mongo import connect_mongo, database
+from agora.store.mongo import connect_mongo, database, ensure_indexes
 from agora.store.redis import Keys, connect_redis
 from tests.integration.helpers import Member, member, new_email, new_group
 
@@ -83,9 +83,9 @@ async def services(settings_for):
     settings = settings_for()
     mongo = connect_mongo(settings)
     redis = connect_redis(settings)
-    built = build_services(settings, database(mongo, settings), redis)
-    for store in built.indexed:
-        await store.ensure_indexes()
+    db = database(mongo, settings)
+    built = build_services(settings, db, redis)
+    await ensure_indexes(db, built.indexed)
     yield built.services, built.users
     await redis.aclose()
     await mongo.close()

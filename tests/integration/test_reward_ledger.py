@@ -32,7 +32,7 @@ from agora.services.accounts import Caller
 from agora.services.groups import GroupChanges
 from agora.services.items import ItemInput
 from agora.store.marks_copies import MarksCopies
-from agora.store.mongo import connect_mongo, database
+from agora.store.mongo import connect_mongo, database, ensure_indexes
 from agora.store.redis import Keys, connect_redis
 from agora.store.session_copies import session_copies
 from agora.store.sessions import SessionStore
@@ -96,9 +96,8 @@ async def edges(settings_for, chat_prefix):
         mongo, redis = connect_mongo(config), connect_redis(config)
         clients.append((mongo, redis))
         built.append(build_services(config, database(mongo, config), redis))
-    for store in built[0].indexed:
-        await store.ensure_indexes()
     db = database(clients[0][0], config)
+    await ensure_indexes(db, built[0].indexed)
     redis, keys = clients[0][1], Keys(config.redis_prefix)
     sessions = SessionStore(db, session_copies(redis, keys), MarksCopies(redis, keys))
     yield built, sessions

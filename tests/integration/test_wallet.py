@@ -12,7 +12,7 @@ from agora.core.clock import now_ms
 from agora.core.finder_fees import FeePart
 from agora.core.money import HOW_POINTS_COME, MOVE_RECOVERY_AFTER_MS, Posting, move_terms, wallet_id
 from agora.services.offers import OfferTerms, offer_postings
-from agora.store.mongo import connect_mongo, database, new_id
+from agora.store.mongo import connect_mongo, database, ensure_indexes, new_id
 from agora.store.wallets import WalletStore
 from tests.integration.helpers import Member, member, new_group
 from tests.integration.money_units import HalfWay, edge_services
@@ -56,8 +56,9 @@ async def _offer(owner: Member, chat_id: str, status: int = 200, **body) -> dict
 async def wallet_store(settings_for):
     settings = settings_for()
     mongo = connect_mongo(settings)
-    store = WalletStore(database(mongo, settings))
-    await store.ensure_indexes()
+    db = database(mongo, settings)
+    store = WalletStore(db)
+    await ensure_indexes(db, [store])
     yield store
     await mongo.close()
 

@@ -9,6 +9,7 @@ from pymongo import AsyncMongoClient
 
 from agora.services.events import WhatsAppStatusReceived
 from agora.services.whatsapp.statuses import WhatsAppStatuses
+from agora.store.mongo import ensure_indexes
 from agora.store.whatsapp_statuses import WhatsAppFlags
 
 
@@ -27,7 +28,7 @@ async def statuses(mongo_url):
     client = AsyncMongoClient(mongo_url)
     db = client[f"statuses_{uuid.uuid4().hex[:8]}"]
     flags = WhatsAppFlags(db)
-    await flags.ensure_indexes()
+    await ensure_indexes(db, [flags])
     room = Room()
     yield WhatsAppStatuses(flags, room), flags, db["messages"], room
     await client.drop_database(db.name)
