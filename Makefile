@@ -56,8 +56,11 @@ test-python: deps
 
 # Tests that start Ray nodes, edges and HAProxy of their own: one at a time, after the browser
 # suite (beside the Python suite's workers they made two cores miss Ray's start deadlines).
+# Collected from the files that mark tests so: the whole tree's collection (every module
+# imported to select five tests) cost 6 s of a core more (docs/decisions.md).
+CLUSTER_TEST_FILES = $(shell grep -rl --include='*.py' 'pytest.mark.cluster' tests)
 test-cluster: deps $(STAMPS)/haproxy
-	$(PY) -m pytest -q -p no:cacheprovider -m cluster
+	$(PY) -m pytest -q -p no:cacheprovider -m cluster $(CLUSTER_TEST_FILES)
 
 check: deps $(STAMPS)/web-deps ## The edit loop: lint, the web's tests, every Python test not marked slow
 	$(MAKE) --jobs=2 --output-sync=target test-python-fast lint-and-web
