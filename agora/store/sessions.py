@@ -417,8 +417,10 @@ class SessionStore:
         """The marks that decide the ticks of the chat's messages: its furthest marks with,
         for a chat that keeps them, its senders' own (`marks_with_senders`: a member who sent
         message n has read everything up to it). Both from this process's copy while no mark
-        of the chat moved (a sender's number is a mark: `count_messages` moves them), so
-        that a page needs no read of the chat's counters."""
+        of the chat moved (a sender's number is a mark: `count_messages` moves them): what
+        shows messages other than the newest page's (older pages, searches) reads no counter
+        of the chat while its marks stand (the newest page takes its senders from itself,
+        `core.chat.receipts.marks_on_newest_page`)."""
         session_id = chat["_id"]
         loads = {FURTHEST: lambda: self._furthest_marks_stored(session_id)}
         if keeps_senders_marks(chat):

@@ -78,8 +78,9 @@ async def pinned(reader: Member, path: str) -> list[int]:
 
 async def test_a_reply_shows_the_message_read_at_once_through_every_edge(edges, smtp_sink):
     """In an item chat a reply is its sender's read mark (`sent_seq`, a counter of the chat
-    document that no copy holds): the asker's page shows their message read the moment the
-    owner's reply is stored, through both edges, each of which rendered the page before."""
+    document that no copy holds): the asker's question shows read the moment the owner's reply
+    is stored, in the chat's newest page (from the page itself) and in a search (from the
+    chat's marks), through both edges, each of which showed it unread before."""
     owner = await member(edges[0], smtp_sink, "Owner")
     asker = through(edges, await member(edges[0], smtp_sink, "Asker"))
     group_id = await new_group(owner, is_public=True)
@@ -88,19 +89,25 @@ async def test_a_reply_shows_the_message_read_at_once_through_every_edge(edges, 
     asked = await send_text(asker[0], chat_id, "still there?")
     asked_at = asked["inbox_message"]["created_at"]
 
-    async def statuses_of_the_question() -> list[str]:
-        pages = [await a.call("/session/messages", {"session_id": chat_id}) for a in asker]
+    async def statuses(path: str, body: dict) -> list[str]:
+        found = [(await a.call(path, body))["inbox_messages"] for a in asker]
         return [
-            next(m for m in page["inbox_messages"] if m["created_at"] == asked_at)["flags"][
-                "status"
-            ]
-            for page in pages
+            next(m for m in messages if m["created_at"] == asked_at)["flags"]["status"]
+            for messages in found
         ]
 
-    assert "read" not in await statuses_of_the_question()
-    # Both edges hold the chat's marks as they stand (the first pages' receipts moved them).
-    assert "read" not in await statuses_of_the_question()
+    async def in_pages() -> list[str]:
+        return await statuses("/session/messages", {"session_id": chat_id})
+
+    async def in_searches() -> list[str]:
+        return await statuses("/session/search", {"session_id": chat_id, "q": "still"})
+
+    assert "read" not in await in_pages()
+    # The pages' receipts moved the chat's marks; both edges hold them as they stand now.
+    assert "read" not in await in_pages()
+    assert "read" not in await in_searches()
 
     await send_text(Member(edges[1], owner.key, owner.user), chat_id, "yes, come by")
 
-    assert await statuses_of_the_question() == ["read", "read"]
+    assert await in_searches() == ["read", "read"]
+    assert await in_pages() == ["read", "read"]

@@ -8,7 +8,7 @@ from agora.actors.client import SessionShards
 from agora.actors.protocol import ReadPage
 from agora.core.accounts import user_card
 from agora.core.chat.constants import MESSAGES_PAGE, USER_TYPE_MODERATOR
-from agora.core.chat.receipts import delivery
+from agora.core.chat.receipts import delivery, marks_on_newest_page
 from agora.core.chat.views import message_view_for
 from agora.core.chat_search import AROUND_BEFORE, AROUND_FROM
 from agora.core.errors import Forbidden, NotFound
@@ -49,14 +49,18 @@ class MessagePages:
         before: int | None,
     ) -> dict[str, Any]:
         chat, membership = await self.access.readable(caller, session_id)
+        newest = after is None and before is None
         # Reads that do not wait for each other go at once: each in a row waits its turn at
         # the store behind everyone else's.
         found, marks = await asyncio.gather(
-            self._found(chat, session_id, after, before), self.sessions.ticks_marks(chat)
+            self._found(chat, session_id, after, before),
+            self.sessions.furthest_marks(session_id) if newest else self.sessions.ticks_marks(chat),
         )
         has_more = len(found) > MESSAGES_PAGE
         page = found[:MESSAGES_PAGE] if after is not None else found[-MESSAGES_PAGE:]
-        newest = after is None and before is None
+        if newest:
+            # Its senders' marks from the page itself: the chat's opening reads no counter.
+            marks = marks_on_newest_page(chat, marks, page)
         reply = await self._rendered(caller, membership, page, marks, newest=newest)
         return reply | {
             "has_more": has_more,
