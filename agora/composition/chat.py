@@ -105,7 +105,12 @@ def build_chat(
             ticks=ticks,
         ),
         changes=MessageChanges(
-            shards=shards.sessions, access=access, messages=messages, kinds=kinds, events=events
+            shards=shards.sessions,
+            access=access,
+            messages=messages,
+            sessions=sessions,
+            kinds=kinds,
+            events=events,
         ),
         message_info=MessageInfo(access=access, messages=messages, sessions=sessions, kinds=kinds),
         receipts=Receipts(access=access, messages=messages, sessions=sessions, ticks=ticks),

@@ -44,7 +44,7 @@ def whatsapp_stores(base: Foundation) -> WhatsAppStores:
     return WhatsAppStores(
         channels=WhatsAppChannelStore(db=base.db),
         deliveries=WhatsAppEventStore(db=base.db),
-        business_chats=BusinessChatStore(db=base.db),
+        business_chats=BusinessChatStore(db=base.db, copies=base.copies),
         templates=WhatsAppTemplateStore(db=base.db),
         flags=WhatsAppFlags(db=base.db),
     )

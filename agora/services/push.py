@@ -246,7 +246,8 @@ class PushService:
         sessions: dict[str, dict[str, Any]] = {}
         if session_ids := list({w["message"]["dest_session_id"]: None for w in messages}):
             members = await self._memberships(messages)
-            sessions = {s["_id"]: s for s in await self.sessions.by_ids(session_ids)}
+            # Their titles and kinds, from this edge's copies of the chats.
+            sessions = {s["_id"]: s for s in await self.sessions.chats(session_ids)}
         for work in batch:
             if work["kind"] == "direct":
                 self.shards.notify([work["user_id"]], work["ref"], work["n"], False)

@@ -122,6 +122,12 @@ class AnnouncedCopies(Generic[Value]):
         self._copies.drop(key)
         await self.redis.publish(self.channel, key)
 
+    def announced_elsewhere(self, key: str) -> None:
+        """Another process (a shard) changed the document and announced it, and its answer
+        may have come here before its announcement: the copy goes now."""
+        self._changes += 1
+        self._copies.drop(key)
+
     async def changes(self, stop: asyncio.Event) -> AsyncIterator[str]:
         """Keys announced on any edge, as they come, until `stop` is set.
 

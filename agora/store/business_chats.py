@@ -10,16 +10,19 @@ from agora.core.chat.constants import USER_TYPE_ADMIN, USER_TYPE_MODERATOR
 from agora.core.whatsapp.constants import SESSION_KIND_BUSINESS
 from agora.store.groups import NEW_SESSION_COUNTERS
 from agora.store.mongo import Indexes
+from agora.store.session_copies import SessionCopies
 
 AGENT_TYPES = [USER_TYPE_ADMIN, USER_TYPE_MODERATOR]
 WAMID_FIELD = "data.wa.wamid"
 
 
 class BusinessChatStore:
-    def __init__(self, db: AsyncDatabase) -> None:
+    def __init__(self, db: AsyncDatabase, copies: SessionCopies) -> None:
         self.sessions = db["sessions"]
         self.members = db["session_users"]
         self.messages = db["messages"]
+        # Edges keep copies of chats (`store/session_copies.py`): every change is announced.
+        self._copies = copies
 
     async def ensure_indexes(self, indexes: Indexes) -> None:
         await indexes.ensure(self.sessions, [("data.whatsapp.group_id", 1)])
@@ -50,7 +53,10 @@ class BusinessChatStore:
             {"$setOnInsert": {**fields, **NEW_SESSION_COUNTERS, "kind": SESSION_KIND_BUSINESS}},
             upsert=True,
         )
-        return result.upserted_id is not None
+        created = result.upserted_id is not None
+        if created:
+            await self._copies.announce(session["_id"])
+        return created
 
     async def customer_wrote(
         self, session_id: str, at: int, window_ends_at: int, profile_name: str | None
@@ -64,9 +70,11 @@ class BusinessChatStore:
         }
         if profile_name:
             change["$set"] = {"title": profile_name, "data.whatsapp.profile_name": profile_name}
-        return await self.sessions.find_one_and_update(
+        chat = await self.sessions.find_one_and_update(
             {"_id": session_id}, change, return_document=ReturnDocument.AFTER
         )
+        await self._copies.announce(session_id)
+        return chat
 
     async def by_wamid(self, session_id: str, wamid: str) -> dict[str, Any] | None:
         return await self.messages.find_one({WAMID_FIELD: wamid, "dest_session_id": session_id})

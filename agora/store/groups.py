@@ -70,12 +70,13 @@ class GroupStore:
         await indexes.ensure(self.sessions, [("kind", 1), ("created_at", -1)])
 
     async def get(self, group_id: str, *, fresh: bool = False) -> ChatSession | None:
-        """The group, from this edge's copy unless `fresh`."""
+        """The group, from this edge's copy unless `fresh`. The copy is of the chat document
+        under that id, whatever its kind, the one chats' copies share (`SessionStore.chat`)."""
         copies = self._copies.reload if fresh else self._copies.get
-        return await copies(group_id, lambda: self._read_group(group_id))
+        return _group(await copies(group_id, lambda: self._read_chat(group_id)))
 
-    async def _read_group(self, group_id: str) -> ChatSession | None:
-        return await self.sessions.find_one({"_id": group_id, "kind": SESSION_KIND_GROUP})
+    async def _read_chat(self, session_id: str) -> ChatSession | None:
+        return await self.sessions.find_one({"_id": session_id})
 
     async def create(
         self,
@@ -124,7 +125,9 @@ class GroupStore:
         if result.upserted_id is not None:
             # An edge may have found no group under a city's id before it was created.
             await self._copies.announce(group["_id"])
-        stored = await self._copies.reload(group["_id"], lambda: self._read_group(group["_id"]))
+        stored = _group(
+            await self._copies.reload(group["_id"], lambda: self._read_chat(group["_id"]))
+        )
         return stored or {**group, "kind": SESSION_KIND_GROUP}
 
     async def update(self, group_id: str, fields: dict[str, Any]) -> ChatSession | None:
@@ -180,3 +183,7 @@ class GroupStore:
             await self._copies.announce(key)
             await self.count_members(group_id, 1)
         return await self._copies.reload(key, lambda: self._read_membership(key)) or {}
+
+
+def _group(chat: ChatSession | None) -> ChatSession | None:
+    return chat if chat is not None and chat.get("kind") == SESSION_KIND_GROUP else None

@@ -2,18 +2,20 @@
 read once per change of a mark, not once per page.
 
 Exact, not merely recent: every write that moves a member's mark (a receipt, a sender's
-read mark, a member removed) gives the chat a new version in Redis after writing, and a copy
-is served only while the chat's version is still the one read before the copy was (so a
-copy read while a mark moved is at worst newer than its version, never older). A version is
-a random token, never a number that could come round again once its key expired: a quiet
-chat's version is made anew by its next reader, which then reads the marks.
+read mark or a chat's senders' numbers, a member removed) gives the chat a new version in
+Redis after writing, and a copy is served only while the chat's version is still the one
+read before the copy was (so a copy read while a mark moved is at worst newer than its
+version, never older). A version is a random token, never a number that could come round
+again once its key expired: a quiet chat's version is made anew by its next reader, which
+then reads the marks.
 
 Each page costs one Redis round trip for the version instead of two MongoDB queries (the
 receipt marks were 45/s each at 1,500 people, the second largest shape of the census).
 """
 
+import asyncio
 import secrets
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 from cachetools import LRUCache
@@ -37,21 +39,27 @@ class MarksCopies:
     def __init__(self, redis: Redis, keys: Keys) -> None:
         self.redis = redis
         self.keys = keys
-        self._copies: LRUCache[str, tuple[str, Marks]] = LRUCache(maxsize=MARKS_COPIES)
+        # Per chat: the version its parts were read under, and the parts by name.
+        self._copies: LRUCache[str, tuple[str, dict[str, Any]]] = LRUCache(maxsize=MARKS_COPIES)
 
     def _version(self, session_id: str) -> str:
         return self.keys("marksv", session_id)
 
-    async def get(self, session_id: str, load: Callable[[], Awaitable[Marks]]) -> Marks:
-        """The chat's furthest marks as `load` reads them, from the copy when no mark moved
-        since it was read."""
+    async def get(
+        self, session_id: str, loads: Mapping[str, Callable[[], Awaitable[Any]]]
+    ) -> dict[str, Any]:
+        """The parts of the chat's marks `loads` names (the furthest members' marks, its
+        senders' own), as each load reads them, from the copy when no mark moved since it
+        was read; the parts missing from it are read at once."""
         version = await self._current(session_id)
         copy = self._copies.get(session_id)
-        if copy is not None and copy[0] == version:
-            return copy[1]
-        marks = await load()
-        self._copies[session_id] = (version, marks)
-        return marks
+        parts = dict(copy[1]) if copy is not None and copy[0] == version else {}
+        missing = [name for name in loads if name not in parts]
+        if missing:
+            loaded = await asyncio.gather(*(loads[name]() for name in missing))
+            parts.update(zip(missing, loaded, strict=True))
+        self._copies[session_id] = (version, parts)
+        return {name: parts[name] for name in loads}
 
     async def _current(self, session_id: str) -> str:
         """The chat's version, made now if it has none (SET NX: readers at once agree)."""

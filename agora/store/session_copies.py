@@ -1,14 +1,18 @@
-"""This edge's copies of groups and memberships: what nearly every request checks (may the
-caller read this group, post in it, follow this chat) without a MongoDB round trip.
+"""This edge's copies of chats (groups, item chats, business chats) and memberships: what
+nearly every request checks (may the caller read this chat, post in it, follow it) without a
+MongoDB round trip.
 
-They are exact, not merely recent: every store write that changes a group or a membership
-announces its id on one channel (`<prefix>sessions-changed`: a group by its id, a membership
-by `membership_id`, session and user), the writing edge drops its own copy before the write
-returns, and every other edge drops it as the announcement arrives
-(`store/announced_copies.py`). Copies are served only while the edge's subscription is
-confirmed. The counters that move with every message (a session's `message_seq`, a member's
-read and delivery marks) are not announced: what a copy shows of them may be behind, and
-nothing checks them from a copy but the receipts, which write by compare-and-set.
+They are exact, not merely recent: every store write that changes a chat or a membership
+announces its id on one channel (`<prefix>sessions-changed`: a chat by its id, a membership
+by `membership_id`, session and user), the writing process drops its own copy before the
+write returns (an edge whose shard wrote a chat's pins drops it as the shard answers), and
+every other edge drops it as the announcement arrives (`store/announced_copies.py`). Copies
+are served only while the edge's subscription is confirmed. The counters that move with
+every message (a chat's `message_seq` and `sent_seq`, a member's read and delivery marks)
+are not announced: what a copy shows of them may be behind, so a chat is served without
+them (`SessionStore.chat`), a chat's senders' marks come with its furthest marks
+(`SessionStore.ticks_marks`), and nothing checks a membership's marks from a copy but the
+receipts, which write by compare-and-set.
 
 The age bound is a safety net for writes made behind the stores' back (a migration, an
 operator's hand edit), which nothing announces: they show once it passes.
@@ -22,7 +26,7 @@ from agora.store.announced_copies import AnnouncedCopies
 from agora.store.redis import Keys
 
 # An edge's readers' memberships, the members of the chats whose receipts it decides, and
-# their groups.
+# their chats.
 SESSION_COPIES = 50_000
 
 SessionCopies = AnnouncedCopies[dict[str, Any]]

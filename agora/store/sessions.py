@@ -10,8 +10,9 @@ from pymongo.asynchronous.cursor import AsyncCursor
 from pymongo.asynchronous.database import AsyncDatabase
 
 from agora.core.chat.access import is_reader
-from agora.core.chat.constants import RECEIPT_MARKS_KEPT, SESSION_KIND_GROUP, SESSION_KIND_ITEM_CHAT
-from agora.core.chat.counts import SENT_SEQ
+from agora.core.chat.constants import RECEIPT_MARKS_KEPT, SESSION_KIND_ITEM_CHAT
+from agora.core.chat.counts import SENT_SEQ, keeps_senders_marks
+from agora.core.chat.receipts import marks_with_senders
 from agora.core.documents import ChatSession, Membership
 from agora.core.mentions import EVERYONE_MENTION_SEQS, MENTION_SEQS, MENTION_SEQS_KEPT
 from agora.store.batched_writes import BatchedWrites
@@ -41,6 +42,13 @@ FURTHEST_MARKS_REFRESH_SECONDS = 10.0
 # A receipt racing others for the same membership tries again this often, then gives way
 # (a later receipt moves the mark on).
 RECEIPT_ATTEMPTS = 3
+
+# What of a chat document moves with its messages, written by its shard and never announced:
+# what an edge's copy holds of them may be behind, so `SessionStore.chat` leaves them out.
+COUNTERS = ("message_seq", "announced_seq", SENT_SEQ, EVERYONE_MENTION_SEQS, "updated_at")
+# The parts of a chat's marks copy (`MarksCopies`): its furthest members' marks, and for chats
+# that keep them its senders' own (`sent_seq`).
+FURTHEST, SENDERS = "furthest", "senders"
 
 
 @dataclass(frozen=True)
@@ -120,6 +128,32 @@ class SessionStore:
     async def get(self, session_id: str) -> ChatSession | None:
         return await self.sessions.find_one({"_id": session_id})
 
+    async def chat(self, session_id: str) -> ChatSession | None:
+        """The chat without its counters (`COUNTERS`), from this edge's copy: every write of
+        its other fields, through any store, drops it on every edge (`store/session_copies.py`).
+        Every chat call reads it (`ChatAccess.readable`): 12 reads a second at 300 people."""
+        chat = await self._copies.get(session_id, lambda: self.get(session_id))
+        return None if chat is None else without_counters(chat)
+
+    async def chats(self, session_ids: list[str]) -> list[ChatSession]:
+        """`chat` for many chats, those without a copy read in one query."""
+        found = await self._copies.get_many(session_ids, self._read_chats)
+        return [without_counters(chat) for chat in found.values() if chat is not None]
+
+    async def _read_chats(self, session_ids: list[str]) -> dict[str, ChatSession]:
+        return {chat["_id"]: chat for chat in await self.by_ids(session_ids)}
+
+    async def with_counters(self, chat: ChatSession) -> ChatSession:
+        """The chat (as `chat` has it) with its counters as stored now, for what shows them:
+        members' unseen counts, the chat's own view."""
+        found = await self.sessions.find_one({"_id": chat["_id"]}, dict.fromkeys(COUNTERS, 1))
+        return {**chat, **(found or {})}
+
+    def changed_by_shard(self, session_id: str) -> None:
+        """The chat's shard changed its document (its pins) and announced it: this edge's copy
+        goes as the shard answers, whenever the announcement comes."""
+        self._copies.announced_elsewhere(session_id)
+
     async def by_ids(self, session_ids: list[str]) -> list[ChatSession]:
         return await find_in(self.sessions, "_id", session_ids)
 
@@ -138,7 +172,11 @@ class SessionStore:
         result = await self.sessions.update_one(
             {"_id": session["_id"]}, {"$setOnInsert": fields}, upsert=True
         )
-        return await self.get(session["_id"]) or session, result.upserted_id is not None
+        created = result.upserted_id is not None
+        if created:
+            # An edge may have found no chat under its id before (a dummy item chat's).
+            await self._copies.announce(session["_id"])
+        return await self.get(session["_id"]) or session, created
 
     async def add_member(self, session_id: str, user_id: str, user_type: int) -> None:
         if (await add_membership(self.members, session_id, user_id, user_type)).upserted_id:
@@ -188,19 +226,18 @@ class SessionStore:
         return await self.members.find_one({"_id": membership_id(session_id, user_id)})
 
     async def update(self, session_id: str, fields: dict[str, Any]) -> dict[str, Any] | None:
-        """Sets the session's fields; the session after. A group's change is announced (edges
-        keep copies of groups)."""
+        """Sets the session's fields, announced to every edge (edges keep copies of chats);
+        the session after."""
         updated = await self.sessions.find_one_and_update(
             {"_id": session_id}, {"$set": fields}, return_document=ReturnDocument.AFTER
         )
-        if updated is not None and updated.get("kind") == SESSION_KIND_GROUP:
-            await self._copies.announce(session_id)
+        await self._copies.announce(session_id)
         return updated
 
     async def set_pins(self, session_id: str, pins: list[dict[str, Any]]) -> None:
-        """The chat's pinned messages, as its shard decided them (no edge reads them from
-        its copies)."""
+        """The chat's pinned messages, as its shard decided them, announced to every edge."""
         await self.sessions.update_one({"_id": session_id}, {"$set": {"pins": pins}})
+        await self._copies.announce(session_id)
 
     async def set_member(
         self, session_id: str, user_id: str, fields: dict[str, Any]
@@ -237,7 +274,8 @@ class SessionStore:
         `senders` (user id: number of their latest message) have read up to their own.
 
         One write per stored batch, whatever the number of members: unseen counts are the
-        difference between this number and how far each member read, taken when read.
+        difference between this number and how far each member read, taken when read. The
+        senders' numbers are marks (`ticks_marks`): writing them moves the chat's marks.
         """
         counts = {"message_seq": last_seq, "updated_at": at}
         if announced_seq:
@@ -245,6 +283,8 @@ class SessionStore:
         for user_id, seq in (senders or {}).items():
             counts[f"{SENT_SEQ}.{user_id}"] = seq
         await self._counts.update({"_id": session_id}, {"$max": counts})
+        if senders:
+            await self._marks.moved([session_id])
 
     async def record_mentions(self, session_id: str, user_ids: list[str], seq: int) -> None:
         """Message number `seq` mentioned these members: each membership keeps the newest
@@ -370,9 +410,28 @@ class SessionStore:
         """The marks that decide every message's tick: the two furthest of each kind (the
         furthest may be the sender's own, which does not count for their messages). From this
         process's copy while no mark of the chat moved; a list of the caller's own."""
-        return list(
-            await self._marks.get(session_id, lambda: self._furthest_marks_stored(session_id))
-        )
+        loads = {FURTHEST: lambda: self._furthest_marks_stored(session_id)}
+        return list((await self._marks.get(session_id, loads))[FURTHEST])
+
+    async def ticks_marks(self, chat: ChatSession) -> list[dict[str, Any]]:
+        """The marks that decide the ticks of the chat's messages: its furthest marks with,
+        for a chat that keeps them, its senders' own (`marks_with_senders`: a member who sent
+        message n has read everything up to it). Both from this process's copy while no mark
+        of the chat moved (a sender's number is a mark: `count_messages` moves them): what
+        shows messages other than the newest page's (older pages, searches) reads no counter
+        of the chat while its marks stand (the newest page takes its senders from itself,
+        `core.chat.receipts.marks_on_newest_page`)."""
+        session_id = chat["_id"]
+        loads = {FURTHEST: lambda: self._furthest_marks_stored(session_id)}
+        if keeps_senders_marks(chat):
+            loads[SENDERS] = lambda: self._senders_stored(session_id)
+        parts = await self._marks.get(session_id, loads)
+        senders = {SENT_SEQ: parts.get(SENDERS) or {}}
+        return marks_with_senders(senders, list(parts[FURTHEST]))
+
+    async def _senders_stored(self, session_id: str) -> dict[str, int]:
+        found = await self.sessions.find_one({"_id": session_id}, {SENT_SEQ: 1})
+        return (found or {}).get(SENT_SEQ) or {}
 
     async def _furthest_marks_stored(self, session_id: str) -> list[dict[str, Any]]:
         return await self._marks_of_each_kind(
@@ -392,17 +451,24 @@ class SessionStore:
         marks it wrote, so that the receipts after them see them."""
         return await self._furthest.get(session_id, lambda: self.furthest_marks(session_id))
 
-    async def marks_covering(self, session_id: str, seq: int) -> list[dict[str, Any]]:
-        """Every membership whose screens received or read message number `seq`.
+    async def marks_covering(self, chat: ChatSession, seq: int) -> list[dict[str, Any]]:
+        """Every membership whose screens received or read message number `seq`, with the
+        chat's senders' own marks for a chat that keeps them (`ticks_marks`).
 
         One query per mark rather than an `$or` of both: nx-27017 answers an `$or` by reading
         every membership of every chat (1.5 s among 100,000, holding up every other command
         meanwhile), and each mark alone from its index."""
-        return await self._marks_of_each_kind(
+        session_id = chat["_id"]
+        covering = self._marks_of_each_kind(
             lambda field: self.members.find(
                 {"session_id": session_id, field: {"$gte": seq}}, MARK_FIELDS
             )
         )
+        if not keeps_senders_marks(chat):
+            return await covering
+        loads = {SENDERS: lambda: self._senders_stored(session_id)}
+        marks, parts = await asyncio.gather(covering, self._marks.get(session_id, loads))
+        return marks_with_senders({SENT_SEQ: parts[SENDERS]}, marks)
 
     async def _marks_of_each_kind(self, find: Callable[[str], AsyncCursor]) -> list[dict[str, Any]]:
         """The memberships `find` finds for each kind of mark, each once; the kinds' queries
@@ -476,6 +542,10 @@ class SessionStore:
         ids = [membership_id(s, user_id) for s in set(session_ids)]
         found = await find_in(self.members, "_id", ids)
         return {m["session_id"]: m for m in found}
+
+
+def without_counters(chat: ChatSession) -> ChatSession:
+    return {name: value for name, value in chat.items() if name not in COUNTERS}
 
 
 def _paired(

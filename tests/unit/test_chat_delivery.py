@@ -1,7 +1,13 @@
 """Ticks and the message info view come from one function over the members' marks."""
 
 from agora.core.chat.checks import CHAT_MESSAGE_KINDS
-from agora.core.chat.receipts import delivery, mark_of, marks_with_senders, moves_a_tick
+from agora.core.chat.receipts import (
+    delivery,
+    mark_of,
+    marks_on_newest_page,
+    marks_with_senders,
+    moves_a_tick,
+)
 from agora.core.chat.views import message_view_for, shared_session_view
 from agora.core.message_kinds import ChatKinds
 
@@ -56,6 +62,26 @@ def test_a_chats_senders_have_read_up_to_their_own_latest_message():
         _mark("bob", read=3, delivered=1)
     ]
     assert marks_with_senders({"kind": "group"}, marks) is marks
+
+
+def test_the_newest_page_says_what_the_chats_senders_record_says_of_its_messages():
+    """A page reaching the chat's newest message holds each sender's latest message that
+    could mark one of its own: its ticks are those the chat's `sent_seq` gives."""
+    chat = {"_id": "r1", "kind": "item_chat", "sent_seq": {"bob": 6, "ada": 7}}
+    page = [
+        {**MESSAGE, "seq": 5},
+        {**MESSAGE, "src_id": "bob", "seq": 6},
+        {**MESSAGE, "seq": 7},
+        {**MESSAGE, "src_id": "system", "seq": None},
+    ]
+    marks = [_mark("bob", delivered=4), _mark("cy", delivered=7)]
+    from_page = marks_on_newest_page({"_id": "r1", "kind": "item_chat"}, marks, page)
+    from_record = marks_with_senders(chat, marks)
+    for message in page[:3]:
+        assert delivery(message, from_page).status == delivery(message, from_record).status
+    assert [delivery(m, from_page).status for m in page[:3]] == ["read", "read", "delivered"]
+    # A group's senders move their own memberships' marks: the page adds nothing.
+    assert marks_on_newest_page({"kind": "group"}, marks, page) is marks
 
 
 def test_messages_stored_before_numbering_keep_their_own_receipts():

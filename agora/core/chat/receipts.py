@@ -9,7 +9,7 @@ once any other member read it, delivered once any other member's screen received
 from dataclasses import dataclass
 from typing import Any
 
-from agora.core.chat.counts import SENT_SEQ, read_through
+from agora.core.chat.counts import SENT_SEQ, keeps_senders_marks, read_through
 from agora.core.documents import ChatSession
 
 RECEIPT_STATUSES = ("delivered", "read")
@@ -96,6 +96,22 @@ def marks_with_senders(session: ChatSession, marks: list[dict[str, Any]]) -> lis
         }
         for mark in found.values()
     ]
+
+
+def marks_on_newest_page(
+    session: ChatSession, marks: list[dict[str, Any]], page: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """`marks_with_senders` for a page that reaches the chat's newest message, from the page
+    instead of the chat's `sent_seq`: a sender whose latest message numbers at least one of
+    the page's has it on the page, so the page's own senders say as much of its messages as
+    `sent_seq` does (more, while the chat's count is still being written)."""
+    if not keeps_senders_marks(session):
+        return marks
+    sent: dict[str, int] = {}
+    for message in page:
+        if (seq := message.get("seq")) is not None:
+            sent[message["src_id"]] = max(seq, sent.get(message["src_id"], 0))
+    return marks_with_senders({SENT_SEQ: sent}, marks)
 
 
 def _receipt_time(receipts: list[dict[str, int]] | None, seq: int) -> int | None:

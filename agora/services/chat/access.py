@@ -23,14 +23,15 @@ class ChatAccess:
     async def readable(
         self, caller: Caller | None, session_id: str
     ) -> tuple[dict[str, Any], dict[str, Any] | None]:
-        """The chat and the caller's membership, if the caller may read it."""
+        """The chat and the caller's membership, if the caller may read it. The chat is the
+        edge's copy without its counters (`SessionStore.chat`): what shows them reads them."""
         if caller is None:
-            chat, membership = await self.sessions.get(session_id), None
+            chat, membership = await self.sessions.chat(session_id), None
         else:
             # Read at once: every chat call starts here, and each read in a row waits its turn
             # at the store behind everyone else's. A chat that is gone has no membership.
             chat, membership = await asyncio.gather(
-                self.sessions.get(session_id), self._membership(session_id, caller.user["_id"])
+                self.sessions.chat(session_id), self._membership(session_id, caller.user["_id"])
             )
             membership = membership if chat is not None else None
         if chat is None or chat["_id"] not in await self.may_read_all(caller, [(chat, membership)]):

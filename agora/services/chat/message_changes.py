@@ -32,6 +32,7 @@ from agora.services.accounts import Caller
 from agora.services.chat.access import ChatAccess
 from agora.services.events import Events, MessageDeleted
 from agora.store.messages import MessageStore
+from agora.store.sessions import SessionStore
 
 CHANGE_UNAVAILABLE = "Could not change the message now, please try again"
 
@@ -43,12 +44,14 @@ class MessageChanges:
         shards: SessionShards,
         access: ChatAccess,
         messages: MessageStore,
+        sessions: SessionStore,
         kinds: ChatKinds,
         events: Events,
     ) -> None:
         self.shards = shards
         self.access = access
         self.messages = messages
+        self.sessions = sessions
         self.kinds = kinds
         self.events = events
 
@@ -85,7 +88,10 @@ class MessageChanges:
         return {"pins": [message_view(found[t], self.kinds) for t in times if t in found]}
 
     async def _changed(self, command: MessageChange) -> Changed:
-        return _answer(await self.shards.change(command))
+        changed = _answer(await self.shards.change(command))
+        if changed.pins is not None:
+            self.sessions.changed_by_shard(command.session_id)
+        return changed
 
 
 def _answer(outcome: ChangeOutcome) -> Changed:

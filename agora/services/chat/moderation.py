@@ -1,6 +1,7 @@
 """A chat's members (`MemberList`), its settings (`ChatSettings`) and its moderation, with
 each member's own notification setting (`Moderation`)."""
 
+import asyncio
 from typing import Any
 
 from agora.actors.client import SessionShards
@@ -40,7 +41,11 @@ class MemberList:
     ) -> dict[str, Any]:
         """Members of a chat or group in a stable order, with their public cards."""
         chat, _ = await self.access.readable(caller, session_id)
-        page = await self.sessions.members_page(session_id, cursor, MEMBERS_PAGE + 1)
+        # Each member's unseen count shows the chat's counters as stored now.
+        chat, page = await asyncio.gather(
+            self.sessions.with_counters(chat),
+            self.sessions.members_page(session_id, cursor, MEMBERS_PAGE + 1),
+        )
         has_more = len(page) > MEMBERS_PAGE
         page = page[:MEMBERS_PAGE]
         people = {u["_id"]: u for u in await self.users.by_ids([m["user_id"] for m in page])}
@@ -60,7 +65,9 @@ class MemberList:
         copies of users, so a person typing reads the chat's members' types (one indexed
         query) and, the first time, their users."""
         chat, _ = await self.access.readable(caller, session_id)
-        types = await self.sessions.member_types(session_id)
+        chat, types = await asyncio.gather(
+            self.sessions.with_counters(chat), self.sessions.member_types(session_id)
+        )
         people = await self.users.by_ids([u for u, t in types.items() if is_reader(t)])
         found = members_named(people, text, MEMBERS_PAGE)
         pairs = [(session_id, person["_id"]) for person in found]
@@ -120,7 +127,11 @@ class ChatSettings:
                 fields["is_public"] = bool(admin_fields["is_public"])
             if SLOW_MODE_FIELD in admin_fields:
                 fields[SLOW_MODE_FIELD] = check_slow_mode(chat, admin_fields[SLOW_MODE_FIELD])
-        updated = await self.sessions.update(session_id, fields) if fields else chat
+        if fields:
+            updated = await self.sessions.update(session_id, fields)
+        else:
+            # The view shows the chat's counters (its unseen count): as stored, not the copy's.
+            updated = await self.sessions.with_counters(chat)
         await self.shards.forget(session_id)
         if is_open(chat) and not is_open(updated or chat):
             await self.events.publish(SessionClosed(session_id))

@@ -8,7 +8,7 @@ from agora.actors.client import SessionShards
 from agora.actors.protocol import ReadPage
 from agora.core.accounts import user_card
 from agora.core.chat.constants import MESSAGES_PAGE, USER_TYPE_MODERATOR
-from agora.core.chat.receipts import delivery, marks_with_senders
+from agora.core.chat.receipts import delivery, marks_on_newest_page
 from agora.core.chat.views import message_view_for
 from agora.core.chat_search import AROUND_BEFORE, AROUND_FROM
 from agora.core.errors import Forbidden, NotFound
@@ -49,16 +49,19 @@ class MessagePages:
         before: int | None,
     ) -> dict[str, Any]:
         chat, membership = await self.access.readable(caller, session_id)
+        newest = after is None and before is None
         # Reads that do not wait for each other go at once: each in a row waits its turn at
         # the store behind everyone else's.
-        found, furthest = await asyncio.gather(
+        found, marks = await asyncio.gather(
             self._found(chat, session_id, after, before),
-            self.sessions.furthest_marks(session_id),
+            self.sessions.furthest_marks(session_id) if newest else self.sessions.ticks_marks(chat),
         )
         has_more = len(found) > MESSAGES_PAGE
         page = found[:MESSAGES_PAGE] if after is not None else found[-MESSAGES_PAGE:]
-        newest = after is None and before is None
-        reply = await self._rendered(caller, chat, membership, page, furthest, newest=newest)
+        if newest:
+            # Its senders' marks from the page itself: the chat's opening reads no counter.
+            marks = marks_on_newest_page(chat, marks, page)
+        reply = await self._rendered(caller, membership, page, marks, newest=newest)
         return reply | {
             "has_more": has_more,
             "next_less_than_timestamp": page[0]["created_at"] if page and has_more else None,
@@ -71,15 +74,15 @@ class MessagePages:
         `created_at`, the rest from it on, with whether there are more each way and the
         cursors to read them (`has_more` keeps its meaning: more before)."""
         chat, membership = await self.access.readable(caller, session_id)
-        (earlier, later), furthest = await asyncio.gather(
+        (earlier, later), marks = await asyncio.gather(
             self.messages.around(
                 session_id, created_at, before=AROUND_BEFORE + 1, from_on=AROUND_FROM + 1
             ),
-            self.sessions.furthest_marks(session_id),
+            self.sessions.ticks_marks(chat),
         )
         more_before, more_after = len(earlier) > AROUND_BEFORE, len(later) > AROUND_FROM
         page = earlier[-AROUND_BEFORE:] + later[:AROUND_FROM]
-        reply = await self._rendered(caller, chat, membership, page, furthest, newest=False)
+        reply = await self._rendered(caller, membership, page, marks, newest=False)
         return reply | {
             "has_more": more_before,
             "next_less_than_timestamp": page[0]["created_at"] if more_before else None,
@@ -91,20 +94,18 @@ class MessagePages:
     async def _rendered(
         self,
         caller: Caller | None,
-        chat: dict[str, Any],
         membership: dict[str, Any] | None,
         page: list[dict[str, Any]],
-        furthest: list[dict[str, Any]],
+        marks: list[dict[str, Any]],
         *,
         newest: bool,
     ) -> dict[str, Any]:
-        """The page's messages as the caller sees them, with their senders; the caller's
-        mark moved as far as it shows."""
+        """The page's messages as the caller sees them (their ticks from `marks`), with their
+        senders; the caller's mark moved as far as it shows."""
         senders, _ = await asyncio.gather(
             self.users.by_ids([m["src_id"] for m in page]),
-            self._received(caller, chat, membership, page, newest=newest),
+            self._received(caller, membership, page, newest=newest),
         )
-        marks = marks_with_senders(chat, furthest)
         return {
             "inbox_messages": [message_view_for(m, marks, self.kinds) for m in page],
             "refs": {"users": {u["_id"]: user_card(u) for u in senders}},
@@ -126,17 +127,22 @@ class MessagePages:
     async def _received(
         self,
         caller: Caller | None,
-        chat: dict[str, Any],
         membership: dict[str, Any] | None,
         page: list[dict[str, Any]],
         *,
         newest: bool,
     ) -> None:
-        """The screen that fetched the newest page shows it; a poll only received it."""
+        """The screen that fetched the newest page shows it; a poll only received it. The
+        newest page holds the chat's newest message, whose number is how far it was read
+        (the chat's count, `message_seq`, is written after its messages: never beyond it);
+        a chat whose newest message predates numbering has its count read."""
         if caller is None or membership is None or not page:
             return
         status = "read" if newest else "delivered"
-        seq = chat.get("message_seq", 0) if newest else page[-1].get("seq")
+        seq = page[-1].get("seq")
+        if seq is None and newest:
+            stored = await self.sessions.with_counters({"_id": page[-1]["dest_session_id"]})
+            seq = stored.get("message_seq", 0)
         if seq:
             await self.ticks.receipt(membership, status, seq, page[-1])
 
@@ -170,8 +176,8 @@ class MessageInfo:
         info: dict[str, Any] = {"read": [], "delivered": []}
         if message_kind.member_receipts:
             seq = message.get("seq")
-            marks = await self.sessions.marks_covering(session_id, seq) if seq is not None else []
-            info = delivery(message, marks_with_senders(chat, marks)).info()
+            marks = await self.sessions.marks_covering(chat, seq) if seq is not None else []
+            info = delivery(message, marks).info()
         # What the message's kind adds (an agent's WhatsApp reply: the flags WhatsApp
         # reported, each with its time).
         extras = message_kind.info

@@ -5,7 +5,6 @@ import asyncio
 from typing import Any
 
 from agora.core.accounts import user_card
-from agora.core.chat.receipts import marks_with_senders
 from agora.core.chat.views import message_view_for
 from agora.core.chat_search import CHAT_SEARCH_PAGE, search_words
 from agora.core.message_kinds import ChatKinds
@@ -40,13 +39,12 @@ class ChatSearch:
         read the chat may search it (`ChatAccess.readable`), and is refused as a read is."""
         words = search_words(text)
         chat, _ = await self.access.readable(caller, session_id)
-        found, furthest = await asyncio.gather(
+        found, marks = await asyncio.gather(
             self.messages.search(session_id, words, before=before, limit=CHAT_SEARCH_PAGE + 1),
-            self.sessions.furthest_marks(session_id),
+            self.sessions.ticks_marks(chat),
         )
         page, has_more = found[:CHAT_SEARCH_PAGE], len(found) > CHAT_SEARCH_PAGE
         senders = await self.users.by_ids([m["src_id"] for m in page])
-        marks = marks_with_senders(chat, furthest)
         return {
             "inbox_messages": [message_view_for(m, marks, self.kinds) for m in page],
             "refs": {"users": {u["_id"]: user_card(u) for u in senders}},
