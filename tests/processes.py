@@ -4,6 +4,7 @@ session's leftovers by pid (nothing else on the machine)."""
 import contextlib
 import os
 import signal
+import time
 from pathlib import Path
 
 
@@ -26,8 +27,18 @@ def in_session(session: int) -> dict[int, str]:
     return {pid: cmd for pid, (sid, _, cmd) in process_sessions().items() if sid == session}
 
 
+# A killed process tearing down a large memory (a Ray worker's) is still listed for a moment,
+# its command line already empty.
+KILLED_GONE_SECONDS = 10.0
+
+
 def kill_session(session: int) -> None:
-    """What is left of a session, killed by pid (nothing else on the machine)."""
-    for pid in in_session(session):
+    """What is left of a session, killed by pid (nothing else on the machine); returns once
+    they are gone (or only zombies, which hold nothing), at most KILLED_GONE_SECONDS later."""
+    killed = in_session(session)
+    for pid in killed:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + KILLED_GONE_SECONDS
+    while killed.keys() & process_sessions().keys() and time.monotonic() < deadline:
+        time.sleep(0.05)
