@@ -105,16 +105,22 @@ const SCREENS = [
 for (const [label, viewport] of Object.entries(VIEWPORTS)) {
   test(`no serious or critical accessibility findings on the main screens (${label})`, async () => {
     const found = [];
+    // One tab per person, going from screen to screen as they would: a new browser context
+    // per screen cost a renderer, the service worker's install and a cold start of the app.
+    const tabs = new Map();
     for (const screen of SCREENS) {
-      const key = screen.as === 'owner' ? world.ownerKey : screen.as === 'asker' ? world.askerKey : null;
-      const page = key ? await pageAs(browser, key, viewport) : await newPage(browser, viewport);
+      if (!tabs.has(screen.as)) {
+        const key = screen.as === 'owner' ? world.ownerKey : screen.as === 'asker' ? world.askerKey : null;
+        tabs.set(screen.as, key ? await pageAs(browser, key, viewport) : await newPage(browser, viewport));
+      }
+      const page = tabs.get(screen.as);
       await screen.open(page);
       await screen.ready(page).waitFor();
       await screenshot(page, `a11y-${screen.name}`, { fullPage: false });
       for (const line of await seriousViolations(page)) found.push(`${screen.name}: ${line}`);
       assert.deepEqual(page.errors, [], screen.name);
-      await page.context().close();
     }
+    for (const page of tabs.values()) await page.context().close();
     assert.deepEqual(found, []);
   });
 }
