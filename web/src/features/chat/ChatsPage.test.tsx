@@ -36,14 +36,15 @@ async function renderChats(more: Session[] = []) {
   await renderChatsWith(() => [session('a', { last_message: message('a', 'See you at six') }), session('b'), businessChat, ...more]);
 }
 
-/** /chats, its first page holding what `firstPage` gives (which may hold it back). */
-async function renderChatsWith(firstPage: () => Session[] | Promise<Session[]>) {
+/** /chats, its first page holding what `firstPage` gives (which may hold it back), and a
+ * looked-up chat what `lookedUp` gives. */
+async function renderChatsWith(firstPage: () => Session[] | Promise<Session[]>, lookedUp: () => Session | Promise<Session> = () => session('c')) {
   mockFetch(async (call) => {
     const path = call.url.pathname;
     if (path === '/user/me') return { body: { user: me, guest_user: {} } };
     if (path === '/user/chats') return { body: { sessions: await firstPage(), cursor: null, has_more: false } };
     // A chat the list lacks, looked up when its first message arrives: no last message in it.
-    if (path === '/get_by_ids') return { body: { sessions: { c: session('c') } } };
+    if (path === '/get_by_ids') return { body: { sessions: { c: await lookedUp() } } };
     if (path === '/session/messages') return { body: { inbox_messages: [], has_more: false, next_less_than_timestamp: null } };
     if (path === '/session/pins') return { body: { pins: [] } };
     if (path === '/session/user/update') return { body: { is_user_in_session: true, session_user: { notification_flag: (call.body as { notification_flag: number }).notification_flag } } };
@@ -93,6 +94,34 @@ describe('chat list rows', () => {
     await row('Chat c');
     releasePage();
     await row('Chat a');
+    expect(screen.getAllByText('Chat c')).toHaveLength(1);
+  });
+
+  it('keep the counts read after a chat’s news when its row arrived with a page read before it', async () => {
+    let releaseLookup = () => {};
+    const lookupHeld = new Promise<void>((resolve) => (releaseLookup = resolve));
+    let releasePage = () => {};
+    const pageHeld = new Promise<void>((resolve) => (releasePage = resolve));
+    await renderChatsWith(
+      async () => {
+        await pageHeld;
+        return [session('c', { unseen_count: 0 }), session('a')];
+      },
+      async () => {
+        await lookupHeld;
+        return session('c', { unseen_count: 1 });
+      },
+    );
+    const { received } = await import('./unseen');
+    await vi.waitFor(() => expect(vi.mocked(fetch).mock.calls.some(([url]) => String(url).includes('/user/chats'))).toBe(true));
+    act(() => {
+      received(message('c', 'Still free?'), me._id);
+    });
+    releasePage();
+    await row('Chat a');
+    releaseLookup();
+    await vi.waitFor(async () => expect(within(await row('Chat c')).getByLabelText('1 unseen')).toBeTruthy());
+    expect(within(await row('Chat c')).getByText('Still free?')).toBeTruthy();
     expect(screen.getAllByText('Chat c')).toHaveLength(1);
   });
 

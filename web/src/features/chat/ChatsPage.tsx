@@ -15,7 +15,7 @@ import { withheldLabel } from '../../shared/entities/memberTypes';
 import { updateCurrentUser } from '../../shared/session/currentUser';
 import type { User } from '../../shared/entities/user';
 import { useChatKinds } from '../../shared/chat/kinds';
-import type { Session } from '../../shared/chat/types';
+import type { InboxMessage, Session } from '../../shared/chat/types';
 import { useChatWindow } from '../../shared/chat/chatContext';
 import { lookupSession } from '../../shared/chat/lookups';
 import { useUserName } from '../../shared/chat/UserName';
@@ -58,6 +58,21 @@ export function ChatsPage() {
   );
 }
 
+/**
+ * A chat listed while its news was looked up: by a page read before that news was counted,
+ * so the counts read after it win (they only grow until the chat is read).
+ */
+function newerCounts(listed: Session, found: Session, news: InboxMessage): Session {
+  const newest = listed.last_message && listed.last_message.created_at > news.created_at ? listed.last_message : news;
+  return {
+    ...listed,
+    unseen_count: Math.max(listed.unseen_count, found.unseen_count),
+    mention_count: Math.max(listed.mention_count ?? 0, found.mention_count ?? 0),
+    updated_at: Math.max(listed.updated_at, newest.created_at),
+    last_message: newest,
+  };
+}
+
 /** `/chats?session_id=...` (a notification's link) opens that chat over the list. */
 function OpenLinkedChat() {
   const [params, setParams] = useSearchParams();
@@ -91,8 +106,10 @@ function ChatList({ user }: { user: User }) {
     void lookupSession(news.dest_session_id).then((found) => {
       if (!found) return;
       // A looked-up session has no last message: the one that announced it is the newest.
-      const row = { ...found, last_message: news };
-      chats.setItems((current) => (current.some((entry) => entry._id === found._id) ? current : [row, ...current]));
+      chats.setItems((current) => {
+        const listed = current.find((entry) => entry._id === found._id);
+        return [listed ? newerCounts(listed, found, news) : { ...found, last_message: news }, ...current.filter((entry) => entry !== listed)];
+      });
     });
   });
 
