@@ -132,6 +132,8 @@ $(STAMPS)/web-deps: web/package.json web/package-lock.json | $(STAMPS)
 	cd web && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+# The types are checked by `make lint` (npm run typecheck), not again by every build: `make
+# test` ran the TypeScript compiler twice, once on its set-up's critical path.
 $(STAMPS)/web-build: $(STAMPS)/web-deps $(WEB_SOURCES)
 	cd web && npm run build
 	touch $@
