@@ -1,7 +1,10 @@
 """Redis connection; every key carries the configured prefix."""
 
 from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 from redis.driver_info import DriverInfo
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from agora.settings import Settings
 
@@ -23,6 +26,10 @@ def connect_redis(settings: Settings) -> Redis:
         socket_connect_timeout=settings.redis_timeout_seconds,
         socket_timeout=settings.redis_timeout_seconds,
         driver_info=DRIVER_INFO,
+        # A pooled connection that a Redis restart broke fails its next command: that one
+        # command is sent once more on a new connection rather than answered 503 (a Redis
+        # still away refuses the new one at once). Not on a timeout: the command may have run.
+        retry=Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,)),
     )
     return Redis.from_pool(pool)
 
