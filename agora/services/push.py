@@ -245,7 +245,7 @@ class PushService:
         members: dict[str, list[dict[str, Any]]] = {}
         sessions: dict[str, dict[str, Any]] = {}
         if session_ids := list({w["message"]["dest_session_id"]: None for w in messages}):
-            members = await self._memberships(messages)
+            members = await self._memberships(messages, session_ids)
             # Their titles and kinds, from this edge's copies of the chats.
             sessions = {s["_id"]: s for s in await self.sessions.chats(session_ids)}
         for work in batch:
@@ -254,17 +254,17 @@ class PushService:
             else:
                 await self._message(work["message"], members, sessions)
 
-    async def _memberships(self, messages: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-        """The memberships of the messages' chats, by chat: of the members a small chat's
-        shard named, from this edge's copies (exact for types and mutes, which every change
-        announces); of the other chats, read by chat."""
+    async def _memberships(
+        self, messages: list[dict[str, Any]], session_ids: list[str]
+    ) -> dict[str, list[dict[str, Any]]]:
+        """The memberships of the messages' chats (`session_ids`), by chat: of the members a
+        small chat's shard named, from this edge's copies (exact for types and mutes, which
+        every change announces); of the other chats, read by chat."""
         named: dict[str, tuple[str, ...]] = {}
         for work in messages:
             if work["members"] is not None:
                 named[work["message"]["dest_session_id"]] = work["members"]
-        unnamed = list(
-            {w["message"]["dest_session_id"]: None for w in messages}.keys() - named.keys()
-        )
+        unnamed = [session_id for session_id in session_ids if session_id not in named]
         members = await self.sessions.push_memberships(unnamed) if unnamed else {}
         pairs = [(session_id, u) for session_id, users in named.items() for u in users]
         found = await self.sessions.memberships_lately(pairs)

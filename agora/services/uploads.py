@@ -233,7 +233,7 @@ class UploadService:
         return files
 
     async def _keep(self, urls: list[str]) -> None:
-        await self.uploads.keep([i for url in urls if (i := upload_id_of(url))])
+        await self.uploads.keep(_upload_ids(urls))
 
     async def message_stored(self, stored: MessageStored) -> None:
         """One more message names its files."""

@@ -73,11 +73,11 @@ class UploadStore:
             {"$set": {"status": UPLOAD_STORED, "size": size, "thumbnail": thumbnail}},
         )
 
-    async def keep(self, upload_ids: list[str]) -> None:
+    async def keep(self, upload_ids: set[str]) -> None:
         """A post, a profile or a group shows these uploads: they are never deleted with the
         messages that name them."""
         if upload_ids:
-            query = {"_id": {"$in": upload_ids}, "status": UPLOAD_STORED}
+            query = {"_id": {"$in": list(upload_ids)}, "status": UPLOAD_STORED}
             await self.uploads.update_many(query, {"$set": {KEPT: 1}})
 
     async def attach(self, upload_ids: set[str]) -> None:
