@@ -11,7 +11,6 @@ then reads the marks.
 
 Each page costs one Redis round trip for the version instead of two MongoDB queries (the
 receipt marks were 45/s each at 1,500 people, the second largest shape of the census).
-Versions moved at once share a round trip: a shard's batch moves every chat it counted.
 """
 
 import asyncio
@@ -23,14 +22,11 @@ from cachetools import LRUCache
 from redis.asyncio import Redis
 
 from agora.store.redis import Keys
-from agora.tools.group_commit import GroupCommit, Pending, succeed_all
 
 # A chat's version outlives its last change by this long; then its next reader makes one.
 VERSION_SECONDS = 24 * 3600
 # Chats whose marks this process keeps (those read lately); the oldest read goes first.
 MARKS_COPIES = 20_000
-# Chats whose versions one pipeline moves at most.
-MOVES_MAX = 500
 
 Marks = list[dict[str, Any]]
 
@@ -45,9 +41,6 @@ class MarksCopies:
         self.keys = keys
         # Per chat: the version its parts were read under, and the parts by name.
         self._copies: LRUCache[str, tuple[str, dict[str, Any]]] = LRUCache(maxsize=MARKS_COPIES)
-        # A shard's batch of counts for its chats each moved a chat's version in a round trip
-        # of its own (a fifth of the shard's samples under a send load): they share one.
-        self._moves = GroupCommit(self._move, MOVES_MAX)
 
     def _version(self, session_id: str) -> str:
         return self.keys("marksv", session_id)
@@ -79,13 +72,10 @@ class MarksCopies:
 
     async def moved(self, session_ids: Iterable[str]) -> None:
         """Marks of these chats moved (call after writing them): every copy of them goes."""
-        if wanted := set(session_ids):
-            await asyncio.gather(*self._moves.enqueue(list(wanted)))
-
-    async def _move(self, batch: Pending) -> None:
-        """Every chat of the batch a new version, each once, sent after their writes."""
+        wanted = set(session_ids)
+        if not wanted:
+            return
         async with self.redis.pipeline(transaction=False) as pipe:
-            for session_id in {session_id for session_id, _ in batch}:
+            for session_id in wanted:
                 pipe.set(self._version(session_id), _token(), ex=VERSION_SECONDS)
             await pipe.execute()
-        succeed_all(batch)

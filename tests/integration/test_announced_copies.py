@@ -9,7 +9,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from types import SimpleNamespace
 
 import pytest
-from redis.asyncio import Redis
 
 from agora.core.accounts import Identifier
 from agora.core.chat.constants import USER_TYPE_MEMBER
@@ -265,42 +264,6 @@ async def chat_stores(settings_for):
         return SessionStore(db, session_copies(redis, keys), MarksCopies(redis, keys))
 
     yield store(), store(), db
-    await redis.aclose()
-    await mongo.close()
-
-
-class _CountedPipelines(Redis):
-    """The deployment's Redis, counting the pipelines asked of it (each one round trip)."""
-
-    pipelines = 0
-
-    def pipeline(self, *args, **kwargs):
-        self.pipelines += 1
-        return super().pipeline(*args, **kwargs)
-
-
-async def test_marks_moved_at_once_share_a_round_trip_and_each_shows_at_once(settings_for):
-    """A shard's batch moves the marks of every chat it counted at once (the senders' read
-    marks): the versions go to Redis in one pipeline, and each chat's next page shows its
-    own change."""
-    settings = settings_for()
-    mongo, redis = connect_mongo(settings), connect_redis(settings)
-    db, keys = database(mongo, settings), Keys(settings.redis_prefix)
-    edge = SessionStore(db, session_copies(redis, keys), MarksCopies(redis, keys))
-    counted = _CountedPipelines(connection_pool=redis.connection_pool)
-    shard_marks = MarksCopies(counted, keys)
-    chats = [f"chat-{uuid.uuid4().hex[:8]}" for _ in range(12)]
-    for chat in chats:
-        await edge.add_member(chat, "ann", USER_TYPE_MEMBER)
-        assert await edge.furthest_marks(chat) == []
-    for seq, chat in enumerate(chats, start=1):
-        await db.session_users.update_one({"_id": f"{chat}:ann"}, {"$set": {"read_seq": seq}})
-
-    await asyncio.gather(*(shard_marks.moved([chat]) for chat in chats))
-
-    assert counted.pipelines == 1
-    for seq, chat in enumerate(chats, start=1):
-        assert _marks(await edge.furthest_marks(chat)) == {"ann": (0, seq)}
     await redis.aclose()
     await mongo.close()
 
