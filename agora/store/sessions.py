@@ -294,7 +294,8 @@ class SessionStore:
             counts[f"{SENT_SEQ}.{user_id}"] = seq
         await self._counts.update({"_id": session_id}, {"$max": counts})
         moves = [
-            MarkMoved(user_id, SENT_SEQ, seq, False) for user_id, seq in (senders or {}).items()
+            MarkMoved(user_id, SENT_SEQ, seq, found=False)
+            for user_id, seq in (senders or {}).items()
         ]
         await self._marks.marks_moved({session_id: moves})
 
@@ -323,7 +324,9 @@ class SessionStore:
             {"_id": membership_id(session_id, user_id)}, {"$max": {"read_seq": seq}}
         )
         # Whether it found the membership is not told (one removed meanwhile is not).
-        await self._marks.marks_moved({session_id: [MarkMoved(user_id, "read_seq", seq, False)]})
+        await self._marks.marks_moved(
+            {session_id: [MarkMoved(user_id, "read_seq", seq, found=False)]}
+        )
 
     async def record_receipt(
         self, session_id: str, user_id: str, status: str, seq: int, at: int

@@ -63,7 +63,7 @@ def test_carried_marks_tick_as_the_marks_read_again(members: set[str], chat_writ
         if write == "reading":
             if mark is not None:
                 mark["read_seq"] = max(mark["read_seq"], step)
-            moves = [MarkMoved(user, "read_seq", step, False)]
+            moves = [MarkMoved(user, "read_seq", step, found=False)]
         else:
             if mark is None:
                 continue  # a compare-and-set that found nobody moved nothing
@@ -95,14 +95,14 @@ def test_a_read_mark_of_someone_not_among_the_furthest_is_told_only_behind_them(
         {"user_id": "ann", "read_seq": 9, "delivered_seq": 9},
         {"user_id": "bob", "read_seq": 7, "delivered_seq": 7},
     ]
-    assert furthest_after(marks, [MarkMoved("cat", "read_seq", 7, False)]) == marks
-    assert furthest_after(marks, [MarkMoved("cat", "read_seq", 8, False)]) is None
+    assert furthest_after(marks, [MarkMoved("cat", "read_seq", 7, found=False)]) == marks
+    assert furthest_after(marks, [MarkMoved("cat", "read_seq", 8, found=False)]) is None
     # One of the furthest moved on: it was a member when they were read.
-    after = furthest_after(marks, [MarkMoved("bob", "read_seq", 12, False)])
+    after = furthest_after(marks, [MarkMoved("bob", "read_seq", 12, found=False)])
     assert after is not None
     assert {m["user_id"]: m["read_seq"] for m in after} == {"ann": 9, "bob": 12}
 
 
 def test_senders_numbers_only_move_forward() -> None:
-    moves = [MarkMoved("ann", SENT_SEQ, 3, False), MarkMoved("bob", SENT_SEQ, 8, False)]
+    moves = [MarkMoved("ann", SENT_SEQ, 3, found=False), MarkMoved("bob", SENT_SEQ, 8, found=False)]
     assert senders_after({"ann": 5}, moves) == {"ann": 5, "bob": 8}

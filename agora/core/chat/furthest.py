@@ -46,7 +46,7 @@ def receipt_moved(user_id: str, status: str, seq: int) -> list[MarkMoved]:
     """The marks a member's receipt (`status` up to `seq`) moved, as written (its
     compare-and-set found the membership): reading implies receiving."""
     kinds = ["delivered_seq", "read_seq"] if status == "read" else ["delivered_seq"]
-    return [MarkMoved(user_id, field, seq, True) for field in kinds]
+    return [MarkMoved(user_id, field, seq, found=True) for field in kinds]
 
 
 def furthest_after(
