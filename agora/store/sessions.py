@@ -1,7 +1,7 @@
 """Chat sessions (item chats and groups alike) and their members, as chat needs them."""
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,13 +12,14 @@ from pymongo.asynchronous.database import AsyncDatabase
 from agora.core.chat.access import is_reader
 from agora.core.chat.constants import RECEIPT_MARKS_KEPT, SESSION_KIND_ITEM_CHAT
 from agora.core.chat.counts import SENT_SEQ, keeps_senders_marks
+from agora.core.chat.furthest import FURTHEST_OF_EACH_KIND, MarkMoved, receipt_moved
 from agora.core.chat.receipts import marks_with_senders
 from agora.core.documents import ChatSession, Membership
 from agora.core.mentions import EVERYONE_MENTION_SEQS, MENTION_SEQS, MENTION_SEQS_KEPT
 from agora.store.batched_writes import BatchedWrites
 from agora.store.groups import NEW_SESSION_COUNTERS, add_membership, membership_id
 from agora.store.local_copies import LocalCopies
-from agora.store.marks_copies import MarksCopies
+from agora.store.marks_copies import FURTHEST, SENDERS, MarksCopies
 from agora.store.mongo import Indexes, count_matching, find_in
 from agora.store.session_copies import SessionCopies
 
@@ -31,6 +32,8 @@ MARK_FIELDS = {
     "read_marks": 1,
     "delivered_marks": 1,
 }
+# What of the furthest marks decides a tick, and what moves carry forward (`core.chat.furthest`).
+FURTHEST_FIELDS = {"user_id": 1, "read_seq": 1, "delivered_seq": 1}
 
 
 # How long this process decides ticks from the furthest marks it read (and those it wrote
@@ -46,9 +49,6 @@ RECEIPT_ATTEMPTS = 3
 # What of a chat document moves with its messages, written by its shard and never announced:
 # what an edge's copy holds of them may be behind, so `SessionStore.chat` leaves them out.
 COUNTERS = ("message_seq", "announced_seq", SENT_SEQ, EVERYONE_MENTION_SEQS, "updated_at")
-# The parts of a chat's marks copy (`MarksCopies`): its furthest members' marks, and for chats
-# that keep them its senders' own (`sent_seq`).
-FURTHEST, SENDERS = "furthest", "senders"
 
 
 @dataclass(frozen=True)
@@ -93,6 +93,16 @@ def _written(found: dict[str, Any], write: _Write) -> dict[str, Any]:
     for field, seq in write.change.get("$max", {}).items():
         after[field] = max(after.get(field, 0), seq)
     return after
+
+
+def _moves_by_chat(marks: Iterable[ReceiptMark]) -> dict[str, list[MarkMoved]]:
+    """The marks these receipts moved (each written), by chat."""
+    moves: dict[str, list[MarkMoved]] = {}
+    for mark in marks:
+        moves.setdefault(mark.session_id, []).extend(
+            receipt_moved(mark.user_id, mark.status, mark.seq)
+        )
+    return moves
 
 
 class SessionStore:
@@ -283,8 +293,11 @@ class SessionStore:
         for user_id, seq in (senders or {}).items():
             counts[f"{SENT_SEQ}.{user_id}"] = seq
         await self._counts.update({"_id": session_id}, {"$max": counts})
-        if senders:
-            await self._marks.moved([session_id])
+        moves = [
+            MarkMoved(user_id, SENT_SEQ, seq, found=False)
+            for user_id, seq in (senders or {}).items()
+        ]
+        await self._marks.marks_moved({session_id: moves})
 
     async def record_mentions(self, session_id: str, user_ids: list[str], seq: int) -> None:
         """Message number `seq` mentioned these members: each membership keeps the newest
@@ -310,7 +323,10 @@ class SessionStore:
         await self._read_marks.update(
             {"_id": membership_id(session_id, user_id)}, {"$max": {"read_seq": seq}}
         )
-        await self._marks.moved([session_id])
+        # Whether it found the membership is not told (one removed meanwhile is not).
+        await self._marks.marks_moved(
+            {session_id: [MarkMoved(user_id, "read_seq", seq, found=False)]}
+        )
 
     async def record_receipt(
         self, session_id: str, user_id: str, status: str, seq: int, at: int
@@ -330,7 +346,9 @@ class SessionStore:
                 return False
             if (await self.members.update_one(write.filter, write.change)).modified_count:
                 self._copies.replace(key, found, _written(found, write))
-                await self._marks.moved([session_id])
+                await self._marks.marks_moved(
+                    {session_id: receipt_moved(mark.user_id, mark.status, mark.seq)}
+                )
                 return True
         return False
 
@@ -362,13 +380,17 @@ class SessionStore:
             result = await self.members.bulk_write(
                 [UpdateOne(w.filter, w.change) for _, _, w in writes], ordered=False
             )
-            if result.modified_count:
-                await self._marks.moved(session_id for (session_id, _), _, _ in writes)
             if result.modified_count == len(writes):
                 for key, _, write in writes:
                     self._copies.replace(found[key]["_id"], found[key], _written(found[key], write))
+                await self._marks.marks_moved(
+                    _moves_by_chat(marks[index] for _, index, _ in writes)
+                )
                 break
-            # Which missed is not told: those written find their mark there and stop.
+            # Which missed is not told: the chats' copies go, and those written find their
+            # mark there and stop.
+            if result.modified_count:
+                await self._marks.moved(session_id for (session_id, _), _, _ in writes)
             unwritten = {key: index for key, index, _ in writes}
             found = await self.memberships(list(unwritten))
         first_indexes = set(firsts.values())
@@ -436,9 +458,9 @@ class SessionStore:
     async def _furthest_marks_stored(self, session_id: str) -> list[dict[str, Any]]:
         return await self._marks_of_each_kind(
             lambda field: (
-                self.members.find({"session_id": session_id, field: {"$gt": 0}}, MARK_FIELDS)
+                self.members.find({"session_id": session_id, field: {"$gt": 0}}, FURTHEST_FIELDS)
                 .sort(field, -1)
-                .limit(2)
+                .limit(FURTHEST_OF_EACH_KIND)
             )
         )
 

@@ -3,6 +3,7 @@ changes, dropped by them; and a chat's furthest marks, read again once a mark mo
 
 import asyncio
 import contextlib
+import random
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -19,7 +20,7 @@ from agora.store.marks_copies import MarksCopies
 from agora.store.mongo import connect_mongo, database
 from agora.store.redis import Keys, connect_redis
 from agora.store.session_copies import session_copies
-from agora.store.sessions import SessionStore
+from agora.store.sessions import ReceiptMark, SessionStore
 from agora.store.users import UserStore
 from tests.integration.helpers import Member, member, new_group
 
@@ -294,3 +295,93 @@ async def test_a_chats_marks_are_read_once_per_change_and_every_change_shows_at_
 
     await other.remove_member(chat, "bob")
     assert _marks(await edge.furthest_marks(chat)) == {"ann": (3, 0)}
+
+
+async def test_a_chats_marks_are_carried_across_a_write_not_read_again(chat_stores):
+    """A receipt moves the copy of the process that wrote it, and the copy of another
+    process that held the chat's marks from just before it: neither reads them again (a
+    change behind the stores' back stays unseen). Two writes since a copy, and it is read."""
+    edge, other, db = chat_stores
+    chat = f"chat-{uuid.uuid4().hex[:8]}"
+    for user_id in ("ann", "bob", "cat"):
+        await other.add_member(chat, user_id, USER_TYPE_MEMBER)
+    assert await edge.record_receipt(chat, "ann", "delivered", 3, at=1)
+    assert _marks(await edge.furthest_marks(chat)) == {"ann": (3, 0)}
+    await db.session_users.update_one(
+        {"_id": f"{chat}:cat"}, {"$set": {"read_seq": 50, "delivered_seq": 50}}
+    )
+
+    assert await edge.record_receipt(chat, "bob", "read", 5, at=2)
+    assert _marks(await edge.furthest_marks(chat)) == {"ann": (3, 0), "bob": (5, 5)}
+
+    assert await other.record_receipt(chat, "ann", "read", 4, at=3)
+    assert _marks(await edge.furthest_marks(chat)) == {"ann": (4, 4), "bob": (5, 5)}
+
+    await other.advance_reading(chat, "bob", 6)  # a shard's: bob sent messages 6 and 7
+    await other.advance_reading(chat, "bob", 7)
+    assert _marks(await edge.furthest_marks(chat)) == {"bob": (5, 7), "cat": (50, 50)}
+
+
+async def test_a_removed_members_marks_leave_every_copy(chat_stores):
+    """A member's removal is no move of marks: every copy is read again without theirs. A
+    reader's mark written for them afterwards (a shard that sent their message before it
+    heard) finds no membership and shows in no copy."""
+    edge, other, _ = chat_stores
+    chat = f"chat-{uuid.uuid4().hex[:8]}"
+    for user_id in ("ann", "bob", "cat"):
+        await other.add_member(chat, user_id, USER_TYPE_MEMBER)
+    for user_id, seq in (("ann", 5), ("bob", 9), ("cat", 4)):
+        assert await edge.record_receipt(chat, user_id, "read", seq, at=1)
+    assert _marks(await edge.furthest_marks(chat)) == {"ann": (5, 5), "bob": (9, 9)}
+
+    await other.remove_member(chat, "bob")
+    assert _marks(await edge.furthest_marks(chat)) == {"ann": (5, 5), "cat": (4, 4)}
+
+    await other.advance_reading(chat, "bob", 3)  # behind the two furthest: carried
+    assert _marks(await edge.furthest_marks(chat)) == {"ann": (5, 5), "cat": (4, 4)}
+    await other.advance_reading(chat, "bob", 10)  # past them: read again
+    assert _marks(await edge.furthest_marks(chat)) == {"ann": (5, 5), "cat": (4, 4)}
+    assert _marks(await other.furthest_marks(chat)) == {"ann": (5, 5), "cat": (4, 4)}
+
+
+def _ticks(marks: list[dict], users: tuple[str, ...]) -> dict[tuple[str, str], int]:
+    """What decides every tick (`core.chat.receipts.delivery`): per sender and kind of mark,
+    the furthest mark of another member."""
+    return {
+        (sender, field): max((m.get(field, 0) for m in marks if m["user_id"] != sender), default=0)
+        for sender in users
+        for field in ("delivered_seq", "read_seq")
+    }
+
+
+async def test_marks_written_at_once_through_two_processes_tick_as_stored(chat_stores):
+    """Receipts (one by one and grouped) and readers' marks written through two processes
+    at once, each reading the chat's marks between its writes: each copy ticks every
+    message as the stored marks do."""
+    edge, other, db = chat_stores
+    chat = f"chat-{uuid.uuid4().hex[:8]}"
+    users = ("ann", "bob", "cat", "dan", "eve")
+    for user_id in users:
+        await other.add_member(chat, user_id, USER_TYPE_MEMBER)
+
+    async def writes(store: SessionStore, seed: int) -> None:
+        chosen = random.Random(seed)
+        for _ in range(40):
+            user_id, seq = chosen.choice(users), chosen.randint(1, 60)
+            status = chosen.choice(["delivered", "read", "reading", "grouped"])
+            if status == "reading":
+                await store.advance_reading(chat, user_id, seq)
+            elif status == "grouped":
+                pairs = [(chat, u) for u in chosen.sample(users, 2)]
+                found = await store.memberships_lately(pairs)
+                marks = [ReceiptMark(chat, u, "read", seq) for _, u in pairs]
+                await store.record_receipts(marks, found, at=1)
+            else:
+                await store.record_receipt(chat, user_id, status, seq, at=1)
+            await store.furthest_marks(chat)
+
+    await asyncio.gather(writes(edge, 1), writes(other, 2))
+
+    stored = await db.session_users.find({"session_id": chat}).to_list()
+    for store in (edge, other):
+        assert _ticks(await store.furthest_marks(chat), users) == _ticks(stored, users)
