@@ -30,7 +30,9 @@ census_log = logging.getLogger("agora.mongo.census")
 CENSUS_SHAPES = 15
 CENSUS_CALLERS = 6
 AGORA_DIR = str(Path(__file__).parents[1]) + os.sep
-STORE_DIR = str(Path(__file__).parent) + os.sep
+# Not who asked, but what asks for everybody: the store, and the tools that batch and retry
+# (a group commit's command is named after the caller that started its drain).
+HELPER_DIRS = tuple(str(Path(__file__).parents[1] / part) + os.sep for part in ("store", "tools"))
 # The census's caller of the code that started a task (or scheduled the callback that did),
 # for the commands the task sends: a task's frames end at its own coroutine (`find_in`'s
 # queries, gathered).
@@ -130,16 +132,16 @@ class CommandWatch(monitoring.CommandListener):
 
 
 def _caller(frame: Any, loop: asyncio.AbstractEventLoop) -> str | None:
-    """The census's name for who asked: the innermost function of agora outside the store in
-    the running task's frames. None outside a task (a callback of the loop) and past the
-    task's own coroutine, below which are the loop and whatever started it."""
+    """The census's name for who asked: the innermost function of agora outside the store and
+    its tools in the running task's frames. None outside a task (a callback of the loop) and
+    past the task's own coroutine, below which are the loop and whatever started it."""
     task = asyncio.current_task(loop)
     if task is None:
         return None
     bottom = getattr(task.get_coro(), "cr_frame", None)
     while frame is not None:
         file = frame.f_code.co_filename
-        if file.startswith(AGORA_DIR) and not file.startswith(STORE_DIR):
+        if file.startswith(AGORA_DIR) and not file.startswith(HELPER_DIRS):
             return f"{frame.f_globals.get('__name__')}.{frame.f_code.co_qualname}"
         if frame is bottom:
             return None
