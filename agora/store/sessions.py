@@ -500,8 +500,15 @@ class SessionStore:
         memberships = await self.memberships_of_user(user_id)
         ids = [m["session_id"] for m in memberships]
         whole = len(ids) <= up_to
-        sessions = await (self.by_ids(ids) if whole else self.counters(ids))
+        sessions = await (self._read_whole(ids) if whole else self.counters(ids))
         return _paired(memberships, sessions).get(user_id, []), whole
+
+    async def _read_whole(self, session_ids: list[str]) -> list[ChatSession]:
+        """The chats as stored now, counters included, kept as this edge's copies (`chat`):
+        a person's chat list is read whole, and the chats opened from it then read nothing
+        (a chat open's read of its chat was 3.0 of the edge's 7.5 a second at 300 people)."""
+        found = await self._copies.get_many(session_ids, self._read_chats, fresh=True)
+        return [chat for chat in found.values() if chat is not None]
 
     async def followed_by(
         self, user_ids: list[str]

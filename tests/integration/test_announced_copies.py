@@ -294,3 +294,30 @@ async def test_a_chats_marks_are_read_once_per_change_and_every_change_shows_at_
 
     await other.remove_member(chat, "bob")
     assert _marks(await edge.furthest_marks(chat)) == {"ann": (3, 0)}
+
+
+async def test_a_persons_chats_read_for_their_list_are_the_edges_copies_of_them(settings_for):
+    """The chat list reads every chat of its person whole (counters and all): those are this
+    edge's copies of the chats from then on, so the chats opened from the list read nothing,
+    and what is announced of them shows at once."""
+    settings = settings_for()
+    mongo, redis = connect_mongo(settings), connect_redis(settings)
+    db, keys = database(mongo, settings), Keys(settings.redis_prefix)
+    copies, others = session_copies(redis, keys), session_copies(redis, keys)
+    edge = SessionStore(db, copies, MarksCopies(redis, keys))
+    other = SessionStore(db, others, MarksCopies(redis, keys))
+    chat_id = f"chat-{uuid.uuid4().hex[:8]}"
+    try:
+        async with _hearing(copies.changes, others.announce) as heard:
+            await other.create_once({"_id": chat_id, "title": "Listed"}, {"ann": USER_TYPE_MEMBER})
+            [(listed, _)], whole = await edge.followed_whole("ann", up_to=20)
+            assert whole and listed["title"] == "Listed"
+            # Written behind the stores' back: the copy answers, the store is not asked.
+            await db.sessions.update_one({"_id": chat_id}, {"$set": {"title": "Unannounced"}})
+            assert (await edge.chat(chat_id))["title"] == "Listed"
+            await other.update(chat_id, {"title": "Announced"})
+            await _heard(heard, chat_id)
+            assert (await edge.chat(chat_id))["title"] == "Announced"
+    finally:
+        await redis.aclose()
+        await mongo.close()
