@@ -19,7 +19,7 @@ from agora.store.batched_writes import BatchedWrites
 from agora.store.groups import NEW_SESSION_COUNTERS, add_membership, membership_id
 from agora.store.local_copies import LocalCopies
 from agora.store.marks_copies import MarksCopies
-from agora.store.mongo import Indexes, count_matching, find_in
+from agora.store.mongo import DOCUMENTS_PER_BATCH, Indexes, count_matching, find_in
 from agora.store.session_copies import SessionCopies
 
 # Per receipt status, the membership's mark: how far its member's screens got.
@@ -197,9 +197,12 @@ class SessionStore:
         return [chat["_id"] for chat in await self.sessions.find(query, {"_id": 1}).to_list()]
 
     async def member_types(self, session_id: str) -> dict[str, int]:
-        found = await self.members.find(
-            {"session_id": session_id}, {"user_id": 1, "session_user_type": 1}
-        ).to_list()
+        fields = {"user_id": 1, "session_user_type": 1}
+        found = await (
+            self.members.find({"session_id": session_id}, fields)
+            .batch_size(DOCUMENTS_PER_BATCH)
+            .to_list()
+        )
         return {m["user_id"]: m["session_user_type"] for m in found}
 
     async def push_memberships(self, session_ids: list[str]) -> dict[str, list[dict[str, Any]]]:

@@ -21,8 +21,10 @@ from agora.store.sessions import SessionStore
 class Commands(monitoring.CommandListener):
     def __init__(self) -> None:
         self.finds: list[dict] = []
+        self.names: list[str] = []
 
     def started(self, event: monitoring.CommandStartedEvent) -> None:
+        self.names.append(event.command_name)
         if event.command_name == "find":
             self.finds.append(event.command.get("filter", {}))
 
@@ -79,6 +81,33 @@ async def test_many_ids_are_asked_a_hundred_at_a_time(watched):
     asked = [f["_id"]["$in"] for f in commands.finds]
     assert sorted(map(len, asked)) == [51, 100, 100]
     assert sorted(i for ids in asked for i in ids) == sorted(wanted)
+
+
+async def test_hundreds_of_documents_matching_are_read_in_one_command(watched, redis_url):
+    """A big group's memberships, for a push decision (`find_in`) or its shard's load of it
+    (`SessionStore.member_types`), came 101 to a command."""
+    collection, commands = watched
+    await collection.insert_many([{"_id": f"y{n}", "user_id": "crowd"} for n in range(500)])
+    commands.names.clear()
+    assert len(await find_in(collection, "user_id", ["crowd"])) == 500
+    assert commands.names == ["find"]
+
+    redis, keys = Redis.from_url(redis_url), Keys(f"batches-{uuid.uuid4().hex[:8]}:")
+    sessions = SessionStore(
+        collection.database, session_copies(redis, keys), MarksCopies(redis, keys)
+    )
+    group = f"group-{uuid.uuid4().hex[:8]}"
+    members = [
+        {"_id": f"{group}:u{n}", "session_id": group, "user_id": f"u{n}"} for n in range(500)
+    ]
+    try:
+        await sessions.members.insert_many([{**m, "session_user_type": 20} for m in members])
+        commands.names.clear()
+        assert len(await sessions.member_types(group)) == 500
+        assert commands.names == ["find"]
+    finally:
+        await sessions.members.delete_many({"session_id": group})
+        await redis.aclose()
 
 
 @pytest.fixture
