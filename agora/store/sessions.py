@@ -95,6 +95,19 @@ def _written(found: dict[str, Any], write: _Write) -> dict[str, Any]:
     return after
 
 
+def _turns(marks: list[ReceiptMark]) -> list[dict[tuple[str, str], int]]:
+    """The marks' indexes in turns, by membership: each membership's first mark in the first
+    turn, its second in the second, and so on."""
+    turns: list[dict[tuple[str, str], int]] = []
+    for index, mark in enumerate(marks):
+        key = (mark.session_id, mark.user_id)
+        turn = next((turn for turn in turns if key not in turn), None)
+        if turn is None:
+            turns.append(turn := {})
+        turn[key] = index
+    return turns
+
+
 class SessionStore:
     def __init__(self, db: AsyncDatabase, copies: SessionCopies, marks: MarksCopies) -> None:
         self.sessions = db["sessions"]
@@ -346,12 +359,26 @@ class SessionStore:
         nx-27017's queue for everyone. Says, per mark, whether it was ahead of the member's
         mark as found (it is now at least there). When a compare-and-set misses (a membership
         changed since it was read), those written are read again, all in one read, and
-        written again. A membership marked twice is recorded by `record_receipt`."""
-        firsts: dict[tuple[str, str], int] = {}
-        for index, mark in enumerate(marks):
-            firsts.setdefault((mark.session_id, mark.user_id), index)
+        written again. A membership marked more than once (a screen's `delivered` and `read`
+        of the same message) takes its marks in turns, one write per turn for all, each mark
+        decided on the membership as the turn before wrote it: each second mark read its
+        membership again and was written alone."""
         ahead = [False] * len(marks)
-        unwritten = firsts
+        found = dict(found)
+        for turn in _turns(marks):
+            await self._record_turn(marks, turn, found, at, ahead)
+        return ahead
+
+    async def _record_turn(
+        self,
+        marks: list[ReceiptMark],
+        unwritten: dict[tuple[str, str], int],
+        found: dict[tuple[str, str], dict[str, Any]],
+        at: int,
+        ahead: list[bool],
+    ) -> None:
+        """One mark per membership (`unwritten`: the index of each one's mark) in one write,
+        decided on `found`, which it leaves as the write left each membership."""
         for _ in range(RECEIPT_ATTEMPTS):
             writes = [
                 (key, index, write)
@@ -359,7 +386,7 @@ class SessionStore:
                 if (write := _receipt_write(found.get(key), marks[index], at)) is not None
             ]
             if not writes:
-                break
+                return
             for _, index, _ in writes:
                 ahead[index] = True
             result = await self.members.bulk_write(
@@ -369,19 +396,18 @@ class SessionStore:
                 await self._marks.moved(session_id for (session_id, _), _, _ in writes)
             if result.modified_count == len(writes):
                 for key, _, write in writes:
-                    self._copies.replace(found[key]["_id"], found[key], _written(found[key], write))
-                break
+                    after = _written(found[key], write)
+                    self._copies.replace(after["_id"], found[key], after)
+                    found[key] = after
+                return
             # Which missed is not told: those written find their mark there and stop.
             unwritten = {key: index for key, index, _ in writes}
-            found = await self.memberships(list(unwritten))
-        first_indexes = set(firsts.values())
-        later = [i for i in range(len(marks)) if i not in first_indexes]
-        for index in later:
-            ahead[index] = await self._record(marks[index], at)
-        return ahead
-
-    async def _record(self, mark: ReceiptMark, at: int) -> bool:
-        return await self.record_receipt(mark.session_id, mark.user_id, mark.status, mark.seq, at)
+            read_again = await self.memberships(list(unwritten))
+            for key in unwritten:
+                if key in read_again:
+                    found[key] = read_again[key]
+                else:
+                    found.pop(key, None)
 
     async def memberships(
         self, pairs: list[tuple[str, str]]

@@ -8,6 +8,7 @@ import pytest
 from pymongo import AsyncMongoClient, monitoring
 from redis.asyncio import Redis
 
+from agora.core.chat.constants import USER_TYPE_MEMBER
 from agora.core.errors import NotFound
 from agora.services.chat.access import ChatAccess
 from agora.services.chat.chat_list import UnseenCounts
@@ -15,7 +16,7 @@ from agora.store.marks_copies import MarksCopies
 from agora.store.mongo import CommandWatch, find_in
 from agora.store.redis import Keys
 from agora.store.session_copies import session_copies
-from agora.store.sessions import SessionStore
+from agora.store.sessions import ReceiptMark, SessionStore
 
 
 class Commands(monitoring.CommandListener):
@@ -107,6 +108,39 @@ async def test_hundreds_of_documents_matching_are_read_in_one_command(watched, r
         assert commands.names == ["find"]
     finally:
         await sessions.members.delete_many({"session_id": group})
+        await redis.aclose()
+
+
+async def test_a_membership_marked_twice_at_once_is_not_read_again(watched, redis_url):
+    """A screen's `delivered` and `read` of the same message arrive together: the second
+    mark is decided on the membership as the first wrote it, the second marks of all such
+    memberships in one more write, where each read its membership again and was written
+    alone."""
+    collection, commands = watched
+    redis, keys = Redis.from_url(redis_url), Keys(f"marks-{uuid.uuid4().hex[:8]}:")
+    sessions = SessionStore(
+        collection.database, session_copies(redis, keys), MarksCopies(redis, keys)
+    )
+    chat, people = f"chat-{uuid.uuid4().hex[:8]}", ("ann", "bob")
+    try:
+        for user_id in people:
+            await sessions.add_member(chat, user_id, USER_TYPE_MEMBER)
+        found = await sessions.memberships([(chat, user_id) for user_id in people])
+        marks = [
+            ReceiptMark(chat, user_id, status, 3)
+            for user_id in people
+            for status in ("delivered", "read")
+        ]
+        commands.names.clear()
+        assert await sessions.record_receipts(marks, found, at=1) == [True] * 4
+        assert commands.names == ["update", "update"]
+        stored = await sessions.memberships([(chat, user_id) for user_id in people])
+        assert {
+            (m["delivered_seq"], m["read_seq"], len(m["delivered_marks"]), len(m["read_marks"]))
+            for m in stored.values()
+        } == {(3, 3, 1, 1)}
+    finally:
+        await sessions.members.delete_many({"session_id": chat})
         await redis.aclose()
 
 
