@@ -79,7 +79,7 @@ def build_chat(
     emitter, events, kinds = base.emitter, base.events, base.kinds
     hints = ChatHints(redis=base.redis, keys=base.keys)
     access = ChatAccess(sessions=sessions, posts=posts)
-    ticks = Ticks(sessions=sessions, emitter=emitter)
+    ticks = Ticks(sessions=sessions, emitter=emitter, access=access)
     return ChatParts(
         kinds=kinds,
         sending=Sending(

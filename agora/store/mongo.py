@@ -1,10 +1,12 @@
 """MongoDB connection (PyMongo's async API)."""
 
 import asyncio
+import contextvars
 import logging
 import os
+import sys
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Protocol
@@ -23,9 +25,22 @@ FIND_IN_AT_ONCE = 8
 # nx-27017 holds every other command while it answers one: 600 ids in one `$in` take it about
 # 20 ms (the counters of a big group's pushed members' chats), 100 about 2.5 ms.
 IDS_PER_QUERY = 100
+# Unless told a batch size (the driver tells none), nx-27017 answers a find with 101
+# documents and each getMore with 101 more: a city group's 500 memberships (a push
+# decision's, a shard's load) took five commands. Told, it gives them in one.
+DOCUMENTS_PER_BATCH = 1000
 slow_log = logging.getLogger("agora.mongo.slow")
 census_log = logging.getLogger("agora.mongo.census")
 CENSUS_SHAPES = 15
+CENSUS_CALLERS = 6
+AGORA_DIR = str(Path(__file__).parents[1]) + os.sep
+# Not who asked, but what asks for everybody: the store, and the tools that batch and retry
+# (a group commit's command is named after the caller that started its drain).
+HELPER_DIRS = tuple(str(Path(__file__).parents[1] / part) + os.sep for part in ("store", "tools"))
+# The census's caller of the code that started a task (or scheduled the callback that did),
+# for the commands the task sends: a task's frames end at its own coroutine (`find_in`'s
+# queries, gathered).
+_spawned_by: contextvars.ContextVar[str] = contextvars.ContextVar("census_spawned_by")
 
 
 def connect_mongo(settings: Settings) -> AsyncMongoClient:
@@ -69,30 +84,44 @@ class CommandWatch(monitoring.CommandListener):
         self.census_seconds = census_seconds
         self._shapes: dict[tuple[int, int], str] = {}
         self._census: Counter[str] = Counter()
+        self._callers: defaultdict[str, Counter[str]] = defaultdict(Counter)
         self._census_since = time.monotonic()
 
     def started(self, event: monitoring.CommandStartedEvent) -> None:
         shape = _shape(event.command_name, event.command)
         self._shapes[(event.connection_id, event.request_id)] = shape
         if self.census_seconds:
-            self._count(shape)
+            self._count(shape, sys._getframe(1))
 
-    def _count(self, shape: str) -> None:
+    def _count(self, shape: str, frame: Any) -> None:
         metrics.store_command()
+        loop = asyncio.get_running_loop()
+        _attribute_tasks(loop)
+        caller = _caller(frame, loop) or _spawned_by.get("unknown")
         self._census[shape] += 1
+        self._callers[shape][caller] += 1
         now = time.monotonic()
         if now - self._census_since < self.census_seconds:
             return
         seconds, self._census_since = now - self._census_since, now
         counted, self._census = self._census, Counter()
-        top = " | ".join(f"{n / seconds:.1f}/s {s}" for s, n in counted.most_common(CENSUS_SHAPES))
+        callers, self._callers = self._callers, defaultdict(Counter)
+        top = counted.most_common(CENSUS_SHAPES)
         census_log.info(
             "store commands of process %d over %.0f s: %.1f/s; %s",
             os.getpid(),
             seconds,
             counted.total() / seconds,
-            top,
+            " | ".join(f"{n / seconds:.1f}/s {shape}" for shape, n in top),
         )
+        for shape, n in top:
+            by_caller = callers[shape].most_common(CENSUS_CALLERS)
+            census_log.info(
+                "%.1f/s %s from: %s",
+                n / seconds,
+                shape,
+                " | ".join(f"{c / seconds:.1f}/s {caller}" for caller, c in by_caller),
+            )
 
     def succeeded(self, event: monitoring.CommandSucceededEvent) -> None:
         self._ended(event)
@@ -104,6 +133,40 @@ class CommandWatch(monitoring.CommandListener):
         shape = self._shapes.pop((event.connection_id, event.request_id), event.command_name)
         if self.slow_us is not None and event.duration_micros >= self.slow_us:
             slow_log.warning("slow command %d ms: %s", event.duration_micros // 1000, shape)
+
+
+def _caller(frame: Any, loop: asyncio.AbstractEventLoop) -> str | None:
+    """The census's name for who asked: the innermost function of agora outside the store and
+    its tools in the running task's frames. None outside a task (a callback of the loop) and
+    past the task's own coroutine, below which are the loop and whatever started it."""
+    task = asyncio.current_task(loop)
+    if task is None:
+        return None
+    bottom = getattr(task.get_coro(), "cr_frame", None)
+    while frame is not None:
+        file = frame.f_code.co_filename
+        if file.startswith(AGORA_DIR) and not file.startswith(HELPER_DIRS):
+            return f"{frame.f_globals.get('__name__')}.{frame.f_code.co_qualname}"
+        if frame is bottom:
+            return None
+        frame = frame.f_back
+    return None
+
+
+def _attribute_tasks(loop: asyncio.AbstractEventLoop) -> None:
+    """While the census counts, each task this loop starts remembers who started it
+    (`_spawned_by`), unless the loop has a task factory of its own already."""
+    if loop.get_task_factory() is None:
+        loop.set_task_factory(_task_remembering_its_caller)
+
+
+def _task_remembering_its_caller(
+    loop: asyncio.AbstractEventLoop, coro: Any, context: contextvars.Context | None = None
+) -> asyncio.Task:
+    context = (contextvars.copy_context() if context is None else context).copy()
+    if (caller := _caller(sys._getframe(1), loop)) is not None:
+        context.run(_spawned_by.set, caller)
+    return asyncio.Task(coro, loop=loop, context=context)
 
 
 def _shape(name: str, command: Any) -> str:
@@ -161,7 +224,9 @@ async def find_in(
 
     async def matching(query: dict[str, Any]) -> list[dict[str, Any]]:
         async with in_flight:
-            return await collection.find(query, projection).to_list()
+            return (
+                await collection.find(query, projection).batch_size(DOCUMENTS_PER_BATCH).to_list()
+            )
 
     pages = await asyncio.gather(*map(matching, queries))
     return [document for page in pages for document in page]

@@ -385,3 +385,29 @@ async def test_marks_written_at_once_through_two_processes_tick_as_stored(chat_s
     stored = await db.session_users.find({"session_id": chat}).to_list()
     for store in (edge, other):
         assert _ticks(await store.furthest_marks(chat), users) == _ticks(stored, users)
+
+async def test_a_persons_chats_read_for_their_list_are_the_edges_copies_of_them(settings_for):
+    """The chat list reads every chat of its person whole (counters and all): those are this
+    edge's copies of the chats from then on, so the chats opened from the list read nothing,
+    and what is announced of them shows at once."""
+    settings = settings_for()
+    mongo, redis = connect_mongo(settings), connect_redis(settings)
+    db, keys = database(mongo, settings), Keys(settings.redis_prefix)
+    copies, others = session_copies(redis, keys), session_copies(redis, keys)
+    edge = SessionStore(db, copies, MarksCopies(redis, keys))
+    other = SessionStore(db, others, MarksCopies(redis, keys))
+    chat_id = f"chat-{uuid.uuid4().hex[:8]}"
+    try:
+        async with _hearing(copies.changes, others.announce) as heard:
+            await other.create_once({"_id": chat_id, "title": "Listed"}, {"ann": USER_TYPE_MEMBER})
+            [(listed, _)], whole = await edge.followed_whole("ann", up_to=20)
+            assert whole and listed["title"] == "Listed"
+            # Written behind the stores' back: the copy answers, the store is not asked.
+            await db.sessions.update_one({"_id": chat_id}, {"$set": {"title": "Unannounced"}})
+            assert (await edge.chat(chat_id))["title"] == "Listed"
+            await other.update(chat_id, {"title": "Announced"})
+            await _heard(heard, chat_id)
+            assert (await edge.chat(chat_id))["title"] == "Announced"
+    finally:
+        await redis.aclose()
+        await mongo.close()

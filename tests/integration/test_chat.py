@@ -451,6 +451,31 @@ async def test_a_sender_blocked_since_hears_no_ticks_of_the_chat(chat_client, sm
     assert [n for n, _ in heard["message_status"]] == ["showing"]
 
 
+async def test_whether_a_ticks_sender_follows_is_the_edges_copy_to_say(
+    chat_client, smtp_sink, another_edge
+):
+    """Every tick asked the store whether its message's sender still followed the chat; the
+    edge's copy of their membership says (every block is announced to every edge, and the
+    one above is heard): a block written behind the stores' back, which nothing announces,
+    is not seen."""
+    _, people, group_id = await _group_with_members(chat_client, smtp_sink)
+    sender, reader = people["Member"], people["Moderator"]
+    heard: dict[str, list] = {"message_status": []}
+    await _socket(chat_client, sender, heard, "sender")
+    sent = await _send(sender, group_id, "who is coming?")
+    reading = await _socket(chat_client, reader)
+    receipt = {"session_id": group_id, "created_at": sent["inbox_message"]["created_at"]}
+    assert await reading.call("delivered", receipt) == {"ok": True}
+    await _until(lambda: len(heard["message_status"]) >= 1)
+
+    await another_edge.db.session_users.update_one(
+        {"_id": f"{group_id}:{sender.id}"}, {"$set": {"session_user_type": USER_TYPE_BLOCKED}}
+    )
+    assert await reading.call("read", receipt) == {"ok": True}
+    await _until(lambda: len(heard["message_status"]) >= 2)
+    assert [d["status"] for _, d in heard["message_status"]] == ["delivered", "read"]
+
+
 async def test_a_visitors_tab_hears_typing_from_its_join_until_it_leaves(chat_client, smtp_sink):
     """The tab may say it shows the chat before its window's join lets it read the chat."""
     owner, asker, item = await _item_chat(chat_client, smtp_sink)

@@ -1,19 +1,31 @@
 """Store queries spelled for nx-27017 give what MongoDB's own spelling would."""
 
+import asyncio
 import logging
 import uuid
 
 import pytest
 from pymongo import AsyncMongoClient, monitoring
+from redis.asyncio import Redis
 
+from agora.core.chat.constants import USER_TYPE_MEMBER
+from agora.core.errors import NotFound
+from agora.services.chat.access import ChatAccess
+from agora.services.chat.chat_list import UnseenCounts
+from agora.store.marks_copies import MarksCopies
 from agora.store.mongo import CommandWatch, find_in
+from agora.store.redis import Keys
+from agora.store.session_copies import session_copies
+from agora.store.sessions import ReceiptMark, SessionStore
 
 
 class Commands(monitoring.CommandListener):
     def __init__(self) -> None:
         self.finds: list[dict] = []
+        self.names: list[str] = []
 
     def started(self, event: monitoring.CommandStartedEvent) -> None:
+        self.names.append(event.command_name)
         if event.command_name == "find":
             self.finds.append(event.command.get("filter", {}))
 
@@ -72,7 +84,76 @@ async def test_many_ids_are_asked_a_hundred_at_a_time(watched):
     assert sorted(i for ids in asked for i in ids) == sorted(wanted)
 
 
-async def test_the_command_census_counts_each_shape_and_the_slow_log_names_it(mongo_url, caplog):
+async def test_hundreds_of_documents_matching_are_read_in_one_command(watched, redis_url):
+    """A big group's memberships, for a push decision (`find_in`) or its shard's load of it
+    (`SessionStore.member_types`), came 101 to a command."""
+    collection, commands = watched
+    await collection.insert_many([{"_id": f"y{n}", "user_id": "crowd"} for n in range(500)])
+    commands.names.clear()
+    assert len(await find_in(collection, "user_id", ["crowd"])) == 500
+    assert commands.names == ["find"]
+
+    redis, keys = Redis.from_url(redis_url), Keys(f"batches-{uuid.uuid4().hex[:8]}:")
+    sessions = SessionStore(
+        collection.database, session_copies(redis, keys), MarksCopies(redis, keys)
+    )
+    group = f"group-{uuid.uuid4().hex[:8]}"
+    members = [
+        {"_id": f"{group}:u{n}", "session_id": group, "user_id": f"u{n}"} for n in range(500)
+    ]
+    try:
+        await sessions.members.insert_many([{**m, "session_user_type": 20} for m in members])
+        commands.names.clear()
+        assert len(await sessions.member_types(group)) == 500
+        assert commands.names == ["find"]
+    finally:
+        await sessions.members.delete_many({"session_id": group})
+        await redis.aclose()
+
+
+async def test_a_membership_marked_twice_at_once_is_not_read_again(watched, redis_url):
+    """A screen's `delivered` and `read` of the same message arrive together: the second
+    mark is decided on the membership as the first wrote it, the second marks of all such
+    memberships in one more write, where each read its membership again and was written
+    alone."""
+    collection, commands = watched
+    redis, keys = Redis.from_url(redis_url), Keys(f"marks-{uuid.uuid4().hex[:8]}:")
+    sessions = SessionStore(
+        collection.database, session_copies(redis, keys), MarksCopies(redis, keys)
+    )
+    chat, people = f"chat-{uuid.uuid4().hex[:8]}", ("ann", "bob")
+    try:
+        for user_id in people:
+            await sessions.add_member(chat, user_id, USER_TYPE_MEMBER)
+        found = await sessions.memberships([(chat, user_id) for user_id in people])
+        marks = [
+            ReceiptMark(chat, user_id, status, 3)
+            for user_id in people
+            for status in ("delivered", "read")
+        ]
+        commands.names.clear()
+        assert await sessions.record_receipts(marks, found, at=1) == [True] * 4
+        assert commands.names == ["update", "update"]
+        stored = await sessions.memberships([(chat, user_id) for user_id in people])
+        assert {
+            (m["delivered_seq"], m["read_seq"], len(m["delivered_marks"]), len(m["read_marks"]))
+            for m in stored.values()
+        } == {(3, 3, 1, 1)}
+    finally:
+        await sessions.members.delete_many({"session_id": chat})
+        await redis.aclose()
+
+
+@pytest.fixture
+async def census_undone():
+    """The census has each task of the loop remember who started it: not after its test."""
+    yield
+    asyncio.get_running_loop().set_task_factory(None)
+
+
+async def test_the_command_census_counts_each_shape_and_the_slow_log_names_it(
+    mongo_url, caplog, census_undone
+):
     """What an operator reads to see what the store is asked (AGORA_MONGO_COMMAND_CENSUS_SECONDS,
     AGORA_MONGO_SLOW_COMMAND_MS): shapes with their fields, never the values."""
     watch = CommandWatch(slow_ms=0, census_seconds=3600)
@@ -85,7 +166,7 @@ async def test_the_command_census_counts_each_shape_and_the_slow_log_names_it(mo
         watch.census_seconds = 1e-9  # the next command ends the period
         with caplog.at_level(logging.INFO, logger="agora.mongo.census"):
             await collection.find_one({"n": 1})
-        (line,) = [r.getMessage() for r in caplog.records if r.name == "agora.mongo.census"]
+        line = next(r.getMessage() for r in caplog.records if r.name == "agora.mongo.census")
         assert f"find {collection.name} filter ['_id']" in line
         assert f"insert {collection.name}" in line
         assert "secret-id" not in line
@@ -106,3 +187,45 @@ async def test_the_command_census_counts_each_shape_and_the_slow_log_names_it(mo
     finally:
         await collection.drop()
         await client.close()
+
+
+async def test_the_census_names_who_asked_each_shape_through_the_tasks_the_store_starts(
+    mongo_url, redis_url, caplog, census_undone
+):
+    """A shape's count says nothing of which call to cut: the census also counts each shape
+    by the function of agora outside the store that asked, found from the command's stack
+    or, for the queries the store runs as tasks of their own (`find_in`), from who started
+    the task."""
+    watch = CommandWatch(slow_ms=0, census_seconds=3600)
+    client = AsyncMongoClient(mongo_url, event_listeners=[watch])
+    redis, keys = Redis.from_url(redis_url), Keys(f"census-{uuid.uuid4().hex[:8]}:")
+    db = client[f"agora_census_{uuid.uuid4().hex[:8]}"]
+    sessions = SessionStore(db, session_copies(redis, keys), MarksCopies(redis, keys))
+    try:
+        await sessions.members.insert_one({"_id": "c1:u1", "session_id": "c1", "user_id": "u1"})
+        with pytest.raises(NotFound):  # asks the store from the task it runs in
+            await ChatAccess(sessions=sessions, posts=None).readable(None, "absent")
+        # The memberships, then their chats: each a query in a task `find_in` starts.
+        await UnseenCounts(sessions=sessions).notifications_unseen("u1")
+        await db["elsewhere"].find_one({})  # from nothing of agora's
+        watch.census_seconds = 1e-9  # the next command ends the period
+        with caplog.at_level(logging.INFO, logger="agora.mongo.census"):
+            await db["elsewhere"].find_one({})
+        callers = {
+            shape: line.split(" from: ")[1]
+            for r in caplog.records
+            if r.name == "agora.mongo.census" and " from: " in (line := r.getMessage())
+            for shape in [line.split(" from: ")[0].split("/s ", 1)[1]]
+        }
+        access, unseen = "ChatAccess.readable", "UnseenCounts.notifications_unseen"
+        assert callers["find sessions filter ['_id']"].count("agora.services.chat") == 2
+        assert f"agora.services.chat.access.{access}" in callers["find sessions filter ['_id']"]
+        assert f"agora.services.chat.chat_list.{unseen}" in callers["find sessions filter ['_id']"]
+        assert callers["find session_users filter ['user_id']"].endswith(
+            f"/s agora.services.chat.chat_list.{unseen}"
+        )
+        assert callers["find elsewhere filter []"].endswith("/s unknown")
+    finally:
+        await client.drop_database(db.name)
+        await client.close()
+        await redis.aclose()

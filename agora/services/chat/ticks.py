@@ -6,10 +6,10 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Self
 
-from agora.core.chat.access import is_reader
 from agora.core.chat.receipts import is_behind, mark_of, moves_a_tick
 from agora.core.clock import now_ms
 from agora.realtime.emitter import RealtimeEmitter
+from agora.services.chat.access import ChatAccess
 from agora.store.sessions import ReceiptMark, SessionStore
 from agora.tools.group_commit import GroupCommit, Pending, succeed_all
 
@@ -43,9 +43,12 @@ class Receipt:
 
 
 class Ticks:
-    def __init__(self, *, sessions: SessionStore, emitter: RealtimeEmitter) -> None:
+    def __init__(
+        self, *, sessions: SessionStore, emitter: RealtimeEmitter, access: ChatAccess
+    ) -> None:
         self.sessions = sessions
         self.emitter = emitter
+        self.access = access
         self._behind = GroupCommit(
             self._write_behind, MARKS_PER_WRITE, linger=MARKS_WRITE_LINGER_SECONDS
         )
@@ -128,17 +131,17 @@ class Ticks:
 
     async def _following_senders(self, ticking: list[Receipt]) -> set[tuple[str, str]]:
         """The (session, sender) pairs of these receipts' last messages whose sender still
-        follows the chat, read from the store: a sender blocked or removed since (or waiting
-        again) may no longer read the chat, so its ticks are not theirs to hear."""
+        follows the chat: a sender blocked or removed since (or waiting again) may no longer
+        read the chat, so its ticks are not theirs to hear. From the edge's copies of the
+        memberships, as every chat call's check (a block drops them on every edge as it is
+        given): read from the store, they were 2.2 of the edge's 3.9 membership reads a
+        second at 300 people."""
         pairs = {
             (r.mark.session_id, src)
             for r in ticking
             if isinstance(src := r.last.get("src_id"), str)
         }
-        if not pairs:
-            return set()
-        found = await self.sessions.memberships(list(pairs))
-        return {pair for pair, m in found.items() if is_reader(m.get("session_user_type"))}
+        return set(await self.access.followers(list(pairs))) if pairs else set()
 
     async def _announce(
         self,
