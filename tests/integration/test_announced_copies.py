@@ -386,6 +386,7 @@ async def test_marks_written_at_once_through_two_processes_tick_as_stored(chat_s
     for store in (edge, other):
         assert _ticks(await store.furthest_marks(chat), users) == _ticks(stored, users)
 
+
 async def test_a_persons_chats_read_for_their_list_are_the_edges_copies_of_them(settings_for):
     """The chat list reads every chat of its person whole (counters and all): those are this
     edge's copies of the chats from then on, so the chats opened from the list read nothing,

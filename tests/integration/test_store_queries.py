@@ -117,7 +117,10 @@ async def test_a_membership_marked_twice_at_once_is_not_read_again(watched, redi
     memberships in one more write, where each read its membership again and was written
     alone."""
     collection, commands = watched
-    redis, keys = Redis.from_url(redis_url), Keys(f"marks-{uuid.uuid4().hex[:8]}:")
+    redis, keys = (
+        Redis.from_url(redis_url, decode_responses=True),
+        Keys(f"marks-{uuid.uuid4().hex[:8]}:"),
+    )
     sessions = SessionStore(
         collection.database, session_copies(redis, keys), MarksCopies(redis, keys)
     )
