@@ -112,8 +112,9 @@ class PostReader:
             raise InvalidInput({"route_id": NOT_THIS_POSTS_LINK})
 
     async def deleted(self, item_ids: list[str]) -> set[str]:
-        """Those of the posts that were deleted: the chats about them stay and say so."""
-        shown = {item["_id"] for item in await self.items.by_ids(item_ids) if is_visible(item)}
+        """Those of the posts that were deleted: the chats about them stay and say so. Asked
+        on every chat call about posts (a page, the list, a lookup): the edge's copies say."""
+        shown = {item["_id"] for item in await self.items.get_many(item_ids) if is_visible(item)}
         return set(item_ids) - shown
 
 

@@ -16,6 +16,7 @@ from agora.core.documents import Item, Route
 from agora.core.items import ITEM_HIDDEN_SORT_ORDER, feed_key
 from agora.core.routes import chain
 from agora.store.announced_copies import AnnouncedCopies
+from agora.store.local_copies import LocalCopies
 from agora.store.mongo import Indexes, find_in, new_id
 from agora.store.redis import Keys
 from agora.store.unit_of_work import InUnit
@@ -23,6 +24,11 @@ from agora.store.unit_of_work import InUnit
 ROUTE_ID_BYTES = 9
 # The post's copy of its held reward (`set_hold`): absent on posts that never held one.
 HOLD_COPY_FIELDS = ("reward_ledger", "holding")
+# A share route never changes once stored, so its copy needs no announcement: it is kept ten
+# minutes (a post's page is opened through the same few links), or until the table is full.
+# Its one deletion, `ItemStore.discard`, goes with its post's, and every reader of a route
+# reads its post next, so a copy of a discarded route reads as a missing one.
+ROUTE_COPY_SECONDS = 600.0
 
 
 def new_route_id() -> str:
@@ -113,6 +119,12 @@ class ItemStore:
             keep_missing=False,
         )
         self.holds = HoldCopies(self.items, self._copies)
+        self._routes: LocalCopies[Route] = LocalCopies(
+            "share route",
+            fresh_for=ROUTE_COPY_SECONDS,
+            refresh_after=ROUTE_COPY_SECONDS,
+            keep_missing=False,
+        )
 
     async def ensure_indexes(self, indexes: Indexes) -> None:
         await indexes.ensure(self.items, [("group_id", 1), ("feed_key", -1)])
@@ -142,6 +154,15 @@ class ItemStore:
 
     async def get(self, item_id: str) -> Item | None:
         return await self._copies.get(item_id, lambda: self.items.find_one({"_id": item_id}))
+
+    async def get_many(self, item_ids: list[str]) -> list[Item]:
+        """`get` for many: those found, from this edge's copies where it has them, the others
+        in one query."""
+        found = await self._copies.get_many(item_ids, self._read_many)
+        return list(found.values())
+
+    async def _read_many(self, item_ids: list[str]) -> dict[str, Item]:
+        return {item["_id"]: item for item in await self.by_ids(item_ids)}
 
     def changes(self, stop: asyncio.Event) -> AsyncIterator[str]:
         """Ids of posts changed on any edge; heard, they keep this edge's copies true."""
@@ -250,7 +271,8 @@ class ItemStore:
         return await find_in(self.items, "_id", item_ids)
 
     async def route(self, route_id: str) -> Route | None:
-        return await self.routes.find_one({"_id": route_id})
+        """The route, from this process's copy when it has one (`ROUTE_COPY_SECONDS`)."""
+        return await self._routes.get(route_id, lambda: self.routes.find_one({"_id": route_id}))
 
     async def route_of(self, item_id: str, user_id: str) -> Route | None:
         return await self.routes.find_one({"item_id": item_id, "user_id": user_id})
@@ -266,6 +288,7 @@ class ItemStore:
             if existing is None:
                 raise
             return existing, False
+        self._routes.put(route["_id"], route)
         # The count the badges show; the routes themselves stay the truth.
         await self.items.update_one({"_id": route["item_id"]}, {"$inc": {"share_count": 1}})
         await self._copies.announce(route["item_id"])

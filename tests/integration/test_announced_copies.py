@@ -14,8 +14,9 @@ import pytest
 from agora.core.accounts import Identifier
 from agora.core.chat.constants import USER_TYPE_MEMBER
 from agora.store import local_copies
-from agora.store.announced_copies import ANNOUNCED_COPY_SECONDS
+from agora.store.announced_copies import ANNOUNCED_COPY_SECONDS, AnnouncedCopies
 from agora.store.auth_keys import AuthKeyStore
+from agora.store.items import ItemStore
 from agora.store.marks_copies import MarksCopies
 from agora.store.mongo import connect_mongo, database
 from agora.store.redis import Keys, connect_redis
@@ -410,5 +411,34 @@ async def test_a_persons_chats_read_for_their_list_are_the_edges_copies_of_them(
             await _heard(heard, chat_id)
             assert (await edge.chat(chat_id))["title"] == "Announced"
     finally:
+        await redis.aclose()
+        await mongo.close()
+
+
+async def test_posts_asked_whether_deleted_are_the_edges_copies_of_them(settings_for):
+    """Every chat call about posts (a page, the list, a lookup) asks whether they were
+    deleted: it read the posts from the store each time, and now takes the edge's copies,
+    which every change to a post keeps (it is announced)."""
+    settings = settings_for()
+    mongo, redis = connect_mongo(settings), connect_redis(settings)
+    db, keys = database(mongo, settings), Keys(settings.redis_prefix)
+    edge, other = ItemStore(db, redis, keys), ItemStore(db, redis, keys)
+    probe = AnnouncedCopies("post", redis, keys("posts-changed"), keep_missing=False)
+    item, _ = await other.create({"title": "Lamp"}, user_id="ann", group_id="g", created_at=1)
+    try:
+        async with _hearing(edge.changes, probe.announce) as heard:
+            [read] = await edge.get_many([item["_id"]])
+            assert read["title"] == "Lamp"
+            # Written behind the stores' back: the copy answers, the store is not asked.
+            await db.items.update_one({"_id": item["_id"]}, {"$set": {"title": "Unannounced"}})
+            [copy] = await edge.get_many([item["_id"], "no-such-post"])
+            assert copy["title"] == "Lamp"
+            await other.hide(item["_id"], "ann", now=2)
+            await _heard(heard, item["_id"])
+            [hidden] = await edge.get_many([item["_id"]])
+            assert hidden["title"] == "Unannounced" and hidden["sort_order"] != 0
+    finally:
+        await db.items.delete_one({"_id": item["_id"]})
+        await db.routes.delete_many({"item_id": item["_id"]})
         await redis.aclose()
         await mongo.close()

@@ -12,6 +12,7 @@ from agora.core.chat.constants import USER_TYPE_MEMBER
 from agora.core.errors import NotFound
 from agora.services.chat.access import ChatAccess
 from agora.services.chat.chat_list import UnseenCounts
+from agora.store.items import ItemStore
 from agora.store.marks_copies import MarksCopies
 from agora.store.mongo import CommandWatch, find_in
 from agora.store.redis import Keys
@@ -144,6 +145,31 @@ async def test_a_membership_marked_twice_at_once_is_not_read_again(watched, redi
         } == {(3, 3, 1, 1)}
     finally:
         await sessions.members.delete_many({"session_id": chat})
+        await redis.aclose()
+
+
+async def test_a_share_route_is_read_from_the_store_once_per_process(watched, redis_url):
+    """Each opening of a post's page read its link's route (`find routes` by `_id`), and the
+    feed's pages send many people through the same links. A route never changes once
+    stored: it is read once, and one this process stored is not read at all."""
+    collection, commands = watched
+    redis = Redis.from_url(redis_url)
+    items = ItemStore(collection.database, redis, Keys(f"routes-{uuid.uuid4().hex[:8]}:"))
+    item, root = await items.create({"title": "Lamp"}, user_id="ann", group_id="g", created_at=1)
+    try:
+        commands.finds.clear()
+        assert await items.route(root["_id"]) == root
+        assert await items.route(root["_id"]) == root
+        assert commands.finds == [{"_id": root["_id"]}]
+
+        shared, stored_now = await items.share_route(root, "bob", 2)
+        assert stored_now
+        commands.finds.clear()
+        assert await items.route(shared["_id"]) == shared
+        assert commands.finds == []
+    finally:
+        await items.items.delete_one({"_id": item["_id"]})
+        await items.routes.delete_many({"item_id": item["_id"]})
         await redis.aclose()
 
 
