@@ -23,6 +23,7 @@ from agora.core.chat.constants import (
     USER_TYPE_MEMBER,
 )
 from agora.core.chat.rooms import session_room, user_room
+from agora.core.items import ITEM_HIDDEN_SORT_ORDER
 from agora.core.shard_map import FIRST_VERSION, ShardMap, shard_of
 from agora.http.realtime import SOCKET_SERVER
 from agora.realtime.emitter import RealtimeEmitter
@@ -1290,6 +1291,32 @@ async def test_a_deleted_posts_chat_stays_readable_and_says_the_post_was_deleted
     await _send(asker, f"r_{other['_id']}_{asker.id}", "and the chair?")
     listed = {s["title"]: s["data"] for s in (await asker.call("/user/chats", {}))["sessions"]}
     assert "item_deleted" not in listed["Old chair"]
+
+
+async def test_a_chat_list_knows_a_post_deleted_from_the_edges_copy_of_it(
+    chat_client, smtp_sink, another_edge
+):
+    """Every chat list asked the store whether each item chat's post was deleted; the edge's
+    copy of the post says (every change to a post is announced to every edge): a deletion
+    written behind the stores' back, which nothing announces, is not seen, and one made
+    through the app is, at once."""
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    await _send(asker, session_id, "still for sale?")
+
+    async def listed_as_deleted() -> bool:
+        chats = (await asker.call("/user/chats", {}))["sessions"]
+        [listed] = [s for s in chats if s["_id"] == session_id]
+        return listed["data"].get("item_deleted", False)
+
+    assert not await listed_as_deleted()
+    for sort_order in (ITEM_HIDDEN_SORT_ORDER, 0):
+        await another_edge.db.items.update_one(
+            {"_id": item["_id"]}, {"$set": {"sort_order": sort_order}}
+        )
+        assert not await listed_as_deleted()
+    await owner.call("/api/item?action=delete", {"item_id": item["_id"]})
+    assert await listed_as_deleted()
 
 
 async def test_a_reply_quotes_a_message_of_its_own_chat_only(chat_client, smtp_sink):
