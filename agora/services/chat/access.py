@@ -81,10 +81,9 @@ class ChatAccess:
     ) -> dict[tuple[str, str], dict[str, Any]]:
         """The memberships of those (session, user) pairs whose member follows the chat, for
         what members send all the time (typing, receipts, the ticks receipts move), from the
-        edge's copies, which every
-        block or approval drops on every edge as it is given. Whoever a copy says does not
-        follow is read again before being refused: an approval on another edge may have been
-        given while its announcement was on its way here."""
+        edge's copies, which every block or approval drops on every edge as it is given.
+        Whoever a copy says does not follow is read again before being refused: an approval on
+        another edge may have been given while its announcement was on its way here."""
         found = await self.sessions.memberships_lately(pairs)
         refused = [pair for pair in pairs if not follows(found.get(pair))]
         if refused:
