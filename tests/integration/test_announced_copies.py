@@ -23,7 +23,7 @@ from agora.store.redis import Keys, connect_redis
 from agora.store.session_copies import session_copies
 from agora.store.sessions import ReceiptMark, SessionStore
 from agora.store.users import UserStore
-from tests.integration.helpers import Member, member, new_group
+from tests.integration.helpers import Member, member, new_group, receipt_recorded
 
 
 @pytest.fixture
@@ -284,7 +284,7 @@ async def test_a_chats_marks_are_read_once_per_change_and_every_change_shows_at_
         await other.add_member(chat, user_id, USER_TYPE_MEMBER)
     assert await edge.furthest_marks(chat) == []
 
-    assert await other.record_receipt(chat, "ann", "delivered", 3, at=1)
+    assert await receipt_recorded(other, chat, "ann", "delivered", 3, at=1)
     assert _marks(await edge.furthest_marks(chat)) == {"ann": (3, 0)}
 
     # Written behind the stores' back: the copy answers, the store is not asked.
@@ -306,16 +306,16 @@ async def test_a_chats_marks_are_carried_across_a_write_not_read_again(chat_stor
     chat = f"chat-{uuid.uuid4().hex[:8]}"
     for user_id in ("ann", "bob", "cat"):
         await other.add_member(chat, user_id, USER_TYPE_MEMBER)
-    assert await edge.record_receipt(chat, "ann", "delivered", 3, at=1)
+    assert await receipt_recorded(edge, chat, "ann", "delivered", 3, at=1)
     assert _marks(await edge.furthest_marks(chat)) == {"ann": (3, 0)}
     await db.session_users.update_one(
         {"_id": f"{chat}:cat"}, {"$set": {"read_seq": 50, "delivered_seq": 50}}
     )
 
-    assert await edge.record_receipt(chat, "bob", "read", 5, at=2)
+    assert await receipt_recorded(edge, chat, "bob", "read", 5, at=2)
     assert _marks(await edge.furthest_marks(chat)) == {"ann": (3, 0), "bob": (5, 5)}
 
-    assert await other.record_receipt(chat, "ann", "read", 4, at=3)
+    assert await receipt_recorded(other, chat, "ann", "read", 4, at=3)
     assert _marks(await edge.furthest_marks(chat)) == {"ann": (4, 4), "bob": (5, 5)}
 
     await other.advance_reading(chat, "bob", 6)  # a shard's: bob sent messages 6 and 7
@@ -332,7 +332,7 @@ async def test_a_removed_members_marks_leave_every_copy(chat_stores):
     for user_id in ("ann", "bob", "cat"):
         await other.add_member(chat, user_id, USER_TYPE_MEMBER)
     for user_id, seq in (("ann", 5), ("bob", 9), ("cat", 4)):
-        assert await edge.record_receipt(chat, user_id, "read", seq, at=1)
+        assert await receipt_recorded(edge, chat, user_id, "read", seq, at=1)
     assert _marks(await edge.furthest_marks(chat)) == {"ann": (5, 5), "bob": (9, 9)}
 
     await other.remove_member(chat, "bob")
@@ -378,7 +378,7 @@ async def test_marks_written_at_once_through_two_processes_tick_as_stored(chat_s
                 marks = [ReceiptMark(chat, u, "read", seq) for _, u in pairs]
                 await store.record_receipts(marks, found, at=1)
             else:
-                await store.record_receipt(chat, user_id, status, seq, at=1)
+                await receipt_recorded(store, chat, user_id, status, seq, at=1)
             await store.furthest_marks(chat)
 
     await asyncio.gather(writes(edge, 1), writes(other, 2))
