@@ -176,14 +176,10 @@ class ItemStore:
 
     async def close(self, item_id: str, now: int, reason: str) -> Item | None:
         """Closes an open post (visible or just hidden); None when it was closed already."""
-        closed = await self.items.find_one_and_update(
+        return await self._changed(
             {"_id": item_id, "closed_at": None},
             {"$set": {"closed_at": now, "closed_reason": reason, "updated_at": now}},
-            return_document=ReturnDocument.AFTER,
         )
-        if closed is not None:
-            await self._copies.announce(item_id)
-        return closed
 
     async def due_to_close(self, now: int, closed_before: int, limit: int) -> list[Item]:
         """Open posts past their expiry, and closed ones still holding a reward since before
@@ -208,10 +204,9 @@ class ItemStore:
         """The next revision of the reward of an open, visible post of this owner, claimed for
         one edit (`reward_rev`, 0 when posted); the post as it is with it, or None when there
         is no such post. No two edits claim the same revision, on any edge."""
-        return await self.items.find_one_and_update(
+        return await self._changed(
             _visible({"_id": item_id, "user_id": owner_id, "closed_at": None}),
             {"$inc": {"reward_rev": 1}},
-            return_document=ReturnDocument.AFTER,
         )
 
     async def update(
@@ -222,14 +217,17 @@ class ItemStore:
         conditions: dict[str, Any] = {"_id": item_id, "user_id": owner_id}
         if reward_rev is not None:
             conditions["reward_rev"] = reward_rev
-        updated = await self.items.find_one_and_update(
-            _visible(conditions),
-            {"$set": fields},
-            return_document=ReturnDocument.AFTER,
+        return await self._changed(_visible(conditions), {"$set": fields})
+
+    async def _changed(self, conditions: dict[str, Any], change: dict[str, Any]) -> Item | None:
+        """The post matching `conditions` as `change` left it, announced to every edge (their
+        copies of it go); None when no post matched."""
+        changed = await self.items.find_one_and_update(
+            conditions, change, return_document=ReturnDocument.AFTER
         )
-        if updated is not None:
-            await self._copies.announce(item_id)
-        return updated
+        if changed is not None:
+            await self._copies.announce(changed["_id"])
+        return changed
 
     async def feed_page(
         self,

@@ -344,43 +344,24 @@ class SessionStore:
             {session_id: [MarkMoved(user_id, "read_seq", seq, found=False)]}
         )
 
-    async def record_receipt(
-        self, session_id: str, user_id: str, status: str, seq: int, at: int
-    ) -> bool:
-        """The member's screens received (or showed) the session's messages up to `seq`;
-        says whether that moved the member's mark. The time is kept with the mark, the
-        latest few per status. Reading implies receiving.
-
-        Compare-and-set rather than `$push` with `$slice`: nx-27017 stores documents pushed
-        with `$each` as JSON strings."""
-        mark = ReceiptMark(session_id, user_id, status, seq)
-        key = membership_id(session_id, user_id)
-        for _ in range(RECEIPT_ATTEMPTS):
-            found = await self._copies.reload(key, lambda: self.members.find_one({"_id": key}))
-            write = _receipt_write(found, mark, at)
-            if write is None:
-                return False
-            if (await self.members.update_one(write.filter, write.change)).modified_count:
-                self._copies.replace(key, found, _written(found, write))
-                await self._marks.marks_moved(
-                    {session_id: receipt_moved(mark.user_id, mark.status, mark.seq)}
-                )
-                return True
-        return False
-
     async def record_receipts(
         self, marks: list[ReceiptMark], found: dict[tuple[str, str], dict[str, Any]], at: int
     ) -> list[bool]:
-        """`record_receipt` for many marks in one write, given their memberships as read
-        (`found`, as `memberships` or `memberships_lately` give them): a message to a big
-        group brings every present member's receipt at once, and a read and a write each held
-        nx-27017's queue for everyone. Says, per mark, whether it was ahead of the member's
-        mark as found (it is now at least there). When a compare-and-set misses (a membership
-        changed since it was read), those written are read again, all in one read, and
-        written again. A membership marked more than once (a screen's `delivered` and `read`
-        of the same message) takes its marks in turns, one write per turn for all, each mark
-        decided on the membership as the turn before wrote it: each second mark read its
-        membership again and was written alone."""
+        """Each mark's member's screens received (or showed) the session's messages up to
+        its `seq`: the membership's mark moves there (never back; reading implies receiving),
+        and the time is kept with it, the latest few per status. One write for many marks,
+        given their memberships as read (`found`, as `memberships` or `memberships_lately`
+        give them): a message to a big group brings every present member's receipt at once,
+        and a read and a write each held nx-27017's queue for everyone. Says, per mark,
+        whether it was ahead of the member's mark as found (it is now at least there).
+
+        Compare-and-set rather than `$push` with `$slice` (nx-27017 stores documents pushed
+        with `$each` as JSON strings). When one misses (a membership changed since it was
+        read), those written are read again, all in one read, and written again. A membership
+        marked more than once (a screen's `delivered` and `read` of the same message) takes
+        its marks in turns, one write per turn for all, each mark decided on the membership
+        as the turn before wrote it: each second mark read its membership again and was
+        written alone."""
         ahead = [False] * len(marks)
         found = dict(found)
         for turn in _turns(marks):

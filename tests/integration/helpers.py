@@ -19,7 +19,7 @@ from agora.store.marks_copies import MarksCopies
 from agora.store.mongo import connect_mongo, database
 from agora.store.redis import Keys, connect_redis
 from agora.store.session_copies import session_copies
-from agora.store.sessions import SessionStore
+from agora.store.sessions import ReceiptMark, SessionStore
 from tests.mail import SmtpSink
 
 RESEND_PAUSE_SECONDS = 0.2
@@ -84,6 +84,17 @@ async def deployment_stores(settings: Settings) -> AsyncIterator[DeploymentStore
     finally:
         await redis.aclose()
         await mongo.close()
+
+
+async def receipt_recorded(
+    sessions: SessionStore, session_id: str, user_id: str, status: str, seq: int, at: int
+) -> bool:
+    """One member's receipt written as an edge writes receipts (`Ticks.receipts`): their
+    membership read, then `record_receipts`; whether it moved their mark."""
+    found = await sessions.memberships([(session_id, user_id)])
+    mark = ReceiptMark(session_id, user_id, status, seq)
+    [moved] = await sessions.record_receipts([mark], found, at)
+    return moved
 
 
 def new_email() -> str:

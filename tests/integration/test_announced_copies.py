@@ -23,7 +23,7 @@ from agora.store.redis import Keys, connect_redis
 from agora.store.session_copies import session_copies
 from agora.store.sessions import ReceiptMark, SessionStore
 from agora.store.users import UserStore
-from tests.integration.helpers import Member, member, new_group
+from tests.integration.helpers import Member, member, new_group, receipt_recorded
 
 
 @pytest.fixture
@@ -284,7 +284,7 @@ async def test_a_chats_marks_are_read_once_per_change_and_every_change_shows_at_
         await other.add_member(chat, user_id, USER_TYPE_MEMBER)
     assert await edge.furthest_marks(chat) == []
 
-    assert await other.record_receipt(chat, "ann", "delivered", 3, at=1)
+    assert await receipt_recorded(other, chat, "ann", "delivered", 3, at=1)
     assert _marks(await edge.furthest_marks(chat)) == {"ann": (3, 0)}
 
     # Written behind the stores' back: the copy answers, the store is not asked.
@@ -306,16 +306,16 @@ async def test_a_chats_marks_are_carried_across_a_write_not_read_again(chat_stor
     chat = f"chat-{uuid.uuid4().hex[:8]}"
     for user_id in ("ann", "bob", "cat"):
         await other.add_member(chat, user_id, USER_TYPE_MEMBER)
-    assert await edge.record_receipt(chat, "ann", "delivered", 3, at=1)
+    assert await receipt_recorded(edge, chat, "ann", "delivered", 3, at=1)
     assert _marks(await edge.furthest_marks(chat)) == {"ann": (3, 0)}
     await db.session_users.update_one(
         {"_id": f"{chat}:cat"}, {"$set": {"read_seq": 50, "delivered_seq": 50}}
     )
 
-    assert await edge.record_receipt(chat, "bob", "read", 5, at=2)
+    assert await receipt_recorded(edge, chat, "bob", "read", 5, at=2)
     assert _marks(await edge.furthest_marks(chat)) == {"ann": (3, 0), "bob": (5, 5)}
 
-    assert await other.record_receipt(chat, "ann", "read", 4, at=3)
+    assert await receipt_recorded(other, chat, "ann", "read", 4, at=3)
     assert _marks(await edge.furthest_marks(chat)) == {"ann": (4, 4), "bob": (5, 5)}
 
     await other.advance_reading(chat, "bob", 6)  # a shard's: bob sent messages 6 and 7
@@ -332,7 +332,7 @@ async def test_a_removed_members_marks_leave_every_copy(chat_stores):
     for user_id in ("ann", "bob", "cat"):
         await other.add_member(chat, user_id, USER_TYPE_MEMBER)
     for user_id, seq in (("ann", 5), ("bob", 9), ("cat", 4)):
-        assert await edge.record_receipt(chat, user_id, "read", seq, at=1)
+        assert await receipt_recorded(edge, chat, user_id, "read", seq, at=1)
     assert _marks(await edge.furthest_marks(chat)) == {"ann": (5, 5), "bob": (9, 9)}
 
     await other.remove_member(chat, "bob")
@@ -378,7 +378,7 @@ async def test_marks_written_at_once_through_two_processes_tick_as_stored(chat_s
                 marks = [ReceiptMark(chat, u, "read", seq) for _, u in pairs]
                 await store.record_receipts(marks, found, at=1)
             else:
-                await store.record_receipt(chat, user_id, status, seq, at=1)
+                await receipt_recorded(store, chat, user_id, status, seq, at=1)
             await store.furthest_marks(chat)
 
     await asyncio.gather(writes(edge, 1), writes(other, 2))
@@ -415,30 +415,57 @@ async def test_a_persons_chats_read_for_their_list_are_the_edges_copies_of_them(
         await mongo.close()
 
 
-async def test_posts_asked_whether_deleted_are_the_edges_copies_of_them(settings_for):
-    """Every chat call about posts (a page, the list, a lookup) asks whether they were
-    deleted: it read the posts from the store each time, and now takes the edge's copies,
-    which every change to a post keeps (it is announced)."""
+@pytest.fixture
+async def post_edges(settings_for):
+    """Two edges' post stores on one database and Redis prefix, a probe announcing on their
+    channel, the database, and an owner whose posts (and routes) go with the test."""
     settings = settings_for()
     mongo, redis = connect_mongo(settings), connect_redis(settings)
     db, keys = database(mongo, settings), Keys(settings.redis_prefix)
-    edge, other = ItemStore(db, redis, keys), ItemStore(db, redis, keys)
-    probe = AnnouncedCopies("post", redis, keys("posts-changed"), keep_missing=False)
-    item, _ = await other.create({"title": "Lamp"}, user_id="ann", group_id="g", created_at=1)
-    try:
-        async with _hearing(edge.changes, probe.announce) as heard:
-            [read] = await edge.get_many([item["_id"]])
-            assert read["title"] == "Lamp"
-            # Written behind the stores' back: the copy answers, the store is not asked.
-            await db.items.update_one({"_id": item["_id"]}, {"$set": {"title": "Unannounced"}})
-            [copy] = await edge.get_many([item["_id"], "no-such-post"])
-            assert copy["title"] == "Lamp"
-            await other.hide(item["_id"], "ann", now=2)
-            await _heard(heard, item["_id"])
-            [hidden] = await edge.get_many([item["_id"]])
-            assert hidden["title"] == "Unannounced" and hidden["sort_order"] != 0
-    finally:
-        await db.items.delete_one({"_id": item["_id"]})
-        await db.routes.delete_many({"item_id": item["_id"]})
-        await redis.aclose()
-        await mongo.close()
+    owner = f"owner-{uuid.uuid4().hex[:8]}"
+    yield SimpleNamespace(
+        edge=ItemStore(db, redis, keys),
+        other=ItemStore(db, redis, keys),
+        probe=AnnouncedCopies("post", redis, keys("posts-changed"), keep_missing=False),
+        db=db,
+        owner=owner,
+    )
+    await db.items.delete_many({"user_id": owner})
+    await db.routes.delete_many({"user_id": owner})
+    await redis.aclose()
+    await mongo.close()
+
+
+async def test_posts_asked_whether_deleted_are_the_edges_copies_of_them(post_edges):
+    """Every chat call about posts (a page, the list, a lookup) asks whether they were
+    deleted: it read the posts from the store each time, and now takes the edge's copies,
+    which every change to a post keeps (it is announced)."""
+    edge, other, db, owner = post_edges.edge, post_edges.other, post_edges.db, post_edges.owner
+    item, _ = await other.create({"title": "Lamp"}, user_id=owner, group_id="g", created_at=1)
+    async with _hearing(edge.changes, post_edges.probe.announce) as heard:
+        [read] = await edge.get_many([item["_id"]])
+        assert read["title"] == "Lamp"
+        # Written behind the stores' back: the copy answers, the store is not asked.
+        await db.items.update_one({"_id": item["_id"]}, {"$set": {"title": "Unannounced"}})
+        [copy] = await edge.get_many([item["_id"], "no-such-post"])
+        assert copy["title"] == "Lamp"
+        await other.hide(item["_id"], owner, now=2)
+        await _heard(heard, item["_id"])
+        [hidden] = await edge.get_many([item["_id"]])
+        assert hidden["title"] == "Unannounced" and hidden["sort_order"] != 0
+
+
+async def test_a_claimed_reward_revision_shows_on_every_edges_copy_of_the_post(post_edges):
+    """An edit's claim of the post's next reward revision is a write of the post like any
+    other: the claiming edge's copy goes before the claim returns, and every other edge's
+    as it hears the announcement (an edit overtaken by a later one writes nothing more)."""
+    edge, other, owner = post_edges.edge, post_edges.other, post_edges.owner
+    item, _ = await other.create({"title": "Lamp"}, user_id=owner, group_id="g", created_at=1)
+    async with _hearing(edge.changes, post_edges.probe.announce) as heard:
+        assert "reward_rev" not in await edge.get(item["_id"])  # now the edge's copy
+        assert (await edge.claim_reward_revision(item["_id"], owner))["reward_rev"] == 1
+        assert (await edge.get(item["_id"]))["reward_rev"] == 1
+        await _heard(heard, item["_id"])  # its own announcement
+        assert (await other.claim_reward_revision(item["_id"], owner))["reward_rev"] == 2
+        await _heard(heard, item["_id"])
+        assert (await edge.get(item["_id"]))["reward_rev"] == 2

@@ -39,6 +39,7 @@ from tests.integration.helpers import (
     member,
     new_group,
     open_socket,
+    receipt_recorded,
     send_as_a_client,
 )
 from tests.integration.helpers import item_chat as _item_chat
@@ -1492,7 +1493,7 @@ async def test_receipts_decided_on_the_edges_copies_follow_what_another_edge_cha
     assert await eventually(mark_of(reader), seqs[0]) == seqs[0]
     # Another edge moves the mark on: this edge's copy is behind, and its next receipt
     # still lands after it, keeping the other's time.
-    await sessions.record_receipt(group_id, reader.id, "delivered", seqs[1], 1)
+    assert await receipt_recorded(sessions, group_id, reader.id, "delivered", seqs[1], 1)
     assert await receipt("Member", 2) == {"ok": True}
     assert await eventually(mark_of(reader), seqs[2]) == seqs[2]
     kept = (await sessions.membership(group_id, reader.id))["delivered_marks"]
