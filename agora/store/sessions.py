@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from pymongo import ReturnDocument, UpdateOne
-from pymongo.asynchronous.cursor import AsyncCursor
 from pymongo.asynchronous.database import AsyncDatabase
 
 from agora.core.chat.access import is_reader
@@ -21,6 +20,7 @@ from agora.store.groups import NEW_SESSION_COUNTERS, add_membership, membership_
 from agora.store.local_copies import LocalCopies
 from agora.store.marks_copies import FURTHEST, SENDERS, MarksCopies
 from agora.store.mongo import DOCUMENTS_PER_BATCH, Indexes, count_matching, find_in
+from agora.store.reads_together import Read, read_together
 from agora.store.session_copies import SessionCopies
 
 # Per receipt status, the membership's mark: how far its member's screens got.
@@ -467,10 +467,12 @@ class SessionStore:
 
     async def _furthest_marks_stored(self, session_id: str) -> list[dict[str, Any]]:
         return await self._marks_of_each_kind(
-            lambda field: (
-                self.members.find({"session_id": session_id, field: {"$gt": 0}}, FURTHEST_FIELDS)
-                .sort(field, -1)
-                .limit(FURTHEST_OF_EACH_KIND)
+            lambda field: Read(
+                self.members,
+                {"session_id": session_id, field: {"$gt": 0}},
+                FURTHEST_FIELDS,
+                sort=(field, -1),
+                limit=FURTHEST_OF_EACH_KIND,
             )
         )
 
@@ -487,13 +489,13 @@ class SessionStore:
         """Every membership whose screens received or read message number `seq`, with the
         chat's senders' own marks for a chat that keeps them (`ticks_marks`).
 
-        One query per mark rather than an `$or` of both: nx-27017 answers an `$or` by reading
-        every membership of every chat (1.5 s among 100,000, holding up every other command
-        meanwhile), and each mark alone from its index."""
+        One read per mark rather than an `$or` of both (the two in one command): nx-27017
+        answers an `$or` by reading every membership of every chat (1.5 s among 100,000,
+        holding up every other command meanwhile), and each mark alone from its index."""
         session_id = chat["_id"]
         covering = self._marks_of_each_kind(
-            lambda field: self.members.find(
-                {"session_id": session_id, field: {"$gte": seq}}, MARK_FIELDS
+            lambda field: Read(
+                self.members, {"session_id": session_id, field: {"$gte": seq}}, MARK_FIELDS
             )
         )
         if not keeps_senders_marks(chat):
@@ -502,13 +504,11 @@ class SessionStore:
         marks, parts = await asyncio.gather(covering, self._marks.get(session_id, loads))
         return marks_with_senders({SENT_SEQ: parts[SENDERS]}, marks)
 
-    async def _marks_of_each_kind(self, find: Callable[[str], AsyncCursor]) -> list[dict[str, Any]]:
-        """The memberships `find` finds for each kind of mark, each once; the kinds' queries
-        at once (each in a row waits its turn at the store)."""
-        found = await asyncio.gather(
-            *(find(field).to_list() for field in RECEIPT_SEQ_FIELDS.values())
-        )
-        return list({mark["_id"]: mark for marks in found for mark in marks}.values())
+    async def _marks_of_each_kind(self, read: Callable[[str], Read]) -> list[dict[str, Any]]:
+        """The memberships `read` finds for each kind of mark, each once; the kinds' reads in
+        one command (each kind's own took 0.83 ms of nx-27017's time, both together 0.63)."""
+        found = await read_together({field: read(field) for field in RECEIPT_SEQ_FIELDS.values()})
+        return list({mark["_id"]: mark for marks in found.values() for mark in marks}.values())
 
     async def start_reading(self, session_id: str, user_id: str) -> None:
         """A new reader starts at the session's latest message: its history is not unseen."""

@@ -9,7 +9,7 @@ import pytest
 from pymongo import AsyncMongoClient, monitoring
 from redis.asyncio import Redis
 
-from agora.core.chat.constants import USER_TYPE_MEMBER
+from agora.core.chat.constants import SESSION_KIND_GROUP, USER_TYPE_MEMBER
 from agora.core.errors import NotFound
 from agora.services.chat.access import ChatAccess
 from agora.services.chat.chat_list import UnseenCounts
@@ -20,6 +20,7 @@ from agora.store.reads_together import Read, read_together
 from agora.store.redis import Keys
 from agora.store.session_copies import session_copies
 from agora.store.sessions import ReceiptMark, SessionStore
+from tests.integration.helpers import receipt_recorded
 
 
 class Commands(monitoring.CommandListener):
@@ -186,6 +187,47 @@ async def test_a_membership_marked_twice_at_once_is_not_read_again(watched, redi
         } == {(3, 3, 1, 1)}
     finally:
         await sessions.members.delete_many({"session_id": chat})
+        await redis.aclose()
+
+
+async def test_a_chats_marks_of_both_kinds_are_read_in_one_command(watched, redis_url):
+    """The furthest marks (a page's ticks) and the marks covering a message (its delivery
+    details) read each kind of mark, the two kinds in one command where each took its own."""
+    collection, commands = watched
+    redis = Redis.from_url(redis_url, decode_responses=True)
+    keys = Keys(f"kinds-{uuid.uuid4().hex[:8]}:")
+
+    def store() -> SessionStore:
+        return SessionStore(
+            collection.database, session_copies(redis, keys), MarksCopies(redis, keys)
+        )
+
+    writer, reader = store(), store()
+    chat, people = f"chat-{uuid.uuid4().hex[:8]}", ("ann", "bob", "cat", "dan")
+    try:
+        for user_id in people:
+            await writer.add_member(chat, user_id, USER_TYPE_MEMBER)
+        for user_id, status, seq in (
+            ("ann", "read", 5),
+            ("bob", "delivered", 9),
+            ("cat", "delivered", 4),
+            ("dan", "read", 2),
+        ):
+            assert await receipt_recorded(writer, chat, user_id, status, seq, at=1)
+        commands.names.clear()
+        furthest = await reader.furthest_marks(chat)
+        assert commands.names == ["aggregate"]
+        assert {m["user_id"]: (m.get("delivered_seq"), m.get("read_seq")) for m in furthest} == {
+            "ann": (5, 5),
+            "bob": (9, 0),
+            "dan": (2, 2),
+        }  # cat's delivered mark is third
+        commands.names.clear()
+        covering = await reader.marks_covering({"_id": chat, "kind": SESSION_KIND_GROUP}, 5)
+        assert commands.names == ["aggregate"]
+        assert sorted(m["user_id"] for m in covering) == ["ann", "bob"]
+    finally:
+        await collection.database["session_users"].delete_many({"session_id": chat})
         await redis.aclose()
 
 
