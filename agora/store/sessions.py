@@ -19,7 +19,7 @@ from agora.store.batched_writes import BatchedWrites
 from agora.store.groups import NEW_SESSION_COUNTERS, add_membership, membership_id
 from agora.store.local_copies import LocalCopies
 from agora.store.marks_copies import FURTHEST, SENDERS, MarksCopies
-from agora.store.mongo import DOCUMENTS_PER_BATCH, Indexes, count_matching, find_in
+from agora.store.mongo import Indexes, count_matching, find_in
 from agora.store.reads_together import Read, read_together
 from agora.store.session_copies import SessionCopies
 
@@ -220,13 +220,18 @@ class SessionStore:
         return [chat["_id"] for chat in await self.sessions.find(query, {"_id": 1}).to_list()]
 
     async def member_types(self, session_id: str) -> dict[str, int]:
-        fields = {"user_id": 1, "session_user_type": 1}
-        found = await (
-            self.members.find({"session_id": session_id}, fields)
-            .batch_size(DOCUMENTS_PER_BATCH)
-            .to_list()
+        return member_types_of(await self.member_types_read(session_id).find())
+
+    def member_types_read(self, session_id: str) -> Read:
+        """The read of `member_types` (`member_types_of` makes them of what it finds), for
+        sharing a command with other reads (`store/chat_reads.py`)."""
+        return Read(
+            self.members, {"session_id": session_id}, {"user_id": 1, "session_user_type": 1}
         )
-        return {m["user_id"]: m["session_user_type"] for m in found}
+
+    def chat_read(self, session_id: str) -> Read:
+        """The read of `get`, for sharing a command with other reads."""
+        return Read(self.sessions, {"_id": session_id})
 
     async def push_memberships(self, session_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
         """What deciding on pushes needs of each member of these sessions, by session: type
@@ -581,6 +586,11 @@ class SessionStore:
         ids = [membership_id(s, user_id) for s in set(session_ids)]
         found = await find_in(self.members, "_id", ids)
         return {m["session_id"]: m for m in found}
+
+
+def member_types_of(memberships: list[dict[str, Any]]) -> dict[str, int]:
+    """Each member's type by user id, of their memberships."""
+    return {m["user_id"]: m["session_user_type"] for m in memberships}
 
 
 def without_counters(chat: ChatSession) -> ChatSession:
