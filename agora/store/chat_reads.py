@@ -2,6 +2,7 @@
 each store says what it reads, this assembles them."""
 
 from dataclasses import dataclass
+from typing import Any
 
 from agora.core.documents import ChatSession, Message
 from agora.store.messages import MessageStore
@@ -36,3 +37,15 @@ async def chat_to_hold(
         return None
     [chat] = found["chat"]
     return ChatToHold(chat, found["newest"][::-1], member_types_of(found["members"]))
+
+
+async def newest_page_and_furthest_marks(
+    sessions: SessionStore, messages: MessageStore, session_id: str, limit: int
+) -> tuple[list[Message], list[dict[str, Any]]]:
+    """The chat's `limit` latest messages (oldest first) and its furthest marks
+    (`SessionStore.furthest_marks`), in one command when this process's copy of the marks
+    cannot give them: a chat opened that its shard does not hold."""
+    marks, newest = await sessions.furthest_marks_and(
+        session_id, messages.newest_read(session_id, limit)
+    )
+    return newest[::-1], marks
