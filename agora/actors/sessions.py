@@ -86,6 +86,7 @@ from agora.core.slow_mode import (
     slow_mode_wait_ms,
 )
 from agora.store.batched_writes import UNENCODABLE
+from agora.store.chat_reads import chat_to_hold
 from agora.store.messages import new_message, resend_key
 from agora.tools import metrics
 from agora.tools.background import BackgroundTasks
@@ -197,18 +198,14 @@ class SessionShardLogic:
         return await asyncio.shield(loading)
 
     async def _load(self, session_id: str) -> SessionState | None:
-        # The three reads at once: a session's first send after the shard started waits
-        # for all of them (none of them is wrong for a session that does not exist).
-        session, newest, members = await asyncio.gather(
-            self.sessions.get(session_id),
-            self.messages.newest(session_id, SESSION_BUFFER_MESSAGES),
-            self.sessions.member_types(session_id),
-        )
-        if session is None:
+        # A session's first send after the shard started waits for this (one command).
+        held = await chat_to_hold(self.sessions, self.messages, session_id, SESSION_BUFFER_MESSAGES)
+        if held is None:
             return None
+        session, newest = held.chat, held.newest
         state = SessionState(
             session=session,
-            members=members,
+            members=held.member_types,
             last_created_at=newest[-1]["created_at"] if newest else 0,
             # The stored messages know their numbers even when a shard died before the
             # session's counter was written.

@@ -15,6 +15,7 @@ from agora.core.reactions import REACTIONS_FIELD
 from agora.store.batched_writes import BatchedWrites
 from agora.store.local_copies import LocalCopies
 from agora.store.mongo import Indexes, new_id
+from agora.store.reads_together import Read
 
 # The local id a sender gives a message is theirs within one chat (clients number messages
 # per chat). Led by the session, the key needs no index of its own for its first field: the
@@ -163,13 +164,14 @@ class MessageStore:
 
     async def newest(self, session_id: str, limit: int) -> list[Message]:
         """The session's latest messages, oldest first."""
-        found = await (
-            self.messages.find({"dest_session_id": session_id})
-            .sort("created_at", -1)
-            .limit(limit)
-            .to_list()
+        return (await self.newest_read(session_id, limit).find())[::-1]
+
+    def newest_read(self, session_id: str, limit: int) -> Read:
+        """The read of `newest`, which finds the messages newest first: for sharing a command
+        with other reads (`store/chat_reads.py`)."""
+        return Read(
+            self.messages, {"dest_session_id": session_id}, sort=("created_at", -1), limit=limit
         )
-        return found[::-1]
 
     async def latest_from(
         self, session_id: str, src_id: str, since: int, types: list[int]

@@ -181,8 +181,17 @@ def _shape(name: str, command: Any) -> str:
                 f"{batch} {len(command[batch])} q {sorted(command[batch][0].get('q', {}))}"
             )
     if isinstance(command.get("pipeline"), list):
-        parts.append(f"pipeline {[next(iter(stage), '') for stage in command['pipeline']]}")
+        parts.append(f"pipeline {[_stage_name(stage) for stage in command['pipeline']]}")
     return " ".join(parts)
+
+
+def _stage_name(stage: dict[str, Any]) -> str:
+    """An aggregate's stage by its name; a union's with the collection it reads
+    (`store/reads_together.py`: the reads that share a command)."""
+    name = next(iter(stage), "")
+    if name == "$unionWith" and isinstance(stage[name], dict):
+        return f"{name} {stage[name].get('coll')}"
+    return name
 
 
 def database(client: AsyncMongoClient, settings: Settings) -> AsyncDatabase:

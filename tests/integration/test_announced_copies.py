@@ -19,6 +19,7 @@ from agora.store.auth_keys import AuthKeyStore
 from agora.store.items import ItemStore
 from agora.store.marks_copies import MarksCopies
 from agora.store.mongo import connect_mongo, database
+from agora.store.reads_together import Read
 from agora.store.redis import Keys, connect_redis
 from agora.store.session_copies import session_copies
 from agora.store.sessions import ReceiptMark, SessionStore
@@ -343,6 +344,32 @@ async def test_a_removed_members_marks_leave_every_copy(chat_stores):
     await other.advance_reading(chat, "bob", 10)  # past them: read again
     assert _marks(await edge.furthest_marks(chat)) == {"ann": (5, 5), "cat": (4, 4)}
     assert _marks(await other.furthest_marks(chat)) == {"ann": (5, 5), "cat": (4, 4)}
+
+
+async def test_marks_read_in_one_command_with_another_read_are_kept_as_any_read(chat_stores):
+    """The furthest marks read in the same command as another read (a chat's newest page) are
+    the process's copy as a read of them alone would be: served while no mark moves (a
+    change behind the stores' back stays unseen), carried by the next write; the other read
+    goes alone while the copy serves."""
+    edge, other, db = chat_stores
+    chat = f"chat-{uuid.uuid4().hex[:8]}"
+    for user_id in ("ann", "bob"):
+        await other.add_member(chat, user_id, USER_TYPE_MEMBER)
+    assert await receipt_recorded(other, chat, "ann", "delivered", 3, at=1)
+    members = Read(db.session_users, {"session_id": chat}, {"user_id": 1}, sort=("user_id", 1))
+
+    marks, found = await edge.furthest_marks_and(chat, members)
+    assert _marks(marks) == {"ann": (3, 0)}
+    assert [m["user_id"] for m in found] == ["ann", "bob"]
+
+    await db.session_users.update_one({"_id": f"{chat}:bob"}, {"$set": {"read_seq": 9}})
+    await other.add_member(chat, "cat", USER_TYPE_MEMBER)
+    marks, found = await edge.furthest_marks_and(chat, members)
+    assert _marks(marks) == {"ann": (3, 0)}
+    assert [m["user_id"] for m in found] == ["ann", "bob", "cat"]
+
+    assert await receipt_recorded(other, chat, "cat", "read", 4, at=2)
+    assert _marks(await edge.furthest_marks(chat)) == {"ann": (3, 0), "cat": (4, 4)}
 
 
 def _ticks(marks: list[dict], users: tuple[str, ...]) -> dict[tuple[str, str], int]:

@@ -9,7 +9,7 @@ import ray
 import socketio
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
-from pymongo import AsyncMongoClient
+from pymongo import AsyncMongoClient, monitoring
 
 from agora.actors.protocol import ReadPage
 from agora.app import build_app
@@ -29,10 +29,11 @@ from agora.http.realtime import SOCKET_SERVER
 from agora.realtime.emitter import RealtimeEmitter
 from agora.services.chat.access import NOT_IN_CHAT
 from agora.services.push import PushService
+from agora.store import mongo
 from agora.store.messages import MessageStore
 from agora.store.sessions import SessionStore
-from tests.integration.helpers import all_messages as _all_messages
 from tests.integration.helpers import (
+    Member,
     bearer,
     deployment_stores,
     eventually,
@@ -42,6 +43,7 @@ from tests.integration.helpers import (
     receipt_recorded,
     send_as_a_client,
 )
+from tests.integration.helpers import all_messages as _all_messages
 from tests.integration.helpers import item_chat as _item_chat
 from tests.integration.helpers import send_text as _send
 from tests.integration.helpers import until as _until
@@ -767,6 +769,67 @@ async def test_a_chats_newest_page_comes_from_its_shards_memory_as_mongodb_has_i
         f"line {n}" for n in range(5, MESSAGES_PAGE + 5)
     ]
     assert page["has_more"] is True
+
+
+class StoreReads(monitoring.CommandListener):
+    """The reads an edge asks of the store, each as (command, collection, filter's fields)."""
+
+    def __init__(self) -> None:
+        self.reads: list[tuple[str, str, list[str]]] = []
+
+    def started(self, event: monitoring.CommandStartedEvent) -> None:
+        if event.command_name in ("find", "aggregate"):
+            fields = sorted(event.command.get("filter", {}))
+            self.reads.append((event.command_name, event.command[event.command_name], fields))
+
+    def succeeded(self, event) -> None:
+        pass
+
+    def failed(self, event) -> None:
+        pass
+
+
+async def test_a_chat_opened_that_no_shard_holds_reads_its_page_and_marks_in_one_command(
+    client_for, smtp_sink, chat_prefix, monkeypatch
+):
+    """A chat opened that its shard does not hold (no send since the shard started) reads its
+    newest page from the store, and its furthest marks too when the edge has no copy of them:
+    one command for both, where the page and each kind of mark took one each. The marks read
+    with the page are the edge's copy from then on, as any read of them."""
+    edge = await client_for(session_shards=2, redis_prefix=chat_prefix)
+    owner, asker, item = await _item_chat(edge, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    for n in range(3):
+        await _send(asker if n % 2 == 0 else owner, session_id, f"line {n}")
+    await owner.call("/session/messages", {"session_id": session_id})  # the owner read them
+    namespace = f"agora-agora_test-{chat_prefix}"
+    shard = ray.get_actor(f"session-shard-{shard_of(session_id, 2)}", namespace=namespace)
+    await shard.forget.remote(session_id)
+
+    # Another edge, whose store client is watched: it has no copy of the chat's marks.
+    watch = StoreReads()
+
+    def watched(*args, event_listeners=(), **options) -> AsyncMongoClient:
+        return AsyncMongoClient(*args, event_listeners=[*event_listeners, watch], **options)
+
+    monkeypatch.setattr(mongo, "AsyncMongoClient", watched)
+    other = Member(
+        await client_for(session_shards=2, redis_prefix=chat_prefix), asker.key, asker.user
+    )
+    watch.reads.clear()
+    page = await other.call("/session/messages", {"session_id": session_id})
+    assert [(m["payload"], m["flags"]["status"]) for m in page["inbox_messages"]] == [
+        ("line 0", "read"),
+        ("line 1", "read"),  # the asker sent one after it
+        ("line 2", "read"),
+    ]
+    page_and_marks = [r for r in watch.reads if r[1] == "messages" or "session_id" in r[2]]
+    assert page_and_marks == [("aggregate", "messages", [])]
+
+    watch.reads.clear()
+    await other.call("/session/messages", {"session_id": session_id})
+    page_and_marks = [r for r in watch.reads if r[1] == "messages" or "session_id" in r[2]]
+    assert page_and_marks == [("find", "messages", ["dest_session_id"])]
 
 
 async def test_killing_a_shard_mid_burst_loses_and_doubles_nothing(

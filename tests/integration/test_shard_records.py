@@ -1,19 +1,20 @@
-"""A session shard's records of how far each chat's messages were announced, in process with
-the real stores (nx-27017, Redis), the store's commands watched."""
+"""A session shard's load of a chat and its records of how far each chat's messages were
+announced, in process with the real stores (nx-27017, Redis), the store's commands watched."""
 
 import asyncio
 import uuid
 
 from pymongo import AsyncMongoClient, monitoring
 
-from agora.actors.protocol import Stored, StoreMessage
+from agora.actors.protocol import NoSuchChat, Page, ReadPage, Stored, StoreMessage
 from agora.actors.sessions import SessionShardLogic
 from agora.actors.wiring import ChatShardStores, StoreFactory
 from agora.composition.base import chat_kinds
 from agora.core.chat.constants import USER_TYPE_MEMBER
 from agora.realtime.emitter import RealtimeEmitter
+from agora.settings import Settings
 from agora.store.messages import MessageStore
-from agora.store.mongo import database
+from agora.store.mongo import database, ensure_indexes
 
 CHATS = 3
 TEXT_MESSAGE = 1003
@@ -42,13 +43,9 @@ class AnnouncementRecords(monitoring.CommandListener):
         pass
 
 
-async def test_chats_announced_apart_are_recorded_in_one_command(settings_for, mongo_url):
-    """Chats whose sends came a moment apart, with no send after them, have their
-    announcements recorded together by the shard's next record: one command for them all
-    (each paid one of its own, a second write per message of a quiet chat)."""
-    settings = settings_for()
-    records = AnnouncementRecords()
-    mongo = AsyncMongoClient(mongo_url, event_listeners=[records])
+async def _shard_stores(settings: Settings, mongo: AsyncMongoClient) -> ChatShardStores:
+    """A shard's stores as it builds them, on `mongo` (whose commands the test watches), with
+    their collections made as each edge's start makes them (a shard starts after)."""
     factory = StoreFactory(settings=settings, chat_kinds=chat_kinds())
     db = database(mongo, settings)
     stores = ChatShardStores(
@@ -59,6 +56,95 @@ async def test_chats_announced_apart_are_recorded_in_one_command(settings_for, m
         factory.chat_kinds,
         factory.shard_maps(db),
     )
+    await ensure_indexes(db, [stores.sessions, stores.messages])
+    return stores
+
+
+class Reads(monitoring.CommandListener):
+    """The store's reads, each as (command, collection)."""
+
+    def __init__(self) -> None:
+        self.commands: list[tuple[str, str]] = []
+
+    def started(self, event: monitoring.CommandStartedEvent) -> None:
+        if event.command_name in ("find", "aggregate", "getMore"):
+            self.commands.append((event.command_name, event.command[event.command_name]))
+
+    def succeeded(self, event) -> None:
+        pass
+
+    def failed(self, event) -> None:
+        pass
+
+
+async def test_a_chats_load_reads_the_chat_its_newest_messages_and_members_in_one_command(
+    settings_for, mongo_url
+):
+    """A chat's first send since its shard started loads the chat, its newest messages and
+    its members' types: one store command for the three, which took one each."""
+    settings = settings_for()
+    reads = Reads()
+    mongo = AsyncMongoClient(mongo_url, event_listeners=[reads])
+    stores, db = await _shard_stores(settings, mongo), database(mongo, settings)
+    chat_id = f"chat-{uuid.uuid4().hex[:8]}"
+    members = {"ann": USER_TYPE_MEMBER, "bob": USER_TYPE_MEMBER}
+    try:
+        await stores.sessions.create_once(
+            {"_id": chat_id, "write_permission": USER_TYPE_MEMBER}, members
+        )
+        # Stored, counted and announced by a shard before this one started.
+        before = [
+            {
+                "_id": f"{chat_id}-{n}",
+                "dest_session_id": chat_id,
+                "src_id": "ann",
+                "local_id": f"before-{n}",
+                "created_at": 1000 + n,
+                "seq": n,
+                "type": TEXT_MESSAGE,
+                "payload": f"before {n}",
+            }
+            for n in (1, 2, 3)
+        ]
+        await db.messages.insert_many(before)
+        await db.sessions.update_one(
+            {"_id": chat_id}, {"$set": {"message_seq": 3, "announced_seq": 3}}
+        )
+        shard = SessionShardLogic(stores, owns=lambda _: True)
+        reads.commands.clear()
+        [stored, stranger] = await shard.send_batch(
+            [
+                StoreMessage(chat_id, "bob", uuid.uuid4().hex, TEXT_MESSAGE, "after"),
+                StoreMessage(chat_id, "cat", uuid.uuid4().hex, TEXT_MESSAGE, "not a member"),
+            ]
+        )
+        assert reads.commands == [("aggregate", "sessions")]
+        # The members as loaded: told of the message, and a stranger is not one.
+        assert isinstance(stored, Stored) and sorted(stored.members) == ["ann", "bob"]
+        assert isinstance(stranger, NoSuchChat)
+        page = shard.read_page(ReadPage(chat_id, None, 10))
+        assert isinstance(page, Page)
+        assert [(m["seq"], m["payload"]) for m in page.messages] == [
+            (1, "before 1"),
+            (2, "before 2"),
+            (3, "before 3"),
+            (4, "after"),
+        ]
+    finally:
+        await db.sessions.delete_many({"_id": chat_id})
+        await db.session_users.delete_many({"session_id": chat_id})
+        await db.messages.delete_many({"dest_session_id": chat_id})
+        await mongo.close()
+
+
+async def test_chats_announced_apart_are_recorded_in_one_command(settings_for, mongo_url):
+    """Chats whose sends came a moment apart, with no send after them, have their
+    announcements recorded together by the shard's next record: one command for them all
+    (each paid one of its own, a second write per message of a quiet chat)."""
+    settings = settings_for()
+    records = AnnouncementRecords()
+    mongo = AsyncMongoClient(mongo_url, event_listeners=[records])
+    stores, db = await _shard_stores(settings, mongo), database(mongo, settings)
     shard = SessionShardLogic(stores, owns=lambda _: True)
     chats = [f"chat-{uuid.uuid4().hex[:8]}" for _ in range(CHATS)]
     try:

@@ -3,21 +3,24 @@
 import asyncio
 import logging
 import uuid
+from datetime import datetime
 
 import pytest
 from pymongo import AsyncMongoClient, monitoring
 from redis.asyncio import Redis
 
-from agora.core.chat.constants import USER_TYPE_MEMBER
+from agora.core.chat.constants import SESSION_KIND_GROUP, USER_TYPE_MEMBER
 from agora.core.errors import NotFound
 from agora.services.chat.access import ChatAccess
 from agora.services.chat.chat_list import UnseenCounts
 from agora.store.items import ItemStore
 from agora.store.marks_copies import MarksCopies
 from agora.store.mongo import CommandWatch, find_in
+from agora.store.reads_together import Read, read_together
 from agora.store.redis import Keys
 from agora.store.session_copies import session_copies
 from agora.store.sessions import ReceiptMark, SessionStore
+from tests.integration.helpers import receipt_recorded
 
 
 class Commands(monitoring.CommandListener):
@@ -112,6 +115,45 @@ async def test_hundreds_of_documents_matching_are_read_in_one_command(watched, r
         await redis.aclose()
 
 
+async def test_reads_together_find_what_each_finds_alone_in_one_command(watched):
+    """Independent reads of one database answered by one aggregate: each read's documents as
+    its own `find` gives them (sorted either way and limited, projected, none matching, of
+    every kind of value, more than a thousand), named by the read."""
+    collection, commands = watched
+    crowd = collection.database[f"crowd_{uuid.uuid4().hex[:8]}"]
+    varied = {
+        "_id": "varied",
+        "at": datetime(2026, 12, 7),  # the client is not tz_aware
+        "flags": [True, False, None],
+        "marks": [{"seq": 3, "at": 1}],
+        "nested": {"a": {"b": [1.5, 2**40]}},
+        "text": "with \"quotes\", 'apostrophes' and ünïcode",
+        "empty": {},
+    }
+    await crowd.insert_many([varied, *({"_id": f"c{n}", "k": "crowd"} for n in range(1500))])
+    reads = {
+        "furthest": Read(collection, {"n": {"$gt": 2}}, {"n": 1}, sort=("n", -1), limit=2),
+        "earliest": Read(collection, {"user_id": "u1"}, sort=("n", 1), limit=2),
+        "projected": Read(collection, {"user_id": "u2"}, {"user_id": 1}),
+        "nothing": Read(collection, {"user_id": "nobody"}),
+        "crowd": Read(crowd, {"k": "crowd"}),
+        "varied": Read(crowd, {"_id": "varied"}),
+    }
+    try:
+        alone = {name: await read.find() for name, read in reads.items()}
+        commands.names.clear()
+        together = await read_together(reads)
+        # A thousand documents a batch: the 1,500 of the crowd take one getMore more.
+        assert commands.names == ["aggregate", "getMore"]
+        assert together == alone
+        assert together["furthest"] == [{"_id": "m8", "n": 8}, {"_id": "m7", "n": 7}]
+        assert [d["n"] for d in together["earliest"]] == [1, 4]
+        assert together["nothing"] == [] and len(together["crowd"]) == 1500
+        assert together["varied"] == [varied]
+    finally:
+        await crowd.drop()
+
+
 async def test_a_membership_marked_twice_at_once_is_not_read_again(watched, redis_url):
     """A screen's `delivered` and `read` of the same message arrive together: the second
     mark is decided on the membership as the first wrote it, the second marks of all such
@@ -145,6 +187,47 @@ async def test_a_membership_marked_twice_at_once_is_not_read_again(watched, redi
         } == {(3, 3, 1, 1)}
     finally:
         await sessions.members.delete_many({"session_id": chat})
+        await redis.aclose()
+
+
+async def test_a_chats_marks_of_both_kinds_are_read_in_one_command(watched, redis_url):
+    """The furthest marks (a page's ticks) and the marks covering a message (its delivery
+    details) read each kind of mark, the two kinds in one command where each took its own."""
+    collection, commands = watched
+    redis = Redis.from_url(redis_url, decode_responses=True)
+    keys = Keys(f"kinds-{uuid.uuid4().hex[:8]}:")
+
+    def store() -> SessionStore:
+        return SessionStore(
+            collection.database, session_copies(redis, keys), MarksCopies(redis, keys)
+        )
+
+    writer, reader = store(), store()
+    chat, people = f"chat-{uuid.uuid4().hex[:8]}", ("ann", "bob", "cat", "dan")
+    try:
+        for user_id in people:
+            await writer.add_member(chat, user_id, USER_TYPE_MEMBER)
+        for user_id, status, seq in (
+            ("ann", "read", 5),
+            ("bob", "delivered", 9),
+            ("cat", "delivered", 4),
+            ("dan", "read", 2),
+        ):
+            assert await receipt_recorded(writer, chat, user_id, status, seq, at=1)
+        commands.names.clear()
+        furthest = await reader.furthest_marks(chat)
+        assert commands.names == ["aggregate"]
+        assert {m["user_id"]: (m.get("delivered_seq"), m.get("read_seq")) for m in furthest} == {
+            "ann": (5, 5),
+            "bob": (9, 0),
+            "dan": (2, 2),
+        }  # cat's delivered mark is third
+        commands.names.clear()
+        covering = await reader.marks_covering({"_id": chat, "kind": SESSION_KIND_GROUP}, 5)
+        assert commands.names == ["aggregate"]
+        assert sorted(m["user_id"] for m in covering) == ["ann", "bob"]
+    finally:
+        await collection.database["session_users"].delete_many({"session_id": chat})
         await redis.aclose()
 
 
@@ -188,15 +271,23 @@ async def test_the_command_census_counts_each_shape_and_the_slow_log_names_it(
     watch = CommandWatch(slow_ms=0, census_seconds=3600)
     client = AsyncMongoClient(mongo_url, event_listeners=[watch])
     collection = client["agora_test"][f"census_{uuid.uuid4().hex[:8]}"]
+    others = client["agora_test"][f"census_others_{uuid.uuid4().hex[:8]}"]
     try:
         await collection.insert_one({"_id": "secret-id", "n": 1})
         for _ in range(3):
             await collection.find_one({"_id": "secret-id"})
+        await others.insert_one({})  # nx-27017 fails a union with a collection it lacks
+        await read_together({"one": Read(collection, {"n": 1}), "other": Read(others, {})})
         watch.census_seconds = 1e-9  # the next command ends the period
         with caplog.at_level(logging.INFO, logger="agora.mongo.census"):
             await collection.find_one({"n": 1})
         line = next(r.getMessage() for r in caplog.records if r.name == "agora.mongo.census")
         assert f"find {collection.name} filter ['_id']" in line
+        # Reads together: the collections of the union's branches.
+        assert (
+            f"aggregate {collection.name} pipeline ['$match', '$addFields', "
+            f"'$unionWith {others.name}']"
+        ) in line
         assert f"insert {collection.name}" in line
         assert "secret-id" not in line
         counted = {
@@ -215,6 +306,7 @@ async def test_the_command_census_counts_each_shape_and_the_slow_log_names_it(
         assert any(f"find {collection.name} filter ['n']" in r.getMessage() for r in caplog.records)
     finally:
         await collection.drop()
+        await others.drop()
         await client.close()
 
 

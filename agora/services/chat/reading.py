@@ -16,6 +16,7 @@ from agora.core.message_kinds import ChatKinds
 from agora.services.accounts import Caller
 from agora.services.chat.access import ChatAccess
 from agora.services.chat.ticks import Ticks
+from agora.store.chat_reads import newest_page_and_furthest_marks
 from agora.store.messages import MessageStore
 from agora.store.sessions import SessionStore
 from agora.store.users import UserStore
@@ -50,12 +51,14 @@ class MessagePages:
     ) -> dict[str, Any]:
         chat, membership = await self.access.readable(caller, session_id)
         newest = after is None and before is None
-        # Reads that do not wait for each other go at once: each in a row waits its turn at
-        # the store behind everyone else's.
-        found, marks = await asyncio.gather(
-            self._found(chat, session_id, after, before),
-            self.sessions.furthest_marks(session_id) if newest else self.sessions.ticks_marks(chat),
-        )
+        if newest:
+            found, marks = await self._newest(chat, session_id)
+        else:
+            # Reads that do not wait for each other go at once: each in a row waits its turn
+            # at the store behind everyone else's.
+            found, marks = await asyncio.gather(
+                self._found(chat, session_id, after, before), self.sessions.ticks_marks(chat)
+            )
         has_more = len(found) > MESSAGES_PAGE
         page = found[:MESSAGES_PAGE] if after is not None else found[-MESSAGES_PAGE:]
         if newest:
@@ -111,18 +114,38 @@ class MessagePages:
             "refs": {"users": {u["_id"]: user_card(u) for u in senders}},
         }
 
+    async def _newest(
+        self, chat: dict[str, Any], session_id: str
+    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """The newest page (a chat opened) and the chat's furthest marks: the page from the
+        shard's memory when it holds the chat; else both from the store, in one command when
+        this edge's copy of the marks cannot give them (they took three: the page and each
+        kind of mark). The marks wait for the shard's answer (a Ray call) to know which."""
+        held = await self._held(chat, session_id, after=None)
+        if held is not None:
+            return held, await self.sessions.furthest_marks(session_id)
+        return await newest_page_and_furthest_marks(
+            self.sessions, self.messages, session_id, MESSAGES_PAGE + 1
+        )
+
     async def _found(
         self, chat: dict[str, Any], session_id: str, after: int | None, before: int | None
     ) -> list[dict[str, Any]]:
-        # The newest page (a chat opened) and new messages (a poll) from the shard's memory
-        # when it holds them: each page read from MongoDB waited its turn at the store.
-        if (after is not None or before is None) and self.kinds.kept_as_stored(chat):
-            found = await self.shards.read_page(ReadPage(session_id, after, MESSAGES_PAGE + 1))
-            if found is not None:
-                return found
+        if after is not None and (held := await self._held(chat, session_id, after)) is not None:
+            return held
         return await self.messages.page(
             session_id, after=after, before=before, limit=MESSAGES_PAGE + 1
         )
+
+    async def _held(
+        self, chat: dict[str, Any], session_id: str, after: int | None
+    ) -> list[dict[str, Any]] | None:
+        """The newest page (`after` None) or the new messages of a poll from the shard's
+        memory when it holds them (each page read from MongoDB waited its turn at the store);
+        None when it does not."""
+        if not self.kinds.kept_as_stored(chat):
+            return None
+        return await self.shards.read_page(ReadPage(session_id, after, MESSAGES_PAGE + 1))
 
     async def _received(
         self,
