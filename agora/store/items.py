@@ -17,7 +17,8 @@ from agora.core.items import ITEM_HIDDEN_SORT_ORDER, feed_key
 from agora.core.routes import chain
 from agora.store.announced_copies import AnnouncedCopies
 from agora.store.local_copies import LocalCopies
-from agora.store.mongo import Indexes, find_in, new_id
+from agora.store.mongo import Indexes, new_id
+from agora.store.reads_together import find_in
 from agora.store.redis import Keys
 from agora.store.unit_of_work import InUnit
 

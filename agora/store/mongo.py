@@ -21,10 +21,6 @@ from agora.settings import Settings
 from agora.tools import metrics
 
 INDEX_NOT_FOUND = 27
-FIND_IN_AT_ONCE = 8
-# nx-27017 holds every other command while it answers one: 600 ids in one `$in` take it about
-# 20 ms (the counters of a big group's pushed members' chats), 100 about 2.5 ms.
-IDS_PER_QUERY = 100
 # Unless told a batch size (the driver tells none), nx-27017 answers a find with 101
 # documents and each getMore with 101 more: a city group's 500 memberships (a push
 # decision's, a shard's load) took five commands. Told, it gives them in one.
@@ -201,44 +197,6 @@ def database(client: AsyncMongoClient, settings: Settings) -> AsyncDatabase:
 def new_id() -> str:
     """Ids are strings in the API; ObjectId text keeps them time-ordered and unique."""
     return str(ObjectId())
-
-
-async def find_in(
-    collection: AsyncCollection,
-    field: str,
-    values: Iterable[Any],
-    projection: dict[str, Any] | None = None,
-) -> list[dict[str, Any]]:
-    """The documents whose `field` is one of `values` (each value asked once).
-
-    Spelled for nx-27017, and as correct on MongoDB: no values, no query (nx-27017 answers
-    an empty `$in` by reading the whole collection: 107 ms among 14,000 users); `_id` by one
-    `$in` per hundred, which it answers from the key; any other field by one equality per
-    value, each answered from the field's index in about a millisecond, where a `$in` reads
-    every document (95 ms among 100,000 memberships), holding up every other command
-    meanwhile; all a few at a time.
-    """
-    wanted = list(dict.fromkeys(values))
-    if field == "_id":
-        queries = [
-            {"_id": {"$in": wanted[at : at + IDS_PER_QUERY]}}
-            for at in range(0, len(wanted), IDS_PER_QUERY)
-        ]
-    else:
-        queries = [{field: value} for value in wanted]
-    # A few at a time: nx-27017 answers commands one after another in the order they came,
-    # so 150 sent at once (the red dots of a big group's pushes) put every other request
-    # behind all of them (deliveries' p99 280 ms at 500 people); in turns, others pass between.
-    in_flight = asyncio.Semaphore(FIND_IN_AT_ONCE)
-
-    async def matching(query: dict[str, Any]) -> list[dict[str, Any]]:
-        async with in_flight:
-            return (
-                await collection.find(query, projection).batch_size(DOCUMENTS_PER_BATCH).to_list()
-            )
-
-    pages = await asyncio.gather(*map(matching, queries))
-    return [document for page in pages for document in page]
 
 
 async def count_matching(collection: AsyncCollection, query: dict[str, Any]) -> int:

@@ -8,7 +8,8 @@ from pymongo.asynchronous.database import AsyncDatabase
 
 from agora.core.clock import now_ms
 from agora.core.push import Subscription
-from agora.store.mongo import Indexes, find_in
+from agora.store.mongo import Indexes
+from agora.store.reads_together import find_in
 
 SUBSCRIPTION_FIELDS = {"user_id": 1, "endpoint": 1, "p256dh": 1, "auth": 1, "updated_at": 1}
 NEWEST_FIRST = [("updated_at", -1), ("_id", 1)]

@@ -19,8 +19,8 @@ from agora.store.batched_writes import BatchedWrites
 from agora.store.groups import NEW_SESSION_COUNTERS, add_membership, membership_id
 from agora.store.local_copies import LocalCopies
 from agora.store.marks_copies import FURTHEST, SENDERS, MarksCopies
-from agora.store.mongo import Indexes, count_matching, find_in
-from agora.store.reads_together import Read, read_together
+from agora.store.mongo import Indexes, count_matching
+from agora.store.reads_together import Read, find_in, read_together
 from agora.store.session_copies import SessionCopies
 
 # Per receipt status, the membership's mark: how far its member's screens got.

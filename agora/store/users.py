@@ -15,7 +15,8 @@ from agora.core.accounts import EMAIL_FIELD, PHONE_FIELD, Identifier, identifier
 from agora.core.clock import now_ms
 from agora.core.documents import User
 from agora.store.announced_copies import AnnouncedCopies
-from agora.store.mongo import Indexes, find_in, new_id
+from agora.store.mongo import Indexes, new_id
+from agora.store.reads_together import find_in
 from agora.store.redis import Keys
 
 

@@ -27,7 +27,8 @@ from agora.core.documents import LedgerEntry, Wallet
 from agora.core.money import DONE, LEDGER_REF_OFFER, ItemHold, Posting, next_hold
 from agora.core.money import PENDING as MOVE_PENDING
 from agora.store.batched_writes import BatchedWrites
-from agora.store.mongo import Indexes, find_in, new_id
+from agora.store.mongo import Indexes, new_id
+from agora.store.reads_together import find_in
 from agora.store.unit_of_work import InUnit, SessionWrites, Unit
 from agora.tools.background import Turns
 

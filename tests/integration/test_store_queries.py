@@ -15,8 +15,8 @@ from agora.services.chat.access import ChatAccess
 from agora.services.chat.chat_list import UnseenCounts
 from agora.store.items import ItemStore
 from agora.store.marks_copies import MarksCopies
-from agora.store.mongo import CommandWatch, find_in
-from agora.store.reads_together import Read, read_together
+from agora.store.mongo import CommandWatch
+from agora.store.reads_together import Read, find_in, read_together
 from agora.store.redis import Keys
 from agora.store.session_copies import session_copies
 from agora.store.sessions import ReceiptMark, SessionStore
@@ -27,11 +27,28 @@ class Commands(monitoring.CommandListener):
     def __init__(self) -> None:
         self.finds: list[dict] = []
         self.names: list[str] = []
+        self.pipelines: list[list[dict]] = []
 
     def started(self, event: monitoring.CommandStartedEvent) -> None:
         self.names.append(event.command_name)
         if event.command_name == "find":
             self.finds.append(event.command.get("filter", {}))
+        if event.command_name == "aggregate":
+            self.pipelines.append(event.command["pipeline"])
+
+    def equalities(self, field: str) -> list:
+        """The values of `field` each aggregate's `$match` stages asked, union branches too."""
+
+        def matched(stages: list[dict]) -> list:
+            found = []
+            for stage in stages:
+                if "$match" in stage and field in stage["$match"]:
+                    found.append(stage["$match"][field])
+                if "$unionWith" in stage:
+                    found += matched(stage["$unionWith"]["pipeline"])
+            return found
+
+        return [value for pipeline in self.pipelines for value in matched(pipeline)]
 
     def succeeded(self, event) -> None:
         pass
@@ -49,6 +66,7 @@ async def watched(mongo_url):
         [{"_id": f"m{n}", "user_id": f"u{n % 3}", "n": n} for n in range(9)]
     )
     commands.finds.clear()
+    commands.names.clear()
     yield collection, commands
     await collection.drop()
     await client.close()
@@ -66,7 +84,26 @@ async def test_another_field_is_asked_once_per_distinct_value_by_equality(watche
     found = await find_in(collection, "user_id", ["u1", "u2", "u1", "nobody"], {"n": 1})
     assert sorted(d["n"] for d in found) == [1, 2, 4, 5, 7, 8]
     assert all(set(d) == {"_id", "n"} for d in found)
-    assert sorted(f["user_id"] for f in commands.finds) == ["nobody", "u1", "u2"]
+    # The equalities share one command (each from the field's index; a `$in` would read every
+    # document on nx-27017).
+    assert commands.names == ["aggregate"]
+    assert sorted(commands.equalities("user_id")) == ["nobody", "u1", "u2"]
+    commands.names.clear()
+    assert sorted(d["n"] for d in await find_in(collection, "user_id", ["u0"])) == [0, 3, 6]
+    assert commands.names == ["find"] and commands.finds == [{"user_id": "u0"}]
+
+
+async def test_the_equalities_of_many_values_share_a_command_fifty_at_a_time(watched):
+    """The red dots of a big group's pushed members: a command each took the store's turn
+    120 times."""
+    collection, commands = watched
+    await collection.insert_many([{"_id": f"p{n}", "user_id": f"v{n}"} for n in range(120)])
+    commands.names.clear()
+    wanted = [f"v{n}" for n in range(120)] + ["nobody"]
+    found = await find_in(collection, "user_id", wanted)
+    assert sorted(d["_id"] for d in found) == sorted(f"p{n}" for n in range(120))
+    assert commands.names == ["aggregate"] * 3
+    assert sorted(commands.equalities("user_id")) == sorted(wanted)
 
 
 async def test_ids_are_asked_in_one_query(watched):
