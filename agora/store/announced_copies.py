@@ -22,7 +22,7 @@ from typing import Generic, TypeVar
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from agora.store.local_copies import LocalCopies
+from agora.store.local_copies import LocalCopies, with_shared_names
 
 log = logging.getLogger("agora.store")
 
@@ -74,7 +74,7 @@ class AnnouncedCopies(Generic[Value]):
         """The document as stored now, for a decision no copy may make; it becomes the copy
         unless a change was heard while it was read."""
         changes_before = self._changes
-        value = await load()
+        value = with_shared_names(await load())
         self._keep({key: value}, changes_before)
         return value
 
@@ -95,7 +95,7 @@ class AnnouncedCopies(Generic[Value]):
         found, missing = ({}, wanted) if fresh else self._copies.peek_many(wanted)
         if missing:
             changes_before = self._changes
-            loaded = await load(missing)
+            loaded = {key: with_shared_names(value) for key, value in (await load(missing)).items()}
             self._keep({key: loaded.get(key) for key in missing}, changes_before)
             found.update(loaded)
         return found

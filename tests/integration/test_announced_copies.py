@@ -442,6 +442,43 @@ async def test_a_persons_chats_read_for_their_list_are_the_edges_copies_of_them(
         await mongo.close()
 
 
+async def test_memberships_kept_hold_their_field_names_once_and_follow_their_receipts(
+    settings_for,
+):
+    """An edge keeps thousands of memberships: each field name is held once for all of them
+    (a document read from the store has strings of its own), and a receipt decided on a
+    copy still leaves what it wrote as the copy."""
+    settings = settings_for()
+    mongo, redis = connect_mongo(settings), connect_redis(settings)
+    db, keys = database(mongo, settings), Keys(settings.redis_prefix)
+    copies, others = session_copies(redis, keys), session_copies(redis, keys)
+    edge = SessionStore(db, copies, MarksCopies(redis, keys))
+    chat = f"chat-{uuid.uuid4().hex[:8]}"
+    pairs = [(chat, "ann"), (chat, "bob")]
+    for _, user_id in pairs:
+        await edge.add_member(chat, user_id, USER_TYPE_MEMBER)
+    try:
+        async with _hearing(copies.changes, others.announce):
+            for seq, (_, user_id) in enumerate(pairs, 2):
+                assert await receipt_recorded(edge, chat, user_id, "delivered", seq, at=seq)
+            ann, bob = (await edge.memberships(pairs)).values()
+            assert len({id(name) for doc in (ann, bob) for name in doc}) == len(ann)
+            marks = [*ann["delivered_marks"], *bob["delivered_marks"]]
+            assert len({id(name) for mark in marks for name in mark}) == len(marks[0])
+            assert await receipt_recorded(edge, chat, "bob", "delivered", 4, at=4)
+            # Written behind the stores' back: the copies answer, as the receipts left them.
+            await db.session_users.update_many({"session_id": chat}, {"$set": {"delivered_seq": 0}})
+            kept = await edge.memberships_lately(pairs)
+            assert [kept[pair]["delivered_seq"] for pair in pairs] == [2, 4]
+            assert kept[(chat, "bob")]["delivered_marks"] == [
+                {"seq": 3, "at": 3},
+                {"seq": 4, "at": 4},
+            ]
+    finally:
+        await redis.aclose()
+        await mongo.close()
+
+
 @pytest.fixture
 async def post_edges(settings_for):
     """Two edges' post stores on one database and Redis prefix, a probe announcing on their

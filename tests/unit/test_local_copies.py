@@ -1,9 +1,15 @@
-"""Per-edge copies: one load per document, reloads off the read path, no stale write-back."""
+"""Per-edge copies: one load per document, reloads off the read path, no stale write-back,
+nothing held past its age or beyond the bound, field names held once."""
 
 import asyncio
+import gc
+import weakref
+from types import SimpleNamespace
 
+import bson
 import pytest
 
+from agora.store import local_copies
 from agora.store.local_copies import LocalCopies
 
 
@@ -115,3 +121,60 @@ async def test_a_failed_load_reaches_its_readers_and_is_not_kept():
     with pytest.raises(RuntimeError):
         await copies.get("k", broken)
     assert await copies.get("k", Loader(3)) == 3
+
+
+class _Document:
+    """A loaded value whose release a test can see (a weak reference to it goes)."""
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The copies' clock, moved by the test: `clock.now` seconds."""
+    clock = SimpleNamespace(now=1000.0)
+    monkeypatch.setattr(local_copies, "time", SimpleNamespace(monotonic=lambda: clock.now))
+    return clock
+
+
+async def test_a_copy_past_its_age_is_let_go_once_another_is_stored(clock):
+    copies = LocalCopies("doc", fresh_for=60, refresh_after=60)
+
+    async def load() -> _Document:
+        return _Document()
+
+    old = weakref.ref(await copies.get("old", load))
+    clock.now += 30
+    young = weakref.ref(await copies.get("young", load))
+    clock.now += 30
+    await copies.get("new", load)
+    gc.collect()  # what the finished loads' futures held goes with them
+    assert old() is None
+    assert young() is not None and copies.peek("young") is young()
+
+
+async def test_past_its_bound_a_map_lets_its_oldest_copy_go_not_every_copy():
+    copies = LocalCopies("doc", fresh_for=60, refresh_after=60, max_copies=2)
+    loads = {"a": Loader("A"), "b": Loader("B"), "c": Loader("C")}
+    for key in ("a", "b", "c"):
+        await copies.get(key, loads[key])
+    assert [await copies.get(key, loads[key]) for key in ("b", "c")] == ["B", "C"]
+    assert (loads["b"].calls, loads["c"].calls) == (1, 1)
+    assert copies.peek("a") is None
+
+
+async def test_a_copy_is_the_document_read_with_its_field_names_held_once():
+    """Each document decoded from BSON has strings of its own for its field names; the
+    copies of thousands of memberships hold each name once, within lists of marks too."""
+    stored = {
+        "session_user_type": 1,
+        "read_seq": 4,
+        "read_marks": [{"seq": 3, "at": 11}, {"seq": 4, "at": 12}],
+    }
+    copies = LocalCopies("doc", fresh_for=60, refresh_after=60)
+    first = await copies.get("m1", Loader(bson.decode(bson.encode(stored))))
+    second = await copies.get("m2", Loader(bson.decode(bson.encode(stored))))
+    assert first == second == stored
+    assert list(first) == list(stored)
+    assert len({id(name) for doc in (first, second) for name in doc}) == len(stored)
+    marks = [*first["read_marks"], *second["read_marks"]]
+    assert len({id(name) for mark in marks for name in mark}) == len(marks[0])
+    assert copies.peek("m1") is first

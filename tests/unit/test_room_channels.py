@@ -51,6 +51,24 @@ async def test_a_socket_entering_an_idle_room_while_a_subscribe_is_confirmed_kee
     assert channel in subscriber.listening
 
 
+async def test_a_channel_dropped_leaves_nothing_of_it_behind():
+    """An edge hears thousands of rooms over its life: what it kept of a channel (its count of
+    messages decoded) goes when the channel is dropped, and a room still served keeps its own."""
+    manager = RoomChannelManager("redis://localhost:1/0", "c")
+    subscriber = manager._subscriber = Subscriber()
+    left, served = manager.room_channel("/", ROOM), manager.room_channel("/", "u:someone")
+    manager.basic_enter_room("sid", "/", ROOM, eio_sid="eio")
+    manager.basic_enter_room("sid", "/", "u:someone", eio_sid="eio")
+    await asyncio.sleep(0)  # their SUBSCRIBE, answered at once
+    manager.decoded.update([left, served])
+    manager.basic_leave_room("sid", "/", ROOM)
+    await manager._drop_idle(manager.idle_since[left] + IDLE_ROOM_SECONDS)
+
+    assert left not in subscriber.listening
+    assert set(manager.decoded) == {served}
+    assert set(manager.subscribed) == {served}
+
+
 async def test_a_room_entered_waits_only_for_channels_redis_has_not_confirmed():
     """`settled` runs on every room a socket enters: the channels Redis confirmed long ago
     (an edge's thousands) are not looked through again, and a new one is still waited for."""

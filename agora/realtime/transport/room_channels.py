@@ -130,7 +130,9 @@ class RoomChannelManager(socketio.AsyncRedisManager):
         self.subscribed: dict[str, tuple[str, str]] = {}  # channel -> (namespace, room)
         self.idle_since: dict[str, float] = {}  # channel -> when its last local socket left
         self.confirming: dict[str, asyncio.Future] = {}
-        self.decoded: Counter = Counter()  # messages decoded per channel, base channel included
+        # Messages decoded per channel heard (the base channel's too): a channel's count goes
+        # with it, or the edge would keep one for every room it ever heard.
+        self.decoded: Counter = Counter()
         self._subscriber: Any = None
         self._commands = asyncio.Lock()  # keeps SUBSCRIBE and UNSUBSCRIBE in order
         self._to_subscribe: list[str] = []
@@ -283,6 +285,7 @@ class RoomChannelManager(socketio.AsyncRedisManager):
             for channel in gone:
                 self.subscribed.pop(channel, None)
                 self.confirming.pop(channel, None)
+                self.decoded.pop(channel, None)
             if self._subscriber is not None:
                 try:
                     await self._subscriber.unsubscribe(*gone)
