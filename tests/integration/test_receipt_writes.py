@@ -3,7 +3,6 @@ stores (nx-27017, Redis) in process, the commands on memberships watched."""
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator
 from types import SimpleNamespace
 
 import pytest
@@ -11,15 +10,15 @@ from pymongo import AsyncMongoClient, monitoring
 
 from agora.core.chat.constants import USER_TYPE_MEMBER
 from agora.realtime.emitter import RealtimeEmitter
-from agora.services.chat.access import ChatAccess
 from agora.services.chat import ticks as ticks_module
+from agora.services.chat.access import ChatAccess
 from agora.services.chat.ticks import Ticks
 from agora.store.marks_copies import MarksCopies
 from agora.store.mongo import connect_mongo, database
 from agora.store.redis import Keys, connect_redis
 from agora.store.session_copies import session_copies
 from agora.store.sessions import SessionStore
-from tests.integration.helpers import eventually
+from tests.integration.helpers import eventually, heard, hearing
 
 LAST = {"created_at": 1}  # the newest message a receipt covers (its sender is not asked)
 
@@ -48,11 +47,6 @@ class MembershipCommands(monitoring.CommandListener):
         pass
 
 
-async def _hear(changes: AsyncIterator[str], heard: set[str]) -> None:
-    async for key in changes:
-        heard.add(key)
-
-
 @pytest.fixture
 async def edge(settings_for):
     """An edge's chat store (its copies served: it hears announcements) and its ticks, on a
@@ -65,19 +59,14 @@ async def edge(settings_for):
     copies = session_copies(redis, keys)
     sessions = SessionStore(database(mongo, settings), copies, MarksCopies(redis, keys))
     access = ChatAccess(sessions=sessions, posts=None)
-    stop, heard = asyncio.Event(), set()
-    hearing = asyncio.create_task(_hear(copies.changes(stop), heard))
-    while not copies.listening:
-        await asyncio.sleep(0.01)
-    yield SimpleNamespace(
-        sessions=sessions,
-        ticks=Ticks(sessions=sessions, emitter=RealtimeEmitter(settings), access=access),
-        commands=commands,
-        db=database(unwatched, settings),
-        heard=heard,
-    )
-    stop.set()
-    await hearing
+    async with hearing(copies.changes, copies.announce) as heard:
+        yield SimpleNamespace(
+            sessions=sessions,
+            ticks=Ticks(sessions=sessions, emitter=RealtimeEmitter(settings), access=access),
+            commands=commands,
+            db=database(unwatched, settings),
+            heard=heard,
+        )
     await redis.aclose()
     await unwatched.close()
     await mongo.close()
@@ -89,8 +78,7 @@ async def _chat_of(edge, *people: str) -> tuple[str, dict[str, dict]]:
     chat = f"chat-{uuid.uuid4().hex[:8]}"
     for user_id in people:
         await edge.sessions.add_member(chat, user_id, USER_TYPE_MEMBER)
-    while not {f"{chat}:{user_id}" for user_id in people} <= edge.heard:
-        await asyncio.sleep(0.01)
+        await heard(edge.heard, f"{chat}:{user_id}")
     found = await edge.sessions.memberships_lately([(chat, user_id) for user_id in people])
     return chat, {user_id: membership for (_, user_id), membership in found.items()}
 
