@@ -30,6 +30,7 @@ from agora.realtime.transport import RoomChannelManager
 from agora.services.chat.live import Visitors
 from agora.services.chat.memberships import Memberships
 from agora.services.chat.moderation import ChatSettings
+from agora.services.chat.receipts import Receipts
 from agora.services.client_errors import ClientErrorService
 from agora.services.events import (
     Events,
@@ -193,6 +194,7 @@ def build_services(
         shards.memberships,
         Visitors(sessions=base.sessions, emitter=base.emitter),
         chat.chat_settings,
+        chat.receipts,
         services.offers,
         money.rewards,
         push,
@@ -222,6 +224,7 @@ def subscribe(
     memberships: Memberships,
     visitors: Visitors,
     chat_settings: ChatSettings,
+    receipts: Receipts,
     offers: OfferService,
     rewards: RewardHolds,
     push: PushService,
@@ -255,6 +258,8 @@ def subscribe(
         MemberAnnounced,
         lambda e: memberships.announce_member(e.session_id, e.user_id, e.event, e.by_user_id),
     )
+    # The receipts of a message sent through this edge find its place without reading it.
+    events.subscribe(MessageStored, receipts.message_stored)
     # Members away from a chat hear of its new messages by web push (queued: the send does
     # not wait for it).
     events.subscribe(MessageStored, push.message_stored)

@@ -98,11 +98,13 @@ class Stored(msgspec.Struct, frozen=True, tag="stored"):
     """The message is stored: `message` as clients see it. `stored_now` says this call stored
     it, not an earlier one (a resend): the edge tells `MessageStored` for it, once, with
     `members`, the chat's members' user ids as the shard holds them when it has at most
-    `MEMBERS_TOLD` (None for a bigger chat, and for a resend)."""
+    `MEMBERS_TOLD` (None for a bigger chat, and for a resend). `seq`: its number in the chat
+    (None for a message stored before messages were numbered), which clients are not shown."""
 
     message: MessageView
     stored_now: bool
     members: list[str] | None = None
+    seq: int | None = None
 
 
 class Moved(msgspec.Struct, frozen=True, tag="moved"):

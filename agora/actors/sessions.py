@@ -610,7 +610,7 @@ class SessionShardLogic:
     def _stored(
         self, message: dict[str, Any], *, stored_now: bool, members: list[str] | None = None
     ) -> Stored:
-        return Stored(message_view(message, self.kinds), stored_now, members)
+        return Stored(message_view(message, self.kinds), stored_now, members, message.get("seq"))
 
     @contextlib.asynccontextmanager
     async def _held(self, session_id: str) -> AsyncIterator[SessionState | Moved | NoSuchChat]:
@@ -843,7 +843,7 @@ def _all(indexes: list[int], outcomes: Outcomes, outcome: SendOutcome) -> None:
 def _as_copy(outcome: SendOutcome | None) -> SendOutcome | None:
     """The first copy's outcome, as a resend: `MessageStored` is told once."""
     if isinstance(outcome, Stored):
-        return Stored(outcome.message, stored_now=False)
+        return Stored(outcome.message, stored_now=False, seq=outcome.seq)
     return outcome
 
 

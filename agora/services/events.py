@@ -47,6 +47,8 @@ class MessageStored:
     # The chat's members when it stored it, if its shard told them (a small chat): their
     # memberships need no query by chat.
     members: tuple[str, ...] | None = None
+    # Its number in the chat (None for a message stored before messages were numbered).
+    seq: int | None = None
 
 
 @dataclass(frozen=True)

@@ -100,6 +100,10 @@ class AnnouncedCopies(Generic[Value]):
             found.update(loaded)
         return found
 
+    def held(self, key: str) -> Value | None:
+        """The copy, without reading anything: None when there is none, or none is served."""
+        return self._copies.peek(key) if self._subscriptions else None
+
     def replace(self, key: str, before: Value, after: Value) -> None:
         """A write decided on the copy `before` made it `after` (a field no announcement
         covers, such as a read mark): kept only while the copy is still `before`, so that a

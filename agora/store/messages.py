@@ -277,6 +277,17 @@ class MessageStore:
             ),
         )
 
+    def placed(self, session_id: str, created_at: int, seq: int, src_id: str) -> None:
+        """A message this process saw its shard store: its place (as `place` gives it) is
+        kept without a read, for its receipts."""
+        place = {
+            "dest_session_id": session_id,
+            "created_at": created_at,
+            "seq": seq,
+            "src_id": src_id,
+        }
+        self._places.put((session_id, created_at), place)
+
     async def set_reaction(
         self, session_id: str, created_at: int, user_id: str, emoji: str
     ) -> dict[str, str] | None:

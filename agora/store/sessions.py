@@ -419,6 +419,22 @@ class SessionStore:
                 else:
                     found.pop(key, None)
 
+    def as_marked_here(
+        self, found: dict[tuple[str, str], dict[str, Any]]
+    ) -> dict[tuple[str, str], dict[str, Any]]:
+        """`found` (memberships as read, by pair), each replaced by this edge's copy of it where
+        the copy's marks are at least as far: receipts this edge wrote since it was read moved
+        them. Marks only move forward, and any other change drops the copy, so such a copy is
+        the membership as it is now, as far as this edge can tell."""
+        marked = {}
+        for pair, membership in found.items():
+            copy = self._copies.held(membership["_id"])
+            as_far = copy is not None and all(
+                copy.get(mark, 0) >= membership.get(mark, 0) for mark in RECEIPT_SEQ_FIELDS.values()
+            )
+            marked[pair] = copy if as_far else membership
+        return marked
+
     async def memberships(
         self, pairs: list[tuple[str, str]]
     ) -> dict[tuple[str, str], dict[str, Any]]:

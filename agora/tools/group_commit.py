@@ -9,6 +9,7 @@ each command is in flight.
 """
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -30,9 +31,17 @@ class GroupCommit:
         self.waiting: Pending = []
         self.sending = False
         self._drainer: asyncio.Future | None = None
+        # The waiting operations whose callers wait for them: their batch does not linger.
+        self._awaited: set[asyncio.Future] = set()
+        self._hurry = asyncio.Event()
 
-    async def add(self, operation: Any) -> Any:
+    async def add(self, operation: Any, *, at_once: bool = False) -> Any:
+        """`operation`'s outcome. `at_once`: its batch goes without lingering, with whatever
+        waits for a command already (the caller waits for it, and it takes them along)."""
         [future] = self.enqueue([operation])
+        if at_once:
+            self._awaited.add(future)
+            self._hurry.set()
         return await future
 
     def enqueue(self, operations: list[Any]) -> list[asyncio.Future]:
@@ -49,9 +58,12 @@ class GroupCommit:
     async def _drain(self) -> None:
         try:
             while self.waiting:
-                if self.linger and len(self.waiting) < self.most:
-                    await asyncio.sleep(self.linger)
+                if self.linger and len(self.waiting) < self.most and not self._awaited:
+                    self._hurry.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._hurry.wait(), self.linger)
                 batch, self.waiting = self.waiting[: self.most], self.waiting[self.most :]
+                self._awaited.difference_update(future for _, future in batch)
                 try:
                     await self.send(batch)
                 except Exception as error:

@@ -4,7 +4,7 @@ import asyncio
 import contextlib
 import json
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -256,3 +256,43 @@ async def raw_socket(client: TestClient, auth: dict | None = None):
         await socket.send_str("40" + (json.dumps(auth) if auth else ""))
         assert (await socket.receive()).data.startswith("40")
         yield socket
+
+
+async def heard(keys: asyncio.Queue, key: str) -> None:
+    """Returns once `key` comes out of the keys heard (`hearing`)."""
+    while (await asyncio.wait_for(keys.get(), timeout=10)) != key:
+        pass
+
+
+@contextlib.asynccontextmanager
+async def hearing(
+    changes: Callable[[asyncio.Event], AsyncIterator[str]],
+    announce: Callable[[str], Awaitable[None]],
+) -> AsyncIterator[asyncio.Queue]:
+    """The keys an edge hears announced (`changes`), once it hears them (probed with
+    `announce`), until the block ends (and with it the edge's subscription)."""
+    stop, keys = asyncio.Event(), asyncio.Queue()
+
+    async def listen() -> None:
+        async for key in changes(stop):
+            keys.put_nowait(key)
+
+    listener = asyncio.create_task(listen())
+    try:
+        await _listening(announce, keys)
+        yield keys
+    finally:
+        stop.set()
+        await listener
+
+
+async def _listening(announce: Callable[[str], Awaitable[None]], keys: asyncio.Queue) -> None:
+    """Returns once the edge hears announcements: a probe sent before its subscription is lost."""
+    for attempt in range(100):
+        await announce(f"probe-{attempt}")
+        try:
+            await asyncio.wait_for(heard(keys, f"probe-{attempt}"), timeout=0.1)
+            return
+        except TimeoutError:
+            continue
+    raise AssertionError("the edge never heard an announcement")

@@ -2,11 +2,10 @@
 changes, dropped by them; and a chat's furthest marks, read again once a mark moved."""
 
 import asyncio
-import contextlib
 import random
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from types import SimpleNamespace
 
 import pytest
@@ -25,6 +24,8 @@ from agora.store.session_copies import session_copies
 from agora.store.sessions import ReceiptMark, SessionStore
 from agora.store.users import UserStore
 from tests.integration.helpers import Member, member, new_group, receipt_recorded
+from tests.integration.helpers import heard as _heard
+from tests.integration.helpers import hearing as _hearing
 
 
 @pytest.fixture
@@ -38,45 +39,6 @@ async def edges(settings_for):
     yield AuthKeyStore(db, redis, keys), AuthKeyStore(db, redis, keys), db
     await redis.aclose()
     await mongo.close()
-
-
-async def _heard(heard: asyncio.Queue, key_hash: str) -> None:
-    while (await asyncio.wait_for(heard.get(), timeout=10)) != key_hash:
-        pass
-
-
-@contextlib.asynccontextmanager
-async def _hearing(
-    changes: Callable[[asyncio.Event], AsyncIterator[str]],
-    announce: Callable[[str], Awaitable[None]],
-) -> AsyncIterator[asyncio.Queue]:
-    """The keys an edge hears announced (`changes`), once it hears them (probed with
-    `announce`), until the block ends (and with it the edge's subscription)."""
-    stop, heard = asyncio.Event(), asyncio.Queue()
-
-    async def listen() -> None:
-        async for key in changes(stop):
-            heard.put_nowait(key)
-
-    listener = asyncio.create_task(listen())
-    try:
-        await _listening(announce, heard)
-        yield heard
-    finally:
-        stop.set()
-        await listener
-
-
-async def _listening(announce: Callable[[str], Awaitable[None]], heard: asyncio.Queue) -> None:
-    """Returns once the edge hears announcements: a probe sent before its subscription is lost."""
-    for attempt in range(100):
-        await announce(f"probe-{attempt}")
-        try:
-            await asyncio.wait_for(_heard(heard, f"probe-{attempt}"), timeout=0.1)
-            return
-        except TimeoutError:
-            continue
-    raise AssertionError("the edge never heard an announcement")
 
 
 async def test_keys_are_kept_only_while_revocations_are_heard_and_a_revocation_drops_them(edges):

@@ -1581,6 +1581,31 @@ async def test_receipts_decided_on_the_edges_copies_follow_what_another_edge_cha
         await screen.disconnect()
 
 
+async def test_the_receipts_of_a_message_sent_through_the_edge_find_its_number_there(
+    chat_client, smtp_sink, another_edge
+):
+    """The first receipt of each message read the message's place (its number) from the
+    store; the edge it was sent through has it from its shard's answer. A number changed
+    behind the stores' back, which nothing announces, is not seen."""
+    admin, people, group_id = await _group_with_members(chat_client, smtp_sink)
+    reader = people["Member"]
+    sent = (await _send(admin, group_id, "numbered"))["inbox_message"]
+    stored = await MessageStore(another_edge.db).get(group_id, sent["created_at"])
+    await another_edge.db.messages.update_one(
+        {"_id": stored["_id"]}, {"$set": {"seq": stored["seq"] + 100}}
+    )
+    screen = await _socket(chat_client, reader)
+    receipt = {"session_id": group_id, "created_at": sent["created_at"]}
+    assert await screen.call("delivered", receipt) == {"ok": True}
+
+    async def delivered_mark() -> int:
+        membership = await another_edge.sessions.membership(group_id, reader.id) or {}
+        return membership.get("delivered_seq", 0)
+
+    assert await eventually(delivered_mark, stored["seq"]) == stored["seq"]
+    await screen.disconnect()
+
+
 async def test_a_stopping_edge_closes_its_sockets_before_it_waits_for_its_requests(
     settings_for, smtp_sink
 ):

@@ -40,3 +40,18 @@ async def test_a_full_batch_does_not_linger():
     commits = GroupCommit(send, 2, linger=3600)
     await asyncio.wait_for(asyncio.wait(commits.enqueue(["a", "b"])), timeout=30)
     assert sent == [["a", "b"]]
+
+
+async def test_an_operation_waited_for_at_once_takes_a_lingering_batch_along():
+    send, sent = recording()
+    commits = GroupCommit(send, 10, linger=3600)
+    behind = commits.enqueue(["a"])
+    await asyncio.wait_for(commits.add("b", at_once=True), timeout=30)
+    assert sent == [["a", "b"]] and all(future.done() for future in behind)
+    # The batch after it lingers again, until another is waited for at once.
+    commits.enqueue(["c"])
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert sent == [["a", "b"]]
+    await asyncio.wait_for(commits.add("d", at_once=True), timeout=30)
+    assert sent == [["a", "b"], ["c", "d"]]

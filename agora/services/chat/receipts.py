@@ -23,6 +23,7 @@ from agora.core.push import DeliveryReceipt
 from agora.services.accounts import Caller
 from agora.services.chat.access import NOT_IN_CHAT, ChatAccess
 from agora.services.chat.ticks import Receipt, Ticks
+from agora.services.events import MessageStored
 from agora.store.messages import MessageStore
 from agora.store.sessions import ReceiptMark, SessionStore
 from agora.tools.group_commit import GroupCommit, Pending
@@ -81,6 +82,13 @@ class Receipts:
             elif not isinstance(error, Forbidden | NotFound):
                 raise error
         return given
+
+    def message_stored(self, stored: MessageStored) -> None:
+        """A message sent through this edge: its receipts find its place without reading it
+        (the first receipt of each message read it, 1.8 a second at 300 people)."""
+        if stored.seq is not None:
+            created_at = stored.message["created_at"]
+            self.messages.placed(stored.session_id, created_at, stored.seq, stored.sender_id)
 
     async def _check(self, batch: Pending) -> None:
         asked: list[Asked] = [a for a, _ in batch]

@@ -40,7 +40,9 @@ class ShardSends:
     async def _tell_stored(self, message: StoreMessage, outcome: SendOutcome) -> None:
         if isinstance(outcome, Stored) and outcome.stored_now:
             members = None if outcome.members is None else tuple(outcome.members)
-            stored = MessageStored(message.session_id, message.src_id, outcome.message, members)
+            stored = MessageStored(
+                message.session_id, message.src_id, outcome.message, members, outcome.seq
+            )
             await self.events.publish(stored)
 
     async def post_notice(
