@@ -14,6 +14,12 @@ WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) web/index.ht
 # browser (tests/e2e/helpers.mjs, launch).
 export AGORA_E2E_CHROMIUM ?= /usr/bin/chromium
 export AGORA_E2E_HEADLESS_SHELL ?= /usr/lib/chromium/chromium-headless-shell
+# Python keeps each module's bytecode once compiled (in .venv, and in the __pycache__ folders
+# git ignores), even where the environment says not to (PYTHONDONTWRITEBYTECODE=1, as this
+# sandbox's does): without it, every process compiled all it imports from source each time it
+# started (a shard 2.5 of its 4 core-seconds), and a test run starts hundreds (docs/decisions.md,
+# "make test's time: bytecode").
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: help run cluster serve test lint-and-web check test-python-fast test-python test-cluster test-web test-e2e screenshots lint format bench deps lock clean
 

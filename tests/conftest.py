@@ -1,3 +1,4 @@
+import asyncio
 import os
 import secrets
 import uuid
@@ -9,6 +10,7 @@ from _pytest.nodeid import NodeId
 from aiohttp.test_utils import TestClient, TestServer
 from hypothesis import HealthCheck, settings
 
+from agora.actors.ownership import deployment_namespace
 from agora.app import build_app
 from agora.settings import Settings
 from tests import shared_ray
@@ -122,11 +124,19 @@ def settings_for(mongo_url, redis_url, smtp_sink, web_dist) -> Callable[..., Set
 
 @pytest.fixture
 async def client_for(settings_for) -> AsyncIterator[Callable]:
-    """Starts an edge with the given setting overrides and returns an HTTP client to it."""
+    """Starts an edge with the given setting overrides and returns an HTTP client to it.
+
+    An edge given no Redis prefix is a deployment of its own, whose shards (detached Ray
+    actors, each a process) no other test finds: they are stopped after the test. Left
+    running, every one of them took a share of a core until the run ended."""
     clients: list[TestClient] = []
+    own_deployments: set[str] = set()
 
     async def start(page_fetcher=None, **overrides) -> TestClient:
-        app = build_app(settings_for(**overrides), with_ray=False, page_fetcher=page_fetcher)
+        settings = settings_for(**overrides)
+        if "redis_prefix" not in overrides:
+            own_deployments.add(deployment_namespace(settings))
+        app = build_app(settings, with_ray=False, page_fetcher=page_fetcher)
         client = TestClient(TestServer(app, host="127.0.0.1"))
         await client.start_server()
         clients.append(client)
@@ -135,6 +145,7 @@ async def client_for(settings_for) -> AsyncIterator[Callable]:
     yield start
     for client in clients:
         await client.close()
+    await asyncio.to_thread(shared_ray.stop_shards, own_deployments)
 
 
 @pytest.fixture

@@ -13,6 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import ray
+
 from agora.launch import embedded
 from agora.settings import Settings
 from tests.services import free_port
@@ -60,6 +62,18 @@ def address() -> str | None:
                 )
             )
         return json.loads(head_file.read_text())["address"]
+
+
+def stop_shards(namespaces: set[str]) -> None:
+    """Kills the shard actors of these deployments (Ray namespaces) in the cluster this
+    process has joined, if it has."""
+    if not namespaces or not ray.is_initialized():
+        return
+    for actor in ray.util.list_named_actors(all_namespaces=True):
+        if actor["namespace"] in namespaces:
+            with contextlib.suppress(ValueError):  # gone meanwhile
+                shard = ray.get_actor(actor["name"], namespace=actor["namespace"])
+                ray.kill(shard, no_restart=True)
 
 
 def stop(place: Path) -> None:
