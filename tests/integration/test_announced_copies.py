@@ -388,10 +388,12 @@ async def test_a_persons_chats_read_for_their_list_are_the_edges_copies_of_them(
     edge = SessionStore(db, copies, MarksCopies(redis, keys))
     other = SessionStore(db, others, MarksCopies(redis, keys))
     chat_id = f"chat-{uuid.uuid4().hex[:8]}"
+    # A person of this test's own: tests beside it (the database is shared) make chats of theirs.
+    person = f"ann-{uuid.uuid4().hex[:8]}"
     try:
         async with _hearing(copies.changes, others.announce) as heard:
-            await other.create_once({"_id": chat_id, "title": "Listed"}, {"ann": USER_TYPE_MEMBER})
-            [(listed, _)], whole = await edge.followed_whole("ann", up_to=20)
+            await other.create_once({"_id": chat_id, "title": "Listed"}, {person: USER_TYPE_MEMBER})
+            [(listed, _)], whole = await edge.followed_whole(person, up_to=20)
             assert whole and listed["title"] == "Listed"
             # Written behind the stores' back: the copy answers, the store is not asked.
             await db.sessions.update_one({"_id": chat_id}, {"$set": {"title": "Unannounced"}})
