@@ -3,6 +3,7 @@ announced, in process with the real stores (nx-27017, Redis), the store's comman
 
 import asyncio
 import uuid
+from collections.abc import Callable
 
 from pymongo import AsyncMongoClient, monitoring
 
@@ -166,6 +167,89 @@ async def test_chats_announced_apart_are_recorded_in_one_command(settings_for, m
             await asyncio.sleep(0.05)
         assert [(s["message_seq"], s.get("announced_seq")) for s in stored] == [(1, 1)] * CHATS
         assert records.commands == [CHATS]
+    finally:
+        await db.sessions.delete_many({"_id": {"$in": chats}})
+        await db.session_users.delete_many({"session_id": {"$in": chats}})
+        await db.messages.delete_many({"dest_session_id": {"$in": chats}})
+        await mongo.close()
+
+
+class SendWrites(monitoring.CommandListener):
+    """A send's writes, each as (command, collection, statements), leaving out the records of
+    announcements alone; `on_start` hears each as it starts (while it is in flight)."""
+
+    def __init__(self) -> None:
+        self.commands: list[tuple[str, str, int]] = []
+        self.on_start: Callable[[str], None] = lambda _: None
+
+    def started(self, event: monitoring.CommandStartedEvent) -> None:
+        name, command = event.command_name, event.command
+        if name == "insert" and command["insert"] == "messages":
+            self.commands.append(("insert", "messages", len(command["documents"])))
+        elif name == "update" and command["update"] == "sessions":
+            counts = [u for u in command["updates"] if "message_seq" in u["u"].get("$max", {})]
+            if not counts:
+                return
+            self.commands.append(("update", "sessions", len(counts)))
+        else:
+            return
+        self.on_start(self.commands[-1][1])
+
+    def succeeded(self, event) -> None:
+        pass
+
+    def failed(self, event) -> None:
+        pass
+
+
+async def test_sends_of_chats_arriving_during_a_sends_writes_share_the_next_ones(
+    settings_for, mongo_url
+):
+    """A burst across chats: the second chat's send comes while the first's message is being
+    stored, the third's while the first's count is being written. Both wait for the first's
+    writes and go together, a message each in one insert and both counts in one update:
+    four commands for three sends (the second's insert went while the first's count was being
+    written, and the third's apart again: six)."""
+    settings = settings_for()
+    writes = SendWrites()
+    mongo = AsyncMongoClient(mongo_url, event_listeners=[writes])
+    stores, db = await _shard_stores(settings, mongo), database(mongo, settings)
+    shard = SessionShardLogic(stores, owns=lambda _: True)
+    chats = [f"chat-{uuid.uuid4().hex[:8]}" for _ in range(CHATS)]
+
+    def send(chat_id: str) -> asyncio.Future:
+        message = StoreMessage(chat_id, "ann", uuid.uuid4().hex, TEXT_MESSAGE, "hello")
+        return asyncio.ensure_future(shard.send_batch([message]))
+
+    try:
+        for chat_id in chats:
+            await stores.sessions.create_once(
+                {"_id": chat_id, "write_permission": USER_TYPE_MEMBER}, {"ann": USER_TYPE_MEMBER}
+            )
+            await send(chat_id)  # loaded, so the burst's sends read nothing
+        writes.commands.clear()
+        # The first chat's insert started, the second chat sends; its count, the third.
+        cues = dict(zip(["messages", "sessions"], chats[1:], strict=True))
+        sent: list[asyncio.Future] = []
+
+        def next_send(collection: str) -> None:
+            if (chat_id := cues.pop(collection, None)) is not None:
+                sent.append(send(chat_id))
+
+        writes.on_start = next_send
+        first = await send(chats[0])
+        outcomes = [first, *await asyncio.gather(*sent)]
+        writes.on_start = lambda _: None
+
+        assert all(isinstance(o, Stored) for [o] in outcomes)
+        assert writes.commands == [
+            ("insert", "messages", 1),
+            ("update", "sessions", 1),
+            ("insert", "messages", 2),
+            ("update", "sessions", 2),
+        ]
+        stored = await db.sessions.find({"_id": {"$in": chats}}).to_list()
+        assert sorted(s["message_seq"] for s in stored) == [2] * CHATS
     finally:
         await db.sessions.delete_many({"_id": {"$in": chats}})
         await db.session_users.delete_many({"session_id": {"$in": chats}})
