@@ -220,6 +220,11 @@ class SessionShardLogic:
         )
         for message in newest:
             state.remember(message)
+        # Messages stored after the chat's count, by a shard that died before counting them
+        # (their resends are acknowledged, not counted again): counted now, their senders'
+        # marks with them, before anyone hears of them again.
+        if uncounted := [m for m in newest if m.get("seq", 0) > session.get("message_seq", 0)]:
+            await self._count(state, uncounted)
         # Messages after the recorded announcements were stored, maybe acknowledged, by a
         # shard that died before announcing them: announced now (clients drop what they have).
         state.told.update(m["_id"] for m in newest if m.get("seq", 0) <= state.announced_floor)

@@ -255,3 +255,50 @@ async def test_sends_of_chats_arriving_during_a_sends_writes_share_the_next_ones
         await db.session_users.delete_many({"session_id": {"$in": chats}})
         await db.messages.delete_many({"dest_session_id": {"$in": chats}})
         await mongo.close()
+
+
+async def test_messages_a_shard_stored_and_died_before_counting_are_counted_on_load(
+    settings_for, mongo_url
+):
+    """A shard stored two messages and died before their count: the next shard to load the
+    chat (for a resend of the second, answered as stored before) counts them, each sender's
+    mark with them. The resend was acknowledged and the chat's count stayed behind until
+    its next new message, with the first sender's mark never written."""
+    settings = settings_for()
+    mongo = AsyncMongoClient(mongo_url)
+    stores, db = await _shard_stores(settings, mongo), database(mongo, settings)
+    chat_id = f"chat-{uuid.uuid4().hex[:8]}"
+    members = {"ann": USER_TYPE_MEMBER, "bob": USER_TYPE_MEMBER}
+    try:
+        await stores.sessions.create_once(
+            {"_id": chat_id, "write_permission": USER_TYPE_MEMBER}, members
+        )
+        stored = [
+            {
+                "_id": f"{chat_id}-{n}",
+                "dest_session_id": chat_id,
+                "src_id": sender,
+                "local_id": f"uncounted-{n}",
+                "created_at": 1000 + n,
+                "seq": n,
+                "type": TEXT_MESSAGE,
+                "payload": f"uncounted {n}",
+            }
+            for n, sender in ((1, "ann"), (2, "bob"))
+        ]
+        await db.messages.insert_many(stored)
+        shard = SessionShardLogic(stores, owns=lambda _: True)
+
+        [again] = await shard.send_batch(
+            [StoreMessage(chat_id, "bob", "uncounted-2", TEXT_MESSAGE, "uncounted 2")]
+        )
+
+        assert isinstance(again, Stored) and not again.stored_now
+        chat = await db.sessions.find_one({"_id": chat_id})
+        assert (chat["message_seq"], chat["updated_at"]) == (2, 1002)
+        assert chat["sent_seq"] == {"ann": 1, "bob": 2}
+    finally:
+        await db.sessions.delete_many({"_id": chat_id})
+        await db.session_users.delete_many({"session_id": chat_id})
+        await db.messages.delete_many({"dest_session_id": chat_id})
+        await mongo.close()
