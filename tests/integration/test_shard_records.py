@@ -1,5 +1,6 @@
-"""A session shard's load of a chat and its records of how far each chat's messages were
-announced, in process with the real stores (nx-27017, Redis), the store's commands watched."""
+"""A session shard's load of a chat, its sends' writes and its records of how far each chat's
+messages were announced, in process with the real stores (nx-27017, Redis), the store's
+commands watched."""
 
 import asyncio
 import uuid
