@@ -91,6 +91,7 @@ from agora.store.messages import new_message, resend_key
 from agora.tools import metrics
 from agora.tools.background import BackgroundTasks
 from agora.tools.garbage import start_collecting
+from agora.tools.group_commit import GroupCommit, Pending
 
 log = logging.getLogger("agora.actors.sessions")
 
@@ -114,6 +115,8 @@ MEMBERS_TOLD = 100
 # second update per message, 2/s of the shard's 13/s store commands at 300 people) where the
 # sessions waiting now share one command.
 RECORD_ANNOUNCED_SECONDS = 2.0
+# The most chats whose batches' writes go together (`_write_chats`).
+CHATS_PER_WRITE = 500
 # The outcomes of a batch's sends as they are decided (None: not yet).
 Outcomes = list[SendOutcome | None]
 
@@ -182,6 +185,9 @@ class SessionShardLogic:
         # Sessions whose announcements wait for the shard's next record, and its clock.
         self._unrecorded: dict[str, SessionState] = {}
         self._recording: asyncio.TimerHandle | None = None
+        # The store's writes of the chats' batches, gathered while the ones before are in
+        # flight (`_write_chats`).
+        self._writes = GroupCommit(self._write_chats, CHATS_PER_WRITE)
 
     async def _state(self, session_id: str) -> SessionState | None:
         state = self.states.get(session_id)
@@ -214,6 +220,11 @@ class SessionShardLogic:
         )
         for message in newest:
             state.remember(message)
+        # Messages stored after the chat's count, by a shard that died before counting them
+        # (their resends are acknowledged, not counted again): counted now, their senders'
+        # marks with them, before anyone hears of them again.
+        if uncounted := [m for m in newest if m.get("seq", 0) > session.get("message_seq", 0)]:
+            await self._count(state, uncounted)
         # Messages after the recorded announcements were stored, maybe acknowledged, by a
         # shard that died before announcing them: announced now (clients drop what they have).
         state.told.update(m["_id"] for m in newest if m.get("seq", 0) <= state.announced_floor)
@@ -352,12 +363,8 @@ class SessionShardLogic:
                     fresh.append((i, self._with_kept_mentions(state, message)))
             new: list[dict[str, Any]] = []
             if fresh:
-                new, stored_before = await self._store(state, fresh, outcomes)
+                new, stored_before = await self._writes.add((state, fresh, outcomes))
                 resent += stored_before
-                if new:
-                    # Counted before the acknowledgement, so the sender's next read sees them.
-                    await self._count(state, new)
-                    await self._record_mentions(state, new)
             for i, first in copies:
                 outcomes[i] = _as_copy(outcomes[first])
             # A resend of a message whose announcement is not known to have happened (stored
@@ -394,6 +401,35 @@ class SessionShardLogic:
             state.announced = asyncio.ensure_future(
                 self._announce_after(state.announced, state, announced)
             )
+
+    async def _write_chats(self, batch: Pending) -> None:
+        """The writes of every chat's batch waiting (`_write`) at once: their messages share
+        an insert and their counts an update (`BatchedWrites`), and what comes while these
+        are in flight waits for both and goes in the next. Each chat learns its own outcome."""
+        written = await asyncio.gather(
+            *(self._write(*op) for op, _ in batch), return_exceptions=True
+        )
+        for (_, future), outcome in zip(batch, written, strict=True):
+            if future.done():
+                continue
+            if isinstance(outcome, BaseException):
+                future.set_exception(outcome)
+            else:
+                future.set_result(outcome)
+
+    async def _write(
+        self,
+        state: SessionState,
+        fresh: list[tuple[int, dict[str, Any]]],
+        outcomes: Outcomes,
+    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """A chat's new messages stored (`_store`, whose answer this is), then counted before
+        the acknowledgement, so the sender's next read sees them, and their mentions kept."""
+        new, stored_before = await self._store(state, fresh, outcomes)
+        if new:
+            await self._count(state, new)
+            await self._record_mentions(state, new)
+        return new, stored_before
 
     async def _store(
         self,
