@@ -19,7 +19,7 @@ from agora.core.items import (
     is_visible,
     item_view,
 )
-from agora.core.routes import chain, route_view
+from agora.core.routes import chain, own_chain_told, route_view
 from agora.services.accounts import Caller
 from agora.services.creation_limits import CreationLimit
 from agora.services.events import Events, PostAdded, PostHidden, PostShared
@@ -333,12 +333,17 @@ class ItemService:
         self, caller: Caller | None, item: Item, route: Route
     ) -> dict[str, Any] | None:
         """What the viewer's own link of the post earns them (`share` gives them that link:
-        theirs if they have one, else one continuing the route they came by)."""
+        theirs if they have one, else one continuing the route they came by). Their route is
+        read only when the post and the route they came by do not tell it (`own_chain_told`):
+        it was a read on every opening of a post, 1.8 a second at 300 people."""
         if caller is None:
             return None
         viewer = caller.user["_id"]
-        own = await self.items.route_of(item["_id"], viewer)
-        return share_earnings(item, chain(own) if own else [*chain(route), viewer])
+        told = own_chain_told(item, route, viewer)
+        if told is None:
+            own = await self.items.route_of(item["_id"], viewer)
+            told = chain(own) if own else [*chain(route), viewer]
+        return share_earnings(item, told)
 
     async def share(self, caller: Caller, route_id: str) -> dict[str, Any]:
         """The sharer's own link: the same one every time, extending the chain they came by."""
