@@ -249,15 +249,19 @@ async def test_a_chat_refuses_a_route_of_another_post(chat_client, smtp_sink):
 
 
 class OwnRouteReads(monitoring.CommandListener):
-    """How many times an edge read a person's own route of a post (`ItemStore.route_of`)."""
+    """How many times an edge read a person's own route of a post (`ItemStore.route_of`),
+    and its writes of users and routes in order."""
 
     def __init__(self) -> None:
         self.count = 0
+        self.writes: list[tuple[str, str]] = []
 
     def started(self, event: monitoring.CommandStartedEvent) -> None:
-        command = event.command
-        if event.command_name == "find" and command["find"] == "routes":
+        command, name = event.command, event.command_name
+        if name == "find" and command["find"] == "routes":
             self.count += "user_id" in command.get("filter", {})
+        if name in ("update", "insert") and command[name] in ("users", "routes"):
+            self.writes.append((name, command[name]))
 
     def succeeded(self, event) -> None:
         pass
@@ -271,9 +275,10 @@ async def test_a_readers_own_link_is_read_only_when_the_post_and_their_link_cann
 ):
     """Each opening of a post read the reader's own route, to tell what their link earns
     (1.8 a second at 300 people). A reader on the chain of the link they opened has its part
-    up to them as theirs; one off it has none when the post was shared no more times than
-    that chain tells (its share count): only a reader who may have shared the post
-    elsewhere is read."""
+    up to them as theirs; one off it has none when they never shared a post (their count,
+    moved before a route is stored), or when the post was shared no more times than that
+    chain tells (its share count): only a reader who may have shared the post elsewhere is
+    read."""
     watch = OwnRouteReads()
 
     def watched(*args, event_listeners=(), **options) -> AsyncMongoClient:
@@ -298,9 +303,12 @@ async def test_a_readers_own_link_is_read_only_when_the_post_and_their_link_cann
         return earnings
 
     assert await promised(ann, item["route_id"]) == pool  # never shared: nobody has a link
+    watch.writes.clear()
     ann_route = (await ann.get(f"/api/r/{item['route_id']}?action=share"))["route_id"]
+    assert watch.writes == [("update", "users"), ("insert", "routes")]  # counted, then stored
     assert await promised(ben, ann_route) == half  # shared once, on the chain he came by
-    assert await promised(ann, item["route_id"]) == pool  # shared once: hers? Read.
+    assert await promised(ben, item["route_id"]) == pool  # Ben never shared anything
+    assert await promised(ann, item["route_id"]) == pool  # Ann shared, and so did the post
     assert await promised(ann, ann_route) == pool  # on the chain: hers is its part
     assert await promised(poster, ann_route) is None
-    assert reads == [0, 0, 1, 0, 0]
+    assert reads == [0, 0, 0, 1, 0, 0]
