@@ -22,7 +22,7 @@ from agora.core.items import (
 from agora.core.routes import SHARED_ROUTES, chain, own_chain_told, route_view
 from agora.services.accounts import Caller
 from agora.services.creation_limits import CreationLimit
-from agora.services.events import Events, PostAdded, PostHidden, PostShared
+from agora.services.events import Events, PostAdded, PostHidden
 from agora.services.groups import GroupService
 from agora.services.rewards import RewardHolds
 from agora.store.feed_cache import FeedCache
@@ -357,10 +357,10 @@ class ItemService:
             # counted at none has no route (`own_chain_told`); a process dying in between
             # leaves the count one too high, which only makes their routes read.
             await self.users.count_shared_routes(user_id, 1)
+            # The post's cards show its count from the post's copies (`FeedService.feed`),
+            # which the route's storing announces.
             own, stored_now = await self.items.share_route(route, user_id, now_ms())
-            if stored_now:
-                await self.events.publish(PostShared(item["group_id"], item["_id"]))
-            else:
+            if not stored_now:
                 await self.users.count_shared_routes(user_id, -1)
         return {"url": f"{self.base_url}/r/{own['_id']}", "route_id": own["_id"]}
 
