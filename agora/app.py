@@ -45,7 +45,6 @@ from agora.services.events import (
     PostAdded,
     PostHidden,
     PostHoldMoved,
-    PostShared,
     RewardReleased,
     SessionClosed,
     SignedOut,
@@ -237,8 +236,6 @@ def subscribe(
     (`python -m agora events`)."""
     # A new post is merged into the group's cached first pages.
     events.subscribe(PostAdded, lambda e: feed.post_added(e.group_id))
-    # A post's cards show its share count: the group's cached pages are read again.
-    events.subscribe(PostShared, lambda e: feed.post_changed(e.group_id))
     # A group's new member: its chat's shard takes their messages by their type (told before
     # the join answers), they read its chat from now on, and their sockets follow its room.
     events.subscribe(

@@ -18,6 +18,7 @@ from agora.core.chat.constants import NOTIFICATION_UNMUTED, USER_TYPE_MEMBER
 from agora.core.chat.counts import SENT_SEQ
 from agora.core.chat.item_chats import item_chat_members, item_chat_session
 from agora.core.clock import now_ms
+from agora.core.routes import SHARED_ROUTES
 from agora.core.signing import hash_secret
 from agora.store.groups import NEW_SESSION_COUNTERS, membership_id
 from agora.store.mongo import new_id
@@ -59,6 +60,7 @@ def _user(name: str, email: str, at: int) -> dict[str, Any]:
         "email_id": email,
         "data": {"notifications_unseen_count": 0},
         "created_at": at,
+        SHARED_ROUTES: 0,
     }
 
 

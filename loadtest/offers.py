@@ -170,6 +170,9 @@ def _chats(stack: Stack, seeder: Seeder, posts: list[dict], people: list[Person]
     shared = {r["item_id"]: r for r in routes}  # the last of each chain wins: the asker's
     with stack.mongo() as client:
         client[MONGO_DB].routes.insert_many(routes)
+        # As `ItemStore.share_route` counts them: a post's count covers its routes shared.
+        for item_id, shares in Counter(r["item_id"] for r in routes).items():
+            client[MONGO_DB].items.update_one({"_id": item_id}, {"$inc": {"share_count": shares}})
 
     def about(n: int, post: dict) -> list[Chat]:
         askers = [people[(n + offset) % len(people)] for offset in ASKER_OFFSETS]

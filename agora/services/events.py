@@ -153,14 +153,6 @@ class PostHidden:
 
 
 @dataclass(frozen=True)
-class PostShared:
-    """Someone's share route of a post was stored: the post's share count moved."""
-
-    group_id: str
-    item_id: str
-
-
-@dataclass(frozen=True)
 class FinderFee:
     """One sharer's part of an offer's finder's fee, in the offer's currency's cents."""
 
@@ -234,7 +226,6 @@ Event = (
     | GroupEdited
     | PostAdded
     | PostHidden
-    | PostShared
     | OfferPaid
     | PostHoldMoved
     | RewardReleased

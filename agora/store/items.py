@@ -278,17 +278,23 @@ class ItemStore:
 
     async def share_route(self, parent: Route, user_id: str, created_at: int) -> tuple[Route, bool]:
         """The user's own route for the post, continuing `parent`'s chain unless they have
-        one already (then theirs, unchanged), and whether it was stored now."""
+        one already (then theirs, unchanged), and whether it was stored now.
+
+        The post's `share_count` (the badges' count) is moved before the route is stored and
+        back if it was not: it is never below the number of the post's shared routes, which
+        tells a reader of the post that the routes it knows are all there are
+        (`core.routes.own_chain_told`). A process dying in between leaves it one too high."""
         route = extended_route(parent, user_id, created_at)
+        item = {"_id": route["item_id"]}
+        await self.items.update_one(item, {"$inc": {"share_count": 1}})
         try:
             await self.routes.insert_one(route)
         except DuplicateKeyError:
+            await self.items.update_one(item, {"$inc": {"share_count": -1}})
             existing = await self.route_of(parent["item_id"], user_id)
             if existing is None:
                 raise
             return existing, False
         self._routes.put(route["_id"], route)
-        # The count the badges show; the routes themselves stay the truth.
-        await self.items.update_one({"_id": route["item_id"]}, {"$inc": {"share_count": 1}})
         await self._copies.announce(route["item_id"])
         return route, True

@@ -120,6 +120,12 @@ def _turns(marks: list[ReceiptMark]) -> list[dict[tuple[str, str], int]]:
     return turns
 
 
+def _seen_writes(seen: dict[str, int]) -> list[UpdateOne]:
+    """Memberships (by id) whose unseen messages up to the number given no longer count for
+    the red dot on Chats (their user opened Chats)."""
+    return [UpdateOne({"_id": m}, {"$max": {"seen_seq": seq}}) for m, seq in seen.items()]
+
+
 class SessionStore:
     def __init__(self, db: AsyncDatabase, copies: SessionCopies, marks: MarksCopies) -> None:
         self.sessions = db["sessions"]
@@ -352,7 +358,12 @@ class SessionStore:
         )
 
     async def record_receipts(
-        self, marks: list[ReceiptMark], found: dict[tuple[str, str], dict[str, Any]], at: int
+        self,
+        marks: list[ReceiptMark],
+        found: dict[tuple[str, str], dict[str, Any]],
+        at: int,
+        *,
+        seen: dict[str, int] | None = None,
     ) -> list[bool]:
         """Each mark's member's screens received (or showed) the session's messages up to
         its `seq`: the membership's mark moves there (never back; reading implies receiving),
@@ -361,6 +372,8 @@ class SessionStore:
         give them): a message to a big group brings every present member's receipt at once,
         and a read and a write each held nx-27017's queue for everyone. Says, per mark,
         whether it was ahead of the member's mark as found (it is now at least there).
+        `seen` (membership id -> message number, `_seen_writes`): the red dot's seen marks,
+        moved in the same command as the first turn's marks.
 
         Compare-and-set rather than `$push` with `$slice` (nx-27017 stores documents pushed
         with `$each` as JSON strings). When one misses (a membership changed since it was
@@ -371,8 +384,12 @@ class SessionStore:
         written alone."""
         ahead = [False] * len(marks)
         found = dict(found)
+        also = _seen_writes(seen or {})
         for turn in _turns(marks):
-            await self._record_turn(marks, turn, found, at, ahead)
+            await self._record_turn(marks, turn, found, at, ahead, also)
+            also = []
+        if also:
+            await self.members.bulk_write(also, ordered=False)
         return ahead
 
     async def _record_turn(
@@ -382,9 +399,11 @@ class SessionStore:
         found: dict[tuple[str, str], dict[str, Any]],
         at: int,
         ahead: list[bool],
+        also: list[UpdateOne],
     ) -> None:
         """One mark per membership (`unwritten`: the index of each one's mark) in one write,
-        decided on `found`, which it leaves as the write left each membership."""
+        decided on `found`, which it leaves as the write left each membership; `also` (seen
+        marks) goes in its first command."""
         for _ in range(RECEIPT_ATTEMPTS):
             writes = [
                 (key, index, write)
@@ -392,13 +411,19 @@ class SessionStore:
                 if (write := _receipt_write(found.get(key), marks[index], at)) is not None
             ]
             if not writes:
+                if also:
+                    await self.members.bulk_write(also, ordered=False)
                 return
             for _, index, _ in writes:
                 ahead[index] = True
             result = await self.members.bulk_write(
-                [UpdateOne(w.filter, w.change) for _, _, w in writes], ordered=False
+                [UpdateOne(w.filter, w.change) for _, _, w in writes] + also, ordered=False
             )
-            if result.modified_count == len(writes):
+            # Which statements matched is not told, only how many: a compare-and-set that
+            # matched moved its mark (it sets a number past the one it matched), and a seen
+            # mark matches its membership whether or not it moves it. One removed meanwhile
+            # reads as a miss: those written are read again, find their marks and stop.
+            if result.matched_count == len(writes) + len(also):
                 for key, _, write in writes:
                     after = _written(found[key], write)
                     self._copies.replace(after["_id"], found[key], after)
@@ -411,6 +436,7 @@ class SessionStore:
             # mark there and stop.
             if result.modified_count:
                 await self._marks.moved(session_id for (session_id, _), _, _ in writes)
+            also = []
             unwritten = {key: index for key, index, _ in writes}
             read_again = await self.memberships(list(unwritten))
             for key in unwritten:
@@ -605,15 +631,6 @@ class SessionStore:
             "data.item_id": 1,
         }
         return await find_in(self.sessions, "_id", session_ids, fields)
-
-    async def mark_notified(self, seen: dict[str, int]) -> None:
-        """Memberships (by id) whose unseen messages up to the number given no longer count
-        for the red dot on Chats (the user opened Chats)."""
-        if seen:
-            await self.members.bulk_write(
-                [UpdateOne({"_id": m}, {"$max": {"seen_seq": seq}}) for m, seq in seen.items()],
-                ordered=False,
-            )
 
     async def memberships_for_user(
         self, user_id: str, session_ids: list[str]

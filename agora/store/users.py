@@ -14,6 +14,7 @@ from redis.asyncio import Redis
 from agora.core.accounts import EMAIL_FIELD, PHONE_FIELD, Identifier, identifier_in_use
 from agora.core.clock import now_ms
 from agora.core.documents import User
+from agora.core.routes import SHARED_ROUTES
 from agora.store.announced_copies import AnnouncedCopies
 from agora.store.mongo import Indexes, new_id
 from agora.store.reads_together import find_in
@@ -73,6 +74,7 @@ class UserStore:
             ident.field: ident.value,
             "data": {"notifications_unseen_count": 0},
             "created_at": now_ms(),
+            SHARED_ROUTES: 0,
         }
         try:
             await self.users.insert_one(doc)
@@ -82,6 +84,11 @@ class UserStore:
                 raise
             return existing
         return doc
+
+    async def count_shared_routes(self, user_id: str, by: int) -> None:
+        """Moves the user's count of routes shared (`core.routes.SHARED_ROUTES`)."""
+        await self.users.update_one({"_id": user_id}, {"$inc": {SHARED_ROUTES: by}})
+        await self.changed(user_id)
 
     async def update_fields(self, user_id: str, fields: dict[str, Any]) -> User | None:
         try:

@@ -27,6 +27,7 @@ from agora.core.items import ITEM_HIDDEN_SORT_ORDER
 from agora.core.shard_map import FIRST_VERSION, ShardMap, shard_of
 from agora.http.realtime import SOCKET_SERVER
 from agora.realtime.emitter import RealtimeEmitter
+from agora.services.chat import ticks as ticks_module
 from agora.services.chat.access import NOT_IN_CHAT
 from agora.services.push import PushService
 from agora.store import mongo
@@ -144,6 +145,66 @@ async def test_unseen_counts_rise_and_opening_chats_resets_the_red_dot(chat_clie
     await owner.call("/session/messages", {"session_id": session_id})
     chats = await owner.call("/user/chats", {})
     assert [s["unseen_count"] for s in chats["sessions"]] == [0, 0]
+
+
+class MembershipUpdates(monitoring.CommandListener):
+    """The statements of each update of memberships an edge sends."""
+
+    def __init__(self) -> None:
+        self.updates: list[int] = []
+
+    def started(self, event: monitoring.CommandStartedEvent) -> None:
+        if event.command_name == "update" and event.command["update"] == "session_users":
+            self.updates.append(len(event.command["updates"]))
+
+    def succeeded(self, event) -> None:
+        pass
+
+    def failed(self, event) -> None:
+        pass
+
+
+async def test_opening_chats_moves_the_red_dots_marks_with_the_receipts_waiting(
+    client_for, smtp_sink, chat_prefix, mongo_url, monkeypatch
+):
+    """Opening Chats moves the red dot's seen marks, and the list waits for them: they were a
+    write of their own beside the receipts waiting to be written behind (1.9 a second at 300
+    people). They go at once, however long those would wait, and take them along: one
+    command for all."""
+    monkeypatch.setattr(ticks_module, "MARKS_WRITE_LINGER_SECONDS", 3600)
+    watch = MembershipUpdates()
+
+    def watched(*args, event_listeners=(), **options) -> AsyncMongoClient:
+        return AsyncMongoClient(*args, event_listeners=[*event_listeners, watch], **options)
+
+    monkeypatch.setattr(mongo, "AsyncMongoClient", watched)
+    edge = await client_for(session_shards=2, redis_prefix=chat_prefix)
+    owner, asker, item = await _item_chat(edge, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    for text in ("one", "two"):
+        await _send(asker, session_id, text)
+
+    def red_dot(me):
+        return me["user"]["data"]["notifications_unseen_count"]
+
+    assert await _eventually(owner, red_dot, 2) == 2
+    # The list delivers its rows' newest messages: that receipt waits (an hour) for a write.
+    await owner.call("/user/chats", {})
+    assert await _eventually(owner, red_dot, 0) == 0
+    await _send(asker, session_id, "three")
+    assert await _eventually(owner, red_dot, 1) == 1
+    watch.updates.clear()
+    await owner.call("/user/chats", {})
+    assert watch.updates == [2]
+    assert await _eventually(owner, red_dot, 0) == 0
+    db = AsyncMongoClient(mongo_url)
+    try:
+        stored = await db["agora_test"].session_users.find_one({"_id": f"{session_id}:{owner.id}"})
+    finally:
+        await db.close()
+    assert (stored["seen_seq"], stored["delivered_seq"]) == (3, 2)
+    # The second list's own receipt goes with the owner's page's, which is written at once.
+    await owner.call("/session/messages", {"session_id": session_id})
 
 
 async def test_sending_reads_up_to_ones_own_message_in_chats_and_groups(chat_client, smtp_sink):

@@ -4,8 +4,10 @@ import asyncio
 import uuid
 
 import pytest
+from pymongo import AsyncMongoClient, monitoring
 
 from agora.core.money import HOW_POINTS_COME
+from agora.store import mongo
 from tests.integration.helpers import Member, member, new_group
 from tests.integration.test_payments import (  # noqa: F401 (fixture)
     PAYMENT_SETTINGS,
@@ -244,3 +246,69 @@ async def test_a_chat_refuses_a_route_of_another_post(chat_client, smtp_sink):
     chat_id = await start_chat(asker, item["_id"], item["route_id"])
     split = await poster.call("/api/giveoffer/split", {"cs_id": chat_id})
     assert split["finder_fees"] == []
+
+
+class OwnRouteReads(monitoring.CommandListener):
+    """How many times an edge read a person's own route of a post (`ItemStore.route_of`),
+    and its writes of users and routes in order."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.writes: list[tuple[str, str]] = []
+
+    def started(self, event: monitoring.CommandStartedEvent) -> None:
+        command, name = event.command, event.command_name
+        if name == "find" and command["find"] == "routes":
+            self.count += "user_id" in command.get("filter", {})
+        if name in ("update", "insert") and command[name] in ("users", "routes"):
+            self.writes.append((name, command[name]))
+
+    def succeeded(self, event) -> None:
+        pass
+
+    def failed(self, event) -> None:
+        pass
+
+
+async def test_a_readers_own_link_is_read_only_when_the_post_and_their_link_cannot_tell_it(
+    client_for, chat_prefix, smtp_sink, monkeypatch
+):
+    """Each opening of a post read the reader's own route, to tell what their link earns
+    (1.8 a second at 300 people). A reader on the chain of the link they opened has its part
+    up to them as theirs; one off it has none when they never shared a post (their count,
+    moved before a route is stored), or when the post was shared no more times than that
+    chain tells (its share count): only a reader who may have shared the post elsewhere is
+    read."""
+    watch = OwnRouteReads()
+
+    def watched(*args, event_listeners=(), **options) -> AsyncMongoClient:
+        return AsyncMongoClient(*args, event_listeners=[*event_listeners, watch], **options)
+
+    monkeypatch.setattr(mongo, "AsyncMongoClient", watched)
+    client = await client_for(session_shards=2, redis_prefix=chat_prefix)
+    poster, ann, ben = [await member(client, smtp_sink, name) for name in ("Poster", "Ann", "Ben")]
+    await balance(poster, "POINTS")  # starter points, which the reward holds
+    group_id = await new_group(poster, is_public=True)
+    item = await poster.post_item(
+        group_id, "Walk my dog", offer_amount=16, offer_currency="POINTS", finder_fee_percent=25
+    )
+    pool = {"amount": 4, "currency": "POINTS", "offer_amount": 16}
+    half = {**pool, "amount": 2}
+    reads = []
+
+    async def promised(reader: Member, route_id: str) -> dict | None:
+        before = watch.count
+        earnings = (await reader.get(f"/api/r/{route_id}"))["share_earnings"]
+        reads.append(watch.count - before)
+        return earnings
+
+    assert await promised(ann, item["route_id"]) == pool  # never shared: nobody has a link
+    watch.writes.clear()
+    ann_route = (await ann.get(f"/api/r/{item['route_id']}?action=share"))["route_id"]
+    assert watch.writes == [("update", "users"), ("insert", "routes")]  # counted, then stored
+    assert await promised(ben, ann_route) == half  # shared once, on the chain he came by
+    assert await promised(ben, item["route_id"]) == pool  # Ben never shared anything
+    assert await promised(ann, item["route_id"]) == pool  # Ann shared, and so did the post
+    assert await promised(ann, ann_route) == pool  # on the chain: hers is its part
+    assert await promised(poster, ann_route) is None
+    assert reads == [0, 0, 0, 1, 0, 0]

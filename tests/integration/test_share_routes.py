@@ -1,4 +1,7 @@
-from tests.integration.helpers import member, new_group
+from pymongo import AsyncMongoClient, monitoring
+
+from agora.store import mongo
+from tests.integration.helpers import member, new_group, visitor_call
 
 
 async def test_a_three_hop_share_chain_is_recorded_exactly(client, smtp_sink):
@@ -59,3 +62,57 @@ async def test_the_feed_shows_a_new_share_at_once(client, smtp_sink):
     assert await feed_counts() == [1]
     await sharer.get(f"/api/r/{item['route_id']}?action=share")
     assert await feed_counts() == [1]
+
+
+class FeedReads(monitoring.CommandListener):
+    """How many pages of posts an edge computed from the store."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def started(self, event: monitoring.CommandStartedEvent) -> None:
+        command = event.command
+        if event.command_name == "find" and command["find"] == "items":
+            self.count += "feed_key" in command.get("sort", {})
+
+    def succeeded(self, event) -> None:
+        pass
+
+    def failed(self, event) -> None:
+        pass
+
+
+async def test_a_share_shows_on_every_cached_page_without_computing_it_again(
+    client_for, smtp_sink, monkeypatch
+):
+    """A share moves its post's share count, which every card of the post shows: it made
+    every cached page of the group be computed again (most of the feed's reads of the store
+    at 300 people). The cards take the count from the edge's copies of their posts, which
+    every share announces."""
+    watch = FeedReads()
+
+    def watched(*args, event_listeners=(), **options) -> AsyncMongoClient:
+        return AsyncMongoClient(*args, event_listeners=[*event_listeners, watch], **options)
+
+    monkeypatch.setattr(mongo, "AsyncMongoClient", watched)
+    client = await client_for()
+    poster, sharer = [await member(client, smtp_sink, n) for n in ("Poster", "Sharer")]
+    group_id = await new_group(poster, is_public=True)
+    lamp = await poster.post_item(group_id, "Lamp for sale")
+    chair = await poster.post_item(group_id, "Chair for sale", need_user_to_view=True)
+
+    async def counts(**body) -> list[int]:
+        page = await poster.call("/api/feed", {"group_id": group_id, **body})
+        return [card["share_count"] for card in page["items"]]
+
+    assert await counts() == [0, 0]
+    assert await counts(search_text="lamp") == [0]
+    before = watch.count
+    await sharer.get(f"/api/r/{lamp['route_id']}?action=share")
+    assert await counts() == [0, 1]
+    assert await counts(search_text="lamp") == [1]
+    assert watch.count == before
+    # A visitor's card of a post that needs a login shows no count, shared or not.
+    await sharer.get(f"/api/r/{chair['route_id']}?action=share")
+    page = await visitor_call(client, "/api/feed", {"group_id": group_id})
+    assert [card.get("share_count") for card in page["items"]] == [None, 1]

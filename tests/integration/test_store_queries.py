@@ -15,7 +15,7 @@ from agora.services.chat.access import ChatAccess
 from agora.services.chat.chat_list import UnseenCounts
 from agora.store.items import ItemStore
 from agora.store.marks_copies import MarksCopies
-from agora.store.mongo import CommandWatch
+from agora.store.mongo import CommandWatch, ensure_indexes
 from agora.store.reads_together import Read, find_in, read_together
 from agora.store.redis import Keys
 from agora.store.session_copies import session_copies
@@ -287,6 +287,29 @@ async def test_a_share_route_is_read_from_the_store_once_per_process(watched, re
         commands.finds.clear()
         assert await items.route(shared["_id"]) == shared
         assert commands.finds == []
+    finally:
+        await items.items.delete_one({"_id": item["_id"]})
+        await items.routes.delete_many({"item_id": item["_id"]})
+        await redis.aclose()
+
+
+async def test_a_posts_share_count_is_never_below_its_routes_shared(watched, redis_url):
+    """A reader of a post takes its share count as the most routes it has past the poster's
+    (`core.routes.own_chain_told`): the count moves before a route is stored, and back when
+    the person had one already (a share racing their other)."""
+    collection, commands = watched
+    redis = Redis.from_url(redis_url)
+    items = ItemStore(collection.database, redis, Keys(f"routes-{uuid.uuid4().hex[:8]}:"))
+    await ensure_indexes(collection.database, [items])  # one route per post and person
+    item, root = await items.create({"title": "Lamp"}, user_id="ann", group_id="g", created_at=1)
+    try:
+        commands.names.clear()
+        shared, stored_now = await items.share_route(root, "bob", 2)
+        assert stored_now
+        assert commands.names == ["update", "insert"]
+        again, stored_now = await items.share_route(root, "bob", 3)
+        assert (again, stored_now) == (shared, False)
+        assert (await items.items.find_one({"_id": item["_id"]}))["share_count"] == 1
     finally:
         await items.items.delete_one({"_id": item["_id"]})
         await items.routes.delete_many({"item_id": item["_id"]})

@@ -1,4 +1,6 @@
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from agora.core.errors import InvalidInput
 from agora.core.finder_fees import (
@@ -11,6 +13,8 @@ from agora.core.finder_fees import (
     worked_example,
 )
 from agora.core.money import CURRENCY_MINOR_UNIT_CENTS
+from agora.core.routes import chain, own_chain_told
+from agora.store.items import extended_route
 
 
 def chain_of(sharers: int) -> list[str]:
@@ -145,3 +149,36 @@ def test_share_earnings_names_the_fee_the_reward_and_the_currency():
 )
 def test_share_earnings_is_none_when_the_link_earns_nothing(item):
     assert share_earnings(item, ["poster", "sara"]) is None
+
+
+@given(
+    st.lists(st.integers(min_value=0, max_value=40), max_size=8),
+    st.integers(0, 2),
+    st.sampled_from([None, 0, 1]),
+)
+def test_a_readers_own_chain_told_without_the_routes_is_the_one_they_have(
+    parents, uncounted, counted_over
+):
+    """A post's routes as shares make them (one per person, each continuing another), its
+    share count and each person's count of routes shared at least the routes shared (or
+    the person's not counted): whatever a link, the post and the reader's count tell of
+    their own chain is the chain of their route, or of the link continued when they have
+    none; and they tell it to a reader on the link's chain, to one counted at none, and to
+    any reader when the post has no routes but that chain's."""
+    routes = [{"_id": "r0", "item_id": "p", "user_id": "u0", "prev_user_ids": []}]
+    for n, parent in enumerate(parents, start=1):
+        routes.append(extended_route(routes[parent % len(routes)], f"u{n}", n))
+    item = {"_id": "p", "share_count": len(routes) - 1 + uncounted}
+    for route in routes:
+        for viewer in [f"u{n}" for n in range(len(routes) + 1)]:
+            own = next((chain(r) for r in routes if r["user_id"] == viewer), None)
+            has_shared = any(r["user_id"] == viewer for r in routes[1:])
+            shared = None if counted_over is None else int(has_shared) + counted_over
+            told = own_chain_told(item, route, viewer, shared)
+            assert told in (None, own or [*chain(route), viewer])
+            if (
+                viewer in chain(route)
+                or shared == 0
+                or item["share_count"] == len(chain(route)) - 1
+            ):
+                assert told is not None
