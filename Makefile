@@ -36,14 +36,15 @@ endif
 serve: deps $(STAMPS)/web-build ## One edge against services that already run (AGORA_* settings)
 	$(PY) -m agora serve
 
-# Installs side by side (mostly downloads), then the suites one after another, the checks
-# beside the Python suite only: every suite keeps two cores busy by itself, and run side by
-# side they took longer than one after another (docs/decisions.md, "make test's time"). Each
-# lane's output is printed whole when it ends.
+# The suites one after another, the checks beside the Python suite only: every suite keeps
+# two cores busy by itself, and run side by side they took longer than one after another
+# (docs/decisions.md, "make test's time"). The Python suite starts once the Python packages
+# are in; what only the later suites need (the web build, Chromium, HAProxy: mostly downloads
+# and apt's unpacking) is installed beside it, not before it (docs/decisions.md, "make test's
+# time: installs beside the Python lane"). Each lane's output is printed whole when it ends.
 test: ## Every test suite
-	$(MAKE) --jobs=4 deps $(STAMPS)/web-build $(STAMPS)/e2e-deps $(STAMPS)/browsers \
-		$(STAMPS)/haproxy
-	$(MAKE) --jobs=2 --output-sync=target test-python lint-and-web
+	$(MAKE) --jobs=6 --output-sync=target test-python lint-and-web $(STAMPS)/web-build \
+		$(STAMPS)/e2e-deps $(STAMPS)/browsers $(STAMPS)/haproxy
 	$(MAKE) test-e2e
 	$(MAKE) test-cluster
 
