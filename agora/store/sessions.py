@@ -38,6 +38,8 @@ FURTHEST_FIELDS = {"user_id": 1, "read_seq": 1, "delivered_seq": 1}
 OTHER = "other"
 # The names of a person's memberships' and their chats' reads in one command.
 MEMBERSHIPS, CHATS = "memberships", "chats"
+# The name of a chat's read beside others (`furthest_marks_and`).
+CHAT = "chat"
 # What unseen counts, list order and the read rule (`core.chat.access.may_read`) need of a
 # chat (`SessionStore.counters`).
 COUNTER_FIELDS = {
@@ -174,6 +176,10 @@ class SessionStore:
         Every chat call reads it (`ChatAccess.readable`): 12 reads a second at 300 people."""
         chat = await self._copies.get(session_id, lambda: self.get(session_id))
         return None if chat is None else without_counters(chat)
+
+    def holds_chat(self, session_id: str) -> bool:
+        """Whether this edge has a copy of the chat (`chat` then reads nothing)."""
+        return self._copies.held(session_id) is not None
 
     async def chats(self, session_ids: list[str]) -> list[ChatSession]:
         """`chat` for many chats, those without a copy read in one query."""
@@ -504,23 +510,32 @@ class SessionStore:
         return (found or {}).get(SENT_SEQ) or {}
 
     async def furthest_marks_and(
-        self, session_id: str, other: Read
+        self, session_id: str, other: Read, *, with_chat: bool = False
     ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         """`furthest_marks`, and what `other` finds: in one command with the marks when this
         process's copy must read them (and kept as the copy keeps any read of them), alone
         when the copy gives them. A chat opened that its shard does not hold read its newest
-        page and each kind of mark in three commands."""
-        # What `other` found with the marks: the copy calls the load only when it must read.
-        alongside: list[list[dict[str, Any]]] = []
+        page and each kind of mark in three commands. `with_chat`: the chat is read in the
+        same command, and is this edge's copy of it from then on (`chat` reads it no more),
+        for a call that reads it next with no copy of it here."""
+        since = self._copies.since()
+        reads = {OTHER: other, **({CHAT: self.chat_read(session_id)} if with_chat else {})}
+        # What the other reads found with the marks: the copy calls the load only when it must.
+        alongside: list[dict[str, list[dict[str, Any]]]] = []
 
-        async def furthest_and_other() -> list[dict[str, Any]]:
-            found = await read_together({OTHER: other, **self._furthest_reads(session_id)})
-            alongside.append(found.pop(OTHER))
+        async def furthest_and_others() -> list[dict[str, Any]]:
+            found = await read_together({**reads, **self._furthest_reads(session_id)})
+            alongside.append({name: found.pop(name) for name in reads})
             return _each_once(found.values())
 
-        parts = await self._marks.get(session_id, {FURTHEST: furthest_and_other})
-        found = alongside[0] if alongside else await other.find()
-        return list(parts[FURTHEST]), found
+        parts = await self._marks.get(session_id, {FURTHEST: furthest_and_others})
+        if alongside:
+            found = alongside[0]
+        else:
+            found = await read_together(reads) if with_chat else {OTHER: await other.find()}
+        if with_chat:
+            self._copies.kept({session_id: next(iter(found[CHAT]), None)}, since)
+        return list(parts[FURTHEST]), found[OTHER]
 
     async def _furthest_marks_stored(self, session_id: str) -> list[dict[str, Any]]:
         return await _each_kind_once(self._furthest_reads(session_id))
