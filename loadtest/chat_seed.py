@@ -20,8 +20,9 @@ from agora.core.chat.item_chats import item_chat_members, item_chat_session
 from agora.core.clock import now_ms
 from agora.core.routes import SHARED_ROUTES
 from agora.core.signing import hash_secret
-from agora.store.groups import NEW_SESSION_COUNTERS, membership_id
+from agora.store.groups import NEW_SESSION_COUNTERS
 from agora.store.mongo import new_id
+from agora.store.session_copies import membership_id
 from loadtest.feed import SeedError, check_shape
 from loadtest.stack import Stack
 

@@ -73,10 +73,8 @@ class AnnouncedCopies(Generic[Value]):
     async def reload(self, key: str, load: Callable[[], Awaitable[Value | None]]) -> Value | None:
         """The document as stored now, for a decision no copy may make; it becomes the copy
         unless a change was heard while it was read."""
-        changes_before = self._changes
-        value = with_shared_names(await load())
-        self._keep({key: value}, changes_before)
-        return value
+        since = self.since()
+        return self.kept({key: await load()}, since)[key]
 
     async def get_many(
         self,
@@ -94,11 +92,16 @@ class AnnouncedCopies(Generic[Value]):
             return await load(wanted) if wanted else {}
         found, missing = ({}, wanted) if fresh else self._copies.peek_many(wanted)
         if missing:
-            changes_before = self._changes
-            loaded = {key: with_shared_names(value) for key, value in (await load(missing)).items()}
-            self._keep({key: loaded.get(key) for key in missing}, changes_before)
-            found.update(loaded)
+            since = self.since()
+            loaded = await load(missing)
+            kept = self.kept({key: loaded.get(key) for key in missing}, since)
+            found.update((key, value) for key, value in kept.items() if value is not None)
         return found
+
+    def since(self) -> int:
+        """Where the changes heard stand: what is read after it is kept (`kept`) only if none
+        is heard before it is read."""
+        return self._changes
 
     def held(self, key: str) -> Value | None:
         """The copy, without reading anything: None when there is none, or none is served."""
@@ -111,26 +114,36 @@ class AnnouncedCopies(Generic[Value]):
         if self._copies.peek(key) is before:
             self._copies.put(key, after)
 
-    def _keep(self, values: dict[str, Value | None], changes_before: int) -> None:
-        if not self._subscriptions or self._changes != changes_before:
-            return
-        for key, value in values.items():
-            if value is not None or self._copies.keep_missing:
-                self._copies.put(key, value)
-            else:
-                self._copies.drop(key)
+    def kept(self, values: dict[str, Value | None], since: int) -> dict[str, Value | None]:
+        """Documents read (None: not found) after `since`, with their names shared: the copies
+        from now on, unless a change was heard since (one of them may be from before it)."""
+        shared = {key: with_shared_names(value) for key, value in values.items()}
+        if self._subscriptions and self._changes == since:
+            for key, value in shared.items():
+                if value is not None or self._copies.keep_missing:
+                    self._copies.put(key, value)
+                else:
+                    self._copies.drop(key)
+        return shared
 
     async def announce(self, key: str) -> None:
         """The document changed (call after writing it): every edge's copy goes."""
-        self._changes += 1
-        self._copies.drop(key)
+        self._heard(key)
         await self.redis.publish(self.channel, key)
 
     def announced_elsewhere(self, key: str) -> None:
         """Another process (a shard) changed the document and announced it, and its answer
         may have come here before its announcement: the copy goes now."""
+        self._heard(key)
+
+    def _heard(self, key: str) -> None:
+        """The document under `key` changed: its copy goes, and loads under way are not kept."""
         self._changes += 1
         self._copies.drop(key)
+
+    def _forget(self) -> None:
+        """Announcements may go unheard from now on: every copy goes."""
+        self._copies.clear()
 
     async def changes(self, stop: asyncio.Event) -> AsyncIterator[str]:
         """Keys announced on any edge, as they come, until `stop` is set.
@@ -166,12 +179,11 @@ class AnnouncedCopies(Generic[Value]):
                     confirmed = True
                     self._subscriptions += 1
                 elif message["type"] == "message":
-                    self._changes += 1
-                    self._copies.drop(message["data"])
+                    self._heard(message["data"])
                     yield message["data"]
         finally:
             if confirmed:
                 self._subscriptions -= 1
                 if not self._subscriptions:
-                    self._copies.clear()
+                    self._forget()
             await pubsub.aclose()

@@ -40,12 +40,18 @@ async def chat_to_hold(
 
 
 async def newest_page_and_furthest_marks(
-    sessions: SessionStore, messages: MessageStore, session_id: str, limit: int
+    sessions: SessionStore,
+    messages: MessageStore,
+    session_id: str,
+    limit: int,
+    *,
+    with_chat: bool = False,
 ) -> tuple[list[Message], list[dict[str, Any]]]:
     """The chat's `limit` latest messages (oldest first) and its furthest marks
     (`SessionStore.furthest_marks`), in one command when this process's copy of the marks
-    cannot give them: a chat opened that its shard does not hold."""
+    cannot give them: a chat opened that its shard does not hold. `with_chat`: the chat too,
+    kept as this edge's copy (`SessionStore.chat`), for an opening that has none."""
     marks, newest = await sessions.furthest_marks_and(
-        session_id, messages.newest_read(session_id, limit)
+        session_id, messages.newest_read(session_id, limit), with_chat=with_chat
     )
     return newest[::-1], marks

@@ -12,7 +12,7 @@ from agora.core.chat.constants import NOTIFICATION_UNMUTED, SESSION_KIND_GROUP, 
 from agora.core.clock import now_ms
 from agora.core.documents import ChatSession, Membership
 from agora.store.mongo import Indexes
-from agora.store.session_copies import SessionCopies
+from agora.store.session_copies import SessionCopies, membership_id
 
 # A session stored from now on records how far its messages were announced (`announced_seq`):
 # one without the field predates it, and counts as announced up to its last message.
@@ -25,10 +25,6 @@ def new_group_id() -> str:
     join), so nothing in it may be guessed from another group's, as an ObjectId's time,
     process and counter could."""
     return secrets.token_hex(12)
-
-
-def membership_id(session_id: str, user_id: str) -> str:
-    return f"{session_id}:{user_id}"
 
 
 async def add_membership(

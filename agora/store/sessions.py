@@ -16,12 +16,12 @@ from agora.core.chat.receipts import marks_with_senders
 from agora.core.documents import ChatSession, Membership
 from agora.core.mentions import EVERYONE_MENTION_SEQS, MENTION_SEQS, MENTION_SEQS_KEPT
 from agora.store.batched_writes import BatchedWrites
-from agora.store.groups import NEW_SESSION_COUNTERS, add_membership, membership_id
+from agora.store.groups import NEW_SESSION_COUNTERS, add_membership
 from agora.store.local_copies import LocalCopies
 from agora.store.marks_copies import FURTHEST, SENDERS, MarksCopies
 from agora.store.mongo import Indexes, count_matching
-from agora.store.reads_together import Read, find_in, read_together
-from agora.store.session_copies import SessionCopies
+from agora.store.reads_together import IDS_PER_QUERY, Read, find_in, read_together
+from agora.store.session_copies import SessionCopies, membership_id
 
 # Per receipt status, the membership's mark: how far its member's screens got.
 RECEIPT_SEQ_FIELDS = {"delivered": "delivered_seq", "read": "read_seq"}
@@ -36,6 +36,23 @@ MARK_FIELDS = {
 FURTHEST_FIELDS = {"user_id": 1, "read_seq": 1, "delivered_seq": 1}
 # The name of a read that shares a command with the furthest marks' (`furthest_marks_and`).
 OTHER = "other"
+# The names of a person's memberships' and their chats' reads in one command.
+MEMBERSHIPS, CHATS = "memberships", "chats"
+# The name of a chat's read beside others (`furthest_marks_and`).
+CHAT = "chat"
+# What unseen counts, list order and the read rule (`core.chat.access.may_read`) need of a
+# chat (`SessionStore.counters`).
+COUNTER_FIELDS = {
+    "message_seq": 1,
+    "updated_at": 1,
+    "created_at": 1,
+    SENT_SEQ: 1,
+    EVERYONE_MENTION_SEQS: 1,
+    "kind": 1,
+    "is_public": 1,
+    "is_read_allowed": 1,
+    "data.item_id": 1,
+}
 
 
 # How long this process decides ticks from the furthest marks it read (and those it wrote
@@ -165,6 +182,10 @@ class SessionStore:
         Every chat call reads it (`ChatAccess.readable`): 12 reads a second at 300 people."""
         chat = await self._copies.get(session_id, lambda: self.get(session_id))
         return None if chat is None else without_counters(chat)
+
+    def holds_chat(self, session_id: str) -> bool:
+        """Whether this edge has a copy of the chat (`chat` then reads nothing)."""
+        return self._copies.held(session_id) is not None
 
     async def chats(self, session_ids: list[str]) -> list[ChatSession]:
         """`chat` for many chats, those without a copy read in one query."""
@@ -515,23 +536,32 @@ class SessionStore:
         return (found or {}).get(SENT_SEQ) or {}
 
     async def furthest_marks_and(
-        self, session_id: str, other: Read
+        self, session_id: str, other: Read, *, with_chat: bool = False
     ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         """`furthest_marks`, and what `other` finds: in one command with the marks when this
         process's copy must read them (and kept as the copy keeps any read of them), alone
         when the copy gives them. A chat opened that its shard does not hold read its newest
-        page and each kind of mark in three commands."""
-        # What `other` found with the marks: the copy calls the load only when it must read.
-        alongside: list[list[dict[str, Any]]] = []
+        page and each kind of mark in three commands. `with_chat`: the chat is read in the
+        same command, and is this edge's copy of it from then on (`chat` reads it no more),
+        for a call that reads it next with no copy of it here."""
+        since = self._copies.since()
+        reads = {OTHER: other, **({CHAT: self.chat_read(session_id)} if with_chat else {})}
+        # What the other reads found with the marks: the copy calls the load only when it must.
+        alongside: list[dict[str, list[dict[str, Any]]]] = []
 
-        async def furthest_and_other() -> list[dict[str, Any]]:
-            found = await read_together({OTHER: other, **self._furthest_reads(session_id)})
-            alongside.append(found.pop(OTHER))
+        async def furthest_and_others() -> list[dict[str, Any]]:
+            found = await read_together({**reads, **self._furthest_reads(session_id)})
+            alongside.append({name: found.pop(name) for name in reads})
             return _each_once(found.values())
 
-        parts = await self._marks.get(session_id, {FURTHEST: furthest_and_other})
-        found = alongside[0] if alongside else await other.find()
-        return list(parts[FURTHEST]), found
+        parts = await self._marks.get(session_id, {FURTHEST: furthest_and_others})
+        if alongside:
+            found = alongside[0]
+        else:
+            found = await read_together(reads) if with_chat else {OTHER: await other.find()}
+        if with_chat:
+            self._copies.kept({session_id: next(iter(found[CHAT]), None)}, since)
+        return list(parts[FURTHEST]), found[OTHER]
 
     async def _furthest_marks_stored(self, session_id: str) -> list[dict[str, Any]]:
         return await _each_kind_once(self._furthest_reads(session_id))
@@ -584,30 +614,67 @@ class SessionStore:
             await self.advance_reading(session_id, user_id, session.get("message_seq", 0))
 
     async def memberships_of_user(self, user_id: str) -> list[Membership]:
-        """All of the user's memberships; a person has at most a few thousand."""
-        return await self.members.find({"user_id": user_id}).to_list()
+        """All of the user's memberships (a person has at most a few thousand), as stored now;
+        which chats they are of is this edge's to know from then on (`SessionCopies.chats_of`)."""
+        since = self._copies.since()
+        found = await self._memberships_of_user_read(user_id).find()
+        self._copies.keep_chats_of(user_id, [m["session_id"] for m in found], since)
+        return found
+
+    def _memberships_of_user_read(self, user_id: str) -> Read:
+        return Read(self.members, {"user_id": user_id})
 
     async def followed(self, user_id: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         """(session counters, membership) for each of the user's memberships."""
-        return (await self.followed_by([user_id])).get(user_id, [])
+        followed, _ = await self._followed_with(user_id, up_to=0)
+        return followed
 
     async def followed_whole(
         self, user_id: str, up_to: int
     ) -> tuple[list[tuple[dict[str, Any], dict[str, Any]]], bool]:
         """`followed`, and whether each session was read whole: so it is when the user has
-        at most `up_to` chats (the chat list's one page then needs no second read)."""
-        memberships = await self.memberships_of_user(user_id)
-        ids = [m["session_id"] for m in memberships]
-        whole = len(ids) <= up_to
-        sessions = await (self._read_whole(ids) if whole else self.counters(ids))
-        return _paired(memberships, sessions).get(user_id, []), whole
+        at most `up_to` chats (the chat list's one page then needs no second read). The
+        chats read whole are this edge's copies from then on (`chat`): the chats opened
+        from the list then read nothing (a chat open's read of its chat was 3.0 of the
+        edge's 7.5 a second at 300 people)."""
+        return await self._followed_with(user_id, up_to=up_to)
 
-    async def _read_whole(self, session_ids: list[str]) -> list[ChatSession]:
-        """The chats as stored now, counters included, kept as this edge's copies (`chat`):
-        a person's chat list is read whole, and the chats opened from it then read nothing
-        (a chat open's read of its chat was 3.0 of the edge's 7.5 a second at 300 people)."""
-        found = await self._copies.get_many(session_ids, self._read_chats, fresh=True)
-        return [chat for chat in found.values() if chat is not None]
+    async def _followed_with(
+        self, user_id: str, *, up_to: int
+    ) -> tuple[list[tuple[dict[str, Any], dict[str, Any]]], bool]:
+        """(session, membership) for each of the user's memberships, each session whole when
+        there are at most `up_to` (and whether they are), else its counters (`counters`).
+
+        The memberships are read as stored now (their marks move unannounced), in the same
+        command as the chats when this edge knows which chats they are of
+        (`SessionCopies.chats_of`, kept by the memberships' announcements): a chat list took
+        a command for the memberships, then one for their chats. The chats of memberships it
+        did not know of (written behind the stores' back, or while it heard nothing) are read
+        after them."""
+        since = self._copies.since()
+        known = self._copies.chats_of(user_id)
+        if not known or len(known) > IDS_PER_QUERY:
+            memberships, found, known = await self.memberships_of_user(user_id), [], ()
+            whole = len(memberships) <= up_to
+        else:
+            whole = len(known) <= up_to
+            projection = None if whole else COUNTER_FIELDS
+            both = await read_together(
+                {
+                    MEMBERSHIPS: self._memberships_of_user_read(user_id),
+                    CHATS: Read(self.sessions, {"_id": {"$in": list(known)}}, projection),
+                }
+            )
+            memberships, found = both[MEMBERSHIPS], both[CHATS]
+            self._copies.keep_chats_of(user_id, [m["session_id"] for m in memberships], since)
+        unknown = [m["session_id"] for m in memberships if m["session_id"] not in known]
+        if unknown:
+            found += await find_in(self.sessions, "_id", unknown, None if whole else COUNTER_FIELDS)
+        if whole:
+            # Kept as this edge's copies: as stored now, counters included.
+            chats = {m["session_id"]: None for m in memberships} | {c["_id"]: c for c in found}
+            found = [c for c in self._copies.kept(chats, since).values() if c is not None]
+        return _paired(memberships, found).get(user_id, []), whole
 
     async def followed_by(
         self, user_ids: list[str]
@@ -617,20 +684,8 @@ class SessionStore:
         return _paired(memberships, await self.counters([m["session_id"] for m in memberships]))
 
     async def counters(self, session_ids: list[str]) -> list[dict[str, Any]]:
-        """Just what unseen counts, list order and the read rule (`core.chat.access.may_read`)
-        need of each session."""
-        fields = {
-            "message_seq": 1,
-            "updated_at": 1,
-            "created_at": 1,
-            SENT_SEQ: 1,
-            EVERYONE_MENTION_SEQS: 1,
-            "kind": 1,
-            "is_public": 1,
-            "is_read_allowed": 1,
-            "data.item_id": 1,
-        }
-        return await find_in(self.sessions, "_id", session_ids, fields)
+        """Just what unseen counts, list order and the read rule need of each session."""
+        return await find_in(self.sessions, "_id", session_ids, COUNTER_FIELDS)
 
     async def memberships_for_user(
         self, user_id: str, session_ids: list[str]

@@ -12,7 +12,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from pymongo import AsyncMongoClient, monitoring
 
 from agora.actors.protocol import ReadPage
-from agora.app import build_app
+from agora.app import SESSION_COPIES, build_app
 from agora.core.chat.checks import NOT_IN_THIS_CHAT
 from agora.core.chat.constants import (
     MESSAGES_PAGE,
@@ -891,6 +891,48 @@ async def test_a_chat_opened_that_no_shard_holds_reads_its_page_and_marks_in_one
     await other.call("/session/messages", {"session_id": session_id})
     page_and_marks = [r for r in watch.reads if r[1] == "messages" or "session_id" in r[2]]
     assert page_and_marks == [("find", "messages", ["dest_session_id"])]
+
+
+async def test_a_chat_opened_first_on_an_edge_reads_itself_with_its_page_and_marks(
+    client_for, smtp_sink, chat_prefix, monkeypatch
+):
+    """An edge with no copy of a chat, opening it where no shard holds it, reads the chat in
+    the same command as its newest page and marks (it read the chat first, alone): the read
+    rule then decides on the chat as read, which is the edge's copy from then on. A stranger
+    is refused as before, shown nothing of what was read."""
+    edge = await client_for(session_shards=2, redis_prefix=chat_prefix)
+    owner, asker, item = await _item_chat(edge, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    for n in range(2):
+        await _send(asker if n % 2 == 0 else owner, session_id, f"line {n}")
+    stranger = await member(edge, smtp_sink, "Stranger")
+    namespace = f"agora-agora_test-{chat_prefix}"
+    shard = ray.get_actor(f"session-shard-{shard_of(session_id, 2)}", namespace=namespace)
+    await shard.forget.remote(session_id)
+
+    watch = StoreReads()
+
+    def watched(*args, event_listeners=(), **options) -> AsyncMongoClient:
+        return AsyncMongoClient(*args, event_listeners=[*event_listeners, watch], **options)
+
+    monkeypatch.setattr(mongo, "AsyncMongoClient", watched)
+    other = await client_for(session_shards=2, redis_prefix=chat_prefix)
+    await _until(lambda: other.server.app[SESSION_COPIES].listening)
+
+    def chat_reads() -> list[tuple[str, str, list[str]]]:
+        return [r for r in watch.reads if r[1] in ("sessions", "messages")]
+
+    stranger_there = Member(other, stranger.key, stranger.user)
+    watch.reads.clear()
+    await stranger_there.call("/session/messages", {"session_id": session_id}, status=404)
+    assert chat_reads() == [("aggregate", "messages", [])]
+
+    watch.reads.clear()
+    page = await Member(other, owner.key, owner.user).call(
+        "/session/messages", {"session_id": session_id}
+    )
+    assert [m["payload"] for m in page["inbox_messages"]] == ["line 0", "line 1"]
+    assert chat_reads() == [("find", "messages", ["dest_session_id"])]
 
 
 async def test_killing_a_shard_mid_burst_loses_and_doubles_nothing(

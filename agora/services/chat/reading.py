@@ -49,11 +49,11 @@ class MessagePages:
         after: int | None,
         before: int | None,
     ) -> dict[str, Any]:
-        chat, membership = await self.access.readable(caller, session_id)
         newest = after is None and before is None
         if newest:
-            found, marks = await self._newest(chat, session_id)
+            chat, membership, found, marks = await self._opened(caller, session_id)
         else:
+            chat, membership = await self.access.readable(caller, session_id)
             # Reads that do not wait for each other go at once: each in a row waits its turn
             # at the store behind everyone else's.
             found, marks = await asyncio.gather(
@@ -114,16 +114,45 @@ class MessagePages:
             "refs": {"users": {u["_id"]: user_card(u) for u in senders}},
         }
 
+    async def _opened(
+        self, caller: Caller | None, session_id: str
+    ) -> tuple[dict[str, Any], dict[str, Any] | None, list[dict[str, Any]], list[dict[str, Any]]]:
+        """A chat opened: the chat and the caller's membership if they may read it
+        (`ChatAccess.readable`), its newest page and its furthest marks. The page from the
+        shard's memory when it holds the chat; else from the store with the marks, in one
+        command when this edge's copy of the marks cannot give them (they took three: the
+        page and each kind of mark). The marks wait for the shard's answer (a Ray call).
+
+        An edge with no copy of the chat asks the shard first, and reads the chat in the
+        same command as the page when the shard does not hold it (a chat's first opening on
+        an edge took a command for the chat first): what was read is shown only once the
+        read rule, on the chat as read, let the caller read it."""
+        if self.sessions.holds_chat(session_id):
+            chat, membership = await self.access.readable(caller, session_id)
+            return chat, membership, *await self._newest(chat, session_id)
+        held = await self.shards.read_page(ReadPage(session_id, None, MESSAGES_PAGE + 1))
+        if held is None:
+            found, marks = await newest_page_and_furthest_marks(
+                self.sessions, self.messages, session_id, MESSAGES_PAGE + 1, with_chat=True
+            )
+            return *await self.access.readable(caller, session_id), found, marks
+        chat, membership = await self.access.readable(caller, session_id)
+        if not self.kinds.kept_as_stored(chat):
+            return chat, membership, *await self._from_store(session_id)
+        return chat, membership, held, await self.sessions.furthest_marks(session_id)
+
     async def _newest(
         self, chat: dict[str, Any], session_id: str
     ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        """The newest page (a chat opened) and the chat's furthest marks: the page from the
-        shard's memory when it holds the chat; else both from the store, in one command when
-        this edge's copy of the marks cannot give them (they took three: the page and each
-        kind of mark). The marks wait for the shard's answer (a Ray call) to know which."""
+        """The newest page and the chat's furthest marks (`_opened`)."""
         held = await self._held(chat, session_id, after=None)
         if held is not None:
             return held, await self.sessions.furthest_marks(session_id)
+        return await self._from_store(session_id)
+
+    async def _from_store(
+        self, session_id: str
+    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         return await newest_page_and_furthest_marks(
             self.sessions, self.messages, session_id, MESSAGES_PAGE + 1
         )
