@@ -12,7 +12,7 @@ from agora.core.chat.constants import NOTIFICATION_UNMUTED, SESSION_KIND_GROUP, 
 from agora.core.clock import now_ms
 from agora.core.documents import ChatSession, Membership
 from agora.store.mongo import Indexes
-from agora.store.session_copies import SessionCopies, membership_id
+from agora.store.session_copies import MEMBERSHIP_COPIED, SessionCopies, membership_id
 
 # A session stored from now on records how far its messages were announced (`announced_seq`):
 # one without the field predates it, and counts as announced up to its last message.
@@ -169,7 +169,7 @@ class GroupStore:
         return await copies(key, lambda: self._read_membership(key))
 
     async def _read_membership(self, key: str) -> Membership | None:
-        return await self.members.find_one({"_id": key})
+        return await self.members.find_one({"_id": key}, MEMBERSHIP_COPIED)
 
     async def join(self, group_id: str, user_id: str, user_type: int) -> Membership:
         """Adds the user with `user_type` unless already a member; returns the membership."""

@@ -12,7 +12,7 @@ from agora.core.chat.access import is_reader
 from agora.core.chat.constants import RECEIPT_MARKS_KEPT, SESSION_KIND_ITEM_CHAT
 from agora.core.chat.counts import SENT_SEQ, keeps_senders_marks
 from agora.core.chat.furthest import FURTHEST_OF_EACH_KIND, MarkMoved, receipt_moved
-from agora.core.chat.receipts import marks_with_senders
+from agora.core.chat.receipts import RECEIPT_TIMES, marks_with_senders
 from agora.core.documents import ChatSession, Membership
 from agora.core.mentions import EVERYONE_MENTION_SEQS, MENTION_SEQS, MENTION_SEQS_KEPT
 from agora.store.batched_writes import BatchedWrites
@@ -21,7 +21,7 @@ from agora.store.local_copies import LocalCopies
 from agora.store.marks_copies import FURTHEST, SENDERS, MarksCopies
 from agora.store.mongo import Indexes, count_matching
 from agora.store.reads_together import IDS_PER_QUERY, Read, find_in, read_together
-from agora.store.session_copies import SessionCopies, membership_id
+from agora.store.session_copies import MEMBERSHIP_COPIED, SessionCopies, membership_id
 
 # Per receipt status, the membership's mark: how far its member's screens got.
 RECEIPT_SEQ_FIELDS = {"delivered": "delivered_seq", "read": "read_seq"}
@@ -29,8 +29,7 @@ MARK_FIELDS = {
     "user_id": 1,
     "read_seq": 1,
     "delivered_seq": 1,
-    "read_marks": 1,
-    "delivered_marks": 1,
+    **{name: 1 for names in RECEIPT_TIMES.values() for name in names},
 }
 # What of the furthest marks decides a tick, and what moves carry forward (`core.chat.furthest`).
 FURTHEST_FIELDS = {"user_id": 1, "read_seq": 1, "delivered_seq": 1}
@@ -87,17 +86,21 @@ class _Write:
 
 
 def _receipt_write(found: dict[str, Any] | None, mark: ReceiptMark, at: int) -> _Write | None:
-    """The compare-and-set moving the membership `found` (as read) to `mark`; None when it
-    is not behind it."""
-    field, times = RECEIPT_SEQ_FIELDS[mark.status], f"{mark.status}_marks"
+    """The compare-and-set moving the membership `found` (as read) to `mark`, appending the
+    receipt to the latest kept in the store; None when it is not behind it."""
+    field = RECEIPT_SEQ_FIELDS[mark.status]
     if (
         found is None
         or not is_reader(found["session_user_type"])
         or found.get(field, 0) >= mark.seq
     ):
         return None
-    kept = [*found.get(times, []), {"seq": mark.seq, "at": at}][-RECEIPT_MARKS_KEPT:]
-    change: dict[str, Any] = {"$set": {field: mark.seq, times: kept}}
+    seqs, ats = RECEIPT_TIMES[mark.status]
+    kept = {
+        seqs: {"$each": [mark.seq], "$slice": -RECEIPT_MARKS_KEPT},
+        ats: {"$each": [at], "$slice": -RECEIPT_MARKS_KEPT},
+    }
+    change: dict[str, Any] = {"$set": {field: mark.seq}, "$push": kept}
     if mark.status == "read":
         change["$max"] = {"delivered_seq": mark.seq}
     unchanged = {field: found[field]} if field in found else {field: {"$exists": False}}
@@ -107,7 +110,8 @@ def _receipt_write(found: dict[str, Any] | None, mark: ReceiptMark, at: int) -> 
 
 
 def _written(found: dict[str, Any], write: _Write) -> dict[str, Any]:
-    """The membership `found` as `write` left it."""
+    """The membership `found` as `write` left it, but for the receipts it kept (read without
+    them: `MEMBERSHIP_COPIED`)."""
     after = {**found, **write.change["$set"]}
     for field, seq in write.change.get("$max", {}).items():
         after[field] = max(after.get(field, 0), seq)
@@ -396,8 +400,8 @@ class SessionStore:
         `seen` (membership id -> message number, `_seen_writes`): the red dot's seen marks,
         moved in the same command as the first turn's marks.
 
-        Compare-and-set rather than `$push` with `$slice` (nx-27017 stores documents pushed
-        with `$each` as JSON strings). When one misses (a membership changed since it was
+        Compare-and-set of the mark, the receipt's number and time appended to those kept
+        (`RECEIPT_TIMES`) in the same write. When one misses (a membership changed since it was
         read), those written are read again, all in one read, and written again. A membership
         marked more than once (a screen's `delivered` and `read` of the same message) takes
         its marks in turns, one write per turn for all, each mark decided on the membership
@@ -506,7 +510,8 @@ class SessionStore:
         return {by_id[key]: membership for key, membership in found.items()}
 
     async def _read_memberships(self, ids: list[str]) -> dict[str, dict[str, Any]]:
-        return {m["_id"]: m for m in await find_in(self.members, "_id", ids)}
+        found = await find_in(self.members, "_id", ids, MEMBERSHIP_COPIED)
+        return {m["_id"]: m for m in found}
 
     async def furthest_marks(self, session_id: str) -> list[dict[str, Any]]:
         """The marks that decide every message's tick: the two furthest of each kind (the

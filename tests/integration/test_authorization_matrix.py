@@ -30,6 +30,7 @@ import socketio
 from bson import ObjectId
 from pymongo import AsyncMongoClient
 
+from agora.core.chat.receipts import RECEIPT_TIMES
 from agora.core.shard_map import shard_of
 from agora.core.whatsapp.constants import MESSAGE_TYPE_WA_TEXT
 from agora.services.whatsapp.webhooks import LEASE_MS, SWEEP_SECONDS
@@ -875,10 +876,10 @@ async def _is_counted(db, query: dict[str, Any]) -> bool:
 
 # How far a session's messages were announced moves after the fact, by itself; how far a
 # member had seen, and had been delivered, moves whenever they open Chats.
-MOVING = ("announced_seq", "seen_seq", "delivered_seq", "delivered_marks")
+MOVING = ("announced_seq", "seen_seq", "delivered_seq", *RECEIPT_TIMES["delivered"])
 # How far a member has read moves as they open a chat: rows that share a world do, and only
 # the red dots (with worlds of their own) count it.
-READ = ("read_seq", "read_marks")
+READ = ("read_seq", *RECEIPT_TIMES["read"])
 
 
 async def _stored(db, world: World, moving: tuple[str, ...] = MOVING) -> dict[str, list]:

@@ -18,7 +18,7 @@ from agora.store.marks_copies import MarksCopies
 from agora.store.mongo import CommandWatch, ensure_indexes
 from agora.store.reads_together import Read, find_in, read_together
 from agora.store.redis import Keys
-from agora.store.session_copies import session_copies
+from agora.store.session_copies import MEMBERSHIP_COPIED, session_copies
 from agora.store.sessions import ReceiptMark, SessionStore
 from tests.integration.helpers import receipt_recorded
 
@@ -217,11 +217,11 @@ async def test_a_membership_marked_twice_at_once_is_not_read_again(watched, redi
         commands.names.clear()
         assert await sessions.record_receipts(marks, found, at=1) == [True] * 4
         assert commands.names == ["update", "update"]
-        stored = await sessions.memberships([(chat, user_id) for user_id in people])
+        stored = await sessions.members.find({"session_id": chat}).to_list()
         assert {
-            (m["delivered_seq"], m["read_seq"], len(m["delivered_marks"]), len(m["read_marks"]))
-            for m in stored.values()
-        } == {(3, 3, 1, 1)}
+            (m["delivered_seq"], m["read_seq"], *(len(m[times]) for times in MEMBERSHIP_COPIED))
+            for m in stored
+        } == {(3, 3, 1, 1, 1, 1)}
     finally:
         await sessions.members.delete_many({"session_id": chat})
         await redis.aclose()

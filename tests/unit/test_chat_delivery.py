@@ -36,7 +36,7 @@ def test_any_other_member_moves_the_tick_and_the_info_view_agrees():
     got = delivery(MESSAGE, marks)
     assert got.status == "delivered"
     assert got.info() == {"read": [], "delivered": [{"user_id": "bob", "at": None}]}
-    marks.append(_mark("dee", read=6, read_marks=[{"seq": 3, "at": 10}, {"seq": 6, "at": 20}]))
+    marks.append(_mark("dee", read=6, read_mark_seqs=[3, 6], read_mark_ats=[10, 20]))
     got = delivery(MESSAGE, marks)
     assert got.status == "read"
     assert got.info()["read"] == [{"user_id": "dee", "at": 20}]
@@ -47,7 +47,7 @@ def test_any_other_member_moves_the_tick_and_the_info_view_agrees():
 
 def test_a_chats_senders_have_read_up_to_their_own_latest_message():
     chat = {"_id": "r1", "kind": "item_chat", "sent_seq": {"bob": 6, "ada": 9}}
-    marks = [_mark("bob", delivered=4, read_marks=[{"seq": 2, "at": 10}])]
+    marks = [_mark("bob", delivered=4, read_mark_seqs=[2], read_mark_ats=[10])]
     merged = marks_with_senders(chat, marks)
     # Bob replied after message 5: it is read, with no receipt time to show.
     assert delivery(MESSAGE, merged).info() == {

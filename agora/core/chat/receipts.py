@@ -2,7 +2,7 @@
 
 Nothing is written per message and reader: each membership keeps how far its member's
 screens received (`delivered_seq`) and read (`read_seq`) the session's numbered messages,
-with the times of its latest receipts (`delivered_marks` / `read_marks`, {seq, at}).
+with the numbers and times of its latest receipts (`RECEIPT_TIMES`).
 A message's status follows from the other members' marks, as in Telegram's groups: read
 once any other member read it, delivered once any other member's screen received it."""
 
@@ -13,6 +13,12 @@ from agora.core.chat.counts import SENT_SEQ, keeps_senders_marks, read_through
 from agora.core.documents import ChatSession
 
 RECEIPT_STATUSES = ("delivered", "read")
+# Per status, where a membership keeps its latest receipts (the last `RECEIPT_MARKS_KEPT`): the
+# numbers they covered and when they came, two lists of numbers written in step (one `$push`
+# each in the same write; nx-27017 keeps documents pushed into a list as JSON strings).
+RECEIPT_TIMES = {
+    status: (f"{status}_mark_seqs", f"{status}_mark_ats") for status in RECEIPT_STATUSES
+}
 
 
 @dataclass(frozen=True)
@@ -48,9 +54,9 @@ def delivery(message: dict[str, Any], marks: list[dict[str, Any]]) -> Delivery:
         if mark["user_id"] == message["src_id"]:
             continue
         if mark.get("read_seq", 0) >= seq:
-            read.append((mark["user_id"], _receipt_time(mark.get("read_marks"), seq)))
+            read.append((mark["user_id"], _receipt_time(mark, "read", seq)))
         elif mark.get("delivered_seq", 0) >= seq:
-            delivered.append((mark["user_id"], _receipt_time(mark.get("delivered_marks"), seq)))
+            delivered.append((mark["user_id"], _receipt_time(mark, "delivered", seq)))
     return Delivery(read=tuple(read), delivered=tuple(delivered))
 
 
@@ -114,9 +120,12 @@ def marks_on_newest_page(
     return marks_with_senders({SENT_SEQ: sent}, marks)
 
 
-def _receipt_time(receipts: list[dict[str, int]] | None, seq: int) -> int | None:
-    """When the first receipt that covered message `seq` came, if still remembered."""
-    return next((r["at"] for r in receipts or [] if r["seq"] >= seq), None)
+def _receipt_time(mark: dict[str, Any], status: str, seq: int) -> int | None:
+    """When the member's first receipt of `status` that covered message `seq` came, if still
+    remembered."""
+    seqs, ats = RECEIPT_TIMES[status]
+    kept = zip(mark.get(seqs) or [], mark.get(ats) or [], strict=True)
+    return next((at for covered, at in kept if covered >= seq), None)
 
 
 def _by_time(entries: tuple[tuple[str, int | None], ...]) -> list[dict[str, Any]]:
