@@ -7,7 +7,7 @@ import os
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -273,6 +273,16 @@ class Indexes:
         if not await self._is_nx_27017(collection.database):
             keys.insert(0, (equality, 1))
         await self._ensure_one(collection, keys, default_language="none")
+
+    async def once(self, change: str, make: Callable[[], Awaitable[None]]) -> None:
+        """Makes a change to stored documents (`make`, idempotent) unless an earlier start made
+        it: documents stored in an earlier shape, brought to the one the code reads now."""
+        record = f"once.{change}"
+        if record in self._recorded:
+            return
+        await make()
+        await self._records.update_one({"_id": record}, {"$set": {"done": True}}, upsert=True)
+        self._recorded.add(record)
 
     async def drop(self, collection: AsyncCollection, retired: list[list[tuple[str, Any]]]) -> None:
         """Drops the indexes on each of the `retired` keys that has one (replaced indexes, at

@@ -176,6 +176,29 @@ class SessionStore:
         )
         for mark in RECEIPT_SEQ_FIELDS.values():
             await indexes.ensure(self.members, [("session_id", 1), (mark, -1)])
+        await indexes.once("session_users.receipt_times_as_numbers", self._receipt_times_as_numbers)
+
+    async def _receipt_times_as_numbers(self) -> None:
+        """Memberships stored before their receipts' numbers and times were lists of numbers
+        (`RECEIPT_TIMES`) kept them as lists of {seq, at} (`<status>_marks`): rewritten in
+        the new shape, so the info view still tells when those receipts came. A membership
+        that took a receipt in the new shape meanwhile (another edge) keeps its old list."""
+        writes = []
+        for status, (seqs, ats) in RECEIPT_TIMES.items():
+            old = f"{status}_marks"
+            async for found in self.members.find({old: {"$exists": True}}, {old: 1}):
+                kept = found[old][-RECEIPT_MARKS_KEPT:]
+                writes.append(
+                    UpdateOne(
+                        {"_id": found["_id"], seqs: {"$exists": False}},
+                        {
+                            "$set": {seqs: [r["seq"] for r in kept], ats: [r["at"] for r in kept]},
+                            "$unset": {old: ""},
+                        },
+                    )
+                )
+        if writes:
+            await self.members.bulk_write(writes, ordered=False)
 
     async def get(self, session_id: str) -> ChatSession | None:
         return await self.sessions.find_one({"_id": session_id})

@@ -9,12 +9,13 @@ import pytest
 from pymongo import AsyncMongoClient, monitoring
 
 from agora.core.chat.constants import USER_TYPE_MEMBER
+from agora.core.chat.receipts import delivery
 from agora.realtime.emitter import RealtimeEmitter
 from agora.services.chat import ticks as ticks_module
 from agora.services.chat.access import ChatAccess
 from agora.services.chat.ticks import Ticks
 from agora.store.marks_copies import MarksCopies
-from agora.store.mongo import connect_mongo, database
+from agora.store.mongo import connect_mongo, database, ensure_indexes
 from agora.store.redis import Keys, connect_redis
 from agora.store.session_copies import session_copies
 from agora.store.sessions import ReceiptMark, SessionStore
@@ -138,3 +139,49 @@ async def test_a_receipt_that_misses_beside_a_red_dots_mark_is_read_again_and_wr
     assert edge.commands.reads_by_id == 1
     assert await _mark(edge, chat, "ann", "delivered_seq") == 7
     assert await _mark(edge, chat, "bob", "seen_seq") == 3
+
+
+async def test_receipt_times_stored_in_the_earlier_shape_are_rewritten_once_at_a_start(
+    settings_for,
+):
+    """Memberships stored when receipt times were lists of {seq, at} still tell the info view
+    when their receipts came, once an edge started: rewritten in the shape read now."""
+    settings = settings_for(mongo_db=f"agora_test_{uuid.uuid4().hex[:8]}")
+    mongo, redis = connect_mongo(settings), connect_redis(settings)
+    db, keys = database(mongo, settings), Keys(settings.redis_prefix)
+    sessions = SessionStore(db, session_copies(redis, keys), MarksCopies(redis, keys))
+    earlier = {
+        "_id": "chat:bob",
+        "session_id": "chat",
+        "user_id": "bob",
+        "session_user_type": USER_TYPE_MEMBER,
+        "read_seq": 2,
+        "delivered_seq": 3,
+        "read_marks": [{"seq": 1, "at": 10}, {"seq": 2, "at": 20}],
+        "delivered_marks": [{"seq": 3, "at": 15}],
+    }
+    try:
+        await db.session_users.insert_one(earlier)
+        await ensure_indexes(db, [sessions])
+        stored = await db.session_users.find_one({"_id": "chat:bob"}, {"_id": 0})
+        assert stored == {
+            "session_id": "chat",
+            "user_id": "bob",
+            "session_user_type": USER_TYPE_MEMBER,
+            "read_seq": 2,
+            "delivered_seq": 3,
+            "read_mark_seqs": [1, 2],
+            "read_mark_ats": [10, 20],
+            "delivered_mark_seqs": [3],
+            "delivered_mark_ats": [15],
+        }
+        message = {"seq": 2, "src_id": "ann"}
+        assert delivery(message, [stored]).read == (("bob", 20),)
+        # Done once: a later start reads nothing of the memberships again.
+        await db.session_users.insert_one({**earlier, "_id": "chat:cat", "user_id": "cat"})
+        await ensure_indexes(db, [sessions])
+        assert "read_marks" in await db.session_users.find_one({"_id": "chat:cat"})
+    finally:
+        await mongo.drop_database(settings.mongo_db)
+        await redis.aclose()
+        await mongo.close()
