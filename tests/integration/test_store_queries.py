@@ -191,6 +191,26 @@ async def test_reads_together_find_what_each_finds_alone_in_one_command(watched)
         await crowd.drop()
 
 
+async def test_keys_read_together_are_each_an_equality_branch(watched):
+    """nx-27017 answers a `$in` on `_id` inside a union by reading every document (a person's
+    chats among 1,300: 132 ms, the store held meanwhile): the keys of such a read are each a
+    branch of their own, whether the read comes first or after another."""
+    collection, commands = watched
+    crowd = collection.database[f"crowd_{uuid.uuid4().hex[:8]}"]
+    await crowd.insert_many([{"_id": f"c{n}", "n": n} for n in range(30)])
+    keyed, other = Read(crowd, {"_id": {"$in": ["c5", "c3", "gone"]}}), Read(crowd, {"_id": "c9"})
+    try:
+        for reads in ({"keyed": keyed, "other": other}, {"other": other, "keyed": keyed}):
+            commands.pipelines.clear()
+            together = await read_together(reads)
+            assert sorted(together["keyed"], key=lambda d: d["n"]) == await keyed.find()
+            assert together["other"] == [{"_id": "c9", "n": 9}]
+            assert len(commands.pipelines) == 1
+            assert sorted(commands.equalities("_id")) == ["c3", "c5", "c9", "gone"]
+    finally:
+        await crowd.drop()
+
+
 async def test_a_membership_marked_twice_at_once_is_not_read_again(watched, redis_url):
     """A screen's `delivered` and `read` of the same message arrive together: the second
     mark is decided on the membership as the first wrote it, the second marks of all such
