@@ -31,14 +31,16 @@ FIND_IN_AT_ONCE = 8
 # nx-27017 holds every other command while it answers one: 600 ids in one `$in` take it about
 # 20 ms (the counters of a big group's pushed members' chats), 100 about 2.5 ms.
 IDS_PER_QUERY = 100
-# Keys read as a union's branches (`Read` of an `_id` `$in`): nx-27017 answers an `_id`
-# equality in a `$unionWith` branch from the key, and a `$in` there by reading every document
-# (a person's chat among 1,300: 1.1 ms against 132 ms, the whole store held meanwhile); twenty
-# such branches took 2.9 ms, a hundred 104 ms.
-IDS_PER_UNION = 20
-# Equalities on a field other than `_id` sharing one command (`find_in`): forty took nx-27017
-# 9.6 ms of CPU as one union against 43 ms as forty finds.
-VALUES_PER_UNION = 50
+# The most branches in one union. nx-27017 answers a union's branches in one SQL statement
+# up to a point, and past it falls back to answering the pipeline in Python ("$unionWith with
+# a sub-pipeline is not supported in the SQL tier", its log says), holding every other
+# command meanwhile: on the ceiling's database, a union of ten users' memberships took 7.6 ms,
+# twenty 16.5, forty 40, fifty 166 ms (fallen back). The ceiling's pushes to a big group's
+# members asked fifty at a time, and every call's p99 went to a second. A read of keys in a
+# union (`Read` of an `_id` `$in`) is one branch per key: nx-27017 answers an `_id` equality
+# in a branch from the key and a `$in` there by reading every document (a person's chat among
+# 1,300: 1.1 ms against 132 ms).
+BRANCHES_PER_UNION = 20
 FindDocuments = Callable[[], Awaitable[list[dict[str, Any]]]]
 
 
@@ -63,10 +65,10 @@ class Read:
 
     def _branches(self, name: str) -> list[list[dict[str, Any]]]:
         """The stages of each branch answering the read in a union: one per key for the keys
-        of a `$in` on `_id` (up to `IDS_PER_UNION`), each named after the read."""
+        of a `$in` on `_id` (up to `BRANCHES_PER_UNION`), each named after the read."""
         key = self.filter.get("_id") if len(self.filter) == 1 else None
         keys = key.get("$in") if isinstance(key, Mapping) else None
-        if isinstance(keys, list) and 0 < len(keys) <= IDS_PER_UNION and self.sort is None:
+        if isinstance(keys, list) and 0 < len(keys) <= BRANCHES_PER_UNION and self.sort is None:
             return [replace(self, filter={"_id": key})._stages(name) for key in keys]
         return [self._stages(name)]
 
@@ -120,7 +122,7 @@ async def find_in(
     an empty `$in` by reading the whole collection: 107 ms among 14,000 users); `_id` by one
     `$in` per hundred, which it answers from the key; any other field by one equality per
     value, each answered from the field's index, where a `$in` reads every document (95 ms
-    among 100,000 memberships), the equalities of up to fifty values in one command (a union
+    among 100,000 memberships), the equalities of up to twenty values in one command (a union
     of them: the red dots of a big group's pushed members took a command each); all a few
     commands at a time.
     """
@@ -130,8 +132,8 @@ async def find_in(
         reads = [Read(collection, {"_id": {"$in": ids}}, projection).find for ids in chunks]
     else:
         reads = [
-            _equal_to_any(collection, field, wanted[at : at + VALUES_PER_UNION], projection)
-            for at in range(0, len(wanted), VALUES_PER_UNION)
+            _equal_to_any(collection, field, wanted[at : at + BRANCHES_PER_UNION], projection)
+            for at in range(0, len(wanted), BRANCHES_PER_UNION)
         ]
     # A few at a time: nx-27017 answers commands one after another in the order they came,
     # so 150 sent at once (the red dots of a big group's pushes) put every other request

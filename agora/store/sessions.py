@@ -20,7 +20,7 @@ from agora.store.groups import NEW_SESSION_COUNTERS, add_membership
 from agora.store.local_copies import LocalCopies
 from agora.store.marks_copies import FURTHEST, SENDERS, MarksCopies
 from agora.store.mongo import Indexes, count_matching
-from agora.store.reads_together import IDS_PER_UNION, Read, find_in, read_together
+from agora.store.reads_together import BRANCHES_PER_UNION, Read, find_in, read_together
 from agora.store.session_copies import MEMBERSHIP_COPIED, SessionCopies, membership_id
 
 # Per receipt status, the membership's mark: how far its member's screens got.
@@ -681,7 +681,7 @@ class SessionStore:
         after them."""
         since = self._copies.since()
         known = self._copies.chats_of(user_id)
-        if not known or len(known) > IDS_PER_UNION:
+        if not known or len(known) > BRANCHES_PER_UNION:
             memberships, found, known = await self.memberships_of_user(user_id), [], ()
             whole = len(memberships) <= up_to
         else:
