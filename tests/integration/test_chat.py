@@ -814,8 +814,7 @@ async def test_a_chats_newest_page_comes_from_its_shards_memory_as_mongodb_has_i
     session_id = f"r_{item['_id']}_{asker.id}"
     for n in range(MESSAGES_PAGE + 5):
         await _send(owner if n % 3 else asker, session_id, f"line {n}")
-    namespace = f"agora-agora_test-{chat_prefix}"
-    shard = ray.get_actor(f"session-shard-{shard_of(session_id, 2)}", namespace=namespace)
+    shard = _shard_of(session_id, chat_prefix)
     held = await shard.read_page.remote(
         ReadPage(session_id, None, MESSAGES_PAGE + 1), ShardMap(2, FIRST_VERSION)
     )
@@ -863,20 +862,11 @@ async def test_a_chat_opened_that_no_shard_holds_reads_its_page_and_marks_in_one
     for n in range(3):
         await _send(asker if n % 2 == 0 else owner, session_id, f"line {n}")
     await owner.call("/session/messages", {"session_id": session_id})  # the owner read them
-    namespace = f"agora-agora_test-{chat_prefix}"
-    shard = ray.get_actor(f"session-shard-{shard_of(session_id, 2)}", namespace=namespace)
-    await shard.forget.remote(session_id)
+    await _forgotten_by_its_shard(session_id, chat_prefix)
 
     # Another edge, whose store client is watched: it has no copy of the chat's marks.
-    watch = StoreReads()
-
-    def watched(*args, event_listeners=(), **options) -> AsyncMongoClient:
-        return AsyncMongoClient(*args, event_listeners=[*event_listeners, watch], **options)
-
-    monkeypatch.setattr(mongo, "AsyncMongoClient", watched)
-    other = Member(
-        await client_for(session_shards=2, redis_prefix=chat_prefix), asker.key, asker.user
-    )
+    watch, edge_watched = await _watched_edge(monkeypatch, client_for, chat_prefix)
+    other = Member(edge_watched, asker.key, asker.user)
     watch.reads.clear()
     page = await other.call("/session/messages", {"session_id": session_id})
     assert [(m["payload"], m["flags"]["status"]) for m in page["inbox_messages"]] == [
@@ -906,17 +896,9 @@ async def test_a_chat_opened_first_on_an_edge_reads_itself_with_its_page_and_mar
     for n in range(2):
         await _send(asker if n % 2 == 0 else owner, session_id, f"line {n}")
     stranger = await member(edge, smtp_sink, "Stranger")
-    namespace = f"agora-agora_test-{chat_prefix}"
-    shard = ray.get_actor(f"session-shard-{shard_of(session_id, 2)}", namespace=namespace)
-    await shard.forget.remote(session_id)
+    await _forgotten_by_its_shard(session_id, chat_prefix)
 
-    watch = StoreReads()
-
-    def watched(*args, event_listeners=(), **options) -> AsyncMongoClient:
-        return AsyncMongoClient(*args, event_listeners=[*event_listeners, watch], **options)
-
-    monkeypatch.setattr(mongo, "AsyncMongoClient", watched)
-    other = await client_for(session_shards=2, redis_prefix=chat_prefix)
+    watch, other = await _watched_edge(monkeypatch, client_for, chat_prefix)
     await _until(lambda: other.server.app[SESSION_COPIES].listening)
 
     def chat_reads() -> list[tuple[str, str, list[str]]]:
@@ -941,8 +923,7 @@ async def test_killing_a_shard_mid_burst_loses_and_doubles_nothing(
     owner, asker, item = await _item_chat(chat_client, smtp_sink)
     session_id = f"r_{item['_id']}_{asker.id}"
     await _send(asker, session_id, "start", local_id="start")
-    namespace = f"agora-agora_test-{chat_prefix}"
-    shard = ray.get_actor(f"session-shard-{shard_of(session_id, 2)}", namespace=namespace)
+    shard = _shard_of(session_id, chat_prefix)
     pid_before = await shard.pid.remote()
     # The owner's screen: every acknowledged message must reach it, the kill notwithstanding.
     heard: set[str] = set()
@@ -1271,9 +1252,7 @@ async def test_a_resend_only_mongodb_recognises_adds_no_unseen_message(
     # Enough later messages that a reloaded shard no longer remembers the first one.
     for n in range(SESSION_BUFFER_MESSAGES):
         await _send(asker, session_id, f"filler {n}")
-    namespace = f"agora-agora_test-{chat_prefix}"
-    shard = ray.get_actor(f"session-shard-{shard_of(session_id, 2)}", namespace=namespace)
-    await shard.forget.remote(session_id)
+    await _forgotten_by_its_shard(session_id, chat_prefix)
     again = await _send(asker, session_id, "first", local_id="first")
     assert again["inbox_message"]["id"] == first["inbox_message"]["id"]
     # The resent message is not the chat's newest, in the list or in a page after the newest.
@@ -1287,6 +1266,28 @@ async def test_a_resend_only_mongodb_recognises_adds_no_unseen_message(
     chats = await owner.call("/user/chats", {})
     row = next(s for s in chats["sessions"] if s["_id"] == session_id)
     assert row["unseen_count"] == SESSION_BUFFER_MESSAGES + 2
+
+
+async def _forgotten_by_its_shard(session_id: str, chat_prefix: str) -> None:
+    """The chat's session shard lets it go: its next reader finds no shard holding it."""
+    await _shard_of(session_id, chat_prefix).forget.remote(session_id)
+
+
+def _shard_of(session_id: str, chat_prefix: str):
+    """The session shard actor holding the chat (the chat tests' deployment: two shards)."""
+    namespace = f"agora-agora_test-{chat_prefix}"
+    return ray.get_actor(f"session-shard-{shard_of(session_id, 2)}", namespace=namespace)
+
+
+async def _watched_edge(monkeypatch, client_for, chat_prefix: str):
+    """Another edge (no copies yet), whose store client's commands are watched."""
+    watch = StoreReads()
+
+    def watched(*args, event_listeners=(), **options) -> AsyncMongoClient:
+        return AsyncMongoClient(*args, event_listeners=[*event_listeners, watch], **options)
+
+    monkeypatch.setattr(mongo, "AsyncMongoClient", watched)
+    return watch, await client_for(session_shards=2, redis_prefix=chat_prefix)
 
 
 async def _ticks(person, session_id: str) -> dict[str, str]:

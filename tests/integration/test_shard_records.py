@@ -95,19 +95,7 @@ async def test_a_chats_load_reads_the_chat_its_newest_messages_and_members_in_on
             {"_id": chat_id, "write_permission": USER_TYPE_MEMBER}, members
         )
         # Stored, counted and announced by a shard before this one started.
-        before = [
-            {
-                "_id": f"{chat_id}-{n}",
-                "dest_session_id": chat_id,
-                "src_id": "ann",
-                "local_id": f"before-{n}",
-                "created_at": 1000 + n,
-                "seq": n,
-                "type": TEXT_MESSAGE,
-                "payload": f"before {n}",
-            }
-            for n in (1, 2, 3)
-        ]
+        before = _stored(chat_id, "before", ["ann", "ann", "ann"])
         await db.messages.insert_many(before)
         await db.sessions.update_one(
             {"_id": chat_id}, {"$set": {"message_seq": 3, "announced_seq": 3}}
@@ -274,19 +262,7 @@ async def test_messages_a_shard_stored_and_died_before_counting_are_counted_on_l
         await stores.sessions.create_once(
             {"_id": chat_id, "write_permission": USER_TYPE_MEMBER}, members
         )
-        stored = [
-            {
-                "_id": f"{chat_id}-{n}",
-                "dest_session_id": chat_id,
-                "src_id": sender,
-                "local_id": f"uncounted-{n}",
-                "created_at": 1000 + n,
-                "seq": n,
-                "type": TEXT_MESSAGE,
-                "payload": f"uncounted {n}",
-            }
-            for n, sender in ((1, "ann"), (2, "bob"))
-        ]
+        stored = _stored(chat_id, "uncounted", ["ann", "bob"])
         await db.messages.insert_many(stored)
         shard = SessionShardLogic(stores, owns=lambda _: True)
 
@@ -303,3 +279,20 @@ async def test_messages_a_shard_stored_and_died_before_counting_are_counted_on_l
         await db.session_users.delete_many({"session_id": chat_id})
         await db.messages.delete_many({"dest_session_id": chat_id})
         await mongo.close()
+
+
+def _stored(chat_id: str, label: str, senders: list[str]) -> list[dict]:
+    """Messages as a shard before this one stored them, numbered from 1, one per sender."""
+    return [
+        {
+            "_id": f"{chat_id}-{n}",
+            "dest_session_id": chat_id,
+            "src_id": sender,
+            "local_id": f"{label}-{n}",
+            "created_at": 1000 + n,
+            "seq": n,
+            "type": TEXT_MESSAGE,
+            "payload": f"{label} {n}",
+        }
+        for n, sender in enumerate(senders, 1)
+    ]
