@@ -22,7 +22,17 @@ CHATS = 3
 TEXT_MESSAGE = 1003
 
 
-class AnnouncementRecords(monitoring.CommandListener):
+class StartedCommands(monitoring.CommandListener):
+    """A listener of the commands started; how they ended does not matter here."""
+
+    def succeeded(self, event) -> None:
+        pass
+
+    def failed(self, event) -> None:
+        pass
+
+
+class AnnouncementRecords(StartedCommands):
     """Per update command on `sessions`: how many of its updates record announcements alone."""
 
     def __init__(self) -> None:
@@ -37,12 +47,6 @@ class AnnouncementRecords(monitoring.CommandListener):
             ]
             if records:
                 self.commands.append(len(records))
-
-    def succeeded(self, event) -> None:
-        pass
-
-    def failed(self, event) -> None:
-        pass
 
 
 async def _shard_stores(settings: Settings, mongo: AsyncMongoClient) -> ChatShardStores:
@@ -62,7 +66,7 @@ async def _shard_stores(settings: Settings, mongo: AsyncMongoClient) -> ChatShar
     return stores
 
 
-class Reads(monitoring.CommandListener):
+class Reads(StartedCommands):
     """The store's reads, each as (command, collection)."""
 
     def __init__(self) -> None:
@@ -71,12 +75,6 @@ class Reads(monitoring.CommandListener):
     def started(self, event: monitoring.CommandStartedEvent) -> None:
         if event.command_name in ("find", "aggregate", "getMore"):
             self.commands.append((event.command_name, event.command[event.command_name]))
-
-    def succeeded(self, event) -> None:
-        pass
-
-    def failed(self, event) -> None:
-        pass
 
 
 async def test_a_chats_load_reads_the_chat_its_newest_messages_and_members_in_one_command(
@@ -163,7 +161,7 @@ async def test_chats_announced_apart_are_recorded_in_one_command(settings_for, m
         await mongo.close()
 
 
-class SendWrites(monitoring.CommandListener):
+class SendWrites(StartedCommands):
     """A send's writes, each as (command, collection, statements), leaving out the records of
     announcements alone; `on_start` hears each as it starts (while it is in flight)."""
 
@@ -183,12 +181,6 @@ class SendWrites(monitoring.CommandListener):
         else:
             return
         self.on_start(self.commands[-1][1])
-
-    def succeeded(self, event) -> None:
-        pass
-
-    def failed(self, event) -> None:
-        pass
 
 
 async def test_sends_of_chats_arriving_during_a_sends_writes_share_the_next_ones(
