@@ -130,29 +130,29 @@ class MessagePages:
         if self.sessions.holds_chat(session_id):
             chat, membership = await self.access.readable(caller, session_id)
             return chat, membership, *await self._newest(chat, session_id)
-        held = await self.shards.read_page(ReadPage(session_id, None, MESSAGES_PAGE + 1))
+        held = await self._shard_page(session_id, after=None)
         if held is None:
             found, marks = await newest_page_and_furthest_marks(
                 self.sessions, self.messages, session_id, MESSAGES_PAGE + 1, with_chat=True
             )
             return *await self.access.readable(caller, session_id), found, marks
         chat, membership = await self.access.readable(caller, session_id)
-        if not self.kinds.kept_as_stored(chat):
-            return chat, membership, *await self._from_store(session_id)
-        return chat, membership, held, await self.sessions.furthest_marks(session_id)
+        kept = held if self.kinds.kept_as_stored(chat) else None
+        return chat, membership, *await self._with_marks(session_id, kept)
 
     async def _newest(
         self, chat: dict[str, Any], session_id: str
     ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         """The newest page and the chat's furthest marks (`_opened`)."""
-        held = await self._held(chat, session_id, after=None)
+        return await self._with_marks(session_id, await self._held(chat, session_id, after=None))
+
+    async def _with_marks(
+        self, session_id: str, held: list[dict[str, Any]] | None
+    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """The newest page the shard held, with the chat's furthest marks; both from the store
+        when it held none."""
         if held is not None:
             return held, await self.sessions.furthest_marks(session_id)
-        return await self._from_store(session_id)
-
-    async def _from_store(
-        self, session_id: str
-    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         return await newest_page_and_furthest_marks(
             self.sessions, self.messages, session_id, MESSAGES_PAGE + 1
         )
@@ -174,6 +174,11 @@ class MessagePages:
         None when it does not."""
         if not self.kinds.kept_as_stored(chat):
             return None
+        return await self._shard_page(session_id, after)
+
+    async def _shard_page(self, session_id: str, after: int | None) -> list[dict[str, Any]] | None:
+        """The page (`_held`) from the chat's shard, whatever the chat's kind; None when it does
+        not hold the chat."""
         return await self.shards.read_page(ReadPage(session_id, after, MESSAGES_PAGE + 1))
 
     async def _received(
