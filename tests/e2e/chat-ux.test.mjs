@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { apiAs, chatPush, chatWindow, itemChatByApi, send, tick } from './chatHelpers.mjs';
-import { BASE_URL, VIEWPORTS, launch, longPress, screenshot, screenshotBoth, seriousViolations, serviceWorkerOf } from './helpers.mjs';
+import { BASE_URL, VIEWPORTS, deliverPush, launch, longPress, screenshot, screenshotBoth, seriousViolations, serviceWorkerOf, shownWithin } from './helpers.mjs';
 import { png } from './png.mjs';
 
 let browser;
@@ -324,8 +324,7 @@ test('"Delivered" once a push reaches the reader\'s service worker, before the a
   const question = await send(asker, 'Is it out of tune badly?');
   await tick(question, 'Sent').waitFor();
   const push = await chatPush(asker, 'Is it out of tune badly?', { recipientId: ownerId, title: 'Tune my piano', senderName: 'Bram Asker' });
-  await cdp.send('ServiceWorker.deliverPushMessage', { origin: BASE_URL, registrationId, data: JSON.stringify(push) });
-  await tick(question, 'Delivered').waitFor();
+  await deliverPush(cdp, registrationId, push, (timeout) => shownWithin(tick(question, 'Delivered'), timeout));
   assert.deepEqual(await seriousViolations(asker), []);
   await screenshot(asker, 'delivered-after-push', { fullPage: false });
   await asker.setViewportSize(VIEWPORTS.phone);

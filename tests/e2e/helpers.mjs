@@ -230,6 +230,30 @@ export async function serviceWorkerOf(page) {
 }
 
 /**
+ * Delivers `push` to the registration's service worker through the DevTools protocol, until
+ * `arrived()` (given how long to wait) says it got there. Chromium answers the protocol call before
+ * the push event runs and reports nothing of what became of it; once, in CI under load, a
+ * delivery showed nothing for ten seconds. So a delivery is given ten seconds, then made again
+ * (the service worker's notifications replace each other by tag, its receipts are idempotent): a
+ * worker that shows nothing for a push still fails, since every delivery shows nothing.
+ */
+export async function deliverPush(cdp, registrationId, push, arrived, { attempts = 3, waitMs = 10_000 } = {}) {
+  for (let attempt = 1; attempt <= attempts; attempt += 1) {
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin: BASE_URL, registrationId, data: JSON.stringify(push) });
+    if (await arrived(waitMs)) return;
+  }
+  throw new Error(`a push delivered ${attempts} times never arrived: ${JSON.stringify(push)}`);
+}
+
+/** Whether `locator` shows within `timeoutMs`. */
+export function shownWithin(locator, timeoutMs) {
+  return locator.waitFor({ timeout: timeoutMs }).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
  * A finger's long press on `target`, held until `opened` (a locator) shows, then lifted. The
  * pointer goes down where Playwright's hover found the target still and hit (a phone's chat
  * window slides in: a point measured mid-way pressed beside the message).

@@ -10,7 +10,7 @@
 // screenshots/journey-NN-*.png.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { BASE_URL, VIEWPORTS, launch, newPage, screenshot, seriousViolations, serviceWorkerOf, signUpThroughPopup, uniqueEmail } from './helpers.mjs';
+import { BASE_URL, VIEWPORTS, deliverPush, launch, newPage, screenshot, seriousViolations, serviceWorkerOf, shownWithin, signUpThroughPopup, uniqueEmail } from './helpers.mjs';
 import { apiAs, chatPush, chatWindow, offerConfirm, send, tick } from './chatHelpers.mjs';
 import { payByCard, withdraw } from './walletHelpers.mjs';
 import { businessNumber, customerMessage, newCustomer, openBusinessChat, postWebhook, sentTo } from './whatsappHelpers.mjs';
@@ -292,9 +292,8 @@ describe('the whole walk of a new user, in order', () => {
     const message = await send(poster, text);
     await tick(message, 'Sent').waitFor();
     const push = await chatPush(poster, text, { recipientId: helperId, title: TITLE, senderName: POSTER });
-    await cdp.send('ServiceWorker.deliverPushMessage', { origin: BASE_URL, registrationId, data: JSON.stringify(push) });
     // The service worker acknowledges it: the poster's tick moves on before the helper opens the app.
-    await tick(message, 'Delivered').waitFor();
+    await deliverPush(cdp, registrationId, push, (timeout) => shownWithin(tick(message, 'Delivered'), timeout));
     await look(poster, '08-delivered-by-push', { fullPage: false });
     const [worker] = helper.context().serviceWorkers();
     const shown = await worker.evaluate(async () => (await self.registration.getNotifications()).map((note) => ({ title: note.title, body: note.body })));

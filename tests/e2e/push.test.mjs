@@ -4,7 +4,7 @@
 // cannot receive notifications.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { BASE_URL, VIEWPORTS, apiLogin, launch, newPage, screenshot, seriousViolations, serviceWorkerOf } from './helpers.mjs';
+import { BASE_URL, VIEWPORTS, apiLogin, deliverPush, launch, newPage, screenshot, seriousViolations, serviceWorkerOf } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -25,18 +25,25 @@ async function signedInPage(viewport, path = '/chats') {
   return page;
 }
 
-/** The notifications the page's service worker shows, once there is at least one. */
-async function untilNotificationsShown(page, { timeoutMs = 10_000 } = {}) {
+/** The notifications the page's service worker shows. */
+function notificationsShown(page) {
+  return page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    const shown = await registration.getNotifications();
+    return shown.map((n) => ({ title: n.title, tag: n.tag, body: n.body, url: n.data.url }));
+  });
+}
+
+/** Whether the page's service worker shows a notification within `timeoutMs` (it shows it a moment
+ * after the push; an async predicate given to waitForFunction resolved on its first look, null
+ * under load, so this polls itself). */
+async function untilNotificationShown(page, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const notes = await page.evaluate(async () => {
-      const registration = await navigator.serviceWorker.ready;
-      const shown = await registration.getNotifications();
-      return shown.map((n) => ({ title: n.title, tag: n.tag, body: n.body, url: n.data.url }));
-    });
-    if (notes.length || Date.now() > deadline) return notes;
+  while (!(await notificationsShown(page)).length) {
+    if (Date.now() > deadline) return false;
     await page.waitForTimeout(50);
   }
+  return true;
 }
 
 function pngSize(bytes) {
@@ -84,15 +91,8 @@ test('a push delivered to the service worker shows a notification tagged by chat
     url: '/chats?session_id=r_item1_user2',
     red_dot: 2,
   };
-  await cdp.send('ServiceWorker.deliverPushMessage', {
-    origin: BASE_URL,
-    registrationId,
-    data: JSON.stringify(push),
-  });
-  // The worker shows it a moment after the push; an async predicate given to waitForFunction
-  // resolved on its first look (null under load), so the test polls itself.
-  const shown = await untilNotificationsShown(page);
-  assert.deepEqual(shown, [
+  await deliverPush(cdp, registrationId, push, (timeoutMs) => untilNotificationShown(page, timeoutMs));
+  assert.deepEqual(await notificationsShown(page), [
     { title: 'Blue bicycle', tag: 'chat:r_item1_user2', body: 'Arun: Is it still for sale?', url: push.url },
   ]);
   assert.deepEqual(page.errors, []);

@@ -107,11 +107,13 @@ async function showPush(push) {
     badge: '/icons/icon-192.png',
     data: { url: typeof push.url === 'string' && push.url.startsWith('/') ? push.url : '/chats', session_id: sessionId },
   };
-  if (self.navigator.setAppBadge && typeof push.red_dot === 'number') {
-    await self.navigator.setAppBadge(push.red_dot).catch(() => undefined);
-  }
-  await self.registration.showNotification(push.title || 'Agora', options);
-  await acknowledged;
+  // The badge goes beside the notification, not before it: a badge the platform is slow to set
+  // must not hold back what the person sees.
+  const badged =
+    self.navigator.setAppBadge && typeof push.red_dot === 'number'
+      ? self.navigator.setAppBadge(push.red_dot).catch(() => undefined)
+      : undefined;
+  await Promise.all([self.registration.showNotification(push.title || 'Agora', options), badged, acknowledged]);
 }
 
 /** Tells the server the push arrived (the worker has no auth key: the receipt names its reader). */
