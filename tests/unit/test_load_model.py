@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from loadtest.ceiling import FLOORS, floor_steps
+from loadtest.locust_run import p99_ms
 from loadtest.naive_people import SOCKET_SERVERS
 from loadtest.people_model import ACTIONS, HTTP, SOCKET, Model, RateError, parse_rates
 from loadtest.ramp import ActionFigures, StepFigures, last_held, misses
@@ -55,6 +56,17 @@ def test_a_slow_action_or_too_many_errors_misses():
     failing = step(100, ("feed: page", 1000, 3, 100.0))
     assert misses(failing) == ["errors 0.30 % of 1,000 calls"]
     assert misses(step(100)) == ["no action was measured"]
+
+
+def test_a_p99_leaves_out_the_slowest_percent_and_at_least_one_call():
+    # Fourteen picture fetches, one slow: locust's p99 is that one; the step's is the next.
+    assert p99_ms({40: 10, 120: 3, 270: 1}) == 120.0
+    assert p99_ms({40: 10, 120: 2, 270: 2}) == 270.0
+    # 250 calls: the two slowest are left out, the third is the p99.
+    assert p99_ms({50: 247, 200: 1, 900: 1, 1000: 1}) == 200.0
+    assert p99_ms({50: 246, 200: 1, 900: 2, 1000: 1}) == 900.0
+    assert p99_ms({80: 1}) is None
+    assert p99_ms({}) is None
 
 
 def test_the_last_step_before_the_first_miss_held():
