@@ -32,18 +32,16 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from contextlib import ExitStack, suppress
+from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from urllib.request import urlopen
 
-import psutil
-
 from loadtest.ceiling_table import Climbed, StepCost, closing_rows
 from loadtest.fanout import agora_roles, report_spies, start_baseline, start_spies
 from loadtest.locust_run import LoadStep, StepResult, run_step
-from loadtest.measure import Finder, process
+from loadtest.measure import CpuMeter, Finder, process
 from loadtest.naive_people import COMMANDS_PATH
 from loadtest.people_model import model_from_env
 from loadtest.people_seed import seed, write
@@ -78,6 +76,7 @@ SETTINGS = {
 GENERATOR = "locust"  # run_step's name for locust and the processes it starts
 # Ray gives its node 30 s to start, which a busy machine sometimes misses: the edge exits.
 STACK_ATTEMPTS = 3
+IDLE_MEMORY_READINGS = 5  # a second apart
 PROFILED_ROLES = ("edge", "session shards", "user shards", "nx-27017")
 SERVER_ROLES = ("edge", "session shards", "user shards", "rest of Ray", "nx-27017", "redis")
 # Agora's count of store commands, one sample per process (docs/operations.md).
@@ -121,14 +120,15 @@ def _figures(people: int, result: StepResult) -> StepFigures:
     )
 
 
-def _server_rss(roles: dict[str, Finder], server_roles: tuple[str, ...]) -> int:
-    """The server's processes' memory now (idle, before the ramp)."""
-    total = 0
-    for role in server_roles:
-        for found in roles[role]():
-            with suppress(psutil.Error):
-                total += found.memory_info().rss
-    return total
+def _idle_rss(roles: dict[str, Finder], server_roles: tuple[str, ...]) -> int:
+    """The server's processes' memory before the ramp, read as a step's is: each role's median
+    of readings through a window."""
+    meter = CpuMeter({role: roles[role] for role in server_roles})
+    meter.start()
+    for _ in range(IDLE_MEMORY_READINGS - 1):
+        time.sleep(1.0)
+        meter.sample_memory()
+    return sum(usage.rss_bytes for usage in meter.stop().roles.values())
 
 
 class CommandRate:
@@ -224,7 +224,7 @@ class Step:
 
 def _climb(served: Served, steps, hold: int, work: Path) -> list[Step]:
     """Steps up the people until a step does not hold."""
-    idle_rss = _server_rss(served.roles, served.server_roles)
+    idle_rss = _idle_rss(served.roles, served.server_roles)
     done: list[Step] = []
     for people_now in steps:
         step = _take_step(served, people_now, hold, work, idle_rss)

@@ -1,5 +1,6 @@
 """CPU and memory of the processes taking part in a load step, read with psutil."""
 
+import statistics
 import time
 from collections.abc import Callable
 from contextlib import suppress
@@ -43,6 +44,10 @@ def _rss(process: psutil.Process) -> int:
     return 0
 
 
+def _rss_of(processes: list[psutil.Process]) -> int:
+    return sum(_rss(process) for process in processes)
+
+
 def _busy(times) -> float:
     idle = times.idle + getattr(times, "iowait", 0.0)
     return sum(times) - idle
@@ -52,7 +57,11 @@ class CpuMeter:
     """Measures each role's CPU over a window; a role is a way to find its processes.
 
     Processes are found at the start, so short-lived ones born during the window (a Ray
-    worker, say) are not counted; the roles measured here are long-lived servers.
+    worker, say) are not counted; the roles measured here are long-lived servers. A role's
+    memory is the median of the readings taken through the window (`sample_memory`) and at
+    its end: one reading at the end caught whatever work was in flight then, and Ray's idle
+    processes moved by up to 43 MB between readings (docs/decisions.md, "memory per person
+    read through the hold").
     """
 
     def __init__(self, roles: dict[str, Finder]) -> None:
@@ -67,8 +76,14 @@ class CpuMeter:
             for processes in self._found.values()
             for process in processes
         }
+        self._memory: dict[str, list[int]] = {role: [] for role in self._found}
+
+    def sample_memory(self) -> None:
+        for role, processes in self._found.items():
+            self._memory[role].append(_rss_of(processes))
 
     def stop(self) -> Window:
+        self.sample_memory()
         seconds = time.monotonic() - self._started
         machine = _busy(psutil.cpu_times()) - self._machine
         usage = {}
@@ -78,7 +93,7 @@ class CpuMeter:
                 before, after = self._before.get(process.pid), _cpu_seconds(process)
                 if before is not None and after is not None:
                     used += after - before
-            rss = sum(_rss(process) for process in processes)
+            rss = int(statistics.median(self._memory[role]))
             usage[role] = Usage(used / seconds, rss, len(processes))
         cores = psutil.cpu_count() or 1
         return Window(seconds, usage, machine / seconds, cores)
