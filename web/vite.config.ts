@@ -20,8 +20,10 @@ const PROXIED_PATHS = [
 ];
 
 // Test files share one module graph and one DOM, which saves building both per file (minutes
-// on two cores); a file that replaces a module (vi.mock) needs a graph of its own, since a
-// module imported earlier by another file would keep the real one.
+// on two cores, and a new worker's start, about 2 core-seconds, per file); a file that replaces
+// a module (vi.mock) needs a graph of its own, since a module imported earlier by another file
+// would keep the real one. The socket and leaving the app, which many tests replace, are mocked
+// once for the shared graph instead (src/test/sharedGraph.ts): those files serve their stand-ins.
 const TEST_FILES = readdirSync('src', { recursive: true, encoding: 'utf8' })
   .filter((file) => /\.test\.tsx?$/.test(file))
   .map((file) => `src/${file}`);
@@ -52,7 +54,13 @@ export default defineConfig({
       {
         extends: true,
         // The app's tests, and the checks of the lint set-up beside this file.
-        test: { name: 'shared', include: [...TEST_FILES, '*.test.js'], exclude: MOCKING_FILES, isolate: false },
+        test: {
+          name: 'shared',
+          include: [...TEST_FILES, '*.test.js'],
+          exclude: MOCKING_FILES,
+          isolate: false,
+          setupFiles: ['./src/test/sharedGraph.ts'],
+        },
       },
       { extends: true, test: { name: 'isolated', include: MOCKING_FILES } },
     ],

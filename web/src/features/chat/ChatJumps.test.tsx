@@ -7,10 +7,11 @@ import { JUMP_TO_PRESENT_TEXT, NEW_MESSAGES_TEXT, NO_SEARCH_RESULTS_TEXT } from 
 import type { InboxMessage, Session } from '../../shared/chat/types';
 import type { ChatWindowRequest } from '../../shared/chat/chatContext';
 import type { MessagesPage } from './chatApi';
+import { serve } from '../../test/standIns';
 
 /** A socket that never connects: the window polls, which these tests do not wait for. */
 const fakeSocket = { connected: false, on: vi.fn(), off: vi.fn(), emit: vi.fn() };
-vi.mock('../../shared/socket', () => ({ getSocket: () => Promise.resolve(fakeSocket) }));
+serve({ socket: fakeSocket });
 
 const me = { _id: 'u2', name: 'Bea', image: '', phone_number: null, email_id: 'b@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
 const DAY = Date.UTC(2026, 0, 5, 12);

@@ -5,10 +5,11 @@ import { mockFetch, type FetchCall, type FakeReply } from '../../test/fetchMock'
 import { CANNOT_SEND_TEXT, NEED_LOGIN_TO_CHAT_TEXT } from './constants';
 import type { Session } from '../../shared/chat/types';
 import type { ChatWindowRequest } from '../../shared/chat/chatContext';
+import { serve } from '../../test/standIns';
 
 /** A socket that never connects, so the window falls back to polling. */
 const fakeSocket = { connected: false, on: vi.fn(), off: vi.fn(), emit: vi.fn() };
-vi.mock('../../shared/socket', () => ({ getSocket: () => Promise.resolve(fakeSocket) }));
+serve({ socket: fakeSocket });
 
 const me = { _id: 'u2', name: 'Bea', image: '', phone_number: null, email_id: 'b@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
 

@@ -3,10 +3,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../../test/fetchMock';
 import { chatSession } from '../../test/session';
 import type { Session } from '../../shared/chat/types';
+import { serve } from '../../test/standIns';
 
 /** A socket that never connects, so the window falls back to polling. */
 const fakeSocket = { connected: false, on: vi.fn(), off: vi.fn(), emit: vi.fn() };
-vi.mock('../../shared/socket', () => ({ getSocket: () => Promise.resolve(fakeSocket) }));
+serve({ socket: fakeSocket });
 
 const me = { _id: 'u2', name: 'Bea', image: '', phone_number: null, email_id: 'b@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
 

@@ -1,13 +1,14 @@
 import { act, renderHook } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeSocket } from '../../test/fakeSocket';
+import { serve } from '../../test/standIns';
 import { mockFetch } from '../../test/fetchMock';
 import type { InboxMessage, Session } from '../../shared/chat/types';
 import type { UnseenChange } from './unseen';
 
 /** A connected socket whose server side the test plays: events in, `unseen` calls answered. */
 const fakeSocket = new FakeSocket({ unseen: { notifications_unseen_count: 0, muted_session_ids: [] } });
-vi.mock('../../shared/socket', () => ({ getSocket: () => Promise.resolve(fakeSocket) }));
+serve({ socket: fakeSocket });
 
 const me = { _id: 'u1', name: 'Ada', image: '', phone_number: null, email_id: 'a@x.test', data: { notifications_unseen_count: 9 }, created_at: 0 };
 

@@ -2,13 +2,14 @@ import { act, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderChatWindow } from '../../test/chat';
 import { FakeSocket } from '../../test/fakeSocket';
+import { serve } from '../../test/standIns';
 import { mockFetch } from '../../test/fetchMock';
 import { chatSession } from '../../test/session';
 import type { InboxMessage, Session } from '../../shared/chat/types';
 
 /** A socket whose server side the test plays: it drops and comes back, and answers `join` when told. */
 const fakeSocket = new FakeSocket({ unseen: { notifications_unseen_count: 0, muted_session_ids: [] } });
-vi.mock('../../shared/socket', () => ({ getSocket: () => Promise.resolve(fakeSocket) }));
+serve({ socket: fakeSocket });
 
 const me = { _id: 'u2', name: 'Bea', image: '', phone_number: null, email_id: 'b@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
 

@@ -1,6 +1,7 @@
 import { act, renderHook } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { useViewingReport } from './useViewingReport';
+import { serve } from '../../test/standIns';
 
 const emitted: unknown[] = [];
 const handlers = new Map<string, () => void>();
@@ -9,7 +10,7 @@ const fakeSocket = {
   on: (event: string, handler: () => void) => handlers.set(event, handler),
   off: (event: string) => handlers.delete(event),
 };
-vi.mock('../../shared/socket', () => ({ getSocket: () => Promise.resolve(fakeSocket) }));
+serve({ socket: fakeSocket });
 
 let visibility: DocumentVisibilityState = 'visible';
 Object.defineProperty(document, 'visibilityState', { get: () => visibility });

@@ -2,9 +2,10 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../../test/fetchMock';
 import type { Group } from '../../shared/entities/group';
+import { serve } from '../../test/standIns';
 
 const leaveAppFor = vi.fn();
-vi.mock('../../shared/navigation', () => ({ leaveAppFor: (url: string) => leaveAppFor(url) }));
+serve({ leaveAppFor });
 
 const group = (sessionUserType: number | null, subscriptionStatus?: number): Group => ({
   _id: 'g1',

@@ -2,12 +2,13 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeSocket } from '../../test/fakeSocket';
+import { serve } from '../../test/standIns';
 import { mockFetch, type FetchCall } from '../../test/fetchMock';
 import { heldPostExpires, heldPostPoster as poster, heldRewardPost } from '../../test/heldPost';
 
 /** The server's side of the socket: the test sends what the server would. */
 const fakeSocket = new FakeSocket();
-vi.mock('../../shared/socket', () => ({ getSocket: () => Promise.resolve(fakeSocket) }));
+serve({ socket: fakeSocket });
 
 const held = heldRewardPost();
 const expires = heldPostExpires;

@@ -2,12 +2,13 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeSocket } from '../../test/fakeSocket';
+import { serve } from '../../test/standIns';
 import { mockFetch, type FakeReply, type FetchCall } from '../../test/fetchMock';
 import { heldPostPoster as poster, heldRewardPost } from '../../test/heldPost';
 
 /** The server's side of the socket: the test sends what the server would. */
 const fakeSocket = new FakeSocket();
-vi.mock('../../shared/socket', () => ({ getSocket: () => Promise.resolve(fakeSocket) }));
+serve({ socket: fakeSocket });
 
 const group = { _id: 'g1', title: 'Amsterdam', is_public: true, write_permission: 20, session_user_type: 20, can_write: true, data: { tags: [], num_posts: 0, num_members: 1 } };
 const heldItem = heldRewardPost();

@@ -5,6 +5,7 @@ import { mockFetch, type FetchCall, type FakeReply } from '../../test/fetchMock'
 import { aReview } from '../../test/review';
 import type { Wallet } from '../../shared/entities/wallet';
 import type { LedgerEntry } from '../wallet';
+import { serve } from '../../test/standIns';
 
 /** The socket's listeners, so a test can deliver a `wallet` event. */
 const socketListeners = new Map<string, (payload: unknown) => void>();
@@ -12,9 +13,8 @@ const fakeSocket = {
   on: (event: string, listener: (payload: unknown) => void) => socketListeners.set(event, listener),
   off: (event: string) => socketListeners.delete(event),
 };
-vi.mock('../../shared/socket', () => ({ getSocket: () => Promise.resolve(fakeSocket) }));
 const leaveAppFor = vi.fn();
-vi.mock('../../shared/navigation', () => ({ leaveAppFor: (url: string) => leaveAppFor(url) }));
+serve({ socket: fakeSocket, leaveAppFor });
 
 const me = { _id: 'u1', name: 'Ada', image: '', phone_number: null, email_id: 'ada@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
 /** The profile reply: the wallets, and (issue 32) the rewards and reviews summary, none by default. */

@@ -2,13 +2,14 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeSocket } from '../../test/fakeSocket';
+import { serve } from '../../test/standIns';
 import { mockFetch, type FetchCall } from '../../test/fetchMock';
 import type { Session } from '../../shared/chat/types';
 import type { Review } from './reviewsApi';
 
 /** The server's side of the socket: the test sends what the server would. */
 const fakeSocket = new FakeSocket();
-vi.mock('../../shared/socket', () => ({ getSocket: () => Promise.resolve(fakeSocket) }));
+serve({ socket: fakeSocket });
 
 const chat = {
   _id: 'r_i1_u2',

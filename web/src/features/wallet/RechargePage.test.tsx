@@ -2,9 +2,10 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, type FakeReply, type FetchCall } from '../../test/fetchMock';
+import { serve } from '../../test/standIns';
 
 const leaveAppFor = vi.fn();
-vi.mock('../../shared/navigation', () => ({ leaveAppFor: (url: string) => leaveAppFor(url) }));
+serve({ leaveAppFor });
 
 const me = { _id: 'u1', name: 'Ada', image: '', phone_number: null, email_id: 'ada@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
 

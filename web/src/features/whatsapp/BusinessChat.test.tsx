@@ -4,6 +4,7 @@ import { renderChatWindow } from '../../test/chat';
 import { mockFetch, type FetchCall, type FakeReply } from '../../test/fetchMock';
 import type { InboxMessage, Session } from '../../shared/chat/types';
 import { HOUR_MS, TEMPLATE, businessSession, waMessage } from './testFixtures';
+import { serve } from '../../test/standIns';
 
 /** A connected socket whose events the test fires itself. */
 const handlers = new Map<string, Array<(payload: unknown) => void>>();
@@ -13,7 +14,7 @@ const fakeSocket = {
   off: (event: string, handler: (payload: unknown) => void) => handlers.set(event, (handlers.get(event) ?? []).filter((entry) => entry !== handler)),
   emit: vi.fn(),
 };
-vi.mock('../../shared/socket', () => ({ getSocket: () => Promise.resolve(fakeSocket) }));
+serve({ socket: fakeSocket });
 const fire = (event: string, payload: unknown) => act(() => handlers.get(event)?.forEach((handler) => handler(payload)));
 
 const agent = { _id: 'u1', name: 'Ada Agent', image: '', phone_number: null, email_id: 'a@x.test', data: { notifications_unseen_count: 0 }, created_at: 0 };
