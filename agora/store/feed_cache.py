@@ -12,10 +12,10 @@ Pages: everything else (searches, cursor pages, heads not kept) is cached under 
 `head` (moved by every write) for first pages, `content` (edits, hides, group changes) for
 cursor pages, as a new post can only change first pages (it is newer than any cursor).
 
-Each edge keeps each group's heads and versions as it read them last, and reads them again
-only once a write to them is announced (`store/announced_copies.py`): a reader of a first page
-asked Redis for its head and version every time (3 % of an edge's CPU at 500 people), and a
-reader of any other page for the versions before the page, where they change once per post.
+Each edge keeps each group's heads as it read them last, with their version, and reads them
+again only once a write to them is announced (`store/announced_copies.py`): a reader of a first
+page asked Redis for its head and version every time (3 % of an edge's CPU at 500 people), where
+the heads change once per post.
 
 Key names carry the group in braces, so a group's keys share one Redis Cluster slot, as the
 scripts below need.
@@ -68,16 +68,6 @@ return 1
 
 
 @dataclass(frozen=True)
-class _Stored:
-    """A group's heads (JSON text by filter key) and versions, as Redis had them."""
-
-    head_version: str
-    content_version: str
-    since: str | None
-    heads: dict[str, str]
-
-
-@dataclass(frozen=True)
 class Heads:
     """A group's heads at `version`. Each holds every post of its filter made before `since`
     (epoch ms, the clock of the edge that read them) among its newest ones."""
@@ -99,8 +89,8 @@ class FeedCache:
         self._replace_heads = redis.register_script(_REPLACE_HEADS)
         # Readers missing the same page on this edge wait for one computation, not a stampede.
         self._computing: dict[str, asyncio.Future] = {}
-        # Each group's heads and versions, by group id.
-        self._heads_copies: AnnouncedCopies[_Stored] = AnnouncedCopies(
+        # Each group's (version, heads' JSON text by filter key), by group id.
+        self._heads_copies: AnnouncedCopies[tuple[str, dict[str, str]]] = AnnouncedCopies(
             "feed heads",
             redis,
             keys("feed-heads-changed"),
@@ -114,9 +104,8 @@ class FeedCache:
         return self._heads_copies.changes(stop)
 
     async def _announced(self, group_id: str, write: Awaitable[Any]) -> Any:
-        """The write's outcome. Every edge's copy of the group's heads and versions goes after
-        it, unless the write says it changed nothing (0), and after a failure too: it may have
-        been made."""
+        """The write's outcome. Every edge's copy of the group's heads goes after it, unless the
+        write says it changed nothing (0), and after a failure too: it may have been made."""
         outcome = None
         try:
             outcome = await write
@@ -158,13 +147,15 @@ class FeedCache:
     async def head(self, group_id: str, filter_key: str) -> tuple[str | None, str]:
         """The head of one filter if it is kept (its posts' JSON text), and the version (for
         `keep_head`), from this edge's copy of the group's heads."""
-        copy = await self._copy(group_id)
-        return copy.heads.get(filter_key), copy.head_version
 
-    async def _copy(self, group_id: str) -> _Stored:
-        copy = await self._heads_copies.get(group_id, lambda: self._stored(group_id))
-        assert copy is not None  # `_stored` always finds heads and versions, if none
-        return copy
+        async def read() -> tuple[str, dict[str, str]]:
+            version, _, raw_heads = await self._stored_heads(group_id)
+            return version, raw_heads
+
+        copy = await self._heads_copies.get(group_id, read)
+        assert copy is not None  # `read` always finds heads, if none
+        version, raw_heads = copy
+        return raw_heads.get(filter_key), version
 
     async def keep_head(
         self, group_id: str, filter_key: str, version: str, posts: list[dict], since: int
@@ -181,18 +172,18 @@ class FeedCache:
 
     async def heads(self, group_id: str) -> Heads:
         """The group's heads as stored now (a writer's, which no copy may decide)."""
-        stored = await self._stored(group_id)
-        posts = {key: json_text.loads(raw) for key, raw in stored.heads.items()}
-        return Heads(stored.head_version, int(stored.since) if stored.since else None, posts)
+        version, since, raw_heads = await self._stored_heads(group_id)
+        posts = {key: json_text.loads(raw) for key, raw in raw_heads.items()}
+        return Heads(version, int(since) if since else None, posts)
 
-    async def _stored(self, group_id: str) -> _Stored:
+    async def _stored_heads(self, group_id: str) -> tuple[str, str | None, dict[str, str]]:
+        """The version, SINCE and each head's JSON text by filter key, as Redis has them."""
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.hgetall(self._heads(group_id))
             pipe.get(self._head_version(group_id))
-            pipe.get(self._content_version(group_id))
-            found, head, content = await pipe.execute()
+            found, version = await pipe.execute()
         since = found.pop(SINCE_FIELD, None)
-        return _Stored(head or "0", content or "0", since, found)
+        return version or "0", since, found
 
     async def replace_heads(
         self, group_id: str, version: str, posts: dict[str, list[dict]], since: int
@@ -217,12 +208,11 @@ class FeedCache:
         first_page: bool,
         compute: Callable[[], Awaitable[Any]],
     ) -> str:
-        """The page's JSON text: as cached under the versions this edge's copy has, else
-        `compute`d (once on this edge) and cached."""
-        copy = await self._copy(group_id)
-        version = copy.content_version
-        if first_page:
-            version += f".{copy.head_version}"
+        """The page's JSON text: as cached, else `compute`d (once on this edge) and cached."""
+        head, content = await self.redis.mget(
+            self._head_version(group_id), self._content_version(group_id)
+        )
+        version = f"{content or 0}.{head or 0}" if first_page else f"{content or 0}"
         key = self._group(group_id, "feedp") + f":{version}:{query}"
         raw = await self.redis.get(key)
         if raw is not None:

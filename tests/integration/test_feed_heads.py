@@ -184,29 +184,19 @@ async def test_an_edge_reads_a_groups_heads_once_per_change_and_each_write_shows
     redis_url, monkeypatch
 ):
     """Every reader of a first page asked Redis for the group's head and version (3 % of an
-    edge at 500 people), and of any other page for the versions: an edge hearing the writes
-    reads the heads and versions once per write, and each write, on this edge or another,
-    shows at the next read after its announcement."""
+    edge at 500 people): an edge hearing the heads' writes reads them once per write, and each
+    write, on this edge or another, shows at the next read after its announcement."""
     redis = Redis.from_url(redis_url, decode_responses=True)
     keys = Keys(f"test:{uuid.uuid4().hex[:12]}:")
     edge, other = FeedCache(redis, keys), FeedCache(redis, keys)
     reads = []
-    stored = edge._stored
+    stored_heads = edge._stored_heads
 
     async def counted(group_id: str):
         reads.append(group_id)
-        return await stored(group_id)
+        return await stored_heads(group_id)
 
-    monkeypatch.setattr(edge, "_stored", counted)
-    computed = []
-
-    async def compute() -> list[dict]:
-        computed.append(len(computed))
-        return _posts(str(len(computed)))
-
-    async def page(first_page: bool) -> str:
-        return await edge.page("g", json.dumps(["lamp", first_page]), first_page, compute)
-
+    monkeypatch.setattr(edge, "_stored_heads", counted)
     try:
         async with hearing(edge.changes, other.forget_heads) as heard:
             reads.clear()
@@ -230,20 +220,6 @@ async def test_an_edge_reads_a_groups_heads_once_per_change_and_each_write_shows
             assert not await other.keep_head("g", '["Help"]', "0", _posts("2"), since=300)
             assert await edge.head("g", '["Help"]') == (None, version)
             assert reads == ["g", "g"]
-
-            # Pages are cached under the versions the copy has: a cursor page outlives new posts
-            # (the head version), a first page does not, and neither outlives an edit.
-            searched, first = await page(False), await page(True)
-            assert (await page(False), await page(True), len(computed)) == (searched, first, 2)
-            assert reads == ["g", "g"]
-            await other.forget_heads("g")
-            await announced(heard, "g")
-            assert await page(False) == searched
-            assert await page(True) != first
-            await other.changed("g")
-            await announced(heard, "g")
-            assert await page(False) != searched
-            assert (len(computed), reads) == (4, ["g", "g", "g", "g"])
 
             # A write on this edge shows here before its announcement comes back.
             await edge.forget_heads("g")
