@@ -16,8 +16,9 @@ from agora.services.items import ItemInput
 from agora.store.feed_cache import HEADS_MAX, FeedCache
 from agora.store.mongo import connect_mongo, database, ensure_indexes
 from agora.store.redis import Keys, connect_redis
-from tests.integration.helpers import Member, hearing, member, new_email, new_group
+from tests.integration.helpers import Member, member, new_email, new_group
 from tests.integration.helpers import heard as announced
+from tests.integration.helpers import hearing
 
 TAGS = ["Help", "For sale", "Jobs"]
 PAGE = 20
