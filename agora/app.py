@@ -105,7 +105,7 @@ class Built:
     users: UserStore  # for seeding
     indexed: list  # stores whose indexes must exist
     # what keeps edge copies whose `changes` must be heard
-    copied: list[UserStore | ItemStore | SessionCopies | FeedCache]
+    copied: list[UserStore | ItemStore | SessionCopies]
     session_copies: SessionCopies  # groups and memberships
     ray_link: RayLink  # the edge's connection to Ray, which the shard clients share
     session_shards: SessionShards  # started with the edge, and again when Ray's head returns
@@ -209,7 +209,7 @@ def build_services(
         events=base.events,
         users=base.users,
         indexed=indexed,
-        copied=[base.users, base.items, base.copies, feed_cache],
+        copied=[base.users, base.items, base.copies],
         session_copies=base.copies,
         ray_link=shards.ray_link,
         session_shards=shards.sessions,
@@ -301,9 +301,7 @@ async def finish_stalled_moves(wallets: WalletService, payments: PaymentService)
     await payments.resume_stalled_payouts()
 
 
-async def hear_changes(
-    store: UserStore | ItemStore | SessionCopies | FeedCache, stop: asyncio.Event
-) -> None:
+async def hear_changes(store: UserStore | ItemStore | SessionCopies, stop: asyncio.Event) -> None:
     """While the edge serves, it hears of documents changed on any edge: only then may the
     store serve its copies of them (the auth keys' revocations are heard by the sockets)."""
     async for _ in store.changes(stop):

@@ -12,31 +12,23 @@ Pages: everything else (searches, cursor pages, heads not kept) is cached under 
 `head` (moved by every write) for first pages, `content` (edits, hides, group changes) for
 cursor pages, as a new post can only change first pages (it is newer than any cursor).
 
-Each edge keeps each group's heads as it read them last, with their version, and reads them
-again only once a write to them is announced (`store/announced_copies.py`): a reader of a first
-page asked Redis for its head and version every time (3 % of an edge's CPU at 500 people), where
-the heads change once per post.
-
 Key names carry the group in braces, so a group's keys share one Redis Cluster slot, as the
 scripts below need.
 """
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from redis.asyncio import Redis
 
 from agora.core import json_text
-from agora.store.announced_copies import AnnouncedCopies
 from agora.store.redis import Keys
 
 PAGE_TTL_SECONDS = 300
 HEAD_TTL_SECONDS = 600
 HEADS_MAX = 24
-# Groups whose heads an edge keeps (each at most HEADS_MAX heads of 21 posts, about 14 kB each).
-GROUPS_KEPT = 64
 # Field of the heads hash holding SINCE (below); filter keys are JSON and never start with "~".
 SINCE_FIELD = "~since"
 
@@ -89,30 +81,6 @@ class FeedCache:
         self._replace_heads = redis.register_script(_REPLACE_HEADS)
         # Readers missing the same page on this edge wait for one computation, not a stampede.
         self._computing: dict[str, asyncio.Future] = {}
-        # Each group's (version, heads' JSON text by filter key), by group id.
-        self._heads_copies: AnnouncedCopies[tuple[str, dict[str, str]]] = AnnouncedCopies(
-            "feed heads",
-            redis,
-            keys("feed-heads-changed"),
-            keep_missing=True,
-            max_copies=GROUPS_KEPT,
-        )
-
-    def changes(self, stop: asyncio.Event) -> AsyncIterator[str]:
-        """Groups whose heads changed on any edge, as they happen; edges listen while they
-        serve."""
-        return self._heads_copies.changes(stop)
-
-    async def _announced(self, group_id: str, write: Awaitable[Any]) -> Any:
-        """The write's outcome. Every edge's copy of the group's heads goes after it, unless the
-        write says it changed nothing (0), and after a failure too: it may have been made."""
-        outcome = None
-        try:
-            outcome = await write
-            return outcome
-        finally:
-            if outcome != 0:
-                await self._heads_copies.announce(group_id)
 
     def _group(self, group_id: str, name: str) -> str:
         return self.keys(name, "{" + group_id + "}")
@@ -134,68 +102,52 @@ class FeedCache:
             pipe.incr(self._content_version(group_id))
             pipe.incr(self._head_version(group_id))
             pipe.delete(self._heads(group_id))
-            await self._announced(group_id, pipe.execute())
+            await pipe.execute()
 
     async def forget_heads(self, group_id: str) -> None:
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.incr(self._head_version(group_id))
             pipe.delete(self._heads(group_id))
-            await self._announced(group_id, pipe.execute())
+            await pipe.execute()
 
     # Heads -------------------------------------------------------------------------------
 
     async def head(self, group_id: str, filter_key: str) -> tuple[str | None, str]:
         """The head of one filter if it is kept (its posts' JSON text), and the version (for
-        `keep_head`), from this edge's copy of the group's heads."""
-
-        async def read() -> tuple[str, dict[str, str]]:
-            version, _, raw_heads = await self._stored_heads(group_id)
-            return version, raw_heads
-
-        copy = await self._heads_copies.get(group_id, read)
-        assert copy is not None  # `read` always finds heads, if none
-        version, raw_heads = copy
-        return raw_heads.get(filter_key), version
+        `keep_head`)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hget(self._heads(group_id), filter_key)
+            pipe.get(self._head_version(group_id))
+            raw, version = await pipe.execute()
+        return raw, version or "0"
 
     async def keep_head(
         self, group_id: str, filter_key: str, version: str, posts: list[dict], since: int
     ) -> bool:
         """Keeps a head read from MongoDB, started at `since`, after reading `version`."""
-        kept = await self._announced(
-            group_id,
-            self._keep_head(
-                keys=[self._heads(group_id), self._head_version(group_id)],
-                args=[version, filter_key, _encode(posts), since, HEAD_TTL_SECONDS, HEADS_MAX],
-            ),
+        kept = await self._keep_head(
+            keys=[self._heads(group_id), self._head_version(group_id)],
+            args=[version, filter_key, _encode(posts), since, HEAD_TTL_SECONDS, HEADS_MAX],
         )
         return bool(kept)
 
     async def heads(self, group_id: str) -> Heads:
-        """The group's heads as stored now (a writer's, which no copy may decide)."""
-        version, since, raw_heads = await self._stored_heads(group_id)
-        posts = {key: json_text.loads(raw) for key, raw in raw_heads.items()}
-        return Heads(version, int(since) if since else None, posts)
-
-    async def _stored_heads(self, group_id: str) -> tuple[str, str | None, dict[str, str]]:
-        """The version, SINCE and each head's JSON text by filter key, as Redis has them."""
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.hgetall(self._heads(group_id))
             pipe.get(self._head_version(group_id))
             found, version = await pipe.execute()
         since = found.pop(SINCE_FIELD, None)
-        return version or "0", since, found
+        posts = {key: json_text.loads(raw) for key, raw in found.items()}
+        return Heads(version or "0", int(since) if since else None, posts)
 
     async def replace_heads(
         self, group_id: str, version: str, posts: dict[str, list[dict]], since: int
     ) -> bool:
         """Stores the heads and moves the version; False when another write came first."""
         pairs = [part for key, head in posts.items() for part in (key, _encode(head))]
-        replaced = await self._announced(
-            group_id,
-            self._replace_heads(
-                keys=[self._heads(group_id), self._head_version(group_id)],
-                args=[version, since, HEAD_TTL_SECONDS, *pairs],
-            ),
+        replaced = await self._replace_heads(
+            keys=[self._heads(group_id), self._head_version(group_id)],
+            args=[version, since, HEAD_TTL_SECONDS, *pairs],
         )
         return bool(replaced)
 

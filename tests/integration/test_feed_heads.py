@@ -17,8 +17,6 @@ from agora.store.feed_cache import HEADS_MAX, FeedCache
 from agora.store.mongo import connect_mongo, database, ensure_indexes
 from agora.store.redis import Keys, connect_redis
 from tests.integration.helpers import Member, member, new_email, new_group
-from tests.integration.helpers import heard as announced
-from tests.integration.helpers import hearing
 
 TAGS = ["Help", "For sale", "Jobs"]
 PAGE = 20
@@ -179,51 +177,3 @@ async def test_edits_drop_every_head_and_a_group_keeps_at_most_heads_max(cache):
     assert await cache.keep_head("g", '["t0"]', version, _posts("2"), since=100)
     await cache.changed("g")
     assert (await cache.heads("g")).posts == {}
-
-
-async def test_an_edge_reads_a_groups_heads_once_per_change_and_each_write_shows_at_once(
-    redis_url, monkeypatch
-):
-    """Every reader of a first page asked Redis for the group's head and version (3 % of an
-    edge at 500 people): an edge hearing the heads' writes reads them once per write, and each
-    write, on this edge or another, shows at the next read after its announcement."""
-    redis = Redis.from_url(redis_url, decode_responses=True)
-    keys = Keys(f"test:{uuid.uuid4().hex[:12]}:")
-    edge, other = FeedCache(redis, keys), FeedCache(redis, keys)
-    reads = []
-    stored_heads = edge._stored_heads
-
-    async def counted(group_id: str):
-        reads.append(group_id)
-        return await stored_heads(group_id)
-
-    monkeypatch.setattr(edge, "_stored_heads", counted)
-    try:
-        async with hearing(edge.changes, other.forget_heads) as heard:
-            reads.clear()
-            assert await other.keep_head("g", "[]", "0", _posts("1"), since=100)
-            await announced(heard, "g")
-            head, version = await edge.head("g", "[]")
-            assert [post["_id"] for post in json.loads(head)] == ["1"]
-            for _ in range(3):
-                assert await edge.head("g", "[]") == (head, version)
-            assert await edge.head("g", '["Help"]') == (None, version)
-            assert reads == ["g"]
-
-            # New posts merged on the other edge.
-            assert await other.replace_heads("g", version, {"[]": _posts("2", "1")}, since=200)
-            await announced(heard, "g")
-            head, version = await edge.head("g", "[]")
-            assert [post["_id"] for post in json.loads(head)] == ["2", "1"]
-            assert reads == ["g", "g"]
-
-            # A write that changed nothing (a head kept on a version gone) is not announced.
-            assert not await other.keep_head("g", '["Help"]', "0", _posts("2"), since=300)
-            assert await edge.head("g", '["Help"]') == (None, version)
-            assert reads == ["g", "g"]
-
-            # A write on this edge shows here before its announcement comes back.
-            await edge.forget_heads("g")
-            assert (await edge.head("g", "[]"))[0] is None
-    finally:
-        await redis.aclose()

@@ -295,10 +295,10 @@ async def test_recent_groups_leave_out_groups_strangers_may_not_read(client, smt
 
 
 async def test_a_burst_beyond_the_redis_pool_waits_for_a_connection(client_for, smtp_sink):
-    # Six connections, four of them held by the edge's change subscriptions (users, posts,
-    # groups and memberships, feed heads), for 40 readers at once: each waits its turn
-    # instead of failing with 503.
-    client = await client_for(redis_max_connections=6)
+    # Five connections, three of them held by the edge's change subscriptions (users, posts,
+    # groups and memberships), for 40 readers at once: each waits its turn instead of failing
+    # with 503.
+    client = await client_for(redis_max_connections=5)
     owner = await member(client, smtp_sink)
     group_id = await new_group(owner, is_public=True)
     await owner.post_item(group_id, "Lamp for sale")
