@@ -51,6 +51,8 @@ class Settings(BaseSettings):
     # Every this many seconds each process that asks the store (the edge, each shard) logs how
     # many commands of each shape it sent (0: off).
     mongo_command_census_seconds: int = Field(default=0, ge=0)
+    # The census also names who asked each shape (a frame walk per command and per task).
+    mongo_command_census_callers: bool = False
     # Every send (HTTP or socket) is answered within this: stored, or 503 with Retry-After,
     # after which the client sends it again with the same local_id and it is stored once.
     # Calls the edge makes to the shards wait no longer either.

@@ -96,3 +96,49 @@ async def test_a_room_entered_waits_only_for_channels_redis_has_not_confirmed():
     confirmations.put_nowait(manager.room_channel("/", "v:r_new"))
     await entering
     listening.cancel()
+
+
+class WalkedRooms(dict):
+    """A namespace's rooms, counting the walks through all of them."""
+
+    walks = 0
+
+    def copy(self):
+        self.walks += 1
+        return super().copy()
+
+    def items(self):
+        self.walks += 1
+        return super().items()
+
+    def __iter__(self):
+        self.walks += 1
+        return super().__iter__()
+
+
+async def test_a_socket_closing_leaves_its_own_rooms_without_walking_the_edges():
+    """A socket closing looked for itself in every room of the edge (python-socketio's
+    `basic_disconnect`: a walk as long as the edge's thousands of rooms per socket closed).
+    It leaves its own rooms; the other sockets stay in theirs, shared or not."""
+    manager = RoomChannelManager("redis://localhost:1/0", "c", write_only=True)
+
+    def connect(sid: str, rooms: list[str]) -> None:
+        for room in [None, sid, *rooms]:
+            manager.basic_enter_room(sid, "/", room, eio_sid=f"{sid}-eio")
+
+    for n in range(1000):
+        connect(f"other{n}", [f"u:other{n}", "v:r_city"])
+    connect("leaving", ["u:leaving", "v:r_city", "v:r_chat"])
+    manager.basic_leave_room("leaving", "/", "v:r_chat")
+    manager.rooms["/"] = walked = WalkedRooms(manager.rooms["/"])
+
+    manager.basic_disconnect("leaving", "/")
+
+    assert walked.walks == 0
+    assert not manager.is_connected("leaving", "/")
+    assert {"leaving", "u:leaving", "v:r_chat"}.isdisjoint(walked)
+    assert len(walked["v:r_city"]) == 1000
+    assert all(manager.is_connected(f"other{n}", "/") for n in range(1000))
+    assert sorted(manager.get_rooms("other7", "/")) == ["other7", "u:other7", "v:r_city"]
+    # Nothing of the socket is kept once it left.
+    assert ("/", "leaving") not in manager._rooms_of

@@ -65,6 +65,7 @@ OVERRIDES: dict[str, tuple[type, type]] = {
     "RoomChannelManager._handle_emit": (RoomChannelManager, socketio.AsyncRedisManager),
     "RoomChannelManager.basic_enter_room": (RoomChannelManager, socketio.AsyncRedisManager),
     "RoomChannelManager.basic_leave_room": (RoomChannelManager, socketio.AsyncRedisManager),
+    "RoomChannelManager.basic_disconnect": (RoomChannelManager, socketio.AsyncRedisManager),
     "RoomChannelManager.enter_room": (RoomChannelManager, socketio.AsyncRedisManager),
     "RoomChannelManager.initialize": (RoomChannelManager, socketio.AsyncRedisManager),
     "UncompressedWebSocket.__call__": (UncompressedWebSocket, engineio_aiohttp.WebSocket),
@@ -159,6 +160,11 @@ REPLACED = [
         "RoomChannelManager._handle_emit",
         async_pubsub_manager.AsyncPubSubManager._handle_emit,
         "46370549f53198b4",
+    ),
+    (
+        "RoomChannelManager.basic_disconnect",
+        socketio.AsyncRedisManager.basic_disconnect,
+        "27b154ad1b456740",
     ),
     ("RoomChannelManager._send", async_manager.AsyncManager.emit, "73f2199d8288b596"),
     (
@@ -654,8 +660,8 @@ def test_the_manager_state_is_its_own():
     ours = RoomChannelManager(REDIS_URL, "c")
     library = socketio.AsyncRedisManager(REDIS_URL, channel="c")
     assert set(vars(ours)) - set(vars(library)) == {
-        "_commands", "_held", "_last_frame", "_moves", "_publishes", "_subscriber", "_tasks",
-        "_to_subscribe", "coalesce_seconds", "confirming", "decoded", "idle_since",
+        "_commands", "_held", "_last_frame", "_moves", "_publishes", "_rooms_of", "_subscriber",
+        "_tasks", "_to_subscribe", "coalesce_seconds", "confirming", "decoded", "idle_since",
         "local_rooms", "subscribed",
     }  # fmt: skip
 

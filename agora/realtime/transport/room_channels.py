@@ -141,6 +141,9 @@ class RoomChannelManager(socketio.AsyncRedisManager):
         self._held: dict[tuple[str, str], _Held] = {}
         self._publishes = GroupCommit(self._send_publishes, PUBLISHES_PER_PIPELINE)
         self._moves: dict[str, _Move] = {}
+        # Each socket's rooms, kept beside the library's rooms by socket, so that a socket
+        # leaving finds its own (`basic_disconnect`).
+        self._rooms_of: dict[tuple[str, str], set[Any]] = {}
 
     # Channels ------------------------------------------------------------------------
 
@@ -202,6 +205,7 @@ class RoomChannelManager(socketio.AsyncRedisManager):
         # Overrides BaseManager.basic_enter_room, through which every entry passes (connect,
         # enter_room, the library's room messages): the room's channel is subscribed.
         super().basic_enter_room(sid, namespace, room, eio_sid=eio_sid)
+        self._rooms_of.setdefault((namespace, sid), set()).add(room)
         if not self.write_only and self._has_channel(namespace, room, sid):
             self._listen_to(self.room_channel(namespace, room), namespace, room)
 
@@ -209,10 +213,31 @@ class RoomChannelManager(socketio.AsyncRedisManager):
         # Overrides BaseManager.basic_leave_room, through which every exit passes (leave_room,
         # disconnects): a room left empty has its channel dropped later.
         super().basic_leave_room(sid, namespace, room)
+        rooms = self._rooms_of.get((namespace, sid))
+        if rooms is not None:
+            rooms.discard(room)
+            if not rooms:
+                del self._rooms_of[(namespace, sid)]
         channel = self.room_channel(namespace, room) if isinstance(room, str) else None
         if channel in self.subscribed and room not in self.rooms.get(namespace, {}):
             # Dropped a little later, so a socket coming straight back finds it still there.
             self.idle_since[channel] = time.monotonic()
+
+    def basic_disconnect(self, sid, namespace, **kwargs):
+        # Overrides BaseManager.basic_disconnect, which copies every room of the namespace and
+        # looks for the socket in each: a walk as long as the edge's rooms (each person's own,
+        # their chats') per socket closed. The socket leaves the rooms kept for it; the rest
+        # is the library's (the socket's callbacks, its connect or disconnect pending).
+        if namespace not in self.rooms:
+            return
+        for room in list(self._rooms_of.get((namespace, sid), ())):
+            self.basic_leave_room(sid, namespace, room)
+        self.callbacks.pop(sid, None)
+        for pending in (self.pending_connect, self.pending_disconnect):
+            if sid in pending.get(namespace, ()):
+                pending[namespace].remove(sid)
+                if not pending[namespace]:
+                    del pending[namespace]
 
     def _listen_to(self, channel: str, namespace: str, room: str) -> None:
         self.idle_since.pop(channel, None)
