@@ -288,6 +288,75 @@ async def test_a_chats_marks_of_both_kinds_are_read_in_one_command(watched, redi
         await redis.aclose()
 
 
+async def test_a_pushed_persons_red_dot_reads_their_memberships_and_chats_in_one_command(
+    watched, redis_url
+):
+    """A user shard's red dot of a pushed person (`followed_by`) read their memberships, then
+    their chats: the chats it found them in last time come with the memberships now, in one
+    command, and what changed since shows all the same (a chat joined is read after, one left
+    pairs with nothing, counters as stored)."""
+    collection, commands = watched
+    redis = Redis.from_url(redis_url, decode_responses=True)
+    keys = Keys(f"dots-{uuid.uuid4().hex[:8]}:")
+    # A shard's store: it hears no announcements, so it holds no copies.
+    sessions = SessionStore(
+        collection.database, session_copies(redis, keys), MarksCopies(redis, keys)
+    )
+    run = uuid.uuid4().hex[:8]
+    ann, bob = f"ann-{run}", f"bob-{run}"
+    chats = [f"chat-{run}-{n}" for n in range(4)]
+
+    async def chat_with(n: int, message_seq: int) -> None:
+        await sessions.sessions.update_one(
+            {"_id": chats[n]},
+            {"$set": {"kind": SESSION_KIND_GROUP, "message_seq": message_seq}},
+            upsert=True,
+        )
+
+    def dots(followed: dict) -> dict:
+        return {
+            user_id: sorted((c["_id"], c["message_seq"], m.get("read_seq", 0)) for c, m in pairs)
+            for user_id, pairs in followed.items()
+        }
+
+    try:
+        for n in range(4):
+            await chat_with(n, 5)
+        for user_id, n in ((ann, 0), (ann, 1), (bob, 1), (bob, 2)):
+            await sessions.add_member(chats[n], user_id, USER_TYPE_MEMBER)
+            await sessions.advance_reading(chats[n], user_id, 2)
+        commands.names.clear()
+        first = await sessions.followed_by([ann, bob])
+        assert len(commands.names) == 2  # their memberships, then their chats
+        assert dots(first) == {
+            ann: [(chats[0], 5, 2), (chats[1], 5, 2)],
+            bob: [(chats[1], 5, 2), (chats[2], 5, 2)],
+        }
+
+        await chat_with(1, 8)
+        commands.names.clear()
+        assert dots(await sessions.followed_by([ann, bob])) == {
+            ann: [(chats[0], 5, 2), (chats[1], 8, 2)],
+            bob: [(chats[1], 8, 2), (chats[2], 5, 2)],
+        }
+        assert commands.names == ["aggregate"]
+
+        await sessions.remove_member(chats[0], ann)
+        await sessions.add_member(chats[3], ann, USER_TYPE_MEMBER)
+        commands.names.clear()
+        assert dots(await sessions.followed_by([ann])) == {
+            ann: [(chats[1], 8, 2), (chats[3], 5, 0)]
+        }
+        assert commands.names == ["aggregate", "find"]  # the chat joined, read after
+        commands.names.clear()
+        await sessions.followed_by([ann])
+        assert commands.names == ["aggregate"]
+    finally:
+        await sessions.members.delete_many({"session_id": {"$in": chats}})
+        await sessions.sessions.delete_many({"_id": {"$in": chats}})
+        await redis.aclose()
+
+
 async def test_a_share_route_is_read_from_the_store_once_per_process(watched, redis_url):
     """Each opening of a post's page read its link's route (`find routes` by `_id`), and the
     feed's pages send many people through the same links. A route never changes once
