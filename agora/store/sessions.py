@@ -39,6 +39,10 @@ OTHER = "other"
 MEMBERSHIPS, CHATS = "memberships", "chats"
 # The name of a chat's read beside others (`furthest_marks_and`).
 CHAT = "chat"
+# The name of the read of the members a push decision's shards named (`push_reads`).
+NAMED = "named"
+# What deciding on pushes needs of each membership of a chat (`push_memberships`).
+PUSH_FIELDS = {"session_id": 1, "user_id": 1, "session_user_type": 1, "notification_flag": 1}
 # What unseen counts, list order and the read rule (`core.chat.access.may_read`) need of a
 # chat (`SessionStore.counters`).
 COUNTER_FIELDS = {
@@ -307,11 +311,53 @@ class SessionStore:
     async def push_memberships(self, session_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
         """What deciding on pushes needs of each member of these sessions, by session: type
         and notification flag."""
-        fields = {"session_id": 1, "user_id": 1, "session_user_type": 1, "notification_flag": 1}
         by_session: dict[str, list[dict[str, Any]]] = {sid: [] for sid in session_ids}
-        for membership in await find_in(self.members, "session_id", session_ids, fields):
+        for membership in await find_in(self.members, "session_id", session_ids, PUSH_FIELDS):
             by_session.setdefault(membership["session_id"], []).append(membership)
         return by_session
+
+    async def push_reads(
+        self, session_ids: list[str], unnamed: list[str], named: list[tuple[str, str]]
+    ) -> tuple[
+        dict[str, list[dict[str, Any]]],
+        dict[tuple[str, str], dict[str, Any]],
+        list[ChatSession],
+    ]:
+        """What deciding on a batch of pushes reads: `push_memberships` of the chats `unnamed`,
+        `memberships_lately` of the (session, user) pairs `named` and `chats` of `session_ids`,
+        in one command when what no copy of this edge holds fits in one union (they took up
+        to three: the memberships by chat, those of the members named, the chats)."""
+        by_id = {membership_id(*pair): pair for pair in named}
+        copies = {key: self._copies.held(key) for key in [*by_id, *session_ids]}
+        held = {key: copy for key, copy in copies.items() if copy is not None}
+        members_missing = [key for key in by_id if key not in held]
+        chats_missing = [sid for sid in session_ids if sid not in held]
+        reads = {
+            f"{MEMBERSHIPS}{n}": Read(self.members, {"session_id": sid}, PUSH_FIELDS)
+            for n, sid in enumerate(unnamed)
+        }
+        if members_missing:
+            ids = {"_id": {"$in": members_missing}}
+            reads[NAMED] = Read(self.members, ids, MEMBERSHIP_COPIED)
+        if chats_missing:
+            reads[CHATS] = Read(self.sessions, {"_id": {"$in": chats_missing}})
+        branches = len(unnamed) + len(members_missing) + len(chats_missing)
+        if len(reads) < 2 or branches > BRANCHES_PER_UNION:
+            by_chat = await self.push_memberships(unnamed) if unnamed else {}
+            return by_chat, await self.memberships_lately(named), await self.chats(session_ids)
+        since = self._copies.since()
+        found = await read_together(reads)
+        read = {key: None for key in [*members_missing, *chats_missing]} | {
+            document["_id"]: document for document in [*found.get(NAMED, []), *found.get(CHATS, [])]
+        }
+        kept = held | {
+            key: value for key, value in self._copies.kept(read, since).items() if value is not None
+        }
+        return (
+            {sid: found[f"{MEMBERSHIPS}{n}"] for n, sid in enumerate(unnamed)},
+            {pair: kept[key] for key, pair in by_id.items() if key in kept},
+            [without_counters(kept[sid]) for sid in session_ids if sid in kept],
+        )
 
     async def members_page(
         self, session_id: str, after_id: str | None, limit: int
