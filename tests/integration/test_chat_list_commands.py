@@ -194,3 +194,27 @@ async def test_a_membership_written_behind_the_stores_back_shows_in_the_next_lis
     listed, commands = await watched.listed(person)
     assert set(listed) == {own_group, group_id}
     assert commands == ONE_COMMAND
+
+
+async def test_a_list_of_more_chats_than_a_union_holds_reads_them_whole_at_once(watched, smtp_sink):
+    """A person with more chats than one command's union holds (a seller asked by many) has
+    their memberships read, then their chats: whole, so the page needs no read of its own (it
+    read the counters of all, then the page's chats), as they stand."""
+    edge = watched.edges[0]
+    owner = await member(edge, smtp_sink, "Owner")
+    group_id = await new_group(owner, is_public=True)
+    item = await owner.post_item(group_id, "Lamp")
+    askers = [await member(edge, smtp_sink, f"Asker {n}") for n in range(21)]
+    chats = [f"r_{item['_id']}_{asker.id}" for asker in askers]
+    for asker, chat in zip(askers, chats, strict=True):
+        assert (await send_text(asker, chat, "mine?"))["type"] == 13
+    await watched.listed(owner)
+    assert (await send_text(askers[3], chats[3], "still there?"))["type"] == 13
+
+    listed, commands = await watched.listed(owner)
+    assert len(listed) == 20 and listed[chats[3]]["unseen_count"] == 2
+    # Its memberships and its chats (each row's newest message and marks are read after).
+    assert [c for c in commands if c[1] == "sessions" or "user_id" in c[2]] == [
+        ("find", "session_users", ["user_id"]),
+        ("find", "sessions", ["_id"]),
+    ]
