@@ -70,13 +70,6 @@ COUNTER_FIELDS = {
 FURTHEST_MARKS_COPY_SECONDS = 30.0
 FURTHEST_MARKS_REFRESH_SECONDS = 10.0
 
-# How long this process guesses which chats a person is in from their memberships it last read
-# (`followed_by`): a guess every read checks against the memberships it reads, so its age
-# decides nothing but how often a read takes a second command.
-CHATS_FOUND_SECONDS = 600.0
-# The people whose chats a process guesses so (a user shard's pushed people).
-PEOPLE_GUESSED = 10_000
-
 # A person's chats are read whole, counters included, up to this many (one `$in` of ids): a
 # chat list of more than a page's chats then reads its page's no more (it read the counters
 # of all, then the page's chats whole; nx-27017 answers 26-49 chats whole in half the time).
@@ -188,14 +181,6 @@ class SessionStore:
         # Each chat's furthest marks, read once per change of a mark: every write here that
         # moves one (receipts, readers' marks, a member removed) gives the chat a new version.
         self._marks = marks
-        # Which chats each person pushed to was in when their memberships were last read here
-        # (`followed_by`).
-        self._chats_found: LocalCopies[tuple[str, ...]] = LocalCopies(
-            "a person's chats as last found",
-            fresh_for=CHATS_FOUND_SECONDS,
-            refresh_after=CHATS_FOUND_SECONDS,
-            max_copies=PEOPLE_GUESSED,
-        )
 
     async def ensure_indexes(self, indexes: Indexes) -> None:
         # The group store creates the membership indexes chat lists rely on.
@@ -754,16 +739,22 @@ class SessionStore:
         since = self._copies.since()
         known = self._copies.chats_of(user_id)
         if not known or len(known) > BRANCHES_PER_UNION:
-            memberships = await self.memberships_of_user(user_id)
+            memberships, found, known = await self.memberships_of_user(user_id), [], ()
             whole = len(memberships) <= up_to
-            projection = None if whole else COUNTER_FIELDS
-            session_ids = [m["session_id"] for m in memberships]
-            found = await find_in(self.sessions, "_id", session_ids, projection)
         else:
             whole = len(known) <= up_to
             projection = None if whole else COUNTER_FIELDS
-            memberships, found = await self._with_chats_known([user_id], known, projection)
+            both = await read_together(
+                {
+                    MEMBERSHIPS: self._memberships_of_user_read(user_id),
+                    CHATS: Read(self.sessions, {"_id": {"$in": list(known)}}, projection),
+                }
+            )
+            memberships, found = both[MEMBERSHIPS], both[CHATS]
             self._copies.keep_chats_of(user_id, [m["session_id"] for m in memberships], since)
+        unknown = [m["session_id"] for m in memberships if m["session_id"] not in known]
+        if unknown:
+            found += await find_in(self.sessions, "_id", unknown, None if whole else COUNTER_FIELDS)
         if whole:
             # Kept as this edge's copies: as stored now, counters included.
             chats = {m["session_id"]: None for m in memberships} | {c["_id"]: c for c in found}
@@ -773,47 +764,9 @@ class SessionStore:
     async def followed_by(
         self, user_ids: list[str]
     ) -> dict[str, list[tuple[dict[str, Any], dict[str, Any]]]]:
-        """`followed` for many users at once (a push to each member of a big group).
-
-        Their memberships, as stored now, and the counters of the chats this process last
-        found them in share a command when they fit in one union (a pushed person's red dot
-        took two: the memberships, then their chats); the chats of memberships not among
-        those are read after."""
-        known = list(dict.fromkeys(c for u in user_ids for c in self._chats_found.peek(u) or ()))
-        if known and len(user_ids) + len(known) <= BRANCHES_PER_UNION:
-            memberships, chats = await self._with_chats_known(user_ids, known, COUNTER_FIELDS)
-        else:
-            memberships = await find_in(self.members, "user_id", user_ids)
-            chats = await self.counters([m["session_id"] for m in memberships])
-        found: dict[str, list[str]] = {user_id: [] for user_id in user_ids}
-        for membership in memberships:
-            found[membership["user_id"]].append(membership["session_id"])
-        for user_id, session_ids in found.items():
-            self._chats_found.put(user_id, tuple(session_ids))
-        return _paired(memberships, chats)
-
-    async def _with_chats_known(
-        self, user_ids: list[str], known: Iterable[str], projection: dict[str, Any] | None
-    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        """The users' memberships as stored now, and their chats (with `projection`'s fields):
-        those `known` (which this process believes they are in; not empty) in the same
-        command, the chats of memberships not among them after. `known` only saves a command:
-        a chat they left since is read and pairs with no membership, one they joined is read
-        after."""
-        known = list(known)
-        reads = {
-            f"{MEMBERSHIPS}{n}": self._memberships_of_user_read(user_id)
-            for n, user_id in enumerate(user_ids)
-        }
-        chats = Read(self.sessions, {"_id": {"$in": known}}, projection)
-        found = await read_together({**reads, CHATS: chats})
-        chats_found = found.pop(CHATS)
-        memberships = [m for of_user in found.values() for m in of_user]
-        read = {chat["_id"] for chat in chats_found}
-        unknown = [m["session_id"] for m in memberships if m["session_id"] not in read]
-        if unknown:
-            chats_found += await find_in(self.sessions, "_id", unknown, projection)
-        return memberships, chats_found
+        """`followed` for many users at once (a push to each member of a big group)."""
+        memberships = await find_in(self.members, "user_id", user_ids)
+        return _paired(memberships, await self.counters([m["session_id"] for m in memberships]))
 
     async def counters(self, session_ids: list[str]) -> list[dict[str, Any]]:
         """Just what unseen counts, list order and the read rule need of each session."""
