@@ -699,15 +699,24 @@ class SessionStore:
             await self.advance_reading(session_id, user_id, session.get("message_seq", 0))
 
     async def memberships_of_user(self, user_id: str) -> list[Membership]:
-        """All of the user's memberships (a person has at most a few thousand), as stored now;
-        which chats they are of is this edge's to know from then on (`SessionCopies.chats_of`)."""
+        """All of the user's memberships (a person has at most a few thousand), as stored now
+        (but for their receipts' times, `MEMBERSHIP_COPIED`); which chats they are of, and the
+        memberships themselves, are this edge's to know from then on (`_keep_memberships_of`)."""
         since = self._copies.since()
         found = await self._memberships_of_user_read(user_id).find()
-        self._copies.keep_chats_of(user_id, [m["session_id"] for m in found], since)
+        self._keep_memberships_of(user_id, found, since)
         return found
 
     def _memberships_of_user_read(self, user_id: str) -> Read:
-        return Read(self.members, {"user_id": user_id})
+        return Read(self.members, {"user_id": user_id}, MEMBERSHIP_COPIED)
+
+    def _keep_memberships_of(self, user_id: str, memberships: list[Membership], since: int) -> None:
+        """All of the user's memberships, read after `since`: the edge's copies of them, and of
+        which chats they are of (`SessionCopies.chats_of`), as any read is kept. A socket's
+        connection read them to join its rooms, then each chat call of the person's first
+        minute read its membership again (30 a second while 300 people connected)."""
+        self._copies.keep_chats_of(user_id, [m["session_id"] for m in memberships], since)
+        self._copies.kept({m["_id"]: m for m in memberships}, since)
 
     async def followed(self, user_id: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         """(session counters, membership) for each of the user's memberships."""
@@ -751,7 +760,7 @@ class SessionStore:
                 }
             )
             memberships, found = both[MEMBERSHIPS], both[CHATS]
-            self._copies.keep_chats_of(user_id, [m["session_id"] for m in memberships], since)
+            self._keep_memberships_of(user_id, memberships, since)
         unknown = [m["session_id"] for m in memberships if m["session_id"] not in known]
         if unknown:
             found += await find_in(self.sessions, "_id", unknown, None if whole else COUNTER_FIELDS)

@@ -218,3 +218,34 @@ async def test_a_list_of_more_chats_than_a_union_holds_reads_them_whole_at_once(
         ("find", "session_users", ["user_id"]),
         ("find", "sessions", ["_id"]),
     ]
+
+
+async def test_the_memberships_a_socket_read_to_join_its_rooms_are_the_edges_copies(
+    watched, smtp_sink
+):
+    """A socket's connection reads all of its person's memberships to join their rooms: they
+    are the edge's copies from then on, so the person's chat calls read none again (each chat's
+    first call read its membership once more: 30 a second while 300 people connected)."""
+    edge = watched.edges[0]
+    owner = await member(edge, smtp_sink, "Owner")
+    person = await member(edge, smtp_sink, "Person")
+    group_id = await new_group(owner, is_public=True)
+    # The join announces the membership: no edge holds a copy of it.
+    await person.call("/api/group?action=join", {"group_id": group_id})
+    screen = socketio.AsyncClient(reconnection=False)
+    await screen.connect(
+        str(edge.make_url("/")), auth={"auth_key": person.key}, transports=["websocket"]
+    )
+    try:
+        await until(lambda: watched.knows_chat_of(person, group_id))
+        watched.commands.sent.clear()
+        page = await Member(edge, person.key, person.user).call(
+            "/session/messages", {"session_id": group_id}
+        )
+        sent = list(watched.commands.sent)
+    finally:
+        await screen.disconnect()
+    # Only the person's own joining (a receipt of another's message checks that its sender
+    # still follows the chat, on their membership).
+    assert [m["src_id"] for m in page["inbox_messages"]] == [person.id]
+    assert ("find", "session_users", ["_id"]) not in sent
