@@ -245,34 +245,33 @@ class PushService:
         members: dict[str, list[dict[str, Any]]] = {}
         sessions: dict[str, dict[str, Any]] = {}
         if session_ids := list({w["message"]["dest_session_id"]: None for w in messages}):
-            members = await self._memberships(messages, session_ids)
-            # Their titles and kinds, from this edge's copies of the chats.
-            sessions = {s["_id"]: s for s in await self.sessions.chats(session_ids)}
+            members, sessions = await self._memberships_and_chats(messages, session_ids)
         for work in batch:
             if work["kind"] == "direct":
                 self.shards.notify([work["user_id"]], work["ref"], work["n"], False)
             else:
                 await self._message(work["message"], members, sessions)
 
-    async def _memberships(
+    async def _memberships_and_chats(
         self, messages: list[dict[str, Any]], session_ids: list[str]
-    ) -> dict[str, list[dict[str, Any]]]:
+    ) -> tuple[dict[str, list[dict[str, Any]]], dict[str, dict[str, Any]]]:
         """The memberships of the messages' chats (`session_ids`), by chat: of the members a
         small chat's shard named, from this edge's copies (exact for types and mutes, which
-        every change announces); of the other chats, read by chat."""
+        every change announces); of the other chats, read by chat. And the chats (their titles
+        and kinds) by id, from this edge's copies. What no copy holds is read in one command
+        (`SessionStore.push_reads`)."""
         named: dict[str, tuple[str, ...]] = {}
         for work in messages:
             if work["members"] is not None:
                 named[work["message"]["dest_session_id"]] = work["members"]
         unnamed = [session_id for session_id in session_ids if session_id not in named]
-        members = await self.sessions.push_memberships(unnamed) if unnamed else {}
         pairs = [(session_id, u) for session_id, users in named.items() for u in users]
-        found = await self.sessions.memberships_lately(pairs)
+        members, found, chats = await self.sessions.push_reads(session_ids, unnamed, pairs)
         for session_id in named:
             members[session_id] = []
         for (session_id, _), membership in found.items():
             members[session_id].append(membership)
-        return members
+        return members, {chat["_id"]: chat for chat in chats}
 
     async def _message(
         self,

@@ -20,7 +20,13 @@ from agora.store.groups import NEW_SESSION_COUNTERS, add_membership
 from agora.store.local_copies import LocalCopies
 from agora.store.marks_copies import FURTHEST, SENDERS, MarksCopies
 from agora.store.mongo import Indexes, count_matching
-from agora.store.reads_together import BRANCHES_PER_UNION, Read, find_in, read_together
+from agora.store.reads_together import (
+    BRANCHES_PER_UNION,
+    IDS_PER_QUERY,
+    Read,
+    find_in,
+    read_together,
+)
 from agora.store.session_copies import MEMBERSHIP_COPIED, SessionCopies, membership_id
 
 # Per receipt status, the membership's mark: how far its member's screens got.
@@ -39,6 +45,10 @@ OTHER = "other"
 MEMBERSHIPS, CHATS = "memberships", "chats"
 # The name of a chat's read beside others (`furthest_marks_and`).
 CHAT = "chat"
+# The name of the read of the members a push decision's shards named (`push_reads`).
+NAMED = "named"
+# What deciding on pushes needs of each membership of a chat (`push_memberships`).
+PUSH_FIELDS = {"session_id": 1, "user_id": 1, "session_user_type": 1, "notification_flag": 1}
 # What unseen counts, list order and the read rule (`core.chat.access.may_read`) need of a
 # chat (`SessionStore.counters`).
 COUNTER_FIELDS = {
@@ -59,6 +69,11 @@ COUNTER_FIELDS = {
 # receipt that moves nothing, never misses one that moves a tick.
 FURTHEST_MARKS_COPY_SECONDS = 30.0
 FURTHEST_MARKS_REFRESH_SECONDS = 10.0
+
+# A person's chats are read whole, counters included, up to this many (one `$in` of ids): a
+# chat list of more than a page's chats then reads its page's no more (it read the counters
+# of all, then the page's chats whole; nx-27017 answers 26-49 chats whole in half the time).
+CHATS_READ_WHOLE = IDS_PER_QUERY
 
 # A receipt racing others for the same membership tries again this often, then gives way
 # (a later receipt moves the mark on).
@@ -292,11 +307,53 @@ class SessionStore:
     async def push_memberships(self, session_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
         """What deciding on pushes needs of each member of these sessions, by session: type
         and notification flag."""
-        fields = {"session_id": 1, "user_id": 1, "session_user_type": 1, "notification_flag": 1}
         by_session: dict[str, list[dict[str, Any]]] = {sid: [] for sid in session_ids}
-        for membership in await find_in(self.members, "session_id", session_ids, fields):
+        for membership in await find_in(self.members, "session_id", session_ids, PUSH_FIELDS):
             by_session.setdefault(membership["session_id"], []).append(membership)
         return by_session
+
+    async def push_reads(
+        self, session_ids: list[str], unnamed: list[str], named: list[tuple[str, str]]
+    ) -> tuple[
+        dict[str, list[dict[str, Any]]],
+        dict[tuple[str, str], dict[str, Any]],
+        list[ChatSession],
+    ]:
+        """What deciding on a batch of pushes reads: `push_memberships` of the chats `unnamed`,
+        `memberships_lately` of the (session, user) pairs `named` and `chats` of `session_ids`,
+        in one command when what no copy of this edge holds fits in one union (they took up
+        to three: the memberships by chat, those of the members named, the chats)."""
+        by_id = {membership_id(*pair): pair for pair in named}
+        copies = {key: self._copies.held(key) for key in [*by_id, *session_ids]}
+        held = {key: copy for key, copy in copies.items() if copy is not None}
+        members_missing = [key for key in by_id if key not in held]
+        chats_missing = [sid for sid in session_ids if sid not in held]
+        reads = {
+            f"{MEMBERSHIPS}{n}": Read(self.members, {"session_id": sid}, PUSH_FIELDS)
+            for n, sid in enumerate(unnamed)
+        }
+        if members_missing:
+            ids = {"_id": {"$in": members_missing}}
+            reads[NAMED] = Read(self.members, ids, MEMBERSHIP_COPIED)
+        if chats_missing:
+            reads[CHATS] = Read(self.sessions, {"_id": {"$in": chats_missing}})
+        branches = len(unnamed) + len(members_missing) + len(chats_missing)
+        if len(reads) < 2 or branches > BRANCHES_PER_UNION:
+            by_chat = await self.push_memberships(unnamed) if unnamed else {}
+            return by_chat, await self.memberships_lately(named), await self.chats(session_ids)
+        since = self._copies.since()
+        found = await read_together(reads)
+        read = {key: None for key in [*members_missing, *chats_missing]} | {
+            document["_id"]: document for document in [*found.get(NAMED, []), *found.get(CHATS, [])]
+        }
+        kept = held | {
+            key: value for key, value in self._copies.kept(read, since).items() if value is not None
+        }
+        return (
+            {sid: found[f"{MEMBERSHIPS}{n}"] for n, sid in enumerate(unnamed)},
+            {pair: kept[key] for key, pair in by_id.items() if key in kept},
+            [without_counters(kept[sid]) for sid in session_ids if sid in kept],
+        )
 
     async def members_page(
         self, session_id: str, after_id: str | None, limit: int
@@ -642,15 +699,24 @@ class SessionStore:
             await self.advance_reading(session_id, user_id, session.get("message_seq", 0))
 
     async def memberships_of_user(self, user_id: str) -> list[Membership]:
-        """All of the user's memberships (a person has at most a few thousand), as stored now;
-        which chats they are of is this edge's to know from then on (`SessionCopies.chats_of`)."""
+        """All of the user's memberships (a person has at most a few thousand), as stored now
+        (but for their receipts' times, `MEMBERSHIP_COPIED`); which chats they are of, and the
+        memberships themselves, are this edge's to know from then on (`_keep_memberships_of`)."""
         since = self._copies.since()
         found = await self._memberships_of_user_read(user_id).find()
-        self._copies.keep_chats_of(user_id, [m["session_id"] for m in found], since)
+        self._keep_memberships_of(user_id, found, since)
         return found
 
     def _memberships_of_user_read(self, user_id: str) -> Read:
-        return Read(self.members, {"user_id": user_id})
+        return Read(self.members, {"user_id": user_id}, MEMBERSHIP_COPIED)
+
+    def _keep_memberships_of(self, user_id: str, memberships: list[Membership], since: int) -> None:
+        """All of the user's memberships, read after `since`: the edge's copies of them, and of
+        which chats they are of (`SessionCopies.chats_of`), as any read is kept. A socket's
+        connection read them to join its rooms, then each chat call of the person's first
+        minute read its membership again (30 a second while 300 people connected)."""
+        self._copies.keep_chats_of(user_id, [m["session_id"] for m in memberships], since)
+        self._copies.kept({m["_id"]: m for m in memberships}, since)
 
     async def followed(self, user_id: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         """(session counters, membership) for each of the user's memberships."""
@@ -694,7 +760,7 @@ class SessionStore:
                 }
             )
             memberships, found = both[MEMBERSHIPS], both[CHATS]
-            self._copies.keep_chats_of(user_id, [m["session_id"] for m in memberships], since)
+            self._keep_memberships_of(user_id, memberships, since)
         unknown = [m["session_id"] for m in memberships if m["session_id"] not in known]
         if unknown:
             found += await find_in(self.sessions, "_id", unknown, None if whole else COUNTER_FIELDS)

@@ -194,3 +194,58 @@ async def test_a_membership_written_behind_the_stores_back_shows_in_the_next_lis
     listed, commands = await watched.listed(person)
     assert set(listed) == {own_group, group_id}
     assert commands == ONE_COMMAND
+
+
+async def test_a_list_of_more_chats_than_a_union_holds_reads_them_whole_at_once(watched, smtp_sink):
+    """A person with more chats than one command's union holds (a seller asked by many) has
+    their memberships read, then their chats: whole, so the page needs no read of its own (it
+    read the counters of all, then the page's chats), as they stand."""
+    edge = watched.edges[0]
+    owner = await member(edge, smtp_sink, "Owner")
+    group_id = await new_group(owner, is_public=True)
+    item = await owner.post_item(group_id, "Lamp")
+    askers = [await member(edge, smtp_sink, f"Asker {n}") for n in range(21)]
+    chats = [f"r_{item['_id']}_{asker.id}" for asker in askers]
+    for asker, chat in zip(askers, chats, strict=True):
+        assert (await send_text(asker, chat, "mine?"))["type"] == 13
+    await watched.listed(owner)
+    assert (await send_text(askers[3], chats[3], "still there?"))["type"] == 13
+
+    listed, commands = await watched.listed(owner)
+    assert len(listed) == 20 and listed[chats[3]]["unseen_count"] == 2
+    # Its memberships and its chats (each row's newest message and marks are read after).
+    assert [c for c in commands if c[1] == "sessions" or "user_id" in c[2]] == [
+        ("find", "session_users", ["user_id"]),
+        ("find", "sessions", ["_id"]),
+    ]
+
+
+async def test_the_memberships_a_socket_read_to_join_its_rooms_are_the_edges_copies(
+    watched, smtp_sink
+):
+    """A socket's connection reads all of its person's memberships to join their rooms: they
+    are the edge's copies from then on, so the person's chat calls read none again (each chat's
+    first call read its membership once more: 30 a second while 300 people connected)."""
+    edge = watched.edges[0]
+    owner = await member(edge, smtp_sink, "Owner")
+    person = await member(edge, smtp_sink, "Person")
+    group_id = await new_group(owner, is_public=True)
+    # The join announces the membership: no edge holds a copy of it.
+    await person.call("/api/group?action=join", {"group_id": group_id})
+    screen = socketio.AsyncClient(reconnection=False)
+    await screen.connect(
+        str(edge.make_url("/")), auth={"auth_key": person.key}, transports=["websocket"]
+    )
+    try:
+        await until(lambda: watched.knows_chat_of(person, group_id))
+        watched.commands.sent.clear()
+        page = await Member(edge, person.key, person.user).call(
+            "/session/messages", {"session_id": group_id}
+        )
+        sent = list(watched.commands.sent)
+    finally:
+        await screen.disconnect()
+    # Only the person's own joining (a receipt of another's message checks that its sender
+    # still follows the chat, on their membership).
+    assert [m["src_id"] for m in page["inbox_messages"]] == [person.id]
+    assert ("find", "session_users", ["_id"]) not in sent

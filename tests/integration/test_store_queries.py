@@ -288,6 +288,52 @@ async def test_a_chats_marks_of_both_kinds_are_read_in_one_command(watched, redi
         await redis.aclose()
 
 
+async def test_a_push_decisions_memberships_and_chats_are_read_in_one_command(watched, redis_url):
+    """Deciding on a batch of pushes read a big chat's memberships by chat, then the members a
+    small chat's shard named, then the chats: three commands where no copy held them. Now
+    one, finding what each read finds alone."""
+    collection, commands = watched
+    redis = Redis.from_url(redis_url, decode_responses=True)
+    keys = Keys(f"pushes-{uuid.uuid4().hex[:8]}:")
+    sessions = SessionStore(
+        collection.database, session_copies(redis, keys), MarksCopies(redis, keys)
+    )
+    run = uuid.uuid4().hex[:8]
+    group, chat = f"group-{run}", f"chat-{run}"
+    named = [(chat, f"ann-{run}"), (chat, f"bob-{run}")]
+    try:
+        for session_id, title in ((group, "City"), (chat, "Piano")):
+            await sessions.sessions.insert_one(
+                {"_id": session_id, "title": title, "message_seq": 4}
+            )
+        for n in range(3):
+            await sessions.add_member(group, f"member{n}-{run}", USER_TYPE_MEMBER)
+        for session_id, user_id in named:
+            await sessions.add_member(session_id, user_id, USER_TYPE_MEMBER)
+        await sessions.advance_reading(chat, named[0][1], 3)
+
+        commands.names.clear()
+        alone = (
+            await sessions.push_memberships([group]),
+            await sessions.memberships_lately(named),
+            await sessions.chats([group, chat]),
+        )
+        assert len(commands.names) == 3
+        commands.names.clear()
+        together = await sessions.push_reads([group, chat], [group], named)
+        assert commands.names == ["aggregate"]
+        by_chat, memberships, chats = together
+        assert (by_chat, memberships) == alone[:2]
+        assert sorted(chats, key=str) == sorted(alone[2], key=str)
+        assert len(by_chat[group]) == 3 and memberships[named[0]]["read_seq"] == 3
+        assert sorted(c["title"] for c in chats) == ["City", "Piano"]
+        assert all("message_seq" not in c for c in chats)
+    finally:
+        await sessions.members.delete_many({"session_id": {"$in": [group, chat]}})
+        await sessions.sessions.delete_many({"_id": {"$in": [group, chat]}})
+        await redis.aclose()
+
+
 async def test_a_share_route_is_read_from_the_store_once_per_process(watched, redis_url):
     """Each opening of a post's page read its link's route (`find routes` by `_id`), and the
     feed's pages send many people through the same links. A route never changes once

@@ -21,7 +21,7 @@ from agora.services.chat.access import ChatAccess, deleted_posts, post_of
 from agora.services.chat.ticks import Ticks
 from agora.services.items import PostReader
 from agora.store.messages import MessageStore
-from agora.store.sessions import SessionStore
+from agora.store.sessions import CHATS_READ_WHOLE, SessionStore
 
 
 class ChatList:
@@ -52,14 +52,15 @@ class ChatList:
         Memberships are not touched per message, so the order comes from the sessions: all
         of the user's memberships and their sessions' counters are read and sorted (a person
         has at most a few thousand chats), and the page's sessions are then read in full;
-        most people have no more chats than a page holds, and theirs are read whole at once.
+        most people have no more chats than `CHATS_READ_WHOLE`, and theirs are read whole at
+        once.
         A chat the user may not read (asked to join, blocked) stays listed, so that they see
         their request or block, with nothing of its messages: no `last_message`, no unseen
         count, and the time of their membership in place of the chat's latest activity.
         """
         user_id = caller.user["_id"]
         before = _decode_chats_cursor(cursor) if cursor else None
-        followed, whole = await self.sessions.followed_whole(user_id, CHATS_PAGE)
+        followed, whole = await self.sessions.followed_whole(user_id, CHATS_READ_WHOLE)
         readable = await self.access.may_read_all(caller, followed)
         rows = [((seen_time(c, m, c["_id"] in readable), c["_id"]), c, m) for c, m in followed]
         rows.sort(key=lambda row: row[0], reverse=True)
