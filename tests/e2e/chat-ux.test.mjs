@@ -428,8 +428,10 @@ test('a long press holds while the messages move under a still finger (phone)', 
   });
   await owner.getByRole('button', { name: 'View Chats' }).click();
   const question = chatWindow(owner).getByTestId('chat-message').filter({ hasText: 'Is it the front tyre?' });
+  // Measured once the window has slid in: hovering waits for the message to stand still (a box
+  // read mid-slide was lower than where the message came to rest, bar or no bar).
+  await question.hover();
   const pressed = await question.boundingBox();
-  await owner.mouse.move(pressed.x + pressed.width / 2, pressed.y + pressed.height / 2);
   await owner.mouse.down();
   loadTheBar();
   await chatWindow(owner).getByRole('button', { name: /^Give offer/ }).waitFor();
