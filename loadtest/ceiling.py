@@ -76,7 +76,7 @@ SETTINGS = {
 GENERATOR = "locust"  # run_step's name for locust and the processes it starts
 # Ray gives its node 30 s to start, which a busy machine sometimes misses: the edge exits.
 STACK_ATTEMPTS = 3
-IDLE_MEMORY_READINGS = 5  # a second apart
+IDLE_MEMORY_SECONDS = 4.0  # five readings, a second apart (the last as the meter stops)
 PROFILED_ROLES = ("edge", "session shards", "user shards", "nx-27017")
 SERVER_ROLES = ("edge", "session shards", "user shards", "rest of Ray", "nx-27017", "redis")
 # Agora's count of store commands, one sample per process (docs/operations.md).
@@ -125,9 +125,7 @@ def _idle_rss(roles: dict[str, Finder], server_roles: tuple[str, ...]) -> int:
     of readings through a window."""
     meter = CpuMeter({role: roles[role] for role in server_roles})
     meter.start()
-    for _ in range(IDLE_MEMORY_READINGS - 1):
-        time.sleep(1.0)
-        meter.sample_memory()
+    meter.read_memory_through(IDLE_MEMORY_SECONDS, every=1.0)
     return sum(usage.rss_bytes for usage in meter.stop().roles.values())
 
 

@@ -125,7 +125,9 @@ def run_step(
                 raise LoadError(f"locust did not start its users; see {log_path}")
         meter.start()
         on_hold()
-        _hold(meter, max(1.0, step.seconds - 1 - WINDOW_MARGIN_SECONDS))
+        meter.read_memory_through(
+            max(1.0, step.seconds - 1 - WINDOW_MARGIN_SECONDS), MEMORY_READ_SECONDS
+        )
         window = meter.stop()
         after_hold()
         code = locust.wait(timeout=run_seconds + 60)
@@ -135,14 +137,6 @@ def run_step(
         raise LoadError(f"locust exited with {code}; see {log_path}")
     calls, total = _read_stats(stats_file, _read_response_times(Path(f"{csv_prefix}.json")))
     return StepResult(calls, total, window, _read_failures(Path(f"{csv_prefix}_failures.csv")))
-
-
-def _hold(meter: CpuMeter, seconds: float) -> None:
-    """Waits out the measured window, reading the processes' memory through it."""
-    ends = time.monotonic() + seconds
-    while (left := ends - time.monotonic()) > 0:
-        time.sleep(min(MEMORY_READ_SECONDS, left))
-        meter.sample_memory()
 
 
 def _copy_log(locust: subprocess.Popen, log, spawned: threading.Event) -> None:

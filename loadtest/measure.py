@@ -82,6 +82,13 @@ class CpuMeter:
         for role, processes in self._found.items():
             self._memory[role].append(_rss_of(processes))
 
+    def read_memory_through(self, seconds: float, every: float) -> None:
+        """Waits `seconds`, reading the processes' memory every `every` seconds meanwhile."""
+        ends = time.monotonic() + seconds
+        while (left := ends - time.monotonic()) > 0:
+            time.sleep(min(every, left))
+            self.sample_memory()
+
     def stop(self) -> Window:
         self.sample_memory()
         seconds = time.monotonic() - self._started
