@@ -164,13 +164,13 @@ class MembershipUpdates(monitoring.CommandListener):
         pass
 
 
-async def test_opening_chats_moves_the_red_dots_marks_with_the_receipts_waiting(
+async def test_opening_chats_moves_the_red_dots_marks_without_waiting_for_receipts(
     client_for, smtp_sink, chat_prefix, mongo_url, monkeypatch
 ):
-    """Opening Chats moves the red dot's seen marks, and the list waits for them: they were a
-    write of their own beside the receipts waiting to be written behind (1.9 a second at 300
-    people). They go at once, however long those would wait, and take them along: one
-    command for all."""
+    """Opening Chats moves the red dot's seen marks, and the list waits for them, but not for
+    the receipts waiting to be written behind: in their command, a list waited for the write
+    in flight (its reads and announcements too) and then its own, 80-160 ms at 500 people.
+    With the receipts held back an hour, the list's marks go alone and the receipts wait."""
     monkeypatch.setattr(ticks_module, "MARKS_WRITE_LINGER_SECONDS", 3600)
     watch = MembershipUpdates()
 
@@ -195,15 +195,15 @@ async def test_opening_chats_moves_the_red_dots_marks_with_the_receipts_waiting(
     assert await _eventually(owner, red_dot, 1) == 1
     watch.updates.clear()
     await owner.call("/user/chats", {})
-    assert watch.updates == [2]
+    assert watch.updates == [1]
     assert await _eventually(owner, red_dot, 0) == 0
     db = AsyncMongoClient(mongo_url)
     try:
         stored = await db["agora_test"].session_users.find_one({"_id": f"{session_id}:{owner.id}"})
     finally:
         await db.close()
-    assert (stored["seen_seq"], stored["delivered_seq"]) == (3, 2)
-    # The second list's own receipt goes with the owner's page's, which is written at once.
+    assert (stored["seen_seq"], stored.get("delivered_seq", 0)) == (3, 0)
+    # The lists' receipts go with the owner's page's, which is written at once.
     await owner.call("/session/messages", {"session_id": session_id})
 
 

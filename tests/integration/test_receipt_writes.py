@@ -18,7 +18,7 @@ from agora.store.marks_copies import MarksCopies
 from agora.store.mongo import connect_mongo, database, ensure_indexes
 from agora.store.redis import Keys, connect_redis
 from agora.store.session_copies import session_copies
-from agora.store.sessions import ReceiptMark, SessionStore
+from agora.store.sessions import SessionStore
 from tests.integration.helpers import eventually, heard, hearing
 
 LAST = {"created_at": 1}  # the newest message a receipt covers (its sender is not asked)
@@ -120,25 +120,6 @@ async def test_a_receipt_waited_for_takes_the_receipts_waiting_along(edge, monke
     assert edge.commands.updates == [2]
     assert await _mark(edge, chat, "ann", "delivered_seq") == 1
     assert await _mark(edge, chat, "bob", "read_seq") == 1
-
-
-async def test_a_receipt_that_misses_beside_a_red_dots_mark_is_read_again_and_written(edge):
-    """A chat list's seen marks share the receipts' command (`Ticks.seen`), where a
-    compare-and-set's miss is told only by the count of statements: a seen mark that moved
-    must not pass for a receipt that did not."""
-    chat, found = await _chat_of(edge, "ann", "bob")
-    # Another edge moved ann's mark since her membership was read.
-    await edge.db.session_users.update_one({"_id": f"{chat}:ann"}, {"$set": {"delivered_seq": 5}})
-    edge.commands.clear()
-    mark = ReceiptMark(chat, "ann", "delivered", 7)
-    ahead = await edge.sessions.record_receipts(
-        [mark], {(chat, "ann"): found["ann"]}, 1, seen={f"{chat}:bob": 3}
-    )
-    assert ahead == [True]
-    assert edge.commands.updates == [2, 1]
-    assert edge.commands.reads_by_id == 1
-    assert await _mark(edge, chat, "ann", "delivered_seq") == 7
-    assert await _mark(edge, chat, "bob", "seen_seq") == 3
 
 
 async def test_receipt_times_stored_in_the_earlier_shape_are_rewritten_once_at_a_start(

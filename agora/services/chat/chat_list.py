@@ -140,9 +140,8 @@ class ChatList:
     async def _notifications_seen(
         self, user_id: str, followed: list[tuple[dict[str, Any], dict[str, Any]]]
     ) -> None:
-        """Opening Chats clears the red dot: what counted for it so far no longer does. The
-        marks go with the receipts waiting for their write (`Ticks.seen`)."""
-        await self.ticks.seen(
+        """Opening Chats clears the red dot: what counted for it so far no longer does."""
+        await self.sessions.mark_seen(
             {
                 m["_id"]: counters.get("message_seq", 0)
                 for counters, m in followed

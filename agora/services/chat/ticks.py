@@ -1,6 +1,5 @@
 """A member's delivery mark, moved by whatever showed them messages (a page, the chat list,
-a socket's or a push's receipt), and the ticks it moves on the senders' screens; and the
-red dot's seen marks (the chat list's), written with them."""
+a socket's or a push's receipt), and the ticks it moves on the senders' screens."""
 
 import asyncio
 import logging
@@ -54,14 +53,6 @@ class _Waiting:
     awaited: bool
 
 
-@dataclass(frozen=True)
-class _Seen:
-    """The red dot's seen marks of a chat list (membership id -> message number), waiting
-    for their write; the list waits for it."""
-
-    seen: dict[str, int]
-
-
 class Ticks:
     def __init__(
         self, *, sessions: SessionStore, emitter: RealtimeEmitter, access: ChatAccess
@@ -80,15 +71,6 @@ class Ticks:
         receipt was a write of its own, 1.3 a second at 300 people."""
         waiting = _Waiting(Receipt.of(membership, status, seq, last), membership, awaited=True)
         await self._writes.add(waiting, at_once=True)
-
-    async def seen(self, seen: dict[str, int]) -> None:
-        """Moves the red dot's seen marks (`SessionStore.record_receipts`' `seen`): at once,
-        taking the receipts waiting to be written behind along in their command, as a page's
-        receipt does (a chat list's seen marks were a write of their own, 1.9 a second at 300
-        people). A mark's place in a receipts' command costs the compare-and-sets nothing:
-        their misses are told by the statements matched, which a seen mark always is."""
-        if seen:
-            await self._writes.add(_Seen(seen), at_once=True)
 
     def write_behind(
         self, receipts: list[Receipt], found: dict[tuple[str, str], dict[str, Any]]
@@ -109,28 +91,19 @@ class Ticks:
     async def _write(self, batch: Pending) -> None:
         """A failure reaches the callers who wait; for the others it is logged: the next
         receipts move the marks."""
-        waiting: list[_Waiting] = [w for w, _ in batch if isinstance(w, _Waiting)]
-        seen: dict[str, int] = {}
-        for s, _ in batch:
-            if isinstance(s, _Seen):
-                for membership, seq in s.seen.items():
-                    seen[membership] = max(seq, seen.get(membership, 0))
+        waiting: list[_Waiting] = [w for w, _ in batch]
         found = {w.receipt.member: w.membership for w in waiting}
         try:
-            await self.receipts([w.receipt for w in waiting], found, seen=seen)
+            await self.receipts([w.receipt for w in waiting], found)
         except Exception as error:
             log.warning("%d receipts' marks were not written: %r", len(batch), error)
             for w, future in batch:
-                if (isinstance(w, _Seen) or w.awaited) and not future.done():
+                if w.awaited and not future.done():
                     future.set_exception(error)
         succeed_all(batch)
 
     async def receipts(
-        self,
-        receipts: list[Receipt],
-        found: dict[tuple[str, str], dict[str, Any]],
-        *,
-        seen: dict[str, int] | None = None,
+        self, receipts: list[Receipt], found: dict[tuple[str, str], dict[str, Any]]
     ) -> None:
         """`receipt` for many, their memberships read already (`SessionStore.memberships`):
         one write for the lot. Only the receipts that may move a tick are announced (to the
@@ -138,8 +111,7 @@ class Ticks:
         go at once (they share the emitter's publishes; one by one, each waited for a publish
         of its own). A membership this edge marked since `found` read it is taken as marked
         (`SessionStore.as_marked_here`): the receipts checked while a batch was written come in
-        the next, and their marks' compare-and-sets missed, each miss a read and a write more.
-        `seen`: the red dot's seen marks that go in the same command (`seen`)."""
+        the next, and their marks' compare-and-sets missed, each miss a read and a write more."""
         found = self.sessions.as_marked_here(found)
         marks = [r.mark for r in receipts]
         # Read before the write, and only for chats where a mark is behind its receipt (a
@@ -152,7 +124,7 @@ class Ticks:
                 strict=True,
             )
         )
-        ahead = await self.sessions.record_receipts(marks, found, now_ms(), seen=seen)
+        ahead = await self.sessions.record_receipts(marks, found, now_ms())
         ticking = []
         for receipt, moved in zip(receipts, ahead, strict=True):
             mark = receipt.mark
