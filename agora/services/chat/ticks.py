@@ -16,8 +16,10 @@ from agora.tools.group_commit import GroupCommit, Pending, succeed_all
 log = logging.getLogger("agora.chat.ticks")
 
 # nx-27017 holds every other command while it writes one: 330 marks in one bulk write held it
-# 110-150 ms (socket deliveries' p99 400 ms at 500 people); 50 hold it about 20 ms.
-MARKS_PER_WRITE = 50
+# 110-150 ms (socket deliveries' p99 400 ms at 500 people); 50 hold it about 20 ms quiet, and
+# a group message's receipts came as one 50 after another, each 50-110 ms in the edge's eyes
+# at 500 people (sends' p99 390 ms); 10 hold it about 4 ms, and others pass between them.
+MARKS_PER_WRITE = 10
 # The receipts of a message to a big group arrive over a second or two (the screens spread
 # them): written as they came, nearly each was a write of its own. A receipt somebody waits
 # for (a page's) does not wait this long: it goes at once, taking along those waiting.
