@@ -29,27 +29,33 @@ class GroupCommit:
         # nobody waits for, which arrive spread out rather than together.
         self.linger = linger
         self.waiting: Pending = []
+        # Operations their callers wait for (`add(at_once=True)`): they go in the next batch,
+        # ahead of whatever waits without a caller. Queued behind a big group message's 350
+        # receipts written behind, a chat's opening waited for 35 writes (openings at
+        # 470-910 ms together at 1,000 people).
+        self.awaited: Pending = []
         self.sending = False
         self._drainer: asyncio.Future | None = None
-        # The waiting operations whose callers wait for them: their batch does not linger.
-        self._awaited: set[asyncio.Future] = set()
         self._hurry = asyncio.Event()
 
     async def add(self, operation: Any, *, at_once: bool = False) -> Any:
-        """`operation`'s outcome. `at_once`: its batch goes without lingering, with whatever
-        waits for a command already (the caller waits for it, and it takes them along)."""
-        [future] = self.enqueue([operation])
+        """`operation`'s outcome. `at_once`: it goes in the next batch, ahead of the operations
+        nobody waits for, and that batch goes without lingering (the caller waits for it, and
+        it takes along what room is left)."""
+        [future] = self._queue(self.awaited if at_once else self.waiting, [operation])
         if at_once:
-            self._awaited.add(future)
             self._hurry.set()
         return await future
 
     def enqueue(self, operations: list[Any]) -> list[asyncio.Future]:
         """Futures of the operations' outcomes, in order. A caller with many operations awaits
         these rather than a task per operation (a shard's batch inserts hundreds at a time)."""
+        return self._queue(self.waiting, operations)
+
+    def _queue(self, queue: Pending, operations: list[Any]) -> list[asyncio.Future]:
         loop = asyncio.get_running_loop()
         futures = [loop.create_future() for _ in operations]
-        self.waiting.extend(zip(operations, futures, strict=True))
+        queue.extend(zip(operations, futures, strict=True))
         if not self.sending:
             self.sending = True
             self._drainer = asyncio.ensure_future(self._drain())
@@ -57,13 +63,12 @@ class GroupCommit:
 
     async def _drain(self) -> None:
         try:
-            while self.waiting:
-                if self.linger and len(self.waiting) < self.most and not self._awaited:
+            while self.awaited or self.waiting:
+                if self.linger and len(self.waiting) < self.most and not self.awaited:
                     self._hurry.clear()
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self._hurry.wait(), self.linger)
-                batch, self.waiting = self.waiting[: self.most], self.waiting[self.most :]
-                self._awaited.difference_update(future for _, future in batch)
+                batch = self._next_batch()
                 try:
                     await self.send(batch)
                 except Exception as error:
@@ -72,6 +77,13 @@ class GroupCommit:
                     fail_all(batch, error)
         finally:
             self.sending = False
+
+    def _next_batch(self) -> Pending:
+        batch, self.awaited = self.awaited[: self.most], self.awaited[self.most :]
+        room = self.most - len(batch)
+        batch += self.waiting[:room]
+        del self.waiting[:room]
+        return batch
 
 
 def succeed_all(batch: Pending) -> None:

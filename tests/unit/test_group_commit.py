@@ -47,11 +47,35 @@ async def test_an_operation_waited_for_at_once_takes_a_lingering_batch_along():
     commits = GroupCommit(send, 10, linger=3600)
     behind = commits.enqueue(["a"])
     await asyncio.wait_for(commits.add("b", at_once=True), timeout=30)
-    assert sent == [["a", "b"]] and all(future.done() for future in behind)
+    assert sent == [["b", "a"]] and all(future.done() for future in behind)
     # The batch after it lingers again, until another is waited for at once.
     commits.enqueue(["c"])
     for _ in range(5):
         await asyncio.sleep(0)
-    assert sent == [["a", "b"]]
+    assert sent == [["b", "a"]]
     await asyncio.wait_for(commits.add("d", at_once=True), timeout=30)
-    assert sent == [["a", "b"], ["c", "d"]]
+    assert sent == [["b", "a"], ["d", "c"]]
+
+
+async def test_an_operation_waited_for_goes_in_the_next_batch_ahead_of_a_queue_nobody_waits_for():
+    sent: list[list[str]] = []
+    in_flight = asyncio.Event()
+    release = asyncio.Event()
+
+    async def send(batch):
+        sent.append([operation for operation, _ in batch])
+        in_flight.set()
+        await release.wait()
+        succeed_all(batch)
+
+    commits = GroupCommit(send, 10)
+    behind = commits.enqueue([f"r{n}" for n in range(35)])
+    await asyncio.wait_for(in_flight.wait(), timeout=30)
+    waited = asyncio.ensure_future(commits.add("page", at_once=True))
+    release.set()
+    await asyncio.wait_for(waited, timeout=30)
+    # The first batch was in flight already; the page's operation went in the second, with
+    # the room left, and the 25 that waited nobody's way took the batches after it.
+    assert sent[1] == ["page", *(f"r{n}" for n in range(10, 19))]
+    await asyncio.wait_for(asyncio.wait(behind), timeout=30)
+    assert [op for batch in sent for op in batch if op != "page"] == [f"r{n}" for n in range(35)]
