@@ -122,6 +122,30 @@ async def test_a_receipt_waited_for_takes_the_receipts_waiting_along(edge, monke
     assert await _mark(edge, chat, "bob", "read_seq") == 1
 
 
+async def test_a_members_receipts_waiting_behind_go_as_one_statement_of_the_furthest(
+    edge, monkeypatch
+):
+    """Receipts written behind came faster than their writes at 1,000 people, and a member
+    had several waiting (one per message to a city group): the later takes the earlier's
+    place in the queue, one statement for the member's furthest mark; an older receipt
+    arriving after it changes nothing."""
+    monkeypatch.setattr(ticks_module, "MARKS_WRITE_LINGER_SECONDS", 3600)
+    ticks = Ticks(sessions=edge.sessions, emitter=edge.ticks.emitter, access=edge.ticks.access)
+    chat, found = await _chat_of(edge, "ann", "bob")
+    edge.commands.clear()
+    for seq in (1, 3, 2):
+        ticks.receipt_behind(found["ann"], "delivered", seq, LAST)
+    await asyncio.wait_for(ticks.receipt(found["bob"], "read", 3, LAST), timeout=30)
+    assert edge.commands.updates == [2]
+    stored = await edge.db.session_users.find_one({"_id": f"{chat}:ann"})
+    assert stored["delivered_seq"] == 3 and stored["delivered_mark_seqs"] == [3]
+    # Once written, the member's next receipt is a statement of the next batch.
+    ticks.receipt_behind(found["ann"], "delivered", 4, LAST)
+    await asyncio.wait_for(ticks.receipt(found["bob"], "read", 4, LAST), timeout=30)
+    assert edge.commands.updates == [2, 2]
+    assert await _mark(edge, chat, "ann", "delivered_seq") == 4
+
+
 async def test_receipt_times_stored_in_the_earlier_shape_are_rewritten_once_at_a_start(
     settings_for,
 ):

@@ -45,14 +45,20 @@ class Receipt:
         return self.mark.session_id, self.mark.user_id
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Waiting:
     """A receipt waiting for its write, with its membership as its check read it. `awaited`:
-    its caller waits for the write, and hears of its failure."""
+    its caller waits for the write, and hears of its failure. One written behind gives way to
+    a later receipt of the same member, chat and status while it waits (`Ticks.write_behind`)."""
 
     receipt: Receipt
     membership: dict[str, Any]
     awaited: bool
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        mark = self.receipt.mark
+        return mark.session_id, mark.user_id, mark.status
 
 
 class Ticks:
@@ -63,6 +69,8 @@ class Ticks:
         self.emitter = emitter
         self.access = access
         self._writes = GroupCommit(self._write, MARKS_PER_WRITE, linger=MARKS_WRITE_LINGER_SECONDS)
+        # The receipts written behind that wait for a batch, by (chat, member, status).
+        self._behind: dict[tuple[str, str, str], _Waiting] = {}
 
     async def receipt(
         self, membership: dict[str, Any], status: str, seq: int, last: dict[str, Any]
@@ -80,8 +88,24 @@ class Ticks:
         """`receipts`, checked already (their memberships in `found`), written with others a
         moment later; nobody waits for them (a mark lost with the edge is moved on by the
         member's next receipt, since marks only move forward; the senders' ticks move once it
-        is written)."""
-        self._writes.enqueue([_Waiting(r, found[r.member], awaited=False) for r in receipts])
+        is written).
+
+        A receipt of a member whose earlier one (same chat and status) still waits takes its
+        place rather than a statement of its own: marks only move forward, so the later one
+        says all the earlier one did. At 1,000 people a city group's screens sent 280 receipts
+        a second, the writes fell seconds behind, and a member had several waiting in the
+        queue; the earlier receipt's own time is then not kept (the info view tells the
+        later one's, at most that queue's wait later)."""
+        queued = []
+        for receipt in receipts:
+            waiting = _Waiting(receipt, found[receipt.member], awaited=False)
+            earlier = self._behind.get(waiting.key)
+            if earlier is None:
+                self._behind[waiting.key] = waiting
+                queued.append(waiting)
+            elif receipt.mark.seq > earlier.receipt.mark.seq:
+                earlier.receipt, earlier.membership = waiting.receipt, waiting.membership
+        self._writes.enqueue(queued)
 
     def receipt_behind(
         self, membership: dict[str, Any], status: str, seq: int, last: dict[str, Any]
@@ -94,6 +118,10 @@ class Ticks:
         """A failure reaches the callers who wait; for the others it is logged: the next
         receipts move the marks."""
         waiting: list[_Waiting] = [w for w, _ in batch]
+        for w in waiting:
+            # In a batch now: a later receipt of the member waits for the next.
+            if self._behind.get(w.key) is w:
+                del self._behind[w.key]
         found = {w.receipt.member: w.membership for w in waiting}
         try:
             await self.receipts([w.receipt for w in waiting], found)
