@@ -246,8 +246,12 @@ def attach(
     async def show(sid: str, shown: str | None) -> None:
         """The socket is in the viewers' room of the chat its tab shows, if it hears that chat
         (its room admitted it: a member's connect, a visitor's join), and of no other."""
-        async with sio.session(sid) as session:
-            before, session["viewing"] = session.get("viewing"), shown
+        # Not `sio.session`: python-socketio makes its context manager a new class at each
+        # call, which only the cycle collector frees (the edge's young collections found
+        # one in the garbage each time).
+        session = await sio.get_session(sid)
+        before, session["viewing"] = session.get("viewing"), shown
+        await sio.save_session(sid, session)
         if before is not None and before != shown:
             await sio.leave_room(sid, viewer_room(before))
         if shown is not None and sio.manager.in_room(sid, session_room(shown)):

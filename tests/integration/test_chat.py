@@ -2,6 +2,7 @@
 
 import asyncio
 import contextlib
+import gc
 import uuid
 
 import pytest
@@ -587,6 +588,33 @@ async def test_a_tab_hears_typing_while_its_users_shard_hears_of_its_view(
     assert await _heard_typing(heard, tab) == [("owner", asker.id)]
     release.set()
     assert await viewing == {"ok": True}
+
+
+async def test_a_tab_changing_the_chat_it_shows_makes_no_class_each_time(chat_client, smtp_sink):
+    """python-socketio's `session` context manager is a class made at each call, which only
+    the cycle collector frees: the edge's young collections found one in their garbage each
+    time a tab said what it shows. Counted with the collector off, so none is freed meanwhile."""
+    owner, asker, item = await _item_chat(chat_client, smtp_sink)
+    session_id = f"r_{item['_id']}_{asker.id}"
+    await _send(asker, session_id, "hi")
+    tab = await _socket(chat_client, owner)
+    await tab.call("viewing", {"session_id": None})
+    gc.disable()
+    try:
+        classes = len(object.__subclasses__())
+        for shown in [session_id, None] * 10:
+            assert await tab.call("viewing", {"session_id": shown}) == {"ok": True}
+        made = len(object.__subclasses__()) - classes
+    finally:
+        gc.enable()
+    assert made < 5
+    # Still shown where the tab said last: it hears typing once it shows the chat again.
+    heard: dict[str, list] = {"typing": []}
+    shown_tab = await _socket(chat_client, owner, heard, "owner")
+    await shown_tab.call("viewing", {"session_id": session_id})
+    typist = await _socket(chat_client, asker)
+    await typist.call("typing", {"session_id": session_id})
+    assert await _heard_typing(heard, shown_tab) == [("owner", asker.id)]
 
 
 async def test_mute_and_make_public_rules(chat_client, smtp_sink):
