@@ -146,6 +146,27 @@ async def test_a_members_receipts_waiting_behind_go_as_one_statement_of_the_furt
     assert await _mark(edge, chat, "ann", "delivered_seq") == 4
 
 
+async def test_a_receipt_waited_for_is_answered_once_written_while_its_tick_is_announced(
+    edge, monkeypatch
+):
+    """A page waits for its reader's mark (the chat list after it shows the chat read), not
+    for the senders' screens to hear of the tick it moved: at 1,000 people an opening waited
+    for the announcements too, up to 380 ms."""
+    ticks = Ticks(sessions=edge.sessions, emitter=edge.ticks.emitter, access=edge.ticks.access)
+    chat, found = await _chat_of(edge, "ann", "bob")
+    announcing, release = asyncio.Event(), asyncio.Event()
+
+    async def announce_slowly(*args, **kwargs) -> None:
+        announcing.set()
+        await release.wait()
+
+    monkeypatch.setattr(ticks.emitter, "to_viewers_and_user", announce_slowly)
+    await asyncio.wait_for(ticks.receipt(found["bob"], "read", 1, LAST), timeout=30)
+    assert await _mark(edge, chat, "bob", "read_seq") == 1
+    await asyncio.wait_for(announcing.wait(), timeout=30)
+    release.set()
+
+
 async def test_receipt_times_stored_in_the_earlier_shape_are_rewritten_once_at_a_start(
     settings_for,
 ):
