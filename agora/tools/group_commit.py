@@ -78,11 +78,15 @@ class GroupCommit:
             self.sending = False
 
     def _next_batch(self) -> Pending:
-        batch, self.awaited = self.awaited[: self.most], self.awaited[self.most :]
-        room = self.most - len(batch)
-        batch += self.waiting[:room]
-        del self.waiting[:room]
-        return batch
+        batch = _taken(self.awaited, self.most)
+        return batch + _taken(self.waiting, self.most - len(batch))
+
+
+def _taken(queue: Pending, most: int) -> Pending:
+    """The first `most` of `queue`, taken off it."""
+    taken = queue[:most]
+    del queue[:most]
+    return taken
 
 
 def succeed_all(batch: Pending) -> None:
